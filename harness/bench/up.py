@@ -1,0 +1,44 @@
+"""make bench-up: cold image build, warm `up --wait`, and `down`, timed.
+
+Targets on a 2-core machine: warm up <= 30 s, down <= 10 s (printed, not asserted).
+"""
+import time
+
+from . import store
+from ..lab import Lab
+
+PROJECT = "blackhole-lab-bench"
+ENV = {"LAB_FRONT_PREFIX": "10.213.121", "LAB_BACK_PREFIX": "10.213.122"}
+WARM_RUNS = 3
+
+
+def timed(action):
+    start = time.monotonic()
+    action()
+    return round(time.monotonic() - start, 2)
+
+
+def main():
+    lab = Lab(project=PROJECT, env=ENV)
+    print("bench-up: cold build (no layer cache; base image kept) ...", flush=True)
+    figures = {"datapath": lab.datapath, "cold_build_s": timed(lambda: lab.build(no_cache=True)),
+               "warm_up_s": [], "down_s": []}
+    try:
+        for run in range(WARM_RUNS):
+            figures["warm_up_s"].append(timed(lab.up))
+            figures["down_s"].append(timed(lab.down))
+            print(f"bench-up: run {run + 1}: up {figures['warm_up_s'][-1]} s, down {figures['down_s'][-1]} s",
+                  flush=True)
+    finally:
+        lab.down()
+    figures["warm_up_s_median"] = sorted(figures["warm_up_s"])[WARM_RUNS // 2]
+    figures["down_s_median"] = sorted(figures["down_s"])[WARM_RUNS // 2]
+    path = store("up", figures)
+    print(f"cold build      {figures['cold_build_s']:7.2f} s")
+    print(f"warm up --wait  {figures['warm_up_s_median']:7.2f} s  (median of {WARM_RUNS}; target <= 30 s)")
+    print(f"down            {figures['down_s_median']:7.2f} s  (median of {WARM_RUNS}; target <= 10 s)")
+    print(f"stored: {path.relative_to(path.parents[2])}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""The director's control interface, the same over both datapaths (lbctl inside the image).
+
+Services are named by what they are: 'mysql' is VIP:3306, 'web' is VIP:80; backends by
+their Compose service name ('mysql-primary', 'web-b', ...).
+"""
+import json
+
+SERVICE_PORTS = {"mysql": 3306, "web": 80}
+NODEST_POLICIES = ("drop", "reset")
+
+
+class Director:
+    service = "director"
+
+    def __init__(self, lab):
+        self.lab = lab
+
+    def vip(self, name):
+        return f"{self.lab.address(self.service, 'front')}:{SERVICE_PORTS[name]}"
+
+    def backend(self, name, server):
+        return f"{self.lab.address(server, 'back')}:{SERVICE_PORTS[name]}"
+
+    def _lbctl(self, *args):
+        return self.lab.exec(self.service, ["lbctl", *map(str, args)]).stdout
+
+    def add(self, name, server):
+        self._lbctl("add", self.vip(name), self.backend(name, server))
+
+    def remove(self, name, server, nodest="drop", drain_s=0.0):
+        if nodest not in NODEST_POLICIES:
+            raise ValueError(f"nodest must be one of {NODEST_POLICIES}, not {nodest!r}")
+        self._lbctl("remove", self.vip(name), self.backend(name, server),
+                    "--nodest", nodest, "--drain", drain_s)
+
+    def swap(self, name, old, new, nodest="drop", drain_s=0.0):
+        """The seed's switch: `ipvsadm -d old; ipvsadm -a new`."""
+        self.remove(name, old, nodest, drain_s)
+        self.add(name, new)
+
+    def set_idle_timeout(self, seconds):
+        self._lbctl("idle-timeout", int(seconds))
+
+    def state(self):
+        return json.loads(self._lbctl("list"))
+
+    @property
+    def datapath(self):
+        return self.state()["datapath"]
+
+    def flows(self):
+        """The kernel's flow table as text: `conntrack -L` or `ipvsadm -Lnc`."""
+        return self._lbctl("flows")

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""A long-lived client: one connection, one small operation every interval.
+
+Writes one JSON line per operation to stdout:
+  {"t0": wall-clock start, "t1": end, "ok": bool, "server": who answered,
+   "error": errno name or MySQL code, "conn": connection number}
+On an error it reconnects (like sysbench with --mysql-ignore-errors=all) and goes on.
+With --start-on-stdin it connects, prints {"ready": ...} and waits for a line on stdin
+before the first timed operation, so a harness can act between the two.
+"""
+import argparse
+import errno
+import json
+import socket
+import sys
+import time
+
+
+def error_name(exc):
+    code = getattr(exc, "errno", None)
+    if isinstance(exc, socket.timeout):
+        return "TIMEOUT"
+    if code in errno.errorcode:
+        return errno.errorcode[code]
+    if getattr(exc, "args", None) and isinstance(exc.args[0], int):
+        return f"MYSQL_{exc.args[0]}"
+    return type(exc).__name__
+
+
+class HttpConnection:
+    def __init__(self, host, port, connect_timeout, read_timeout):
+        self.sock = socket.create_connection((host, port), timeout=connect_timeout)
+        self.sock.settimeout(read_timeout)
+        self.buffer = b""
+
+    def fileno(self):
+        return self.sock.fileno()
+
+    def operation(self):
+        self.sock.sendall(b"GET / HTTP/1.1\r\nHost: vip\r\n\r\n")
+        while b"\r\n\r\n" not in self.buffer:
+            self._read()
+        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        while len(self.buffer) < length:
+            self._read()
+        body, self.buffer = self.buffer[:length], self.buffer[length:]
+        if not head.startswith(b"HTTP/1.1 200"):
+            raise RuntimeError(head.split(b"\r\n")[0].decode())
+        return body.decode().strip()
+
+    def _read(self):
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise ConnectionResetError(errno.ECONNRESET, "EOF from server")
+        self.buffer += chunk
+
+    def close(self):
+        self.sock.close()
+
+
+class MysqlConnection:
+    def __init__(self, host, port, connect_timeout, read_timeout):
+        import pymysql
+
+        self.conn = pymysql.connect(host=host, port=port, user=ARGS.user, password=ARGS.password,
+                                    connect_timeout=connect_timeout, read_timeout=read_timeout,
+                                    write_timeout=read_timeout, autocommit=True)
+
+    def fileno(self):
+        return self.conn._sock.fileno()
+
+    def operation(self):
+        with self.conn.cursor() as cursor:
+            cursor.execute("SELECT @@hostname")
+            return cursor.fetchone()[0]
+
+    def close(self):
+        try:
+            self.conn.close()
+        except Exception:
+            pass
+
+
+def emit(record):
+    sys.stdout.write(json.dumps(record) + "\n")
+    sys.stdout.flush()
+
+
+def connect(number):
+    cls = MysqlConnection if ARGS.proto == "mysql" else HttpConnection
+    read_timeout = ARGS.read_timeout_s or None
+    return cls(ARGS.host, ARGS.port, ARGS.connect_timeout_s, read_timeout)
+
+
+def main():
+    deadline = time.monotonic() + ARGS.duration_s
+    number = 0
+    conn = None
+    operations = 0
+    while time.monotonic() < deadline and operations < ARGS.max_operations:
+        t0 = time.time()
+        try:
+            if conn is None:
+                number += 1
+                conn = connect(number)
+                if ARGS.start_on_stdin and number == 1:
+                    emit({"ready": time.time(), "server": conn.operation(), "conn": number})
+                    sys.stdin.readline()
+                    t0 = time.time()
+            server = conn.operation()
+            emit({"t0": t0, "t1": time.time(), "ok": True, "server": server, "conn": number})
+        except Exception as exc:  # every failure is data here
+            emit({"t0": t0, "t1": time.time(), "ok": False, "error": error_name(exc), "conn": number,
+                  "detail": str(exc)[:200]})
+            if conn is not None:
+                conn.close()
+                conn = None
+            if ARGS.exit_on_error:
+                return
+        operations += 1
+        time.sleep(max(0.0, ARGS.interval_ms / 1000 - (time.time() - t0)))
+
+
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("--proto", choices=["mysql", "http"], required=True)
+parser.add_argument("--host", required=True)
+parser.add_argument("--port", type=int)
+parser.add_argument("--user", default="sbtest")
+parser.add_argument("--password", default="sbtest")
+parser.add_argument("--interval-ms", type=float, default=100)
+parser.add_argument("--duration-s", type=float, default=60)
+parser.add_argument("--max-operations", type=int, default=100000)
+parser.add_argument("--read-timeout-s", type=float, default=0, help="0: wait for the kernel")
+parser.add_argument("--connect-timeout-s", type=float, default=5)
+parser.add_argument("--start-on-stdin", action="store_true")
+parser.add_argument("--exit-on-error", action="store_true")
+ARGS = parser.parse_args()
+if ARGS.port is None:
+    ARGS.port = 3306 if ARGS.proto == "mysql" else 80
+
+if __name__ == "__main__":
+    main()

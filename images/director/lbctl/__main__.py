@@ -1,0 +1,95 @@
+"""lbctl: the lab director's control interface (same commands on both datapaths).
+
+  lbctl init                              configure from LB_DATAPATH, LB_SERVICES, LB_IDLE_TIMEOUT
+  lbctl add VIP:PORT BACKEND:PORT         add a real server
+  lbctl remove VIP:PORT BACKEND:PORT [--nodest drop|reset] [--drain SECONDS]
+  lbctl idle-timeout SECONDS              how long the LB remembers an idle flow
+  lbctl list                              the state as JSON (datapath, services, removed)
+  lbctl flows                             the kernel's flow table (conntrack -L / ipvsadm -Lnc)
+  lbctl sync                              re-apply the state (used by drain timers)
+  lbctl health                            exit 0 when the datapath holds the configuration
+"""
+import argparse
+import os
+import sys
+
+from . import ipvs
+from .ipvs import IpvsDatapath
+from .nftables import NftablesDatapath
+from .state import locked_state, parse_endpoint, NODEST_POLICIES
+
+DATAPATHS = {"ipvs": IpvsDatapath, "nftables": NftablesDatapath}
+
+
+def choose_datapath(requested):
+    if requested == "auto":
+        return "ipvs" if ipvs.available() else "nftables"
+    if requested == "ipvs" and not ipvs.available():
+        raise SystemExit("lbctl: LB_DATAPATH=ipvs but this kernel has no IPVS (/proc/net/ip_vs is "
+                         "missing; load ip_vs on the host or use LB_DATAPATH=auto|nftables)")
+    if requested not in DATAPATHS:
+        raise SystemExit(f"lbctl: LB_DATAPATH must be auto, ipvs or nftables, not {requested!r}")
+    return requested
+
+
+def parse_services(text):
+    """'VIP:PORT=BACKEND:PORT,...' -> [(vip, backend)]."""
+    pairs = []
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        vip, sep, backend = item.partition("=")
+        if not sep:
+            raise SystemExit(f"lbctl: LB_SERVICES item {item!r} is not VIP:PORT=BACKEND:PORT")
+        parse_endpoint(vip), parse_endpoint(backend)
+        pairs.append((vip, backend))
+    return pairs
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="lbctl", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("init")
+    for name in ("add", "remove"):
+        p = sub.add_parser(name)
+        p.add_argument("vip")
+        p.add_argument("backend")
+        if name == "remove":
+            p.add_argument("--nodest", choices=NODEST_POLICIES, default="drop")
+            p.add_argument("--drain", type=float, default=0.0, metavar="SECONDS")
+    sub.add_parser("idle-timeout").add_argument("seconds", type=int)
+    for name in ("list", "flows", "sync", "health"):
+        sub.add_parser(name)
+    args = parser.parse_args(argv)
+
+    with locked_state() as state:
+        if args.command == "init":
+            state.datapath = choose_datapath(os.environ.get("LB_DATAPATH", "auto"))
+            state.idle_timeout_s = int(os.environ.get("LB_IDLE_TIMEOUT", "900"))
+            state.services, state.removed = {}, {}
+            for vip, backend in parse_services(os.environ.get("LB_SERVICES", "")):
+                state.add(vip, backend)
+        elif not state.datapath:
+            raise SystemExit("lbctl: not initialised (run 'lbctl init')")
+        datapath = DATAPATHS[state.datapath]()
+        try:
+            if args.command == "add":
+                state.add(args.vip, args.backend)
+            elif args.command == "remove":
+                state.remove(args.vip, args.backend, args.nodest, args.drain)
+            elif args.command == "idle-timeout":
+                state.idle_timeout_s = args.seconds
+        except ValueError as exc:
+            raise SystemExit(f"lbctl: {exc}")
+        if args.command in ("init", "add", "remove", "idle-timeout", "sync"):
+            datapath.apply(state)
+        if args.command == "list":
+            print(state.to_json())
+        elif args.command == "flows":
+            sys.stdout.write(datapath.flows())
+        elif args.command == "health":
+            return 0 if datapath.healthy(state) else 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""nftables/conntrack datapath (kube-proxy style DNAT), used where the kernel has no IPVS.
+
+The whole table is rendered from the state and replaced in one transaction, so the
+ruleset always says exactly what the state says. Semantics, matching IPVS:
+  - a removed backend's old flows (conntrack entries still NATed to it) are dropped
+    (nodest=drop) or answered with a TCP reset (nodest=reset);
+  - during a drain they are still forwarded; a kernel set-element timeout ends the
+    drain, after which the next packet of the flow is reset;
+  - flows to backends are masqueraded, so servers need no route back to the clients
+    (Docker drops packets on an internal network whose source is outside its subnet);
+  - the LB forgets a flow that has been idle for idle_timeout_s (conntrack timeout).
+"""
+import subprocess
+import time
+
+from .state import parse_endpoint
+
+TABLE = "blackhole_lb"
+
+
+def render(state, now=None):
+    now = time.time() if now is None else now
+    dnat_rules, draining, reset, drop = [], [], [], []
+    for vip, backends in sorted(state.services.items()):
+        if backends:
+            dnat_rules.append(_dnat_rule(vip, backends))
+    for vip, removed in sorted(state.removed.items()):
+        for r in removed:
+            host, port = parse_endpoint(r.backend)
+            element = f"{host} . {port}"
+            if r.draining(now):
+                draining.append(f"{element} timeout {max(1, round((r.drain_until - now) * 1000))}ms")
+            (reset if r.nodest == "reset" else drop).append(element)
+    lines = [
+        f"table ip {TABLE} {{}}",
+        f"delete table ip {TABLE}",
+        f"table ip {TABLE} {{",
+        "  ct timeout lb_idle {",
+        "    protocol tcp;",
+        "    l3proto ip;",
+        f"    policy = {{ established: {int(state.idle_timeout_s)} }};",
+        "  }",
+        _set("draining", draining, timeout=True),
+        _set("removed_reset", reset),
+        _set("removed_drop", drop),
+        "  chain vip_dnat {",
+        "    type nat hook prerouting priority dstnat; policy accept;",
+        *[f"    {rule}" for rule in dnat_rules],
+        "  }",
+        "  chain to_backends {",
+        "    type nat hook postrouting priority srcnat; policy accept;",
+        "    ct status dnat masquerade",
+        "  }",
+        "  chain backend_filter {",
+        "    type filter hook forward priority filter; policy accept;",
+        "    ct direction original ip daddr . tcp dport @draining accept",
+        "    ct direction reply ip saddr . tcp sport @draining accept",
+        "    ct direction original ip daddr . tcp dport @removed_reset reject with tcp reset",
+        "    ct direction original ip daddr . tcp dport @removed_drop drop",
+        "    ct direction reply ip saddr . tcp sport @removed_reset drop",
+        "    ct direction reply ip saddr . tcp sport @removed_drop drop",
+        "  }",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _dnat_rule(vip, backends):
+    host, port = parse_endpoint(vip)
+    match = f"ip daddr {host} tcp dport {port} ct timeout set \"lb_idle\""
+    if len(backends) == 1:
+        return f"{match} dnat to {backends[0]}"
+    choices = ", ".join(f"{i} : {b}" for i, b in enumerate(backends))
+    return f"{match} dnat to numgen inc mod {len(backends)} map {{ {choices} }}"
+
+
+def _set(name, elements, timeout=False):
+    flags = "    flags timeout\n" if timeout else ""
+    body = f"    elements = {{ {', '.join(elements)} }}\n" if elements else ""
+    return f"  set {name} {{\n    type ipv4_addr . inet_service\n{flags}{body}  }}"
+
+
+class NftablesDatapath:
+    name = "nftables"
+
+    def apply(self, state):
+        subprocess.run(["nft", "-f", "-"], input=render(state), text=True, check=True)
+
+    def flows(self):
+        result = subprocess.run(["conntrack", "-L", "-p", "tcp"], capture_output=True, text=True)
+        return result.stdout
+
+    def healthy(self, state):
+        result = subprocess.run(["nft", "list", "table", "ip", TABLE], capture_output=True)
+        return result.returncode == 0

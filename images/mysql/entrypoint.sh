@@ -1,0 +1,53 @@
+#!/bin/bash
+# Starts MariaDB as the lab's primary or replica (ROLE), with GTID replication
+# from PRIMARY_HOST set up on the replica. /run/lab-ready marks "usable".
+set -euo pipefail
+: "${ROLE:?ROLE must be primary or replica}" "${SERVER_ID:?}"
+DB_USER=${DB_USER:-sbtest} DB_PASSWORD=${DB_PASSWORD:-sbtest}
+REPL_PASSWORD=${REPL_PASSWORD:-repl}
+
+
+mkdir -p /run/mysqld && chown mysql:mysql /run/mysqld
+if [ ! -d /var/lib/mysql/mysql ]; then
+  chown mysql:mysql /var/lib/mysql
+  mariadb-install-db --user=mysql --datadir=/var/lib/mysql --skip-test-db >/dev/null
+fi
+
+mariadbd --user=mysql --server-id="$SERVER_ID" &
+server_pid=$!
+trap 'kill -TERM $server_pid 2>/dev/null; wait $server_pid' TERM INT
+
+for _ in $(seq 1 120); do
+  mariadb-admin --silent ping >/dev/null 2>&1 && break
+  sleep 0.5
+done
+
+if [ "$ROLE" = primary ]; then
+  mariadb <<SQL
+CREATE DATABASE IF NOT EXISTS sbtest;
+CREATE USER IF NOT EXISTS '$DB_USER'@'%' IDENTIFIED BY '$DB_PASSWORD';
+GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'%';
+CREATE USER IF NOT EXISTS 'repl'@'%' IDENTIFIED BY '$REPL_PASSWORD';
+GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%';
+SQL
+else
+  : "${PRIMARY_HOST:?}"
+  mariadb <<SQL
+SET GLOBAL read_only = ON;
+STOP SLAVE;
+CHANGE MASTER TO MASTER_HOST='$PRIMARY_HOST', MASTER_USER='repl',
+  MASTER_PASSWORD='$REPL_PASSWORD', MASTER_USE_GTID=slave_pos,
+  MASTER_CONNECT_RETRY=1;
+START SLAVE;
+SQL
+  for _ in $(seq 1 120); do
+    status=$(mariadb -e 'SHOW SLAVE STATUS\G')
+    if grep -q 'Slave_IO_Running: Yes' <<<"$status" && grep -q 'Slave_SQL_Running: Yes' <<<"$status" \
+       && mariadb -N -e "SELECT 1 FROM mysql.user WHERE user='$DB_USER'" | grep -q 1; then
+      break
+    fi
+    sleep 0.5
+  done
+fi
+touch /run/lab-ready
+wait $server_pid

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# What the lab needs from the host, in order, each step idempotent.
+set -euo pipefail
+here=$(dirname "$0")
+"$here/ensure-docker.sh"
+"$here/ensure-compose.sh"
+"$here/ensure-base-image.sh"

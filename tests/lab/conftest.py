@@ -1,0 +1,43 @@
+"""One real lab for the whole test session, on its own project name and subnets."""
+import os
+from pathlib import Path
+
+import pytest
+import testinfra
+
+from harness.director import Director
+from harness.lab import ClientCell, Lab
+
+PROJECT = "blackhole-lab-test"
+TEST_ENV = {"LAB_FRONT_PREFIX": "10.213.101", "LAB_BACK_PREFIX": "10.213.102"}
+CELLS = [ClientCell("r5", (("net.ipv4.tcp_retries2", 5),))]
+HOST_RETRIES2 = Path("/proc/sys/net/ipv4/tcp_retries2")
+
+
+@pytest.fixture(scope="session")
+def host_retries2_before():
+    return HOST_RETRIES2.read_text()
+
+
+@pytest.fixture(scope="session")
+def lab(host_retries2_before):
+    lab = Lab(project=PROJECT, cells=CELLS, datapath=os.environ.get("LB_DATAPATH", "auto"), env=TEST_ENV)
+    try:
+        lab.up()
+        yield lab
+    finally:
+        lab.down()
+
+
+@pytest.fixture
+def director(lab):
+    """The director, put back to its start configuration after each test."""
+    director = Director(lab)
+    yield director
+    lab.exec("director", ["lbctl", "init"])
+
+
+@pytest.fixture
+def node(lab):
+    """testinfra host of a service: node('client-r5').file(...)."""
+    return lambda service: testinfra.get_host(f"docker://{lab.container_name(service)}")

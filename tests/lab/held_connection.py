@@ -1,0 +1,30 @@
+"""A real long-lived connection from a client through the VIP, driven step by step."""
+import json
+import time
+
+
+class HeldConnection:
+    """Runs the client image's probe: connect, one operation, then wait for go()."""
+
+    def __init__(self, lab, client, proto, *probe_args):
+        self.process = lab.spawn(client, ["probe", "--proto", proto, "--host", lab.address("director", "front"),
+                                          "--start-on-stdin", *map(str, probe_args)])
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"probe did not start: {self.process.stderr.read()}")
+        self.ready = json.loads(line)
+
+    def go(self, timeout_s=30):
+        """Let the probe run; returns its operations (dicts) once it exits."""
+        started = time.time()
+        self.process.stdin.write("go\n")
+        self.process.stdin.flush()
+        out, err = self.process.communicate(timeout=timeout_s)
+        operations = [json.loads(line) for line in out.splitlines() if line.strip()]
+        assert operations, f"probe printed no operation: {err}"
+        return started, operations
+
+    def close(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
