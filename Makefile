@@ -4,17 +4,30 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 export LB_DATAPATH ?= auto
-export TCP_RETRIES2 LB_IDLE_TIMEOUT LAB_FRONT_PREFIX LAB_BACK_PREFIX
+export TCP_RETRIES2 LB_IDLE_TIMEOUT LAB_FRONT_PREFIX LAB_BACK_PREFIX WARMUP_S OBSERVE_S
 
-.PHONY: help setup host images venv up down clean status test test-unit bench-up
+.PHONY: help setup host images venv up down clean status test test-unit test-slow bench-up bench-matrix explain run scenarios report
+
+# `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
+ifdef scenario
+.DEFAULT_GOAL := run
+else
+.DEFAULT_GOAL := help
+endif
 
 help:
+	@echo "make scenario=ID   run a scenario (make scenarios lists them); e.g. make scenario=lvs-switchover"
+	@echo "                   knobs: TCP_RETRIES2=N WARMUP_S=S OBSERVE_S=S LB_DATAPATH=auto|ipvs|nftables"
+	@echo "make scenarios     list the scenarios"
+	@echo "make report RUN=dir  re-render a run's summary from its files (default: results/latest)"
 	@echo "make up            bring the lab up (installs/builds what is missing)"
 	@echo "make down          take this lab down"
 	@echo "make clean         remove everything the lab created, found by label (also after a crash)"
-	@echo "make test          unit tests and real-lab tests"
+	@echo "make test          unit tests and real-lab tests, short scenario variants (~10 min)"
+	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole)"
 	@echo "make bench-up      time cold build, warm up --wait and down; stored in results/bench/"
-	@echo "knobs: LB_DATAPATH=auto|ipvs|nftables TCP_RETRIES2=N"
+	@echo "make bench-matrix  a short knob matrix from one failover: wall time, model error; results/bench/"
+	@echo "make explain K=\"TCP_RETRIES2=8 TCP_USER_TIMEOUT_MS=0\"  the kernel model in plain words"
 
 setup: host images venv
 
@@ -51,5 +64,26 @@ test-unit: venv
 test: setup
 	@$(PY) -m pytest tests
 
+test-slow: setup
+	@$(PY) -m pytest -m slow tests
+
+run: setup
+	@test -n "$(scenario)" || { echo "usage: make scenario=<id>  (make scenarios lists them)" >&2; exit 2; }
+	@$(PY) -m harness run $(scenario)
+
+scenarios: venv
+	@$(PY) -m harness scenarios
+
+RUN ?= results/latest
+report: venv
+	@$(PY) -m harness report $(RUN)
+
 bench-up: setup
 	@$(PY) -m harness.bench.up
+
+bench-matrix: setup
+	@$(PY) -m harness.bench.matrix
+
+K ?=
+explain: venv
+	@$(PY) -m harness explain $(K)

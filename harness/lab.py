@@ -76,6 +76,7 @@ class Lab:
         env_file.write_text("".join(f"{k}={v}\n" for k, v in sorted(self.env.items())))
         self.docker = DockerClient(compose_files=files, compose_project_name=project,
                                    compose_env_files=[env_file])
+        self._address_cache = {}
 
     def _write_cells_file(self):
         base = yaml.safe_load(COMPOSE_FILE.read_text())["services"]["client"]
@@ -104,6 +105,7 @@ class Lab:
         self._compose("build", *(["--no-cache"] if no_cache else []))
 
     def up(self, timeout_s=180):
+        self._address_cache.clear()
         self._compose("up", "--detach", "--wait", "--wait-timeout", str(timeout_s), "--remove-orphans")
 
     def down(self):
@@ -133,14 +135,22 @@ class Lab:
                            f"{result.stderr.strip()[-500:]}")
         return ExecResult(result.returncode, result.stdout, result.stderr)
 
-    def spawn(self, service, command):
-        """Start a command in a service with pipes to its stdin and stdout."""
+    def spawn(self, service, command, stdout=subprocess.PIPE):
+        """Start a command in a service, with a pipe to its stdin; stdout to a pipe or a file.
+        It gets its own session, so a Ctrl-C at the terminal leaves it to the caller's cleanup."""
         return subprocess.Popen(self._compose_command("exec", "-T", service, *command),
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, bufsize=1)
+                                stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE,
+                                text=True, bufsize=1, start_new_session=True)
 
     def logs(self, service):
         return self.docker.compose.logs(service, timestamps=True)
+
+    def image_ids(self):
+        """{service: image id} of the running containers."""
+        return {c.config.labels.get("com.docker.compose.service"): c.image for c in self.docker.compose.ps()}
+
+    def compose_version(self):
+        return self._compose("version", "--short").strip()
 
     def container_name(self, service):
         for container in self.docker.compose.ps():
@@ -148,9 +158,24 @@ class Lab:
                 return container.name
         raise LabError(f"no running container for service {service!r}")
 
+    def _networks_of(self, service):
+        """{network: address} of a service's container; cached, as addresses are fixed for a lab's life."""
+        if service not in self._address_cache:
+            for container in self.docker.compose.ps():
+                name = container.config.labels.get("com.docker.compose.service")
+                self._address_cache[name] = {net.removeprefix(f"{self.project}_"): n.ip_address
+                                             for net, n in container.network_settings.networks.items()
+                                             if n.ip_address}
+        if service not in self._address_cache:
+            raise LabError(f"no running container for service {service!r}")
+        return self._address_cache[service]
+
     def address(self, service, network):
-        container = self.docker.container.inspect(self.container_name(service))
-        return container.network_settings.networks[f"{self.project}_{network}"].ip_address
+        return self._networks_of(service)[network]
+
+    def addresses(self, service):
+        """Every IPv4 address of a service's container, on all lab networks."""
+        return sorted(self._networks_of(service).values())
 
     def networks(self):
         return self.docker.network.list(filters={"label": f"com.docker.compose.project={self.project}"})

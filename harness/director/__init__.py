@@ -24,22 +24,33 @@ class Director:
     def _lbctl(self, *args):
         return self.lab.exec(self.service, ["lbctl", *map(str, args)]).stdout
 
-    def add(self, name, server):
-        self._lbctl("add", self.vip(name), self.backend(name, server))
+    def _change(self, *args):
+        """Run a changing lbctl command; returns (applying_t, applied_t): the change landed
+        between the two, on the kernel clock every container shares."""
+        report = json.loads(self._lbctl(*args).splitlines()[-1])
+        return report["applying_t"], report["applied_t"]
 
-    def remove(self, name, server, nodest="drop", drain_s=0.0):
+    @staticmethod
+    def _check(nodest):
         if nodest not in NODEST_POLICIES:
             raise ValueError(f"nodest must be one of {NODEST_POLICIES}, not {nodest!r}")
-        self._lbctl("remove", self.vip(name), self.backend(name, server),
-                    "--nodest", nodest, "--drain", drain_s)
+
+    def add(self, name, server):
+        return self._change("add", self.vip(name), self.backend(name, server))
+
+    def remove(self, name, server, nodest="drop", drain_s=0.0):
+        self._check(nodest)
+        return self._change("remove", self.vip(name), self.backend(name, server),
+                            "--nodest", nodest, "--drain", drain_s)
 
     def swap(self, name, old, new, nodest="drop", drain_s=0.0):
-        """The seed's switch: `ipvsadm -d old; ipvsadm -a new`."""
-        self.remove(name, old, nodest, drain_s)
-        self.add(name, new)
+        """The seed's switch, `ipvsadm -d old; ipvsadm -a new`, as one transaction."""
+        self._check(nodest)
+        return self._change("swap", self.vip(name), self.backend(name, old), self.backend(name, new),
+                            "--nodest", nodest, "--drain", drain_s)
 
     def set_idle_timeout(self, seconds):
-        self._lbctl("idle-timeout", int(seconds))
+        return self._change("idle-timeout", int(seconds))
 
     def state(self):
         return json.loads(self._lbctl("list"))

@@ -5,15 +5,29 @@ Writes one JSON line per operation to stdout:
   {"t0": wall-clock start, "t1": end, "ok": bool, "server": who answered,
    "error": errno name or MySQL code, "conn": connection number}
 On an error it reconnects (like sysbench with --mysql-ignore-errors=all) and goes on.
+On every connect it prints {"connected": t, "conn": n, "sockopts": {...}}: the TCP options
+the kernel holds for the socket (set by libsockopts from SOCKOPT_* when preloaded).
 With --start-on-stdin it connects, prints {"ready": ...} and waits for a line on stdin
 before the first timed operation, so a harness can act between the two.
+With --idle-after-s A --idle-s D it stops sending after A seconds and, for D seconds, only
+waits for the socket to turn readable (an error such as a keepalive timeout), printing
+{"idle_start": t} and an operation record if the socket dies while idle.
 """
 import argparse
 import errno
 import json
+import select
 import socket
 import sys
 import time
+
+SOCKOPTS = {
+    "tcp_user_timeout_ms": (socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT),
+    "keepalive": (socket.SOL_SOCKET, socket.SO_KEEPALIVE),
+    "keepidle_s": (socket.IPPROTO_TCP, socket.TCP_KEEPIDLE),
+    "keepintvl_s": (socket.IPPROTO_TCP, socket.TCP_KEEPINTVL),
+    "keepcnt": (socket.IPPROTO_TCP, socket.TCP_KEEPCNT),
+}
 
 
 def error_name(exc):
@@ -97,17 +111,59 @@ def connect(number):
     return cls(ARGS.host, ARGS.port, ARGS.connect_timeout_s, read_timeout)
 
 
+def sockopts(conn):
+    sock = socket.socket(fileno=conn.fileno())
+    try:
+        return {name: sock.getsockopt(level, option) for name, (level, option) in SOCKOPTS.items()}
+    finally:
+        sock.detach()
+
+
+def local_port(conn):
+    sock = socket.socket(fileno=conn.fileno())
+    try:
+        return sock.getsockname()[1]
+    finally:
+        sock.detach()
+
+
+def wait_idle(conn, number):
+    """Send nothing for --idle-s; report if the socket dies meanwhile. Returns the connection or None."""
+    t0 = time.time()
+    emit({"idle_start": t0, "conn": number})
+    readable, _, _ = select.select([conn.fileno()], [], [], ARGS.idle_s)
+    if not readable:
+        emit({"idle_end": time.time(), "conn": number})
+        return conn
+    sock = socket.socket(fileno=conn.fileno())
+    try:
+        error = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        name = errno.errorcode.get(error, "EOF") if error else "EOF"
+    finally:
+        sock.detach()
+    emit({"t0": t0, "t1": time.time(), "ok": False, "error": name, "conn": number, "idle": True})
+    conn.close()
+    return None
+
+
 def main():
-    deadline = time.monotonic() + ARGS.duration_s
+    started = time.monotonic()
+    deadline = started + ARGS.duration_s
     number = 0
     conn = None
     operations = 0
+    idled = ARGS.idle_s <= 0
     while time.monotonic() < deadline and operations < ARGS.max_operations:
+        if not idled and conn is not None and time.monotonic() - started >= ARGS.idle_after_s:
+            idled = True
+            conn = wait_idle(conn, number)
         t0 = time.time()
         try:
             if conn is None:
                 number += 1
                 conn = connect(number)
+                emit({"connected": time.time(), "conn": number, "sockopts": sockopts(conn),
+                      "local_port": local_port(conn)})
                 if ARGS.start_on_stdin and number == 1:
                     emit({"ready": time.time(), "server": conn.operation(), "conn": number})
                     sys.stdin.readline()
@@ -139,6 +195,8 @@ parser.add_argument("--read-timeout-s", type=float, default=0, help="0: wait for
 parser.add_argument("--connect-timeout-s", type=float, default=5)
 parser.add_argument("--start-on-stdin", action="store_true")
 parser.add_argument("--exit-on-error", action="store_true")
+parser.add_argument("--idle-after-s", type=float, default=0, help="go idle this long after starting")
+parser.add_argument("--idle-s", type=float, default=0, help="stay idle this long (0: never idle)")
 ARGS = parser.parse_args()
 if ARGS.port is None:
     ARGS.port = 3306 if ARGS.proto == "mysql" else 80

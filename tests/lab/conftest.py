@@ -1,4 +1,4 @@
-"""One real lab for the whole test session, on its own project name and subnets."""
+"""One real lab for the tests of this package, on its own project name and subnets."""
 import os
 from pathlib import Path
 
@@ -19,7 +19,7 @@ def host_retries2_before():
     return HOST_RETRIES2.read_text()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lab(host_retries2_before):
     lab = Lab(project=PROJECT, cells=CELLS, datapath=os.environ.get("LB_DATAPATH", "auto"), env=TEST_ENV)
     try:

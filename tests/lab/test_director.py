@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from held_connection import HeldConnection
+from tests.lab.held_connection import HeldConnection
 
 
 def test_mysql_through_the_vip_lands_on_the_primary(lab):

@@ -3,6 +3,7 @@
   lbctl init                              configure from LB_DATAPATH, LB_SERVICES, LB_IDLE_TIMEOUT
   lbctl add VIP:PORT BACKEND:PORT         add a real server
   lbctl remove VIP:PORT BACKEND:PORT [--nodest drop|reset] [--drain SECONDS]
+  lbctl swap VIP:PORT OLD:PORT NEW:PORT [--nodest ...] [--drain ...]   remove + add, one transaction
   lbctl idle-timeout SECONDS              how long the LB remembers an idle flow
   lbctl list                              the state as JSON (datapath, services, removed)
   lbctl flows                             the kernel's flow table (conntrack -L / ipvsadm -Lnc)
@@ -10,8 +11,10 @@
   lbctl health                            exit 0 when the datapath holds the configuration
 """
 import argparse
+import json
 import os
 import sys
+import time
 
 from . import ipvs
 from .ipvs import IpvsDatapath
@@ -49,11 +52,13 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("init")
-    for name in ("add", "remove"):
+    for name in ("add", "remove", "swap"):
         p = sub.add_parser(name)
         p.add_argument("vip")
         p.add_argument("backend")
-        if name == "remove":
+        if name == "swap":
+            p.add_argument("new_backend")
+        if name != "add":
             p.add_argument("--nodest", choices=NODEST_POLICIES, default="drop")
             p.add_argument("--drain", type=float, default=0.0, metavar="SECONDS")
     sub.add_parser("idle-timeout").add_argument("seconds", type=int)
@@ -74,14 +79,19 @@ def main(argv=None):
         try:
             if args.command == "add":
                 state.add(args.vip, args.backend)
-            elif args.command == "remove":
+            elif args.command in ("remove", "swap"):
                 state.remove(args.vip, args.backend, args.nodest, args.drain)
+                if args.command == "swap":
+                    state.add(args.vip, args.new_backend)
             elif args.command == "idle-timeout":
                 state.idle_timeout_s = args.seconds
         except ValueError as exc:
             raise SystemExit(f"lbctl: {exc}")
-        if args.command in ("init", "add", "remove", "idle-timeout", "sync"):
+        if args.command in ("init", "add", "remove", "swap", "idle-timeout", "sync"):
+            # When the change landed, on the kernel clock every container shares: between these two.
+            applying = time.time()
             datapath.apply(state)
+            print(json.dumps({"applying_t": applying, "applied_t": time.time(), "datapath": state.datapath}))
         if args.command == "list":
             print(state.to_json())
         elif args.command == "flows":

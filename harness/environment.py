@@ -1,0 +1,38 @@
+"""env.json: what a run ran on (kernel, datapath, versions, every sysctl applied)."""
+import platform
+
+from .scenario import SYSCTL_KNOBS
+
+SYSCTL_FILES = {name: "/proc/sys/" + sysctl.replace(".", "/") for name, (sysctl, _, _) in SYSCTL_KNOBS.items()}
+
+
+def _first_line(lab, service, command):
+    result = lab.exec(service, command, check=False)
+    return (result.stdout or result.stderr).strip().splitlines()[0] if (result.stdout or result.stderr) else ""
+
+
+def collect(lab, director, scenario):
+    namespaces = {}
+    for namespace in sorted({c.namespace for c in scenario.cells}):
+        values = lab.exec(f"client-{namespace}", ["cat", *SYSCTL_FILES.values()]).stdout.split()
+        namespaces[namespace] = dict(zip(SYSCTL_FILES, map(int, values)))
+    cells = {c.name: {"container": f"client-{c.namespace}", "sysctls_requested": dict(c.sysctls),
+                      "sysctls_applied": namespaces[c.namespace], "socket_options": c.socket_env(),
+                      "read_timeout_s": c.read_timeout_s, "idle_s": c.idle_s}
+             for c in scenario.cells}
+    return {
+        "kernel": platform.release(),
+        "host_tcp_retries2": int(open("/proc/sys/net/ipv4/tcp_retries2").read()),
+        "datapath": director.datapath,
+        "datapath_requested": scenario.datapath,
+        "images": lab.image_ids(),
+        "versions": {
+            "docker_compose": lab.compose_version(),
+            "sysbench": _first_line(lab, f"client-{scenario.cells[0].namespace}", ["sysbench", "--version"]),
+            "mariadb": _first_line(lab, "mysql-primary", ["mariadbd", "--version"]),
+            "nginx": _first_line(lab, "web-a", ["nginx", "-v"]),
+            "nft": _first_line(lab, "director", ["nft", "--version"]),
+        },
+        "namespaces": namespaces,
+        "cells": cells,
+    }

@@ -1,0 +1,155 @@
+"""When does the kernel give up on a blackholed connection? (../shared/KERNEL_FACTS.md)
+
+With data outstanding and no ACK ever coming back:
+  t=0            the segment is sent
+  t=rto0         Tail Loss Probe (a re-send that does not start the clock)
+  t=2*rto0       first RTO retransmission: the clock (retrans_stamp) starts here
+  then RTO firings at doubling intervals, capped at rto_max; at each firing the kernel
+  checks elapsed-since-the-clock-started >= the tcp_retries2 time budget, and if so
+  the socket errors out (ETIMEDOUT) at that firing.
+Every timer can fire late by up to one timer-wheel granule (1/8 of its delay at most),
+so the model gives a window: the earliest and the latest firing the slack allows.
+"""
+import dataclasses
+import math
+
+RTO_MIN_S = 0.2
+RTO_MAX_S = 120.0
+HZ = 250        # Debian's CONFIG_HZ, and this workplace's
+
+
+def budget_s(retries2, rto_base_s=RTO_MIN_S, rto_max_s=RTO_MAX_S):
+    """tcp_model_timeout(): the time budget tcp_retries2 stands for."""
+    thresh = int(math.log2(rto_max_s / rto_base_s))
+    if retries2 <= thresh:
+        return ((2 << retries2) - 1) * rto_base_s
+    return ((2 << thresh) - 1) * rto_base_s + (retries2 - thresh) * rto_max_s
+
+
+def initial_rto_s(rtt_s=0.0005, hz=HZ):
+    """The first RTO on a quiet path: rto_min + srtt, rounded up to whole jiffies.
+    The default RTT is a veth path through the director (~0.5 ms)."""
+    jiffy = 1.0 / hz
+    return math.ceil((RTO_MIN_S + rtt_s) / jiffy - 1e-9) * jiffy
+
+
+def timer_slack_s(delay_s, hz=HZ):
+    """The largest lateness of a timer armed `delay_s` ahead (one granule of its wheel level)."""
+    jiffies = delay_s * hz
+    level = 0
+    while level < 8 and jiffies >= 63 << (3 * level):
+        level += 1
+    return (8 ** level) / hz
+
+
+@dataclasses.dataclass(frozen=True)
+class Firing:
+    at_s: float            # since the first unacknowledged send
+    what: str              # "send", "TLP", "RTO #n"
+    elapsed_s: float       # since the first retransmission (the budget's clock)
+    rto_s: float           # the timer armed next
+
+
+@dataclasses.dataclass(frozen=True)
+class Prediction:
+    detect_s: float        # expected time of ETIMEDOUT after the first unacknowledged send
+    earliest_s: float
+    latest_s: float
+    budget_s: float
+    limit: str             # "tcp_retries2" or "TCP_USER_TIMEOUT"
+    schedule: tuple        # Firing, ... up to the error (the expected case)
+
+
+def _firings(rto0, rto_max, slack):
+    """(time, elapsed) of the RTO firings, each timer late by slack(delay)."""
+    t = rto0 + slack(rto0)                 # TLP
+    t += rto0 + slack(rto0)                # first RTO: retransmission, clock starts
+    stamp, rto = t, min(2 * rto0, rto_max)
+    while True:
+        t += rto + slack(rto)
+        yield t, t - stamp, rto
+        rto = min(2 * rto, rto_max)
+
+
+def _first_past(budget, rto0, rto_max, slack):
+    for index, (t, elapsed, _) in enumerate(_firings(rto0, rto_max, slack)):
+        if elapsed >= budget - 1e-9:
+            return index, t
+
+
+def _time_of(index, rto0, rto_max, slack):
+    for i, (t, _, _) in enumerate(_firings(rto0, rto_max, slack)):
+        if i == index:
+            return t
+
+
+def blackhole(retries2, rtt_s=0.0005, hz=HZ, rto_max_s=RTO_MAX_S):
+    """ETIMEDOUT time of a connection with data outstanding into a blackhole."""
+    rto0 = initial_rto_s(rtt_s, hz)
+    budget = budget_s(retries2, rto_max_s=rto_max_s)
+    none = lambda d: 0.0                                   # noqa: E731
+    most = lambda d: timer_slack_s(d, hz)                  # noqa: E731
+    half = lambda d: timer_slack_s(d, hz) / 2              # noqa: E731
+    index_late, _ = _first_past(budget, rto0, rto_max_s, most)     # slack can cross sooner
+    index_exact, _ = _first_past(budget, rto0, rto_max_s, none)
+    _, expected = _first_past(budget, rto0, rto_max_s, half)
+    earliest = _time_of(index_late, rto0, rto_max_s, none)
+    latest = _time_of(index_exact, rto0, rto_max_s, most)
+    return Prediction(expected, min(earliest, expected), max(latest, expected), budget,
+                      "tcp_retries2", _schedule(budget, rto0, rto_max_s, half))
+
+
+def _schedule(budget, rto0, rto_max, slack):
+    firings = [Firing(0.0, "send", 0.0, rto0), Firing(rto0 + slack(rto0), "TLP", 0.0, rto0)]
+    stamp = 2 * rto0 + 2 * slack(rto0)
+    firings.append(Firing(stamp, "RTO #1 (clock starts)", 0.0, min(2 * rto0, rto_max)))
+    for n, (t, elapsed, rto) in enumerate(_firings(rto0, rto_max, slack), start=2):
+        last = elapsed >= budget - 1e-9
+        firings.append(Firing(t, "ETIMEDOUT" if last else f"RTO #{n}", elapsed, min(2 * rto, rto_max)))
+        if last:
+            return tuple(firings)
+
+
+def user_timeout(user_timeout_s, rtt_s=0.0005, hz=HZ):
+    """ETIMEDOUT with TCP_USER_TIMEOUT set: it replaces the tcp_retries2 budget (longer or
+    shorter). The clock still starts at the first RTO retransmission, and the RTO timer is
+    clamped to the time left (tcp_clamp_rto_to_user_timeout), so the error comes close to
+    first-retransmission + U."""
+    rto0 = initial_rto_s(rtt_s, hz)
+    stamp = 2 * rto0
+    firings = [Firing(0.0, "send", 0.0, rto0), Firing(rto0, "TLP", 0.0, rto0),
+               Firing(stamp, "RTO #1 (clock starts)", 0.0, 2 * rto0)]
+    t, rto, n = stamp, 2 * rto0, 2
+    while t - stamp + rto < user_timeout_s:
+        t += rto
+        firings.append(Firing(t, f"RTO #{n}", t - stamp, min(2 * rto, RTO_MAX_S)))
+        rto, n = min(2 * rto, RTO_MAX_S), n + 1
+    expected = stamp + user_timeout_s + 1.0 / hz
+    firings.append(Firing(expected, "ETIMEDOUT (user timeout)", user_timeout_s, 0.0))
+    slack = timer_slack_s(max(user_timeout_s - (t - stamp), 1.0 / hz), hz)
+    return Prediction(expected, rto0 + user_timeout_s, expected + slack + 2 * rto0, user_timeout_s,
+                      "TCP_USER_TIMEOUT", tuple(firings))
+
+
+def keepalive(idle_s, interval_s, probes, user_timeout_s=0.0, hz=HZ):
+    """An idle connection whose peer vanished: seconds after its last data until the
+    keepalive timer kills it (tcp_keepalive_timer). Without TCP_USER_TIMEOUT that is after
+    `probes` unanswered probes; with it, at the first tick at or past U once a probe is out."""
+    ticks = [idle_s + k * interval_s for k in range(0, 100_000)]
+    if user_timeout_s:
+        detect = next(t for k, t in enumerate(ticks) if k >= 1 and t >= user_timeout_s - 1e-9)
+        limit = "keepalive + TCP_USER_TIMEOUT"
+    else:
+        detect = ticks[probes]
+        limit = "keepalive"
+    schedule = tuple(Firing(t, "keepalive probe" if t < detect else "ETIMEDOUT (keepalive)", t, interval_s)
+                     for t in ticks if t <= detect)
+    slack = timer_slack_s(interval_s, hz) * 2 + 1.0 / hz
+    return Prediction(detect, detect, detect + slack, detect, limit, schedule)
+
+
+def for_knobs(retries2=15, user_timeout_ms=0, rtt_s=0.0005, hz=HZ):
+    """A connection with data outstanding into a blackhole, under a cell's knobs."""
+    if user_timeout_ms:
+        return user_timeout(user_timeout_ms / 1000, rtt_s, hz)
+    return blackhole(retries2, rtt_s, hz)

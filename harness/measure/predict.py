@@ -1,0 +1,100 @@
+"""What the model says a cell's detect_s should be, as a window, for the scenario's fault.
+
+t_fault is when the fault took effect (or, when that is not known, when its step started).
+The window widens the kernel model's own window (harness/measure/kernel_model.py) by what
+lies between t_fault and the kernel's t=0, the first unacknowledged send:
+  - one probe interval (the next operation goes out up to one interval later),
+  - the fault step's uncertainty (its duration, when its landing time is not known).
+Nothing else: a measurement outside the window is a finding, not noise to widen for.
+"""
+import dataclasses
+
+from . import kernel_model
+
+
+@dataclasses.dataclass(frozen=True)
+class Window:
+    expected_s: float          # None: the model says the client never detects
+    earliest_s: float
+    latest_s: float
+    basis: str                 # why: which limit ends the hang
+
+    def contains(self, value):
+        if self.expected_s is None:
+            return value is None
+        return value is not None and self.earliest_s <= value <= self.latest_s
+
+    def shifted(self, offset, basis=None):
+        if self.expected_s is None:
+            return self
+        return Window(self.expected_s + offset, self.earliest_s + offset, self.latest_s + offset,
+                      basis or self.basis)
+
+
+NEVER = Window(None, None, None, "")
+BLACKHOLES = ("silent_kill", "iptables_drop", "ipvs_swap")
+
+
+def predict(cell, fault_name, fault_params, interval_s, inject_s, healed_after_s=None, idle=None):
+    """healed_after_s: when the fault was undone, if it was; idle: (start, end) of the probe's
+    idle period, both relative to t_fault, when the cell was idle (from its log)."""
+    window = _unhealed(cell, fault_name, dict(fault_params), interval_s, inject_s, idle)
+    if healed_after_s is not None and window.expected_s is not None and window.earliest_s > healed_after_s:
+        return Window(None, None, None, f"healed after {healed_after_s:.1f} s, before {window.basis} ran out")
+    return window
+
+
+def outstanding_data(cell, rtt_s=0.0005):
+    """A connection with a request outstanding: tcp_retries2 or TCP_USER_TIMEOUT."""
+    kernel = kernel_model.for_knobs(cell.knob("tcp_retries2"), cell.tcp_user_timeout_ms, rtt_s)
+    if cell.tcp_user_timeout_ms:
+        basis = f"TCP_USER_TIMEOUT {cell.tcp_user_timeout_ms / 1000:g} s"
+    else:
+        basis = f"tcp_retries2={cell.knob('tcp_retries2')} budget {kernel.budget_s:g} s"
+    return Window(kernel.detect_s, kernel.earliest_s, kernel.latest_s, basis)
+
+
+def _with_read_timeout(cell, window, lead):
+    timeout = cell.read_timeout_s
+    if timeout and (window.expected_s is None or timeout < window.expected_s):
+        return Window(timeout, timeout, timeout + lead, f"application read timeout {timeout:g} s")
+    return window
+
+
+def _unhealed(cell, fault_name, params, interval_s, inject_s, idle):
+    lead = interval_s + inject_s
+    if fault_name == "app_hang":                     # the kernel keeps ACKing: only the app can tell
+        return _with_read_timeout(cell, Window(None, None, None, "app hang: the kernel ACKs, nothing times out"),
+                                  lead)
+    if fault_name == "ipvs_swap" and params.get("drain_s", 0) > 0:
+        drain = params["drain_s"]
+        return Window(drain + interval_s / 2, drain, drain + lead + 0.5, "drain timeout, then reset")
+    if fault_name == "ipvs_swap" and params.get("nodest") == "reset":
+        return Window(interval_s / 2, 0.0, lead + 0.5, "reset at the next packet")
+    if fault_name not in BLACKHOLES:
+        return Window(None, None, None, f"no model for fault {fault_name}")
+    if idle and idle[0] <= 0 < (idle[1] if idle[1] is not None else float("inf")):
+        return _idle(cell, idle, interval_s, inject_s)
+    kernel = outstanding_data(cell)
+    window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
+    return _with_read_timeout(cell, window, lead)
+
+
+def _idle(cell, idle, interval_s, inject_s):
+    """Idle at the fault: keepalive finds the dead peer, or nothing does until the next send."""
+    start, end = idle
+    if cell.keepalive:
+        idle_s, every_s, probes = cell.keepalive
+        ka = kernel_model.keepalive(idle_s, every_s, probes, cell.tcp_user_timeout_ms / 1000)
+        basis = f"keepalive {idle_s}/{every_s}/{probes}" + (
+            f" + TCP_USER_TIMEOUT {cell.tcp_user_timeout_ms / 1000:g} s" if cell.tcp_user_timeout_ms else "")
+        if start + idle_s >= inject_s:
+            return Window(start + ka.detect_s, start + ka.earliest_s, start + ka.latest_s + inject_s, basis)
+        # Probes were already being answered before the fault: the first unanswered one comes
+        # within one idle period after it.
+        tail = ka.detect_s - idle_s
+        return Window(idle_s / 2 + tail, tail, idle_s + tail + ka.latest_s - ka.detect_s + inject_s, basis)
+    if end is None:
+        return Window(None, None, None, "idle without keepalive: nothing notices until it sends")
+    sending = outstanding_data(cell)
+    return sending.shifted(end, f"idle without keepalive until {end:.1f} s, then {sending.basis}")

@@ -1,0 +1,83 @@
+"""Per client: when did the application first see the fault, and when did it work again?
+
+Probe (ms precision), seconds after t_fault:
+  detect_s   end of the first failed operation after t_fault (None: it never failed)
+  recover_s  end of the first successful operation after the disruption began. A disruption
+             is the first failed operation, or an operation slower than SLOW_S that finally
+             succeeded (a partition healed in time, a frozen server resumed): that operation's
+             own end is then the recovery.
+sysbench (1 s report lines): detect_s is the first line counting a reconnect (a lost
+connection; err/s is not used, as concurrent clients' deadlocks count there too);
+recover_s the first line with tps > 0 from the first bad line (tps 0 or a reconnect) on.
+"""
+import dataclasses
+
+SLOW_S = 1.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    detect_s: float = None
+    recover_s: float = None
+    error: str = None            # what the application saw first (errno name / MYSQL_<code>)
+    stall_s: float = None        # how long the first disrupted operation took
+    server_before: str = None
+    server_after: str = None
+    failed_operations: int = 0
+
+    @property
+    def disrupted(self):
+        return self.stall_s is not None
+
+
+def probe_outcome(operations, t_fault):
+    """From the probe's JSON operations (t0, t1, ok, server, error)."""
+    ended_before = [op for op in operations if op["t1"] <= t_fault and op.get("ok")]
+    after = sorted((op for op in operations if op["t1"] > t_fault), key=lambda op: op["t1"])
+    server_before = ended_before[-1]["server"] if ended_before else None
+    bad = next((op for op in after if not op.get("ok") or op["t1"] - op["t0"] > SLOW_S), None)
+    if bad is None:
+        return Outcome(server_before=server_before)
+    if bad.get("ok"):
+        recovered = bad
+    else:
+        recovered = next((op for op in after if op["t0"] >= bad["t1"] and op.get("ok")), None)
+    first_failure = next((op for op in after if not op.get("ok")), None)
+    if recovered is not None and first_failure is not None and first_failure["t1"] > recovered["t1"]:
+        first_failure = None        # a failure after recovery belongs to something else
+    failed = [op for op in after if not op.get("ok") and (recovered is None or op["t1"] <= recovered["t1"])]
+    return Outcome(
+        detect_s=round(first_failure["t1"] - t_fault, 3) if first_failure else None,
+        recover_s=round(recovered["t1"] - t_fault, 3) if recovered else None,
+        error=first_failure.get("error") if first_failure else None,
+        stall_s=round(bad["t1"] - bad["t0"], 3),
+        server_before=server_before,
+        server_after=recovered["server"] if recovered else None,
+        failed_operations=len(failed),
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class SysbenchOutcome:
+    detect_s: float = None
+    recover_s: float = None
+    stalled_s: int = 0           # report lines (seconds) with tps == 0 from the fault to recovery
+    reconnects: float = 0.0
+    disrupted: bool = False
+
+
+def sysbench_outcome(reports, t_fault):
+    after = [r for r in reports if r.t > t_fault]
+    bad = next((r for r in after if r.tps == 0 or r.reconn_per_s > 0), None)
+    if bad is None:
+        return SysbenchOutcome()
+    detect = next((r for r in after if r.reconn_per_s > 0), None)
+    recover = next((r for r in after if r.t >= bad.t and r.tps > 0), None)
+    until = recover.t if recover else float("inf")
+    return SysbenchOutcome(
+        detect_s=round(detect.t - t_fault, 3) if detect else None,
+        recover_s=round(recover.t - t_fault, 3) if recover else None,
+        stalled_s=sum(1 for r in after if r.tps == 0 and r.t < until),
+        reconnects=sum(r.reconn_per_s for r in after if r.t <= until),
+        disrupted=True,
+    )

@@ -1,0 +1,56 @@
+"""`ss -tino` samples (blocks headed '@ <unix time>') -> per-socket retransmission evidence."""
+import dataclasses
+import re
+
+
+@dataclasses.dataclass(frozen=True)
+class SocketSample:
+    t: float
+    state: str
+    local_port: int
+    rto_ms: float = None
+    backoff: int = 0
+    retrans_total: int = 0       # retrans:<unacked>/<total>
+    timer: str = ""              # e.g. 'on,1.2sec,3' (the RTO timer, expiry, retransmits)
+
+
+def _number(pattern, text, kind=float, default=None):
+    m = re.search(pattern, text)
+    return kind(m.group(1)) if m else default
+
+
+def parse(text):
+    samples, t, header = [], None, None
+
+    def flush(info=""):
+        fields = header.split()
+        local = fields[3] if len(fields) > 4 else ""
+        port = local.rsplit(":", 1)[-1]
+        if port.isdigit():
+            samples.append(SocketSample(
+                t=t, state=fields[0], local_port=int(port),
+                rto_ms=_number(r"\brto:([\d.]+)", info),
+                backoff=_number(r"\bbackoff:(\d+)", info, int, 0),
+                retrans_total=_number(r"\bretrans:\d+/(\d+)", info, int, 0),
+                timer=(re.search(r"timer:\(([^)]*)\)", header) or [None, ""])[1]))
+
+    for line in text.splitlines():
+        if line.startswith("@ "):
+            if header:
+                flush()
+            header, t = None, float(line[2:])
+        elif line[:1].isspace() and header:
+            flush(line)
+            header = None
+        elif line.strip() and t is not None:
+            if header:
+                flush()
+            header = line
+    if header:
+        flush()
+    return samples
+
+
+def for_ports(samples, ports):
+    ports = set(ports)
+    return [s for s in samples if s.local_port in ports]

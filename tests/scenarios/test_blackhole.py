@@ -1,0 +1,54 @@
+"""The blackhole scenarios: the hang lasts what the kernel model says, then clients recover."""
+import pytest
+
+from tests.scenarios.conftest import cells
+
+
+def assert_within_model(cell):
+    probe, window = cell["probe"], cell["predicted"]
+    assert probe["within_window"], (
+        f"{cell['cell']}: detect {probe['detect_s']} s outside the model window "
+        f"{window['earliest_s']}–{window['latest_s']} s ({window['basis']})")
+
+
+def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario):
+    # tcp_retries2=8 (~107 s) is measured by the matrix test, in the same kind of run.
+    summary, _ = run_scenario("lvs-switchover", warmup_s=10, observe_s=60,
+                              cells=[{"tcp_retries2": 3}, {"tcp_retries2": 5}])
+    by_name = cells(summary)
+    assert set(by_name) == {"r3", "r5"}
+    for cell in by_name.values():
+        assert_within_model(cell)
+        assert cell["probe"]["error"] == "MYSQL_2013"
+        assert cell["probe"]["server_after"] == "mysql-replica"
+        sysbench = cell["sysbench"]
+        assert not sysbench["crashed"], "sysbench died on reconnect (is the LD_PRELOAD remedy loaded?)"
+        assert sysbench["reconnects"] >= 1
+        # tps is 0 through the hang: every whole second between the fault and the reconnect.
+        assert sysbench["stalled_s"] >= int(cell["probe"]["detect_s"]) - 1
+    assert by_name["r3"]["probe"]["detect_s"] < by_name["r5"]["probe"]["detect_s"]
+
+
+def test_silent_kill_hangs_like_a_swap(run_scenario):
+    summary, _ = run_scenario("silent-kill", warmup_s=8)
+    [cell] = summary["cells"]
+    assert_within_model(cell)
+    assert cell["probe"]["server_after"] == "mysql-replica"
+
+
+def test_iptables_drop_errors_only_where_the_budget_is_shorter_than_the_partition(run_scenario):
+    summary, _ = run_scenario("iptables-drop", warmup_s=8)
+    by_name = cells(summary)
+    assert_within_model(by_name["r3"])
+    assert by_name["r3"]["probe"]["error"] == "MYSQL_2013"
+    r15 = by_name["r15"]["probe"]
+    assert r15["detect_s"] is None, "the default budget outlasts a 20 s partition: no error"
+    assert r15["recover_s"] is not None and r15["recover_s"] >= 20, "it resumes only after the heal"
+
+
+@pytest.mark.slow
+def test_default_lvs_switchover_hangs_for_the_whole_kernel_budget(run_scenario):
+    summary, _ = run_scenario("lvs-switchover")
+    [cell] = summary["cells"]
+    assert cell["probe"]["detect_s"] >= 924.6
+    assert_within_model(cell)

@@ -1,0 +1,38 @@
+"""What ends the hang early: a reset from the director, a drain that ends in one, a read timeout."""
+from tests.scenarios.conftest import cells
+
+
+def test_nodest_reset_recovers_within_a_second_and_a_half(run_scenario):
+    summary, _ = run_scenario("nodest-reset", warmup_s=8)
+    [cell] = summary["cells"]
+    assert cell["probe"]["error"] == "MYSQL_2013"
+    assert cell["probe"]["recover_s"] <= 1.5
+    assert cell["probe"]["server_after"] == "mysql-replica"
+
+
+def test_connection_drain_resets_only_after_the_drain(run_scenario):
+    summary, _ = run_scenario("connection-drain", warmup_s=8)
+    [cell] = summary["cells"]
+    probe = cell["probe"]
+    assert probe["detect_s"] >= 5.0 - 0.05, "reset before the 5 s drain ended"
+    # The client's first packet after 5 s (the probe sends every 0.1 s) is reset.
+    assert probe["recover_s"] <= 5.0 + 0.1 + 0.5
+    assert probe["server_after"] == "mysql-replica"
+
+
+def test_app_hang_is_seen_only_by_a_read_timeout(run_scenario):
+    summary, run_dir = run_scenario("app-hang", warmup_s=8)
+    by_name = cells(summary)
+    heal = next(e for e in _harness_events(run_dir) if e["event"] == "heal")
+    fault_t = summary["fault"]["t"]
+    kernel_only = by_name["r3"]["probe"]
+    assert kernel_only["detect_s"] is None, "tcp_retries2 must not fire: the kernel keeps ACKing"
+    assert kernel_only["recover_s"] >= heal["t"] - fault_t - 0.5, "it came back before the heal"
+    with_timeout = by_name["r3-rt2"]["probe"]
+    assert 2.0 <= with_timeout["detect_s"] <= 3.0
+
+
+def _harness_events(run_dir):
+    import json
+    return [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()
+            if '"source": "harness"' in line]

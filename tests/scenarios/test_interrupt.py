@@ -1,0 +1,36 @@
+"""Ctrl-C in the middle of a run: faults undone, loads stopped, lab down, summary written."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from harness.lab import REPO, labelled_leftovers
+from tests.scenarios.conftest import LAB_ENV, PROJECT
+
+
+def test_ctrl_c_during_a_fault_cleans_up_everything(tmp_path):
+    env = {**os.environ, **LAB_ENV, "LAB_PROJECT": PROJECT, "BLACKHOLE_RESULTS": str(tmp_path),
+           "WARMUP_S": "3"}
+    run = subprocess.Popen([sys.executable, "-m", "harness", "run", "app-hang"], cwd=REPO, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           start_new_session=True)
+    deadline = time.time() + 180
+    events = None
+    while time.time() < deadline and run.poll() is None:
+        found = list(tmp_path.glob("app-hang/*/events.jsonl"))
+        if found and '"event": "fault"' in found[0].read_text():
+            events = found[0]
+            break
+        time.sleep(0.3)
+    assert events, f"the run never reached its fault step:\n{run.communicate()[0] if run.poll() is not None else ''}"
+    os.killpg(run.pid, signal.SIGINT)          # what a terminal's Ctrl-C does
+    output, _ = run.communicate(timeout=120)
+    assert run.returncode == 130, output
+    assert labelled_leftovers() == {"containers": [], "networks": [], "volumes": []}
+    harness_events = [json.loads(line) for line in events.read_text().splitlines() if '"harness"' in line]
+    names = [e["event"] for e in harness_events]
+    assert "interrupted" in names and "lab_down" in names
+    assert any(e["event"] == "recovered" and e["name"] == "app_hang" for e in harness_events)
+    assert (events.parent / "summary.json").exists()

@@ -1,0 +1,52 @@
+"""The kernel model against ../shared/KERNEL_FACTS.md's table (measured on veth paths)."""
+import pytest
+
+from harness.measure import kernel_model
+
+# tcp_retries2: (budget, expected ETIMEDOUT after the first unacknowledged send: low, high)
+TABLE = {
+    1: (0.6, 1.4, 1.7), 2: (1.4, 3.1, 3.4), 3: (3.0, 6.4, 6.9), 5: (12.6, 12.8, 13.5),
+    6: (25.4, 26.1, 26.8), 8: (102.2, 104, 108), 10: (324.6, 333, 337), 12: (564.6, 575, 583),
+    15: (924.6, 937, 952),
+}
+
+
+@pytest.mark.parametrize("retries2", sorted(TABLE))
+def test_budget_matches_tcp_model_timeout(retries2):
+    assert kernel_model.budget_s(retries2) == pytest.approx(TABLE[retries2][0])
+
+
+@pytest.mark.parametrize("retries2", sorted(TABLE))
+def test_expected_detect_falls_in_the_measured_range(retries2):
+    _, low, high = TABLE[retries2]
+    prediction = kernel_model.blackhole(retries2)
+    assert low <= prediction.detect_s <= high
+    assert prediction.earliest_s <= prediction.detect_s <= prediction.latest_s
+    assert prediction.earliest_s <= high and prediction.latest_s >= low
+
+
+def test_retries2_4_is_borderline_and_the_window_spans_both_outcomes():
+    prediction = kernel_model.blackhole(4)
+    assert prediction.earliest_s <= 6.9 and prediction.latest_s >= 12.8
+    # A few ms more RTT moves the expected outcome from one firing to the next.
+    assert kernel_model.blackhole(4, rtt_s=0.0005).detect_s < 7
+    assert kernel_model.blackhole(4, rtt_s=0.015).detect_s < 7.5
+    assert kernel_model.blackhole(4, rtt_s=0.0).detect_s > 12.8
+
+
+def test_budget_beyond_the_linear_part_adds_rto_max_per_retry():
+    assert kernel_model.budget_s(9) == pytest.approx(204.6)
+    assert kernel_model.budget_s(11) == pytest.approx(204.6 + 2 * 120)
+
+
+def test_schedule_starts_with_tlp_and_ends_in_etimedout():
+    schedule = kernel_model.blackhole(3).schedule
+    assert [f.what for f in schedule[:3]] == ["send", "TLP", "RTO #1 (clock starts)"]
+    assert schedule[-1].what == "ETIMEDOUT"
+    assert schedule[-1].elapsed_s >= kernel_model.budget_s(3)
+    assert all(a.at_s < b.at_s for a, b in zip(schedule, schedule[1:]))
+
+
+def test_timer_slack_grows_with_the_wheel_level():
+    assert kernel_model.timer_slack_s(0.2) == pytest.approx(0.004)       # level 0: one jiffy
+    assert kernel_model.timer_slack_s(120) == pytest.approx(512 / 250)    # level 3 at HZ=250

@@ -1,0 +1,150 @@
+"""Recovery measurement, sysbench parsing and the model windows: pure functions over run files."""
+from harness.measure import recovery, sysbench_log
+from harness.measure.predict import predict
+from harness.scenario import Cell
+
+T = 1000.0
+
+
+def op(t0, t1, ok=True, server="mysql-primary", error=None):
+    record = {"t0": T + t0, "t1": T + t1, "ok": ok, "server": server}
+    if error:
+        record["error"] = error
+    return record
+
+
+def test_blackhole_then_reconnect_on_the_new_backend():
+    ops = [op(-0.2, -0.19), op(-0.1, -0.09), op(0.05, 13.4, False, error="MYSQL_2013"),
+           op(13.5, 13.52, server="mysql-replica"), op(13.6, 13.61, server="mysql-replica")]
+    outcome = recovery.probe_outcome(ops, T)
+    assert (outcome.detect_s, outcome.recover_s, outcome.error) == (13.4, 13.52, "MYSQL_2013")
+    assert (outcome.server_before, outcome.server_after, outcome.failed_operations) == (
+        "mysql-primary", "mysql-replica", 1)
+
+
+def test_failed_reconnects_before_recovery_are_counted():
+    ops = [op(0, 6.7, False, error="MYSQL_2013"), op(6.8, 11.8, False, error="MYSQL_2003"),
+           op(11.9, 12.0)]
+    outcome = recovery.probe_outcome(ops, T)
+    assert outcome.failed_operations == 2 and outcome.recover_s == 12.0
+
+
+def test_a_stall_that_ends_well_is_a_recovery_without_detection():
+    ops = [op(-0.1, -0.09), op(0.0, 20.9), op(21.0, 21.01)]
+    outcome = recovery.probe_outcome(ops, T)
+    assert outcome.detect_s is None and outcome.recover_s == 20.9 and outcome.stall_s == 20.9
+
+
+def test_an_untouched_client_is_not_disrupted():
+    outcome = recovery.probe_outcome([op(0.1, 0.11), op(0.2, 0.21)], T)
+    assert not outcome.disrupted and outcome.recover_s is None
+
+
+def test_no_recovery_while_it_keeps_failing():
+    outcome = recovery.probe_outcome([op(0, 2, False, error="TIMEOUT"), op(2.1, 7, False, error="TIMEOUT")], T)
+    assert outcome.detect_s == 2 and outcome.recover_s is None
+
+
+SYSBENCH = """1000.500 Threads started!
+1001.000 [ 1s ] thds: 1 tps: 269.46 qps: 4866.33 (r/w/o: 3786.47/1079.85/0.00) lat (ms,95%): 7.98 err/s: 0.00 reconn/s: 0.00
+1002.000 [ 2s ] thds: 1 tps: 0.00 qps: 0.00 (r/w/o: 0.00/0.00/0.00) lat (ms,95%): 0.00 err/s: 0.00 reconn/s: 0.00
+1003.000 [ 3s ] thds: 1 tps: 0.00 qps: 0.00 (r/w/o: 0.00/0.00/0.00) lat (ms,95%): 0.00 err/s: 0.00 reconn/s: 0.00
+1004.000 [ 4s ] thds: 1 tps: 140.04 qps: 2529.79 (r/w/o: 1969.62/560.18/0.00) lat (ms,95%): 4.10 err/s: 0.00 reconn/s: 1.00
+1004.010 SQL statistics:
+"""
+
+
+def test_sysbench_report_lines_are_parsed_with_their_stamps():
+    reports = sysbench_log.parse(SYSBENCH)
+    assert [r.second for r in reports] == [1, 2, 3, 4]
+    assert reports[3].tps == 140.04 and reports[3].reconn_per_s == 1.0 and reports[3].t == 1004.0
+    assert not sysbench_log.crashed(SYSBENCH + "1004.5 [stamp] killed by SIGINT\n")
+    assert sysbench_log.crashed(SYSBENCH + "1004.5 [stamp] killed by SIGSEGV\n")
+
+
+def test_sysbench_hang_and_reconnect():
+    outcome = recovery.sysbench_outcome(sysbench_log.parse(SYSBENCH), 1001.2)
+    assert (outcome.detect_s, outcome.recover_s, outcome.stalled_s, outcome.reconnects) == (2.8, 2.8, 2, 1.0)
+
+
+def test_sysbench_errors_alone_are_not_a_detection():
+    text = SYSBENCH.replace("err/s: 0.00 reconn/s: 0.00", "err/s: 3.00 reconn/s: 0.00")
+    outcome = recovery.sysbench_outcome(sysbench_log.parse(text)[:1], 1000.2)
+    assert not outcome.disrupted
+
+
+CELL5 = Cell("r5", (("tcp_retries2", 5),))
+
+
+def test_blackhole_window_is_the_kernel_model_plus_the_probe_interval_and_step_uncertainty():
+    window = predict(CELL5, "ipvs_swap", {"nodest": "drop"}, interval_s=0.1, inject_s=0.3)
+    assert 13.0 < window.earliest_s < window.expected_s < window.latest_s < 14.2
+    assert window.contains(13.5) and not window.contains(12.0) and not window.contains(None)
+
+
+def test_a_read_timeout_shorter_than_the_budget_decides():
+    cell = Cell("r15-rt5", (("tcp_retries2", 15),), read_timeout_s=5)
+    window = predict(cell, "silent_kill", {}, 0.1, 0.0)
+    assert (window.expected_s, window.basis) == (5, "application read timeout 5 s")
+
+
+def test_app_hang_without_a_read_timeout_is_never_detected():
+    window = predict(CELL5, "app_hang", {}, 0.1, 0.0)
+    assert window.expected_s is None and window.contains(None) and not window.contains(3.0)
+
+
+def test_reset_and_drain_windows():
+    assert predict(CELL5, "ipvs_swap", {"nodest": "reset"}, 0.1, 0.0).latest_s <= 0.7
+    drain = predict(CELL5, "ipvs_swap", {"nodest": "drop", "drain_s": 5.0}, 0.1, 0.0)
+    assert (drain.earliest_s, drain.latest_s) == (5.0, 5.6)
+
+
+def test_a_fault_healed_before_the_budget_predicts_no_error():
+    cell = Cell("r15", (("tcp_retries2", 15),))
+    assert predict(cell, "iptables_drop", {}, 0.1, 0.0, healed_after_s=20).expected_s is None
+    assert predict(CELL5, "iptables_drop", {}, 0.1, 0.0, healed_after_s=20).expected_s > 13
+
+
+def test_tcp_user_timeout_replaces_the_retries2_budget_both_ways():
+    short = Cell("r15-ut5000", (("tcp_retries2", 15),), tcp_user_timeout_ms=5000)
+    window = predict(short, "ipvs_swap", {"nodest": "drop"}, 0.1, 0.0)
+    assert 5.2 <= window.earliest_s and window.latest_s <= 6.5 and window.basis.startswith("TCP_USER_TIMEOUT")
+    longer = Cell("r3-ut10000", (("tcp_retries2", 3),), tcp_user_timeout_ms=10000)
+    assert predict(longer, "ipvs_swap", {}, 0.1, 0.0).expected_s > 10
+
+
+def test_idle_cell_with_keepalive_detects_after_idle_plus_probes():
+    cell = Cell("ka", (("tcp_retries2", 5),), keepalive=(5, 1, 3), idle_s=30)
+    window = predict(cell, "silent_kill", {}, 0.1, 0.3, idle=(-2.0, 28.0))
+    assert window.expected_s == 6.0 and window.basis == "keepalive 5/1/3"
+
+
+def test_idle_cell_without_keepalive_detects_only_after_it_sends_again():
+    cell = Cell("idle", (("tcp_retries2", 5),), idle_s=30)
+    window = predict(cell, "silent_kill", {}, 0.1, 0.3, idle=(-2.0, 28.0))
+    assert 28 + 13 < window.expected_s < 28 + 14
+    assert predict(cell, "silent_kill", {}, 0.1, 0.3, idle=(-2.0, None)).expected_s is None
+
+
+def test_libsockopts_read_back_lines_are_collected():
+    text = ("1.0 libsockopts: fd 3: TCP_USER_TIMEOUT=5000 (kernel reads back 5000)\n"
+            "1.0 libsockopts: fd 3: SO_KEEPALIVE=1 (kernel reads back 1)\n")
+    assert sysbench_log.socket_options(text) == {"TCP_USER_TIMEOUT": 5000, "SO_KEEPALIVE": 1}
+
+
+SS = """@ 1795308170.100
+ESTAB 0 0 10.213.1.129:43210 10.213.1.10:3306 timer:(on,1.632sec,3)
+\t cubic wscale:7,7 rto:1632 backoff:3 rtt:0.1/0.05 ato:40 mss:1448 retrans:1/4 bytes_sent:100
+ESTAB 0 0 10.213.1.129:43999 10.213.1.10:3306 timer:(keepalive,7199sec,0)
+\t cubic rto:204 rtt:0.1/0.05
+@ 1795308170.600
+"""
+
+
+def test_ss_samples_give_the_retransmission_ladder_per_socket():
+    from harness.measure import ss_log
+    samples = ss_log.parse(SS)
+    assert [(s.local_port, s.rto_ms, s.backoff, s.retrans_total) for s in samples] == [
+        (43210, 1632.0, 3, 4), (43999, 204.0, 0, 0)]
+    assert samples[0].timer == "on,1.632sec,3" and samples[0].t == 1795308170.1
+    assert ss_log.for_ports(samples, [43999])[0].timer.startswith("keepalive")
