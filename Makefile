@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 export LB_DATAPATH ?= auto
 export TCP_RETRIES2 LB_IDLE_TIMEOUT LAB_FRONT_PREFIX LAB_BACK_PREFIX WARMUP_S OBSERVE_S
 
-.PHONY: help setup host images venv up down clean status test test-unit test-slow bench-up bench-matrix explain run scenarios report
+.PHONY: help setup host images venv up down clean status test test-unit test-slow bench-up bench-matrix explain run scenarios report baseline check-baseline
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -19,7 +19,9 @@ help:
 	@echo "make scenario=ID   run a scenario (make scenarios lists them); e.g. make scenario=lvs-switchover"
 	@echo "                   knobs: TCP_RETRIES2=N WARMUP_S=S OBSERVE_S=S LB_DATAPATH=auto|ipvs|nftables"
 	@echo "make scenarios     list the scenarios"
-	@echo "make report RUN=dir  re-render a run's summary from its files (default: results/latest)"
+	@echo "make report [RUN=dir]  results/index.html of every run; with RUN, re-render that run's page too"
+	@echo "make baseline scenario=ID           store the scenario's per-cell results in baselines/"
+	@echo "make check-baseline scenario=ID [BASELINE=file]  run again, compare per cell, exit 1 on regression"
 	@echo "make up            bring the lab up (installs/builds what is missing)"
 	@echo "make down          take this lab down"
 	@echo "make clean         remove everything the lab created, found by label (also after a crash)"
@@ -62,6 +64,7 @@ test-unit: venv
 	@$(PY) -m pytest -q tests/unit
 
 test: setup
+	@scripts/ensure-chromium.sh
 	@$(PY) -m pytest tests
 
 test-slow: setup
@@ -74,9 +77,17 @@ run: setup
 scenarios: venv
 	@$(PY) -m harness scenarios
 
-RUN ?= results/latest
+RUN ?=
 report: venv
 	@$(PY) -m harness report $(RUN)
+
+baseline: setup
+	@test -n "$(scenario)" || { echo "usage: make baseline scenario=<id>" >&2; exit 2; }
+	@$(PY) -m harness baseline $(scenario) $(if $(BASELINE),--baseline $(BASELINE))
+
+check-baseline: setup
+	@test -n "$(scenario)" || { echo "usage: make check-baseline scenario=<id> [BASELINE=file]" >&2; exit 2; }
+	@$(PY) -m harness check-baseline $(scenario) $(if $(BASELINE),--baseline $(BASELINE))
 
 bench-up: setup
 	@$(PY) -m harness.bench.up

@@ -8,12 +8,17 @@
   python -m harness run ID    run scenarios/ID.yaml (overrides from the environment:
                               TCP_RETRIES2, WARMUP_S, OBSERVE_S, LB_DATAPATH)
   python -m harness scenarios list the scenarios, a line each
-  python -m harness report DIR  re-render a run's summary from its files (no Docker)
+  python -m harness report [DIR]  re-render a run's summary, charts and page from its files (no
+                              Docker), and results/index.html; without DIR only the index
+  python -m harness baseline ID   run scenario ID and store its per-cell results in baselines/
+  python -m harness check-baseline ID [--baseline FILE] [--run-dir DIR]
+                              run ID again (or take DIR) and compare cell by cell; exit 1 on regression
   python -m harness explain KNOB=VALUE ...  the kernel model's prediction in plain words
 """
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from . import lab as lab_module
 from . import scenario as scenario_module
@@ -96,13 +101,67 @@ def cmd_explain(args):
 
 
 def cmd_report(args):
-    summary = summary_module.write(args.target)
-    print(summary_module.terminal_table(summary))
-    print(f"written: {args.target}/summary.json, summary.md")
+    from .report import html as html_report
+    from .store import RESULTS
+    if args.target:
+        summary = summary_module.write(args.target)
+        print(summary_module.terminal_table(summary))
+        page = html_report.render_run(args.target, summary)
+        print(f"written: {args.target}/summary.json, summary.md, charts/, {page}")
+    print(f"index: {html_report.index_page(RESULTS)}")
+
+
+def _run_for_baseline(args):
+    """The run directory to read: --run-dir, or a fresh run of the scenario."""
+    if args.run_dir:
+        return args.run_dir
+    from .runner import Run
+    overrides = scenario_overrides()
+    scenario = scenario_module.load(args.target, overrides)
+    raw = scenario_module.load_raw(args.target, overrides)
+    return Run(scenario, raw, project=args.project, lab_env=lab_module.environment_from_os()).execute()
+
+
+def cmd_baseline(args):
+    import json
+    from . import baseline
+    run_dir = Path(_run_for_baseline(args))
+    summary = json.loads((run_dir / "summary.json").read_text())
+    env = json.loads((run_dir / "env.json").read_text())
+    interval = summary_module.load_run_scenario(run_dir).probe.interval_ms / 1000
+    path = baseline.write(baseline.from_summary(summary, env, interval),
+                          args.baseline or baseline.file_for(summary["scenario"], summary["kernel"]))
+    print(f"baseline: {path} ({len(summary['cells'])} cells, kernel {summary['kernel']})")
+
+
+def cmd_check_baseline(args):
+    import json
+    from . import baseline
+    path = Path(args.baseline) if args.baseline else baseline.find(args.target)
+    if path is None or not path.exists():
+        raise lab_module.LabError(f"no baseline for {args.target} in baselines/ (make baseline scenario={args.target})")
+    reference = json.loads(path.read_text())
+    run_dir = Path(_run_for_baseline(args))
+    summary = json.loads((run_dir / "summary.json").read_text())
+    warning = baseline.kernel_warning(reference, summary)
+    if warning:
+        print(warning)
+    rows = baseline.compare(reference, summary)
+    print(f"baseline {path} vs run {run_dir}")
+    print(baseline.table(rows))
+    junit = run_dir / "baseline-check.xml"
+    junit.write_text(baseline.junit_xml(rows, f"baseline.{summary['scenario']}"))
+    failed = [r.cell for r in rows if r.failed]
+    print(f"junit: {junit}")
+    if failed:
+        print(f"REGRESSION in {len(failed)} cell(s): {', '.join(failed)}")
+        raise SystemExit(1)
+    print(f"ok: {len(rows)} cells within tolerance")
 
 
 COMMANDS = {"build": cmd_build, "up": cmd_up, "down": cmd_down, "clean": cmd_clean, "status": cmd_status,
-            "run": cmd_run, "scenarios": cmd_scenarios, "report": cmd_report, "explain": cmd_explain}
+            "run": cmd_run, "scenarios": cmd_scenarios, "report": cmd_report, "explain": cmd_explain,
+            "baseline": cmd_baseline, "check-baseline": cmd_check_baseline}
 
 
 def main(argv=None):
@@ -111,14 +170,16 @@ def main(argv=None):
     parser.add_argument("command", choices=sorted(COMMANDS))
     parser.add_argument("target", nargs="?", help="scenario id (run) or run directory (report)")
     parser.add_argument("knobs", nargs="*", help="explain: KNOB=VALUE ...")
+    parser.add_argument("--baseline", help="baseline file (baseline, check-baseline)")
+    parser.add_argument("--run-dir", help="compare or store this run instead of running again")
     parser.add_argument("--project", default=os.environ.get("LAB_PROJECT") or lab_module.DEFAULT_PROJECT)
     parser.add_argument("--datapath", default=os.environ.get("LB_DATAPATH") or "auto",
                         choices=lab_module.DATAPATHS)
     args = parser.parse_args(argv)
     if args.command == "explain":
         args.knobs = ([args.target] if args.target else []) + args.knobs
-    elif args.command in ("run", "report") and not args.target:
-        parser.error(f"{args.command} needs a {'scenario id' if args.command == 'run' else 'run directory'}")
+    elif args.command in ("run", "baseline", "check-baseline") and not args.target:
+        parser.error(f"{args.command} needs a scenario id")
     try:
         COMMANDS[args.command](args)
     except (lab_module.LabError, scenario_module.ScenarioError) as exc:

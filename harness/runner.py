@@ -19,6 +19,7 @@ from .faults import FAULTS
 from .lab import ClientCell, Lab
 from .load import probe, ss_sampler, sysbench
 from .measure import sysbench_log
+from .report import html as html_report
 from .report import summary as summary_module
 from .report.live import CellView, LiveView
 
@@ -200,7 +201,9 @@ class Run:
             store.link_latest(self.run_dir)
             if summary["cells"]:
                 self.say("\n" + summary_module.terminal_table(summary))
-            self.say(f"\nrun: results in {self.run_dir}")
+                page = html_report.render_run(self.run_dir, summary)
+                self.say(f"\nrun: report {page}")
+            self.say(f"run: results in {self.run_dir}")
 
     def _stop_loads(self):
         for service, pattern, _ in self.processes:

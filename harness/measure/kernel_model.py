@@ -83,9 +83,10 @@ def _time_of(index, rto0, rto_max, slack):
             return t
 
 
-def blackhole(retries2, rtt_s=0.0005, hz=HZ, rto_max_s=RTO_MAX_S):
-    """ETIMEDOUT time of a connection with data outstanding into a blackhole."""
-    rto0 = initial_rto_s(rtt_s, hz)
+def blackhole(retries2, rtt_s=0.0005, hz=HZ, rto_max_s=RTO_MAX_S, rto0_s=None):
+    """ETIMEDOUT time of a connection with data outstanding into a blackhole.
+    rto0_s: the socket's base RTO when known (measured); else derived from rtt_s."""
+    rto0 = rto0_s or initial_rto_s(rtt_s, hz)
     budget = budget_s(retries2, rto_max_s=rto_max_s)
     none = lambda d: 0.0                                   # noqa: E731
     most = lambda d: timer_slack_s(d, hz)                  # noqa: E731
@@ -110,12 +111,12 @@ def _schedule(budget, rto0, rto_max, slack):
             return tuple(firings)
 
 
-def user_timeout(user_timeout_s, rtt_s=0.0005, hz=HZ):
+def user_timeout(user_timeout_s, rtt_s=0.0005, hz=HZ, rto0_s=None):
     """ETIMEDOUT with TCP_USER_TIMEOUT set: it replaces the tcp_retries2 budget (longer or
     shorter). The clock still starts at the first RTO retransmission, and the RTO timer is
     clamped to the time left (tcp_clamp_rto_to_user_timeout), so the error comes close to
     first-retransmission + U."""
-    rto0 = initial_rto_s(rtt_s, hz)
+    rto0 = rto0_s or initial_rto_s(rtt_s, hz)
     stamp = 2 * rto0
     firings = [Firing(0.0, "send", 0.0, rto0), Firing(rto0, "TLP", 0.0, rto0),
                Firing(stamp, "RTO #1 (clock starts)", 0.0, 2 * rto0)]
@@ -148,8 +149,8 @@ def keepalive(idle_s, interval_s, probes, user_timeout_s=0.0, hz=HZ):
     return Prediction(detect, detect, detect + slack, detect, limit, schedule)
 
 
-def for_knobs(retries2=15, user_timeout_ms=0, rtt_s=0.0005, hz=HZ):
+def for_knobs(retries2=15, user_timeout_ms=0, rtt_s=0.0005, hz=HZ, rto0_s=None):
     """A connection with data outstanding into a blackhole, under a cell's knobs."""
     if user_timeout_ms:
-        return user_timeout(user_timeout_ms / 1000, rtt_s, hz)
-    return blackhole(retries2, rtt_s, hz)
+        return user_timeout(user_timeout_ms / 1000, rtt_s, hz, rto0_s=rto0_s)
+    return blackhole(retries2, rtt_s, hz, rto0_s=rto0_s)

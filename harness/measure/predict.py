@@ -35,22 +35,25 @@ NEVER = Window(None, None, None, "")
 BLACKHOLES = ("silent_kill", "iptables_drop", "ipvs_swap")
 
 
-def predict(cell, fault_name, fault_params, interval_s, inject_s, healed_after_s=None, idle=None):
+def predict(cell, fault_name, fault_params, interval_s, inject_s, healed_after_s=None, idle=None, rto0_s=None):
     """healed_after_s: when the fault was undone, if it was; idle: (start, end) of the probe's
-    idle period, both relative to t_fault, when the cell was idle (from its log)."""
-    window = _unhealed(cell, fault_name, dict(fault_params), interval_s, inject_s, idle)
+    idle period, both relative to t_fault, when the cell was idle (from its log); rto0_s: the
+    base RTO the kernel used for the cell's socket, when measured (ss)."""
+    window = _unhealed(cell, fault_name, dict(fault_params), interval_s, inject_s, idle, rto0_s)
     if healed_after_s is not None and window.expected_s is not None and window.earliest_s > healed_after_s:
         return Window(None, None, None, f"healed after {healed_after_s:.1f} s, before {window.basis} ran out")
     return window
 
 
-def outstanding_data(cell, rtt_s=0.0005):
+def outstanding_data(cell, rto0_s=None):
     """A connection with a request outstanding: tcp_retries2 or TCP_USER_TIMEOUT."""
-    kernel = kernel_model.for_knobs(cell.knob("tcp_retries2"), cell.tcp_user_timeout_ms, rtt_s)
+    kernel = kernel_model.for_knobs(cell.knob("tcp_retries2"), cell.tcp_user_timeout_ms, rto0_s=rto0_s)
     if cell.tcp_user_timeout_ms:
         basis = f"TCP_USER_TIMEOUT {cell.tcp_user_timeout_ms / 1000:g} s"
     else:
         basis = f"tcp_retries2={cell.knob('tcp_retries2')} budget {kernel.budget_s:g} s"
+    if rto0_s:
+        basis += f", base RTO {rto0_s * 1000:.0f} ms (measured)"
     return Window(kernel.detect_s, kernel.earliest_s, kernel.latest_s, basis)
 
 
@@ -61,7 +64,7 @@ def _with_read_timeout(cell, window, lead):
     return window
 
 
-def _unhealed(cell, fault_name, params, interval_s, inject_s, idle):
+def _unhealed(cell, fault_name, params, interval_s, inject_s, idle, rto0_s):
     lead = interval_s + inject_s
     if fault_name == "app_hang":                     # the kernel keeps ACKing: only the app can tell
         return _with_read_timeout(cell, Window(None, None, None, "app hang: the kernel ACKs, nothing times out"),
@@ -74,13 +77,13 @@ def _unhealed(cell, fault_name, params, interval_s, inject_s, idle):
     if fault_name not in BLACKHOLES:
         return Window(None, None, None, f"no model for fault {fault_name}")
     if idle and idle[0] <= 0 < (idle[1] if idle[1] is not None else float("inf")):
-        return _idle(cell, idle, interval_s, inject_s)
-    kernel = outstanding_data(cell)
+        return _idle(cell, idle, interval_s, inject_s, rto0_s)
+    kernel = outstanding_data(cell, rto0_s)
     window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
     return _with_read_timeout(cell, window, lead)
 
 
-def _idle(cell, idle, interval_s, inject_s):
+def _idle(cell, idle, interval_s, inject_s, rto0_s):
     """Idle at the fault: keepalive finds the dead peer, or nothing does until the next send."""
     start, end = idle
     if cell.keepalive:
@@ -96,5 +99,5 @@ def _idle(cell, idle, interval_s, inject_s):
         return Window(idle_s / 2 + tail, tail, idle_s + tail + ka.latest_s - ka.detect_s + inject_s, basis)
     if end is None:
         return Window(None, None, None, "idle without keepalive: nothing notices until it sends")
-    sending = outstanding_data(cell)
+    sending = outstanding_data(cell, rto0_s)
     return sending.shifted(end, f"idle without keepalive until {end:.1f} s, then {sending.basis}")

@@ -54,3 +54,13 @@ def parse(text):
 def for_ports(samples, ports):
     ports = set(ports)
     return [s for s in samples if s.local_port in ports]
+
+
+def base_rto_s(samples, t_fault):
+    """The base RTO (s) the kernel used for a socket's retransmissions after t_fault: the first
+    backed-off sample's rto / 2**backoff (before the 120 s cap); else the last sample before."""
+    for sample in samples:
+        if sample.t > t_fault and sample.backoff >= 1 and sample.rto_ms and sample.rto_ms < 120_000:
+            return sample.rto_ms / 1000 / 2 ** sample.backoff
+    before = [s for s in samples if s.t <= t_fault and s.rto_ms]
+    return before[-1].rto_ms / 1000 if before else None

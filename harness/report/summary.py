@@ -6,7 +6,7 @@ import yaml
 
 from .. import scenario as scenario_module
 from ..load import probe
-from ..measure import recovery, sysbench_log
+from ..measure import recovery, ss_log, sysbench_log
 from ..measure.predict import predict
 
 
@@ -32,8 +32,18 @@ def heal_of(events, fault):
                  and e["name"] == fault["name"] and e["t"] >= fault["t"]), None)
 
 
+def measured_base_rto(run_dir, env, cell, probe_text, t_fault):
+    """The base RTO of the cell's first connection, from its namespace's ss samples (or None)."""
+    container = env.get("cells", {}).get(cell.name, {}).get("container", f"client-{cell.namespace}")
+    ss_path = Path(run_dir) / "namespaces" / container.removeprefix("client-") / "ss.txt"
+    ports = probe.local_ports(probe_text)
+    if not ss_path.exists() or not ports:
+        return None
+    return ss_log.base_rto_s(ss_log.for_ports(ss_log.parse(ss_path.read_text()), ports[:1]), t_fault)
+
+
 def summarize(run_dir):
-    run_dir = Path(run_dir)
+    run_dir = Path(run_dir).resolve()
     scenario = load_run_scenario(run_dir)
     events = read_events(run_dir)
     env = json.loads((run_dir / "env.json").read_text()) if (run_dir / "env.json").exists() else {}
@@ -54,8 +64,9 @@ def summarize(run_dir):
         outcome = recovery.probe_outcome(ops, t_fault)
         idle = probe.idle_period(probe_text)
         idle_rel = (idle[0] - t_fault, idle[1] - t_fault if idle[1] else None) if idle else None
+        rto0 = measured_base_rto(run_dir, env, cell, probe_text, t_fault)
         window = predict(cell, fault["name"], fault["params"].items(), interval_s, fault["uncertainty_s"],
-                         healed_after, idle_rel)
+                         healed_after, idle_rel, rto0)
         entry = {
             "cell": cell.name,
             "knobs": {"tcp_retries2": cell.knob("tcp_retries2"), **dict(cell.sysctls),
@@ -63,7 +74,7 @@ def summarize(run_dir):
                       "keepalive": "/".join(map(str, cell.keepalive)) or None,
                       "read_timeout_s": cell.read_timeout_s, "idle_s": cell.idle_s},
             "predicted": {"expected_s": window.expected_s, "earliest_s": window.earliest_s,
-                          "latest_s": window.latest_s, "basis": window.basis},
+                          "latest_s": window.latest_s, "basis": window.basis, "base_rto_s": rto0},
             "probe": {**outcome.__dict__, "within_window": window.contains(outcome.detect_s),
                       "ratio": (round(outcome.detect_s / window.expected_s, 3)
                                 if outcome.detect_s is not None and window.expected_s else None)},

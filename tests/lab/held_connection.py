@@ -9,10 +9,14 @@ class HeldConnection:
     def __init__(self, lab, client, proto, *probe_args):
         self.process = lab.spawn(client, ["probe", "--proto", proto, "--host", lab.address("director", "front"),
                                           "--start-on-stdin", *map(str, probe_args)])
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"probe did not start: {self.process.stderr.read()}")
-        self.ready = json.loads(line)
+        self.ready = None
+        while self.ready is None:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"probe did not start: {self.process.stderr.read()}")
+            record = json.loads(line)
+            if "ready" in record:
+                self.ready = record
 
     def go(self, timeout_s=30):
         """Let the probe run; returns its operations (dicts) once it exits."""
@@ -20,7 +24,7 @@ class HeldConnection:
         self.process.stdin.write("go\n")
         self.process.stdin.flush()
         out, err = self.process.communicate(timeout=timeout_s)
-        operations = [json.loads(line) for line in out.splitlines() if line.strip()]
+        operations = [r for r in map(json.loads, filter(str.strip, out.splitlines())) if "t1" in r]
         assert operations, f"probe printed no operation: {err}"
         return started, operations
 

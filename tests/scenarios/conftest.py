@@ -30,7 +30,7 @@ def cells(summary):
     return {c["cell"]: c for c in summary["cells"]}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def matrix_run(tmp_path_factory):
     """The lvs-switchover-matrix run, shared by the tests that read it: (summary, run dir, wall s)."""
     import time

@@ -31,7 +31,7 @@ def test_libsockopts_puts_tcp_user_timeout_on_sysbench(matrix_run):
     assert sysbench["socket_options_applied"].get("TCP_USER_TIMEOUT") == 5000, "the kernel did not hold it"
     assert cell["knobs"]["tcp_retries2"] == 15
     assert 5.0 <= sysbench["detect_s"] <= 6.5, "sysbench did not give up at the user timeout"
-    assert sysbench["reconnects"] >= 1 and not sysbench["crashed"]
+    assert sysbench["reconnects"] > 0 and not sysbench["crashed"]
 
 
 def test_ss_samples_show_the_retransmission_ladder_of_a_blackholed_socket(matrix_run):

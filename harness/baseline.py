@@ -1,0 +1,134 @@
+"""Regression baselines: a run's per-cell results kept in baselines/, compared cell by cell.
+
+Tolerance is per cell, from the model: half the width of the cell's model window (the
+spread the kernel itself allows, timer slack included; the wider of the baseline's and this
+run's, as a loaded machine's RTT can make a cell borderline) plus one probe interval and
+50 ms of scheduling, at least 0.25 s. A cell that never errored must stay that way.
+"""
+import dataclasses
+import datetime
+import json
+import platform
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+BASELINES = Path(__file__).resolve().parent.parent / "baselines"
+MIN_TOLERANCE_S = 0.25
+
+
+def file_for(scenario_id, kernel=None):
+    return BASELINES / f"{scenario_id}-{kernel or platform.release()}.json"
+
+
+def find(scenario_id, kernel=None):
+    """This kernel's baseline for the scenario, or else the newest one of another kernel."""
+    own = file_for(scenario_id, kernel)
+    if own.exists():
+        return own
+    others = sorted(BASELINES.glob(f"{scenario_id}-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    return others[0] if others else None
+
+
+def from_summary(summary, env, interval_s):
+    return {
+        "scenario": summary["scenario"],
+        "kernel": summary.get("kernel"),
+        "created_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "source_run": summary["run"],
+        "probe_interval_s": interval_s,
+        "environment": {"datapath": env.get("datapath"), "versions": env.get("versions", {}),
+                        "namespaces": env.get("namespaces", {})},
+        "cells": {c["cell"]: {"detect_s": c["probe"]["detect_s"], "recover_s": c["probe"]["recover_s"],
+                              "error": c["probe"]["error"], "knobs": c["knobs"],
+                              "model": c["predicted"]} for c in summary["cells"]},
+    }
+
+
+def tolerance_s(cell, interval_s, current_model=None):
+    widths = [m["latest_s"] - m["earliest_s"] for m in (cell["model"], current_model)
+              if m and m["expected_s"] is not None]
+    if not widths:
+        return 0.0
+    return max(MIN_TOLERANCE_S, max(widths) / 2 + interval_s + 0.05)
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    cell: str
+    baseline_s: float
+    now_s: float
+    tolerance_s: float
+    verdict: str            # ok | REGRESSION | MISSING | NEW
+
+    @property
+    def delta_s(self):
+        if self.baseline_s is None or self.now_s is None:
+            return None
+        return self.now_s - self.baseline_s
+
+    @property
+    def failed(self):
+        return self.verdict != "ok"
+
+
+def compare(baseline, summary):
+    """One Row per cell of either side; detect times compared within each cell's tolerance."""
+    interval = baseline.get("probe_interval_s", 0.1)
+    now = {c["cell"]: c["probe"]["detect_s"] for c in summary["cells"]}
+    models = {c["cell"]: c["predicted"] for c in summary["cells"]}
+    rows = []
+    for name, cell in baseline["cells"].items():
+        tolerance = tolerance_s(cell, interval, models.get(name))
+        if name not in now:
+            rows.append(Row(name, cell["detect_s"], None, tolerance, "MISSING"))
+            continue
+        base, current = cell["detect_s"], now[name]
+        if base is None or current is None:
+            verdict = "ok" if base is None and current is None else "REGRESSION"
+        else:
+            verdict = "ok" if abs(current - base) <= tolerance else "REGRESSION"
+        rows.append(Row(name, base, current, tolerance, verdict))
+    rows += [Row(name, None, value, 0.0, "NEW") for name, value in now.items() if name not in baseline["cells"]]
+    return rows
+
+
+def kernel_warning(baseline, summary):
+    if baseline.get("kernel") != summary.get("kernel"):
+        return (f"warning: the baseline was taken on kernel {baseline.get('kernel')}, this run is on "
+                f"{summary.get('kernel')}: differences may be the kernel's, which is what you want to know, "
+                "but take a baseline for this kernel before trusting small ones")
+    return None
+
+
+def _seconds(value):
+    return "never" if value is None else f"{value:.3f}"
+
+
+def table(rows):
+    header = ("cell", "baseline detect", "now", "delta", "tolerance", "verdict")
+    lines = [header] + [(r.cell, _seconds(r.baseline_s), _seconds(r.now_s),
+                         "—" if r.delta_s is None else f"{r.delta_s:+.3f}", f"±{r.tolerance_s:.3f}", r.verdict)
+                        for r in rows]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return "\n".join("  ".join(v.ljust(w) for v, w in zip(line, widths)) for line in lines)
+
+
+def junit_xml(rows, suite):
+    cases = []
+    for r in rows:
+        case = f"<testcase classname={quoteattr(suite)} name={quoteattr(r.cell)}>"
+        if r.failed:
+            message = (f"{r.verdict}: detect {_seconds(r.now_s)} s, baseline {_seconds(r.baseline_s)} s, "
+                       f"tolerance ±{r.tolerance_s:.3f} s")
+            case += f"<failure message={quoteattr(message)}>{escape(message)}</failure>"
+        cases.append(case + "</testcase>")
+    failures = sum(r.failed for r in rows)
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name={quoteattr(suite)} tests="{len(rows)}" '
+            f'failures="{failures}">\n' + "\n".join(cases) + "\n</testsuite>\n")
+
+
+def write(baseline, path):
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(baseline, indent=1) + "\n")
+    return path

@@ -1,0 +1,184 @@
+"""Charts of a run (PNG, matplotlib), drawn only from the files the run wrote.
+
+  timeline.png         per cell: successful operations per second, detect and recover marked;
+                       sysbench tps per second above it (the seed's picture)
+  recovery.png         measured detect/recover per cell beside the model's window (log time)
+  retransmissions.png  the blackholed sockets' retransmission ladder from the ss samples
+"""
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from ..load import probe  # noqa: E402
+from ..measure import sysbench_log, ss_log  # noqa: E402
+from .summary import load_run_scenario  # noqa: E402
+
+FAULT_COLOUR = "#f4cccc"
+MAX_LADDERS = 8
+
+
+def _cell_files(run_dir, cell):
+    return Path(run_dir) / "clients" / cell
+
+
+def _read(path):
+    return path.read_text() if path.exists() else ""
+
+
+def _fault_window(ax, summary):
+    ends = [c["probe"]["recover_s"] or c["probe"]["detect_s"] for c in summary["cells"]]
+    end = max([e for e in ends if e is not None], default=0)
+    ax.axvspan(0, max(end, 0.5), color=FAULT_COLOUR, zorder=0, label="fault until last recovery")
+    ax.axvline(0, color="#cc0000", linewidth=1)
+
+
+def timeline(run_dir, summary, path):
+    t_fault = summary["fault"]["t"]
+    cells = summary["cells"]
+    with_sysbench = [c for c in cells if "sysbench" in c]
+    rows = len(cells)
+    heights = ([2.2] if with_sysbench else []) + [max(1.5, 0.32 * rows + 0.8)]
+    fig, axes = plt.subplots(len(heights), 1, figsize=(11, sum(heights) + 1.2), sharex=True,
+                             gridspec_kw={"height_ratios": heights}, squeeze=False)
+    axes = axes[:, 0]
+    ops_by_cell = {c["cell"]: probe.parse(_read(_cell_files(run_dir, c["cell"]) / "probe.jsonl")) for c in cells}
+    all_t = [op["t1"] - t_fault for ops in ops_by_cell.values() for op in ops]
+    start, end = (min(all_t), max(all_t)) if all_t else (-10, 10)
+    if with_sysbench:
+        ax = axes[0]
+        for c in with_sysbench:
+            reports = sysbench_log.parse(_read(_cell_files(run_dir, c["cell"]) / "sysbench.log"))
+            ax.step([r.t - t_fault for r in reports], [r.tps for r in reports], where="pre", label=c["cell"])
+        _fault_window(ax, summary)
+        ax.set_ylabel("sysbench tps")
+        ax.set_title("sysbench transactions per second (1 s report lines)")
+        ax.legend(loc="upper right", fontsize=8)
+    ax = axes[-1]
+    bins = np.arange(np.ceil(start), np.floor(end) + 1, 1.0)      # whole seconds with operations only
+    if len(bins) < 2:
+        bins = np.array([np.floor(start), np.floor(start) + 1.0])
+    interval = load_run_scenario(run_dir).probe.interval_ms / 1000
+    grid = np.full((rows, max(len(bins) - 1, 1)), np.nan)   # blank where the cell's probe was not running
+    for row, c in enumerate(cells):
+        ops = ops_by_cell[c["cell"]]
+        if not ops:
+            continue
+        ok_times = [op["t1"] - t_fault for op in ops if op["ok"]]
+        counts, _ = np.histogram(ok_times, bins=bins)
+        first, last = min(op["t0"] for op in ops) - t_fault, max(op["t1"] for op in ops) - t_fault
+        inside = (bins[:-1] >= np.floor(first)) & (bins[1:] <= np.ceil(last))
+        grid[row, :len(counts)] = np.where(inside, counts * interval, np.nan)  # 1.0: every operation succeeded
+    colours = matplotlib.colormaps["RdYlGn"].copy()
+    colours.set_bad("white")
+    ax.imshow(grid, aspect="auto", cmap=colours, vmin=0, vmax=1, interpolation="nearest",
+              extent=(bins[0], bins[-1], rows - 0.5, -0.5))
+    ax.axvline(0, color="#cc0000", linewidth=1.5, label="fault")
+    for row, c in enumerate(cells):
+        p = c["probe"]
+        if p["detect_s"] is not None:
+            ax.plot(p["detect_s"], row, "kx", markersize=8, label="detect (first error)" if row == 0 else None)
+        if p["recover_s"] is not None:
+            ax.plot(p["recover_s"], row, "^", color="#1155cc", markersize=7,
+                    label="recover (first success after)" if row == 0 else None)
+    ax.set_yticks(range(rows), [c["cell"] for c in cells], fontsize=8)
+    ax.set_xlabel("seconds after the fault")
+    ax.set_title("probe: share of operations that succeeded, per second (green all, red none)")
+    handles, labels = ax.get_legend_handles_labels()
+    seen = dict(zip(labels, handles))
+    ax.legend(seen.values(), seen.keys(), loc="upper right", fontsize=8)
+    fig.suptitle(f"{summary['scenario']}: timeline ({summary['run']})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def recovery(summary, path):
+    cells = sorted(summary["cells"], key=lambda c: (c["predicted"]["expected_s"] is None,
+                                                     c["predicted"]["expected_s"] or 0, c["cell"]))
+    fig, ax = plt.subplots(figsize=(11, max(2.5, 0.38 * len(cells) + 1.5)))
+    for row, c in enumerate(cells):
+        w, p = c["predicted"], c["probe"]
+        if w["expected_s"] is not None:
+            low = max(w["earliest_s"], 0.05)
+            ax.barh(row, max(w["latest_s"], low * 1.02) - low, left=low, height=0.6, color="#cfe2f3",
+                    edgecolor="#6fa8dc", label="model window" if row == 0 else None)
+            ax.plot(max(w["expected_s"], 0.05), row, "|", color="#3d85c6", markersize=14,
+                    label="model expects" if row == 0 else None)
+        else:
+            ax.text(0.06, row, "model: no error", va="center", fontsize=7, color="#3d85c6")
+        if p["detect_s"] is not None:
+            ax.plot(max(p["detect_s"], 0.05), row, "ko", markersize=5, label="measured detect")
+        if p["recover_s"] is not None:
+            ax.plot(max(p["recover_s"], 0.05), row, "^", color="#38761d", markersize=6, label="measured recover")
+        ax.text(1.01, row, w["basis"], transform=ax.get_yaxis_transform(), va="center", fontsize=7)
+    ax.set_xscale("log")
+    ax.set_xlim(0.05, max(2000, max((c["probe"]["recover_s"] or 0) for c in cells) * 2))
+    ax.set_yticks(range(len(cells)), [c["cell"] for c in cells], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("seconds after the fault (log scale)")
+    ax.set_title(f"{summary['scenario']}: when each client noticed and recovered, beside the kernel model")
+    handles, labels = ax.get_legend_handles_labels()
+    seen = dict(zip(labels, handles))
+    ax.legend(seen.values(), seen.keys(), loc="lower right", fontsize=8)
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def retransmissions(run_dir, summary, path):
+    """Returns False (and draws nothing) when the run has no ss samples of a disrupted socket."""
+    t_fault = summary["fault"]["t"]
+    env_path = Path(run_dir) / "env.json"
+    env = json.loads(env_path.read_text()) if env_path.exists() else {}
+    hung = sorted((c for c in summary["cells"] if c["probe"]["detect_s"]),
+                  key=lambda c: -c["probe"]["detect_s"])[:MAX_LADDERS]
+    series = []
+    for c in hung:
+        container = env.get("cells", {}).get(c["cell"], {}).get("container", f"client-{c['cell']}")
+        ss_path = Path(run_dir) / "namespaces" / container.removeprefix("client-") / "ss.txt"
+        ports = probe.local_ports(_read(_cell_files(run_dir, c["cell"]) / "probe.jsonl"))
+        samples = [s for s in ss_log.for_ports(ss_log.parse(_read(ss_path)), ports[:1])
+                   if t_fault - 1 <= s.t <= t_fault + c["probe"]["detect_s"] + 1]
+        if samples:
+            series.append((c, samples))
+    if not series:
+        return False
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 6), sharex=True)
+    for c, samples in series:
+        x = [s.t - t_fault for s in samples]
+        top.step(x, [s.retrans_total for s in samples], where="post", label=c["cell"])
+        bottom.step(x, [(s.rto_ms or 0) / 1000 for s in samples], where="post", label=c["cell"])
+    for ax in (top, bottom):
+        _fault_window(ax, summary)
+        ax.grid(True, alpha=0.3)
+    top.set_ylabel("retransmissions so far")
+    top.set_title("the blackholed connection's retransmission ladder (ss -tino every 0.5 s)")
+    top.legend(loc="upper left", fontsize=8)
+    bottom.set_ylabel("RTO (s, log)")
+    bottom.set_yscale("log")
+    bottom.set_xlabel("seconds after the fault")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
+def render(run_dir, summary):
+    """Draw every chart the run's files allow; returns their paths relative to run_dir."""
+    charts = Path(run_dir) / "charts"
+    charts.mkdir(exist_ok=True)
+    drawn = []
+    if not summary.get("cells"):
+        return drawn
+    timeline(run_dir, summary, charts / "timeline.png")
+    recovery(summary, charts / "recovery.png")
+    drawn += ["charts/timeline.png", "charts/recovery.png"]
+    if retransmissions(run_dir, summary, charts / "retransmissions.png"):
+        drawn.append("charts/retransmissions.png")
+    return drawn

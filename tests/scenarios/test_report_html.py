@@ -1,0 +1,41 @@
+"""A real run's report, opened in headless Chromium: every chart must load."""
+import re
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+from harness.report import html as html_report
+from harness.report import summary as summary_module
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def chromium(*args):
+    binary = shutil.which("chromium")
+    if binary is None:
+        pytest.fail("chromium is missing: `make test` installs it (scripts/ensure-chromium.sh)")
+    with tempfile.TemporaryDirectory() as profile:
+        return subprocess.run([binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
+                              capture_output=True, text=True, timeout=120)
+
+
+def test_the_report_of_a_real_run_opens_with_every_chart(matrix_run, tmp_path):
+    _, run_dir, _ = matrix_run
+    summary = summary_module.write(run_dir)                     # re-rendered from disk only
+    page = html_report.render_run(run_dir, summary)
+    charts = sorted(p.name for p in (run_dir / "charts").glob("*.png"))
+    assert charts == ["recovery.png", "retransmissions.png", "timeline.png"]
+
+    dom = chromium("--virtual-time-budget=10000", "--dump-dom", page.as_uri()).stdout
+    assert re.search(r'data-images="3/3"', dom), "not every chart image loaded in the browser"
+    assert "r8" in dom and "model window" in dom
+
+    screenshot = tmp_path / "report.png"
+    chromium("--window-size=1280,2400", f"--screenshot={screenshot}", page.as_uri())
+    assert screenshot.stat().st_size > 50_000
+
+    index = (run_dir.parents[1] / "index.html")
+    assert index.exists() and run_dir.name in index.read_text()

@@ -1,0 +1,68 @@
+"""Baselines compare cell by cell, each within its own model-derived tolerance."""
+import copy
+
+from harness import baseline
+
+SUMMARY = {
+    "scenario": "matrix-short", "run": "20261122T000000Z-abc", "kernel": "6.18.44-fc-v595",
+    "cells": [
+        {"cell": "r3", "knobs": {"tcp_retries2": 3}, "probe": {"detect_s": 6.7, "recover_s": 6.71, "error": "MYSQL_2013"},
+         "predicted": {"expected_s": 6.76, "earliest_s": 6.53, "latest_s": 7.0, "basis": "tcp_retries2=3"}},
+        {"cell": "r3-rt2", "knobs": {"tcp_retries2": 3}, "probe": {"detect_s": 2.0, "recover_s": 2.01, "error": "MYSQL_2013"},
+         "predicted": {"expected_s": 2.0, "earliest_s": 2.0, "latest_s": 2.1, "basis": "read timeout"}},
+        {"cell": "idle", "knobs": {"tcp_retries2": 15}, "probe": {"detect_s": None, "recover_s": None, "error": None},
+         "predicted": {"expected_s": None, "earliest_s": None, "latest_s": None, "basis": "never"}},
+    ],
+}
+ENV = {"datapath": "nftables", "versions": {"sysbench": "1.0.20"}}
+
+
+def make():
+    return baseline.from_summary(SUMMARY, ENV, interval_s=0.1)
+
+
+def test_a_baseline_compared_with_its_own_run_passes():
+    rows = baseline.compare(make(), SUMMARY)
+    assert [r.verdict for r in rows] == ["ok", "ok", "ok"]
+    assert baseline.kernel_warning(make(), SUMMARY) is None
+    assert 'failures="0"' in baseline.junit_xml(rows, "matrix-short")
+
+
+def test_a_cell_shifted_outside_its_tolerance_fails_and_is_named():
+    doctored = make()
+    tolerance = baseline.tolerance_s(doctored["cells"]["r3-rt2"], 0.1)
+    doctored["cells"]["r3-rt2"]["detect_s"] += tolerance + 0.05
+    rows = {r.cell: r for r in baseline.compare(doctored, SUMMARY)}
+    assert rows["r3-rt2"].verdict == "REGRESSION" and rows["r3"].verdict == "ok"
+    xml = baseline.junit_xml(list(rows.values()), "matrix-short")
+    assert 'failures="1"' in xml and 'name="r3-rt2"><failure' in xml
+    assert "r3-rt2" in baseline.table(list(rows.values())) and "REGRESSION" in baseline.table(list(rows.values()))
+
+
+def test_tolerance_comes_from_each_cells_model_window():
+    cells = make()["cells"]
+    wide, narrow = baseline.tolerance_s(cells["r3"], 0.1), baseline.tolerance_s(cells["r3-rt2"], 0.1)
+    assert wide > narrow >= baseline.MIN_TOLERANCE_S
+    shifted = copy.deepcopy(SUMMARY)
+    shifted["cells"][0]["probe"]["detect_s"] += wide * 0.9          # inside r3's wider tolerance
+    assert [r.verdict for r in baseline.compare(make(), shifted)][0] == "ok"
+
+
+def test_a_cell_that_starts_erroring_is_a_regression():
+    changed = copy.deepcopy(SUMMARY)
+    changed["cells"][2]["probe"]["detect_s"] = 3.0
+    assert {r.cell: r.verdict for r in baseline.compare(make(), changed)}["idle"] == "REGRESSION"
+
+
+def test_missing_and_new_cells_fail():
+    fewer = copy.deepcopy(SUMMARY)
+    fewer["cells"] = fewer["cells"][:2] + [{**fewer["cells"][2], "cell": "other"}]
+    verdicts = {r.cell: r.verdict for r in baseline.compare(make(), fewer)}
+    assert verdicts["idle"] == "MISSING" and verdicts["other"] == "NEW"
+
+
+def test_a_baseline_from_another_kernel_warns():
+    other = make()
+    other["kernel"] = "6.1.0-28-amd64"
+    warning = baseline.kernel_warning(other, SUMMARY)
+    assert "6.1.0-28-amd64" in warning and "6.18.44-fc-v595" in warning
