@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-export LB_DATAPATH ?= auto
+export LB_DATAPATH
 export TCP_RETRIES2 LB_IDLE_TIMEOUT LAB_FRONT_PREFIX LAB_BACK_PREFIX WARMUP_S OBSERVE_S
 
 .PHONY: help setup host images venv up down clean status test test-unit test-slow bench-up bench-matrix explain run scenarios report baseline check-baseline

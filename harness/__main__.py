@@ -77,18 +77,18 @@ def scenario_overrides():
 
 
 def cmd_run(args):
-    from .measure import kernel_model
-    from .runner import Run
+    from . import catalog
+    from .measure import predict
     overrides = scenario_overrides()
-    scenario = scenario_module.load(args.target, overrides)
-    raw = scenario_module.load_raw(args.target, overrides)
-    slowest = max(kernel_model.blackhole(c.knob("tcp_retries2")).detect_s for c in scenario.cells)
-    print(f"run: {scenario.id}: {scenario.description.strip().splitlines()[0] if scenario.description else ''}")
+    kind, scenario, raw = catalog.load(args.target, overrides)
+    print(f"run: {scenario.id}: {' '.join(scenario.description.split())[:160]}")
     print(f"run: {len(scenario.cells)} cell(s): " + ", ".join(c.name for c in scenario.cells)
           + (f"; overrides {overrides}" if overrides else ""))
-    print(f"run: a blackholed connection in the slowest cell errors out after ~{slowest:.0f} s "
-          f"(kernel model); observation limit {scenario.observe_s:g} s after the fault")
-    Run(scenario, raw, project=args.project, lab_env=lab_module.environment_from_os()).execute()
+    if kind == "failover":
+        slowest = max(predict.outstanding_data(c).expected_s for c in scenario.cells)
+        print(f"run: a blackholed connection with a request outstanding errors out after ~{slowest:.0f} s in "
+              f"the slowest cell (kernel model); observation limit {scenario.observe_s:g} s after the fault")
+    catalog.runner(kind, scenario, raw, project=args.project, lab_env=lab_module.environment_from_os()).execute()
 
 
 def cmd_explain(args):
@@ -103,7 +103,12 @@ def cmd_explain(args):
 def cmd_report(args):
     from .report import html as html_report
     from .store import RESULTS
-    if args.target:
+    if args.target and _is_burst_run(args.target):
+        from .burst import run as burst_run, spec as burst_spec
+        raw = summary_module.yaml.safe_load((Path(args.target) / "scenario.yaml").read_text())
+        parsed = burst_spec.parse(raw["definition"], "scenario.yaml", raw["id"])
+        print(burst_run.terminal_table(burst_run.write(Path(args.target).resolve(), parsed)))
+    elif args.target:
         summary = summary_module.write(args.target)
         print(summary_module.terminal_table(summary))
         page = html_report.render_run(args.target, summary)
@@ -111,15 +116,21 @@ def cmd_report(args):
     print(f"index: {html_report.index_page(RESULTS)}")
 
 
+def _is_burst_run(run_dir):
+    path = Path(run_dir) / "scenario.yaml"
+    return path.exists() and "burst" in (summary_module.yaml.safe_load(path.read_text()).get("definition") or {})
+
+
 def _run_for_baseline(args):
     """The run directory to read: --run-dir, or a fresh run of the scenario."""
     if args.run_dir:
         return args.run_dir
-    from .runner import Run
-    overrides = scenario_overrides()
-    scenario = scenario_module.load(args.target, overrides)
-    raw = scenario_module.load_raw(args.target, overrides)
-    return Run(scenario, raw, project=args.project, lab_env=lab_module.environment_from_os()).execute()
+    from . import catalog
+    kind, scenario, raw = catalog.load(args.target, scenario_overrides())
+    if kind != "failover":
+        raise lab_module.LabError(f"{args.target}: baselines are kept for failover scenarios only")
+    return catalog.runner(kind, scenario, raw, project=args.project,
+                          lab_env=lab_module.environment_from_os()).execute()
 
 
 def cmd_baseline(args):

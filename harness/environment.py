@@ -20,8 +20,12 @@ def collect(lab, director, scenario):
                       "sysctls_applied": namespaces[c.namespace], "socket_options": c.socket_env(),
                       "read_timeout_s": c.read_timeout_s, "idle_s": c.idle_s}
              for c in scenario.cells}
+    director_sysctls = lab.exec("director", ["cat", "/proc/sys/net/netfilter/nf_conntrack_tcp_loose"],
+                                check=False).stdout.split()
     return {
         "kernel": platform.release(),
+        "director": {"conntrack_loose": int(director_sysctls[0]) if director_sysctls else None,
+                     "idle_timeout_s": director.state()["idle_timeout_s"]},
         "host_tcp_retries2": int(open("/proc/sys/net/ipv4/tcp_retries2").read()),
         "datapath": director.datapath,
         "datapath_requested": scenario.datapath,

@@ -17,7 +17,7 @@ from . import environment, store
 from .director import Director
 from .faults import FAULTS
 from .lab import ClientCell, Lab
-from .load import probe, ss_sampler, sysbench
+from .load import probe, ss_sampler, sysbench, wrk
 from .measure import sysbench_log
 from .report import html as html_report
 from .report import summary as summary_module
@@ -38,6 +38,14 @@ class EventLog:
         return record
 
 
+def open_run(scenario_id, raw_definition, results):
+    """A new run directory with the definition as run, and its event log."""
+    run_dir = store.new_run_dir(scenario_id, results)
+    (run_dir / "scenario.yaml").write_text(
+        yaml.safe_dump({"id": scenario_id, "definition": raw_definition}, sort_keys=False))
+    return run_dir, EventLog(run_dir / "events.jsonl")
+
+
 @contextmanager
 def ctrl_c_deferred():
     """Let cleanup finish even if Ctrl-C is pressed again."""
@@ -48,28 +56,35 @@ def ctrl_c_deferred():
         signal.signal(signal.SIGINT, previous)
 
 
-class Run:
+class RunBase:
+    """What every kind of run has: its scenario, the lab's project and environment, where
+    results go, and a terminal to talk to."""
+
     def __init__(self, scenario, raw_definition, project="blackhole-lab", lab_env=None, results=store.RESULTS,
                  out=sys.stdout):
         self.scenario, self.raw = scenario, raw_definition
         self.project, self.lab_env, self.results, self.out = project, lab_env or {}, results, out
-        self.injected, self.processes, self.files = [], [], []
 
     def say(self, text):
         self.out.write(text + "\n")
         self.out.flush()
 
+
+class Run(RunBase):
+    """A failover run (see the module's docstring)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.injected, self.processes, self.files = [], [], []
+
     def execute(self):
         s = self.scenario
-        self.run_dir = store.new_run_dir(s.id, self.results)
-        (self.run_dir / "scenario.yaml").write_text(
-            yaml.safe_dump({"id": s.id, "definition": self.raw}, sort_keys=False))
-        self.events = EventLog(self.run_dir / "events.jsonl")
+        self.run_dir, self.events = open_run(s.id, self.raw, self.results)
         self.say(f"run: {s.id} -> {self.run_dir}")
         namespaces = {c.namespace: c.kernel_sysctls() for c in s.cells}
         cells = [ClientCell(name, sysctls) for name, sysctls in namespaces.items()]
-        self.lab = Lab(project=self.project, cells=cells, datapath=s.datapath, env=self.lab_env,
-                       workdir=self.run_dir / "lab")
+        self.lab = Lab(project=self.project, cells=cells, datapath=s.datapath,
+                       env={**self.lab_env, **s.lb.lab_env()}, workdir=self.run_dir / "lab")
         self.view = LiveView([CellView(c.name, self._cell_file(c, "probe.jsonl"),
                                        self._cell_file(c, "sysbench.log") if self._runs_sysbench(c) else None)
                               for c in s.cells], out=self.out)
@@ -131,6 +146,11 @@ class Run:
             path = self.run_dir / "namespaces" / namespace / "ss.txt"
             path.parent.mkdir(parents=True, exist_ok=True)
             loads.append((f"client-{namespace}", path, ss_sampler.command(vip, duration), ss_sampler.PROCESS))
+        if s.wrk:
+            path = self.run_dir / "load" / "wrk.log"
+            path.parent.mkdir(exist_ok=True)
+            http_vip = self.director.vip("web").split(":")[0]
+            loads.append((f"client-{s.cells[0].namespace}", path, wrk.command(s.wrk, http_vip, duration), wrk.PROCESS))
         for service, path, command, process_pattern in loads:
             f = open(path, "w")
             self.files.append(f)

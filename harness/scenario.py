@@ -73,7 +73,8 @@ class Cell:
 
 SYSCTL_ABBREVIATIONS = {"tcp_retries2": "r", "tcp_syn_retries": "syn", "tcp_keepalive_time": "kt",
                         "tcp_keepalive_intvl": "ki", "tcp_keepalive_probes": "kp"}
-CELL_KEYS = {"name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "idle_s", "sysbench", *SYSCTL_KNOBS}
+CELL_KEYS = {"name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "idle_s", "sysbench", "connections",
+             *SYSCTL_KNOBS}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +82,22 @@ class Sysbench:
     threads: int = 1
     tables: int = 2
     table_size: int = 1000
+
+
+@dataclasses.dataclass(frozen=True)
+class Wrk:
+    threads: int = 1
+    connections: int = 4
+
+
+@dataclasses.dataclass(frozen=True)
+class LoadBalancer:
+    """Director settings a scenario fixes for its whole run (the lab is brought up with them)."""
+    idle_timeout_s: int = 900
+    conntrack_loose: int = 1        # nftables datapath: net.netfilter.nf_conntrack_tcp_loose
+
+    def lab_env(self):
+        return {"LB_IDLE_TIMEOUT": str(self.idle_timeout_s), "LB_CONNTRACK_LOOSE": str(self.conntrack_loose)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,6 +131,8 @@ class Scenario:
     sysbench: Sysbench = None
     probe: Probe = Probe()
     datapath: str = "auto"
+    wrk: Wrk = None
+    lb: LoadBalancer = LoadBalancer()
 
 
 def parse_duration(value, where):
@@ -191,6 +210,15 @@ def _read_cell(raw, where):
         raise ScenarioError(f"{r.path('name')}: {name!r} must be lower-case letters, digits and '-' "
                             "(at most 31)")
     return dataclasses.replace(cell, name=name)
+
+
+def _read_cells(raw, where):
+    """A cell entry; with `connections: N` it stands for N connections, each a cell of its own."""
+    connections = _Reader(raw, where, CELL_KEYS).get("connections", int, 1, minimum=1, maximum=32)
+    cell = _read_cell({k: v for k, v in raw.items() if k != "connections"}, where)
+    if connections == 1:
+        return [cell]
+    return [dataclasses.replace(cell, name=f"{cell.name}-c{i}") for i in range(1, connections + 1)]
 
 
 def _cell_name(cell):
@@ -281,8 +309,16 @@ def parse(raw, source="<scenario>", scenario_id=None):
 
 def _parse(raw, scenario_id):
     r = _Reader(raw, "", {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s",
-                          "datapath"})
-    load = _Reader(r.get("load", dict, required=True), "load", {"sysbench", "probe"})
+                          "datapath", "lb"})
+    load = _Reader(r.get("load", dict, required=True), "load", {"sysbench", "probe", "wrk"})
+    wrk = None
+    if "wrk" in load.raw:
+        w = _Reader(load.raw["wrk"], "load.wrk", {"threads", "connections"})
+        wrk = Wrk(w.get("threads", int, 1, minimum=1, maximum=8), w.get("connections", int, 4, minimum=1, maximum=256))
+    lb = LoadBalancer()
+    if "lb" in raw:
+        b = _Reader(raw["lb"], "lb", {"idle_timeout_s", "conntrack_loose"})
+        lb = LoadBalancer(int(b.get("idle_timeout_s", "duration", 900)), b.get("conntrack_loose", int, 1, choices=(0, 1)))
     sysbench = None
     if "sysbench" in load.raw:
         sb = _Reader(load.raw["sysbench"], "load.sysbench", {"threads", "tables", "table_size"})
@@ -294,7 +330,7 @@ def _parse(raw, scenario_id):
                   pr.get("interval_ms", float, 100.0, minimum=10, maximum=10_000))
 
     raw_cells = r.get("cells", list, [])
-    cells = tuple(_read_cell(c, f"cells[{i}]") for i, c in enumerate(raw_cells))
+    cells = tuple(cell for i, c in enumerate(raw_cells) for cell in _read_cells(c, f"cells[{i}]"))
     if "matrix" in raw:
         cells += tuple(_read_matrix(raw["matrix"]))
     if not cells:
@@ -318,6 +354,7 @@ def _parse(raw, scenario_id):
         observe_s=r.get("observe_s", "duration", 60.0),
         sysbench=sysbench, probe=probe,
         datapath=r.get("datapath", str, "auto", choices=("auto", "ipvs", "nftables")),
+        wrk=wrk, lb=lb,
     )
 
 

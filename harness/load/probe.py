@@ -25,11 +25,7 @@ IDLE_LEAD_S = 2.0
 def idle_period(text):
     """(start, end) of the probe's idle period from its output, or None."""
     start = end = None
-    for line in text.splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
+    for record in records(text):
         if "idle_start" in record and start is None:
             start = record["idle_start"]
         elif start is not None and end is None and ("idle_end" in record or record.get("idle")):
@@ -39,25 +35,18 @@ def idle_period(text):
 
 def local_ports(text):
     """The local ports of the probe's connections (from its 'connected' records)."""
-    ports = []
+    return [r["local_port"] for r in records(text) if "connected" in r and "local_port" in r]
+
+
+def records(text):
+    """Every JSON record of probe output; a torn last line (the run stopped mid-write) is skipped."""
     for line in text.splitlines():
         try:
-            record = json.loads(line)
+            yield json.loads(line)
         except json.JSONDecodeError:
             continue
-        if "connected" in record and "local_port" in record:
-            ports.append(record["local_port"])
-    return ports
 
 
 def parse(text):
-    """Operations from probe output; a torn last line (the run was stopped mid-write) is skipped."""
-    operations = []
-    for line in text.splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if "t1" in record:
-            operations.append(record)
-    return operations
+    """The operations (records with t0/t1) of probe output."""
+    return [r for r in records(text) if "t1" in r]

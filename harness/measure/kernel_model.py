@@ -154,3 +154,17 @@ def for_knobs(retries2=15, user_timeout_ms=0, rtt_s=0.0005, hz=HZ, rto0_s=None):
     if user_timeout_ms:
         return user_timeout(user_timeout_ms / 1000, rtt_s, hz, rto0_s=rto0_s)
     return blackhole(retries2, rtt_s, hz, rto0_s=rto0_s)
+
+
+def syn_retransmit_times(linear_timeouts=0, count=8, initial_s=1.0):
+    """When a client retransmits an unanswered SYN (seconds after the first SYN). Kernels with
+    net.ipv4.tcp_syn_linear_timeouts (6.x; 4 by default where present) keep the first that many
+    retransmissions 1 s apart, then back off doubling from 1 s: 1, 2, 3, 4, 5, 7, 11, 19, ...;
+    without it: 1, 3, 7, 15, ..."""
+    times, t, rto = [], 0.0, initial_s
+    for n in range(count):
+        t += rto
+        times.append(t)
+        if n >= linear_timeouts:
+            rto *= 2
+    return times

@@ -20,9 +20,10 @@ class Window:
     basis: str                 # why: which limit ends the hang
 
     def contains(self, value):
+        """value: a measured time, rounded to the millisecond as results store them."""
         if self.expected_s is None:
             return value is None
-        return value is not None and self.earliest_s <= value <= self.latest_s
+        return value is not None and self.earliest_s - 0.0005 <= value <= self.latest_s + 0.0005
 
     def shifted(self, offset, basis=None):
         if self.expected_s is None:
@@ -35,10 +36,14 @@ NEVER = Window(None, None, None, "")
 BLACKHOLES = ("silent_kill", "iptables_drop", "ipvs_swap")
 
 
-def predict(cell, fault_name, fault_params, interval_s, inject_s, healed_after_s=None, idle=None, rto0_s=None):
+def predict(cell, fault_name, fault_params, interval_s, inject_s, healed_after_s=None, idle=None, rto0_s=None,
+            lb=None):
     """healed_after_s: when the fault was undone, if it was; idle: (start, end) of the probe's
     idle period, both relative to t_fault, when the cell was idle (from its log); rto0_s: the
-    base RTO the kernel used for the cell's socket, when measured (ss)."""
+    base RTO the kernel used for the cell's socket, when measured (ss); lb: the director's
+    datapath and conntrack_loose (env.json)."""
+    if fault_name == "lb_idle_timeout":
+        return _lb_forgets(cell, dict(fault_params)["seconds"], idle, lb or {})
     window = _unhealed(cell, fault_name, dict(fault_params), interval_s, inject_s, idle, rto0_s)
     if healed_after_s is not None and window.expected_s is not None and window.earliest_s > healed_after_s:
         return Window(None, None, None, f"healed after {healed_after_s:.1f} s, before {window.basis} ran out")
@@ -101,3 +106,25 @@ def _idle(cell, idle, interval_s, inject_s, rto0_s):
         return Window(None, None, None, "idle without keepalive: nothing notices until it sends")
     sending = outstanding_data(cell, rto0_s)
     return sending.shifted(end, f"idle without keepalive until {end:.1f} s, then {sending.basis}")
+
+
+def _lb_forgets(cell, timeout_s, idle, lb):
+    """The LB forgets flows idle for timeout_s. What the next packet of a forgotten flow meets
+    depends on the datapath: IPVS, and conntrack with loose tracking off, hand it to the
+    director's own stack, which answers with a RST; with loose tracking on (the kernel default)
+    it is tracked anew and DNATed to the same backend, and the flow survives."""
+    if not idle or idle[1] is None:
+        return Window(None, None, None, "not idle: its own traffic keeps the LB's entry fresh")
+    start, end = idle
+    if cell.keepalive and cell.keepalive[0] < timeout_s:
+        return Window(None, None, None, f"keepalive every {cell.keepalive[0]} s of silence keeps the LB's entry "
+                                        f"fresh (idle timeout {timeout_s:g} s)")
+    if end < timeout_s:
+        return Window(None, None, None, f"idle {end - start:.0f} s, less than the LB's {timeout_s:g} s")
+    if lb.get("datapath") == "nftables" and lb.get("conntrack_loose") == 1:
+        return Window(None, None, None, "the LB forgot the flow, but nf_conntrack_tcp_loose=1 tracks its next "
+                                        "packet anew and DNATs it to the same backend: it survives")
+    why = ("IPVS has no entry for the flow" if lb.get("datapath") == "ipvs"
+           else "nf_conntrack_tcp_loose=0 leaves the mid-stream packet untracked and un-NATed")
+    return Window(end + 0.05, end, end + 0.5, f"the LB forgot the flow after {timeout_s:g} s idle; {why}, so the "
+                                               "director's own stack answers the next request with a RST")

@@ -14,7 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ..load import probe  # noqa: E402
+from ..load import probe, wrk  # noqa: E402
 from ..measure import sysbench_log, ss_log  # noqa: E402
 from .summary import load_run_scenario  # noqa: E402
 
@@ -41,8 +41,9 @@ def timeline(run_dir, summary, path):
     t_fault = summary["fault"]["t"]
     cells = summary["cells"]
     with_sysbench = [c for c in cells if "sysbench" in c]
+    wrk_seconds = wrk.per_second(_read(Path(run_dir) / "load" / "wrk.log"))
     rows = len(cells)
-    heights = ([2.2] if with_sysbench else []) + [max(1.5, 0.32 * rows + 0.8)]
+    heights = ([2.2] if with_sysbench else []) + ([2.2] if wrk_seconds else []) + [max(1.5, 0.32 * rows + 0.8)]
     fig, axes = plt.subplots(len(heights), 1, figsize=(11, sum(heights) + 1.2), sharex=True,
                              gridspec_kw={"height_ratios": heights}, squeeze=False)
     axes = axes[:, 0]
@@ -57,6 +58,16 @@ def timeline(run_dir, summary, path):
         _fault_window(ax, summary)
         ax.set_ylabel("sysbench tps")
         ax.set_title("sysbench transactions per second (1 s report lines)")
+        ax.legend(loc="upper right", fontsize=8)
+    if wrk_seconds:
+        ax = axes[1 if with_sysbench else 0]
+        first, last = min(wrk_seconds), max(wrk_seconds)
+        seconds = list(range(first, last + 1))
+        ax.step([sec + 1 - t_fault for sec in seconds], [wrk_seconds.get(sec, 0) for sec in seconds], where="pre",
+                color="#674ea7", label="wrk (keepalive connections)")
+        _fault_window(ax, summary)
+        ax.set_ylabel("HTTP responses/s")
+        ax.set_title("wrk throughput through the VIP, per second")
         ax.legend(loc="upper right", fontsize=8)
     ax = axes[-1]
     bins = np.arange(np.ceil(start), np.floor(end) + 1, 1.0)      # whole seconds with operations only

@@ -58,8 +58,19 @@ def run_page(run_dir, summary, charts):
     return run_dir / "index.html"
 
 
+def simple_page(run_dir, summary, header, rows, charts):
+    """A run page for experiments with their own table (burst runs)."""
+    parts = ["<p><a href='../../index.html'>all runs</a></p>", f"<h1>{html.escape(summary['scenario'])}</h1>",
+             f"<p>run <code>{html.escape(summary['run'])}</code></p>",
+             _table(header, [[html.escape(v) for v in row] for row in rows])]
+    parts += [f"<img src='{html.escape(chart)}' alt='{html.escape(Path(chart).stem)}'>" for chart in charts]
+    parts.append("<p>Files: <a href='summary.json'>summary.json</a> · <a href='env.json'>env.json</a></p>")
+    (Path(run_dir) / "index.html").write_text(_page(f"{summary['scenario']} {summary['run']}", "\n".join(parts)))
+
+
 def _worst(summary):
-    values = [c["probe"]["recover_s"] for c in summary.get("cells", []) if c["probe"]["recover_s"] is not None]
+    values = [c["probe"]["recover_s"] for c in summary.get("cells", [])
+              if "probe" in c and c["probe"]["recover_s"] is not None]
     return f"{max(values):.2f} s" if values else "—"
 
 
@@ -75,7 +86,7 @@ def index_page(results):
         rows.append([html.escape(summary["scenario"]), f"<a href='{html.escape(link)}'>{html.escape(summary['run'])}</a>",
                      html.escape(str(summary.get("kernel"))), html.escape(str(summary.get("datapath"))),
                      str(len(summary.get("cells", []))), _worst(summary),
-                     str(sum(1 for c in summary.get("cells", []) if not c["probe"]["within_window"]))])
+                     str(sum(1 for c in summary.get("cells", []) if "probe" in c and not c["probe"]["within_window"]))])
     body = ("<h1>blackhole-lab runs</h1>" + _table(
         ["scenario", "run", "kernel", "datapath", "cells", "worst recovery", "cells outside the model"], rows))
     (results / "index.html").write_text(_page("blackhole-lab runs", body))

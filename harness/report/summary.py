@@ -32,6 +32,15 @@ def heal_of(events, fault):
                  and e["name"] == fault["name"] and e["t"] >= fault["t"]), None)
 
 
+def next_operation(ops, after_t):
+    """The first operation started after `after_t`: how long it took, or its error."""
+    op = next((o for o in ops if o["t0"] >= after_t - 0.001), None)
+    if op is None:
+        return None
+    return {"took_s": round(op["t1"] - op["t0"], 3), "ok": op["ok"], "error": op.get("error"),
+            "server": op.get("server")}
+
+
 def measured_base_rto(run_dir, env, cell, probe_text, t_fault):
     """The base RTO of the cell's first connection, from its namespace's ss samples (or None)."""
     container = env.get("cells", {}).get(cell.name, {}).get("container", f"client-{cell.namespace}")
@@ -65,8 +74,9 @@ def summarize(run_dir):
         idle = probe.idle_period(probe_text)
         idle_rel = (idle[0] - t_fault, idle[1] - t_fault if idle[1] else None) if idle else None
         rto0 = measured_base_rto(run_dir, env, cell, probe_text, t_fault)
+        lb = {"datapath": env.get("datapath"), **env.get("director", {})}
         window = predict(cell, fault["name"], fault["params"].items(), interval_s, fault["uncertainty_s"],
-                         healed_after, idle_rel, rto0)
+                         healed_after, idle_rel, rto0, lb)
         entry = {
             "cell": cell.name,
             "knobs": {"tcp_retries2": cell.knob("tcp_retries2"), **dict(cell.sysctls),
@@ -75,6 +85,7 @@ def summarize(run_dir):
                       "read_timeout_s": cell.read_timeout_s, "idle_s": cell.idle_s},
             "predicted": {"expected_s": window.expected_s, "earliest_s": window.earliest_s,
                           "latest_s": window.latest_s, "basis": window.basis, "base_rto_s": rto0},
+            "survived": not outcome.disrupted,
             "probe": {**outcome.__dict__, "within_window": window.contains(outcome.detect_s),
                       "ratio": (round(outcome.detect_s / window.expected_s, 3)
                                 if outcome.detect_s is not None and window.expected_s else None)},
@@ -90,6 +101,8 @@ def summarize(run_dir):
                                  "within_window": late_ok if window.expected_s is not None
                                  else outcome_sb.detect_s is None,
                                  "socket_options_applied": sysbench_log.socket_options(text)}
+        if idle_rel and idle_rel[1] is not None:
+            entry["after_idle"] = next_operation(ops, idle[1])
         summary["cells"].append(entry)
     return summary
 

@@ -31,11 +31,14 @@ SOCKOPTS = {
 
 
 def error_name(exc):
+    """errno name of a kernel error (ETIMEDOUT, ECONNRESET, ...); TIMEOUT for the probe's own
+    read timeout (socket.timeout is TimeoutError, which the kernel's ETIMEDOUT raises too: the
+    errno tells them apart); MYSQL_<code> for a MySQL client error."""
     code = getattr(exc, "errno", None)
-    if isinstance(exc, socket.timeout):
-        return "TIMEOUT"
     if code in errno.errorcode:
         return errno.errorcode[code]
+    if isinstance(exc, socket.timeout):
+        return "TIMEOUT"
     if getattr(exc, "args", None) and isinstance(exc.args[0], int):
         return f"MYSQL_{exc.args[0]}"
     return type(exc).__name__

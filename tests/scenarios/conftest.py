@@ -4,9 +4,10 @@ import json
 
 import pytest
 
-from harness import scenario
+from harness import catalog
 from harness.lab import labelled_leftovers
 from harness.runner import Run
+from harness import scenario
 
 PROJECT = "blackhole-lab-scn"
 LAB_ENV = {"LAB_FRONT_PREFIX": "10.213.131", "LAB_BACK_PREFIX": "10.213.132"}
@@ -16,10 +17,10 @@ LAB_ENV = {"LAB_FRONT_PREFIX": "10.213.131", "LAB_BACK_PREFIX": "10.213.132"}
 def run_scenario(tmp_path):
     """run_scenario(id, **raw overrides) -> (summary dict, run dir); the lab must be gone after."""
     def run(scenario_id, **overrides):
-        raw = scenario.load_raw(scenario_id, overrides)
-        parsed = scenario.parse(raw, f"scenarios/{scenario_id}.yaml", scenario_id)
+        kind, parsed, raw = catalog.load(scenario_id, overrides)
         out = io.StringIO()
-        run_dir = Run(parsed, raw, project=PROJECT, lab_env=LAB_ENV, results=tmp_path, out=out).execute()
+        run_dir = catalog.runner(kind, parsed, raw, project=PROJECT, lab_env=LAB_ENV, results=tmp_path,
+                                 out=out).execute()
         print(out.getvalue())
         assert labelled_leftovers() == {"containers": [], "networks": [], "volumes": []}
         return json.loads((run_dir / "summary.json").read_text()), run_dir

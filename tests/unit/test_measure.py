@@ -148,3 +148,16 @@ def test_ss_samples_give_the_retransmission_ladder_per_socket():
         (43210, 1632.0, 3, 4), (43999, 204.0, 0, 0)]
     assert samples[0].timer == "on,1.632sec,3" and samples[0].t == 1795308170.1
     assert ss_log.for_ports(samples, [43999])[0].timer.startswith("keepalive")
+
+
+def test_lb_idle_timeout_forgets_an_idle_flow_and_the_datapath_decides_what_follows():
+    idle = Cell("r5-idle", (("tcp_retries2", 5),), idle_s=30)
+    loose_off = predict(idle, "lb_idle_timeout", {"seconds": 20}, 0.1, 0.0, idle=(-2.0, 28.0),
+                        lb={"datapath": "nftables", "conntrack_loose": 0})
+    assert loose_off.contains(28.1) and "RST" in loose_off.basis
+    loose_on = predict(idle, "lb_idle_timeout", {"seconds": 20}, 0.1, 0.0, idle=(-2.0, 28.0),
+                       lb={"datapath": "nftables", "conntrack_loose": 1})
+    assert loose_on.expected_s is None and "survives" in loose_on.basis
+    kept = Cell("ka", (("tcp_retries2", 5),), keepalive=(5, 1, 3), idle_s=30)
+    assert predict(kept, "lb_idle_timeout", {"seconds": 20}, 0.1, 0.0, idle=(-2.0, 28.0),
+                   lb={"datapath": "nftables", "conntrack_loose": 0}).expected_s is None

@@ -91,6 +91,8 @@ def main(argv=None):
             # When the change landed, on the kernel clock every container shares: between these two.
             applying = time.time()
             datapath.apply(state)
+            if args.command == "idle-timeout":
+                datapath.age_existing_flows(state)
             print(json.dumps({"applying_t": applying, "applied_t": time.time(), "datapath": state.datapath}))
         if args.command == "list":
             print(state.to_json())

@@ -138,6 +138,10 @@ class IpvsDatapath:
     def flows(self):
         return _ipvsadm("-Lnc")
 
+    def age_existing_flows(self, state):
+        """IPVS gives an existing connection the new timeout at its next packet; an idle one keeps
+        its old expiry (`ipvsadm -Lnc` shows it). Nothing to do here."""
+
     def healthy(self, state):
         return bool(parse_saved(_ipvsadm("-Sn"))) or not state.services
 

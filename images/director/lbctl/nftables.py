@@ -90,6 +90,14 @@ class NftablesDatapath:
         result = subprocess.run(["conntrack", "-L", "-p", "tcp"], capture_output=True, text=True)
         return result.stdout
 
+    def age_existing_flows(self, state):
+        """A new idle timeout holds for flows already tracked too: their remaining time is set to it
+        (a packet of the flow renews it); new flows get it from the ct timeout policy."""
+        for vip in state.services:
+            host, port = parse_endpoint(vip)
+            subprocess.run(["conntrack", "-U", "-p", "tcp", "--orig-dst", host, "--orig-port-dst", str(port),
+                            "--timeout", str(int(state.idle_timeout_s))], capture_output=True)
+
     def healthy(self, state):
         result = subprocess.run(["nft", "list", "table", "ip", TABLE], capture_output=True)
         return result.returncode == 0
