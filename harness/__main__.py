@@ -69,7 +69,7 @@ def cmd_status(args, lab=None):
 
 def cmd_scenarios(args):
     for scenario_id, description in scenario_module.describe_all():
-        print(f"  {scenario_id:18} {description}")
+        print(f"  {scenario_id:22} {description}")
 
 
 def scenario_overrides():
