@@ -20,6 +20,8 @@ import os
 import sys
 from pathlib import Path
 
+import yaml
+
 from . import lab as lab_module
 from . import scenario as scenario_module
 from .director import Director
@@ -105,7 +107,7 @@ def cmd_report(args):
     from .store import RESULTS
     if args.target and _is_burst_run(args.target):
         from .burst import run as burst_run, spec as burst_spec
-        raw = summary_module.yaml.safe_load((Path(args.target) / "scenario.yaml").read_text())
+        raw = yaml.safe_load((Path(args.target) / "scenario.yaml").read_text())
         parsed = burst_spec.parse(raw["definition"], "scenario.yaml", raw["id"])
         print(burst_run.terminal_table(burst_run.write(Path(args.target).resolve(), parsed)))
     elif args.target:
@@ -118,7 +120,7 @@ def cmd_report(args):
 
 def _is_burst_run(run_dir):
     path = Path(run_dir) / "scenario.yaml"
-    return path.exists() and "burst" in (summary_module.yaml.safe_load(path.read_text()).get("definition") or {})
+    return path.exists() and "burst" in (yaml.safe_load(path.read_text()).get("definition") or {})
 
 
 def _run_for_baseline(args):
