@@ -49,6 +49,7 @@ def host_has_ipvs():
 
 
 def resolve_datapath(requested):
+    requested = requested or "auto"          # unset or empty (an exported, unset make variable)
     if requested not in DATAPATHS:
         raise LabError(f"LB_DATAPATH must be one of {', '.join(DATAPATHS)}, not {requested!r}")
     if requested == "ipvs" and not host_has_ipvs():

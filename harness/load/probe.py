@@ -23,11 +23,16 @@ IDLE_LEAD_S = 2.0
 
 
 def idle_period(text):
-    """(start, end) of the probe's idle period from its output, or None."""
+    """(start, end) of the probe's idle period from its output, or None. The start is the end of
+    its last operation before going idle: the connection's last data, where the kernel's
+    keepalive timer starts counting."""
     start = end = None
+    last_activity = None
     for record in records(text):
+        if "t1" in record and start is None:
+            last_activity = record["t1"]
         if "idle_start" in record and start is None:
-            start = record["idle_start"]
+            start = last_activity if last_activity is not None else record["idle_start"]
         elif start is not None and end is None and ("idle_end" in record or record.get("idle")):
             end = record.get("idle_end", record.get("t1"))
     return (start, end) if start is not None else None

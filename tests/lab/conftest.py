@@ -21,7 +21,7 @@ def host_retries2_before():
 
 @pytest.fixture(scope="package")
 def lab(host_retries2_before):
-    lab = Lab(project=PROJECT, cells=CELLS, datapath=os.environ.get("LB_DATAPATH", "auto"), env=TEST_ENV)
+    lab = Lab(project=PROJECT, cells=CELLS, datapath=os.environ.get("LB_DATAPATH") or "auto", env=TEST_ENV)
     try:
         lab.up()
         yield lab
