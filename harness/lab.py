@@ -202,6 +202,8 @@ def clean(docker=None):
         docker.network.remove(found["networks"])
     if found["volumes"]:
         docker.volume.remove(found["volumes"])
+    # Images are kept (they make the next `up` fast), but old builds left untagged are garbage.
+    docker.image.prune(filter={"label": LABEL})
     return found
 
 
