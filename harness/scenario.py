@@ -447,6 +447,3 @@ def describe_all(directory=SCENARIO_DIR):
         rows.append((scenario_id, first if len(first) <= 100 else first[:97] + "..."))
     return rows
 
-
-def to_dict(scenario):
-    return dataclasses.asdict(scenario)

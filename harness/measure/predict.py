@@ -32,7 +32,6 @@ class Window:
                       basis or self.basis)
 
 
-NEVER = Window(None, None, None, "")
 BLACKHOLES = ("silent_kill", "iptables_drop", "ipvs_swap")
 
 
