@@ -13,10 +13,10 @@ def _first_line(lab, service, command):
 
 def collect(lab, director, scenario):
     namespaces = {}
-    for namespace in sorted({c.namespace for c in scenario.cells}):
-        values = lab.exec(f"client-{namespace}", ["cat", *SYSCTL_FILES.values()]).stdout.split()
+    for namespace, service in sorted({(c.namespace, c.service) for c in scenario.cells}):
+        values = lab.exec(service, ["cat", *SYSCTL_FILES.values()]).stdout.split()
         namespaces[namespace] = dict(zip(SYSCTL_FILES, map(int, values)))
-    cells = {c.name: {"container": f"client-{c.namespace}", "sysctls_requested": dict(c.sysctls),
+    cells = {c.name: {"container": c.service, "sysctls_requested": dict(c.sysctls),
                       "sysctls_applied": namespaces[c.namespace], "socket_options": c.socket_env(),
                       "read_timeout_s": c.read_timeout_s, "idle_s": c.idle_s}
              for c in scenario.cells}
@@ -32,7 +32,7 @@ def collect(lab, director, scenario):
         "images": lab.image_ids(),
         "versions": {
             "docker_compose": lab.compose_version(),
-            "sysbench": _first_line(lab, f"client-{scenario.cells[0].namespace}", ["sysbench", "--version"]),
+            "sysbench": _first_line(lab, scenario.cells[0].service, ["sysbench", "--version"]),
             "mariadb": _first_line(lab, "mysql-primary", ["mariadbd", "--version"]),
             "nginx": _first_line(lab, "web-a", ["nginx", "-v"]),
             "nft": _first_line(lab, "director", ["nft", "--version"]),

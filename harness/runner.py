@@ -118,10 +118,10 @@ class Run(RunBase):
         env = environment.collect(self.lab, self.director, s)
         (self.run_dir / "env.json").write_text(json.dumps(env, indent=1) + "\n")
         self.say(f"run: kernel {env['kernel']}, datapath {env['datapath']}")
-        vip = self.director.vip("mysql" if s.probe.proto == "mysql" else "web").split(":")[0]
+        vip = self.director.vip_address()
         if s.sysbench:
             self.say("run: sysbench prepare ...")
-            self.lab.exec(f"client-{s.cells[0].namespace}", sysbench.prepare_command(s.sysbench, vip), timeout=300)
+            self.lab.exec(s.cells[0].service, sysbench.prepare_command(s.sysbench, vip), timeout=300)
         self._start_loads(vip)
         self._watch(time.time() + s.warmup_s)
         self._snapshot_flows("before-fault")
@@ -136,21 +136,19 @@ class Run(RunBase):
         duration = s.warmup_s + sum(st.seconds for st in s.steps) + s.observe_s + LOAD_MARGIN_S
         loads = []
         for cell in s.cells:
-            service = f"client-{cell.namespace}"
-            loads.append((service, self._cell_file(cell, "probe.jsonl"), probe.command(s, cell, vip, duration),
+            loads.append((cell.service, self._cell_file(cell, "probe.jsonl"), probe.command(s, cell, vip, duration),
                           probe.PROCESS))
             if self._runs_sysbench(cell):
-                loads.append((service, self._cell_file(cell, "sysbench.log"),
+                loads.append((cell.service, self._cell_file(cell, "sysbench.log"),
                               sysbench.run_command(s.sysbench, vip, duration, cell.socket_env()), sysbench.PROCESS))
-        for namespace in sorted({c.namespace for c in s.cells}):
+        for namespace, service in sorted({(c.namespace, c.service) for c in s.cells}):
             path = self.run_dir / "namespaces" / namespace / "ss.txt"
             path.parent.mkdir(parents=True, exist_ok=True)
-            loads.append((f"client-{namespace}", path, ss_sampler.command(vip, duration), ss_sampler.PROCESS))
+            loads.append((service, path, ss_sampler.command(vip, duration), ss_sampler.PROCESS))
         if s.wrk:
             path = self.run_dir / "load" / "wrk.log"
             path.parent.mkdir(exist_ok=True)
-            http_vip = self.director.vip("web").split(":")[0]
-            loads.append((f"client-{s.cells[0].namespace}", path, wrk.command(s.wrk, http_vip, duration), wrk.PROCESS))
+            loads.append((s.cells[0].service, path, wrk.command(s.wrk, vip, duration), wrk.PROCESS))
         for service, path, command, process_pattern in loads:
             f = open(path, "w")
             self.files.append(f)

@@ -59,6 +59,11 @@ class Cell:
         """The name of the client container this cell runs in: its sysctls, spelled out."""
         return "-".join(f"{SYSCTL_ABBREVIATIONS[k]}{v}" for k, v in self.sysctls) or "default"
 
+    @property
+    def service(self):
+        """The Compose service of that container (harness/lab.py ClientCell)."""
+        return f"client-{self.namespace}"
+
     def socket_env(self):
         """SOCKOPT_* variables for libsockopts (see images/client/preload/libsockopts.c)."""
         env = {}
@@ -257,7 +262,7 @@ def _check_param(param: Param, value, where, cells):
     if param.kind == "duration":
         return parse_duration(value, where)
     if param.kind == "node":
-        nodes = NODES + tuple(f"client-{c.name}" for c in cells)
+        nodes = NODES + tuple(sorted({c.service for c in cells}))
         if value not in nodes:
             raise ScenarioError(f"{where}: unknown node {value!r} (nodes: {', '.join(nodes)})")
         return value

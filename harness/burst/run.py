@@ -54,8 +54,8 @@ class BurstRun(RunBase):
             servers[server] = {"somaxconn": int(values[0]), "tcp_abort_on_overflow": int(values[1]),
                                "tcp_syncookies": int(values[2]), "listener": listen}
         clients = {}
-        for namespace in sorted({c.namespace for c in self.scenario.cells}):
-            values = self.lab.exec(f"client-{namespace}", ["sh", "-c", "cat /proc/sys/net/ipv4/tcp_syn_retries; "
+        for namespace, service in sorted({(c.namespace, c.service) for c in self.scenario.cells}):
+            values = self.lab.exec(service, ["sh", "-c", "cat /proc/sys/net/ipv4/tcp_syn_retries; "
                                    "cat /proc/sys/net/ipv4/tcp_syn_linear_timeouts 2>/dev/null || echo 0"]).stdout.split()
             clients[namespace] = {"tcp_syn_retries": int(values[0]), "tcp_syn_linear_timeouts": int(values[1])}
         env = {"kernel": platform.release(), "datapath": Director(self.lab).datapath, "servers": servers,
@@ -65,13 +65,13 @@ class BurstRun(RunBase):
     def _burst(self, cell):
         s = self.scenario
         files = store.cell_dir(self.run_dir, cell.name)
-        vip = self.lab.address("director", "front")
+        vip = Director(self.lab).vip_address()
         path = f"/slow?cell={cell.name}" if cell.target == "nginx" else "/"
         (files / "nstat-before.txt").write_text(self.lab.exec(cell.server, ["nstat", "-az"]).stdout)
         self.say(f"run: {cell.name}: {s.connections} connections at once to {cell.server} ({cell.target}) ...")
         self.events.add("burst_start", cell=cell.name)
         with open(files / "connections.jsonl", "w") as out:
-            burst = self.lab.spawn(f"client-{cell.namespace}",
+            burst = self.lab.spawn(cell.service,
                                    ["burst", "--host", vip, "--port", str(VIP_PORTS[(cell.server, cell.target)]),
                                     "--connections", str(s.connections), "--path", path,
                                     "--timeout-s", str(BURST_LIMIT_S)], stdout=out)

@@ -33,6 +33,10 @@ class BurstCell:
     def namespace(self):
         return self.cell.namespace
 
+    @property
+    def service(self):
+        return self.cell.service
+
 
 @dataclasses.dataclass(frozen=True)
 class BurstScenario:

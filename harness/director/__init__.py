@@ -15,8 +15,12 @@ class Director:
     def __init__(self, lab):
         self.lab = lab
 
+    def vip_address(self):
+        """The VIP: the director's address on the front network."""
+        return self.lab.address(self.service, "front")
+
     def vip(self, name):
-        return f"{self.lab.address(self.service, 'front')}:{SERVICE_PORTS[name]}"
+        return f"{self.vip_address()}:{SERVICE_PORTS[name]}"
 
     def backend(self, name, server):
         return f"{self.lab.address(server, 'back')}:{SERVICE_PORTS[name]}"

@@ -5,7 +5,6 @@
   recovery.png         measured detect/recover per cell beside the model's window (log time)
   retransmissions.png  the blackholed sockets' retransmission ladder from the ss samples
 """
-import json
 from pathlib import Path
 
 import matplotlib
@@ -15,8 +14,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..load import probe, wrk  # noqa: E402
-from ..measure import sysbench_log, ss_log  # noqa: E402
-from .summary import load_run_scenario  # noqa: E402
+from ..measure import sysbench_log  # noqa: E402
+from .summary import first_connection_samples, load_run_scenario  # noqa: E402
 
 FAULT_COLOUR = "#f4cccc"
 MAX_LADDERS = 8
@@ -145,16 +144,13 @@ def recovery(summary, path):
 def retransmissions(run_dir, summary, path):
     """Returns False (and draws nothing) when the run has no ss samples of a disrupted socket."""
     t_fault = summary["fault"]["t"]
-    env_path = Path(run_dir) / "env.json"
-    env = json.loads(env_path.read_text()) if env_path.exists() else {}
+    cells = {c.name: c for c in load_run_scenario(run_dir).cells}
     hung = sorted((c for c in summary["cells"] if c["probe"]["detect_s"]),
                   key=lambda c: -c["probe"]["detect_s"])[:MAX_LADDERS]
     series = []
     for c in hung:
-        container = env.get("cells", {}).get(c["cell"], {}).get("container", f"client-{c['cell']}")
-        ss_path = Path(run_dir) / "namespaces" / container.removeprefix("client-") / "ss.txt"
-        ports = probe.local_ports(_read(_cell_files(run_dir, c["cell"]) / "probe.jsonl"))
-        samples = [s for s in ss_log.for_ports(ss_log.parse(_read(ss_path)), ports[:1])
+        probe_text = _read(_cell_files(run_dir, c["cell"]) / "probe.jsonl")
+        samples = [s for s in first_connection_samples(run_dir, cells[c["cell"]], probe_text)
                    if t_fault - 1 <= s.t <= t_fault + c["probe"]["detect_s"] + 1]
         if samples:
             series.append((c, samples))

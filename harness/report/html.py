@@ -37,7 +37,7 @@ def run_page(run_dir, summary, charts):
     rows = [[html.escape(v) if v != "NO" else "<span class='no'>NO</span>" for v in row]
             for row in table_rows(summary)]
     parts = [
-        f"<p><a href='../../index.html'>all runs</a></p>",
+        "<p><a href='../../index.html'>all runs</a></p>",
         f"<h1>{html.escape(summary['scenario'])}</h1>",
         f"<p>run <code>{html.escape(summary['run'])}</code> · kernel <code>{html.escape(str(summary.get('kernel')))}"
         f"</code> · datapath <code>{html.escape(str(summary.get('datapath')))}</code> · fault "

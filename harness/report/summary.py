@@ -41,14 +41,14 @@ def next_operation(ops, after_t):
             "server": op.get("server")}
 
 
-def measured_base_rto(run_dir, env, cell, probe_text, t_fault):
-    """The base RTO of the cell's first connection, from its namespace's ss samples (or None)."""
-    container = env.get("cells", {}).get(cell.name, {}).get("container", f"client-{cell.namespace}")
-    ss_path = Path(run_dir) / "namespaces" / container.removeprefix("client-") / "ss.txt"
+def first_connection_samples(run_dir, cell, probe_text):
+    """The ss samples of the cell's first probe connection (the one a fault catches), taken by
+    the sampler of the cell's container; [] when there are none."""
+    ss_path = Path(run_dir) / "namespaces" / cell.namespace / "ss.txt"
     ports = probe.local_ports(probe_text)
     if not ss_path.exists() or not ports:
-        return None
-    return ss_log.base_rto_s(ss_log.for_ports(ss_log.parse(ss_path.read_text()), ports[:1]), t_fault)
+        return []
+    return ss_log.for_ports(ss_log.parse(ss_path.read_text()), ports[:1])
 
 
 def summarize(run_dir):
@@ -73,7 +73,7 @@ def summarize(run_dir):
         outcome = recovery.probe_outcome(ops, t_fault)
         idle = probe.idle_period(probe_text)
         idle_rel = (idle[0] - t_fault, idle[1] - t_fault if idle[1] else None) if idle else None
-        rto0 = measured_base_rto(run_dir, env, cell, probe_text, t_fault)
+        rto0 = ss_log.base_rto_s(first_connection_samples(run_dir, cell, probe_text), t_fault)
         lb = {"datapath": env.get("datapath"), **env.get("director", {})}
         window = predict(cell, fault["name"], fault["params"].items(), interval_s, fault["uncertainty_s"],
                          healed_after, idle_rel, rto0, lb)

@@ -129,3 +129,12 @@ def test_cli_exits_2_with_the_message_and_starts_nothing(tmp_path):
     assert result.returncode == 2
     assert f"{broken}: steps[0].nodest: must be one of drop, reset" in result.stderr
     assert labelled_leftovers() == before
+
+
+def test_a_partition_names_client_containers_not_cells():
+    raw = {**GOOD, "cells": [{"tcp_retries2": 5, "read_timeout_s": 2}],
+           "steps": [{"fault": "iptables_drop", "a": "client-r5", "b": "director"}]}
+    assert scenario.parse(raw, "p.yaml", "p").steps[0].params[0] == ("a", "client-r5")
+    raw["steps"][0]["a"] = "client-r5-rt2"
+    with pytest.raises(ScenarioError, match=r"steps\[0\].a: unknown node 'client-r5-rt2'"):
+        scenario.parse(raw, "p.yaml", "p")
