@@ -29,24 +29,24 @@ class CellView:
         self.name = name
         self.probe_tail, self.sysbench_tail = Tail(probe_path), Tail(sysbench_path) if sysbench_path else None
         self.operations, self.reports = [], []
+        self.outcome = self.sysbench_outcome = None      # since the fault, as of the last poll
         self.announced_detect = self.announced_recover = False
 
-    def poll(self):
+    def poll(self, t_fault):
+        """Read what the clients wrote since the last poll; with a fault, work out where they stand."""
         self.operations += probe.parse("\n".join(self.probe_tail.lines()))
         if self.sysbench_tail:
             self.reports += sysbench_log.parse("\n".join(self.sysbench_tail.lines()))
+        if t_fault is not None:
+            self.outcome = recovery.probe_outcome(self.operations, t_fault)
+            if self.sysbench_tail:
+                self.sysbench_outcome = recovery.sysbench_outcome(self.reports, t_fault)
 
-    def outcome(self, t_fault):
-        return recovery.probe_outcome(self.operations, t_fault)
-
-    def sysbench_outcome(self, t_fault):
-        return recovery.sysbench_outcome(self.reports, t_fault) if self.sysbench_tail else None
-
-    def recovered(self, t_fault):
+    def recovered(self):
         """The probe came back, and so did sysbench if it was disrupted at all."""
-        probe_done = self.outcome(t_fault).recover_s is not None
-        sb = self.sysbench_outcome(t_fault)
-        return probe_done and (sb is None or not sb.disrupted or sb.recover_s is not None)
+        sb = self.sysbench_outcome
+        return (self.outcome is not None and self.outcome.recover_s is not None
+                and (sb is None or not sb.disrupted or sb.recover_s is not None))
 
     def line(self, now):
         recent = [op for op in self.operations if now - 1 < op["t1"] <= now]
@@ -80,7 +80,7 @@ class LiveView:
         width = max(len(c.name) for c in self.cells)
         countdown = f" | limit in {self.limit_at - now:4.0f}s" if self.limit_at else ""
         for cell in self.cells:
-            cell.poll()
+            cell.poll(self.t_fault)
             self.out.write(f"{self._stamp(now)} {cell.name:<{width}}  {cell.line(now)}{countdown}\n")
         if self.t_fault:
             self._announce(now)
@@ -88,7 +88,7 @@ class LiveView:
 
     def _announce(self, now):
         for cell in self.cells:
-            outcome = cell.outcome(self.t_fault)
+            outcome = cell.outcome
             if outcome.detect_s is not None and not cell.announced_detect:
                 cell.announced_detect = True
                 self.note(f"{cell.name}: first error {outcome.error} {outcome.detect_s:.2f} s after the fault", now)
@@ -101,4 +101,4 @@ class LiveView:
                           f"(now on {outcome.server_after})", now)
 
     def all_recovered(self):
-        return self.t_fault is not None and all(c.recovered(self.t_fault) for c in self.cells)
+        return self.t_fault is not None and all(c.recovered() for c in self.cells)
