@@ -3,10 +3,10 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-export LB_DATAPATH
-export TCP_RETRIES2 LB_IDLE_TIMEOUT LAB_FRONT_PREFIX LAB_BACK_PREFIX WARMUP_S OBSERVE_S
+# Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
+# by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: help setup host images venv up down clean status test test-unit test-slow bench-up bench-matrix explain run scenarios report baseline check-baseline
+.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix explain run scenarios report baseline check-baseline
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -24,14 +24,27 @@ help:
 	@echo "make check-baseline scenario=ID [BASELINE=file]  run again, compare per cell, exit 1 on regression"
 	@echo "make up            bring the lab up (installs/builds what is missing)"
 	@echo "make down          take this lab down"
-	@echo "make clean         remove everything the lab created, found by label (also after a crash)"
+	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
 	@echo "make test          unit tests and real-lab tests, short scenario variants (~10 min)"
 	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole)"
+	@echo "make test-kernel [KERNEL=6.1]  the guest-kernel suite (IPVS semantics, netem) in one guest"
+	@echo "make kernel-matrix scenario=ID [KERNELS=\"host 6.1 6.12\"]  run on each kernel, compare, store baselines"
+	@echo "make bench-guest [KERNELS=\"6.1 6.12\"]  guest disk build, boot, engine, lab up, a short run; results/bench/"
+	@echo "   KERNEL=6.1|6.12|<package> on scenario, up, baseline, check-baseline runs the lab inside a guest kernel"
 	@echo "make bench-up      time cold build, warm up --wait and down; stored in results/bench/"
+	@echo "make soak-interrupt [RUNS=20] [SEED=n]  runs hit by SIGINT/SIGTERM at random moments: all must end cleanly"
 	@echo "make bench-matrix  a short knob matrix from one failover: wall time, model error; results/bench/"
 	@echo "make explain K=\"TCP_RETRIES2=8 TCP_USER_TIMEOUT_MS=0\"  the kernel model in plain words"
 
-setup: host images venv
+# KERNEL=host (default) runs the lab on this machine; KERNEL=6.1|6.12|<package version> inside a
+# QEMU guest booting that Debian kernel (README: "Other kernels").
+KERNEL ?= host
+GUEST_TOOLS := $(if $(filter-out host,$(KERNEL)),guest-tools)
+
+setup: host images venv $(GUEST_TOOLS)
+
+guest-tools:
+	@scripts/ensure-guest-tools.sh
 
 host:
 	@scripts/ensure-host.sh
@@ -69,6 +82,25 @@ test: setup
 
 test-slow: setup
 	@$(PY) -m pytest -m slow tests
+
+# The guest-kernel suite: IPVS semantics, netem, refused knobs, the lab's director tests, in one
+# guest booting KERNEL (default 6.12).
+test-kernel: KERNEL := $(if $(filter-out host,$(KERNEL)),$(KERNEL),6.12)
+test-kernel: setup guest-tools
+	@BLACKHOLE_TEST_KERNEL=$(KERNEL) $(PY) -m pytest -m "guest or kernel" tests/guest
+
+KERNELS ?= host 6.1 6.12
+kernel-matrix: setup guest-tools
+	@test -n "$(scenario)" || { echo "usage: make kernel-matrix scenario=<id> [KERNELS=\"host 6.1 6.12\"]" >&2; exit 2; }
+	@$(PY) -m harness kernel-matrix $(scenario) --kernels "$(KERNELS)"
+
+RUNS ?= 20
+SEED ?=
+soak-interrupt: setup
+	@$(PY) -m harness.soak $(RUNS) $(SEED)
+
+bench-guest: setup guest-tools
+	@$(PY) -m harness.bench.guest $(KERNELS)
 
 run: setup
 	@test -n "$(scenario)" || { echo "usage: make scenario=<id>  (make scenarios lists them)" >&2; exit 2; }

@@ -1,8 +1,9 @@
 """blackhole: command line of the lab.
 
-  python -m harness build     build the images (Dockerfiles under images/)
-  python -m harness up        build nothing, bring the lab up and wait until healthy
-  python -m harness down      stop and remove this project's containers and networks
+  python -m harness build     build the images (Dockerfiles under images/), always on this host
+  python -m harness up        build nothing, bring the lab up and wait until healthy; with KERNEL=6.12
+                              (or --kernel) inside a guest booting that kernel, kept until `down`
+  python -m harness down      stop and remove this project's containers and networks (and its guest)
   python -m harness clean     remove everything labelled as the lab's, from any run or crash
   python -m harness status    health of each service and the director's datapath
   python -m harness run ID    run scenarios/ID.yaml (overrides from the environment:
@@ -14,59 +15,88 @@
   python -m harness check-baseline ID [--baseline FILE] [--run-dir DIR]
                               run ID again (or take DIR) and compare cell by cell; exit 1 on regression
   python -m harness explain KNOB=VALUE ...  the kernel model's prediction in plain words
+  python -m harness kernel-matrix ID --kernels "host 6.1 6.12"
+                              run ID on each kernel, store a baseline per kernel, write a comparison page
+KERNEL=host|6.1|6.12|<package version> (or --kernel) says where run, up, baseline and
+check-baseline put the lab: this host, or a QEMU guest booting that Debian kernel.
 """
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
 
-import yaml
-
-from . import lab as lab_module
+from . import baseline, kernel_matrix, report, signals
 from . import scenario as scenario_module
 from .director import Director
-from .report import summary as summary_module
+from .errors import LabError
+from .lab import DEFAULT_PROJECT, HOST, REPO, ComposeLab, HostEngine, clean, engine_for, environment_from_os, kept_engine
+from .measure import predict
+from .pipeline import run_and_report
+from .report import explain, html
+from .store import RunDir, results_root
+from .topology import DATAPATHS
 
 
-def make_lab(args):
-    return lab_module.Lab(project=args.project, datapath=args.datapath,
-                          env=lab_module.environment_from_os())
+def guest_home(args):
+    """Where `make up KERNEL=...` keeps its guest, for `make down` and `make status` to find."""
+    return REPO / ".lab" / (args.project or DEFAULT_PROJECT) / "guest"
+
+
+def make_lab(args, engine=None):
+    return ComposeLab(project=args.project or DEFAULT_PROJECT, datapath=args.datapath, env=environment_from_os(),
+                      engine=engine or kept_engine(guest_home(args)))
 
 
 def cmd_up(args):
-    lab = make_lab(args)
-    print(f"lab: bringing up project {lab.project} (datapath {lab.datapath}) ...", flush=True)
+    engine = engine_for(args.kernel, keep_in=guest_home(args))
+    lab = make_lab(args, engine)
+    print(f"lab: bringing up project {lab.project} on {args.kernel} ...", flush=True)
     try:
         lab.up()
     except BaseException:
         print("lab: up failed or was interrupted; taking the lab down again", file=sys.stderr)
         lab.down()
+        engine.stop()
         raise
+    lab.keep()
     cmd_status(args, lab)
+    if engine.docker_host:
+        print(f"  guest {engine.kernel_release()}: its Docker engine is at DOCKER_HOST={engine.docker_host}; "
+              "`make down` stops the guest too")
 
 
 def cmd_build(args):
     print("lab: building images (cached layers are reused) ...", flush=True)
-    make_lab(args).build()
+    make_lab(args, HostEngine()).build()          # always here: a guest's disk is made from these
     print("lab: images built")
 
 
 def cmd_down(args):
-    make_lab(args).down()
-    print("lab: down")
+    lab = make_lab(args)
+    lab.down()
+    lab.engine.stop()
+    print("lab: down" + (" (and its guest stopped)" if lab.engine.where == "guest" else ""))
 
 
 def cmd_clean(args):
-    removed = lab_module.clean()
-    counts = ", ".join(f"{len(v)} {k}" for k, v in removed.items())
-    print(f"lab: clean: removed {counts}")
+    result = clean(everything=args.all)
+    for project, names in result["removed"].items():
+        print(f"lab: clean: removed {project}: {len(names)} containers/networks/volumes"
+              + ("" if args.all else " (its owner is gone)"))
+    for project, why in result["kept"].items():
+        print(f"lab: clean: kept {project}: {why} (make clean ALL=1 removes it too)")
+    for guest in result["guests"]:
+        print(f"lab: clean: removed guest {guest}")
+    if not any(result.values()):
+        print("lab: clean: nothing to clean")
 
 
 def cmd_status(args, lab=None):
     lab = lab or make_lab(args)
     for service, health in sorted(lab.health().items()):
         print(f"  {service:16} {health}")
-    print(f"  director datapath: {Director(lab).datapath}")
+    print(f"  director datapath: {Director(lab).datapath}; kernel {lab.kernel_release()} ({lab.engine.where})")
 
 
 def cmd_scenarios(args):
@@ -79,22 +109,25 @@ def scenario_overrides():
 
 
 def cmd_run(args):
-    from . import catalog
-    from .measure import predict
     overrides = scenario_overrides()
-    kind, scenario, raw = catalog.load(args.target, overrides)
+    scenario, raw = scenario_module.load(args.target, overrides)
     print(f"run: {scenario.id}: {' '.join(scenario.description.split())[:160]}")
     print(f"run: {len(scenario.cells)} cell(s): " + ", ".join(c.name for c in scenario.cells)
           + (f"; overrides {overrides}" if overrides else ""))
-    if kind == "failover":
+    if scenario.kind == "failover":
         slowest = max(predict.outstanding_data(c).expected_s for c in scenario.cells)
         print(f"run: a blackholed connection with a request outstanding errors out after ~{slowest:.0f} s in "
               f"the slowest cell (kernel model); observation limit {scenario.observe_s:g} s after the fault")
-    catalog.runner(kind, scenario, raw, project=args.project, lab_env=lab_module.environment_from_os()).execute()
+    run_scenario(args, scenario, raw)
+
+
+def run_scenario(args, scenario, raw):
+    """Run it where KERNEL says (booting a guest for the run if it is not 'host'); its RunDir."""
+    with engine_for(args.kernel) as engine:
+        return run_and_report(scenario, raw, project=args.project, lab_env=environment_from_os(), engine=engine)
 
 
 def cmd_explain(args):
-    from .report import explain
     try:
         print(explain.explain(explain.parse_knobs(args.knobs)))
     except explain.ExplainError as exc:
@@ -103,66 +136,56 @@ def cmd_explain(args):
 
 
 def cmd_report(args):
-    from .report import html as html_report
-    from .store import RESULTS
-    if args.target and _is_burst_run(args.target):
-        from .burst import run as burst_run, spec as burst_spec
-        raw = yaml.safe_load((Path(args.target) / "scenario.yaml").read_text())
-        parsed = burst_spec.parse(raw["definition"], "scenario.yaml", raw["id"])
-        print(burst_run.terminal_table(burst_run.write(Path(args.target).resolve(), parsed)))
-    elif args.target:
-        summary = summary_module.write(args.target)
-        print(summary_module.terminal_table(summary))
-        page = html_report.render_run(args.target, summary)
-        print(f"written: {args.target}/summary.json, summary.md, charts/, {page}")
-    print(f"index: {html_report.index_page(RESULTS)}")
-
-
-def _is_burst_run(run_dir):
-    path = Path(run_dir) / "scenario.yaml"
-    return path.exists() and "burst" in (yaml.safe_load(path.read_text()).get("definition") or {})
+    if args.target:
+        run = RunDir(args.target)
+        if not run.scenario_file.exists():
+            raise LabError(f"{args.target}: not a run directory (it has no scenario.yaml)")
+        summary = report.render(run, link_latest=False)
+        print(report.terminal_table(summary))
+        print(f"written: {run.path}/summary.json, summary.md, charts/, {run.page}")
+    print(f"index: {html.index_page(results_root())}")
 
 
 def _run_for_baseline(args):
     """The run directory to read: --run-dir, or a fresh run of the scenario."""
     if args.run_dir:
-        return args.run_dir
-    from . import catalog
-    kind, scenario, raw = catalog.load(args.target, scenario_overrides())
-    if kind != "failover":
-        raise lab_module.LabError(f"{args.target}: baselines are kept for failover scenarios only")
-    return catalog.runner(kind, scenario, raw, project=args.project,
-                          lab_env=lab_module.environment_from_os()).execute()
+        return RunDir(args.run_dir)
+    scenario, raw = scenario_module.load(args.target, scenario_overrides())
+    if scenario.kind != "failover":
+        raise LabError(f"{args.target}: baselines are kept for failover scenarios only")
+    return run_scenario(args, scenario, raw)
 
 
 def cmd_baseline(args):
-    import json
-    from . import baseline
-    run_dir = Path(_run_for_baseline(args))
-    summary = json.loads((run_dir / "summary.json").read_text())
-    env = json.loads((run_dir / "env.json").read_text())
-    interval = summary_module.load_run_scenario(run_dir).probe.interval_ms / 1000
+    run = _run_for_baseline(args)
+    summary, env = run.summary(), run.env()
+    interval = run.scenario.probe.interval_ms / 1000
     path = baseline.write(baseline.from_summary(summary, env, interval),
                           args.baseline or baseline.file_for(summary["scenario"], summary["kernel"]))
     print(f"baseline: {path} ({len(summary['cells'])} cells, kernel {summary['kernel']})")
 
 
 def cmd_check_baseline(args):
-    import json
-    from . import baseline
-    path = Path(args.baseline) if args.baseline else baseline.find(args.target)
-    if path is None or not path.exists():
-        raise lab_module.LabError(f"no baseline for {args.target} in baselines/ (make baseline scenario={args.target})")
+    path = Path(args.baseline) if args.baseline else None
+    if path is not None and not path.exists():
+        raise LabError(f"{path}: no such baseline file")
+    if path is None and not baseline.available(args.target):
+        raise LabError(f"no baseline for {args.target} in baselines/ (make baseline scenario={args.target})")
+    run = _run_for_baseline(args)
+    summary = run.summary()
+    path = path or baseline.find(args.target, summary["kernel"])
+    if path is None:
+        raise LabError(f"no baseline of {args.target} for kernel {summary['kernel']} (series "
+                       f"{baseline.series(summary['kernel'])}) in baselines/: make baseline scenario={args.target} "
+                       f"KERNEL=...; this run is in {run.path}")
     reference = json.loads(path.read_text())
-    run_dir = Path(_run_for_baseline(args))
-    summary = json.loads((run_dir / "summary.json").read_text())
     warning = baseline.kernel_warning(reference, summary)
     if warning:
         print(warning)
     rows = baseline.compare(reference, summary)
-    print(f"baseline {path} vs run {run_dir}")
+    print(f"baseline {path} vs run {run.path}")
     print(baseline.table(rows))
-    junit = run_dir / "baseline-check.xml"
+    junit = run.baseline_junit
     junit.write_text(baseline.junit_xml(rows, f"baseline.{summary['scenario']}"))
     failed = [r.cell for r in rows if r.failed]
     print(f"junit: {junit}")
@@ -172,9 +195,16 @@ def cmd_check_baseline(args):
     print(f"ok: {len(rows)} cells within tolerance")
 
 
+def cmd_kernel_matrix(args):
+    kernels = (args.kernels or "host 6.1 6.12").split()
+    page, runs, baselines = kernel_matrix.run(args.target, kernels, args.project)
+    print(f"kernel-matrix: {len(runs)} kernels; baselines: {', '.join(str(b) for b in baselines)}")
+    print(f"kernel-matrix: comparison page {page}")
+
+
 COMMANDS = {"build": cmd_build, "up": cmd_up, "down": cmd_down, "clean": cmd_clean, "status": cmd_status,
             "run": cmd_run, "scenarios": cmd_scenarios, "report": cmd_report, "explain": cmd_explain,
-            "baseline": cmd_baseline, "check-baseline": cmd_check_baseline}
+            "baseline": cmd_baseline, "check-baseline": cmd_check_baseline, "kernel-matrix": cmd_kernel_matrix}
 
 
 def main(argv=None):
@@ -185,19 +215,28 @@ def main(argv=None):
     parser.add_argument("knobs", nargs="*", help="explain: KNOB=VALUE ...")
     parser.add_argument("--baseline", help="baseline file (baseline, check-baseline)")
     parser.add_argument("--run-dir", help="compare or store this run instead of running again")
-    parser.add_argument("--project", default=os.environ.get("LAB_PROJECT") or lab_module.DEFAULT_PROJECT)
-    parser.add_argument("--datapath", default=os.environ.get("LB_DATAPATH") or "auto",
-                        choices=lab_module.DATAPATHS)
+    parser.add_argument("--project", default=os.environ.get("LAB_PROJECT"),
+                        help=f"Compose project (up/down/status: {DEFAULT_PROJECT}; a run: one of its own)")
+    parser.add_argument("--datapath", default=os.environ.get("LB_DATAPATH") or "auto", choices=DATAPATHS)
+    parser.add_argument("--all", action="store_true", default=bool(os.environ.get("ALL")),
+                        help="clean: every lab, also kept ones and those whose owner is running")
+    parser.add_argument("--kernels", default=os.environ.get("KERNELS"), help="kernel-matrix: 'host 6.1 6.12'")
+    parser.add_argument("--kernel", default=os.environ.get("KERNEL") or HOST,
+                        help="host, or a Debian kernel to run the lab in a guest with: 6.1, 6.12, 6.1.0-56, ...")
     args = parser.parse_args(argv)
     if args.command == "explain":
         args.knobs = ([args.target] if args.target else []) + args.knobs
-    elif args.command in ("run", "baseline", "check-baseline") and not args.target:
+    elif args.command in ("run", "baseline", "check-baseline", "kernel-matrix") and not args.target:
         parser.error(f"{args.command} needs a scenario id")
+    signals.install()
     try:
         COMMANDS[args.command](args)
-    except (lab_module.LabError, scenario_module.ScenarioError) as exc:
+    except (LabError, scenario_module.ScenarioError) as exc:
         print(f"blackhole: {exc}", file=sys.stderr)
         return 2
+    except signals.Interrupted as exc:
+        print(f"blackhole: interrupted by {exc.name}", file=sys.stderr)
+        return exc.exit_code
     except KeyboardInterrupt:
         print("blackhole: interrupted", file=sys.stderr)
         return 130

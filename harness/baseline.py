@@ -8,7 +8,6 @@ run's, as a loaded machine's RTT can make a cell borderline) plus one probe inte
 import dataclasses
 import datetime
 import json
-import platform
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -16,17 +15,29 @@ BASELINES = Path(__file__).resolve().parent.parent / "baselines"
 MIN_TOLERANCE_S = 0.25
 
 
-def file_for(scenario_id, kernel=None):
-    return BASELINES / f"{scenario_id}-{kernel or platform.release()}.json"
+def file_for(scenario_id, kernel):
+    """baselines/<scenario>-<kernel release>.json"""
+    return BASELINES / f"{scenario_id}-{kernel}.json"
 
 
-def find(scenario_id, kernel=None):
-    """This kernel's baseline for the scenario, or else the newest one of another kernel."""
+def series(release):
+    """The kernel's major.minor ('6.12' of '6.12.117+deb12-amd64'): like is compared with like."""
+    return ".".join(release.split(".")[:2])
+
+
+def available(scenario_id):
+    return sorted(BASELINES.glob(f"{scenario_id}-*.json"))
+
+
+def find(scenario_id, kernel):
+    """The baseline of this kernel release, else the newest of the same series (6.12.x for a
+    6.12 kernel: another build of it); None if the series has none."""
     own = file_for(scenario_id, kernel)
     if own.exists():
         return own
-    others = sorted(BASELINES.glob(f"{scenario_id}-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-    return others[0] if others else None
+    same_series = sorted(BASELINES.glob(f"{scenario_id}-{series(kernel)}.*.json"), key=lambda p: p.stat().st_mtime,
+                         reverse=True)
+    return same_series[0] if same_series else None
 
 
 def from_summary(summary, env, interval_s):

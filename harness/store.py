@@ -1,31 +1,177 @@
-"""Where runs live: results/<scenario>/<UTC-time>-<id>/, with `latest` links."""
+"""Where runs live, and every path inside one: RunDir is the only code that spells them.
+
+  results/<scenario>/<UTC-time>-<id>/       a run (RunDir)
+  results/latest, results/<scenario>/latest the newest run
+  results/bench/                            benchmark figures
+BLACKHOLE_RESULTS moves the results root (read when asked, so tests can set it).
+"""
 import datetime
+import functools
+import json
 import os
 import secrets
 from pathlib import Path
 
-RESULTS = Path(os.environ.get("BLACKHOLE_RESULTS") or Path(__file__).resolve().parent.parent / "results")
+import yaml
+
+from .scenario import parse_definition
+
+REPO = Path(__file__).resolve().parent.parent
 
 
-def new_run_dir(scenario_id, results=RESULTS):
+def results_root():
+    return Path(os.environ.get("BLACKHOLE_RESULTS") or REPO / "results")
+
+
+def bench_dir():
+    return results_root() / "bench"
+
+
+def new_comparison_dir(kind, name):
+    """results/<kind>/<UTC-time>-<name>/ for a page comparing runs (kernel-matrix, compare)."""
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    run_dir = Path(results) / scenario_id / f"{stamp}-{secrets.token_hex(3)}"
-    (run_dir / "clients").mkdir(parents=True)
-    return run_dir
-
-
-def link_latest(run_dir):
-    """results/latest and results/<scenario>/latest point at run_dir (relative links)."""
-    run_dir = Path(run_dir)
-    for link in (run_dir.parent / "latest", run_dir.parents[1] / "latest"):
-        tmp = link.with_name(link.name + ".tmp")
-        if tmp.is_symlink():
-            tmp.unlink()
-        tmp.symlink_to(os.path.relpath(run_dir, link.parent))
-        os.replace(tmp, link)
-
-
-def cell_dir(run_dir, cell_name):
-    path = Path(run_dir) / "clients" / cell_name
-    path.mkdir(parents=True, exist_ok=True)
+    path = results_root() / kind / f"{stamp}-{name}"
+    path.mkdir(parents=True)
     return path
+
+
+class RunDir:
+    """One run's directory. Reading methods tolerate missing files (an interrupted run)."""
+
+    def __init__(self, path):
+        self.path = Path(path).resolve()
+
+    @classmethod
+    def create(cls, scenario_id, raw_definition, results=None):
+        """A new run directory holding the definition as run."""
+        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        run = cls(Path(results or results_root()) / scenario_id / f"{stamp}-{secrets.token_hex(3)}")
+        (run.path / "clients").mkdir(parents=True)
+        run.scenario_file.write_text(
+            yaml.safe_dump({"id": scenario_id, "definition": raw_definition}, sort_keys=False))
+        return run
+
+    def __fspath__(self):
+        return str(self.path)
+
+    def __repr__(self):
+        return f"RunDir({str(self.path)!r})"
+
+    @property
+    def name(self):
+        return self.path.name
+
+    @property
+    def results(self):
+        """The results root this run lives under."""
+        return self.path.parents[1]
+
+    # -- files the harness writes ----------------------------------------------
+    scenario_file = property(lambda self: self.path / "scenario.yaml")
+    env_file = property(lambda self: self.path / "env.json")
+    events_file = property(lambda self: self.path / "events.jsonl")
+    summary_json = property(lambda self: self.path / "summary.json")
+    summary_md = property(lambda self: self.path / "summary.md")
+    page = property(lambda self: self.path / "index.html")
+    baseline_junit = property(lambda self: self.path / "baseline-check.xml")
+    lab_workdir = property(lambda self: self.path / "lab")
+    guest_dir = property(lambda self: self.path / "guest")          # a guest's console log and clock
+
+    def _at(self, *parts):
+        return self.path.joinpath(*parts)
+
+    def cell_file(self, cell, name):
+        """clients/<cell>/<name>: probe.jsonl, sysbench.log, connections.jsonl, nstat-*.txt, ..."""
+        return self._at("clients", cell, name)
+
+    def probe_log(self, cell):
+        return self.cell_file(cell, "probe.jsonl")
+
+    def sysbench_log(self, cell):
+        return self.cell_file(cell, "sysbench.log")
+
+    def ss_samples(self, namespace):
+        return self._at("namespaces", namespace, "ss.txt")
+
+    def wrk_log(self):
+        return self._at("load", "wrk.log")
+
+    def director_flows(self, label):
+        return self._at("director", f"flows-{label}.txt")
+
+    def director_flow_samples(self):
+        return self._at("director", "flows.txt")
+
+    def service_log(self, service):
+        return self._at("logs", f"{service}.log")
+
+    charts_dir = property(lambda self: self.path / "charts")
+
+    def chart(self, name):
+        return self.charts_dir / name
+
+    def relative(self, path):
+        return Path(path).relative_to(self.path).as_posix()
+
+    # -- writing and reading ----------------------------------------------------
+    @staticmethod
+    def open(path, mode="w"):
+        """Open a file of the run for writing, making its folder."""
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        return open(path, mode)
+
+    def write_text(self, path, text):
+        with self.open(path) as f:
+            f.write(text)
+        return path
+
+    @staticmethod
+    def read(path):
+        path = Path(path)
+        return path.read_text() if path.exists() else ""
+
+    @functools.cached_property
+    def definition(self):
+        """(scenario id, raw definition) as run."""
+        raw = yaml.safe_load(self.scenario_file.read_text())
+        return raw["id"], raw["definition"]
+
+    @functools.cached_property
+    def scenario(self):
+        """The scenario as run, parsed once."""
+        scenario_id, raw = self.definition
+        return parse_definition(raw, "scenario.yaml", scenario_id)
+
+    def env(self):
+        return json.loads(self.env_file.read_text()) if self.env_file.exists() else {}
+
+    def events(self):
+        return [json.loads(line) for line in self.read(self.events_file).splitlines() if line.strip()]
+
+    def summary(self):
+        return json.loads(self.summary_json.read_text())
+
+    def lab_project(self):
+        """The Compose project the run's lab had (None if the run never got as far as making one)."""
+        env_file = self.lab_workdir / "lab.env"
+        for line in self.read(env_file).splitlines():
+            if line.startswith("LAB_PROJECT="):
+                return line.split("=", 1)[1]
+        return None
+
+    # -- latest links -----------------------------------------------------------
+    def link_latest(self):
+        """results/latest and results/<scenario>/latest point at this run (relative links)."""
+        for link in (self.path.parent / "latest", self.results / "latest"):
+            tmp = link.with_name(link.name + ".tmp")
+            if tmp.is_symlink():
+                tmp.unlink()
+            tmp.symlink_to(os.path.relpath(self.path, link.parent))
+            os.replace(tmp, link)
+
+
+def runs(results=None):
+    """Every run directory under the results root (not the latest links), newest first."""
+    root = Path(results or results_root())
+    found = [p for p in root.glob("*/*/scenario.yaml") if not p.parent.is_symlink()]
+    return [RunDir(p.parent) for p in sorted(found, key=lambda p: p.parent.name, reverse=True)]

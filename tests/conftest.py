@@ -6,11 +6,17 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "images" / "director"))   # lbctl, the director's control program
 
 
+# Markers whose tests run only when asked for by name (`pytest -m slow`, `make test-kernel`).
+ON_REQUEST = {"slow": "slow: run with `pytest -m slow` (make test-slow)",
+              "kernel": "guest-kernel suite: run with `make test-kernel KERNEL=6.1`"}
+
+
 def pytest_collection_modifyitems(config, items):
     import pytest
-    if "slow" in (config.getoption("-m") or ""):
-        return
-    skip = pytest.mark.skip(reason="slow: run with `pytest -m slow`")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+    selected = config.getoption("-m") or ""
+    for marker, reason in ON_REQUEST.items():
+        if marker in selected:
+            continue
+        for item in items:
+            if marker in item.keywords:
+                item.add_marker(pytest.mark.skip(reason=reason))

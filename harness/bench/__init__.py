@@ -3,16 +3,15 @@ import datetime
 import json
 import platform
 
-from ..lab import REPO
-
-BENCH_DIR = REPO / "results" / "bench"
+from ..store import bench_dir
 
 
 def store(name, figures):
     """Write figures (with when and where they were taken) to results/bench/<name>-<UTC>.json."""
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     record = {"bench": name, "utc": stamp, "kernel": platform.release(), **figures}
-    BENCH_DIR.mkdir(parents=True, exist_ok=True)
-    path = BENCH_DIR / f"{name}-{stamp}.json"
+    directory = bench_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}-{stamp}.json"
     path.write_text(json.dumps(record, indent=1) + "\n")
     return path

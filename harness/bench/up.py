@@ -5,10 +5,9 @@ Targets on a 2-core machine: warm up <= 30 s, down <= 10 s (printed, not asserte
 import time
 
 from . import store
-from ..lab import Lab
+from ..lab import ComposeLab
 
 PROJECT = "blackhole-lab-bench"
-ENV = {"LAB_FRONT_PREFIX": "10.213.121", "LAB_BACK_PREFIX": "10.213.122"}
 WARM_RUNS = 3
 
 
@@ -19,7 +18,7 @@ def timed(action):
 
 
 def main():
-    lab = Lab(project=PROJECT, env=ENV)
+    lab = ComposeLab(project=PROJECT)
     print("bench-up: cold build (no layer cache; base image kept) ...", flush=True)
     figures = {"datapath": lab.datapath, "cold_build_s": timed(lambda: lab.build(no_cache=True)),
                "warm_up_s": [], "down_s": []}

@@ -1,29 +1,28 @@
 """The director's control interface, the same over both datapaths (lbctl inside the image).
 
-Services are named by what they are: 'mysql' is VIP:3306, 'web' is VIP:80; backends by
+Services are named by what they are ('mysql' is VIP:3306, 'web' is VIP:80); backends by
 their Compose service name ('mysql-primary', 'web-b', ...).
 """
 import json
 
-SERVICE_PORTS = {"mysql": 3306, "web": 80}
-NODEST_POLICIES = ("drop", "reset")
+from ..topology import BACK, DIRECTOR, FRONT, NODEST_POLICIES, SERVICE_PORTS
 
 
 class Director:
-    service = "director"
+    service = DIRECTOR
 
     def __init__(self, lab):
         self.lab = lab
 
     def vip_address(self):
         """The VIP: the director's address on the front network."""
-        return self.lab.address(self.service, "front")
+        return self.lab.address(self.service, FRONT)
 
     def vip(self, name):
         return f"{self.vip_address()}:{SERVICE_PORTS[name]}"
 
     def backend(self, name, server):
-        return f"{self.lab.address(server, 'back')}:{SERVICE_PORTS[name]}"
+        return f"{self.lab.address(server, BACK)}:{SERVICE_PORTS[name]}"
 
     def _lbctl(self, *args):
         return self.lab.exec(self.service, ["lbctl", *map(str, args)]).stdout
@@ -34,27 +33,19 @@ class Director:
         report = json.loads(self._lbctl(*args).splitlines()[-1])
         return report["applying_t"], report["applied_t"]
 
-    @staticmethod
-    def _check(nodest):
-        if nodest not in NODEST_POLICIES:
-            raise ValueError(f"nodest must be one of {NODEST_POLICIES}, not {nodest!r}")
-
-    def add(self, name, server):
-        return self._change("add", self.vip(name), self.backend(name, server))
-
-    def remove(self, name, server, nodest="drop", drain_s=0.0):
-        self._check(nodest)
-        return self._change("remove", self.vip(name), self.backend(name, server),
-                            "--nodest", nodest, "--drain", drain_s)
-
     def swap(self, name, old, new, nodest="drop", drain_s=0.0):
         """The seed's switch, `ipvsadm -d old; ipvsadm -a new`, as one transaction."""
-        self._check(nodest)
+        if nodest not in NODEST_POLICIES:
+            raise ValueError(f"nodest must be one of {NODEST_POLICIES}, not {nodest!r}")
         return self._change("swap", self.vip(name), self.backend(name, old), self.backend(name, new),
                             "--nodest", nodest, "--drain", drain_s)
 
     def set_idle_timeout(self, seconds):
         return self._change("idle-timeout", int(seconds))
+
+    def reset(self):
+        """Back to the configuration the director started with."""
+        self._lbctl("init")
 
     def state(self):
         return json.loads(self._lbctl("list"))
@@ -64,5 +55,5 @@ class Director:
         return self.state()["datapath"]
 
     def flows(self):
-        """The kernel's flow table as text: `conntrack -L` or `ipvsadm -Lnc`."""
-        return self._lbctl("flows")
+        """The kernel's flow table as text: `conntrack -L` or `ipvsadm -Lnc`; '' if unreadable."""
+        return self.lab.exec(self.service, ["lbctl", "flows"], check=False).stdout

@@ -1,10 +1,15 @@
 """The server process is stopped (SIGSTOP): its kernel still ACKs, the application never answers."""
-from .base import SERVER_PROCESS, Fault, Param
+from ..effects import APP_HANG, Effect
+from ..topology import SERVER_PROCESS
+from .base import Fault, Param
 
 
 class AppHang(Fault):
     name = "app_hang"
     params = {"target": Param("server", help="the server whose process freezes")}
+
+    def effect(self):
+        return Effect(APP_HANG)
 
     def _signal(self, signal):
         target = self.p["target"]

@@ -1,8 +1,6 @@
-"""What every fault is: params it takes, inject(), and an idempotent recover()."""
+"""What every fault is: the params it takes, the effect it has on existing flows, inject(),
+and an idempotent recover()."""
 import dataclasses
-
-# Which process is "the server" in each server's container.
-SERVER_PROCESS = {"mysql-primary": "mariadbd", "mysql-replica": "mariadbd", "web-a": "nginx", "web-b": "nginx"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -14,14 +12,38 @@ class Param:
 
 
 class Fault:
-    """Subclasses set name, params and implement inject(); recover() must be safe to repeat."""
+    """Subclasses set name and params and implement effect() and inject(); recover() must be safe
+    to repeat. They talk to nodes only through the lab they are given."""
     name = ""
     params: dict = {}
-    reversible = True          # False: a reconfiguration (swap, promotion); nothing to undo
 
     def __init__(self, lab, **params):
         self.lab = lab
         self.p = params
+
+    @classmethod
+    def problem(cls, params):
+        """What is wrong with these params taken together ('old and new are the same server'),
+        or None; each param alone has been checked against its Param already."""
+        return None
+
+    def effect(self):
+        """The Effect (harness/effects.py) this fault, with these params, has on existing flows."""
+        raise NotImplementedError
+
+    def acts_inside(self):
+        """Nodes whose own network namespace the fault changes (nft rules): they need NET_ADMIN,
+        which the lab grants only to those a run's faults name."""
+        return set()
+
+    def stops(self):
+        """Services this fault stops or restarts on purpose (the run's watchdog expects them down)."""
+        return set()
+
+    def lab_settings(self):
+        """Lab settings ({NAME: value}, compose.yaml's variables) this fault needs from the moment
+        the lab comes up, before any flow exists: the director cannot change them later."""
+        return {}
 
     def inject(self):
         """Do it. May return {"landed_t": t, "uncertainty_s": u}: it took effect between t and

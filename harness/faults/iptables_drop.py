@@ -3,6 +3,7 @@
 Rules go in both nodes' namespaces (input, output and forward hooks), so a director
 stops forwarding to or from the other node too.
 """
+from ..effects import PARTITION, Effect
 from .base import Fault, Param, delete_table, nft_table_script
 
 TABLE = "blackhole_fault_drop"
@@ -11,6 +12,16 @@ TABLE = "blackhole_fault_drop"
 class IptablesDrop(Fault):
     name = "iptables_drop"
     params = {"a": Param("node", help="one side"), "b": Param("node", help="the other side")}
+
+    @classmethod
+    def problem(cls, params):
+        return f"a and b are both {params['a']}: a partition needs two sides" if params["a"] == params["b"] else None
+
+    def acts_inside(self):
+        return {self.p["a"], self.p["b"]}
+
+    def effect(self):
+        return Effect(PARTITION)
 
     def inject(self):
         a, b = self.p["a"], self.p["b"]

@@ -1,18 +1,40 @@
 """The seed's switch on the director: `ipvsadm -d old; ipvsadm -a new` (or the nftables equivalent)."""
+from .. import topology
 from ..director import Director
+from ..effects import BLACKHOLE, RESET, Effect
 from .base import Fault, Param
 
 
 class IpvsSwap(Fault):
     name = "ipvs_swap"
-    reversible = False
     params = {
-        "service": Param("choice", "mysql", ("mysql", "web"), "which VIP port"),
+        "service": Param("choice", "mysql", tuple(topology.SERVICE_PORTS), "which VIP port"),
         "old": Param("server", help="backend removed"),
         "new": Param("server", help="backend added"),
-        "nodest": Param("choice", "drop", ("drop", "reset"), "what old flows get (expire_nodest_conn 0/1)"),
+        "nodest": Param("choice", topology.DEFAULT_NODEST, topology.NODEST_POLICIES,
+                        "what old flows get (expire_nodest_conn 0/1)"),
         "drain_s": Param("duration", 0.0, help="old flows keep working this long, then get a reset"),
     }
+
+    @classmethod
+    def problem(cls, params):
+        if params["old"] == params["new"]:
+            return f"old and new are both {params['old']}: a swap needs two servers"
+        servers = topology.SERVICE_SERVERS[params["service"]]
+        strangers = [s for s in (params["old"], params["new"]) if s not in servers]
+        if strangers:
+            return (f"{', '.join(strangers)} does not serve {params['service']} (its servers: "
+                    f"{', '.join(servers)})")
+        return None
+
+    def effect(self):
+        if self.p["drain_s"] > 0:
+            return Effect(RESET, after_s=self.p["drain_s"])
+        return Effect(RESET if self.p["nodest"] == "reset" else BLACKHOLE)
+
+    def lab_settings(self):
+        """IPVS decides what a removed server's flows get by net.ipv4.vs.expire_nodest_conn."""
+        return {"LB_EXPIRE_NODEST_CONN": "1" if self.effect().kind == RESET else "0"}
 
     def inject(self):
         applying, applied = Director(self.lab).swap(self.p["service"], self.p["old"], self.p["new"],

@@ -1,13 +1,24 @@
-"""The director starts forgetting flows that stay idle longer than `seconds` (the LB's idle
-timeout: IPVS `--set`, conntrack timeouts on the nftables path), existing flows included."""
+"""The director forgets flows that stay idle longer than `seconds` (the LB's idle timeout: IPVS
+`--set`, a conntrack timeout policy on the nftables path).
+
+IPVS gives a connection a new timeout only at its next packet, so an idle flow would keep the
+old one: the lab therefore starts with this timeout, before any flow exists (lab_settings),
+on both datapaths. The step marks the moment the measurement counts from and applies it again
+(on the nftables path that also sets it on the flows conntrack already tracks)."""
 from ..director import Director
+from ..effects import LB_FORGETS_FLOW, Effect
 from .base import Fault, Param
 
 
 class LbIdleTimeout(Fault):
     name = "lb_idle_timeout"
-    reversible = False
     params = {"seconds": Param("duration", help="idle flows older than this are forgotten")}
+
+    def effect(self):
+        return Effect(LB_FORGETS_FLOW, idle_timeout_s=self.p["seconds"])
+
+    def lab_settings(self):
+        return {"LB_IDLE_TIMEOUT": str(int(self.p["seconds"]))}
 
     def inject(self):
         applying, applied = Director(self.lab).set_idle_timeout(self.p["seconds"])

@@ -1,11 +1,15 @@
 """A backend vanishes without a FIN or RST reaching anyone.
 
 Its links are cut first (everything dropped in its own namespace, so the kill's FIN/RST
-never leaves; and on the director, so nothing is forwarded towards it and no ICMP
-'host unreachable' is ever generated), then its server process is killed.
+never leaves; and on the director, so nothing reaches it and no ICMP 'host unreachable' is
+ever generated), then its server process is killed. On the director the cut is in the
+forward hook, where conntrack DNAT (nftables datapath) sends packets, and in the input and
+output hooks, where IPVS-NAT sees them (LOCAL_IN, and LOCAL_OUT for what it sends on).
 """
-from ..lab import LabError
-from .base import SERVER_PROCESS, Fault, Param, delete_table, nft_table_script
+from ..effects import BLACKHOLE, Effect
+from ..errors import LabError
+from ..topology import DIRECTOR, SERVER_PROCESS
+from .base import Fault, Param, delete_table, nft_table_script
 
 TABLE = "blackhole_fault_silent_kill"
 
@@ -14,12 +18,21 @@ class SilentKill(Fault):
     name = "silent_kill"
     params = {"target": Param("server", help="the server that disappears")}
 
+    def stops(self):
+        return {self.p["target"]}           # its server process is its container's life
+
+    def acts_inside(self):
+        return {self.p["target"]}
+
+    def effect(self):
+        return Effect(BLACKHOLE)
+
     def inject(self):
         target = self.p["target"]
         addresses = ", ".join(self.lab.addresses(target))
-        cut_on_director = nft_table_script(TABLE, {"forward": [f"ip daddr {{ {addresses} }} drop",
-                                                               f"ip saddr {{ {addresses} }} drop"]})
-        self.lab.exec("director", ["nft", "-f", "-"], stdin=cut_on_director)
+        rules = [f"ip daddr {{ {addresses} }} drop", f"ip saddr {{ {addresses} }} drop"]
+        cut_on_director = nft_table_script(TABLE, {hook: rules for hook in ("input", "output", "forward")})
+        self.lab.exec(DIRECTOR, ["nft", "-f", "-"], stdin=cut_on_director)
         cut_inside = nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]})
         self.lab.exec(target, ["nft", "-f", "-"], stdin=cut_inside)
         # When the server is the container's main process the container stops with it, taking
@@ -30,4 +43,4 @@ class SilentKill(Fault):
 
     def recover(self):
         # The server stays dead (that is the fault); only the director's cut is lifted.
-        delete_table(self.lab, "director", TABLE)
+        delete_table(self.lab, DIRECTOR, TABLE)

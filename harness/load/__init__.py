@@ -1,1 +1,2 @@
-"""The client programs a run starts in each cell: the probe and sysbench (command lines only)."""
+"""The client programs a run starts in each cell: command lines only (their output's parsers
+are in harness/measure/)."""

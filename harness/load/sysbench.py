@@ -3,8 +3,9 @@
 Debian's sysbench 1.0.20 crashes on its first reconnect; the client image's
 libsysbench_reconnect.so (LD_PRELOAD) re-initialises the handle so it survives.
 """
+from .probe import SOCKOPTS_LIBRARY
+
 PRELOAD = "/usr/local/lib/blackhole/libsysbench_reconnect.so"
-SOCKOPTS_LIBRARY = "/usr/local/lib/blackhole/libsockopts.so"
 PROCESS = "sysbench oltp_read_write"     # what pkill -f matches to stop it (and its stamp wrapper)
 
 

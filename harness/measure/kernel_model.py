@@ -111,7 +111,7 @@ def _schedule(budget, rto0, rto_max, slack):
             return tuple(firings)
 
 
-def user_timeout(user_timeout_s, rtt_s=0.0005, hz=HZ, rto0_s=None):
+def user_timeout(user_timeout_s, rtt_s=0.0005, hz=HZ, rto0_s=None, rto_max_s=RTO_MAX_S):
     """ETIMEDOUT with TCP_USER_TIMEOUT set: it replaces the tcp_retries2 budget (longer or
     shorter). The clock still starts at the first RTO retransmission, and the RTO timer is
     clamped to the time left (tcp_clamp_rto_to_user_timeout), so the error comes close to
@@ -119,12 +119,12 @@ def user_timeout(user_timeout_s, rtt_s=0.0005, hz=HZ, rto0_s=None):
     rto0 = rto0_s or initial_rto_s(rtt_s, hz)
     stamp = 2 * rto0
     firings = [Firing(0.0, "send", 0.0, rto0), Firing(rto0, "TLP", 0.0, rto0),
-               Firing(stamp, "RTO #1 (clock starts)", 0.0, 2 * rto0)]
-    t, rto, n = stamp, 2 * rto0, 2
+               Firing(stamp, "RTO #1 (clock starts)", 0.0, min(2 * rto0, rto_max_s))]
+    t, rto, n = stamp, min(2 * rto0, rto_max_s), 2
     while t - stamp + rto < user_timeout_s:
         t += rto
-        firings.append(Firing(t, f"RTO #{n}", t - stamp, min(2 * rto, RTO_MAX_S)))
-        rto, n = min(2 * rto, RTO_MAX_S), n + 1
+        firings.append(Firing(t, f"RTO #{n}", t - stamp, min(2 * rto, rto_max_s)))
+        rto, n = min(2 * rto, rto_max_s), n + 1
     expected = stamp + user_timeout_s + 1.0 / hz
     firings.append(Firing(expected, "ETIMEDOUT (user timeout)", user_timeout_s, 0.0))
     slack = timer_slack_s(max(user_timeout_s - (t - stamp), 1.0 / hz), hz)
@@ -149,11 +149,13 @@ def keepalive(idle_s, interval_s, probes, user_timeout_s=0.0, hz=HZ):
     return Prediction(detect, detect, detect + slack, detect, limit, schedule)
 
 
-def for_knobs(retries2=15, user_timeout_ms=0, rtt_s=0.0005, hz=HZ, rto0_s=None):
-    """A connection with data outstanding into a blackhole, under a cell's knobs."""
+def for_knobs(retries2, user_timeout_ms=0, rtt_s=0.0005, hz=HZ, rto0_s=None, rto_max_s=RTO_MAX_S):
+    """A connection with data outstanding into a blackhole, under a cell's knobs. rto_max_s:
+    net.ipv4.tcp_rto_max_ms (6.15+): it caps the backoff and is the budget's unit past the
+    doubling part (tcp_model_timeout uses it in place of TCP_RTO_MAX)."""
     if user_timeout_ms:
-        return user_timeout(user_timeout_ms / 1000, rtt_s, hz, rto0_s=rto0_s)
-    return blackhole(retries2, rtt_s, hz, rto0_s=rto0_s)
+        return user_timeout(user_timeout_ms / 1000, rtt_s, hz, rto0_s=rto0_s, rto_max_s=rto_max_s)
+    return blackhole(retries2, rtt_s, hz, rto_max_s=rto_max_s, rto0_s=rto0_s)
 
 
 def syn_retransmit_times(linear_timeouts=0, count=8, initial_s=1.0):

@@ -1,4 +1,5 @@
-"""What the model says a cell's detect_s should be, as a window, for the scenario's fault.
+"""What the model says a cell's detect_s should be, as a window, for the effect the run's first
+fault declared (harness/effects.py): the model never looks at which fault it was.
 
 t_fault is when the fault took effect (or, when that is not known, when its step started).
 The window widens the kernel model's own window (harness/measure/kernel_model.py) by what
@@ -9,6 +10,7 @@ Nothing else: a measurement outside the window is a finding, not noise to widen 
 """
 import dataclasses
 
+from .. import effects
 from . import kernel_model
 
 
@@ -32,30 +34,35 @@ class Window:
                       basis or self.basis)
 
 
-BLACKHOLES = ("silent_kill", "iptables_drop", "ipvs_swap")
+LOST_PACKETS = (effects.BLACKHOLE, effects.PARTITION)
 
 
-def predict(cell, fault_name, fault_params, interval_s, inject_s, healed_after_s=None, idle=None, rto0_s=None,
-            lb=None):
-    """healed_after_s: when the fault was undone, if it was; idle: (start, end) of the probe's
-    idle period, both relative to t_fault, when the cell was idle (from its log); rto0_s: the
-    base RTO the kernel used for the cell's socket, when measured (ss); lb: the director's
-    datapath and conntrack_loose (env.json)."""
-    if fault_name == "lb_idle_timeout":
-        return _lb_forgets(cell, dict(fault_params)["seconds"], idle, lb or {})
-    window = _unhealed(cell, fault_name, dict(fault_params), interval_s, inject_s, idle, rto0_s)
+def predict(cell, effect, interval_s, inject_s, healed_after_s=None, idle=None, rto0_s=None, lb=None,
+            hz=kernel_model.HZ):
+    """effect: what the fault did to existing flows; healed_after_s: when the fault was undone,
+    if it was; idle: (start, end) of the probe's idle period, both relative to t_fault, when the
+    cell was idle (from its log); rto0_s: the base RTO the kernel used for the cell's socket,
+    when measured (ss); lb: the director's datapath and conntrack_loose (env.json); hz: the
+    run's kernel's CONFIG_HZ (timer granularity)."""
+    if effect.kind == effects.LB_FORGETS_FLOW:
+        return _lb_forgets(cell, effect.idle_timeout_s, idle, lb or {})
+    window = _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz)
     if healed_after_s is not None and window.expected_s is not None and window.earliest_s > healed_after_s:
         return Window(None, None, None, f"healed after {healed_after_s:.1f} s, before {window.basis} ran out")
     return window
 
 
-def outstanding_data(cell, rto0_s=None):
+def outstanding_data(cell, rto0_s=None, hz=kernel_model.HZ):
     """A connection with a request outstanding: tcp_retries2 or TCP_USER_TIMEOUT."""
-    kernel = kernel_model.for_knobs(cell.knob("tcp_retries2"), cell.tcp_user_timeout_ms, rto0_s=rto0_s)
+    rto_max_s = cell.knob("tcp_rto_max_ms") / 1000
+    kernel = kernel_model.for_knobs(cell.knob("tcp_retries2"), cell.tcp_user_timeout_ms, rto0_s=rto0_s, hz=hz,
+                                    rto_max_s=rto_max_s)
     if cell.tcp_user_timeout_ms:
         basis = f"TCP_USER_TIMEOUT {cell.tcp_user_timeout_ms / 1000:g} s"
     else:
         basis = f"tcp_retries2={cell.knob('tcp_retries2')} budget {kernel.budget_s:g} s"
+    if rto_max_s != kernel_model.RTO_MAX_S:
+        basis += f", RTO capped at {rto_max_s:g} s"
     if rto0_s:
         basis += f", base RTO {rto0_s * 1000:.0f} ms (measured)"
     return Window(kernel.detect_s, kernel.earliest_s, kernel.latest_s, basis)
@@ -68,31 +75,31 @@ def _with_read_timeout(cell, window, lead):
     return window
 
 
-def _unhealed(cell, fault_name, params, interval_s, inject_s, idle, rto0_s):
+def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
     lead = interval_s + inject_s
-    if fault_name == "app_hang":                     # the kernel keeps ACKing: only the app can tell
+    if effect.kind == effects.APP_HANG:              # the kernel keeps ACKing: only the app can tell
         return _with_read_timeout(cell, Window(None, None, None, "app hang: the kernel ACKs, nothing times out"),
                                   lead)
-    if fault_name == "ipvs_swap" and params.get("drain_s", 0) > 0:
-        drain = params["drain_s"]
+    if effect.kind == effects.RESET and effect.after_s > 0:
+        drain = effect.after_s
         return Window(drain + interval_s / 2, drain, drain + lead + 0.5, "drain timeout, then reset")
-    if fault_name == "ipvs_swap" and params.get("nodest") == "reset":
+    if effect.kind == effects.RESET:
         return Window(interval_s / 2, 0.0, lead + 0.5, "reset at the next packet")
-    if fault_name not in BLACKHOLES:
-        return Window(None, None, None, f"no model for fault {fault_name}")
+    if effect.kind not in LOST_PACKETS:
+        return Window(None, None, None, f"existing flows are not affected ({effect.kind})")
     if idle and idle[0] <= 0 < (idle[1] if idle[1] is not None else float("inf")):
-        return _idle(cell, idle, interval_s, inject_s, rto0_s)
-    kernel = outstanding_data(cell, rto0_s)
+        return _idle(cell, idle, interval_s, inject_s, rto0_s, hz)
+    kernel = outstanding_data(cell, rto0_s, hz)
     window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
     return _with_read_timeout(cell, window, lead)
 
 
-def _idle(cell, idle, interval_s, inject_s, rto0_s):
+def _idle(cell, idle, interval_s, inject_s, rto0_s, hz):
     """Idle at the fault: keepalive finds the dead peer, or nothing does until the next send."""
     start, end = idle
     if cell.keepalive:
         idle_s, every_s, probes = cell.keepalive
-        ka = kernel_model.keepalive(idle_s, every_s, probes, cell.tcp_user_timeout_ms / 1000)
+        ka = kernel_model.keepalive(idle_s, every_s, probes, cell.tcp_user_timeout_ms / 1000, hz=hz)
         basis = f"keepalive {idle_s}/{every_s}/{probes}" + (
             f" + TCP_USER_TIMEOUT {cell.tcp_user_timeout_ms / 1000:g} s" if cell.tcp_user_timeout_ms else "")
         if start + idle_s >= inject_s:
@@ -103,7 +110,7 @@ def _idle(cell, idle, interval_s, inject_s, rto0_s):
         return Window(idle_s / 2 + tail, tail, idle_s + tail + ka.latest_s - ka.detect_s + inject_s, basis)
     if end is None:
         return Window(None, None, None, "idle without keepalive: nothing notices until it sends")
-    sending = outstanding_data(cell, rto0_s)
+    sending = outstanding_data(cell, rto0_s, hz)
     return sending.shifted(end, f"idle without keepalive until {end:.1f} s, then {sending.basis}")
 
 

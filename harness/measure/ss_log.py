@@ -9,6 +9,7 @@ class SocketSample:
     state: str
     local_port: int
     rto_ms: float = None
+    rtt_ms: float = None         # the smoothed round trip (rtt:<srtt>/<rttvar>)
     backoff: int = 0
     retrans_total: int = 0       # retrans:<unacked>/<total>
     timer: str = ""              # e.g. 'on,1.2sec,3' (the RTO timer, expiry, retransmits)
@@ -30,6 +31,7 @@ def parse(text):
             samples.append(SocketSample(
                 t=t, state=fields[0], local_port=int(port),
                 rto_ms=_number(r"\brto:([\d.]+)", info),
+                rtt_ms=_number(r"\brtt:([\d.]+)/", info),
                 backoff=_number(r"\bbackoff:(\d+)", info, int, 0),
                 retrans_total=_number(r"\bretrans:\d+/(\d+)", info, int, 0),
                 timer=(re.search(r"timer:\(([^)]*)\)", header) or [None, ""])[1]))

@@ -5,28 +5,17 @@
   recovery.png         measured detect/recover per cell beside the model's window (log time)
   retransmissions.png  the blackholed sockets' retransmission ladder from the ss samples
 """
-from pathlib import Path
-
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ..load import probe, wrk  # noqa: E402
-from ..measure import sysbench_log  # noqa: E402
-from .summary import first_connection_samples, load_run_scenario  # noqa: E402
+from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
+from ..measure.summary import first_connection_samples  # noqa: E402
 
 FAULT_COLOUR = "#f4cccc"
 MAX_LADDERS = 8
-
-
-def _cell_files(run_dir, cell):
-    return Path(run_dir) / "clients" / cell
-
-
-def _read(path):
-    return path.read_text() if path.exists() else ""
 
 
 def _fault_window(ax, summary):
@@ -36,23 +25,23 @@ def _fault_window(ax, summary):
     ax.axvline(0, color="#cc0000", linewidth=1)
 
 
-def timeline(run_dir, summary, path):
+def timeline(run, summary, path):
     t_fault = summary["fault"]["t"]
     cells = summary["cells"]
     with_sysbench = [c for c in cells if "sysbench" in c]
-    wrk_seconds = wrk.per_second(_read(Path(run_dir) / "load" / "wrk.log"))
+    wrk_seconds = wrk_log.per_second(run.read(run.wrk_log()))
     rows = len(cells)
     heights = ([2.2] if with_sysbench else []) + ([2.2] if wrk_seconds else []) + [max(1.5, 0.32 * rows + 0.8)]
     fig, axes = plt.subplots(len(heights), 1, figsize=(11, sum(heights) + 1.2), sharex=True,
                              gridspec_kw={"height_ratios": heights}, squeeze=False)
     axes = axes[:, 0]
-    ops_by_cell = {c["cell"]: probe.parse(_read(_cell_files(run_dir, c["cell"]) / "probe.jsonl")) for c in cells}
+    ops_by_cell = {c["cell"]: probe_log.parse(run.read(run.probe_log(c["cell"]))) for c in cells}
     all_t = [op["t1"] - t_fault for ops in ops_by_cell.values() for op in ops]
     start, end = (min(all_t), max(all_t)) if all_t else (-10, 10)
     if with_sysbench:
         ax = axes[0]
         for c in with_sysbench:
-            reports = sysbench_log.parse(_read(_cell_files(run_dir, c["cell"]) / "sysbench.log"))
+            reports = sysbench_log.parse(run.read(run.sysbench_log(c["cell"])))
             ax.step([r.t - t_fault for r in reports], [r.tps for r in reports], where="pre", label=c["cell"])
         _fault_window(ax, summary)
         ax.set_ylabel("sysbench tps")
@@ -72,7 +61,7 @@ def timeline(run_dir, summary, path):
     bins = np.arange(np.ceil(start), np.floor(end) + 1, 1.0)      # whole seconds with operations only
     if len(bins) < 2:
         bins = np.array([np.floor(start), np.floor(start) + 1.0])
-    interval = load_run_scenario(run_dir).probe.interval_ms / 1000
+    interval = run.scenario.probe.interval_ms / 1000
     grid = np.full((rows, max(len(bins) - 1, 1)), np.nan)   # blank where the cell's probe was not running
     for row, c in enumerate(cells):
         ops = ops_by_cell[c["cell"]]
@@ -141,16 +130,16 @@ def recovery(summary, path):
     plt.close(fig)
 
 
-def retransmissions(run_dir, summary, path):
+def retransmissions(run, summary, path):
     """Returns False (and draws nothing) when the run has no ss samples of a disrupted socket."""
     t_fault = summary["fault"]["t"]
-    cells = {c.name: c for c in load_run_scenario(run_dir).cells}
+    cells = {c.name: c for c in run.scenario.cells}
     hung = sorted((c for c in summary["cells"] if c["probe"]["detect_s"]),
                   key=lambda c: -c["probe"]["detect_s"])[:MAX_LADDERS]
     series = []
     for c in hung:
-        probe_text = _read(_cell_files(run_dir, c["cell"]) / "probe.jsonl")
-        samples = [s for s in first_connection_samples(run_dir, cells[c["cell"]], probe_text)
+        probe_text = run.read(run.probe_log(c["cell"]))
+        samples = [s for s in first_connection_samples(run, cells[c["cell"]], probe_text)
                    if t_fault - 1 <= s.t <= t_fault + c["probe"]["detect_s"] + 1]
         if samples:
             series.append((c, samples))
@@ -176,16 +165,14 @@ def retransmissions(run_dir, summary, path):
     return True
 
 
-def render(run_dir, summary):
-    """Draw every chart the run's files allow; returns their paths relative to run_dir."""
-    charts = Path(run_dir) / "charts"
-    charts.mkdir(exist_ok=True)
-    drawn = []
+def render(run, summary):
+    """Draw every chart the run's files allow; returns their paths relative to the run."""
     if not summary.get("cells"):
-        return drawn
-    timeline(run_dir, summary, charts / "timeline.png")
-    recovery(summary, charts / "recovery.png")
-    drawn += ["charts/timeline.png", "charts/recovery.png"]
-    if retransmissions(run_dir, summary, charts / "retransmissions.png"):
-        drawn.append("charts/retransmissions.png")
-    return drawn
+        return []
+    run.charts_dir.mkdir(exist_ok=True)
+    drawn = [run.chart("timeline.png"), run.chart("recovery.png")]
+    timeline(run, summary, drawn[0])
+    recovery(summary, drawn[1])
+    if retransmissions(run, summary, run.chart("retransmissions.png")):
+        drawn.append(run.chart("retransmissions.png"))
+    return [run.relative(path) for path in drawn]

@@ -9,7 +9,7 @@ On every connect it prints {"connected": t, "conn": n, "sockopts": {...}}: the T
 the kernel holds for the socket (set by libsockopts from SOCKOPT_* when preloaded).
 With --start-on-stdin it connects, prints {"ready": ...} and waits for a line on stdin
 before the first timed operation, so a harness can act between the two.
-With --idle-after-s A --idle-s D it stops sending after A seconds and, for D seconds, only
+With --idle-s D it stops sending when a line "idle" arrives on stdin and, for D seconds, only
 waits for the socket to turn readable (an error such as a keepalive timeout), printing
 {"idle_start": t} and an operation record if the socket dies while idle.
 """
@@ -103,9 +103,18 @@ class MysqlConnection:
             pass
 
 
-def emit(record):
+FLUSH_EVERY_S = 0.5        # operation records are flushed at most this often (one stream write, not ten)
+last_flush = 0.0
+
+
+def emit(record, at_once=True):
+    """One JSON line; operations are batched (at_once=False), everything else is flushed at once."""
+    global last_flush
     sys.stdout.write(json.dumps(record) + "\n")
-    sys.stdout.flush()
+    now = time.monotonic()
+    if at_once or now - last_flush >= FLUSH_EVERY_S:
+        sys.stdout.flush()
+        last_flush = now
 
 
 def connect(number):
@@ -149,6 +158,12 @@ def wait_idle(conn, number):
     return None
 
 
+def told_to_idle():
+    """A line 'idle' is waiting on stdin (the harness says when, relative to its fault)."""
+    readable, _, _ = select.select([sys.stdin], [], [], 0)
+    return bool(readable) and sys.stdin.readline().strip() == "idle"
+
+
 def main():
     started = time.monotonic()
     deadline = started + ARGS.duration_s
@@ -157,7 +172,7 @@ def main():
     operations = 0
     idled = ARGS.idle_s <= 0
     while time.monotonic() < deadline and operations < ARGS.max_operations:
-        if not idled and conn is not None and time.monotonic() - started >= ARGS.idle_after_s:
+        if not idled and conn is not None and told_to_idle():
             idled = True
             conn = wait_idle(conn, number)
         t0 = time.time()
@@ -172,7 +187,7 @@ def main():
                     sys.stdin.readline()
                     t0 = time.time()
             server = conn.operation()
-            emit({"t0": t0, "t1": time.time(), "ok": True, "server": server, "conn": number})
+            emit({"t0": t0, "t1": time.time(), "ok": True, "server": server, "conn": number}, at_once=False)
         except Exception as exc:  # every failure is data here
             emit({"t0": t0, "t1": time.time(), "ok": False, "error": error_name(exc), "conn": number,
                   "detail": str(exc)[:200]})
@@ -198,8 +213,8 @@ parser.add_argument("--read-timeout-s", type=float, default=0, help="0: wait for
 parser.add_argument("--connect-timeout-s", type=float, default=5)
 parser.add_argument("--start-on-stdin", action="store_true")
 parser.add_argument("--exit-on-error", action="store_true")
-parser.add_argument("--idle-after-s", type=float, default=0, help="go idle this long after starting")
-parser.add_argument("--idle-s", type=float, default=0, help="stay idle this long (0: never idle)")
+parser.add_argument("--idle-s", type=float, default=0,
+                    help="when 'idle' arrives on stdin, stay idle this long (0: never idle)")
 ARGS = parser.parse_args()
 if ARGS.port is None:
     ARGS.port = 3306 if ARGS.proto == "mysql" else 80

@@ -9,8 +9,8 @@ REPL_PASSWORD=${REPL_PASSWORD:-repl}
 
 mkdir -p /run/mysqld && chown mysql:mysql /run/mysqld
 if [ ! -d /var/lib/mysql/mysql ]; then
+  cp -a /opt/mysql-initial/. /var/lib/mysql/
   chown mysql:mysql /var/lib/mysql
-  mariadb-install-db --user=mysql --datadir=/var/lib/mysql --skip-test-db >/dev/null
 fi
 
 mariadbd --user=mysql --server-id="$SERVER_ID" &

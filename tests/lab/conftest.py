@@ -6,10 +6,9 @@ import pytest
 import testinfra
 
 from harness.director import Director
-from harness.lab import ClientCell, Lab
+from harness.lab import ClientCell, ComposeLab
 
-PROJECT = "blackhole-lab-test"
-TEST_ENV = {"LAB_FRONT_PREFIX": "10.213.101", "LAB_BACK_PREFIX": "10.213.102"}
+PROJECT = f"blackhole-test-lab-{os.getpid()}"
 CELLS = [ClientCell("r5", (("net.ipv4.tcp_retries2", 5),))]
 HOST_RETRIES2 = Path("/proc/sys/net/ipv4/tcp_retries2")
 
@@ -21,7 +20,7 @@ def host_retries2_before():
 
 @pytest.fixture(scope="package")
 def lab(host_retries2_before):
-    lab = Lab(project=PROJECT, cells=CELLS, datapath=os.environ.get("LB_DATAPATH") or "auto", env=TEST_ENV)
+    lab = ComposeLab(project=PROJECT, cells=CELLS, datapath=os.environ.get("LB_DATAPATH") or "auto")
     try:
         lab.up()
         yield lab
@@ -34,7 +33,7 @@ def director(lab):
     """The director, put back to its start configuration after each test."""
     director = Director(lab)
     yield director
-    lab.exec("director", ["lbctl", "init"])
+    director.reset()
 
 
 @pytest.fixture

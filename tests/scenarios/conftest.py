@@ -1,29 +1,33 @@
 """Scenario runs against the real lab: short variants, each on a fresh lab, results in a temp dir."""
 import io
-import json
+import os
 
 import pytest
 
-from harness import catalog
-from harness.lab import labelled_leftovers
-from harness.runner import Run
 from harness import scenario
+from harness.lab import labelled_leftovers
+from harness.pipeline import run_and_report
 
-PROJECT = "blackhole-lab-scn"
-LAB_ENV = {"LAB_FRONT_PREFIX": "10.213.131", "LAB_BACK_PREFIX": "10.213.132"}
+PROJECT = f"blackhole-test-scn-{os.getpid()}"      # for tests that name one (CLI runs)
+NOTHING = {"containers": [], "networks": [], "volumes": []}
+
+
+def assert_nothing_left(run):
+    """Nothing of the run's own lab is left (other people's labs are not this test's business)."""
+    project = run.lab_project()
+    assert project is None or labelled_leftovers(project=project) == NOTHING, f"{project} left things behind"
 
 
 @pytest.fixture
 def run_scenario(tmp_path):
     """run_scenario(id, **raw overrides) -> (summary dict, run dir); the lab must be gone after."""
     def run(scenario_id, **overrides):
-        kind, parsed, raw = catalog.load(scenario_id, overrides)
+        parsed, raw = scenario.load(scenario_id, overrides)
         out = io.StringIO()
-        run_dir = catalog.runner(kind, parsed, raw, project=PROJECT, lab_env=LAB_ENV, results=tmp_path,
-                                 out=out).execute()
+        run = run_and_report(parsed, raw, results=tmp_path, out=out)
         print(out.getvalue())
-        assert labelled_leftovers() == {"containers": [], "networks": [], "volumes": []}
-        return json.loads((run_dir / "summary.json").read_text()), run_dir
+        assert_nothing_left(run)
+        return run.summary(), run.path
     return run
 
 
@@ -37,10 +41,9 @@ def matrix_run(tmp_path_factory):
     import time
     started = time.monotonic()
     tmp = tmp_path_factory.mktemp("matrix")
-    raw = scenario.load_raw("lvs-switchover-matrix")
-    parsed = scenario.parse(raw, "scenarios/lvs-switchover-matrix.yaml", "lvs-switchover-matrix")
+    parsed, raw = scenario.load("lvs-switchover-matrix")
     out = io.StringIO()
-    run_dir = Run(parsed, raw, project=PROJECT, lab_env=LAB_ENV, results=tmp, out=out).execute()
+    run = run_and_report(parsed, raw, results=tmp, out=out)
     print(out.getvalue())
-    assert labelled_leftovers() == {"containers": [], "networks": [], "volumes": []}
-    return json.loads((run_dir / "summary.json").read_text()), run_dir, time.monotonic() - started
+    assert_nothing_left(run)
+    return run.summary(), run, time.monotonic() - started

@@ -1,6 +1,7 @@
 """`check-baseline` against the committed baseline of this machine's kernel, through the CLI."""
 import json
 import os
+import platform
 import subprocess
 import sys
 
@@ -8,7 +9,7 @@ import pytest
 
 from harness import baseline
 from harness.lab import REPO
-from tests.scenarios.conftest import LAB_ENV, PROJECT
+from tests.scenarios.conftest import PROJECT
 
 SCENARIO = "matrix-short"
 
@@ -21,8 +22,8 @@ def cli(*args, env):
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory):
     results = tmp_path_factory.mktemp("baseline-results")
-    env = {**os.environ, **LAB_ENV, "LAB_PROJECT": PROJECT, "BLACKHOLE_RESULTS": str(results)}
-    committed = baseline.find(SCENARIO)
+    env = {**os.environ, "LAB_PROJECT": PROJECT, "BLACKHOLE_RESULTS": str(results)}
+    committed = baseline.find(SCENARIO, platform.release())
     assert committed is not None, "no committed baseline for matrix-short in baselines/"
     result = cli("check-baseline", SCENARIO, env=env)
     run_dir = next(results.glob(f"{SCENARIO}/2*"))

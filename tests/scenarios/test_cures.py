@@ -32,6 +32,25 @@ def test_app_hang_is_seen_only_by_a_read_timeout(run_scenario):
     assert 2.0 <= with_timeout["detect_s"] <= 3.0
 
 
+def test_backend_restart_resets_old_connections_at_their_next_request(run_scenario):
+    summary, run_dir = run_scenario("backend-restart", warmup_s=6)
+    by_name = cells(summary)
+    for name, cell in by_name.items():
+        probe = cell["probe"]
+        assert probe["error"] == "ECONNRESET", (name, probe)
+        # Far inside the smallest budget here (tcp_retries2=5: 12.6 s, KERNEL_FACTS.md): no blackhole.
+        assert probe["detect_s"] < 2.0, (name, probe)
+        assert probe["server_before"] == probe["server_after"] == "web-a"
+        reconnects = [op["conn"] for op in _probe_operations(run_dir, name) if op["t0"] > summary["fault"]["t"]]
+        assert max(reconnects) > min(reconnects), "the client never opened a new connection"
+
+
+def _probe_operations(run_dir, cell):
+    import json
+    return [r for r in map(json.loads, (run_dir / "clients" / cell / "probe.jsonl").read_text().splitlines())
+            if "t1" in r]
+
+
 def _harness_events(run_dir):
     import json
     return [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()

@@ -7,11 +7,11 @@ import sys
 import time
 
 from harness.lab import REPO, labelled_leftovers
-from tests.scenarios.conftest import LAB_ENV, PROJECT
+from tests.scenarios.conftest import NOTHING, PROJECT
 
 
 def test_ctrl_c_during_a_fault_cleans_up_everything(tmp_path):
-    env = {**os.environ, **LAB_ENV, "LAB_PROJECT": PROJECT, "BLACKHOLE_RESULTS": str(tmp_path),
+    env = {**os.environ, "LAB_PROJECT": PROJECT, "BLACKHOLE_RESULTS": str(tmp_path),
            "WARMUP_S": "3"}
     run = subprocess.Popen([sys.executable, "-m", "harness", "run", "app-hang"], cwd=REPO, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -28,7 +28,7 @@ def test_ctrl_c_during_a_fault_cleans_up_everything(tmp_path):
     os.killpg(run.pid, signal.SIGINT)          # what a terminal's Ctrl-C does
     output, _ = run.communicate(timeout=120)
     assert run.returncode == 130, output
-    assert labelled_leftovers() == {"containers": [], "networks": [], "volumes": []}
+    assert labelled_leftovers(project=PROJECT) == NOTHING
     harness_events = [json.loads(line) for line in events.read_text().splitlines() if '"harness"' in line]
     names = [e["event"] for e in harness_events]
     assert "interrupted" in names and "lab_down" in names

@@ -1,13 +1,11 @@
 """One failover measures a whole grid of knobs; per-socket options reach unmodified programs."""
-import json
-
-from harness.measure import ss_log
-from harness.load import probe
+from harness.measure import probe_log, ss_log
+from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
 from tests.scenarios.conftest import cells
 
 
 def test_one_failover_measures_every_cell_of_the_matrix(matrix_run):
-    summary, run_dir, wall_s = matrix_run
+    summary, run, wall_s = matrix_run
     by_name = cells(summary)
     assert len(by_name) >= 12
     knobs = {(c["knobs"]["tcp_retries2"], c["knobs"]["tcp_user_timeout_ms"]) for c in by_name.values()}
@@ -15,11 +13,19 @@ def test_one_failover_measures_every_cell_of_the_matrix(matrix_run):
     outside = {name: (c["probe"]["detect_s"], c["predicted"]) for name, c in by_name.items()
                if not c["probe"]["within_window"]}
     assert not outside, f"cells outside the model window: {outside}"
+    # And against KERNEL_FACTS.md's numbers, which do not come from the model.
+    lead = 0.1 + summary["fault"]["uncertainty_s"]
+    for retries2 in (3, 5, 8):
+        assert_within(by_name[f"r{retries2}"]["probe"]["detect_s"], blackhole_bounds(retries2, lead), f"r{retries2}")
+        for user_timeout_ms in (5000, 10000):
+            name = f"r{retries2}-ut{user_timeout_ms}"
+            assert_within(by_name[name]["probe"]["detect_s"], user_timeout_bounds(user_timeout_ms / 1000, lead), name)
+        assert_within(by_name[f"r{retries2}-rt5"]["probe"]["detect_s"], (5.0, 5.0 + lead + 0.05), f"r{retries2}-rt5")
     slowest = max(c["predicted"]["expected_s"] for c in by_name.values())
     assert wall_s <= slowest + 90, f"run took {wall_s:.0f} s, slowest cell predicted {slowest:.0f} s"
 
     # Cells differing only in socket options share a container (a namespace).
-    env = json.loads((run_dir / "env.json").read_text())
+    env = run.env()
     assert set(env["namespaces"]) == {"r3", "r5", "r8", "r15"}
     assert env["namespaces"]["r8"]["tcp_retries2"] == 8
 
@@ -35,10 +41,10 @@ def test_libsockopts_puts_tcp_user_timeout_on_sysbench(matrix_run):
 
 
 def test_ss_samples_show_the_retransmission_ladder_of_a_blackholed_socket(matrix_run):
-    summary, run_dir, _ = matrix_run
+    summary, run, _ = matrix_run
     fault_t = summary["fault"]["t"]
-    ports = probe.local_ports((run_dir / "clients" / "r8" / "probe.jsonl").read_text())
-    samples = ss_log.for_ports(ss_log.parse((run_dir / "namespaces" / "r8" / "ss.txt").read_text()), ports[:1])
+    ports = probe_log.local_ports(run.probe_log("r8").read_text())
+    samples = ss_log.for_ports(ss_log.parse(run.ss_samples("r8").read_text()), ports[:1])
     during = [s for s in samples if fault_t < s.t < fault_t + 100]
     assert during, "no ss sample of the blackholed socket during the hang"
     retransmits = [s.retrans_total for s in during]
@@ -48,10 +54,15 @@ def test_ss_samples_show_the_retransmission_ladder_of_a_blackholed_socket(matrix
 
 
 def test_idle_connections_keepalive_finds_the_dead_peer_and_nothing_else_does(run_scenario):
-    summary, _ = run_scenario("keepalive-idle")
+    summary, run_dir = run_scenario("keepalive-idle")
     by_name = cells(summary)
     keepalive, plain = by_name["r5-ka5-1-3-idle"], by_name["r5-idle"]
     assert keepalive["probe"]["error"] == "ETIMEDOUT" and keepalive["probe"]["within_window"]
+    # KERNEL_FACTS.md: an idle dead peer is found KEEPIDLE + KEEPCNT x INTVL after the last data
+    # (5 + 3 x 1 = 8 s); the last data is the probe's own record, the slack a tick or two.
+    last_data, _ = probe_log.idle_period((run_dir / "clients" / "r5-ka5-1-3-idle" / "probe.jsonl").read_text())
+    found_after = summary["fault"]["t"] + keepalive["probe"]["detect_s"] - last_data
+    assert 8.0 <= found_after <= 8.6, f"keepalive found the dead peer {found_after:.2f} s after the last data"
     assert plain["probe"]["within_window"], plain
     # Without keepalive nothing happens until the client sends again after its idle period.
     assert plain["probe"]["detect_s"] > 20

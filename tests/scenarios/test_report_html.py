@@ -6,8 +6,7 @@ import tempfile
 
 import pytest
 
-from harness.report import html as html_report
-from harness.report import summary as summary_module
+from harness import report
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -23,10 +22,10 @@ def chromium(*args):
 
 
 def test_the_report_of_a_real_run_opens_with_every_chart(matrix_run, tmp_path):
-    _, run_dir, _ = matrix_run
-    summary = summary_module.write(run_dir)                     # re-rendered from disk only
-    page = html_report.render_run(run_dir, summary)
-    charts = sorted(p.name for p in (run_dir / "charts").glob("*.png"))
+    _, run, _ = matrix_run
+    report.render(run)                                          # re-rendered from disk only
+    page = run.page
+    charts = sorted(p.name for p in run.charts_dir.glob("*.png"))
     assert charts == ["recovery.png", "retransmissions.png", "timeline.png"]
 
     dom = chromium("--virtual-time-budget=10000", "--dump-dom", page.as_uri()).stdout
@@ -37,5 +36,5 @@ def test_the_report_of_a_real_run_opens_with_every_chart(matrix_run, tmp_path):
     chromium("--window-size=1280,2400", f"--screenshot={screenshot}", page.as_uri())
     assert screenshot.stat().st_size > 50_000
 
-    index = (run_dir.parents[1] / "index.html")
-    assert index.exists() and run_dir.name in index.read_text()
+    index = run.results / "index.html"
+    assert index.exists() and run.name in index.read_text()

@@ -1,7 +1,8 @@
 """The source articles' other failure modes: Nginx switchover, the LB's idle timeout, backlog overflow."""
 import json
 
-from harness.load import wrk
+from harness.measure import wrk_log
+from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
 from tests.scenarios.conftest import cells
 
 
@@ -13,9 +14,14 @@ def test_nginx_switchover_every_keepalive_connection_hangs_as_modelled_then_land
         assert cell["probe"]["within_window"], (name, cell["probe"]["detect_s"], cell["predicted"])
         assert cell["probe"]["server_before"] == "web-a" and cell["probe"]["server_after"] == "web-b"
     assert {by_name[n]["probe"]["error"] for n in ("r5-c1", "r5-c2", "r5-c3")} == {"ETIMEDOUT"}
+    lead = 0.1 + summary["fault"]["uncertainty_s"]
+    for name in ("r5-c1", "r5-c2", "r5-c3"):
+        assert_within(by_name[name]["probe"]["detect_s"], blackhole_bounds(5, lead), name)
+    for name in ("r5-ut3000-c1", "r5-ut3000-c2"):
+        assert_within(by_name[name]["probe"]["detect_s"], user_timeout_bounds(3.0, lead), name)
     assert by_name["r5-rt2"]["probe"]["error"] == "TIMEOUT"
     # wrk's keepalive connections: throughput before, a cliff (seconds without a response), back after.
-    seconds = wrk.per_second((run_dir / "load" / "wrk.log").read_text())
+    seconds = wrk_log.per_second((run_dir / "load" / "wrk.log").read_text())
     fault = int(summary["fault"]["t"])
     before = [n for s, n in seconds.items() if s < fault - 1]
     assert before and min(before) > 0

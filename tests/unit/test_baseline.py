@@ -21,11 +21,24 @@ def make():
     return baseline.from_summary(SUMMARY, ENV, interval_s=0.1)
 
 
-def test_a_baseline_compared_with_its_own_run_passes():
-    rows = baseline.compare(make(), SUMMARY)
-    assert [r.verdict for r in rows] == ["ok", "ok", "ok"]
-    assert baseline.kernel_warning(make(), SUMMARY) is None
-    assert 'failures="0"' in baseline.junit_xml(rows, "matrix-short")
+def shifted(summary, seconds):
+    """Another run: every cell that errored did so `seconds` later."""
+    other = copy.deepcopy(summary)
+    for cell in other["cells"]:
+        if cell["probe"]["detect_s"] is not None:
+            cell["probe"]["detect_s"] += seconds
+    return other
+
+
+def test_a_later_run_inside_every_tolerance_passes_and_outside_the_narrowest_fails():
+    reference = make()
+    narrowest = min(baseline.tolerance_s(c, 0.1) for c in reference["cells"].values() if c["detect_s"] is not None)
+    inside = baseline.compare(reference, shifted(SUMMARY, narrowest * 0.9))
+    assert [r.verdict for r in inside] == ["ok", "ok", "ok"]
+    assert 'failures="0"' in baseline.junit_xml(inside, "matrix-short")
+    outside = {r.cell: r.verdict for r in baseline.compare(reference, shifted(SUMMARY, narrowest * 1.1))}
+    assert outside["r3-rt2"] == "REGRESSION" and outside["idle"] == "ok"
+    assert baseline.kernel_warning(reference, SUMMARY) is None
 
 
 def test_a_cell_shifted_outside_its_tolerance_fails_and_is_named():

@@ -1,9 +1,10 @@
 """backlog-overflow's pure parts: spec validation, counters, connect bands, nginx log, SYN schedule."""
 import pytest
 
-from harness.burst import results, spec
+from harness.measure import burst as results
 from harness.measure.kernel_model import syn_retransmit_times
 from harness.scenario import ScenarioError
+from harness.scenario import burst as spec
 
 RAW = {"burst": {"connections": 10, "servers": {"web-a": {"backlog": 2, "syncookies": 0}}},
        "cells": [{"name": "small", "server": "web-a", "target": "upstream", "tcp_syn_retries": 2}]}

@@ -2,13 +2,9 @@
 import pytest
 
 from harness.measure import kernel_model
+from tests.kernel_facts import RETRIES2
 
-# tcp_retries2: (budget, expected ETIMEDOUT after the first unacknowledged send: low, high)
-TABLE = {
-    1: (0.6, 1.4, 1.7), 2: (1.4, 3.1, 3.4), 3: (3.0, 6.4, 6.9), 5: (12.6, 12.8, 13.5),
-    6: (25.4, 26.1, 26.8), 8: (102.2, 104, 108), 10: (324.6, 333, 337), 12: (564.6, 575, 583),
-    15: (924.6, 937, 952),
-}
+TABLE = RETRIES2
 
 
 @pytest.mark.parametrize("retries2", sorted(TABLE))

@@ -59,15 +59,6 @@ def test_ipvs_parse_saved_table():
     assert ipvs.parse_saved(SAVED) == {VIP: {A: 1}}
 
 
-def test_ipvs_parse_connections():
-    text = """IPVS connection entries
-pro expire state       source             virtual            destination
-TCP 14:59  ESTABLISHED 10.1.0.129:43210   10.1.0.10:80       10.2.0.31:80
-UDP 04:59  UDP         10.1.0.129:5353    10.1.0.10:53       10.2.0.31:53
-"""
-    assert ipvs.parse_connections(text) == [("10.1.0.129:43210", VIP, A)]
-
-
 def test_ipvs_plan_for_the_seed_swap_is_delete_then_add():
     wanted = ipvs.desired(swapped_state("drop"), now=1000)
     assert ipvs.plan(ipvs.parse_saved(SAVED), wanted, 900) == [

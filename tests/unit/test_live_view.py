@@ -2,7 +2,7 @@
 import io
 import json
 
-from harness.report.live import CellView, LiveView
+from harness.run.live import CellView, LiveView
 
 
 def test_the_view_announces_detection_and_recovery_once_and_knows_when_all_recovered(tmp_path):

@@ -1,7 +1,11 @@
 """Recovery measurement, sysbench parsing and the model windows: pure functions over run files."""
+from harness.effects import Effect
 from harness.measure import recovery, sysbench_log
 from harness.measure.predict import predict
 from harness.scenario import Cell
+
+BLACKHOLE, PARTITION, RESET = Effect("blackhole"), Effect("partition"), Effect("reset")
+APP_HANG, FORGETS_AFTER_20 = Effect("app_hang"), Effect("lb_forgets_flow", idle_timeout_s=20)
 
 T = 1000.0
 
@@ -77,53 +81,53 @@ CELL5 = Cell("r5", (("tcp_retries2", 5),))
 
 
 def test_blackhole_window_is_the_kernel_model_plus_the_probe_interval_and_step_uncertainty():
-    window = predict(CELL5, "ipvs_swap", {"nodest": "drop"}, interval_s=0.1, inject_s=0.3)
+    window = predict(CELL5, BLACKHOLE, interval_s=0.1, inject_s=0.3)
     assert 13.0 < window.earliest_s < window.expected_s < window.latest_s < 14.2
     assert window.contains(13.5) and not window.contains(12.0) and not window.contains(None)
 
 
 def test_a_read_timeout_shorter_than_the_budget_decides():
     cell = Cell("r15-rt5", (("tcp_retries2", 15),), read_timeout_s=5)
-    window = predict(cell, "silent_kill", {}, 0.1, 0.0)
+    window = predict(cell, BLACKHOLE, 0.1, 0.0)
     assert (window.expected_s, window.basis) == (5, "application read timeout 5 s")
 
 
 def test_app_hang_without_a_read_timeout_is_never_detected():
-    window = predict(CELL5, "app_hang", {}, 0.1, 0.0)
+    window = predict(CELL5, APP_HANG, 0.1, 0.0)
     assert window.expected_s is None and window.contains(None) and not window.contains(3.0)
 
 
 def test_reset_and_drain_windows():
-    assert predict(CELL5, "ipvs_swap", {"nodest": "reset"}, 0.1, 0.0).latest_s <= 0.7
-    drain = predict(CELL5, "ipvs_swap", {"nodest": "drop", "drain_s": 5.0}, 0.1, 0.0)
+    assert predict(CELL5, RESET, 0.1, 0.0).latest_s <= 0.7
+    drain = predict(CELL5, Effect("reset", after_s=5.0), 0.1, 0.0)
     assert (drain.earliest_s, drain.latest_s) == (5.0, 5.6)
 
 
 def test_a_fault_healed_before_the_budget_predicts_no_error():
     cell = Cell("r15", (("tcp_retries2", 15),))
-    assert predict(cell, "iptables_drop", {}, 0.1, 0.0, healed_after_s=20).expected_s is None
-    assert predict(CELL5, "iptables_drop", {}, 0.1, 0.0, healed_after_s=20).expected_s > 13
+    assert predict(cell, PARTITION, 0.1, 0.0, healed_after_s=20).expected_s is None
+    assert predict(CELL5, PARTITION, 0.1, 0.0, healed_after_s=20).expected_s > 13
 
 
 def test_tcp_user_timeout_replaces_the_retries2_budget_both_ways():
     short = Cell("r15-ut5000", (("tcp_retries2", 15),), tcp_user_timeout_ms=5000)
-    window = predict(short, "ipvs_swap", {"nodest": "drop"}, 0.1, 0.0)
+    window = predict(short, BLACKHOLE, 0.1, 0.0)
     assert 5.2 <= window.earliest_s and window.latest_s <= 6.5 and window.basis.startswith("TCP_USER_TIMEOUT")
     longer = Cell("r3-ut10000", (("tcp_retries2", 3),), tcp_user_timeout_ms=10000)
-    assert predict(longer, "ipvs_swap", {}, 0.1, 0.0).expected_s > 10
+    assert predict(longer, BLACKHOLE, 0.1, 0.0).expected_s > 10
 
 
 def test_idle_cell_with_keepalive_detects_after_idle_plus_probes():
     cell = Cell("ka", (("tcp_retries2", 5),), keepalive=(5, 1, 3), idle_s=30)
-    window = predict(cell, "silent_kill", {}, 0.1, 0.3, idle=(-2.0, 28.0))
+    window = predict(cell, BLACKHOLE, 0.1, 0.3, idle=(-2.0, 28.0))
     assert window.expected_s == 6.0 and window.basis == "keepalive 5/1/3"
 
 
 def test_idle_cell_without_keepalive_detects_only_after_it_sends_again():
     cell = Cell("idle", (("tcp_retries2", 5),), idle_s=30)
-    window = predict(cell, "silent_kill", {}, 0.1, 0.3, idle=(-2.0, 28.0))
+    window = predict(cell, BLACKHOLE, 0.1, 0.3, idle=(-2.0, 28.0))
     assert 28 + 13 < window.expected_s < 28 + 14
-    assert predict(cell, "silent_kill", {}, 0.1, 0.3, idle=(-2.0, None)).expected_s is None
+    assert predict(cell, BLACKHOLE, 0.1, 0.3, idle=(-2.0, None)).expected_s is None
 
 
 def test_libsockopts_read_back_lines_are_collected():
@@ -144,20 +148,20 @@ ESTAB 0 0 10.213.1.129:43999 10.213.1.10:3306 timer:(keepalive,7199sec,0)
 def test_ss_samples_give_the_retransmission_ladder_per_socket():
     from harness.measure import ss_log
     samples = ss_log.parse(SS)
-    assert [(s.local_port, s.rto_ms, s.backoff, s.retrans_total) for s in samples] == [
-        (43210, 1632.0, 3, 4), (43999, 204.0, 0, 0)]
+    assert [(s.local_port, s.rto_ms, s.rtt_ms, s.backoff, s.retrans_total) for s in samples] == [
+        (43210, 1632.0, 0.1, 3, 4), (43999, 204.0, 0.1, 0, 0)]
     assert samples[0].timer == "on,1.632sec,3" and samples[0].t == 1795308170.1
     assert ss_log.for_ports(samples, [43999])[0].timer.startswith("keepalive")
 
 
 def test_lb_idle_timeout_forgets_an_idle_flow_and_the_datapath_decides_what_follows():
     idle = Cell("r5-idle", (("tcp_retries2", 5),), idle_s=30)
-    loose_off = predict(idle, "lb_idle_timeout", {"seconds": 20}, 0.1, 0.0, idle=(-2.0, 28.0),
+    loose_off = predict(idle, FORGETS_AFTER_20, 0.1, 0.0, idle=(-2.0, 28.0),
                         lb={"datapath": "nftables", "conntrack_loose": 0})
     assert loose_off.contains(28.1) and "RST" in loose_off.basis
-    loose_on = predict(idle, "lb_idle_timeout", {"seconds": 20}, 0.1, 0.0, idle=(-2.0, 28.0),
+    loose_on = predict(idle, FORGETS_AFTER_20, 0.1, 0.0, idle=(-2.0, 28.0),
                        lb={"datapath": "nftables", "conntrack_loose": 1})
     assert loose_on.expected_s is None and "survives" in loose_on.basis
     kept = Cell("ka", (("tcp_retries2", 5),), keepalive=(5, 1, 3), idle_s=30)
-    assert predict(kept, "lb_idle_timeout", {"seconds": 20}, 0.1, 0.0, idle=(-2.0, 28.0),
+    assert predict(kept, FORGETS_AFTER_20, 0.1, 0.0, idle=(-2.0, 28.0),
                    lb={"datapath": "nftables", "conntrack_loose": 0}).expected_s is None

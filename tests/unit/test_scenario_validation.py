@@ -1,5 +1,6 @@
 """Scenario files are validated on load; every error names the file and the field."""
 import copy
+import re
 import subprocess
 import sys
 
@@ -64,6 +65,17 @@ MALFORMED = [
     (bad(["load", "probe", "proto"], "smtp"), "load.probe.proto: must be one of mysql, http"),
     (bad(["load"], "sysbench"), "load: must be a mapping"),
     (bad(["datapath"], "ebpf"), "datapath: must be one of auto, ipvs, nftables"),
+    # Found by hand (issue 12): each crashed or was accepted before.
+    (bad(["steps", 0, "fault"], ["ipvs_swap"]), "steps[0].fault: unknown fault ['ipvs_swap']"),
+    (bad(["warmup_s"], float("nan")), "warmup_s: must be a finite number, not nan"),
+    (bad(["observe_s"], float("inf")), "observe_s: must be a finite number, not inf"),
+    (bad(["observe_s"], 10**400), "observe_s: must be a finite number"),
+    (bad(["warmup_s"], 1e9), "warmup_s: at most 3600 s"),
+    (bad(["load", "probe", "interval_ms"], float("nan")), "load.probe.interval_ms: must be a finite number"),
+    (bad(["steps", 0, "new"], "mysql-primary"), "steps[0]: old and new are both mysql-primary"),
+    (bad(["steps", 0, "new"], "web-b"), "steps[0]: web-b does not serve mysql"),
+    (bad(["steps", 2, "target"], {"a": 1}), "steps[2].target: unknown server"),
+    (bad(["cells", 0], ["tcp_retries2", 5]), "cells[0]: must be a mapping, not list"),
 ]
 
 
@@ -84,9 +96,8 @@ def test_malformed_scenario_is_rejected_naming_file_and_field(raw, message):
 
 @pytest.mark.parametrize("scenario_id", scenario.available())
 def test_every_shipped_scenario_is_valid(scenario_id):
-    from harness import catalog
-    kind, parsed, _ = catalog.load(scenario_id)
-    assert parsed.id == scenario_id and kind in ("failover", "burst")
+    parsed, _ = scenario.load(scenario_id)
+    assert parsed.id == scenario_id and parsed.kind in ("failover", "burst")
 
 
 def test_a_matrix_is_the_product_of_its_knobs_and_shares_containers_by_sysctls():
@@ -110,7 +121,7 @@ def test_keepalive_socket_options():
 
 
 def test_overrides_from_make_reach_every_cell():
-    parsed = scenario.load("lvs-switchover", {"TCP_RETRIES2": "5", "WARMUP_S": "3"})
+    parsed, _ = scenario.load("lvs-switchover", {"TCP_RETRIES2": "5", "WARMUP_S": "3"})
     assert {c.knob("tcp_retries2") for c in parsed.cells} == {5}
     assert parsed.warmup_s == 3 and parsed.cells[0].name == "r5"
 
@@ -138,3 +149,27 @@ def test_a_partition_names_client_containers_not_cells():
     raw["steps"][0]["a"] = "client-r5-rt2"
     with pytest.raises(ScenarioError, match=r"steps\[0\].a: unknown node 'client-r5-rt2'"):
         scenario.parse(raw, "p.yaml", "p")
+
+
+def test_a_file_that_is_not_utf8_is_named_not_a_traceback(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("description: caf\xe9\n".encode("latin-1"))
+    with pytest.raises(ScenarioError, match=r"latin1.yaml: not UTF-8 text \(byte 16 is 0xe9\)"):
+        scenario.load(str(path))
+
+
+def test_the_tcp_retries2_override_reaches_matrix_cells_too():
+    parsed, _ = scenario.load("matrix-short", {"TCP_RETRIES2": "7"})
+    assert {c.knob("tcp_retries2") for c in parsed.cells} == {7}
+
+
+@pytest.mark.parametrize("target, overrides, message", [
+    ("backlog-overflow", {"WARMUP_S": "5"}, "WARMUP_S: a burst scenario has no warmup_s"),
+    ("lvs-switchover", {"TCP_RETRIES2": "five"}, "TCP_RETRIES2: must be a whole number, not 'five'"),
+    ("lvs-switchover", {"WARMUP_S": "nan"}, "WARMUP_S: must be a finite number"),
+    ("lvs-switchover", {"OBSERVE_S": "1e9"}, "OBSERVE_S: at most 7200 s"),
+    ("lvs-switchover", {"LINK_DELAY_MS": "fast"}, "LINK_DELAY_MS: must be a number, not 'fast'"),
+])
+def test_an_override_that_does_not_apply_or_is_malformed_is_refused(target, overrides, message):
+    with pytest.raises(ScenarioError, match=re.escape(message)):
+        scenario.load(target, overrides)

@@ -7,8 +7,7 @@
   lbctl idle-timeout SECONDS              how long the LB remembers an idle flow
   lbctl list                              the state as JSON (datapath, services, removed)
   lbctl flows                             the kernel's flow table (conntrack -L / ipvsadm -Lnc)
-  lbctl sync                              re-apply the state (used by drain timers)
-  lbctl health                            exit 0 when the datapath holds the configuration
+  lbctl sync [--at T]                     re-apply the state (at unix time T: how a drain ends)
 """
 import argparse
 import json
@@ -19,7 +18,9 @@ import time
 from . import ipvs
 from .ipvs import IpvsDatapath
 from .nftables import NftablesDatapath
-from .state import locked_state, parse_endpoint, NODEST_POLICIES
+from .state import STATE_FILE, locked_state, parse_endpoint, NODEST_POLICIES
+
+READY_FILE = os.path.join(os.path.dirname(STATE_FILE), "ready")
 
 DATAPATHS = {"ipvs": IpvsDatapath, "nftables": NftablesDatapath}
 
@@ -62,9 +63,12 @@ def main(argv=None):
             p.add_argument("--nodest", choices=NODEST_POLICIES, default="drop")
             p.add_argument("--drain", type=float, default=0.0, metavar="SECONDS")
     sub.add_parser("idle-timeout").add_argument("seconds", type=int)
-    for name in ("list", "flows", "sync", "health"):
+    for name in ("list", "flows"):
         sub.add_parser(name)
+    sub.add_parser("sync").add_argument("--at", type=float, default=0.0, metavar="UNIX_TIME")
     args = parser.parse_args(argv)
+    if args.command == "sync" and args.at:
+        time.sleep(max(0.0, args.at - time.time()))     # started early, so its start-up is not late
 
     with locked_state() as state:
         if args.command == "init":
@@ -90,16 +94,22 @@ def main(argv=None):
         if args.command in ("init", "add", "remove", "swap", "idle-timeout", "sync"):
             # When the change landed, on the kernel clock every container shares: between these two.
             applying = time.time()
-            datapath.apply(state)
+            try:
+                landed = datapath.apply(state)
+            except ValueError as exc:
+                raise SystemExit(f"lbctl: {exc}")
+            applied = time.time()
+            if landed:                                   # the datapath knows more closely
+                applying, applied = landed
             if args.command == "idle-timeout":
                 datapath.age_existing_flows(state)
-            print(json.dumps({"applying_t": applying, "applied_t": time.time(), "datapath": state.datapath}))
+            print(json.dumps({"applying_t": applying, "applied_t": applied, "datapath": state.datapath}))
+            if args.command == "init":
+                open(READY_FILE, "w").close()          # the container's healthcheck looks for it
         if args.command == "list":
             print(state.to_json())
         elif args.command == "flows":
             sys.stdout.write(datapath.flows())
-        elif args.command == "health":
-            return 0 if datapath.healthy(state) else 1
     return 0
 
 

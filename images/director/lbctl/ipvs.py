@@ -1,16 +1,17 @@
 """IPVS datapath: real `ipvsadm` in NAT (masquerading) mode, for kernels with ip_vs.
 
 ipvsadm is imperative, so apply() compares the kernel's table (`ipvsadm -Sn`) with the
-state and runs only the difference. nodest semantics:
-  - drop: `ipvsadm -d` alone; with expire_nodest_conn=0 (a new namespace's default) IPVS
-    silently drops the old flows;
-  - reset: the old flows' client tuples are put in an nftables set whose input-hook rule
-    (priority filter, ahead of IPVS's LOCAL_IN hook) answers them with a TCP reset. The
-    container cannot write net.ipv4.vs.expire_nodest_conn (/proc/sys is read-only there);
+state and runs only the difference. nodest semantics are IPVS's own, chosen by
+net.ipv4.vs.expire_nodest_conn, which the director's container gets when it starts
+(compose.ipvs.yaml; /proc/sys is read-only inside it afterwards):
+  - drop (expire_nodest_conn=0): `ipvsadm -d`; IPVS silently drops the old flows' packets;
+  - reset (expire_nodest_conn=1): `ipvsadm -d`; IPVS expires the old flows' entries, and the
+    next packet of one, no longer IPVS's, reaches the director's own stack, which answers
+    with a reset (nothing listens on the VIP);
+  - drain: weight 0 (no new flows, old ones served), then `ipvsadm -d` when it ends (a
+    detached `lbctl sync --at <end>` is started at once and waits for that moment): the reset path;
   - flows to backends are masqueraded (needs net.ipv4.vs.conntrack=1, which compose.ipvs.yaml
-    sets), so servers need no route back to the clients;
-  - drain: weight 0 (no new flows, old ones served), then the reset path when it ends;
-    a detached `lbctl sync` is scheduled for that moment.
+    sets), so servers need no route back to the clients.
 """
 import os
 import subprocess
@@ -19,23 +20,20 @@ import time
 from .state import parse_endpoint
 
 TABLE = "blackhole_lb_ipvs"
+EXPIRE_NODEST_CONN = "/proc/sys/net/ipv4/vs/expire_nodest_conn"
+# `meta l4proto tcp` first: nft 1.0.6 cannot size `ct original proto-dst` in a concatenation
+# without knowing the protocol ("variable sized data types (invalid) in concat expressions").
 TABLE_DEFINITION = f"""table ip {TABLE} {{
   set vips {{
     type ipv4_addr . inet_service
   }}
-  set reset_flows {{
-    type ipv4_addr . inet_service . ipv4_addr . inet_service
-  }}
-  chain vip_input {{
-    type filter hook input priority filter; policy accept;
-    ip saddr . tcp sport . ip daddr . tcp dport @reset_flows reject with tcp reset
-  }}
   chain to_backends {{
     type nat hook postrouting priority srcnat; policy accept;
-    ct direction original ct original ip daddr . ct original proto-dst @vips masquerade
+    ct direction original meta l4proto tcp ct original ip daddr . ct original proto-dst @vips masquerade
   }}
 }}
 """
+NODEST_SETTING = {"drop": 0, "reset": 1}
 
 
 def available():
@@ -53,16 +51,6 @@ def parse_saved(text):
             weight = int(words[words.index("-w") + 1]) if "-w" in words else 1
             table.setdefault(words[2], {})[words[words.index("-r") + 1]] = weight
     return table
-
-
-def parse_connections(text):
-    """`ipvsadm -Lnc` -> [(client, vip, backend)] for TCP entries."""
-    flows = []
-    for line in text.splitlines():
-        words = line.split()
-        if len(words) == 6 and words[0] == "TCP":
-            flows.append((words[3], words[4], words[5]))
-    return flows
 
 
 def desired(state, now):
@@ -101,6 +89,8 @@ class IpvsDatapath:
     name = "ipvs"
 
     def apply(self, state):
+        """Returns (t0, t1): the first and last change that decides what existing flows get (a
+        removal or a weight change) happened between the two; None if there was none."""
         now = time.time()
         if subprocess.run(["nft", "list", "table", "ip", TABLE], capture_output=True).returncode:
             subprocess.run(["nft", "-f", "-"], input=TABLE_DEFINITION, text=True, check=True)
@@ -110,40 +100,42 @@ class IpvsDatapath:
                            check=True)
         current = parse_saved(_ipvsadm("-Sn"))
         wanted = desired(state, now)
+        self._check_nodest(state)
+        landed = None
         for args in plan(current, wanted, state.idle_timeout_s):
-            if args[0] == "-d":
-                self._reset_if_asked(state, vip=args[2], backend=args[4])
+            started = time.time()
             _ipvsadm(*args)
+            if args[0] in ("-d", "-e"):
+                landed = (landed[0] if landed else started, time.time())
         for removed in state.removed.values():
             for r in removed:
                 if r.draining(now):
-                    delay = r.drain_until - now + 0.01
-                    subprocess.Popen(["sh", "-c", f"sleep {delay:.3f}; exec lbctl sync"],
-                                     start_new_session=True, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+                    # Its report goes to the container's own output, so `docker logs` shows when
+                    # the drain really ended.
+                    with open("/proc/1/fd/1", "w") as container_log:
+                        subprocess.Popen(["lbctl", "sync", "--at", f"{r.drain_until + 0.01:.3f}"],
+                                         start_new_session=True, stdout=container_log, stderr=container_log)
+        return landed
 
-    def _reset_if_asked(self, state, vip, backend):
-        policies = [r.nodest for r in state.removed.get(vip, []) if r.backend == backend]
-        if policies != ["reset"]:
-            return
-        elements = []
-        for client, flow_vip, flow_backend in parse_connections(_ipvsadm("-Lnc")):
-            if flow_vip == vip and flow_backend == backend:
-                (c_host, c_port), (v_host, v_port) = parse_endpoint(client), parse_endpoint(vip)
-                elements.append(f"{c_host} . {c_port} . {v_host} . {v_port}")
-        if elements:
-            subprocess.run(["nft", "add", "element", "ip", TABLE, "reset_flows",
-                            "{ " + ", ".join(elements) + " }"], check=True)
+    @staticmethod
+    def _check_nodest(state):
+        """Each removal's policy must be the one the kernel's expire_nodest_conn gives."""
+        setting = int(open(EXPIRE_NODEST_CONN).read())
+        for removed in state.removed.values():
+            for r in removed:
+                if NODEST_SETTING[r.nodest] != setting:
+                    raise ValueError(
+                        f"nodest={r.nodest} needs net.ipv4.vs.expire_nodest_conn={NODEST_SETTING[r.nodest]}, "
+                        f"and this director started with {setting} (LB_EXPIRE_NODEST_CONN; the harness sets it "
+                        "from the scenario's steps)")
 
     def flows(self):
         return _ipvsadm("-Lnc")
 
     def age_existing_flows(self, state):
-        """IPVS gives an existing connection the new timeout at its next packet; an idle one keeps
-        its old expiry (`ipvsadm -Lnc` shows it). Nothing to do here."""
-
-    def healthy(self, state):
-        return bool(parse_saved(_ipvsadm("-Sn"))) or not state.services
+        """IPVS gives an existing connection the new timeout at its next packet only; an idle one
+        keeps its old expiry (`ipvsadm -Lnc` shows it). That is why the harness starts the
+        director with the scenario's idle timeout, before any flow exists."""
 
 
 def _ipvsadm(*args):

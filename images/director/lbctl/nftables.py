@@ -84,6 +84,7 @@ class NftablesDatapath:
     name = "nftables"
 
     def apply(self, state):
+        """One transaction: it landed sometime during the call (returns None: no closer bracket)."""
         subprocess.run(["nft", "-f", "-"], input=render(state), text=True, check=True)
 
     def flows(self):
@@ -97,7 +98,3 @@ class NftablesDatapath:
             host, port = parse_endpoint(vip)
             subprocess.run(["conntrack", "-U", "-p", "tcp", "--orig-dst", host, "--orig-port-dst", str(port),
                             "--timeout", str(int(state.idle_timeout_s))], capture_output=True)
-
-    def healthy(self, state):
-        result = subprocess.run(["nft", "list", "table", "ip", TABLE], capture_output=True)
-        return result.returncode == 0

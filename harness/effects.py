@@ -1,0 +1,35 @@
+"""What a fault does to the flows that exist when it lands. Faults declare it in the event they
+write; the kernel model reads it, never a fault's name."""
+import dataclasses
+
+BLACKHOLE = "blackhole"              # packets of existing flows vanish; nothing answers
+PARTITION = "partition"              # packets dropped both ways until healed
+RESET = "reset"                      # existing flows get a TCP reset (after `after_s`: a drain)
+APP_HANG = "app_hang"                # the peer's kernel ACKs, its application never answers
+LB_FORGETS_FLOW = "lb_forgets_flow"  # the director forgets flows idle for `idle_timeout_s`
+NONE = "none"                        # a reconfiguration existing flows do not notice
+KINDS = (BLACKHOLE, PARTITION, RESET, APP_HANG, LB_FORGETS_FLOW, NONE)
+
+
+@dataclasses.dataclass(frozen=True)
+class Effect:
+    kind: str
+    after_s: float = 0.0             # RESET: old flows keep working this long first
+    idle_timeout_s: float = None     # LB_FORGETS_FLOW
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"effect must be one of {', '.join(KINDS)}, not {self.kind!r}")
+
+    def to_record(self):
+        """The effect as written into a fault event: only what differs from the defaults."""
+        record = {"kind": self.kind}
+        if self.after_s:
+            record["after_s"] = self.after_s
+        if self.idle_timeout_s is not None:
+            record["idle_timeout_s"] = self.idle_timeout_s
+        return record
+
+    @classmethod
+    def from_record(cls, record):
+        return cls(**record)

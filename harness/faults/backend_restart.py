@@ -1,0 +1,19 @@
+"""A backend restarts (its container is restarted): the old process closes its connections as
+it exits, and whatever a client sends on one afterwards is answered with a reset by the
+server's kernel, then by the new process's. Clients notice at their next request."""
+from ..effects import RESET, Effect
+from .base import Fault, Param
+
+
+class BackendRestart(Fault):
+    name = "backend_restart"
+    params = {"target": Param("server", help="the server that restarts")}
+
+    def stops(self):
+        return {self.p["target"]}
+
+    def effect(self):
+        return Effect(RESET)
+
+    def inject(self):
+        self.lab.restart(self.p["target"])

@@ -1,0 +1,106 @@
+"""Finding and removing what labs left behind, by label (also after a crash).
+
+`clean()` removes the labs whose owner is gone: the run that made it is not running any more
+and `make up` did not keep it. `clean(everything=True)` removes every lab, kept ones and other
+people's running ones too. Guests: a run's QEMU dies with its run; what is left of one is its
+state directory, and `everything` also stops guests `make up` kept.
+"""
+import glob
+import shutil
+from pathlib import Path
+
+from . import registry
+from .compose import LABEL
+from .engine import HostEngine
+
+PROJECT_LABEL = "com.docker.compose.project"
+OWNER_LABEL = "org.blackhole-lab.owner"
+
+
+def _labelled(docker, project=None):
+    # python-on-whales takes one value per filter key, so the project is matched here.
+    filters = {"label": LABEL}
+    containers = docker.container.list(all=True, filters=filters)
+    networks, volumes = docker.network.list(filters=filters), docker.volume.list(filters=filters)
+    if project is None:
+        return containers, networks, volumes
+    def of_project(labels):
+        return (labels or {}).get(PROJECT_LABEL) == project
+    return ([c for c in containers if of_project(c.config.labels)], [n for n in networks if of_project(n.labels)],
+            [v for v in volumes if of_project(v.labels)])
+
+
+def labelled_leftovers(engine=None, project=None):
+    """Names of every container, network and volume labelled as the lab's (of one project)."""
+    containers, networks, volumes = _labelled((engine or HostEngine()).docker(), project)
+    return {"containers": [c.name for c in containers], "networks": [n.name for n in networks],
+            "volumes": [v.name for v in volumes]}
+
+
+def _owner_from_label(text):
+    pid, _, start = (text or "").partition(":")
+    return {"pid": int(pid), "start": int(start)} if pid.isdigit() and start.isdigit() else None
+
+
+def _why_kept(project, labels, entries):
+    """Why a lab stays ('kept by make up', 'its run, pid 123, is running'), or None if it goes."""
+    entry = entries.get(project)
+    if entry and entry.get("kept"):
+        return "kept by `make up`"
+    owner = entry["owner"] if entry else _owner_from_label(labels.get(OWNER_LABEL))
+    if registry.alive(owner):
+        return f"its owner, pid {owner['pid']}, is running"
+    return None
+
+
+def clean(engine=None, everything=False):
+    """Returns {"removed": {project: [names]}, "kept": {project: why}}."""
+    docker = (engine or HostEngine()).docker()
+    containers, networks, volumes = _labelled(docker)
+    by_project = {}
+    for kind, things in (("container", containers), ("network", networks), ("volume", volumes)):
+        for thing in things:
+            labels = thing.config.labels if kind == "container" else thing.labels
+            project = (labels or {}).get(PROJECT_LABEL, "?")
+            by_project.setdefault(project, {"labels": labels or {}, "container": [], "network": [], "volume": []})
+            by_project[project][kind].append(thing.name)
+    entries = registry.entries()
+    removed, kept = {}, {}
+    for project, found in sorted(by_project.items()):
+        why = None if everything else _why_kept(project, found["labels"], entries)
+        if why:
+            kept[project] = why
+            continue
+        if found["container"]:
+            docker.container.remove(found["container"], force=True, volumes=True)
+        if found["network"]:
+            docker.network.remove(found["network"])
+        if found["volume"]:
+            docker.volume.remove(found["volume"])
+        registry.release(project)
+        removed[project] = found["container"] + found["network"] + found["volume"]
+    for project, entry in entries.items():          # registered, nothing on the engine, nobody's
+        if project not in by_project and (everything or not registry.live(entry)):
+            registry.release(project)
+    # Images are kept (they make the next `up` fast), but old builds left untagged are garbage.
+    docker.image.prune(filter={"label": LABEL})
+    removed_guests = clean_guests(everything)
+    return {"removed": removed, "kept": kept, "guests": removed_guests}
+
+
+def clean_guests(everything=False):
+    """State directories of guests whose QEMU is gone; with everything, running guests too."""
+    from .guest.qemu import kill_pid, running_guests
+    gone = []
+    if everything:
+        for pid in running_guests():
+            kill_pid(pid)
+            gone.append(f"qemu pid {pid}")
+    running = set(running_guests())
+    for state in glob.glob("/tmp/blackhole-guest-*") + glob.glob(str(Path(__file__).resolve().parents[2] / ".lab/*/guest")):
+        pidfile = Path(state) / "qemu.pid"
+        pid = int(pidfile.read_text()) if pidfile.exists() and pidfile.read_text().strip().isdigit() else None
+        if pid not in running:
+            shutil.rmtree(state, ignore_errors=True)
+            gone.append(state)
+    return gone

@@ -1,0 +1,336 @@
+"""The lab as a Compose project on an engine: the face the rest of the harness uses.
+
+  up / down / build / restart       the project's lifecycle
+  exec / spawn / logs               talk to a service's container
+  address / addresses               where a service is on the lab's networks
+  health / services / image_ids     what is running
+
+Constructing a ComposeLab touches nothing; its Compose files are written on first use,
+into its workdir.
+"""
+import copy
+import dataclasses
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import yaml
+
+from ..errors import LabError
+from ..scenario.knobs import SYSCTL_KNOBS
+from ..topology import DATAPATHS, DEFAULT_DATAPATH, DIRECTOR
+from . import registry
+from .engine import HostEngine
+
+REPO = Path(__file__).resolve().parents[2]
+COMPOSE_FILE = REPO / "compose.yaml"
+IPVS_OVERRIDE = REPO / "compose.ipvs.yaml"
+LABEL = "org.blackhole-lab"
+CELL_LABEL = "org.blackhole-lab.cell"
+DEFAULT_PROJECT = "blackhole-lab"
+# The lab knobs a user can set from make or the shell.
+USER_ENV = ("TCP_RETRIES2", "LB_IDLE_TIMEOUT", "LAB_FRONT_PREFIX", "LAB_BACK_PREFIX")
+
+
+@dataclasses.dataclass(frozen=True)
+class ClientCell:
+    """One client container: its own network namespace, so its own TCP sysctls and link."""
+    name: str
+    sysctls: tuple = ()          # (("net.ipv4.tcp_retries2", 5), ...)
+    netem: str = ""              # netem arguments for its side of the link ('delay 50ms'), '' for none
+
+    @property
+    def service(self):
+        return f"client-{self.name}"
+
+
+@dataclasses.dataclass
+class ExecResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def environment_from_os():
+    return {k: os.environ[k] for k in USER_ENV if os.environ.get(k)}
+
+
+def resolve_datapath(requested, has_ipvs):
+    requested = requested or DEFAULT_DATAPATH        # unset or empty (an exported, unset make variable)
+    if requested not in DATAPATHS:
+        raise LabError(f"LB_DATAPATH must be one of {', '.join(DATAPATHS)}, not {requested!r}")
+    if requested == "ipvs" and not has_ipvs:
+        raise LabError("LB_DATAPATH=ipvs, but this kernel has no IPVS (/proc/net/ip_vs missing): "
+                       "load ip_vs on the host, or use LB_DATAPATH=auto or nftables")
+    if requested == "auto":
+        return "ipvs" if has_ipvs else "nftables"
+    return requested
+
+
+def image_names():
+    """The lab's images, as compose.yaml names them."""
+    services = yaml.safe_load(COMPOSE_FILE.read_text())["services"]
+    return sorted({s["image"] for s in services.values() if "image" in s})
+
+
+class ComposeLab:
+    def __init__(self, project=DEFAULT_PROJECT, cells=(), datapath=DEFAULT_DATAPATH, env=None, workdir=None,
+                 engine=None, servers=None, net_admin=()):
+        """servers: the servers to start (None: all of them); the director and clients always start.
+        net_admin: services besides the director that get CAP_NET_ADMIN (a fault's nft rules, netem)."""
+        self.project = project
+        self.net_admin = frozenset(net_admin)
+        self.cells = tuple(cells)
+        self.servers = None if servers is None else tuple(servers)
+        self.engine = engine or HostEngine()
+        self.requested_datapath = datapath
+        self.workdir = Path(workdir or REPO / ".lab" / project)
+        self.user_env = dict(env or {})
+        self._datapath = self._docker = None
+        self._address_cache = {}
+        self.subnets = {}
+        self._running_services = None
+
+    @property
+    def datapath(self):
+        """The director's datapath: what was asked for, as the kernel under the lab allows."""
+        if self._datapath is None:
+            self.engine.ensure_started()
+            self._datapath = resolve_datapath(self.requested_datapath, self.engine.has_ipvs())
+        return self._datapath
+
+    @property
+    def env(self):
+        owner = registry.me()
+        return {"LAB_PROJECT": self.project, "LB_DATAPATH": self.datapath, "LAB_OWNER": f"{owner['pid']}:{owner['start']}",
+                **self.engine.compose_env(), **self.subnets, **self.user_env}
+
+    def _claim_subnets(self):
+        """A free pair of subnets on a shared engine (this host), unless the user chose them; a
+        guest's engine is the run's own and takes compose.yaml's defaults."""
+        if self.subnets or not self.engine.shared or {"LAB_FRONT_PREFIX", "LAB_BACK_PREFIX"} & set(self.user_env):
+            return
+        in_use = set()
+        for network in self.engine.docker().network.list():
+            for config in (network.ipam.config or []):
+                subnet = config.get("Subnet", "") if isinstance(config, dict) else getattr(config, "subnet", "")
+                if subnet and subnet.endswith(".0/24"):
+                    in_use.add(subnet.rsplit(".", 1)[0])
+        try:
+            front, back = registry.reserve(self.project, in_use)
+        except RuntimeError as exc:
+            raise LabError(str(exc)) from None
+        self.subnets = {"LAB_FRONT_PREFIX": front, "LAB_BACK_PREFIX": back}
+        self._docker = None                       # its env file changes with them
+
+    def now(self):
+        """The lab's clock (the one its containers stamp their records with)."""
+        return time.time() + self.engine.clock_offset_s
+
+    # -- the Compose project -------------------------------------------------
+    def compose_files(self):
+        """Writes the files this project needs (once) and returns them in Compose's order."""
+        files = [COMPOSE_FILE] + ([IPVS_OVERRIDE] if self.datapath == "ipvs" else [])
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        if self.cells:
+            files.append(self._write_cells_file())
+        servers = sorted(self.net_admin - {cell.service for cell in self.cells})
+        if servers:
+            path = self.workdir / "compose.net-admin.yaml"
+            path.write_text(yaml.safe_dump({"services": {s: {"cap_add": ["NET_ADMIN"]} for s in servers}}))
+            files.append(path)
+        return files
+
+    def _env_file(self):
+        path = self.workdir / "lab.env"
+        path.write_text("".join(f"{k}={v}\n" for k, v in sorted(self.env.items())))
+        return path
+
+    def _write_cells_file(self):
+        base = yaml.safe_load(COMPOSE_FILE.read_text())["services"]["client"]
+        services = {}
+        for cell in self.cells:
+            service = copy.deepcopy(base)
+            service["sysctls"] = {**service.get("sysctls", {}), **{k: str(v) for k, v in cell.sysctls}}
+            service["labels"] = {**service.get("labels", {}), CELL_LABEL: cell.name}
+            service["hostname"] = cell.service
+            if cell.netem or cell.service in self.net_admin:
+                service["cap_add"] = ["NET_ADMIN"]
+            services[cell.service] = service
+        path = self.workdir / "compose.cells.yaml"
+        path.write_text(yaml.safe_dump({"services": services}, sort_keys=False))
+        return path
+
+    @property
+    def docker(self):
+        if self._docker is None:
+            files = self.compose_files()
+            self._docker = self.engine.docker(compose_files=files, compose_project_name=self.project,
+                                              compose_env_files=[self._env_file()])
+        return self._docker
+
+    def _compose_command(self, *args):
+        return [str(a) for a in self.docker.client_config.docker_compose_cmd] + list(args)
+
+    def _compose(self, *args, timeout=None):
+        """Run a compose command quietly; its output only matters when it fails."""
+        result = subprocess.run(self._compose_command("--progress", "quiet", *args), capture_output=True,
+                                text=True, timeout=timeout)
+        if result.returncode:
+            output = (result.stdout + result.stderr).strip()[-2000:]
+            raise LabError(f"docker compose {' '.join(args)} failed ({result.returncode}):\n{output}")
+        return result.stdout
+
+    # -- lifecycle -----------------------------------------------------------
+    def build(self, no_cache=False):
+        self._compose("build", *(["--no-cache"] if no_cache else []))
+
+    def up(self, timeout_s=180):
+        self.engine.ensure_started()
+        self.check_kernel_supports()
+        self._claim_subnets()
+        self._address_cache.clear()
+        self._compose("up", "--detach", "--wait", "--wait-timeout", str(timeout_s), "--remove-orphans",
+                      *self._started_services())
+        self._running_services = self.services()
+        for cell in self.cells:
+            if cell.netem:
+                self.exec(cell.service, ["tc", "qdisc", "replace", "dev", "eth0", "root", "netem", *cell.netem.split()])
+
+    def check_kernel_supports(self):
+        """Refuse, before anything starts, cells that need what the kernel under the lab lacks."""
+        kernel = self.engine.kernel_release()
+        recent = {k.sysctl: (name, k) for name, k in SYSCTL_KNOBS.items() if k.since}
+        for cell in self.cells:
+            for sysctl, _ in cell.sysctls:
+                if sysctl in recent and not self.engine.has_sysctl(recent[sysctl][1].proc_path):
+                    name, knob = recent[sysctl]
+                    raise LabError(f"{cell.service}: {name} needs {sysctl}, which kernel {kernel} does not have "
+                                   f"(it came with Linux {knob.since}); pick a newer KERNEL or drop the knob")
+            if cell.netem and not self.engine.has_netem():
+                raise LabError(f"{cell.service}: link_delay_ms/link_loss_pct need tc netem, and kernel {kernel} "
+                               "has no sch_netem; run it in a guest kernel that has it (KERNEL=6.1 or 6.12)")
+
+    def down(self, timeout_s=120):
+        try:
+            if self.engine.running():          # a guest that is gone took its lab with it
+                self._compose("down", "--remove-orphans", "--volumes", "--timeout", "3", timeout=timeout_s)
+        finally:
+            if self.engine.shared:
+                registry.release(self.project)
+
+    def keep(self):
+        """This lab outlives the process that made it (`make up`)."""
+        registry.keep(self.project)
+
+    def restart(self, service, timeout_s=60):
+        self._compose("restart", "--timeout", "3", service, timeout=timeout_s)
+
+    def _started_services(self):
+        """What `up` names: nothing (all of compose.yaml) or the director, the servers asked for
+        and every client."""
+        if self.servers is None:
+            return []
+        clients = [name for name in self.docker.compose.config(return_json=True)["services"]
+                   if name.startswith("client")]
+        return [DIRECTOR, *self.servers, *clients]
+
+    def problems(self):
+        """{service: what is wrong} for each of the lab's containers that is gone or not running
+        (an OOM kill, an exit, a removal, an engine that does not answer)."""
+        expected = self._running_services or self.services()
+        try:
+            containers = self.engine.docker().container.list(
+                all=True, filters={"label": f"com.docker.compose.project={self.project}"})
+        except Exception as exc:                  # the engine itself: restarted, gone
+            return {"*": f"the Docker engine does not answer ({str(exc).strip()[:200]})"}
+        found = {c.config.labels.get("com.docker.compose.service"): c.state for c in containers}
+        problems = {}
+        for service in expected:
+            state = found.get(service)
+            if state is None:
+                problems[service] = f"{service}: its container is gone"
+            elif state.status != "running":
+                why = "OOM-killed" if state.oom_killed else f"exit code {state.exit_code}"
+                problems[service] = f"{service}: {state.status} ({why})"
+        return problems
+
+    def services(self):
+        """The services this lab runs."""
+        configured = sorted(self.docker.compose.config(return_json=True)["services"])
+        return configured if self.servers is None else sorted(self._started_services())
+
+    def health(self):
+        """{service: health} for the running containers ('healthy', 'starting', ...)."""
+        status = {}
+        for container in self.docker.compose.ps():
+            service = container.config.labels.get("com.docker.compose.service")
+            health = container.state.health
+            status[service] = health.status if health else container.state.status
+        return status
+
+    # -- talking to nodes ----------------------------------------------------
+    def exec(self, service, command, check=True, timeout=60, stdin=None):
+        result = subprocess.run(self._compose_command("exec", "-T", service, *command),
+                                input=stdin, capture_output=True, text=True, timeout=timeout)
+        if check and result.returncode:
+            raise LabError(f"{service}: {' '.join(command)} exited {result.returncode}: "
+                           f"{result.stderr.strip()[-500:]}")
+        return ExecResult(result.returncode, result.stdout, result.stderr)
+
+    def spawn(self, service, command, stdout=subprocess.PIPE):
+        """Start a command in a service, with a pipe to its stdin; stdout to a pipe or a file.
+        It gets its own session, so a Ctrl-C at the terminal leaves it to the caller's cleanup."""
+        return subprocess.Popen(self._compose_command("exec", "-T", service, *command),
+                                stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE,
+                                text=True, bufsize=1, start_new_session=True)
+
+    def logs(self, service):
+        return self.docker.compose.logs(service, timestamps=True)
+
+    def image_ids(self):
+        """{service: image id} of the running containers."""
+        return {c.config.labels.get("com.docker.compose.service"): c.image for c in self.docker.compose.ps()}
+
+    def compose_version(self):
+        return self._compose("version", "--short").strip()
+
+    def kernel_release(self):
+        return self.engine.kernel_release()
+
+    def where(self):
+        """What env.json records about where the lab runs (host or guest, kernel, HZ, ...)."""
+        return self.engine.describe()
+
+    def keep_evidence(self, directory):
+        """Keep what the place the lab runs in can tell about a run (a guest's console log)."""
+        self.engine.collect(directory)
+
+    def container_name(self, service):
+        for container in self.docker.compose.ps():
+            if container.config.labels.get("com.docker.compose.service") == service:
+                return container.name
+        raise LabError(f"no running container for service {service!r}")
+
+    def _networks_of(self, service):
+        """{network: address} of a service's container; cached, as addresses are fixed for a lab's life."""
+        if service not in self._address_cache:
+            for container in self.docker.compose.ps():
+                name = container.config.labels.get("com.docker.compose.service")
+                self._address_cache[name] = {net.removeprefix(f"{self.project}_"): n.ip_address
+                                             for net, n in container.network_settings.networks.items()
+                                             if n.ip_address}
+        if service not in self._address_cache:
+            raise LabError(f"no running container for service {service!r}")
+        return self._address_cache[service]
+
+    def address(self, service, network):
+        return self._networks_of(service)[network]
+
+    def addresses(self, service):
+        """Every IPv4 address of a service's container, on all lab networks."""
+        return sorted(self._networks_of(service).values())
+
+    def networks(self):
+        return self.docker.network.list(filters={"label": f"com.docker.compose.project={self.project}"})

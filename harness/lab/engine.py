@@ -1,0 +1,84 @@
+"""Where the lab runs: a Docker engine and the kernel under it.
+
+HostEngine is this machine; guest.GuestEngine is a QEMU VM booting a packaged Debian kernel
+with its own Docker engine. Both have this face, and nothing outside this package knows
+which one a run used:
+  ensure_started(say)    boot what needs booting (nothing, on the host); running()
+  docker_host, docker()  the engine's Docker endpoint
+  kernel_release(), hz(), has_ipvs(), has_netem(), has_sysctl(path)   the kernel under it
+  clock_offset_s         the lab's clock minus this process's (0 on the host)
+  describe(), collect(dir)   what env.json records; evidence kept with a run
+"""
+import gzip
+import platform
+import re
+import subprocess
+from pathlib import Path
+
+from python_on_whales import DockerClient
+
+
+def config_hz(config_text):
+    m = re.search(r"^CONFIG_HZ=(\d+)$", config_text, re.M)
+    return int(m.group(1)) if m else None
+
+
+class HostEngine:
+    """This machine's Docker engine and kernel."""
+    where = "host"
+    shared = True               # other labs (other runs, other users) may be on this engine
+    docker_host = None          # the client's default (DOCKER_HOST or the local socket)
+    clock_offset_s = 0.0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def ensure_started(self, say=print):
+        pass
+
+    def running(self):
+        return True
+
+    def stop(self):
+        """Nothing to stop: this machine stays up."""
+
+    def compose_env(self):
+        """compose.yaml variables this place needs (none here: the defaults are this host's)."""
+        return {}
+
+    def kernel_release(self):
+        return platform.release()
+
+    def hz(self):
+        """CONFIG_HZ of the running kernel, from /proc/config.gz or /boot; None if neither says."""
+        for path in (Path("/proc/config.gz"), Path(f"/boot/config-{platform.release()}")):
+            if path.exists():
+                text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
+                return config_hz(text)
+        return None
+
+    def has_ipvs(self):
+        """ip_vs is loaded in this kernel (the director's namespace then has IPVS too)."""
+        return Path("/proc/net/ip_vs").exists()
+
+    def has_netem(self):
+        """netem can be attached (tried in a throwaway network namespace; the host is not touched)."""
+        result = subprocess.run(["unshare", "--net", "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay",
+                                 "1ms"], capture_output=True)
+        return result.returncode == 0
+
+    def has_sysctl(self, path):
+        return Path(path).exists()
+
+    def docker(self, **options):
+        return DockerClient(host=self.docker_host, **options)
+
+    def describe(self):
+        """What env.json records about the place the run ran in."""
+        return {"where": self.where, "kernel": self.kernel_release(), "hz": self.hz()}
+
+    def collect(self, directory):
+        """Evidence of the engine itself kept with a run (none on the host)."""

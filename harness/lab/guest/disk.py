@@ -1,0 +1,187 @@
+"""The guest's disk: Debian bookworm with Docker, sshd and a small PID 1, and the lab's images
+already loaded, built once and cached.
+
+  rootfs   debootstrap + packages + files/ (keyed by rootfs()'s code, files/, PACKAGES)
+  disk     rootfs + an ssh key pair made for this disk + the lab's images (keyed by the rootfs
+           key, the code that adds keys and images, and the images' ids), as an ext4 image
+           the guest boots read-only under a throwaway qcow2 overlay
+The images go in on the host: a throwaway dockerd with the guest tree as its data root
+`docker load`s them (the guest's own loading would be CPU-bound under TCG).
+"""
+import hashlib
+import inspect
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from ...errors import LabError
+from .cache import cache_dir
+
+FILES = Path(__file__).resolve().parent / "files"
+PACKAGES = ("docker.io", "iproute2", "ipvsadm", "nftables", "conntrack", "openssh-server", "kmod", "tini",
+            "procps", "iptables", "ca-certificates")
+MIRROR = "http://deb.debian.org/debian"
+DISK_SIZE = "16G"
+KEY_NAME = "id_ed25519"
+HOST_ALIAS = "blackhole-guest"          # how known_hosts names the guest, whatever port it is on
+KEEP_DISKS = 2                          # the one in use and the one before (another checkout's images)
+
+
+def _digest(*parts):
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else str(part).encode())
+    return h.hexdigest()[:16]
+
+
+def rootfs_key():
+    """What the root tree is made from: the code that makes it, files/, the packages, the mirror."""
+    return _digest(inspect.getsource(rootfs), *(p.read_bytes() for p in sorted(FILES.iterdir())), PACKAGES, MIRROR)
+
+
+def disk_key(image_ids):
+    """What a disk is made from: its root tree, the code that adds keys and images, the images."""
+    return _digest(rootfs_key(), inspect.getsource(_keys), inspect.getsource(_load_images),
+                   json.dumps(sorted(image_ids.items())))
+
+
+def _run(command, what, timeout, **kwargs):
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, **kwargs)
+    if result.returncode:
+        raise LabError(f"guest disk: {what} failed ({result.returncode}): {(result.stdout + result.stderr)[-800:]}")
+    return result.stdout
+
+
+def rootfs(say):
+    """The configured root tree (cached by the recipe's key)."""
+    root = cache_dir("guest", "rootfs") / rootfs_key()
+    if (root / ".complete").exists():
+        return root
+    shutil.rmtree(root, ignore_errors=True)
+    say(f"guest: building the root filesystem with debootstrap ({len(PACKAGES)} packages, ~1.5 min, once)")
+    _run(["debootstrap", "--variant=minbase", f"--include={','.join(PACKAGES)}", "bookworm", str(root), MIRROR],
+         "debootstrap", timeout=1200)
+    init = root / "usr/local/sbin/blackhole-guest-init"
+    shutil.copy(FILES / "blackhole-guest-init", init)
+    init.chmod(0o755)
+    shutil.copy(FILES / "sshd_config", root / "etc/ssh/sshd_config")
+    for key in (root / "etc/ssh").glob("ssh_host_*"):
+        key.unlink()                       # each disk gets its own host key
+    (root / "etc/resolv.conf").unlink(missing_ok=True)
+    (root / "etc/resolv.conf").write_text("nameserver 127.0.0.1\n")   # nothing leaves the guest
+    (root / "etc/hostname").write_text("blackhole-guest\n")
+    (root / "etc/docker").mkdir(exist_ok=True)
+    (root / "etc/docker/daemon.json").write_text(json.dumps({"storage-driver": "overlay2"}) + "\n")
+    shutil.rmtree(root / "var/cache/apt/archives", ignore_errors=True)
+    shutil.rmtree(root / "var/lib/apt/lists", ignore_errors=True)
+    (root / ".complete").write_text(time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    return root
+
+
+class GuestDisk:
+    """A built disk: its image, the key to log in with, and the guest's host key."""
+
+    def __init__(self, directory):
+        self.directory = Path(directory)
+
+    image = property(lambda self: self.directory / "disk.img")
+    key = property(lambda self: self.directory / KEY_NAME)
+    known_hosts = property(lambda self: self.directory / "known_hosts")
+
+    def exists(self):
+        return (self.directory / "build.json").exists()
+
+    def build_info(self):
+        return json.loads((self.directory / "build.json").read_text())
+
+
+def ensure(image_ids, save_images, say):
+    """The disk for these lab images (built if missing). save_images(path) writes a `docker save`
+    tar of them. Returns (GuestDisk, seconds spent building: 0 when cached)."""
+    disk = GuestDisk(cache_dir("guest", "disks") / disk_key(image_ids))
+    if disk.exists():
+        (disk.directory / "build.json").touch()          # recently used: kept by prune()
+        return disk, 0.0
+    started = time.monotonic()
+    base = rootfs(say)
+    shutil.rmtree(disk.directory, ignore_errors=True)
+    disk.directory.mkdir(parents=True)
+    with tempfile.TemporaryDirectory(prefix="blackhole-guest-disk-") as tmp:
+        tree = Path(tmp) / "root"
+        say("guest: copying the root filesystem")
+        _run(["cp", "-a", str(base), str(tree)], "copying the root filesystem", timeout=600)
+        (tree / ".complete").unlink()
+        _keys(disk, tree)
+        say(f"guest: loading {len(image_ids)} lab images into the guest's Docker directory")
+        images_tar = Path(tmp) / "images.tar"
+        save_images(images_tar)
+        _load_images(tree / "var/lib/docker", images_tar, Path(tmp))
+        images_tar.unlink()
+        say(f"guest: writing the {DISK_SIZE} disk image (sparse)")
+        _run(["mkfs.ext4", "-q", "-F", "-L", "root", "-d", str(tree), str(disk.image) + ".partial", DISK_SIZE],
+             "mkfs.ext4", timeout=900)
+    Path(str(disk.image) + ".partial").replace(disk.image)
+    (disk.directory / "build.json").write_text(json.dumps(
+        {"rootfs": rootfs_key(), "images": image_ids, "built_s": round(time.monotonic() - started, 1),
+         "built_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
+    prune(keep=KEEP_DISKS)
+    return disk, time.monotonic() - started
+
+
+def prune(keep):
+    """Delete all but the `keep` most recently used disks, and root trees of other recipes."""
+    disks = sorted((d for d in cache_dir("guest", "disks").iterdir() if (d / "build.json").exists()),
+                   key=lambda d: (d / "build.json").stat().st_mtime, reverse=True)
+    for stale in disks[keep:]:
+        shutil.rmtree(stale, ignore_errors=True)
+    for tree in cache_dir("guest", "rootfs").iterdir():
+        if tree.name != rootfs_key():
+            shutil.rmtree(tree, ignore_errors=True)
+
+
+def _keys(disk, tree):
+    """A login key pair for this disk, and the guest's host key pinned in known_hosts."""
+    _run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "blackhole-lab", "-f", str(disk.key)], "ssh-keygen",
+         timeout=30)
+    ssh_dir = tree / "root/.ssh"
+    ssh_dir.mkdir(mode=0o700, exist_ok=True)
+    shutil.copy(str(disk.key) + ".pub", ssh_dir / "authorized_keys")
+    host_key = tree / "etc/ssh/ssh_host_ed25519_key"
+    _run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", HOST_ALIAS, "-f", str(host_key)], "ssh-keygen",
+         timeout=30)
+    public = (Path(str(host_key) + ".pub")).read_text().split()
+    disk.known_hosts.write_text(f"{HOST_ALIAS} {public[0]} {public[1]}\n")
+
+
+def _load_images(data_root, images_tar, tmp):
+    """`docker load` into data_root with a throwaway dockerd of our own (no networking of its own)."""
+    data_root.mkdir(parents=True, exist_ok=True)
+    sock, pidfile = tmp / "docker.sock", tmp / "docker.pid"
+    (tmp / "daemon.json").write_text("{}\n")
+    log = open(tmp / "dockerd.log", "w")
+    daemon = subprocess.Popen(
+        ["dockerd", "--data-root", str(data_root), "--exec-root", str(tmp / "exec"), "--pidfile", str(pidfile),
+         "-H", f"unix://{sock}", "--bridge=none", "--iptables=false", "--ip-masq=false", "--ip-forward=false",
+         "--storage-driver=overlay2", "--config-file", str(tmp / "daemon.json"), "--log-level=error"],
+        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        docker = ["docker", "-H", f"unix://{sock}"]
+        deadline = time.monotonic() + 60
+        while subprocess.run(docker + ["info"], capture_output=True).returncode:
+            if daemon.poll() is not None or time.monotonic() > deadline:
+                raise LabError(f"guest disk: the loading dockerd did not start: {(tmp / 'dockerd.log').read_text()[-800:]}")
+            time.sleep(0.3)
+        _run(docker + ["load", "-i", str(images_tar)], "docker load", timeout=900)
+    finally:
+        daemon.terminate()
+        try:
+            daemon.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+            daemon.wait()
+        log.close()
+    for leftover in ("network", "runtimes"):            # state that belongs to that dockerd only
+        shutil.rmtree(data_root / leftover, ignore_errors=True)

@@ -1,0 +1,226 @@
+"""GuestEngine: the lab inside a QEMU guest booting a packaged Debian kernel (KERNEL=6.1, 6.12, ...).
+
+Booted on first use (ensure_started) and stopped when its `with` block ends; every step is
+bounded in time, a guest that does not come up raises LabError with its console's last lines,
+and its QEMU never outlives the process that started it. The Docker engine inside is reached
+through an ssh-forwarded socket, so Compose and python-on-whales work unchanged.
+"""
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from python_on_whales import DockerClient
+
+from ...errors import LabError
+from . import accel, disk as guest_disk, initramfs, kernels
+from .qemu import Vm, qemu_version
+from .ssh import Ssh
+
+BOOT_TIMEOUT_S = 240          # QEMU start to ssh (TCG: ~25-35 s measured)
+ENGINE_TIMEOUT_S = 180        # ssh to `docker info` answering
+CLOCK_SAMPLES = 20
+GUEST_FILE = "guest.json"     # in a kept guest's home: how to find it again
+
+
+class GuestEngine:
+    where = "guest"
+    shared = False              # its Docker engine is this run's alone
+
+    def __init__(self, spec, image_ids=None, save_images=None, out=sys.stdout, home=None):
+        """spec: KERNEL's value; image_ids() -> {image: id} and save_images(path) give the lab's
+        images for the disk (harness/lab/compose.py supplies both). home: a directory to keep the
+        guest's state in, for a guest that outlives this process (`make up`); without one the
+        guest lives in a temporary directory and dies with the process."""
+        self.spec, self.out, self.home = spec, out, Path(home) if home else None
+        self._image_ids, self._save_images = image_ids, save_images
+        self.kernel = self.vm = self.ssh = self.disk = None
+        self.state_dir = None
+        self.timings, self.accel = {}, None
+        self.clock_offset_s, self.clock = 0.0, {}
+        self._features = {}
+        self.failed = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    def say(self, text):
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    # -- lifecycle -------------------------------------------------------------
+    def ensure_started(self, say=None):
+        if self.failed is not None:
+            raise LabError(f"guest: it did not come up earlier: {self.failed}")
+        if self.vm is not None:
+            return
+        if say:
+            self.say = say
+        try:
+            self._start()
+        except BaseException as exc:
+            self.failed = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise
+
+    def running(self):
+        """Started, and still there: a guest that failed to come up holds no lab."""
+        return self.failed is None and self.vm is not None and self.vm.alive()
+
+    def compose_env(self):
+        """Healthchecks are `runc exec`s, each costing the one emulated CPU a large fraction of a
+        second: check every 10 s, not every second (measured on 6.12: 1 s interval saturates the
+        guest; 5 s: lab up 32-41 s; 10 s: a little slower, half the steady cost; 30 s: 54-58 s),
+        and allow a check longer than the host would need."""
+        return {"HEALTH_INTERVAL": "10s", "HEALTH_TIMEOUT": "30s"}
+
+    def _start(self):
+        started = time.monotonic()
+        self.kernel = kernels.fetch(self.spec)
+        initrd, modules = initramfs.initramfs(self.kernel), initramfs.modules_disk(self.kernel)
+        self.timings["kernel_s"] = round(time.monotonic() - started, 1)
+        self.disk, built_s = guest_disk.ensure(self._image_ids(), self._save_images, self.say)
+        self.timings["disk_build_s"] = round(built_s, 1)
+        self.accel, why = accel.choose(self.kernel)
+        if self.home:
+            self.home.mkdir(parents=True, exist_ok=True)
+        self.state_dir = self.home or Path(tempfile.mkdtemp(prefix="blackhole-guest-"))
+        self.vm = Vm(self.state_dir, self.kernel, initrd, modules, self.disk.image, self.accel)
+        self.say(f"guest: booting {self.kernel.package} ({self.kernel.version}) under QEMU/{self.accel} ({why}) ...")
+        booting = time.monotonic()
+        self.vm.start(detached=self.home is not None)
+        self.ssh = Ssh(self.vm.port, self.disk, self.state_dir)
+        self._wait("ssh to answer", BOOT_TIMEOUT_S, self.ssh.reachable)
+        self.timings["boot_s"] = round(time.monotonic() - booting, 1)
+        self._sync_clock()
+        engine = time.monotonic()
+        self.ssh.forward_docker()
+        self._wait("the Docker engine to answer", ENGINE_TIMEOUT_S, self._docker_answers)
+        self.timings["engine_ready_s"] = round(time.monotonic() - engine, 1)
+        self.say(f"guest: {self.kernel.release} up: boot {self.timings['boot_s']} s, "
+                 f"Docker engine {self.timings['engine_ready_s']} s later")
+        if self.home:
+            (self.home / GUEST_FILE).write_text(json.dumps({
+                "spec": self.spec, "kernel": {"package": self.kernel.package, "version": self.kernel.version,
+                                              "release": self.kernel.release, "root": str(self.kernel.root)},
+                "disk": str(self.disk.directory), "port": self.vm.port, "qemu_pid": self.vm.process.pid,
+                "forwarder_pid": self.ssh.forwarder.pid, "accel": self.accel, "timings": self.timings,
+                "clock": self.clock}, indent=1))
+
+    @classmethod
+    def attach(cls, home, out=sys.stdout):
+        """The guest a `make up` left running with its state in home."""
+        home = Path(home)
+        info = json.loads((home / GUEST_FILE).read_text())
+        engine = cls(info["spec"], out=out, home=home)
+        engine.kernel = kernels.Kernel(**{**info["kernel"], "root": Path(info["kernel"]["root"])})
+        engine.disk = guest_disk.GuestDisk(info["disk"])
+        engine.state_dir, engine.accel, engine.timings = home, info["accel"], info["timings"]
+        engine.clock, engine.clock_offset_s = info["clock"], info["clock"]["offset_s"]
+        engine.vm = Vm.attached(home, info["qemu_pid"], info["port"])
+        engine.ssh = Ssh(info["port"], engine.disk, home, forwarder_pid=info["forwarder_pid"])
+        return engine
+
+    def _wait(self, what, timeout_s, ready):
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if not self.vm.alive():
+                raise LabError(f"guest: QEMU exited while waiting for {what}; console:\n{self.vm.console_tail()}")
+            if ready():
+                return
+            time.sleep(1)
+        raise LabError(f"guest: gave up waiting {timeout_s} s for {what}; console:\n{self.vm.console_tail()}")
+
+    def _docker_answers(self):
+        return subprocess.run(["docker", "-H", self.docker_host, "info"], capture_output=True).returncode == 0
+
+    def _sync_clock(self):
+        """Set the guest's clock from ours, then measure what is left: the lab's timeline is the
+        guest's clock, and harness events are put on it (ComposeLab.now)."""
+        self.ssh.run(f"date -s @{time.time():.6f} >/dev/null", timeout=30)
+        self.clock = self.measure_clock()
+        self.clock_offset_s = self.clock["offset_s"]
+
+    def measure_clock(self):
+        """guest clock - our clock, from the sample with the shortest round trip (NTP's way),
+        read through one shell whose `$EPOCHREALTIME` costs no process per sample."""
+        reader = self.ssh.popen("while read -r _; do echo $EPOCHREALTIME; done")
+        samples = []
+        try:
+            for _ in range(CLOCK_SAMPLES):
+                before = time.time()
+                reader.stdin.write("\n")
+                reader.stdin.flush()
+                guest = float(reader.stdout.readline())
+                after = time.time()
+                samples.append((after - before, guest - (before + after) / 2))
+        finally:
+            reader.stdin.close()
+            reader.wait(timeout=10)
+        rtt, offset = min(samples)
+        return {"offset_s": round(offset, 4), "uncertainty_s": round(rtt / 2, 4)}
+
+    def stop(self):
+        if self.ssh is not None:
+            try:
+                self.ssh.close()
+            except Exception:          # the guest may already be gone; QEMU is stopped next anyway
+                pass
+        if self.vm is not None:
+            self.vm.stop()
+        if self.state_dir is not None:
+            shutil.rmtree(self.state_dir, ignore_errors=True)       # the overlay and sockets with it
+        self.vm = self.ssh = self.state_dir = None
+
+    # -- the engine's face -------------------------------------------------------
+    @property
+    def docker_host(self):
+        return f"unix://{self.ssh.docker_socket}"
+
+    def docker(self, **options):
+        return DockerClient(host=self.docker_host, **options)
+
+    def kernel_release(self):
+        return self.kernel.release
+
+    def hz(self):
+        return self.kernel.hz
+
+    def _test(self, condition):
+        if condition not in self._features:
+            self._features[condition] = self.ssh.run(f"test {condition}", check=False).returncode == 0
+        return self._features[condition]
+
+    def has_ipvs(self):
+        return self._test("-e /proc/net/ip_vs")
+
+    def has_netem(self):
+        return self._test("-d /sys/module/sch_netem")
+
+    def has_sysctl(self, path):
+        return self._test(f"-e {path}")
+
+    def describe(self):
+        return {"where": self.where, "kernel": self.kernel.release, **self.kernel.describe(),
+                "accel": self.accel, "qemu": qemu_version(), "timings": self.timings,
+                "clock_at_boot": self.clock, "disk": self.disk.build_info() if self.disk else None}
+
+    def collect(self, directory):
+        """The guest's console log and its clock's offset now, kept with a run."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        if self.vm is not None and self.vm.console_log.exists():
+            shutil.copy(self.vm.console_log, directory / "console.log")
+        info = {"describe": self.describe() if self.kernel else None}
+        if self.vm is not None and self.vm.alive() and self.ssh is not None:
+            try:
+                info["clock_at_end"] = self.measure_clock()
+            except (LabError, subprocess.TimeoutExpired, ValueError):
+                pass
+        (directory / "guest.json").write_text(json.dumps(info, indent=1, default=str) + "\n")

@@ -1,0 +1,133 @@
+"""The guest's QEMU process: booted from a kernel, its initramfs and modules disk, with the lab's
+disk read-only under a throwaway qcow2 overlay, reachable only on a loopback-forwarded ssh port.
+
+Every guest's QEMU is named MARKER, which is how cleanup finds one whose owner is gone. A run's
+QEMU dies with the process that started it (PR_SET_PDEATHSIG), whatever way that ends.
+"""
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from ...errors import LabError
+
+MARKER = "blackhole-lab-guest"
+QEMU = "qemu-system-x86_64"
+KERNEL_ARGS = "console=ttyS0 apparmor=0 panic=-1 loglevel=4"   # AppArmor on a minbase root breaks docker run
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _die_with_parent():
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)     # PR_SET_PDEATHSIG
+
+
+def qemu_version():
+    result = subprocess.run([QEMU, "--version"], capture_output=True, text=True)
+    return result.stdout.splitlines()[0] if result.returncode == 0 else None
+
+
+class Vm:
+    def __init__(self, state_dir, kernel, initramfs, modules_disk, disk_image, accel, memory_mb=6144, cpus=1):
+        self.state_dir = Path(state_dir)
+        self.kernel, self.initramfs, self.modules_disk, self.disk_image = kernel, initramfs, modules_disk, disk_image
+        self.accel, self.memory_mb, self.cpus = accel, memory_mb, cpus
+        self.process = None
+        self.pid = self.port = None
+
+    @classmethod
+    def attached(cls, state_dir, pid, port):
+        """A QEMU some other process started (a kept guest), known by its pid."""
+        vm = cls(state_dir, None, None, None, None, None)
+        vm.pid, vm.port = pid, port
+        return vm
+
+    overlay = property(lambda self: self.state_dir / "root-overlay.qcow2")
+    console_log = property(lambda self: self.state_dir / "console.log")
+    pidfile = property(lambda self: self.state_dir / "qemu.pid")
+
+    def command(self):
+        cpu = ["-accel", "tcg,thread=multi", "-cpu", "max"] if self.accel == "tcg" else ["-accel", "kvm", "-cpu", "host"]
+        return [QEMU, "-name", f"{MARKER},process={MARKER}", *cpu, "-smp", str(self.cpus), "-m", str(self.memory_mb),
+                "-kernel", str(self.kernel.vmlinuz), "-initrd", str(self.initramfs), "-append", KERNEL_ARGS,
+                "-drive", f"file={self.overlay},if=virtio,format=qcow2,cache=unsafe",
+                "-drive", f"file={self.modules_disk},if=virtio,format=raw,readonly=on",
+                "-netdev", f"user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{self.port}-:22",
+                "-device", "virtio-net-pci,netdev=n0", "-rtc", "base=utc",
+                "-display", "none", "-monitor", "none", "-serial", f"file:{self.console_log}",
+                "-no-reboot", "-pidfile", str(self.pidfile)]
+
+    def start(self, detached=False):
+        """Boot it. detached: it outlives this process (`make up`); otherwise it dies with it."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        result = subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(self.disk_image), "-F", "raw",
+                                 str(self.overlay)], capture_output=True, text=True)
+        if result.returncode:
+            raise LabError(f"qemu-img create failed: {result.stderr.strip()}")
+        self.port = free_port()
+        self.process = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=open(self.state_dir / "qemu.stderr", "w"), start_new_session=True,
+                                        preexec_fn=None if detached else _die_with_parent)
+        return self
+
+    def alive(self):
+        if self.process is not None:
+            return self.process.poll() is None
+        return self.pid is not None and self.pid in running_guests()
+
+    def console_tail(self, lines=40):
+        text = self.console_log.read_text(errors="replace") if self.console_log.exists() else ""
+        stderr = self.state_dir / "qemu.stderr"
+        text += stderr.read_text(errors="replace") if stderr.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def stop(self, timeout_s=10):
+        """Kill QEMU (the overlay is thrown away, so nothing needs a clean shutdown) and delete the overlay."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        elif self.process is None and self.alive():
+            kill_pid(self.pid, timeout_s)
+        self.overlay.unlink(missing_ok=True)
+
+
+def kill_pid(pid, timeout_s=10):
+    """Stop a QEMU this process did not start (a detached guest, or one whose owner is gone)."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+
+
+def running_guests():
+    """{pid: command line} of every QEMU named MARKER on this machine."""
+    found = {}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if cmdline and cmdline[0].endswith(QEMU.encode()) and any(MARKER.encode() in a for a in cmdline):
+            found[int(proc.name)] = b" ".join(cmdline).decode(errors="replace")
+    return found

@@ -1,0 +1,80 @@
+"""Talking to the guest: ssh with the disk's own key and pinned host key, one shared
+connection for commands, and the guest's Docker socket forwarded to a local socket."""
+import os
+import signal
+import subprocess
+import time
+
+from ...errors import LabError
+from .disk import HOST_ALIAS
+
+
+class Ssh:
+    def __init__(self, port, disk, state_dir, forwarder_pid=None):
+        self.port, self.disk, self.state_dir = port, disk, state_dir
+        self.forwarder, self.forwarder_pid = None, forwarder_pid
+
+    @property
+    def docker_socket(self):
+        return self.state_dir / "docker.sock"
+
+    def _options(self, shared=True):
+        """shared: commands go through one persistent connection (a new one costs a handshake)."""
+        options = ["-i", str(self.disk.key), "-p", str(self.port), "-o", "BatchMode=yes",
+                   "-o", f"UserKnownHostsFile={self.disk.known_hosts}", "-o", "StrictHostKeyChecking=yes",
+                   "-o", f"HostKeyAlias={HOST_ALIAS}", "-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR",
+                   "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=6"]
+        if shared:
+            options += ["-o", f"ControlPath={self.state_dir}/ssh-control", "-o", "ControlMaster=auto",
+                        "-o", "ControlPersist=yes"]
+        return options
+
+    def run(self, command, timeout=60, check=True, stdin=None):
+        """A shell command in the guest (as root)."""
+        result = subprocess.run(["ssh", *self._options(), "root@127.0.0.1", command], input=stdin,
+                                capture_output=True, text=True, timeout=timeout)
+        if check and result.returncode:
+            raise LabError(f"guest: `{command}` exited {result.returncode}: {result.stderr.strip()[-500:]}")
+        return result
+
+    def popen(self, command):
+        """A long-lived shell command in the guest, with pipes to its stdin and stdout."""
+        return subprocess.Popen(["ssh", *self._options(), "root@127.0.0.1", command], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def reachable(self):
+        try:
+            return self.run("true", timeout=15, check=False).returncode == 0
+        except subprocess.TimeoutExpired:
+            return False
+
+    def forward_docker(self, timeout_s=60):
+        """Forward the guest's /var/run/docker.sock to docker_socket; returns once it answers."""
+        self.docker_socket.unlink(missing_ok=True)
+        self.forwarder = subprocess.Popen(
+            ["ssh", *self._options(shared=False), "-N", "-o", "ExitOnForwardFailure=yes", "-o", "StreamLocalBindUnlink=yes",
+             "-L", f"{self.docker_socket}:/var/run/docker.sock", "root@127.0.0.1"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.forwarder.poll() is not None:
+                raise LabError(f"guest: forwarding the Docker socket failed: {self.forwarder.stderr.read()[-300:]}")
+            if self.docker_socket.exists():
+                return
+            time.sleep(0.1)
+        raise LabError("guest: the Docker socket forward did not come up")
+
+    def close(self):
+        if self.forwarder is not None and self.forwarder.poll() is None:
+            self.forwarder.terminate()
+            try:
+                self.forwarder.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.forwarder.kill()
+        elif self.forwarder is None and self.forwarder_pid:
+            try:
+                os.kill(self.forwarder_pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        subprocess.run(["ssh", *self._options(), "-O", "exit", "root@127.0.0.1"], capture_output=True, timeout=10)
+        self.docker_socket.unlink(missing_ok=True)

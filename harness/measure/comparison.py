@@ -1,0 +1,72 @@
+"""Several runs of one scenario side by side (other kernels, other machines, a room of
+participants): per cell, each run's detect and recover beside its own model window, and the
+differences worth a look, each with what explains it.
+
+A difference is flagged when two runs' detect times differ by more than the baseline tolerance
+(harness/baseline.py: from the cells' model windows). It is explained when both runs are inside
+their own model windows (the model moved, with the measured base RTO or HZ); otherwise it is
+a finding."""
+from .. import baseline
+
+
+def _cell_view(cell, env):
+    p, w = cell["probe"], cell["predicted"]
+    return {"detect_s": p["detect_s"], "recover_s": p["recover_s"], "error": p["error"],
+            "within_window": p["within_window"], "expected_s": w["expected_s"], "earliest_s": w["earliest_s"],
+            "latest_s": w["latest_s"], "basis": w["basis"], "base_rto_s": w.get("base_rto_s"),
+            "hz": (env.get("where") or {}).get("hz")}
+
+
+def _explain(ref_label, ref, label, other):
+    if (ref["detect_s"] is None) != (other["detect_s"] is None):
+        who = label if other["detect_s"] is not None else ref_label
+        return f"only {who} saw an error" + ("" if ref["within_window"] and other["within_window"]
+                                              else "; not what the model says: a finding")
+    if not (ref["within_window"] and other["within_window"]):
+        outside = [name for name, c in ((ref_label, ref), (label, other)) if not c["within_window"]]
+        return f"outside the model window on {', '.join(outside)}: a finding"
+    reasons = []
+    if ref["base_rto_s"] and other["base_rto_s"] and abs(ref["base_rto_s"] - other["base_rto_s"]) >= 0.001:
+        reasons.append(f"base RTO {ref['base_rto_s'] * 1000:.0f} ms on {ref_label}, "
+                       f"{other['base_rto_s'] * 1000:.0f} ms on {label} (the ladder scales with it)")
+    if ref["hz"] and other["hz"] and ref["hz"] != other["hz"]:
+        reasons.append(f"HZ {ref['hz']} vs {other['hz']} (timer granularity)")
+    return "both inside their model windows: " + ("; ".join(reasons) or "within the spread the model allows")
+
+
+def compare(runs, interval_s=0.1):
+    """runs: [(label, summary, env), ...], the first the reference. Returns a JSON-able dict."""
+    labels = [label for label, _, _ in runs]
+    views = {label: {c["cell"]: _cell_view(c, env) for c in summary["cells"]} for label, summary, env in runs}
+    names = []
+    for label in labels:
+        names += [n for n in views[label] if n not in names]
+    ref_label = labels[0]
+    cells = []
+    for name in names:
+        by_run = {label: views[label].get(name) for label in labels}
+        flags = []
+        ref = by_run[ref_label]
+        for label in labels[1:]:
+            other = by_run[label]
+            if ref is None or other is None:
+                flags.append({"run": label, "what": f"cell missing on {ref_label if ref is None else label}"})
+                continue
+            tolerance = baseline.tolerance_s({"model": _model(ref)}, interval_s, _model(other))
+            both = ref["detect_s"] is not None and other["detect_s"] is not None
+            if both and abs(ref["detect_s"] - other["detect_s"]) <= tolerance:
+                continue
+            if ref["detect_s"] is None and other["detect_s"] is None:
+                continue
+            delta = other["detect_s"] - ref["detect_s"] if both else None
+            flags.append({"run": label, "delta_s": None if delta is None else round(delta, 3),
+                          "tolerance_s": round(tolerance, 3), "what": _explain(ref_label, ref, label, other)})
+        cells.append({"cell": name, "by_run": by_run, "flags": flags})
+    return {"runs": [{"label": label, "scenario": summary["scenario"], "run": summary["run"],
+                      "kernel": summary.get("kernel"), "datapath": summary.get("datapath"),
+                      "where": (env.get("where") or {}).get("where", "host")} for label, summary, env in runs],
+            "reference": ref_label, "cells": cells}
+
+
+def _model(view):
+    return {k: view[k] for k in ("expected_s", "earliest_s", "latest_s")}

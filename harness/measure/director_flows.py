@@ -1,0 +1,53 @@
+"""The director's flow table as it printed it: `ipvsadm -Lnc` (ipvs) or `conntrack -L` (nftables),
+alone (a snapshot) or in blocks headed '@ <unix time>' (the flow sampler)."""
+import dataclasses
+import re
+
+CONNTRACK_RE = re.compile(r"^tcp\s+\d+\s+(?P<expires>\d+)\s+(?P<state>[A-Z_]+)\s+src=(?P<client>\S+) dst=(?P<vip>\S+) "
+                          r"sport=(?P<cport>\d+) dport=(?P<vport>\d+) src=(?P<backend>\S+) dst=\S+ sport=(?P<bport>\d+)")
+
+
+@dataclasses.dataclass(frozen=True)
+class Flow:
+    client: str              # 10.213.1.129:43210
+    vip: str                 # 10.213.1.10:3306
+    backend: str             # 10.213.2.21:3306
+    state: str               # ESTABLISHED, ...
+    expires_s: float         # what the table says is left before it forgets the flow
+
+
+def _seconds(text):
+    minutes, _, seconds = text.partition(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def parse_table(text):
+    """One snapshot's TCP flows, whichever datapath printed it."""
+    flows = []
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) == 6 and words[0] == "TCP" and ":" in words[1]:
+            flows.append(Flow(words[3], words[4], words[5], words[2], _seconds(words[1])))
+        elif (m := CONNTRACK_RE.match(line)):
+            flows.append(Flow(f"{m['client']}:{m['cport']}", f"{m['vip']}:{m['vport']}",
+                              f"{m['backend']}:{m['bport']}", m["state"], int(m["expires"])))
+    return flows
+
+
+def parse_samples(text):
+    """[(t, [Flow, ...]), ...] from the flow sampler's output."""
+    samples, t, lines = [], None, []
+    for line in text.splitlines() + ["@ end"]:
+        if line.startswith("@ "):
+            if t is not None:
+                samples.append((t, parse_table("\n".join(lines))))
+            t = None if line == "@ end" else float(line[2:])
+            lines = []
+        else:
+            lines.append(line)
+    return samples
+
+
+def of_client_port(flows, port):
+    """The flows of one client connection (by its local port)."""
+    return [f for f in flows if f.client.rsplit(":", 1)[-1] == str(port)]

@@ -1,0 +1,33 @@
+"""A scenario from start to report: the runner, then the report drawn from the run's directory,
+however the run ended (an interrupted or failed run still gets its summary and page)."""
+import sys
+
+from . import report
+from .run import runner_for
+
+
+def run_and_report(scenario, raw_definition, out=sys.stdout, **options):
+    """Run `scenario` and render its report; returns the store.RunDir."""
+    runner = runner_for(scenario, raw_definition, out=out, **options)
+    finished = False
+    try:
+        runner.execute()
+        finished = True
+    finally:
+        if runner.run is not None:
+            _report(runner.run, out, raise_errors=finished)
+    return runner.run
+
+
+def _report(run, out, raise_errors):
+    try:
+        summary = report.render(run)
+    except Exception as exc:
+        if raise_errors:
+            raise
+        out.write(f"report: could not render {run.path}: {exc!r}\n")   # the run's own error goes on up
+        return
+    if summary["cells"]:
+        out.write("\n" + report.terminal_table(summary) + "\n")
+    out.write(f"\nrun: report {run.page}\n")
+    out.flush()

@@ -1,0 +1,87 @@
+"""A comparison of runs (harness/measure/comparison.py) as a page: one recovery chart with every
+run's cells side by side, the table of flagged differences, and comparison.json. Shapes as well
+as colours tell the runs apart, so the chart survives a black-and-white printout."""
+import html as html_lib
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from .html import page, table  # noqa: E402
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def chart(comparison, path):
+    cells, runs = comparison["cells"], [r["label"] for r in comparison["runs"]]
+    fig, ax = plt.subplots(figsize=(12.8, max(3.0, 0.5 * len(cells) * max(1, len(runs)) / 2 + 1.8)), dpi=100)
+    colours = matplotlib.colormaps["tab10"]
+    offsets = [(i - (len(runs) - 1) / 2) * 0.8 / max(len(runs), 1) for i in range(len(runs))]
+    for row, cell in enumerate(cells):
+        for i, label in enumerate(runs):
+            view, y = cell["by_run"].get(label), row + offsets[i]
+            if not view:
+                continue
+            if view["expected_s"] is not None:
+                low = max(view["earliest_s"], 0.05)
+                ax.plot([low, max(view["latest_s"], low * 1.02)], [y, y], color=colours(i), alpha=0.35, linewidth=5,
+                        solid_capstyle="butt")
+            if view["detect_s"] is not None:
+                ax.plot(max(view["detect_s"], 0.05), y, MARKERS[i % len(MARKERS)], color=colours(i), markersize=7,
+                        markeredgecolor="black", label=label if row == 0 or label not in ax.get_legend_handles_labels()[1]
+                        else None)
+    ax.set_xscale("log")
+    ax.set_xlim(0.05, 2000)
+    ax.set_yticks(range(len(cells)), [c["cell"] for c in cells], fontsize=9)
+    ax.invert_yaxis()
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    ax.set_xlabel("seconds after the fault until the first error (log scale); bars: each run's model window")
+    handles, labels = ax.get_legend_handles_labels()
+    seen = dict(zip(labels, handles))
+    ax.legend(seen.values(), seen.keys(), loc="lower right", fontsize=9, title="run")
+    ax.set_title(f"{comparison['runs'][0]['scenario']}: the same cells, run by run")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _seconds(view, key):
+    return "—" if not view or view[key] is None else f"{view[key]:.2f}"
+
+
+def render(directory, comparison, title):
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "comparison.json").write_text(json.dumps(comparison, indent=1) + "\n")
+    chart(comparison, directory / "comparison.png")
+    labels = [r["label"] for r in comparison["runs"]]
+    runs = table(["run", "scenario", "kernel", "where", "datapath", "results"],
+                 [[html_lib.escape(r["label"]), html_lib.escape(r["scenario"]), html_lib.escape(str(r["kernel"])),
+                   html_lib.escape(r["where"]), html_lib.escape(str(r["datapath"])), html_lib.escape(r["run"])]
+                  for r in comparison["runs"]])
+    header = ["cell"] + [f"{label}: detect (window)" for label in labels] + ["differences"]
+    rows = []
+    for cell in comparison["cells"]:
+        row = [html_lib.escape(cell["cell"])]
+        for label in labels:
+            view = cell["by_run"].get(label)
+            window = "never" if not view or view["expected_s"] is None else \
+                f"{view['earliest_s']:.1f}–{view['latest_s']:.1f}"
+            mark = "" if not view or view["within_window"] else " <span class='no'>outside</span>"
+            row.append(f"{_seconds(view, 'detect_s')} ({window}){mark}")
+        row.append("<br>".join(html_lib.escape(f"{f['run']}: "
+                                                + (f"{f['delta_s']:+.2f} s (tolerance ±{f['tolerance_s']:.2f}): "
+                                                   if f.get("delta_s") is not None else "") + f["what"])
+                               for f in cell["flags"]) or "—")
+        rows.append(row)
+    flagged = sum(1 for c in comparison["cells"] if c["flags"])
+    body = (f"<h1>{html_lib.escape(title)}</h1>{runs}"
+            f"<p>{flagged} of {len(comparison['cells'])} cells differ from {html_lib.escape(comparison['reference'])} "
+            "by more than their tolerance (from the model windows, as for baselines).</p>"
+            "<img src='comparison.png' alt='comparison'>" + table(header, rows) +
+            "<p>Files: <a href='comparison.json'>comparison.json</a></p>")
+    (directory / "index.html").write_text(page(title, body))
+    return directory / "index.html"

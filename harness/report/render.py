@@ -1,0 +1,19 @@
+"""Everything a run directory's files allow: summary.json, summary.md, charts, the run's page,
+results/index.html and the `latest` links. Reads only the run's files; no Docker."""
+import json
+
+from .. import measure
+from . import burst_chart, charts, html, tables
+
+
+def render(run, link_latest=True):
+    """Render run (a store.RunDir); returns its summary."""
+    summary = measure.summarize(run)
+    run.summary_json.write_text(json.dumps(summary, indent=1, default=str) + "\n")
+    run.summary_md.write_text(tables.markdown(summary))
+    drawn = (burst_chart if summary.get("kind") == "burst" else charts).render(run, summary)
+    html.run_page(run, summary, drawn)
+    html.index_page(run.results)
+    if link_latest:
+        run.link_latest()
+    return summary

@@ -1,0 +1,85 @@
+"""A run's results as text: the terminal table and summary.md, for both kinds of run."""
+import json
+
+
+def _fmt(value, unit=" s"):
+    return "—" if value is None else f"{value:.2f}{unit}" if isinstance(value, float) else str(value)
+
+
+FAILOVER_HEADER = ["cell", "detect", "model window", "in window", "recover", "error", "then on",
+                   "sysbench detect", "sysbench recover", "tps=0 s"]
+BURST_HEADER = ["cell", "server", "target", "backlog", "connect steps", "statuses", "errors", "nginx",
+                "ListenOverflows"]
+
+
+def _in_window(verdict, summary):
+    if verdict is None:
+        return (summary.get("status") or {}).get("state", "undecided")    # interrupted / failed
+    return "yes" if verdict else "NO"
+
+
+def failover_rows(summary):
+    rows = []
+    for c in summary["cells"]:
+        p, w, sb = c["probe"], c["predicted"], c.get("sysbench", {})
+        window = "never" if w["expected_s"] is None else f"{w['earliest_s']:.1f}–{w['latest_s']:.1f} s"
+        rows.append([c["cell"], _fmt(p["detect_s"]), window, _in_window(p["within_window"], summary),
+                     _fmt(p["recover_s"]), p["error"] or "—", p["server_after"] or "—",
+                     _fmt(sb.get("detect_s")), _fmt(sb.get("recover_s")),
+                     "—" if not sb else str(sb["stalled_s"])])
+    return rows
+
+
+def burst_rows(summary):
+    rows = []
+    for c in summary["cells"]:
+        server = summary["servers"].get(c["server"], {})
+        steps = ", ".join(f"{k}:{v}" for k, v in c["connect_steps"].items())
+        rows.append([c["cell"], c["server"], c["target"], str(server.get("backlog", "128")), steps or "—",
+                     json.dumps(c["statuses"]), json.dumps(c["errors"]), json.dumps(c["nginx_statuses"]) or "—",
+                     str(c["server_counters"]["TcpExtListenOverflows"])])
+    return rows
+
+
+def header_and_rows(summary):
+    if summary.get("kind") == "burst":
+        return BURST_HEADER, burst_rows(summary)
+    return FAILOVER_HEADER, failover_rows(summary)
+
+
+def status_line(summary):
+    status = summary.get("status") or {"state": "completed"}
+    if status["state"] == "interrupted":
+        return f"INTERRUPTED by {status['by']} while {status['phase']}: cells not decided by then say so."
+    if status["state"] == "failed":
+        return f"FAILED while {status['phase']}: {status['reason']}"
+    return "completed"
+
+
+def terminal_table(summary):
+    header, rows = header_and_rows(summary)
+    rows = [header] + rows
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in rows)
+
+
+def _markdown_table(header, rows):
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + [
+        "| " + " | ".join(row) + " |" for row in rows]
+
+
+def markdown(summary):
+    header, rows = header_and_rows(summary)
+    if summary.get("kind") == "burst":
+        lines = [f"# {summary['scenario']} — {summary['run']}", ""] + _markdown_table(header, rows)
+        lines += ["", "connect steps: connections that completed connect() within each band of seconds; "
+                      "ListenOverflows: the server namespace's counter during the cell's burst."]
+        return "\n".join(lines) + "\n"
+    fault = summary.get("fault") or {}
+    lines = [f"# {summary['scenario']} — {summary['run']}", "", status_line(summary), "",
+             f"kernel {summary.get('kernel')}, datapath {summary.get('datapath')}; "
+             f"fault `{fault.get('name')}` {fault.get('params', {})}", ""] + _markdown_table(header, rows)
+    if summary.get("note"):
+        lines += ["", summary["note"]]
+    lines += ["", "Times are seconds after the fault step started (probe: ms precision; sysbench: 1 s lines)."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,78 @@
+"""What every kind of run has: its scenario, the lab's project, engine and environment, where
+results go, and a terminal to talk to."""
+import sys
+import threading
+
+from ..faults import FAULTS
+from ..lab import ClientCell, ComposeLab
+from ..store import RunDir
+from .events import EventLog
+
+
+def run_steps(cleanup, steps, events):
+    """Cleanup: each (what it does, step, limit in s) runs whatever became of the others, and no
+    longer than its limit (a step that overruns is left behind in its thread, and recorded)."""
+    for doing, step, limit_s in steps:
+        cleanup.step(doing)
+        outcome = {}
+
+        def attempt(step=step, outcome=outcome):
+            try:
+                step()
+            except BaseException as exc:       # recorded below; cleanup goes on
+                outcome["error"] = exc
+        worker = threading.Thread(target=attempt, name=doing, daemon=True)
+        worker.start()
+        worker.join(limit_s)
+        if worker.is_alive():
+            events.add("cleanup_overran", step=doing, limit_s=limit_s)
+        elif "error" in outcome:
+            events.add("cleanup_failed", step=doing, error=repr(outcome["error"]))
+
+
+class RunBase:
+    def __init__(self, scenario, raw_definition, project=None, lab_env=None, results=None,
+                 out=sys.stdout, engine=None):
+        """project: the Compose project (None: one of the run's own, so runs can share an engine)."""
+        self.scenario, self.raw = scenario, raw_definition
+        self.project, self.lab_env, self.results, self.out = project, lab_env or {}, results, out
+        self.engine = engine
+        self.run = self.events = self.lab = None
+        self.phase = "preparing"        # what the run was doing, for an interruption's record
+
+    def say(self, text):
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def open_run(self):
+        """The run's directory (holding the definition as run), its event log, and its lab
+        (nothing started yet): one client container per namespace the cells need."""
+        s = self.scenario
+        self.run = RunDir.create(s.id, self.raw, self.results)
+        self.project = self.project or f"blackhole-{self.run.name.lower()}"
+        namespaces = {c.namespace: ClientCell(c.namespace, c.kernel_sysctls(), c.netem()) for c in self.client_cells()}
+        self.lab = ComposeLab(project=self.project, cells=list(namespaces.values()),
+                              datapath=s.datapath, env={**self.lab_env, **s.lab_env()},
+                              workdir=self.run.lab_workdir, engine=self.engine, servers=s.servers_used(),
+                              net_admin=self.nodes_changed())
+        self.events = EventLog(self.run.events_file, clock=self.lab.now)
+        self.say(f"run: {s.id} -> {self.run.path}")
+
+    def record_end(self, exc):
+        """An interruption (which signal, in which phase) or a failure (why), in the events."""
+        if isinstance(exc, KeyboardInterrupt):
+            name = getattr(exc, "name", "SIGINT")
+            self.events.add("interrupted", signal=name, phase=self.phase)
+            self.say(f"run: interrupted by {name} while {self.phase}; undoing faults and taking the lab down")
+        else:
+            self.events.add("failed", error=str(exc) or repr(exc), phase=self.phase)
+            self.say(f"run: failed while {self.phase}: {exc}")
+
+    def nodes_changed(self):
+        """Nodes whose network namespace the scenario's faults change (they need NET_ADMIN)."""
+        return {node for step in self.scenario.steps if step.kind == "fault"
+                for node in FAULTS[step.name](None, **dict(step.params)).acts_inside()}
+
+    def client_cells(self):
+        """The scenario.Cell of each measured client (their namespaces decide the containers)."""
+        return self.scenario.cells

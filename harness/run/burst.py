@@ -1,0 +1,97 @@
+"""A burst run: for each cell, in turn, a burst of new connections from its client container
+to one web server's slow upstream (directly, or through that server's nginx), with the
+server namespace's kernel counters before and after and its listen queue sampled meanwhile."""
+import json
+import time
+
+from ..director import Director
+from ..signals import Cleanup
+from .base import RunBase, run_steps
+
+VIP_PORTS = {("web-a", "upstream"): 8081, ("web-b", "upstream"): 8082, ("web-a", "nginx"): 81, ("web-b", "nginx"): 82}
+BURST_LIMIT_S = 45          # every connection of a burst ends by then (burst --timeout-s)
+QUEUE_DRAIN_LIMIT_S = 60
+WEB_SERVERS = ("web-a", "web-b")
+
+
+class BurstRun(RunBase):
+    def client_cells(self):
+        return [c.cell for c in self.scenario.cells]
+
+    def execute(self):
+        self.open_run()
+        try:
+            self.say("run: bringing the lab up ...")
+            self.phase = "bringing the lab up"
+            self.lab.up()
+            self.events.add("lab_up")
+            self._write_env()
+            self.phase = "bursting"
+            for cell in self.scenario.cells:
+                self._burst(cell)
+            self._collect_access_logs()
+        except BaseException as exc:
+            self.record_end(exc)
+            raise
+        finally:
+            with Cleanup() as cleanup:
+                run_steps(cleanup, [("taking the lab down", self._down, 150)], self.events)
+                self.say(f"run: results in {self.run.path}")
+        return self.run
+
+    def _down(self):
+        self.lab.down()
+        self.events.add("lab_down")
+
+    def _write_env(self):
+        servers = {}
+        for server in WEB_SERVERS:
+            values = self.lab.exec(server, ["cat", "/proc/sys/net/core/somaxconn",
+                                            "/proc/sys/net/ipv4/tcp_abort_on_overflow",
+                                            "/proc/sys/net/ipv4/tcp_syncookies"]).stdout.split()
+            listen = self.lab.exec(server, ["ss", "-lntH", "sport = :8081"]).stdout.strip()
+            servers[server] = {"somaxconn": int(values[0]), "tcp_abort_on_overflow": int(values[1]),
+                               "tcp_syncookies": int(values[2]), "listener": listen}
+        clients = {}
+        for namespace, service in sorted({(c.namespace, c.service) for c in self.scenario.cells}):
+            values = self.lab.exec(service, ["sh", "-c", "cat /proc/sys/net/ipv4/tcp_syn_retries; "
+                                   "cat /proc/sys/net/ipv4/tcp_syn_linear_timeouts 2>/dev/null || echo 0"]).stdout.split()
+            clients[namespace] = {"tcp_syn_retries": int(values[0]), "tcp_syn_linear_timeouts": int(values[1])}
+        env = {"kernel": self.lab.kernel_release(), "datapath": Director(self.lab).datapath, "servers": servers,
+               "lab_env": self.scenario.lab_env(), "namespaces": clients}
+        self.run.env_file.write_text(json.dumps(env, indent=1) + "\n")
+
+    def _burst(self, cell):
+        s, run = self.scenario, self.run
+        vip = Director(self.lab).vip_address()
+        path = f"/slow?cell={cell.name}" if cell.target == "nginx" else "/"
+        run.write_text(run.cell_file(cell.name, "nstat-before.txt"), self.lab.exec(cell.server, ["nstat", "-az"]).stdout)
+        self.say(f"run: {cell.name}: {s.connections} connections at once to {cell.server} ({cell.target}) ...")
+        self.events.add("burst_start", cell=cell.name)
+        with run.open(run.cell_file(cell.name, "connections.jsonl")) as out:
+            burst = self.lab.spawn(cell.service,
+                                   ["burst", "--host", vip, "--port", str(VIP_PORTS[(cell.server, cell.target)]),
+                                    "--connections", str(s.connections), "--path", path,
+                                    "--timeout-s", str(BURST_LIMIT_S)], stdout=out)
+            with run.open(run.cell_file(cell.name, "ss-listen.txt")) as listen:
+                while burst.poll() is None:
+                    sample = self.lab.exec(cell.server, ["ss", "-lntH", "sport = :8081"], check=False).stdout
+                    listen.write(f"@ {self.lab.now():.3f}\n{sample}")
+                    time.sleep(0.2)
+        self.events.add("burst_end", cell=cell.name)
+        self._wait_queue_drained(cell.server)
+        run.write_text(run.cell_file(cell.name, "nstat-after.txt"), self.lab.exec(cell.server, ["nstat", "-az"]).stdout)
+
+    def _wait_queue_drained(self, server):
+        """Let the slow server accept what is queued, so the next burst starts from an empty queue."""
+        deadline = time.time() + QUEUE_DRAIN_LIMIT_S
+        while time.time() < deadline:
+            words = self.lab.exec(server, ["ss", "-lntH", "sport = :8081"], check=False).stdout.split()
+            if len(words) > 1 and words[1] == "0":
+                return
+            time.sleep(0.5)
+
+    def _collect_access_logs(self):
+        for server in WEB_SERVERS:
+            text = self.lab.exec(server, ["cat", "/var/log/nginx/access.log"], check=False).stdout
+            self.run.write_text(self.run.service_log(f"{server}-access"), text)

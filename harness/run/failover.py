@@ -1,0 +1,174 @@
+"""One failover run, on one timeline (the host's wall clock, which containers share).
+
+  lab up -> env.json -> sysbench prepare -> loads start -> warm-up -> steps (faults, waits,
+  heals) -> observe until every cell recovered or the limit -> faults undone, loads
+  stopped, evidence collected, lab down (always: also on error and Ctrl-C).
+The run returns its directory; reports are drawn from it afterwards (harness/report/).
+"""
+import json
+import time
+
+from ..director import Director
+from ..faults import FAULTS
+from ..errors import LabError
+from ..load import probe, sysbench
+from . import environment, evidence, loads
+from ..signals import Cleanup
+from .base import RunBase, run_steps
+from .live import CellView, LiveView
+
+RECOVERY_GRACE_S = 2.0        # keep watching this long after the last cell recovered
+LAB_CHECK_EVERY_S = 3.0       # how often the run looks whether its lab is still whole
+READY_LIMIT_S = 240.0         # every client must have answered by then (a loaded TCG guest needs minutes)
+
+
+class FailoverRun(RunBase):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.injected, self.director, self.loads = [], None, None
+        self.lab_checked = 0.0
+
+    def execute(self):
+        self.open_run()
+        s = self.scenario
+        self.view = LiveView([CellView(c.name, self.run.probe_log(c.name),
+                                       self.run.sysbench_log(c.name) if s.runs_sysbench(c) else None)
+                              for c in s.cells], out=self.out, clock=self.lab.now)
+        try:
+            self._run()
+        except BaseException as exc:
+            self.record_end(exc)
+            raise
+        finally:
+            with Cleanup() as cleanup:
+                run_steps(cleanup, self._cleanup_steps(), self.events)
+                self.say(f"run: results in {self.run.path}")
+        return self.run
+
+    def _run(self):
+        s = self.scenario
+        self.phase = "bringing the lab up"
+        self.say(f"run: bringing the lab up ({len(s.cells)} client cell(s) in "
+                 f"{len({c.namespace for c in s.cells})} client container(s)) ...")
+        self.lab.up()
+        self.director = Director(self.lab)
+        self.events.add("lab_up", datapath=self.director.datapath)
+        env = environment.collect(self.lab, self.director, s)
+        self.run.env_file.write_text(json.dumps(env, indent=1) + "\n")
+        self.say(f"run: kernel {env['kernel']}, datapath {env['datapath']}")
+        vip = self.director.vip_address()
+        if s.sysbench:
+            self.say("run: sysbench prepare ...")
+            self.lab.exec(s.cells[0].service, sysbench.prepare_command(s.sysbench, vip), timeout=300)
+        self.phase = "starting the clients"
+        self.loads = loads.RunningLoads(self.lab, self.run)
+        self.loads.start(loads.planned(s, self.run, vip, self.director.datapath))
+        self.events.add("load_start", cells=[c.name for c in s.cells])
+        self._wait_until_every_cell_answers()
+        self.events.add("loads_ready")
+        self.view.note(f"every client answers; warm-up {s.warmup_s:g} s")
+        self.phase = "warming up"
+        warm_until = self.lab.now() + s.warmup_s
+        idle_cells = [c.name for c in s.cells if c.idle_s]
+        if idle_cells:
+            self._watch(warm_until - probe.IDLE_LEAD_S)
+            for name in idle_cells:
+                self.loads.tell(name, probe.IDLE_COMMAND)
+            self.view.note(f"{', '.join(idle_cells)}: idle from now")
+        self._watch(warm_until)
+        evidence.snapshot_flows(self.run, self.director, "before-fault")
+        self.phase = "running the steps"
+        for index, step in enumerate(s.steps):
+            self._step(index, step)
+        evidence.snapshot_flows(self.run, self.director, "after-steps")
+        self.phase = "observing"
+        self._watch(self.view.limit_at, stop_when_recovered=True)
+        self.events.add("observe_end", all_recovered=self.view.all_recovered())
+
+    def _wait_until_every_cell_answers(self):
+        """The warm-up counts from when every probe has completed an operation (and every sysbench
+        reported): a slow start (a loaded guest) must not eat into it. Bounded."""
+        deadline = self.lab.now() + READY_LIMIT_S
+        while self.lab.now() < deadline:
+            self._watch(self.lab.now() + 1)
+            if not self.view.waiting_for():
+                return
+        raise LabError(f"no answer within {READY_LIMIT_S:g} s from the clients of: "
+                       f"{', '.join(self.view.waiting_for())} (see their logs in {self.run.path})")
+
+    def _step(self, index, step):
+        if step.kind == "wait":
+            self.view.note(step.describe())
+            self._watch(self.lab.now() + step.seconds)
+            return
+        if step.kind == "heal":
+            fault = next(f for f in reversed(self.injected) if f.name == step.name)
+            started = self.lab.now()
+            fault.recover()
+            self.events.add("heal", name=step.name, step=index, started_t=started)
+            self.view.note(step.describe())
+            return
+        fault = FAULTS[step.name](self.lab, **dict(step.params))
+        started = self.lab.now()
+        details = fault.inject() or {}
+        self.injected.append(fault)
+        done = self.lab.now()
+        # t: when it took effect if the fault knows (landed_t), else when the step started;
+        # uncertainty_s: how much later than t it may have taken effect.
+        t = details.get("landed_t", started)
+        uncertainty = details.get("uncertainty_s", done - started)
+        if self.view.t_fault is None:
+            self.view.fault_started(t, self.scenario.observe_s)
+        self.events.add("fault", t=t, started_t=started, done_t=done, uncertainty_s=round(uncertainty, 3),
+                        name=step.name, params=dict(step.params), step=index, effect=fault.effect().to_record())
+        self.view.note(f"{step.describe()} (took {done - started:.2f} s)", started)
+
+    def _watch(self, until, stop_when_recovered=False):
+        recovered_at = None
+        while self.lab.now() < until:
+            time.sleep(max(0.0, 1 - (self.lab.now() - self.view.started) % 1))
+            now = self.lab.now()
+            self.view.tick(now)
+            self._check_lab(now)
+            if stop_when_recovered and self.view.all_recovered():
+                recovered_at = recovered_at or now
+                if now - recovered_at >= RECOVERY_GRACE_S:
+                    self.view.note("every client recovered")
+                    return
+
+    def _check_lab(self, now):
+        """Every few seconds: is every container still there and running (but those a fault stops)?"""
+        if now - self.lab_checked < LAB_CHECK_EVERY_S:
+            return
+        self.lab_checked = now
+        expected_down = {service for fault in self.injected for service in fault.stops()}
+        problems = [p for service, p in self.lab.problems().items() if service not in expected_down]
+        if problems:
+            raise LabError("the lab broke: " + "; ".join(problems))
+
+    def _cleanup_steps(self):
+        steps = [("undoing faults", self._recover_faults, 60)]
+        if self.loads:
+            steps.append(("stopping the clients", self.loads.stop, 30))
+        if self.director:
+            steps.append(("keeping the director's table and the logs", self._keep_evidence, 90))
+        steps += [("keeping the guest's console", lambda: self.lab.keep_evidence(self.run.guest_dir), 30),
+                  ("taking the lab down", self._down, 150),
+                  ("merging the timeline", lambda: evidence.merge_client_events(self.run, self.scenario.cells), 60)]
+        return steps
+
+    def _recover_faults(self):
+        for fault in reversed(self.injected):
+            try:
+                fault.recover()
+                self.events.add("recovered", name=fault.name)
+            except Exception as exc:          # the next fault is still undone; the failure is recorded
+                self.events.add("recover_failed", name=fault.name, error=repr(exc))
+
+    def _keep_evidence(self):
+        evidence.snapshot_flows(self.run, self.director, "end")
+        evidence.collect_logs(self.run, self.lab)
+
+    def _down(self):
+        self.lab.down()
+        self.events.add("lab_down")

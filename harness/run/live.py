@@ -1,0 +1,112 @@
+"""The terminal view while a run goes: a line per client per second, events called out."""
+import sys
+import time
+
+from ..measure import probe_log, recovery, sysbench_log
+
+
+class Tail:
+    """The new complete lines of a growing file."""
+
+    def __init__(self, path):
+        self.path, self.offset, self.partial = path, 0, ""
+
+    def lines(self):
+        try:
+            with open(self.path) as f:
+                f.seek(self.offset)
+                data = f.read()
+                self.offset = f.tell()
+        except FileNotFoundError:
+            return []
+        *complete, self.partial = (self.partial + data).split("\n")
+        return complete
+
+
+class CellView:
+    def __init__(self, name, probe_path, sysbench_path):
+        self.name = name
+        self.probe_tail, self.sysbench_tail = Tail(probe_path), Tail(sysbench_path) if sysbench_path else None
+        self.operations, self.reports = [], []
+        self.outcome = self.sysbench_outcome = None      # since the fault, as of the last poll
+        self.announced_detect = self.announced_recover = False
+
+    def poll(self, t_fault):
+        """Read what the clients wrote since the last poll; with a fault, work out where they stand."""
+        self.operations += probe_log.parse("\n".join(self.probe_tail.lines()))
+        if self.sysbench_tail:
+            self.reports += sysbench_log.parse("\n".join(self.sysbench_tail.lines()))
+        if t_fault is not None:
+            self.outcome = recovery.probe_outcome(self.operations, t_fault)
+            if self.sysbench_tail:
+                self.sysbench_outcome = recovery.sysbench_outcome(self.reports, t_fault)
+
+    def ready(self):
+        """Its probe has completed an operation, and its sysbench (if any) reported once."""
+        return any(op["ok"] for op in self.operations) and (self.sysbench_tail is None or bool(self.reports))
+
+    def recovered(self):
+        """The probe came back, and so did sysbench if it was disrupted at all."""
+        sb = self.sysbench_outcome
+        return (self.outcome is not None and self.outcome.recover_s is not None
+                and (sb is None or not sb.disrupted or sb.recover_s is not None))
+
+    def line(self, now):
+        recent = [op for op in self.operations if now - 1 < op["t1"] <= now]
+        ok = sum(1 for op in recent if op["ok"])
+        text = f"probe {ok:3d} ok {len(recent) - ok:2d} err"
+        if self.sysbench_tail:
+            last = self.reports[-1] if self.reports and now - self.reports[-1].t < 1.5 else None
+            text = (f"tps {last.tps:7.1f} err/s {last.err_per_s:4.1f} reconn/s {last.reconn_per_s:4.1f} | "
+                    if last else "tps       – err/s    – reconn/s    – | ") + text
+        return text
+
+
+class LiveView:
+    def __init__(self, cells, out=sys.stdout, clock=time.time):
+        """clock: the lab's clock, the one the clients stamp their records with."""
+        self.cells, self.out, self.clock = cells, out, clock
+        self.started = clock()
+        self.t_fault = self.limit_at = None
+
+    def _stamp(self, now):
+        return f"[{now - self.started:5.0f}s]"
+
+    def note(self, text, now=None):
+        now = now or self.clock()
+        self.out.write(f"{self._stamp(now)} >>> {text}\n")
+        self.out.flush()
+
+    def fault_started(self, t_fault, observe_s):
+        self.t_fault, self.limit_at = t_fault, t_fault + observe_s
+
+    def tick(self, now):
+        width = max(len(c.name) for c in self.cells)
+        countdown = f" | limit in {self.limit_at - now:4.0f}s" if self.limit_at else ""
+        for cell in self.cells:
+            cell.poll(self.t_fault)
+            self.out.write(f"{self._stamp(now)} {cell.name:<{width}}  {cell.line(now)}{countdown}\n")
+        if self.t_fault:
+            self._announce(now)
+        self.out.flush()
+
+    def _announce(self, now):
+        for cell in self.cells:
+            outcome = cell.outcome
+            if outcome.detect_s is not None and not cell.announced_detect:
+                cell.announced_detect = True
+                self.note(f"{cell.name}: first error {outcome.error} {outcome.detect_s:.2f} s after the fault", now)
+            if outcome.detect_s is None and outcome.disrupted and not cell.announced_detect:
+                cell.announced_detect = True
+                self.note(f"{cell.name}: stalled {outcome.stall_s:.2f} s without an error", now)
+            if outcome.recover_s is not None and not cell.announced_recover:
+                cell.announced_recover = True
+                self.note(f"{cell.name}: recovered {outcome.recover_s:.2f} s after the fault "
+                          f"(now on {outcome.server_after})", now)
+
+    def waiting_for(self):
+        """The cells that have not proven their path yet (before the warm-up starts)."""
+        return [c.name for c in self.cells if not c.ready()]
+
+    def all_recovered(self):
+        return self.t_fault is not None and all(c.recovered() for c in self.cells)

@@ -1,0 +1,151 @@
+"""Scenario files: scenarios/<id>.yaml found by id, overrides from make applied, parsed by kind."""
+import math
+from pathlib import Path
+
+import yaml
+
+from . import burst, parser
+from .reader import NAME_RE, ScenarioError, parse_duration
+
+SCENARIO_DIR = Path(__file__).resolve().parents[2] / "scenarios"
+
+
+def parse_definition(raw, source, scenario_id):
+    """A raw definition -> a BurstScenario (it has a `burst:` section) or a failover Scenario."""
+    if isinstance(raw, dict) and "burst" in raw:
+        return burst.parse(raw, source, scenario_id)
+    return parser.parse(raw, source, scenario_id)
+
+
+def _set_every_cell(key, kind):
+    """An override of one knob in every cell, those of a matrix too; refused where no cell is."""
+    def apply(raw, name, text):
+        value = _typed(name, text, kind)
+        cells = [c for c in raw.get("cells") or [] if isinstance(c, dict)]
+        matrix = raw.get("matrix") if isinstance(raw.get("matrix"), dict) else None
+        if not cells and matrix is None:
+            raise ScenarioError(f"{name}: this scenario has no client cells to set {key} in")
+        for cell in cells:
+            cell[key] = value
+        if matrix is not None:
+            matrix[key] = [value]
+    return apply
+
+
+def _set_top(key, kind, failover_only=True):
+    def apply(raw, name, text):
+        if failover_only and "burst" in raw:
+            raise ScenarioError(f"{name}: a burst scenario has no {key}")
+        raw[key] = _typed(name, text, kind)
+    return apply
+
+
+def _typed(name, text, kind):
+    """An override's text as the kind of value it stands for, or an error naming the override."""
+    if kind == "duration":
+        return parse_duration(_number(text), name, maximum=7200)
+    value = _number(text)
+    if kind is int and not isinstance(value, int) or kind is float and not isinstance(value, (int, float)):
+        raise ScenarioError(f"{name}: must be a {'whole ' if kind is int else ''}number, not {text!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ScenarioError(f"{name}: must be a finite number, not {text!r}")
+    return value
+
+
+# Overrides a user can give from make or the environment, and how each changes the raw YAML.
+OVERRIDES = {
+    "TCP_RETRIES2": _set_every_cell("tcp_retries2", int),
+    "LINK_DELAY_MS": _set_every_cell("link_delay_ms", float),
+    "WARMUP_S": _set_top("warmup_s", "duration"),
+    "OBSERVE_S": _set_top("observe_s", "duration"),
+    "LB_DATAPATH": _set_top("datapath", str, failover_only=False),
+}
+
+
+def scenario_path(target, directory=SCENARIO_DIR):
+    """A scenario id (scenarios/<id>.yaml) or the path of a YAML file."""
+    if str(target).endswith((".yaml", ".yml")):
+        path = Path(target)
+        if not path.exists():
+            raise ScenarioError(f"{target}: no such file")
+        return path
+    if not NAME_RE.match(str(target)):
+        raise ScenarioError(f"scenario id {target!r}: use a file name from scenarios/ without .yaml")
+    path = Path(directory) / f"{target}.yaml"
+    if not path.exists():
+        known = ", ".join(available(directory)) or "none"
+        raise ScenarioError(f"scenarios/{target}.yaml: no such scenario (known: {known})")
+    return path
+
+
+def source_name(path):
+    """How error messages name a scenario file: relative to the repository when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(SCENARIO_DIR.parent))
+    except ValueError:
+        return str(path)
+
+
+def load_raw(target, overrides=None, directory=SCENARIO_DIR):
+    """The YAML mapping of scenarios/<id>.yaml with overrides applied: {'TCP_RETRIES2': '5'}
+    (names of OVERRIDES) or top-level keys ({'warmup_s': 5, 'cells': [...]})."""
+    path = scenario_path(target, directory)
+    raw = read_yaml(path)
+    for key, value in (overrides or {}).items():
+        if not isinstance(raw, dict):
+            break                     # parsing says what is wrong with the file itself
+        if key in OVERRIDES:
+            OVERRIDES[key](raw, key, value)
+        else:
+            raw[key] = value
+    return raw
+
+
+def read_yaml(path):
+    """A scenario file's YAML; not UTF-8 or not YAML is an error naming the file."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{source_name(path)}: not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x})") \
+            from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"{source_name(path)}: not valid YAML: {exc}") from None
+
+
+def load(target, overrides=None, directory=SCENARIO_DIR):
+    """(parsed scenario, raw definition) of scenarios/<id>.yaml or a YAML file's path, overrides
+    applied and validated. The parsed scenario's `kind` is 'failover' or 'burst'."""
+    path = scenario_path(target, directory)
+    raw = load_raw(target, overrides, directory)
+    return parse_definition(raw, source_name(path), path.stem), raw
+
+
+def _number(value):
+    if isinstance(value, str):
+        for kind in (int, float):
+            try:
+                return kind(value)
+            except ValueError:
+                pass
+    return value
+
+
+def available(directory=SCENARIO_DIR):
+    return sorted(p.stem for p in Path(directory).glob("*.yaml"))
+
+
+def describe_all(directory=SCENARIO_DIR):
+    """(id, first line of its description) for `make scenarios`."""
+    rows = []
+    for scenario_id in available(directory):
+        try:
+            raw = read_yaml(Path(directory) / f"{scenario_id}.yaml") or {}
+        except ScenarioError as exc:
+            rows.append((scenario_id, f"(unreadable: {exc})"))
+            continue
+        text = " ".join(str(raw.get("description", "")).split() if isinstance(raw, dict) else "")
+        first = text.split(". ")[0].rstrip(".")
+        rows.append((scenario_id, first if len(first) <= 100 else first[:97] + "..."))
+    return rows

@@ -1,0 +1,134 @@
+"""What a failover scenario is, once validated: frozen data, no behaviour beyond naming."""
+import dataclasses
+
+from ..topology import PROTOCOL_SERVERS, SERVERS
+from .knobs import KERNEL_DEFAULTS, LINK_KNOBS, SYSCTL_KNOBS
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    """One measured client: namespace sysctls, per-socket options, application behaviour.
+    Cells with the same sysctls share a client container (a network namespace)."""
+    name: str
+    sysctls: tuple = ()              # (("tcp_retries2", 5), ...): only knobs the scenario set
+    tcp_user_timeout_ms: int = 0     # TCP_USER_TIMEOUT on its sockets (0: unset)
+    keepalive: tuple = ()            # (idle_s, interval_s, probes) set per socket; (): not set
+    read_timeout_s: float = 0.0      # the probe's application read timeout (0: none)
+    idle_s: float = 0.0              # the probe sends nothing for this long around the fault
+    sysbench: bool = True            # also runs sysbench (when the scenario has a sysbench load)
+    link: tuple = ()                 # (("link_delay_ms", 50), ...): netem on the client's side
+
+    def knob(self, key):
+        return dict(self.sysctls).get(key, KERNEL_DEFAULTS.get(key))
+
+    def kernel_sysctls(self):
+        return tuple((SYSCTL_KNOBS[k].sysctl, v) for k, v in self.sysctls)
+
+    def netem(self):
+        """The netem arguments of its link ('delay 50ms loss 1%'), '' when the link is left alone."""
+        return " ".join(f"{LINK_KNOBS[k][0]} {v:g}{LINK_KNOBS[k][1]}" for k, v in self.link)
+
+    @property
+    def namespace(self):
+        """The name of the client container this cell runs in: its sysctls and link, spelled out."""
+        parts = [f"{SYSCTL_KNOBS[k].abbreviation}{v}" for k, v in self.sysctls]
+        parts += [f"{LINK_KNOBS[k][4]}{v:g}".replace(".", "p") for k, v in self.link]
+        return "-".join(parts) or "default"
+
+    @property
+    def service(self):
+        """The Compose service of that container."""
+        return client_service(self.namespace)
+
+    def socket_env(self):
+        """SOCKOPT_* variables for libsockopts (see images/client/preload/libsockopts.c)."""
+        env = {}
+        if self.tcp_user_timeout_ms:
+            env["SOCKOPT_TCP_USER_TIMEOUT_MS"] = str(self.tcp_user_timeout_ms)
+        if self.keepalive:
+            idle, interval, probes = self.keepalive
+            env.update(SOCKOPT_KEEPALIVE="1", SOCKOPT_KEEPIDLE=str(idle), SOCKOPT_KEEPINTVL=str(interval),
+                       SOCKOPT_KEEPCNT=str(probes))
+        return env
+
+
+def client_service(namespace):
+    """The Compose service of the client container named `namespace`."""
+    return f"client-{namespace}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Sysbench:
+    threads: int = 1
+    tables: int = 2
+    table_size: int = 1000
+
+
+@dataclasses.dataclass(frozen=True)
+class Wrk:
+    threads: int = 1
+    connections: int = 4
+
+
+@dataclasses.dataclass(frozen=True)
+class LoadBalancer:
+    """Director settings a scenario fixes for its whole run (the lab is brought up with them)."""
+    idle_timeout_s: int = 900
+    conntrack_loose: int = 1        # nftables datapath: net.netfilter.nf_conntrack_tcp_loose
+
+    def lab_env(self):
+        return {"LB_IDLE_TIMEOUT": str(self.idle_timeout_s), "LB_CONNTRACK_LOOSE": str(self.conntrack_loose)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Probe:
+    proto: str = "mysql"
+    interval_ms: float = 100.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    kind: str                # "fault" | "heal" | "wait"
+    name: str = ""           # fault name (fault, heal)
+    params: tuple = ()       # (("target", "mysql-primary"), ...)
+    seconds: float = 0.0     # wait
+
+    def describe(self):
+        if self.kind == "wait":
+            return f"wait {self.seconds:g} s"
+        args = " ".join(f"{k}={v}" for k, v in self.params)
+        return f"{self.kind} {self.name}" + (f" ({args})" if args else "")
+
+
+@dataclasses.dataclass(frozen=True)
+class Scenario:
+    id: str
+    description: str
+    cells: tuple
+    steps: tuple
+    warmup_s: float
+    observe_s: float
+    sysbench: Sysbench = None
+    probe: Probe = Probe()
+    datapath: str = "auto"
+    wrk: Wrk = None
+    lb: LoadBalancer = LoadBalancer()
+    fault_settings: tuple = ()       # (("LB_IDLE_TIMEOUT", "20"), ...): what its faults need from the start
+
+    kind = "failover"
+
+    def lab_env(self):
+        return {**self.lb.lab_env(), **dict(self.fault_settings)}
+
+    def runs_sysbench(self, cell):
+        return bool(self.sysbench) and cell.sysbench
+
+    def servers_used(self):
+        """The servers the run uses: its loads' and any a step names (the lab starts only these)."""
+        needed = set(PROTOCOL_SERVERS[self.probe.proto])
+        if self.sysbench:
+            needed |= set(PROTOCOL_SERVERS["mysql"])
+        if self.wrk:
+            needed |= set(PROTOCOL_SERVERS["http"])
+        needed |= {value for step in self.steps for _, value in step.params if value in SERVERS}
+        return tuple(sorted(needed))

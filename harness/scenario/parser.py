@@ -1,0 +1,212 @@
+"""A raw failover scenario (as loaded from YAML) -> a validated Scenario. The only reader of
+the fault registry: a step names a fault, and the fault's own Params say what it takes."""
+import dataclasses
+import itertools
+
+from .. import topology
+from ..faults import FAULTS, Param
+from .knobs import CELL_KEYS, LINK_KNOBS, SYSCTL_KNOBS
+from .model import Cell, LoadBalancer, Probe, Scenario, Step, Sysbench, Wrk
+from .reader import Reader, ScenarioError, parse_duration
+
+TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s", "datapath", "lb"}
+
+
+def parse(raw, source="<scenario>", scenario_id=None):
+    """A raw mapping -> Scenario, or ScenarioError naming `source` and the field."""
+    try:
+        return _parse(raw, scenario_id)
+    except ScenarioError as exc:
+        raise ScenarioError(f"{source}: {exc}") from None
+
+
+def read_cell(raw, where):
+    r = Reader(raw, where, CELL_KEYS)
+    keepalive = ()
+    if "keepalive" in raw:
+        text = r.get("keepalive", str)
+        parts = text.split("/")
+        if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+            raise ScenarioError(f"{r.path('keepalive')}: IDLE/INTERVAL/PROBES in whole seconds, e.g. '5/1/3', "
+                                f"not {text!r}")
+        keepalive = tuple(map(int, parts))
+    cell = Cell(
+        name="",
+        sysctls=r.sysctls(SYSCTL_KNOBS),
+        tcp_user_timeout_ms=r.get("tcp_user_timeout_ms", int, 0, minimum=0, maximum=3_600_000),
+        keepalive=keepalive,
+        read_timeout_s=r.get("read_timeout_s", "duration", 0.0, maximum=3600),
+        idle_s=r.get("idle_s", "duration", 0.0, maximum=3600),
+        sysbench=r.get("sysbench", bool, True),
+        link=tuple((key, r.get(key, float, minimum=low, maximum=high))
+                   for key, (_, _, low, high, _) in LINK_KNOBS.items() if raw.get(key)),
+    )
+    return dataclasses.replace(cell, name=r.name("name") or cell_name(cell))
+
+
+def _read_cells(raw, where):
+    """A cell entry; with `connections: N` it stands for N connections, each a cell of its own."""
+    connections = Reader(raw, where, CELL_KEYS).get("connections", int, 1, minimum=1, maximum=32)
+    cell = read_cell({k: v for k, v in raw.items() if k != "connections"}, where)
+    if connections == 1:
+        return [cell]
+    return [dataclasses.replace(cell, name=f"{cell.name}-c{i}") for i in range(1, connections + 1)]
+
+
+def cell_name(cell):
+    """A cell's name derived from its knobs: r5-ut5000-ka5-1-3-rt2-idle."""
+    name = f"r{cell.knob('tcp_retries2')}"
+    if cell.tcp_user_timeout_ms:
+        name += f"-ut{cell.tcp_user_timeout_ms}"
+    if cell.keepalive:
+        name += "-ka" + "-".join(map(str, cell.keepalive))
+    elif "tcp_keepalive_time" in dict(cell.sysctls):
+        name += f"-kt{cell.knob('tcp_keepalive_time')}"
+    if cell.read_timeout_s:
+        name += f"-rt{cell.read_timeout_s:g}".replace(".", "p")
+    if cell.idle_s:
+        name += "-idle"
+    for key, value in cell.sysctls:
+        if SYSCTL_KNOBS[key].since:                   # the kernel-specific ones say so in the name
+            name += f"-{SYSCTL_KNOBS[key].abbreviation}{value}"
+    for key, value in cell.link:
+        name += f"-{LINK_KNOBS[key][4]}{value:g}".replace(".", "p")
+    return name
+
+
+def _read_matrix(raw):
+    """{knob: [values], ...} -> the cells of every combination, validated like any cell."""
+    if not isinstance(raw, dict) or not raw:
+        raise ScenarioError("matrix: must be a mapping of knob: [values]")
+    knobs = CELL_KEYS - {"name"}
+    for key, values in raw.items():
+        if key not in knobs:
+            raise ScenarioError(f"matrix.{key}: unknown knob (knobs: {', '.join(sorted(knobs))})")
+        if not isinstance(values, list) or not values:
+            raise ScenarioError(f"matrix.{key}: must be a non-empty list of values")
+    keys = list(raw)
+    cells = []
+    for combination in itertools.product(*(raw[k] for k in keys)):
+        label = ", ".join(f"{k}={v}" for k, v in zip(keys, combination))
+        cells.append(read_cell(dict(zip(keys, combination)), f"matrix({label})"))
+    return cells
+
+
+def _check_param(param: Param, value, where, cells):
+    if param.kind == "duration":
+        return parse_duration(value, where)
+    if param.kind == "node":
+        nodes = topology.NODES + tuple(sorted({c.service for c in cells}))
+        if value not in nodes:
+            raise ScenarioError(f"{where}: unknown node {value!r} (nodes: {', '.join(nodes)})")
+        return value
+    if param.kind == "server" and value not in topology.SERVERS:
+        raise ScenarioError(f"{where}: unknown server {value!r} (servers: {', '.join(topology.SERVERS)})")
+    if param.choices and value not in param.choices:
+        raise ScenarioError(f"{where}: must be one of {', '.join(param.choices)}, not {value!r}")
+    if not isinstance(value, str):
+        raise ScenarioError(f"{where}: must be a string, not {value!r}")
+    return value
+
+
+def _read_step(raw, where, cells, injected):
+    if not isinstance(raw, dict) or len({"fault", "heal", "wait"} & set(raw)) != 1:
+        raise ScenarioError(f"{where}: a step is one of {{fault: NAME, ...}}, {{heal: NAME}} or {{wait: DURATION}}")
+    if "wait" in raw:
+        return Step("wait", seconds=Reader(raw, where, {"wait"}).get("wait", "duration", maximum=3600))
+    if "heal" in raw:
+        name = Reader(raw, where, {"heal"}).get("heal", str)
+        if name not in injected:
+            raise ScenarioError(f"{where}.heal: no earlier fault step injects {name!r}")
+        return Step("heal", name=name)
+    name = raw["fault"]
+    if not isinstance(name, str) or name not in FAULTS:
+        raise ScenarioError(f"{where}.fault: unknown fault {name!r} (faults: {', '.join(sorted(FAULTS))})")
+    spec = FAULTS[name].params
+    r = Reader(raw, where, {"fault", *spec})
+    params = []
+    for key, param in spec.items():
+        if key in raw:
+            params.append((key, _check_param(param, raw[key], r.path(key), cells)))
+        elif param.default is None:
+            raise ScenarioError(f"{r.path(key)}: required by fault {name}")
+        else:
+            params.append((key, param.default))
+    problem = FAULTS[name].problem(dict(params))
+    if problem:
+        raise ScenarioError(f"{where}: {problem}")
+    injected.add(name)
+    return Step("fault", name=name, params=tuple(params))
+
+
+def _read_load(r):
+    load = Reader(r.get("load", dict, required=True), "load", {"sysbench", "probe", "wrk"})
+    wrk = sysbench = None
+    if "wrk" in load.raw:
+        w = Reader(load.raw["wrk"], "load.wrk", {"threads", "connections"})
+        wrk = Wrk(w.get("threads", int, 1, minimum=1, maximum=8), w.get("connections", int, 4, minimum=1, maximum=256))
+    if "sysbench" in load.raw:
+        sb = Reader(load.raw["sysbench"], "load.sysbench", {"threads", "tables", "table_size"})
+        sysbench = Sysbench(sb.get("threads", int, 1, minimum=1, maximum=64),
+                            sb.get("tables", int, 2, minimum=1, maximum=64),
+                            sb.get("table_size", int, 1000, minimum=1, maximum=1_000_000))
+    pr = Reader(load.raw.get("probe", {}), "load.probe", {"proto", "interval_ms"})
+    probe = Probe(pr.get("proto", str, "mysql", choices=topology.PROTOCOLS),
+                  pr.get("interval_ms", float, 100.0, minimum=10, maximum=10_000))
+    return sysbench, probe, wrk
+
+
+def _read_lb(raw):
+    if "lb" not in raw:
+        return LoadBalancer()
+    b = Reader(raw["lb"], "lb", {"idle_timeout_s", "conntrack_loose"})
+    return LoadBalancer(int(b.get("idle_timeout_s", "duration", 900)), b.get("conntrack_loose", int, 1, choices=(0, 1)))
+
+
+def _parse(raw, scenario_id):
+    r = Reader(raw, "", TOP_KEYS)
+    sysbench, probe, wrk = _read_load(r)
+    lb = _read_lb(raw)
+    raw_cells = r.get("cells", list, [])
+    cells = tuple(cell for i, c in enumerate(raw_cells) for cell in _read_cells(c, f"cells[{i}]"))
+    if "matrix" in raw:
+        cells += tuple(_read_matrix(raw["matrix"]))
+    if not cells:
+        raise ScenarioError("cells: at least one cell is needed (cells: [...] or matrix: {...})")
+    names = [c.name for c in cells]
+    if len(set(names)) != len(names):
+        duplicate = next(n for n in names if names.count(n) > 1)
+        raise ScenarioError(f"cells: two cells are named {duplicate!r}; give them distinct names")
+
+    raw_steps = r.get("steps", list, required=True)
+    injected = set()
+    steps = tuple(_read_step(s, f"steps[{i}]", cells, injected) for i, s in enumerate(raw_steps))
+    if not any(s.kind == "fault" for s in steps):
+        raise ScenarioError("steps: at least one fault step is needed")
+    fault_settings = _fault_settings(steps)
+
+    return Scenario(
+        id=scenario_id or "adhoc",
+        description=r.get("description", str, ""),
+        cells=cells, steps=steps,
+        warmup_s=r.get("warmup_s", "duration", 10.0, maximum=3600),
+        observe_s=r.get("observe_s", "duration", 60.0, maximum=7200),
+        sysbench=sysbench, probe=probe,
+        datapath=r.get("datapath", str, topology.DEFAULT_DATAPATH, choices=topology.DATAPATHS),
+        wrk=wrk, lb=lb, fault_settings=fault_settings,
+    )
+
+
+def _fault_settings(steps):
+    """What the scenario's faults need the lab to start with; two faults wanting different
+    values of one setting cannot share a lab."""
+    wanted = {}
+    for index, step in enumerate(steps):
+        if step.kind != "fault":
+            continue
+        for key, value in FAULTS[step.name](None, **dict(step.params)).lab_settings().items():
+            if key in wanted and wanted[key][0] != value:
+                raise ScenarioError(f"steps[{index}]: {step.name} needs {key}={value}, but steps[{wanted[key][1]}] "
+                                    f"needs {wanted[key][0]}; one director cannot start with both")
+            wanted.setdefault(key, (value, index))
+    return tuple(sorted((key, value) for key, (value, _) in wanted.items()))

@@ -1,0 +1,97 @@
+"""Reading a raw YAML mapping field by field, with errors that name the field."""
+import math
+import re
+
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,30}$")
+TYPE_NAMES = {dict: "a mapping", list: "a list", int: "an integer", float: "a number", str: "a string",
+              bool: "true or false"}
+
+
+class ScenarioError(ValueError):
+    """Raised with a message naming the file and the field."""
+
+
+MAX_DURATION_S = 86_400.0          # no duration in a scenario is longer than a day
+
+
+def parse_duration(value, where, maximum=MAX_DURATION_S):
+    """Seconds from 12, 1.5, '30s', '250ms' or '2m'; anything else is an error naming `where`."""
+    if isinstance(value, bool):
+        raise ScenarioError(f"{where}: a duration, not {value!r}")
+    if isinstance(value, (int, float)):
+        seconds = _finite(value, where)
+    elif isinstance(value, str) and (m := re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|m)\s*", value)):
+        seconds = _finite(m.group(1), where) * {"ms": 0.001, "s": 1, "m": 60}[m.group(2)]
+    else:
+        raise ScenarioError(f"{where}: not a duration: {_shown(value)} (use seconds, '30s', '250ms' or '2m')")
+    if seconds < 0:
+        raise ScenarioError(f"{where}: a duration cannot be negative ({value!r})")
+    if seconds > maximum:
+        raise ScenarioError(f"{where}: at most {maximum:g} s, not {_shown(value)}")
+    return seconds
+
+
+def _finite(value, where):
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise ScenarioError(f"{where}: must be a finite number, not {_shown(value)}")
+    return number
+
+
+def _shown(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+class Reader:
+    """Reads one mapping, remembering where it is, so errors can name the field."""
+
+    def __init__(self, raw, where, allowed):
+        if not isinstance(raw, dict):
+            raise ScenarioError(f"{where or 'the scenario'}: must be a mapping, not {type(raw).__name__}")
+        unknown = sorted(set(raw) - set(allowed), key=str)
+        if unknown:
+            raise ScenarioError(f"{self._join(where, unknown[0])}: unknown key (allowed: {', '.join(sorted(allowed))})")
+        self.raw, self.where = raw, where
+
+    @staticmethod
+    def _join(where, key):
+        return f"{where}.{key}" if where else str(key)
+
+    def path(self, key):
+        return self._join(self.where, key)
+
+    def get(self, key, kind, default=None, required=False, minimum=None, maximum=None, choices=None):
+        if key not in self.raw:
+            if required:
+                raise ScenarioError(f"{self.path(key)}: required")
+            return default
+        value = self.raw[key]
+        where = self.path(key)
+        if kind == "duration":
+            return parse_duration(value, where, MAX_DURATION_S if maximum is None else maximum)
+        if kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = _finite(value, where)
+        if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+            raise ScenarioError(f"{where}: must be {TYPE_NAMES[kind]}, not {_shown(value)}")
+        if choices is not None and value not in choices:
+            raise ScenarioError(f"{where}: must be one of {', '.join(map(str, choices))}, not {_shown(value)}")
+        if minimum is not None and value < minimum or maximum is not None and value > maximum:
+            raise ScenarioError(f"{where}: must be between {minimum} and {maximum}, not {_shown(value)}")
+        return value
+
+    def name(self, key, required=False, default=None):
+        """A cell's name: lower-case letters, digits and '-'."""
+        name = self.get(key, str, default, required=required)
+        if name is not None and not NAME_RE.match(name):
+            raise ScenarioError(f"{self.path(key)}: {name!r} must be lower-case letters, digits and '-' "
+                                "(at most 31)")
+        return name
+
+    def sysctls(self, knobs):
+        """((knob, value), ...) of the sysctl knobs this mapping sets, in the table's order."""
+        return tuple((key, self.get(key, int, minimum=knob.minimum, maximum=knob.maximum))
+                     for key, knob in knobs.items() if key in self.raw)

@@ -1,0 +1,59 @@
+"""How the harness ends on a signal: SIGINT, SIGTERM and SIGHUP each raise Interrupted where the
+harness is (so faults are undone and the lab goes down on the way out), whatever the process
+inherited: a shell starts background jobs with SIGINT ignored, and Python then installs nothing.
+During cleanup a further signal does not cut it short; it says what is still being done."""
+import signal
+import sys
+
+HANDLED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Interrupted(KeyboardInterrupt):
+    """A handled signal arrived; the process exits 128 + its number once cleanup is done."""
+
+    def __init__(self, signum):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def name(self):
+        return signal.Signals(self.signum).name
+
+    @property
+    def exit_code(self):
+        return 128 + self.signum
+
+
+def _raise(signum, frame):
+    raise Interrupted(signum)
+
+
+def install():
+    for sig in HANDLED:
+        signal.signal(sig, _raise)
+
+
+class Cleanup:
+    """`with Cleanup() as cleanup: cleanup.step("taking the lab down"); ...`: signals that arrive
+    meanwhile are remembered and answered with what is being done, not raised."""
+
+    def __init__(self, out=sys.stderr):
+        self.out, self.doing, self.received = out, "starting", []
+
+    def step(self, doing):
+        self.doing = doing
+
+    def _note(self, signum, frame):
+        self.received.append(signum)
+        self.out.write(f"\nblackhole: {signal.Signals(signum).name} received; still cleaning up ({self.doing}), "
+                       "every step is bounded in time\n")
+        self.out.flush()
+
+    def __enter__(self):
+        self.previous = {sig: signal.signal(sig, self._note) for sig in HANDLED}
+        return self
+
+    def __exit__(self, *exc):
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+        return False

@@ -1,0 +1,85 @@
+"""make soak-interrupt [RUNS=20] [SEED=n]: runs interrupted at random moments, each checked.
+
+Each run is the seed scenario at the kernel default (it would hang ~940 s, so every moment is
+mid-run), sent SIGINT or SIGTERM (alternating) after a random delay that spans the lab coming
+up, the clients starting, the warm-up, the steps and the hang. A run passes when it exits with
+128 + the signal, leaves no container, network or network namespace of its own, and its
+summary says it was interrupted, when and where. The seed is printed so a failure can be replayed.
+"""
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .bench import store
+from .lab import REPO, labelled_leftovers
+from .store import RunDir
+
+SCENARIO = "lvs-switchover"
+LATEST_S = 45.0               # the latest moment a signal is sent (the hang is still on by then)
+DOCKER_NETNS = Path("/var/run/docker/netns")
+
+
+def netns_count():
+    return len(list(DOCKER_NETNS.iterdir())) if DOCKER_NETNS.exists() else 0
+
+
+def one_run(index, delay_s, signum, out):
+    with tempfile.TemporaryDirectory(prefix="blackhole-soak-") as results:
+        netns_before = netns_count()
+        env = {**os.environ, "BLACKHOLE_RESULTS": results, "WARMUP_S": "10"}
+        started = time.monotonic()
+        run = subprocess.Popen([sys.executable, "-m", "harness", "run", SCENARIO], cwd=REPO, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            run.wait(timeout=delay_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(run.pid, signum)
+        code = run.wait(timeout=300)
+        ended_s = time.monotonic() - started
+        runs = [p for p in Path(results).glob(f"{SCENARIO}/*") if not p.is_symlink()]
+        status, left = None, None
+        if runs:
+            run_dir = RunDir(runs[0])
+            if run_dir.summary_json.exists():
+                status = run_dir.summary().get("status")
+            project = run_dir.lab_project()
+            left = labelled_leftovers(project=project) if project else {}
+        result = {"run": index, "signal": signal.Signals(signum).name, "after_s": round(delay_s, 1),
+                  "exit": code, "ended_s": round(ended_s, 1), "status": status,
+                  "left": {k: v for k, v in (left or {}).items() if v}, "netns_left": netns_count() - netns_before}
+        result["ok"] = (code == 128 + signum and not result["left"] and result["netns_left"] <= 0
+                        and bool(status) and status.get("state") == "interrupted" and status.get("by") == result["signal"])
+        out.write(f"  {index + 1:2d}  {result['signal']:7} after {delay_s:5.1f} s  exit {code}  "
+                  f"{(status or {}).get('state', 'no summary')} while {(status or {}).get('phase', '?')}  "
+                  f"left {result['left'] or 'nothing'}  {'ok' if result['ok'] else 'FAILED'}\n")
+        out.flush()
+        return result
+
+
+def soak(runs, seed, out=sys.stdout):
+    rng = random.Random(seed)
+    out.write(f"soak-interrupt: {runs} runs of {SCENARIO}, seed {seed}\n")
+    results = [one_run(i, rng.uniform(0.5, LATEST_S), signal.SIGINT if i % 2 == 0 else signal.SIGTERM, out)
+               for i in range(runs)]
+    passed = sum(r["ok"] for r in results)
+    out.write(f"soak-interrupt: {passed}/{runs} ended cleanly (seed {seed})\n")
+    return results
+
+
+def main(argv):
+    runs = int(argv[0]) if argv else 20
+    seed = int(argv[1]) if len(argv) > 1 else random.SystemRandom().randrange(10**6)
+    results = soak(runs, seed)
+    path = store("soak-interrupt", {"runs": runs, "seed": seed, "passed": sum(r["ok"] for r in results),
+                                     "results": results})
+    print(f"stored: {path}")
+    return 0 if all(r["ok"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,19 @@
+"""The lab's vocabulary, as compose.yaml and the director define it: nodes, servers, what runs
+on them, the director's ports, datapaths and policies. One source for each of these names."""
+
+DIRECTOR = "director"
+SERVERS = ("mysql-primary", "mysql-replica", "web-a", "web-b")
+NODES = (DIRECTOR,) + SERVERS
+# Which process is "the server" in each server's container.
+SERVER_PROCESS = {"mysql-primary": "mariadbd", "mysql-replica": "mariadbd", "web-a": "nginx", "web-b": "nginx"}
+# Services behind the VIP, by what they are: 'mysql' is VIP:3306, 'web' is VIP:80.
+SERVICE_PORTS = {"mysql": 3306, "web": 80}
+FRONT, BACK = "front", "back"           # the two internal networks
+PROTOCOLS = ("mysql", "http")           # what a probe speaks
+SERVICE_SERVERS = {"mysql": ("mysql-primary", "mysql-replica"), "web": ("web-a", "web-b")}
+PROTOCOL_SERVERS = {"mysql": SERVICE_SERVERS["mysql"], "http": SERVICE_SERVERS["web"]}
+
+DATAPATHS = ("auto", "ipvs", "nftables")
+DEFAULT_DATAPATH = "auto"
+NODEST_POLICIES = ("drop", "reset")     # what a removed server's old flows get (expire_nodest_conn 0/1)
+DEFAULT_NODEST = "drop"

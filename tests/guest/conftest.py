@@ -1,0 +1,39 @@
+"""The lab inside a QEMU guest booting a packaged Debian kernel (BLACKHOLE_TEST_KERNEL, default 6.12).
+One guest is booted for this package's tests and stopped before the host tests go on; each scenario brings its own lab up in it."""
+import io
+import os
+import subprocess
+
+import pytest
+
+from harness import scenario
+from harness.lab import engine_for
+from harness.pipeline import run_and_report
+
+KERNEL = os.environ.get("BLACKHOLE_TEST_KERNEL") or "6.12"
+PROJECT = "blackhole-lab-guest-test"
+
+
+@pytest.fixture(scope="package")
+def guest():
+    with engine_for(KERNEL) as engine:
+        engine.ensure_started()
+        yield engine
+
+
+def containers_in(guest):
+    return subprocess.run(["docker", "-H", guest.docker_host, "ps", "-aq"], capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+@pytest.fixture
+def run_in_guest(guest, tmp_path):
+    """run_in_guest(id, **raw overrides) -> (summary, RunDir); nothing may be left in the guest after."""
+    def run(scenario_id, **overrides):
+        parsed, raw = scenario.load(scenario_id, overrides)
+        out = io.StringIO()
+        run = run_and_report(parsed, raw, project=PROJECT, results=tmp_path, out=out, engine=guest)
+        print(out.getvalue())
+        assert containers_in(guest) == [], "the run left containers in the guest"
+        return run.summary(), run
+    return run

@@ -1,0 +1,26 @@
+"""What ../shared/KERNEL_FACTS.md says the kernel does, as numbers tests can hold a run to,
+independently of the harness's own model (harness/measure/kernel_model.py)."""
+
+# tcp_retries2: (budget s, expected ETIMEDOUT after the first unacknowledged send on a veth path: low, high)
+RETRIES2 = {
+    1: (0.6, 1.4, 1.7), 2: (1.4, 3.1, 3.4), 3: (3.0, 6.4, 6.9), 5: (12.6, 12.8, 13.5),
+    6: (25.4, 26.1, 26.8), 8: (102.2, 104, 108), 10: (324.6, 333, 337), 12: (564.6, 575, 583),
+    15: (924.6, 937, 952),
+}
+FIRST_RTO_S = (0.2, 0.4)        # TCP_USER_TIMEOUT: ETIMEDOUT ~ first RTO + U
+
+
+def blackhole_bounds(retries2, lead_s):
+    """Seconds after the fault: the table's range, the first unacknowledged send being up to
+    lead_s (a probe interval, and the fault step's uncertainty) after the fault."""
+    _, low, high = RETRIES2[retries2]
+    return low - 0.05, high + lead_s
+
+
+def user_timeout_bounds(user_timeout_s, lead_s):
+    return user_timeout_s + FIRST_RTO_S[0] - 0.05, user_timeout_s + FIRST_RTO_S[1] + lead_s
+
+
+def assert_within(value, bounds, what):
+    low, high = bounds
+    assert value is not None and low <= value <= high, f"{what}: {value} s, KERNEL_FACTS.md says {low:.2f}-{high:.2f} s"

@@ -1,0 +1,47 @@
+"""Each fault declares what it does to existing flows; the model reads only that."""
+import pytest
+
+from harness.effects import Effect
+from harness.faults import FAULTS, effect_of
+from harness.measure.predict import predict
+from harness.scenario import Cell, parse
+
+SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nodest": "drop", "drain_s": 0.0}
+
+
+@pytest.mark.parametrize("name, params, effect", [
+    ("ipvs_swap", SWAP, Effect("blackhole")),
+    ("ipvs_swap", {**SWAP, "nodest": "reset"}, Effect("reset")),
+    ("ipvs_swap", {**SWAP, "drain_s": 5.0}, Effect("reset", after_s=5.0)),
+    ("silent_kill", {"target": "mysql-primary"}, Effect("blackhole")),
+    ("iptables_drop", {"a": "director", "b": "mysql-primary"}, Effect("partition")),
+    ("app_hang", {"target": "mysql-primary"}, Effect("app_hang")),
+    ("lb_idle_timeout", {"seconds": 20.0}, Effect("lb_forgets_flow", idle_timeout_s=20.0)),
+    ("promote_replica", {"target": "mysql-replica"}, Effect("none")),
+    ("backend_restart", {"target": "web-a"}, Effect("reset")),
+])
+def test_each_fault_declares_its_effect(name, params, effect):
+    assert effect_of(name, params) == effect
+    assert Effect.from_record(effect.to_record()) == effect
+
+
+def test_every_registered_fault_is_covered_above():
+    covered = {"ipvs_swap", "silent_kill", "iptables_drop", "app_hang", "lb_idle_timeout", "promote_replica",
+               "backend_restart"}
+    assert set(FAULTS) == covered
+
+
+def test_an_unknown_effect_is_refused():
+    with pytest.raises(ValueError, match="effect must be one of"):
+        Effect("meteor")
+
+
+def test_backend_restart_is_a_scenario_step_and_its_clients_expect_a_reset_at_their_next_request():
+    raw = {"load": {"probe": {"proto": "http"}}, "cells": [{"tcp_retries2": 15}],
+           "steps": [{"fault": "backend_restart", "target": "web-a"}]}
+    step = parse(raw, "r.yaml", "r").steps[0]
+    effect = effect_of(step.name, dict(step.params))
+    window = predict(Cell("r15", (("tcp_retries2", 15),)), effect, interval_s=0.1, inject_s=1.0)
+    # The budget of tcp_retries2=15 (924.6 s, KERNEL_FACTS.md) plays no part: a reset ends the wait.
+    assert window.basis == "reset at the next packet"
+    assert window.latest_s < 2.0 and window.contains(0.3)
