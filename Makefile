@@ -76,7 +76,7 @@ clean: venv host
 test-unit: venv
 	@$(PY) -m pytest -q tests/unit
 
-test: setup
+test: setup guest-tools
 	@scripts/ensure-chromium.sh
 	@$(PY) -m pytest tests
 

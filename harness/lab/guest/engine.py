@@ -24,6 +24,8 @@ BOOT_TIMEOUT_S = 240          # QEMU start to ssh (TCG: ~25-35 s measured)
 ENGINE_TIMEOUT_S = 180        # ssh to `docker info` answering
 CLOCK_SAMPLES = 20
 GUEST_FILE = "guest.json"     # in a kept guest's home: how to find it again
+# What the host needs to build and boot a guest (scripts/ensure-guest-tools.sh installs them).
+HOST_TOOLS = ("qemu-system-x86_64", "qemu-img", "cpio", "debootstrap", "ssh", "ssh-keygen", "mkfs.ext4", "depmod")
 
 
 class GuestEngine:
@@ -81,6 +83,10 @@ class GuestEngine:
         return {"HEALTH_INTERVAL": "10s", "HEALTH_TIMEOUT": "30s"}
 
     def _start(self):
+        missing = [tool for tool in HOST_TOOLS if not shutil.which(tool)]
+        if missing:
+            raise LabError(f"guest: this host lacks {', '.join(missing)}; `make guest-tools` installs them "
+                           "(scripts/ensure-guest-tools.sh)")
         started = time.monotonic()
         self.kernel = kernels.fetch(self.spec)
         initrd, modules = initramfs.initramfs(self.kernel), initramfs.modules_disk(self.kernel)
