@@ -152,6 +152,8 @@ class ComposeLab:
         services = {}
         for cell in self.cells:
             service = copy.deepcopy(base)
+            service.pop("build", None)            # the client service builds the image, once
+            service["pull_policy"] = "never"
             service["sysctls"] = {**service.get("sysctls", {}), **{k: str(v) for k, v in cell.sysctls}}
             service["labels"] = {**service.get("labels", {}), CELL_LABEL: cell.name}
             service["hostname"] = cell.service
@@ -185,6 +187,9 @@ class ComposeLab:
     # -- lifecycle -----------------------------------------------------------
     def build(self, no_cache=False):
         self._compose("build", *(["--no-cache"] if no_cache else []))
+        # An older build of a tag, left untagged, could be picked from the cache by the next build,
+        # flipping the image id (and so the guest disk's key) between builds of the same files.
+        self.engine.docker().image.prune(filter={"label": LABEL})
 
     def up(self, timeout_s=180):
         self.engine.ensure_started()
