@@ -19,7 +19,7 @@ from .live import CellView, LiveView
 
 RECOVERY_GRACE_S = 2.0        # keep watching this long after the last cell recovered
 LAB_CHECK_EVERY_S = 3.0       # how often the run looks whether its lab is still whole
-READY_LIMIT_S = 240.0         # every client must have answered by then (a loaded TCG guest needs minutes)
+READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
 
 
 class FailoverRun(RunBase):
