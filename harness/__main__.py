@@ -30,6 +30,7 @@ from . import baseline, kernel_matrix, report, signals
 from . import scenario as scenario_module
 from .director import Director
 from .errors import LabError
+from .faults import FAULTS
 from .lab import DEFAULT_PROJECT, HOST, REPO, ComposeLab, HostEngine, clean, engine_for, environment_from_os, kept_engine
 from .measure import predict
 from .pipeline import run_and_report
@@ -115,9 +116,14 @@ def cmd_run(args):
     print(f"run: {len(scenario.cells)} cell(s): " + ", ".join(c.name for c in scenario.cells)
           + (f"; overrides {overrides}" if overrides else ""))
     if scenario.kind == "failover":
-        slowest = max(predict.outstanding_data(c).expected_s for c in scenario.cells)
-        print(f"run: a blackholed connection with a request outstanding errors out after ~{slowest:.0f} s in "
-              f"the slowest cell (kernel model); observation limit {scenario.observe_s:g} s after the fault")
+        first = next(step for step in scenario.steps if step.kind == "fault")
+        effect = FAULTS[first.name](None, **dict(first.params)).effect()
+        windows = [predict.predict(c, effect, scenario.probe.interval_ms / 1000, 0.0) for c in scenario.cells]
+        expected = [w.expected_s for w in windows if w.expected_s is not None]
+        told = (f"the first error after ~{max(expected):.3g} s in the slowest cell" if expected
+                else "no error in any cell")
+        print(f"run: {first.name} ({effect.kind}): the kernel model expects {told}; observation limit "
+              f"{scenario.observe_s:g} s after the fault")
     run_scenario(args, scenario, raw)
 
 

@@ -33,6 +33,17 @@ DEFAULT_PROJECT = "blackhole-lab"
 USER_ENV = ("TCP_RETRIES2", "LB_IDLE_TIMEOUT", "LAB_FRONT_PREFIX", "LAB_BACK_PREFIX")
 
 
+HOST_CA_DIR = Path("/usr/local/share/ca-certificates")
+
+
+def host_extra_ca():
+    """The certificate authorities this host added to its trust store (PEM), '' if none: where a
+    TLS-inspecting proxy sits in front of the registries, image builds must trust it too."""
+    if not HOST_CA_DIR.is_dir():
+        return ""
+    return "".join(p.read_text() for p in sorted(HOST_CA_DIR.rglob("*.crt")))
+
+
 @dataclasses.dataclass(frozen=True)
 class ClientCell:
     """One client container: its own network namespace, so its own TCP sysctls and link."""
@@ -175,10 +186,10 @@ class ComposeLab:
     def _compose_command(self, *args):
         return [str(a) for a in self.docker.client_config.docker_compose_cmd] + list(args)
 
-    def _compose(self, *args, timeout=None):
+    def _compose(self, *args, timeout=None, env=None):
         """Run a compose command quietly; its output only matters when it fails."""
         result = subprocess.run(self._compose_command("--progress", "quiet", *args), capture_output=True,
-                                text=True, timeout=timeout)
+                                text=True, timeout=timeout, env=env)
         if result.returncode:
             output = (result.stdout + result.stderr).strip()[-2000:]
             raise LabError(f"docker compose {' '.join(args)} failed ({result.returncode}):\n{output}")
@@ -186,7 +197,8 @@ class ComposeLab:
 
     # -- lifecycle -----------------------------------------------------------
     def build(self, no_cache=False):
-        self._compose("build", *(["--no-cache"] if no_cache else []))
+        env = {**os.environ, "LAB_HOST_EXTRA_CA": host_extra_ca()}
+        self._compose("build", *(["--no-cache"] if no_cache else []), env=env)
         # An older build of a tag, left untagged, could be picked from the cache by the next build,
         # flipping the image id (and so the guest disk's key) between builds of the same files.
         self.engine.docker().image.prune(filter={"label": LABEL})

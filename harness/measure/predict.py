@@ -44,9 +44,16 @@ def predict(cell, effect, interval_s, inject_s, healed_after_s=None, idle=None, 
     cell was idle (from its log); rto0_s: the base RTO the kernel used for the cell's socket,
     when measured (ss); lb: the director's datapath and conntrack_loose (env.json); hz: the
     run's kernel's CONFIG_HZ (timer granularity)."""
+    bypassed = not cell.socket_options_reach_kernel and (cell.tcp_user_timeout_ms or cell.keepalive)
+    if bypassed:              # preloaded options never reach a program that does not connect through libc
+        cell = dataclasses.replace(cell, tcp_user_timeout_ms=0, keepalive=())
     if effect.kind == effects.LB_FORGETS_FLOW:
-        return _lb_forgets(cell, effect.idle_timeout_s, idle, lb or {})
-    window = _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz)
+        window = _lb_forgets(cell, effect.idle_timeout_s, idle, lb or {})
+    else:
+        window = _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz)
+    if bypassed:
+        window = dataclasses.replace(window, basis=f"{window.basis} (its sockets bypass libc: LD_PRELOAD options "
+                                                   "do not apply)")
     if healed_after_s is not None and window.expected_s is not None and window.earliest_s > healed_after_s:
         return Window(None, None, None, f"healed after {healed_after_s:.1f} s, before {window.basis} ran out")
     return window

@@ -1,7 +1,8 @@
 """A failover run's per-cell results (summary.json), computed only from its files."""
 from ..effects import Effect
 from ..faults import effect_of
-from . import kernel_model, probe_log, recovery, ss_log, sysbench_log
+from ..scenario.clients import DEFAULT_CLIENT
+from . import client_log, kernel_model, probe_log, recovery, ss_log, sysbench_log
 from .predict import predict
 
 
@@ -94,6 +95,9 @@ def summarize(run):
                       "ratio": (round(outcome.detect_s / window.expected_s, 3)
                                 if outcome.detect_s is not None and window.expected_s else None)},
         }
+        if cell.client != DEFAULT_CLIENT:
+            entry["client"] = {"name": cell.client, "settings": dict(cell.client_settings),
+                               **client_log.client_entry(probe_text, ops, t_fault, outcome)}
         log = run.sysbench_log(cell.name)
         if scenario.runs_sysbench(cell) and log.exists():
             entry["sysbench"] = _sysbench_entry(log.read_text(), t_fault, window)

@@ -1,5 +1,15 @@
 """`blackhole explain KNOB=VALUE ...`: the kernel model's prediction in plain words."""
 from ..measure import kernel_model
+from ..scenario.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
+
+# What the lab measured about a driver that its documentation leaves open (README: the client zoo).
+DRIVER_NOTES = {
+    "libmariadb": "Measured (client-zoo-short, MariaDB Connector/C 3.3.20): MYSQL_OPT_READ_TIMEOUT=3 ended the wait "
+                  "3.08 s after the fault: the value counts once, not three times as MySQL's manual says of "
+                  "libmysqlclient's read timeout.",
+    "go": "go-sql-driver/mysql reports a dead connection as 'invalid connection' (driver.ErrBadConn is only returned "
+          "before a query was sent, so database/sql does not retry it).",
+}
 
 KNOBS = {
     "TCP_RETRIES2": (int, 15, "net.ipv4.tcp_retries2 (per network namespace)"),
@@ -8,6 +18,8 @@ KNOBS = {
     "KEEPALIVE": (str, "", "keepalive IDLE/INTERVAL/PROBES in s, for an idle connection (e.g. 5/1/3)"),
     "RTT_MS": (float, 0.5, "round-trip time of the path, ms"),
     "HZ": (int, kernel_model.HZ, "the kernel's CONFIG_HZ (timer granularity)"),
+    "CLIENT": (str, DEFAULT_CLIENT, f"the client ({', '.join(CLIENTS)}); its own settings follow as "
+                                    "setting=value, e.g. CLIENT=jdbc socketTimeout=3000"),
 }
 
 
@@ -17,10 +29,14 @@ class ExplainError(ValueError):
 
 def parse_knobs(words):
     values = {name: default for name, (_, default, _) in KNOBS.items()}
+    driver_words = []
     for word in words:
         name, sep, text = word.partition("=")
+        if sep and name.upper() not in KNOBS:
+            driver_words.append((name, text))
+            continue
         name = name.upper()
-        if not sep or name not in KNOBS:
+        if not sep:
             raise ExplainError(f"{word!r}: expected KNOB=VALUE with KNOB one of {', '.join(KNOBS)}")
         kind = KNOBS[name][0]
         try:
@@ -31,11 +47,59 @@ def parse_knobs(words):
         parts = values["KEEPALIVE"].split("/")
         if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
             raise ExplainError(f"KEEPALIVE: {values['KEEPALIVE']!r} is not IDLE/INTERVAL/PROBES, e.g. 5/1/3")
+    values["SETTINGS"] = _driver_settings(values["CLIENT"], driver_words)
+    if values["SETTINGS"]:
+        values["READ_TIMEOUT_S"] = CLIENTS[values["CLIENT"]].read_timeout_s(values["SETTINGS"]) or values["READ_TIMEOUT_S"]
     return values
+
+
+def _driver_settings(client, words):
+    if client not in CLIENTS:
+        raise ExplainError(f"CLIENT: {client!r} is not one of {', '.join(CLIENTS)}")
+    spec = CLIENTS[client].settings
+    settings = []
+    for name, text in words:
+        if name not in spec:
+            known = ", ".join(spec) or "none"
+            raise ExplainError(f"{name}: neither a knob ({', '.join(KNOBS)}) nor a setting of {client} ({known})")
+        kind = spec[name].kind
+        if kind is bool:
+            value = {"true": True, "false": False}.get(text.lower())
+        elif kind is int:
+            value = int(text) if text.isdigit() else None
+        else:
+            value = text if go_duration_s(text) is not None else None
+        if value is None:
+            raise ExplainError(f"{name}: {text!r} is not {'true/false' if kind is bool else 'a whole number' if kind is int else 'a duration like 2s'}")
+        settings.append((name, value))
+    return tuple(settings)
+
+
+def _driver_lines(values, prediction):
+    client = CLIENTS[values["CLIENT"]]
+    lines = []
+    for name, value in values["SETTINGS"]:
+        lines.append(f"{client.library}: {name}={value}: {client.settings[name].meaning}.")
+    timeout = values["READ_TIMEOUT_S"]
+    if client.read_timeout and dict(values["SETTINGS"]).get(client.read_timeout) is not None:
+        if timeout < prediction.detect_s:
+            lines.append(f"So the application is told after ~{timeout:g} s, long before the kernel would give up "
+                         f"({prediction.detect_s:.1f} s), and can reconnect (through the VIP, to the new server).")
+        else:
+            lines.append(f"That is longer than the kernel's own {prediction.detect_s:.1f} s: the kernel ends the wait first.")
+    if not client.via_libc and (values["TCP_USER_TIMEOUT_MS"] or values["KEEPALIVE"]):
+        lines.append(f"{client.name} does not connect through libc: TCP_USER_TIMEOUT/keepalive preloaded by the lab's "
+                     "libsockopts never reach its sockets (set them in the program instead).")
+    note = DRIVER_NOTES.get(client.name)
+    if note:
+        lines.append(note)
+    return [""] + lines if lines else []
 
 
 def explain(values):
     retries2, user_timeout_ms = values["TCP_RETRIES2"], values["TCP_USER_TIMEOUT_MS"]
+    if not CLIENTS[values["CLIENT"]].via_libc:
+        user_timeout_ms = 0           # preloaded, it never reaches the socket (said below)
     rtt_s, hz = values["RTT_MS"] / 1000, values["HZ"]
     prediction = kernel_model.for_knobs(retries2, user_timeout_ms, rtt_s, hz)
     rto0 = kernel_model.initial_rto_s(rtt_s, hz)
@@ -71,6 +135,8 @@ def explain(values):
                       f"the first probe goes out after {idle} s of silence,",
                   f"and the socket dies {ka.detect_s:g} s after the last data ({ka.limit}). "
                   "Keepalive does nothing while a request is outstanding."]
+    if values["CLIENT"] != DEFAULT_CLIENT:
+        lines += _driver_lines(values, prediction)
     lines += ["", "Cures: TCP_USER_TIMEOUT or a read timeout (per socket), a lower tcp_retries2 (per namespace),",
               "or a load balancer that resets the flows of a removed server (nodest=reset, drain)."]
     return "\n".join(lines)

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from .. import store
-from . import tables
+from . import client_grid, tables
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
@@ -50,11 +50,15 @@ def run_page(run, summary, charts):
             f"<code>{html.escape(str(summary.get('kernel')))}</code> · datapath "
             f"<code>{html.escape(str(summary.get('datapath')))}</code> · fault "
             f"<code>{html.escape(str(fault.get('name')))}</code> {html.escape(json.dumps(fault.get('params', {})))}</p>",
+            client_grid.html_table(summary),
             table(header, rows),
             "<p>Times are seconds after the fault took effect. detect: the first error the application saw; "
             "recover: its first success after that. The model window comes from the kernel model "
             "(<code>blackhole explain</code>).</p>",
         ]
+        details_header, details = client_grid.client_details(summary)
+        if details:
+            parts.append("<h2>Clients</h2>" + table(details_header, [[html.escape(v) for v in r] for r in details]))
     parts += [f"<img src='{html.escape(chart)}' alt='{html.escape(Path(chart).stem)}'>" for chart in charts]
     versions = env.get("versions", {})
     if versions:

@@ -1,6 +1,8 @@
 """A run's results as text: the terminal table and summary.md, for both kinds of run."""
 import json
 
+from . import client_grid
+
 
 def _fmt(value, unit=" s"):
     return "—" if value is None else f"{value:.2f}{unit}" if isinstance(value, float) else str(value)
@@ -60,7 +62,9 @@ def terminal_table(summary):
     header, rows = header_and_rows(summary)
     rows = [header] + rows
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in rows)
+    text = "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in rows)
+    grid = client_grid.terminal(summary) if summary.get("kind") != "burst" else ""
+    return text + ("\n\n" + grid if grid else "")
 
 
 def _markdown_table(header, rows):
@@ -79,6 +83,9 @@ def markdown(summary):
     lines = [f"# {summary['scenario']} — {summary['run']}", "", status_line(summary), "",
              f"kernel {summary.get('kernel')}, datapath {summary.get('datapath')}; "
              f"fault `{fault.get('name')}` {fault.get('params', {})}", ""] + _markdown_table(header, rows)
+    details_header, details = client_grid.client_details(summary)
+    if details:
+        lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)
     if summary.get("note"):
         lines += ["", summary["note"]]
     lines += ["", "Times are seconds after the fault step started (probe: ms precision; sysbench: 1 s lines)."]

@@ -2,7 +2,8 @@
 import dataclasses
 import subprocess
 
-from ..load import flow_sampler, probe, ss_sampler, sysbench, wrk
+from ..load import flow_sampler, probe, ss_sampler, sysbench, wrk, zoo
+from ..scenario.clients import DEFAULT_CLIENT
 from ..topology import DIRECTOR
 
 LOAD_MARGIN_S = 60.0          # loads run this much longer than the run could need, then stop by themselves
@@ -23,8 +24,12 @@ def planned(scenario, run, vip, datapath):
     duration = s.warmup_s + sum(st.seconds for st in s.steps) + s.observe_s + LOAD_MARGIN_S
     loads = []
     for cell in s.cells:
-        loads.append(Load(cell.service, run.probe_log(cell.name), tuple(probe.command(s, cell, vip, duration)),
-                          probe.PROCESS, cell=cell.name))
+        if cell.client == DEFAULT_CLIENT:
+            loads.append(Load(cell.service, run.probe_log(cell.name), tuple(probe.command(s, cell, vip, duration)),
+                              probe.PROCESS, cell=cell.name))
+        else:
+            loads.append(Load(cell.service, run.probe_log(cell.name), tuple(zoo.command(s, cell, vip, duration)),
+                              zoo.PROCESSES[cell.client], cell=cell.name))
         if s.runs_sysbench(cell):
             loads.append(Load(cell.service, run.sysbench_log(cell.name),
                               tuple(sysbench.run_command(s.sysbench, vip, duration, cell.socket_env())),

@@ -2,6 +2,7 @@
 import dataclasses
 
 from ..topology import PROTOCOL_SERVERS, SERVERS
+from .clients import CLIENTS, DEFAULT_CLIENT
 from .knobs import KERNEL_DEFAULTS, LINK_KNOBS, SYSCTL_KNOBS
 
 
@@ -13,10 +14,17 @@ class Cell:
     sysctls: tuple = ()              # (("tcp_retries2", 5), ...): only knobs the scenario set
     tcp_user_timeout_ms: int = 0     # TCP_USER_TIMEOUT on its sockets (0: unset)
     keepalive: tuple = ()            # (idle_s, interval_s, probes) set per socket; (): not set
-    read_timeout_s: float = 0.0      # the probe's application read timeout (0: none)
+    read_timeout_s: float = 0.0      # the application's read timeout: the probe's, or the driver setting's (0: none)
     idle_s: float = 0.0              # the probe sends nothing for this long around the fault
     sysbench: bool = True            # also runs sysbench (when the scenario has a sysbench load)
     link: tuple = ()                 # (("link_delay_ms", 50), ...): netem on the client's side
+    client: str = DEFAULT_CLIENT     # which program holds the connection (scenario/clients.py)
+    client_settings: tuple = ()      # (("socketTimeout", 3000), ...): the driver's own settings
+
+    @property
+    def socket_options_reach_kernel(self):
+        """Whether TCP_USER_TIMEOUT/keepalive set by the preloaded libsockopts reach its sockets."""
+        return CLIENTS[self.client].via_libc
 
     def knob(self, key):
         return dict(self.sysctls).get(key, KERNEL_DEFAULTS.get(key))

@@ -5,6 +5,7 @@ import itertools
 
 from .. import topology
 from ..faults import FAULTS, Param
+from .clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
 from .knobs import CELL_KEYS, LINK_KNOBS, SYSCTL_KNOBS
 from .model import Cell, LoadBalancer, Probe, Scenario, Step, Sysbench, Wrk
 from .reader import Reader, ScenarioError, parse_duration
@@ -20,8 +21,39 @@ def parse(raw, source="<scenario>", scenario_id=None):
         raise ScenarioError(f"{source}: {exc}") from None
 
 
+def read_client(r):
+    """(client, settings, read timeout s) of a cell: `client: NAME` and/or `NAME: {setting: value}`."""
+    given = [name for name in CLIENTS if name in r.raw]
+    client = r.get("client", str, given[0] if given else DEFAULT_CLIENT, choices=tuple(CLIENTS))
+    if any(name != client for name in given):
+        other = next(name for name in given if name != client)
+        raise ScenarioError(f"{r.path(other)}: settings for {other}, but the cell's client is {client}")
+    spec = CLIENTS[client]
+    if client not in r.raw:
+        return client, (), 0.0
+    if not spec.settings:
+        raise ScenarioError(f"{r.path(client)}: {client} takes no settings here (use the cell's own knobs)")
+    s = Reader(r.get(client, dict), r.path(client), spec.settings)
+    settings = []
+    for key, setting in spec.settings.items():
+        if key not in s.raw:
+            continue
+        value = s.get(key, setting.kind, minimum=setting.minimum if setting.kind is int else None,
+                      maximum=setting.maximum if setting.kind is int else None)
+        if setting.kind is str and go_duration_s(value) is None:
+            raise ScenarioError(f"{s.path(key)}: a duration like '2s' or '1500ms', not {value!r}")
+        settings.append((key, value))
+    return client, tuple(settings), spec.read_timeout_s(settings)
+
+
 def read_cell(raw, where):
     r = Reader(raw, where, CELL_KEYS)
+    client, settings, driver_timeout_s = read_client(r)
+    if client != DEFAULT_CLIENT:
+        for key in ("read_timeout_s", "idle_s"):
+            if key in raw:
+                raise ScenarioError(f"{r.path(key)}: a knob of the lab's own probe; {client} takes its own "
+                                    f"settings under `{client}:`")
     keepalive = ()
     if "keepalive" in raw:
         text = r.get("keepalive", str)
@@ -35,11 +67,12 @@ def read_cell(raw, where):
         sysctls=r.sysctls(SYSCTL_KNOBS),
         tcp_user_timeout_ms=r.get("tcp_user_timeout_ms", int, 0, minimum=0, maximum=3_600_000),
         keepalive=keepalive,
-        read_timeout_s=r.get("read_timeout_s", "duration", 0.0, maximum=3600),
+        read_timeout_s=driver_timeout_s or r.get("read_timeout_s", "duration", 0.0, maximum=3600),
         idle_s=r.get("idle_s", "duration", 0.0, maximum=3600),
-        sysbench=r.get("sysbench", bool, True),
+        sysbench=r.get("sysbench", bool, client == DEFAULT_CLIENT),
         link=tuple((key, r.get(key, float, minimum=low, maximum=high))
                    for key, (_, _, low, high, _) in LINK_KNOBS.items() if raw.get(key)),
+        client=client, client_settings=settings,
     )
     return dataclasses.replace(cell, name=r.name("name") or cell_name(cell))
 
@@ -54,8 +87,10 @@ def _read_cells(raw, where):
 
 
 def cell_name(cell):
-    """A cell's name derived from its knobs: r5-ut5000-ka5-1-3-rt2-idle."""
+    """A cell's name derived from its knobs: r5-ut5000-ka5-1-3-rt2-idle, jdbc-r5-rt3."""
     name = f"r{cell.knob('tcp_retries2')}"
+    if cell.client != DEFAULT_CLIENT:
+        name = f"{cell.client}-{name}"
     if cell.tcp_user_timeout_ms:
         name += f"-ut{cell.tcp_user_timeout_ms}"
     if cell.keepalive:
@@ -71,6 +106,9 @@ def cell_name(cell):
             name += f"-{SYSCTL_KNOBS[key].abbreviation}{value}"
     for key, value in cell.link:
         name += f"-{LINK_KNOBS[key][4]}{value:g}".replace(".", "p")
+    for key, value in cell.client_settings:
+        if key != CLIENTS[cell.client].read_timeout:
+            name += f"-{key.lower()}{value}".replace(".", "p")
     return name
 
 
@@ -173,6 +211,10 @@ def _parse(raw, scenario_id):
         cells += tuple(_read_matrix(raw["matrix"]))
     if not cells:
         raise ScenarioError("cells: at least one cell is needed (cells: [...] or matrix: {...})")
+    zoo = next((c for c in cells if c.client != DEFAULT_CLIENT), None)
+    if zoo and probe.proto != "mysql":
+        raise ScenarioError(f"cells: {zoo.name} uses the {zoo.client} client, a MySQL driver; load.probe.proto "
+                            f"is {probe.proto}")
     names = [c.name for c in cells]
     if len(set(names)) != len(names):
         duplicate = next(n for n in names if names.count(n) > 1)

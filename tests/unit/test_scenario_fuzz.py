@@ -1,6 +1,7 @@
 """Malformed scenarios, generated: whatever a file holds, parsing ends in a Scenario or in one
 ScenarioError naming the field; no other exception escapes, and the CLI starts nothing."""
 import copy
+import os
 import subprocess
 import sys
 
@@ -99,9 +100,9 @@ def test_the_cli_rejects_malformed_files_with_exit_2_and_starts_nothing(tmp_path
         pass
     path = tmp_path / "broken.yaml"
     path.write_text(yaml.safe_dump(doc))
-    before = labelled_leftovers()
+    project = f"blackhole-test-fuzz-{os.getpid()}"     # its own: other labs may come and go meanwhile
     result = subprocess.run([sys.executable, "-m", "harness", "run", str(path)], cwd=REPO, capture_output=True,
-                            text=True, timeout=60)
+                            text=True, timeout=60, env={**os.environ, "LAB_PROJECT": project})
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith(f"blackhole: {path}: ") and "Traceback" not in result.stderr
-    assert labelled_leftovers() == before
+    assert not any(labelled_leftovers(project=project).values())

@@ -1,5 +1,6 @@
 """Scenario files are validated on load; every error names the file and the field."""
 import copy
+import os
 import re
 import subprocess
 import sys
@@ -134,12 +135,12 @@ def test_unknown_scenario_lists_the_known_ones():
 def test_cli_exits_2_with_the_message_and_starts_nothing(tmp_path):
     broken = tmp_path / "broken.yaml"
     broken.write_text(yaml.safe_dump(bad(["steps", 0, "nodest"], "explode")))
-    before = labelled_leftovers()
+    project = f"blackhole-test-validation-{os.getpid()}"     # its own: other labs may come and go meanwhile
     result = subprocess.run([sys.executable, "-m", "harness", "run", str(broken)],
-                            cwd=REPO, capture_output=True, text=True)
+                            cwd=REPO, capture_output=True, text=True, env={**os.environ, "LAB_PROJECT": project})
     assert result.returncode == 2
     assert f"{broken}: steps[0].nodest: must be one of drop, reset" in result.stderr
-    assert labelled_leftovers() == before
+    assert not any(labelled_leftovers(project=project).values())
 
 
 def test_a_partition_names_client_containers_not_cells():

@@ -1,0 +1,24 @@
+"""A cell's client when it is not the lab's probe: a zoo program (images/client/zoo/) holding its
+connection through a real driver, writing the probe's JSON lines. libsockopts is preloaded with
+SOCKOPT_VERBOSE, so the log also says, per socket, which options the kernel took (no line: the
+program's sockets never went through libc)."""
+from ..scenario.clients import CLIENTS
+from .probe import SOCKOPTS_LIBRARY
+
+# What `pkill -f` matches to stop each program (the JVM's command line names the class).
+PROCESSES = {"jdbc": "JdbcProbe", "hikari": "HikariProbe", "go": "zoo-go", "node": "zoo/node/probe.js",
+             "libmariadb": "zoo-libmariadb"}
+MYSQL_PORT = 3306
+
+
+def setting_text(value):
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def command(scenario, cell, vip, duration_s):
+    program = CLIENTS[cell.client].program
+    settings = [f"{key}={setting_text(value)}" for key, value in cell.client_settings]
+    return ["env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "SOCKOPT_VERBOSE=1",
+            *(f"{k}={v}" for k, v in cell.socket_env().items()),
+            "sh", "-c", 'exec "$@" 2>&1', program, program, vip, str(MYSQL_PORT),
+            f"{scenario.probe.interval_ms:g}", f"{duration_s:.0f}", *settings]

@@ -1,0 +1,112 @@
+"""The table a team can act on when a run has several clients: rows = clients, columns = what
+was set, each cell detect / recover seconds, shaded by how long the application was stuck."""
+import html
+
+STUCK_BANDS = ((6.0, "#cfc"), (60.0, "#ffd98a"))     # under 6 s: fine; under a minute: slow; else red
+STUCK_RED = "#f99"
+
+
+def column(cell):
+    """What a cell set, in words: 'defaults', 'own timeout', 'TCP_USER_TIMEOUT 5000', ..."""
+    knobs, client = cell["knobs"], cell.get("client") or {}
+    parts = []
+    if client.get("settings") or knobs.get("read_timeout_s"):       # the probe's read timeout is its own
+        parts.append("own timeout" if knobs.get("read_timeout_s") else "own settings")
+    if knobs.get("tcp_user_timeout_ms"):
+        parts.append(f"TCP_USER_TIMEOUT {knobs['tcp_user_timeout_ms']}")
+    if knobs.get("keepalive"):
+        parts.append(f"keepalive {knobs['keepalive']}")
+    return " + ".join(parts) or "defaults"
+
+
+def client_of(cell):
+    return (cell.get("client") or {}).get("name", "pymysql")
+
+
+def grid(summary):
+    """(columns, {client: {column: cell}}), or None when the run has fewer than two clients."""
+    cells = summary.get("cells", [])
+    clients = list(dict.fromkeys(client_of(c) for c in cells))
+    if len(clients) < 2:
+        return None
+    columns = list(dict.fromkeys(column(c) for c in cells))
+    rows = {name: {} for name in clients}
+    for c in cells:
+        rows[client_of(c)].setdefault(column(c), c)
+    return columns, rows
+
+
+def stuck_s(cell):
+    """How long the application was stuck: until it recovered, else until it was told, else None."""
+    probe = cell["probe"]
+    return probe["recover_s"] if probe["recover_s"] is not None else probe["detect_s"]
+
+
+def _text(cell):
+    probe = cell["probe"]
+    if probe["detect_s"] is None and probe["recover_s"] is None:
+        return "still stuck" if (cell.get("predicted") or {}).get("expected_s") is not None else "no error"
+    detect = "—" if probe["detect_s"] is None else f"{probe['detect_s']:.1f}"
+    recover = "—" if probe["recover_s"] is None else f"{probe['recover_s']:.1f}"
+    return f"{detect} / {recover} s"
+
+
+def terminal(summary):
+    table = grid(summary)
+    if table is None:
+        return ""
+    columns, rows = table
+    lines = [["client (detect / recover)"] + columns]
+    lines += [[name] + [_text(row[col]) if col in row else "" for col in columns] for name, row in rows.items()]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    return "\n".join("  ".join(v.ljust(w) for v, w in zip(line, widths)) for line in lines)
+
+
+def colour(cell):
+    stuck = stuck_s(cell)
+    if stuck is None:         # no error seen: unharmed, or still stuck when the run ended
+        stuck_at_end = cell["probe"].get("stall_s") or (cell.get("predicted") or {}).get("expected_s") is not None
+        return STUCK_RED if stuck_at_end else "#eee"
+    return next((shade for limit, shade in STUCK_BANDS if stuck < limit), STUCK_RED)
+
+
+def html_table(summary):
+    table = grid(summary)
+    if table is None:
+        return ""
+    columns, rows = table
+    head = "<tr><th>client</th>" + "".join(f"<th>{html.escape(c)}</th>" for c in columns) + "</tr>"
+    body = []
+    for name, row in rows.items():
+        tds = []
+        for col in columns:
+            cell = row.get(col)
+            if cell is None:
+                tds.append("<td></td>")
+                continue
+            client = cell.get("client") or {}
+            title = html.escape(f"{cell['cell']}: {client.get('saw') or cell['probe'].get('error') or ''}", quote=True)
+            tds.append(f"<td style='background:{colour(cell)}' title='{title}'>{html.escape(_text(cell))}</td>")
+        driver = next((c.get("client", {}).get("driver") for c in row.values() if c.get("client")), None)
+        label = html.escape(name) + (f"<br><small>{html.escape(driver)}</small>" if driver else "")
+        body.append(f"<tr><th>{label}</th>{''.join(tds)}</tr>")
+    return ("<h2>Which settings save each client</h2><table>" + head + "".join(body) + "</table>"
+            "<p>Seconds after the fault: first error the application saw / first success after it. Green: "
+            "back within 6 s; amber: within a minute; red: longer, or never within the run.</p>")
+
+
+def client_details(summary):
+    """Rows for the per-cell client table: driver, what the application saw, reconnect time, reuse."""
+    rows = []
+    for c in summary.get("cells", []):
+        client = c.get("client")
+        if not client:
+            continue
+        applied = client.get("socket_options_applied") or {}
+        asked = c["knobs"].get("tcp_user_timeout_ms") or c["knobs"].get("keepalive")
+        took = ", ".join(f"{k}={v}" for k, v in applied.items()) or ("NONE: its sockets bypass libc" if asked else "—")
+        rows.append([c["cell"], client.get("driver") or "—", client.get("saw") or "—",
+                     "—" if client.get("reconnect_s") is None else f"{client['reconnect_s']:.2f} s",
+                     str(client.get("dead_connections_handed_out", 0)), took])
+    return ["cell", "driver", "the application saw", "reconnect took", "dead connections handed out",
+            "socket options the kernel took (libsockopts)"], rows

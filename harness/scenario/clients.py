@@ -1,0 +1,82 @@
+"""The clients a cell can name (images/client/zoo/README.md) and the settings each takes.
+
+A cell says `client: jdbc` and sets the driver's own settings under the client's name, e.g.
+`jdbc: {socketTimeout: 3000}`. Each setting is validated here; the one that bounds how long the
+application waits for an answer (a read or socket timeout) becomes the cell's application
+timeout, which is all the kernel model needs to know about a driver.
+"""
+import dataclasses
+
+DEFAULT_CLIENT = "pymysql"
+
+
+@dataclasses.dataclass(frozen=True)
+class Setting:
+    kind: type                  # int (a count of `unit`s), bool or str (a Go duration)
+    unit_s: float = 0.0         # seconds per unit, for int settings that are durations
+    minimum: int = 0
+    maximum: int = 3_600_000
+    meaning: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Client:
+    name: str
+    program: str                # what runs in the client container (None: the lab's own probe)
+    library: str                # the library and how it is pinned
+    settings: dict = dataclasses.field(default_factory=dict)
+    read_timeout: str = None    # the setting that bounds a wait for an answer
+    via_libc: bool = True       # connects through libc (an LD_PRELOAD library sees its sockets)
+
+    def read_timeout_s(self, settings):
+        """Seconds the application waits for an answer before giving up (0: the kernel decides)."""
+        value = dict(settings).get(self.read_timeout)
+        if value is None:
+            return 0.0
+        return go_duration_s(value) if self.settings[self.read_timeout].kind is str else value * self.settings[
+            self.read_timeout].unit_s
+
+
+def go_duration_s(text):
+    """'2s', '1500ms', '1m' -> seconds; None if it is not one of those forms."""
+    for suffix, scale in (("ms", 0.001), ("s", 1.0), ("m", 60.0)):
+        number = text[: -len(suffix)]
+        if text.endswith(suffix) and number.replace(".", "", 1).isdigit():
+            return float(number) * scale
+    return None
+
+
+MS = 0.001
+CONNECTOR_J = {
+    "socketTimeout": Setting(int, MS, meaning="ms a read on the socket may block (0: forever)"),
+    "connectTimeout": Setting(int, MS, meaning="ms a TCP connect may take (0: forever)"),
+    "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (default true)"),
+}
+CLIENTS = {c.name: c for c in (
+    Client("pymysql", None, "PyMySQL (Debian python3-pymysql), the lab's probe"),
+    Client("jdbc", "zoo-jdbc", "MySQL Connector/J 8.4.0", CONNECTOR_J, read_timeout="socketTimeout"),
+    Client("hikari", "zoo-hikari", "HikariCP 5.1.0 on Connector/J 8.4.0", {
+        **CONNECTOR_J,
+        "keepaliveTime": Setting(int, MS, meaning="ms between keepalive checks of an idle pooled connection"),
+        "maxLifetime": Setting(int, MS, meaning="ms after which an idle connection is retired"),
+        "connectionTimeout": Setting(int, MS, minimum=250, meaning="ms a borrow may wait for a connection"),
+        "validationTimeout": Setting(int, MS, minimum=250, meaning="ms a liveness check may take"),
+        "idleTimeout": Setting(int, MS, meaning="ms an idle connection above minimumIdle is kept"),
+    }, read_timeout="socketTimeout"),
+    Client("go", "zoo-go", "go-sql-driver/mysql v1.7.1 (database/sql, pool of one)", {
+        "readTimeout": Setting(str, meaning="I/O read deadline per packet, e.g. '2s'"),
+        "writeTimeout": Setting(str, meaning="I/O write deadline, e.g. '2s'"),
+        "timeout": Setting(str, meaning="dial timeout, e.g. '2s'"),
+    }, read_timeout="readTimeout", via_libc=False),
+    Client("node", "zoo-node", "mysql2 3.11.3 on Node.js (Debian)", {
+        "timeout": Setting(int, MS, meaning="ms a query may take before mysql2 gives up on it"),
+        "connectTimeout": Setting(int, MS, meaning="ms a connect may take"),
+        "enableKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (default true)"),
+        "keepAliveInitialDelay": Setting(int, MS, meaning="ms idle before the first keepalive probe"),
+    }, read_timeout="timeout"),
+    Client("libmariadb", "zoo-libmariadb", "MariaDB Connector/C (Debian libmariadb3)", {
+        "MYSQL_OPT_READ_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s per read from the server"),
+        "MYSQL_OPT_WRITE_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s per write to the server"),
+        "MYSQL_OPT_CONNECT_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s a connect may take"),
+    }, read_timeout="MYSQL_OPT_READ_TIMEOUT"),
+)}

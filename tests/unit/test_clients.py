@@ -1,0 +1,120 @@
+"""Cells that name a client: validation of its settings, what the model takes from them, and what
+measurement reads from a client's log beyond detect/recover."""
+import json
+
+import pytest
+
+from harness.effects import Effect
+from harness.measure import client_log, recovery
+from harness.measure.predict import predict
+from harness.report import client_grid
+from harness.scenario import ScenarioError, parser
+
+STEPS = [{"fault": "silent_kill", "target": "mysql-primary"}]
+
+
+def cell(**raw):
+    return parser.parse({"load": {"probe": {}}, "cells": [raw], "steps": STEPS}).cells[0]
+
+
+def test_a_drivers_own_timeout_becomes_the_cells_application_timeout():
+    assert cell(client="jdbc", jdbc={"socketTimeout": 3000}).read_timeout_s == 3.0
+    assert cell(go={"readTimeout": "1500ms"}).read_timeout_s == 1.5       # the client is implied
+    assert cell(client="libmariadb", libmariadb={"MYSQL_OPT_READ_TIMEOUT": 2}).read_timeout_s == 2.0
+    assert cell(client="hikari", hikari={"keepaliveTime": 30000}).read_timeout_s == 0.0
+
+
+@pytest.mark.parametrize("raw, message", [
+    ({"client": "zig"}, "cells[0].client: must be one of"),
+    ({"client": "jdbc", "go": {"readTimeout": "2s"}}, "cells[0].go: settings for go, but the cell's client is jdbc"),
+    ({"client": "go", "go": {"readTimeout": "2 s"}}, "cells[0].go.readTimeout: a duration like"),
+    ({"client": "jdbc", "jdbc": {"socketTimeout": "3000"}}, "cells[0].jdbc.socketTimeout: must be an integer"),
+    ({"client": "jdbc", "jdbc": {"sockettimeout": 3000}}, "cells[0].jdbc.sockettimeout: unknown key"),
+    ({"client": "node", "read_timeout_s": 3}, "cells[0].read_timeout_s: a knob of the lab's own probe"),
+    ({"client": "hikari", "hikari": {"connectionTimeout": 10}}, "between 250 and"),
+    ({"client": "jdbc", "jdbc": [1]}, "cells[0].jdbc: must be a mapping"),
+])
+def test_bad_client_settings_are_refused_naming_the_field(raw, message):
+    with pytest.raises(ScenarioError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        cell(**raw)
+
+
+def test_zoo_clients_need_the_mysql_probe_protocol():
+    with pytest.raises(ScenarioError, match="a MySQL driver"):
+        parser.parse({"load": {"probe": {"proto": "http"}}, "cells": [{"client": "go"}],
+                      "steps": [{"fault": "silent_kill", "target": "web-a"}]})
+
+
+def test_preloaded_socket_options_do_not_count_for_a_client_that_bypasses_libc():
+    blackhole = Effect("blackhole")
+    through_libc = predict(cell(client="node", tcp_retries2=5, tcp_user_timeout_ms=5000), blackhole, 0.1, 0.0)
+    go = predict(cell(client="go", tcp_retries2=5, tcp_user_timeout_ms=5000), blackhole, 0.1, 0.0)
+    plain = predict(cell(client="go", tcp_retries2=5), blackhole, 0.1, 0.0)
+    assert through_libc.expected_s < 6 < go.expected_s == plain.expected_s
+    assert "bypass libc" in go.basis
+
+
+def lines(*records):
+    return "\n".join(json.dumps(r) for r in records) + "\nlibsockopts: fd 9: TCP_USER_TIMEOUT=5000 (kernel reads back 5000)\n"
+
+
+T = 100.0
+POOL_LOG = lines(
+    {"connected": 90.0, "conn": 1, "local_port": 40000, "driver": "mysql-connector-j 8.4.0"},
+    {"t0": 99.9, "t1": 99.91, "ok": True, "server": "mysql-primary", "conn": 1},
+    {"t0": 100.05, "t1": 103.05, "ok": False, "error": "CommunicationsException", "detail": "Communications link failure",
+     "conn": 1},
+    {"t0": 103.1, "t1": 106.1, "ok": False, "error": "CommunicationsException", "detail": "again", "conn": 1},
+    {"t0": 106.2, "t1": 106.3, "ok": False, "error": "SQLTransientConnectionException", "detail": "timeout", "conn": 0},
+    {"connected": 106.5, "conn": 2, "local_port": 40002, "driver": "mysql-connector-j 8.4.0"},
+    {"t0": 106.4, "t1": 106.6, "ok": True, "server": "mysql-replica", "conn": 2},
+)
+
+
+def test_a_pool_handing_out_a_dead_connection_again_is_counted_and_failed_borrows_are_not():
+    from harness.measure import probe_log
+    ops = probe_log.parse(POOL_LOG)
+    entry = client_log.client_entry(POOL_LOG, ops, T, recovery.probe_outcome(ops, T))
+    assert entry["driver"] == "mysql-connector-j 8.4.0"
+    assert entry["saw"] == "CommunicationsException: Communications link failure"
+    assert entry["dead_connections_handed_out"] == 1
+    assert entry["reconnect_s"] == pytest.approx(6.6 - 3.05)
+    assert entry["socket_options_applied"] == {"TCP_USER_TIMEOUT": 5000}
+
+
+def summary_cell(name, client, knobs, detect, recover):
+    return {"cell": name, "knobs": {"read_timeout_s": 0.0, "tcp_user_timeout_ms": 0, "keepalive": None, **knobs},
+            "probe": {"detect_s": detect, "recover_s": recover, "stall_s": detect, "error": "X"},
+            "predicted": {"expected_s": 13.9},
+            **({"client": {"name": client, "settings": {"socketTimeout": 3000} if knobs.get("read_timeout_s") else {},
+                           "driver": f"{client} 1.0"}} if client else {})}
+
+
+def test_the_grid_has_a_row_per_client_and_a_column_per_setting():
+    summary = {"cells": [
+        summary_cell("p-def", None, {}, 13.6, 13.7),
+        summary_cell("j-def", "jdbc", {}, 13.7, 14.0),
+        summary_cell("j-own", "jdbc", {"read_timeout_s": 3.0}, 3.01, 3.2),
+        summary_cell("j-ut", "jdbc", {"tcp_user_timeout_ms": 5000}, 5.3, 5.5),
+        summary_cell("j-hang", "jdbc", {"keepalive": "5/1/3"}, None, None),
+    ]}
+    columns, rows = client_grid.grid(summary)
+    assert columns == ["defaults", "own timeout", "TCP_USER_TIMEOUT 5000", "keepalive 5/1/3"]
+    assert list(rows) == ["pymysql", "jdbc"] and set(rows["pymysql"]) == {"defaults"}
+    assert client_grid.colour(rows["jdbc"]["own timeout"]) == "#cfc"
+    assert client_grid.colour(rows["jdbc"]["defaults"]) == "#ffd98a"
+    assert client_grid.colour(rows["jdbc"]["keepalive 5/1/3"]) == client_grid.STUCK_RED
+    assert "jdbc 1.0" in client_grid.html_table(summary)
+    assert client_grid.grid({"cells": summary["cells"][:1]}) is None
+
+
+def test_explain_speaks_a_drivers_settings_and_refuses_ones_it_does_not_have():
+    from harness.report import explain
+    text = explain.explain(explain.parse_knobs(["TCP_RETRIES2=5", "CLIENT=jdbc", "socketTimeout=3000"]))
+    assert "socketTimeout=3000" in text and "told after ~3 s" in text
+    go = explain.explain(explain.parse_knobs(["TCP_RETRIES2=5", "CLIENT=go", "TCP_USER_TIMEOUT_MS=5000"]))
+    assert "never reach its sockets" in go and "about 13." in go      # the tcp_retries2 budget, not 5 s
+    with pytest.raises(explain.ExplainError, match="socketTimeout: neither a knob"):
+        explain.parse_knobs(["CLIENT=go", "socketTimeout=3000"])
+    with pytest.raises(explain.ExplainError, match="readTimeout: '2x' is not a duration"):
+        explain.parse_knobs(["CLIENT=go", "readTimeout=2x"])
