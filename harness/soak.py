@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from .bench import store
-from .lab import REPO, labelled_leftovers
+from .lab import REPO, HostEngine, labelled_leftovers
 from .store import RunDir
 
 SCENARIO = "lvs-switchover"
@@ -24,15 +24,22 @@ LATEST_S = 45.0               # the latest moment a signal is sent (the hang is 
 DOCKER_NETNS = Path("/var/run/docker/netns")
 
 
-def netns_count():
+def mounted_netns():
     """Docker's network namespaces in use. Docker unmounts a container's namespace when it goes
     but deletes the empty file up to a minute later, so only mounted ones count."""
-    return sum(os.path.ismount(p) for p in DOCKER_NETNS.iterdir()) if DOCKER_NETNS.exists() else 0
+    return {str(p) for p in DOCKER_NETNS.iterdir() if os.path.ismount(p)} if DOCKER_NETNS.exists() else set()
+
+
+def leaked_netns(before):
+    """Namespaces mounted since `before` that no container holds: another lab's live containers
+    (someone else's run) are not this run's leak."""
+    held = {str(c.network_settings.sandbox_key) for c in HostEngine().docker().container.list(all=True)}
+    return sorted(mounted_netns() - before - held)
 
 
 def one_run(index, delay_s, signum, out):
     with tempfile.TemporaryDirectory(prefix="blackhole-soak-") as results:
-        netns_before = netns_count()
+        netns_before = mounted_netns()
         env = {**os.environ, "BLACKHOLE_RESULTS": results, "WARMUP_S": "10"}
         started = time.monotonic()
         run = subprocess.Popen([sys.executable, "-m", "harness", "run", SCENARIO], cwd=REPO, env=env,
@@ -53,8 +60,8 @@ def one_run(index, delay_s, signum, out):
             left = labelled_leftovers(project=project) if project else {}
         result = {"run": index, "signal": signal.Signals(signum).name, "after_s": round(delay_s, 1),
                   "exit": code, "ended_s": round(ended_s, 1), "status": status,
-                  "left": {k: v for k, v in (left or {}).items() if v}, "netns_left": netns_count() - netns_before}
-        result["ok"] = (code == 128 + signum and not result["left"] and result["netns_left"] <= 0
+                  "left": {k: v for k, v in (left or {}).items() if v}, "netns_left": leaked_netns(netns_before)}
+        result["ok"] = (code == 128 + signum and not result["left"] and not result["netns_left"]
                         and bool(status) and status.get("state") == "interrupted" and status.get("by") == result["signal"])
         out.write(f"  {index + 1:2d}  {result['signal']:7} after {delay_s:5.1f} s  exit {code}  "
                   f"{(status or {}).get('state', 'no summary')} while {(status or {}).get('phase', '?')}  "
