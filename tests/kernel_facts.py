@@ -10,11 +10,17 @@ RETRIES2 = {
 FIRST_RTO_S = (0.2, 0.4)        # TCP_USER_TIMEOUT: ETIMEDOUT ~ first RTO + U
 
 
-def blackhole_bounds(retries2, lead_s):
+TABLE_RTO_S = 0.2               # the table's ladder starts from RTO ~ 200 ms (+ srtt on a veth path)
+
+
+def blackhole_bounds(retries2, lead_s, base_rto_s=None):
     """Seconds after the fault: the table's range, the first unacknowledged send being up to
-    lead_s (a probe interval, and the fault step's uncertainty) after the fault."""
+    lead_s (a probe interval, and the fault step's uncertainty) after the fault. Given the base RTO
+    the kernel reported for the socket (ss), the ladder, a sum of doublings of it, scales with it:
+    VM_FACTS.md's guests (204-216 ms) stretch it by up to ~1 s."""
     _, low, high = RETRIES2[retries2]
-    return low - 0.05, high + lead_s
+    scale = max(1.0, (base_rto_s or TABLE_RTO_S) / TABLE_RTO_S)
+    return low - 0.05, high * scale + lead_s
 
 
 WHEEL_SLACK = 0.125              # a timer may fire up to 12.5 % of its interval late

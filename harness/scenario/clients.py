@@ -33,8 +33,8 @@ class Client:
         value = dict(settings).get(self.read_timeout)
         if value is None:
             return 0.0
-        return go_duration_s(value) if self.settings[self.read_timeout].kind is str else value * self.settings[
-            self.read_timeout].unit_s
+        setting = self.settings[self.read_timeout]
+        return go_duration_s(value) if setting.kind is str else value * setting.unit_s
 
 
 def go_duration_s(text):
