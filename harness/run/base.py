@@ -5,6 +5,7 @@ import threading
 
 from ..faults import FAULTS
 from ..lab import ClientCell, ComposeLab
+from ..signals import Cleanup
 from ..store import RunDir
 from .events import EventLog
 
@@ -57,6 +58,20 @@ class RunBase:
                               net_admin=self.nodes_changed())
         self.events = EventLog(self.run.events_file, clock=self.lab.now)
         self.say(f"run: {s.id} -> {self.run.path}")
+
+    def run_then_clean_up(self, body, cleanup_steps):
+        """body(), then always the steps cleanup_steps() returns (asked for only then, as the run has
+        left them), each bounded; an error or a signal on the way is recorded as the run's end."""
+        try:
+            body()
+        except BaseException as exc:
+            self.record_end(exc)
+            raise
+        finally:
+            with Cleanup() as cleanup:
+                run_steps(cleanup, cleanup_steps(), self.events)
+                self.say(f"run: results in {self.run.path}")
+        return self.run
 
     def record_end(self, exc):
         """An interruption (which signal, in which phase) or a failure (why), in the events."""

@@ -5,8 +5,7 @@ import json
 import time
 
 from ..director import Director
-from ..signals import Cleanup
-from .base import RunBase, run_steps
+from .base import RunBase
 
 VIP_PORTS = {("web-a", "upstream"): 8081, ("web-b", "upstream"): 8082, ("web-a", "nginx"): 81, ("web-b", "nginx"): 82}
 BURST_LIMIT_S = 45          # every connection of a burst ends by then (burst --timeout-s)
@@ -20,24 +19,18 @@ class BurstRun(RunBase):
 
     def execute(self):
         self.open_run()
-        try:
-            self.say("run: bringing the lab up ...")
-            self.phase = "bringing the lab up"
-            self.lab.up()
-            self.events.add("lab_up")
-            self._write_env()
-            self.phase = "bursting"
-            for cell in self.scenario.cells:
-                self._burst(cell)
-            self._collect_access_logs()
-        except BaseException as exc:
-            self.record_end(exc)
-            raise
-        finally:
-            with Cleanup() as cleanup:
-                run_steps(cleanup, [("taking the lab down", self._down, 150)], self.events)
-                self.say(f"run: results in {self.run.path}")
-        return self.run
+        return self.run_then_clean_up(self._run, lambda: [("taking the lab down", self._down, 150)])
+
+    def _run(self):
+        self.say("run: bringing the lab up ...")
+        self.phase = "bringing the lab up"
+        self.lab.up()
+        self.events.add("lab_up")
+        self._write_env()
+        self.phase = "bursting"
+        for cell in self.scenario.cells:
+            self._burst(cell)
+        self._collect_access_logs()
 
     def _down(self):
         self.lab.down()

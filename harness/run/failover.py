@@ -13,8 +13,7 @@ from ..faults import FAULTS
 from ..errors import LabError
 from ..load import probe, sysbench
 from . import environment, evidence, loads
-from ..signals import Cleanup
-from .base import RunBase, run_steps
+from .base import RunBase
 from .live import CellView, LiveView
 
 RECOVERY_GRACE_S = 2.0        # keep watching this long after the last cell recovered
@@ -34,16 +33,7 @@ class FailoverRun(RunBase):
         self.view = LiveView([CellView(c.name, self.run.probe_log(c.name),
                                        self.run.sysbench_log(c.name) if s.runs_sysbench(c) else None)
                               for c in s.cells], out=self.out, clock=self.lab.now)
-        try:
-            self._run()
-        except BaseException as exc:
-            self.record_end(exc)
-            raise
-        finally:
-            with Cleanup() as cleanup:
-                run_steps(cleanup, self._cleanup_steps(), self.events)
-                self.say(f"run: results in {self.run.path}")
-        return self.run
+        return self.run_then_clean_up(self._run, self._cleanup_steps)
 
     def _run(self):
         s = self.scenario
