@@ -7,7 +7,7 @@ from .probe import SOCKOPTS_LIBRARY
 
 # What `pkill -f` matches to stop each program (the JVM's command line names the class).
 PROCESSES = {"jdbc": "JdbcProbe", "hikari": "HikariProbe", "go": "zoo-go", "node": "zoo/node/probe.js",
-             "libmariadb": "zoo-libmariadb"}
+             "libmariadb": "zoo-libmariadb", "sysbench": "sysbench oltp_read_only"}
 MYSQL_PORT = 3306
 
 
@@ -18,6 +18,8 @@ def setting_text(value):
 def command(scenario, cell, vip, duration_s):
     program = CLIENTS[cell.client].program
     settings = [f"{key}={setting_text(value)}" for key, value in cell.client_settings]
+    if cell.client == "sysbench":           # the tables sysbench prepared (load.sysbench)
+        settings = [f"tables={scenario.sysbench.tables}", f"table_size={scenario.sysbench.table_size}"]
     return ["env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "SOCKOPT_VERBOSE=1",
             *(f"{k}={v}" for k, v in cell.socket_env().items()),
             "sh", "-c", 'exec "$@" 2>&1', program, program, vip, str(MYSQL_PORT),

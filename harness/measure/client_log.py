@@ -10,14 +10,18 @@ def driver(text):
     return next((r["driver"] for r in probe_log.records(text) if "connected" in r and r.get("driver")), None)
 
 
-def dead_connections_handed_out(ops, t_fault):
-    """Failed operations after the fault on a connection that had already failed once: a pool
-    (or an application) giving the application a connection known to be broken."""
-    failed_before, count = set(), 0
-    for op in sorted((o for o in ops if o["t1"] > t_fault), key=lambda o: o["t0"]):
-        if op.get("ok") or not op.get("conn"):
-            continue
-        if op["conn"] in failed_before:
+def dead_connections_handed_out(text, ops, t_fault):
+    """Operations that failed after the application had been told of the failure, on a connection
+    the fault had caught (opened before it) or one that had failed already: a pool (or an
+    application) handing out a connection it could have known to be dead."""
+    opened = {r["conn"]: r["connected"] for r in probe_log.records(text) if "connected" in r}
+    failures = sorted((o for o in ops if o["t1"] > t_fault and not o.get("ok") and o.get("conn")),
+                      key=lambda o: o["t1"])
+    if not failures:
+        return 0
+    told, failed_before, count = failures[0]["t1"], {failures[0]["conn"]}, 0
+    for op in failures[1:]:
+        if op["t0"] >= told and (op["conn"] in failed_before or opened.get(op["conn"], t_fault) < t_fault):
             count += 1
         failed_before.add(op["conn"])
     return count
@@ -34,5 +38,5 @@ def client_entry(text, ops, t_fault, outcome):
     reconnect_s = (round(outcome.recover_s - outcome.detect_s, 3)
                    if outcome.recover_s is not None and outcome.detect_s is not None else None)
     return {"driver": driver(text), "saw": saw, "reconnect_s": reconnect_s,
-            "dead_connections_handed_out": dead_connections_handed_out(ops, t_fault),
+            "dead_connections_handed_out": dead_connections_handed_out(text, ops, t_fault),
             "socket_options_applied": socket_options(text)}

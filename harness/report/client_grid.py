@@ -2,6 +2,8 @@
 was set, each cell detect / recover seconds, shaded by how long the application was stuck."""
 import html
 
+from ..scenario.clients import CLIENTS
+
 STUCK_BANDS = ((6.0, "#cfc"), (60.0, "#ffd98a"))     # under 6 s: fine; under a minute: slow; else red
 STUCK_RED = "#f99"
 
@@ -9,9 +11,10 @@ STUCK_RED = "#f99"
 def column(cell):
     """What a cell set, in words: 'defaults', 'own timeout', 'TCP_USER_TIMEOUT 5000', ..."""
     knobs, client = cell["knobs"], cell.get("client") or {}
-    parts = []
-    if client.get("settings") or knobs.get("read_timeout_s"):       # the probe's read timeout is its own
-        parts.append("own timeout" if knobs.get("read_timeout_s") else "own settings")
+    spec = CLIENTS.get(client.get("name"))
+    parts = ["own timeout"] if knobs.get("read_timeout_s") else []     # the probe's read timeout is its own
+    parts += [f"{key}={value}" for key, value in (client.get("settings") or {}).items()
+              if not spec or key != spec.read_timeout]
     if knobs.get("tcp_user_timeout_ms"):
         parts.append(f"TCP_USER_TIMEOUT {knobs['tcp_user_timeout_ms']}")
     if knobs.get("keepalive"):

@@ -62,6 +62,9 @@ CLIENTS = {c.name: c for c in (
         "connectionTimeout": Setting(int, MS, minimum=250, meaning="ms a borrow may wait for a connection"),
         "validationTimeout": Setting(int, MS, minimum=250, meaning="ms a liveness check may take"),
         "idleTimeout": Setting(int, MS, meaning="ms an idle connection above minimumIdle is kept"),
+        "maximumPoolSize": Setting(int, minimum=1, maximum=16, meaning="connections in the (fixed-size) pool"),
+        "aliveBypassWindowMs": Setting(int, MS, meaning="ms since a connection's last use within which a borrow "
+                                                       "skips the liveness check (HikariCP's default 500)"),
     }, read_timeout="socketTimeout"),
     Client("go", "zoo-go", "go-sql-driver/mysql v1.7.1 (database/sql, pool of one)", {
         "readTimeout": Setting(str, meaning="I/O read deadline per packet, e.g. '2s'"),
@@ -79,4 +82,6 @@ CLIENTS = {c.name: c for c in (
         "MYSQL_OPT_WRITE_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s per write to the server"),
         "MYSQL_OPT_CONNECT_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s a connect may take"),
     }, read_timeout="MYSQL_OPT_READ_TIMEOUT"),
+    # sysbench has no read timeout of its own; it runs on the scenario's load.sysbench tables.
+    Client("sysbench", "zoo-sysbench", "sysbench 1.0.20 (Debian) oltp_read_only, 1 thread, on MariaDB Connector/C"),
 )}

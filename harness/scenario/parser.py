@@ -22,14 +22,15 @@ def parse(raw, source="<scenario>", scenario_id=None):
 
 
 def read_client(r):
-    """(client, settings, read timeout s) of a cell: `client: NAME` and/or `NAME: {setting: value}`."""
-    given = [name for name in CLIENTS if name in r.raw]
+    """(client, settings, read timeout s) of a cell: `client: NAME` and/or `NAME: {setting: value}`.
+    A cell's `sysbench:` is the switch that adds a sysbench load beside its client, never settings."""
+    given = [name for name in CLIENTS if name in r.raw and name != "sysbench"]
     client = r.get("client", str, given[0] if given else DEFAULT_CLIENT, choices=tuple(CLIENTS))
     if any(name != client for name in given):
         other = next(name for name in given if name != client)
         raise ScenarioError(f"{r.path(other)}: settings for {other}, but the cell's client is {client}")
     spec = CLIENTS[client]
-    if client not in r.raw:
+    if client not in r.raw or client == "sysbench":
         return client, (), 0.0
     if not spec.settings:
         raise ScenarioError(f"{r.path(client)}: {client} takes no settings here (use the cell's own knobs)")
@@ -69,12 +70,20 @@ def read_cell(raw, where):
         keepalive=keepalive,
         read_timeout_s=driver_timeout_s or r.get("read_timeout_s", "duration", 0.0, maximum=3600),
         idle_s=r.get("idle_s", "duration", 0.0, maximum=3600),
-        sysbench=r.get("sysbench", bool, client == DEFAULT_CLIENT),
+        sysbench=_sysbench_beside(r, client),
         link=tuple((key, r.get(key, float, minimum=low, maximum=high))
                    for key, (_, _, low, high, _) in LINK_KNOBS.items() if raw.get(key)),
         client=client, client_settings=settings,
     )
     return dataclasses.replace(cell, name=r.name("name") or cell_name(cell))
+
+
+def _sysbench_beside(r, client):
+    """Whether a sysbench load runs beside the cell's client (by default only beside the probe)."""
+    beside = r.get("sysbench", bool, client == DEFAULT_CLIENT)
+    if beside and client == "sysbench":
+        raise ScenarioError(f"{r.path('sysbench')}: the cell's client is sysbench already")
+    return beside
 
 
 def _read_cells(raw, where):
@@ -215,6 +224,10 @@ def _parse(raw, scenario_id):
     if zoo and probe.proto != "mysql":
         raise ScenarioError(f"cells: {zoo.name} uses the {zoo.client} client, a MySQL driver; load.probe.proto "
                             f"is {probe.proto}")
+    on_sysbench = next((c for c in cells if c.client == "sysbench"), None)
+    if on_sysbench and sysbench is None:
+        raise ScenarioError(f"cells: {on_sysbench.name} uses the sysbench client, which runs on the tables of "
+                            f"load.sysbench; add load: {{sysbench: {{}}}}")
     names = [c.name for c in cells]
     if len(set(names)) != len(names):
         duplicate = next(n for n in names if names.count(n) > 1)

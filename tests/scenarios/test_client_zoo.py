@@ -1,7 +1,8 @@
-"""The client zoo (scenarios/client-zoo-short.yaml): six real MySQL clients through one
-lvs-switchover failover at tcp_retries2=5, each at its defaults, with its own 3 s timeout, with
-TCP_USER_TIMEOUT 5000 and with keepalive 5/1/3. Bounds come from KERNEL_FACTS.md and from the
-settings the scenario gives each driver, not from the harness's model."""
+"""The client zoo (scenarios/client-zoo-short.yaml): seven real MySQL clients through one
+lvs-switchover failover at tcp_retries2=5, each at its defaults, with its own 3 s timeout (sysbench
+has none), with TCP_USER_TIMEOUT 5000 and with keepalive 5/1/3; and a HikariCP pool of three whose
+idle connections the fault catches. Bounds come from KERNEL_FACTS.md, from the settings the
+scenario gives each driver and from HikariCP's documented defaults, not from the harness's model."""
 import io
 
 import pytest
@@ -12,8 +13,11 @@ from harness.pipeline import run_and_report
 from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
 from tests.scenarios.conftest import assert_nothing_left, cells
 
-CLIENTS = ("pymysql", "jdbc", "hikari", "go", "node", "libmariadb")
+CLIENTS = ("pymysql", "jdbc", "hikari", "go", "node", "libmariadb", "sysbench")
+WITH_A_READ_TIMEOUT = CLIENTS[:-1]
 OWN_TIMEOUT_S = 3.0             # what client-zoo-short.yaml sets for each driver
+POOL_SIZE = 3                   # hikari-pool3*: maximumPoolSize
+HIKARI_VALIDATION_TIMEOUT_S = 5.0   # HikariCP's documented default validationTimeout
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +51,7 @@ def test_every_client_at_its_defaults_waits_for_the_kernel(zoo_run):
 def test_each_drivers_own_timeout_ends_the_wait(zoo_run):
     summary, _ = zoo_run
     by_name = cells(summary)
-    for client in CLIENTS:
+    for client in WITH_A_READ_TIMEOUT:
         cell = by_name[f"{client}-own-timeout"]
         assert_within(cell["probe"]["detect_s"], (OWN_TIMEOUT_S - 0.05, OWN_TIMEOUT_S + 0.5 + lead(summary)),
                       cell["cell"])
@@ -82,9 +86,37 @@ def test_the_page_names_each_driver_and_what_the_application_saw(zoo_run):
     for cell in summary["cells"]:
         if cell["cell"].startswith("pymysql"):
             continue
+        assert cell["client"]["dead_connections_handed_out"] == 0 or cell["cell"] == "hikari-pool3-unchecked"
         client = cell["client"]
         assert client["driver"] and client["saw"], cell["cell"]
         connected = [r for r in probe_log.records(run.read(run.probe_log(cell["cell"]))) if "connected" in r]
         assert len(connected) >= 2, f"{cell['cell']}: no second connection after the failover"
     page = run.page.read_text()
     assert "Which settings save each client" in page and "mysql-connector-j 8.4.0" in page
+
+
+def test_a_pool_checks_its_idle_connections_before_handing_them_out(zoo_run):
+    """The two idle connections the fault caught are each checked (and found dead after HikariCP's
+    validation timeout) before the application gets a connection: no dead one handed out."""
+    summary, _ = zoo_run
+    cell = cells(summary)["hikari-pool3"]
+    assert_within(cell["probe"]["detect_s"], kernel_bounds(summary, cell), cell["cell"])
+    assert cell["client"]["dead_connections_handed_out"] == 0
+    checks_s = (POOL_SIZE - 1) * HIKARI_VALIDATION_TIMEOUT_S
+    assert checks_s - 0.1 <= cell["client"]["reconnect_s"] <= checks_s + 2.0, cell["client"]
+    assert cell["probe"]["server_after"] == "mysql-replica"
+
+
+def test_a_pool_that_skips_the_check_hands_out_each_dead_idle_connection(zoo_run):
+    """aliveBypassWindowMs longer than the run: each idle connection the fault caught is handed out
+    and its query waits out the whole tcp_retries2 budget again, one after another."""
+    summary, run = zoo_run
+    cell = cells(summary)["hikari-pool3-unchecked"]
+    assert cell["client"]["dead_connections_handed_out"] == POOL_SIZE - 1
+    t_fault = summary["fault"]["t"]
+    failed = [op for op in probe_log.parse(run.read(run.probe_log(cell["cell"])))
+              if not op["ok"] and op["t1"] > t_fault]
+    assert len(failed) == POOL_SIZE
+    for op in failed[1:]:              # sent on a connection already dead: the whole budget, from its send
+        assert_within(op["t1"] - op["t0"], blackhole_bounds(5, 0.0, cell["predicted"]["base_rto_s"]), cell["cell"])
+    assert cell["probe"]["server_after"] == "mysql-replica"

@@ -39,6 +39,21 @@ def test_bad_client_settings_are_refused_naming_the_field(raw, message):
         cell(**raw)
 
 
+def test_sysbench_as_a_client_runs_on_the_tables_of_load_sysbench_and_keeps_the_sysbench_switch():
+    scenario = parser.parse({"load": {"probe": {}, "sysbench": {}},
+                             "cells": [{"client": "sysbench", "tcp_retries2": 5}, {"tcp_retries2": 5, "sysbench": False}],
+                             "steps": STEPS})
+    on_sysbench, probe = scenario.cells
+    assert on_sysbench.client == "sysbench" and not scenario.runs_sysbench(on_sysbench)
+    assert probe.client == "pymysql" and not probe.sysbench      # `sysbench: false` is the switch, not a client
+    assert on_sysbench.read_timeout_s == 0.0
+    with pytest.raises(ScenarioError, match="runs on the tables of load.sysbench"):
+        parser.parse({"load": {"probe": {}}, "cells": [{"client": "sysbench"}], "steps": STEPS})
+    with pytest.raises(ScenarioError, match=r"cells\[0\].sysbench: the cell's client is sysbench already"):
+        parser.parse({"load": {"probe": {}, "sysbench": {}}, "cells": [{"client": "sysbench", "sysbench": True}],
+                      "steps": STEPS})
+
+
 def test_zoo_clients_need_the_mysql_probe_protocol():
     with pytest.raises(ScenarioError, match="a MySQL driver"):
         parser.parse({"load": {"probe": {"proto": "http"}}, "cells": [{"client": "go"}],
@@ -82,6 +97,25 @@ def test_a_pool_handing_out_a_dead_connection_again_is_counted_and_failed_borrow
     assert entry["socket_options_applied"] == {"TCP_USER_TIMEOUT": 5000}
 
 
+IDLE_POOL_LOG = lines(
+    *({"connected": 90.0 + n, "conn": n, "local_port": 40000 + n, "driver": "mysql-connector-j 8.4.0"} for n in (1, 2, 3)),
+    {"t0": 99.9, "t1": 99.91, "ok": True, "server": "mysql-primary", "conn": 1},
+    {"t0": 100.05, "t1": 113.0, "ok": False, "error": "CommunicationsException", "detail": "link failure", "conn": 1},
+    {"connected": 113.05, "conn": 4, "local_port": 40004, "driver": "mysql-connector-j 8.4.0"},
+    {"t0": 113.1, "t1": 126.0, "ok": False, "error": "CommunicationsException", "detail": "link failure", "conn": 2},
+    {"t0": 126.1, "t1": 126.2, "ok": True, "server": "mysql-replica", "conn": 4},
+    {"t0": 126.3, "t1": 126.4, "ok": False, "error": "SQLException", "detail": "a query error", "conn": 4},
+)
+
+
+def test_an_idle_pooled_connection_the_fault_caught_counts_once_handed_out_after_the_first_error():
+    from harness.measure import probe_log
+    ops = probe_log.parse(IDLE_POOL_LOG)
+    # conn 2 was opened before the fault and failed after the application knew: counted;
+    # conn 4 was opened after the fault, its first failure is not a dead connection handed out.
+    assert client_log.dead_connections_handed_out(IDLE_POOL_LOG, ops, T) == 1
+
+
 def summary_cell(name, client, knobs, detect, recover):
     return {"cell": name, "knobs": {"read_timeout_s": 0.0, "tcp_user_timeout_ms": 0, "keepalive": None, **knobs},
             "probe": {"detect_s": detect, "recover_s": recover, "stall_s": detect, "error": "X"},
@@ -106,6 +140,18 @@ def test_the_grid_has_a_row_per_client_and_a_column_per_setting():
     assert client_grid.colour(rows["jdbc"]["keepalive 5/1/3"]) == client_grid.STUCK_RED
     assert "jdbc 1.0" in client_grid.html_table(summary)
     assert client_grid.grid({"cells": summary["cells"][:1]}) is None
+
+
+def test_settings_besides_the_read_timeout_get_a_column_of_their_own():
+    pool = summary_cell("h-pool", "hikari", {}, 13.7, 23.9)
+    pool["client"]["settings"] = {"maximumPoolSize": 3}
+    unchecked = summary_cell("h-unchecked", "hikari", {}, 13.7, 39.4)
+    unchecked["client"]["settings"] = {"maximumPoolSize": 3, "aliveBypassWindowMs": 3600000}
+    own = summary_cell("h-own", "hikari", {"read_timeout_s": 3.0}, 3.0, 3.1)
+    columns, rows = client_grid.grid({"cells": [summary_cell("p", None, {}, 13.6, 13.7), pool, unchecked, own]})
+    assert columns == ["defaults", "maximumPoolSize=3", "maximumPoolSize=3 + aliveBypassWindowMs=3600000",
+                       "own timeout"]
+    assert rows["hikari"]["maximumPoolSize=3"] is pool and rows["hikari"]["own timeout"] is own
 
 
 def test_explain_speaks_a_drivers_settings_and_refuses_ones_it_does_not_have():

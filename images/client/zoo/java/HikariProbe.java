@@ -1,16 +1,15 @@
-import com.mysql.cj.jdbc.JdbcConnection;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.IdentityHashMap;
-import java.util.Map;
 
 /** zoo-hikari HOST PORT INTERVAL_MS DURATION_S [setting=value ...]: an application on a HikariCP
- *  pool of one: borrow, query, return. Pool settings (keepaliveTime, maxLifetime,
- *  connectionTimeout, validationTimeout, idleTimeout) go to HikariConfig; anything else is a
- *  Connector/J property (socketTimeout, ...). The pool evicts a connection that failed. */
+ *  pool (of one unless maximumPoolSize says more; a fixed-size pool): borrow, query, return.
+ *  Pool settings (keepaliveTime, maxLifetime, connectionTimeout, validationTimeout, idleTimeout,
+ *  maximumPoolSize) go to HikariConfig, aliveBypassWindowMs to HikariCP's system property of that
+ *  name (a borrow within it of the connection's last use skips the liveness check); anything
+ *  else is a Connector/J property (socketTimeout, ...). The pool evicts a connection that failed. */
 public class HikariProbe {
     public static void main(String[] args) throws Exception {
         double intervalMs = Double.parseDouble(args[2]), deadline = ZooLog.now() + Double.parseDouble(args[3]);
@@ -31,18 +30,20 @@ public class HikariProbe {
                 case "connectionTimeout": config.setConnectionTimeout(Long.parseLong(kv[1])); break;
                 case "validationTimeout": config.setValidationTimeout(Long.parseLong(kv[1])); break;
                 case "idleTimeout": config.setIdleTimeout(Long.parseLong(kv[1])); break;
+                case "maximumPoolSize":
+                    config.setMaximumPoolSize(Integer.parseInt(kv[1]));
+                    config.setMinimumIdle(Integer.parseInt(kv[1]));
+                    break;
+                case "aliveBypassWindowMs": System.setProperty("com.zaxxer.hikari.aliveBypassWindowMs", kv[1]); break;
                 default: config.addDataSourceProperty(kv[0], kv[1]);
             }
         }
-        // Which physical connection a borrow handed out: numbered as the socket factory saw them open.
-        Map<JdbcConnection, Integer> numbers = new IdentityHashMap<>();
         try (HikariDataSource pool = new HikariDataSource(config)) {
             while (ZooLog.now() < deadline) {
                 double t0 = ZooLog.now();
                 int number = 0;
                 try (Connection conn = pool.getConnection()) {
-                    number = numbers.computeIfAbsent(conn.unwrap(JdbcConnection.class),
-                                                     c -> PortRecordingSocketFactory.connections);
+                    number = PortRecordingSocketFactory.numberOf(conn);
                     try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT @@hostname")) {
                         rs.next();
                         ZooLog.ok(t0, rs.getString(1), number);

@@ -27,7 +27,7 @@ public class JdbcProbe {
                 if (conn == null) {
                     number = 0;
                     conn = DriverManager.getConnection(url, props);
-                    number = PortRecordingSocketFactory.connections;
+                    number = PortRecordingSocketFactory.numberOf(conn);
                 }
                 try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT @@hostname")) {
                     rs.next();
