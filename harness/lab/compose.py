@@ -306,6 +306,11 @@ class ComposeLab:
     def logs(self, service):
         return self.docker.compose.logs(service, timestamps=True)
 
+    def image_sizes_mb(self):
+        """{image tag: size in MB} of the lab's images (blackhole-lab/*)."""
+        return {tag: round(image.size / 1e6) for image in self.engine.docker().image.list()
+                for tag in image.repo_tags if tag.startswith("blackhole-lab/")}
+
     def image_ids(self):
         """{service: image id} of the running containers."""
         return {c.config.labels.get("com.docker.compose.service"): c.image for c in self.docker.compose.ps()}
