@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix explain run scenarios report baseline check-baseline
+.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix explain run scenarios report baseline check-baseline workshop exercise compare
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -35,6 +35,8 @@ help:
 	@echo "make soak-interrupt [RUNS=20] [SEED=n]  runs hit by SIGINT/SIGTERM at random moments: all must end cleanly"
 	@echo "make bench-matrix  a short knob matrix from one failover: wall time, model error; results/bench/"
 	@echo "make explain K=\"TCP_RETRIES2=8 TCP_USER_TIMEOUT_MS=0\"  the kernel model in plain words"
+	@echo "make workshop      the workshop's exercises (docs/workshop/); make exercise N=1 [PAUSE=1] runs one, narrated"
+	@echo "make compare RUNS=\"[label=]dir ...\"  runs side by side on one page (the whole room's view)"
 
 # KERNEL=host (default) runs the lab on this machine; KERNEL=6.1|6.12|<package version> inside a
 # QEMU guest booting that Debian kernel (README: "Other kernels").
@@ -126,6 +128,17 @@ bench-up: setup
 
 bench-matrix: setup
 	@$(PY) -m harness.bench.matrix
+
+workshop: venv
+	@$(PY) -m harness workshop
+
+exercise: setup
+	@test -n "$(N)" || { echo "usage: make exercise N=<number> [PAUSE=1]  (make workshop lists them)" >&2; exit 2; }
+	@$(PY) -m harness exercise $(N)
+
+RUNS ?=
+compare: venv
+	@$(PY) -m harness compare $(RUNS)
 
 K ?=
 explain: venv

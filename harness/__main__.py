@@ -17,6 +17,10 @@
   python -m harness explain KNOB=VALUE ...  the kernel model's prediction in plain words
   python -m harness kernel-matrix ID --kernels "host 6.1 6.12"
                               run ID on each kernel, store a baseline per kernel, write a comparison page
+  python -m harness workshop  list the workshop's exercises (exercises/, docs/workshop/)
+  python -m harness exercise N [--pause]  run exercise N narrated, then answer it from the run's figures;
+                              --pause (PAUSE=1) waits for Enter before each fault step
+  python -m harness compare [LABEL=]DIR [LABEL=]DIR ...  runs side by side on one page (no Docker)
 KERNEL=host|6.1|6.12|<package version> (or --kernel) says where run, up, baseline and
 check-baseline put the lab: this host, or a QEMU guest booting that Debian kernel.
 """
@@ -26,7 +30,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import baseline, kernel_matrix, report, signals
+from . import baseline, compare_runs, kernel_matrix, report, signals
 from . import scenario as scenario_module
 from .director import Director
 from .errors import LabError
@@ -37,6 +41,7 @@ from .pipeline import run_and_report
 from .report import explain, html
 from .store import RunDir, results_root
 from .topology import DATAPATHS
+from .workshop import session as workshop
 
 
 def guest_home(args):
@@ -201,6 +206,24 @@ def cmd_check_baseline(args):
     print(f"ok: {len(rows)} cells within tolerance")
 
 
+def cmd_workshop(args):
+    print(workshop.listing())
+
+
+def cmd_exercise(args):
+    if not args.target or not args.target.isdigit():
+        raise LabError("exercise needs its number: make exercise N=1 (make workshop lists them)")
+    workshop.run_exercise(int(args.target), args.kernel if args.kernel != HOST else None, args.project,
+                          pause=args.pause)
+
+
+def cmd_compare(args):
+    words = ([args.target] if args.target else []) + args.knobs
+    page = compare_runs.compare(compare_runs.parse_runs(words))
+    print(f"compare: {page}")
+    print(f"index: {html.index_page(results_root())}")
+
+
 def cmd_kernel_matrix(args):
     kernels = (args.kernels or "host 6.1 6.12").split()
     page, runs, baselines = kernel_matrix.run(args.target, kernels, args.project)
@@ -210,7 +233,8 @@ def cmd_kernel_matrix(args):
 
 COMMANDS = {"build": cmd_build, "up": cmd_up, "down": cmd_down, "clean": cmd_clean, "status": cmd_status,
             "run": cmd_run, "scenarios": cmd_scenarios, "report": cmd_report, "explain": cmd_explain,
-            "baseline": cmd_baseline, "check-baseline": cmd_check_baseline, "kernel-matrix": cmd_kernel_matrix}
+            "baseline": cmd_baseline, "check-baseline": cmd_check_baseline, "kernel-matrix": cmd_kernel_matrix,
+            "workshop": cmd_workshop, "exercise": cmd_exercise, "compare": cmd_compare}
 
 
 def main(argv=None):
@@ -218,7 +242,7 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=sorted(COMMANDS))
     parser.add_argument("target", nargs="?", help="scenario id (run) or run directory (report)")
-    parser.add_argument("knobs", nargs="*", help="explain: KNOB=VALUE ...")
+    parser.add_argument("knobs", nargs="*", help="explain: KNOB=VALUE ...; compare: more run directories")
     parser.add_argument("--baseline", help="baseline file (baseline, check-baseline)")
     parser.add_argument("--run-dir", help="compare or store this run instead of running again")
     parser.add_argument("--project", default=os.environ.get("LAB_PROJECT"),
@@ -229,6 +253,8 @@ def main(argv=None):
     parser.add_argument("--kernels", default=os.environ.get("KERNELS"), help="kernel-matrix: 'host 6.1 6.12'")
     parser.add_argument("--kernel", default=os.environ.get("KERNEL") or HOST,
                         help="host, or a Debian kernel to run the lab in a guest with: 6.1, 6.12, 6.1.0-56, ...")
+    parser.add_argument("--pause", action="store_true", default=os.environ.get("PAUSE", "") not in ("", "0"),
+                        help="exercise: wait for Enter before each fault step (a live demo)")
     args = parser.parse_args(argv)
     if args.command == "explain":
         args.knobs = ([args.target] if args.target else []) + args.knobs
@@ -237,7 +263,7 @@ def main(argv=None):
     signals.install()
     try:
         COMMANDS[args.command](args)
-    except (LabError, scenario_module.ScenarioError) as exc:
+    except (LabError, scenario_module.ScenarioError, workshop.ExerciseError) as exc:
         print(f"blackhole: {exc}", file=sys.stderr)
         return 2
     except signals.Interrupted as exc:

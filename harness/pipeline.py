@@ -6,8 +6,9 @@ from . import report
 from .run import runner_for
 
 
-def run_and_report(scenario, raw_definition, out=sys.stdout, **options):
-    """Run `scenario` and render its report; returns the store.RunDir."""
+def run_and_report(scenario, raw_definition, out=sys.stdout, narrow=False, **options):
+    """Run `scenario` and render its report; returns the store.RunDir. narrow: the table for an
+    80-column terminal."""
     runner = runner_for(scenario, raw_definition, out=out, **options)
     finished = False
     try:
@@ -15,11 +16,11 @@ def run_and_report(scenario, raw_definition, out=sys.stdout, **options):
         finished = True
     finally:
         if runner.run is not None:
-            _report(runner.run, out, raise_errors=finished)
+            _report(runner.run, out, raise_errors=finished, narrow=narrow)
     return runner.run
 
 
-def _report(run, out, raise_errors):
+def _report(run, out, raise_errors, narrow=False):
     try:
         summary = report.render(run)
     except Exception as exc:
@@ -28,6 +29,6 @@ def _report(run, out, raise_errors):
         out.write(f"report: could not render {run.path}: {exc!r}\n")   # the run's own error goes on up
         return
     if summary["cells"]:
-        out.write("\n" + report.terminal_table(summary) + "\n")
+        out.write("\n" + report.terminal_table(summary, narrow=narrow) + "\n")
     out.write(f"\nrun: report {run.page}\n")
     out.flush()

@@ -20,10 +20,10 @@ def _cell_view(cell, env):
 def _explain(ref_label, ref, label, other):
     if (ref["detect_s"] is None) != (other["detect_s"] is None):
         who = label if other["detect_s"] is not None else ref_label
-        return f"only {who} saw an error" + ("" if ref["within_window"] and other["within_window"]
+        return f"only {who} saw an error" + ("" if False not in (ref["within_window"], other["within_window"])
                                               else "; not what the model says: a finding")
-    if not (ref["within_window"] and other["within_window"]):
-        outside = [name for name, c in ((ref_label, ref), (label, other)) if not c["within_window"]]
+    outside = [name for name, c in ((ref_label, ref), (label, other)) if c["within_window"] is False]
+    if outside:
         return f"outside the model window on {', '.join(outside)}: a finding"
     reasons = []
     if ref["base_rto_s"] and other["base_rto_s"] and abs(ref["base_rto_s"] - other["base_rto_s"]) >= 0.001:
@@ -37,6 +37,7 @@ def _explain(ref_label, ref, label, other):
 def compare(runs, interval_s=0.1):
     """runs: [(label, summary, env), ...], the first the reference. Returns a JSON-able dict."""
     labels = [label for label, _, _ in runs]
+    scenario_of = {label: summary["scenario"] for label, summary, _ in runs}
     views = {label: {c["cell"]: _cell_view(c, env) for c in summary["cells"]} for label, summary, env in runs}
     names = []
     for label in labels:
@@ -50,7 +51,8 @@ def compare(runs, interval_s=0.1):
         for label in labels[1:]:
             other = by_run[label]
             if ref is None or other is None:
-                flags.append({"run": label, "what": f"cell missing on {ref_label if ref is None else label}"})
+                if scenario_of[label] == scenario_of[ref_label]:
+                    flags.append({"run": label, "what": f"cell missing on {ref_label if ref is None else label}"})
                 continue
             tolerance = baseline.tolerance_s({"model": _model(ref)}, interval_s, _model(other))
             both = ref["detect_s"] is not None and other["detect_s"] is not None

@@ -16,6 +16,12 @@ def heal_of(events, fault):
                  and e["name"] == fault["name"] and e["t"] >= fault["t"]), None)
 
 
+def observed_until(events, fault):
+    """Seconds after the fault when the observation ended (None: no record of its end)."""
+    end = next((e for e in events if e.get("source") == "harness" and e["event"] == "observe_end"), None)
+    return end["t"] - fault["t"] if end else None
+
+
 def run_status(events):
     """completed, or interrupted (by which signal, in which phase, when), or failed (why)."""
     harness = [e for e in events if e.get("source") == "harness"]
@@ -74,6 +80,8 @@ def summarize(run):
     interval_s = scenario.probe.interval_ms / 1000
     lb = {"datapath": env.get("datapath"), **env.get("director", {})}
     hz = (env.get("where") or {}).get("hz") or kernel_model.HZ
+    observed_s = observed_until(events, fault)
+    summary["observed_s"] = None if observed_s is None else round(observed_s, 3)
     for cell in scenario.cells:
         probe_text = run.read(run.probe_log(cell.name))
         ops = probe_log.parse(probe_text)
@@ -91,7 +99,7 @@ def summarize(run):
             "predicted": {"expected_s": window.expected_s, "earliest_s": window.earliest_s,
                           "latest_s": window.latest_s, "basis": window.basis, "base_rto_s": rto0},
             "survived": not outcome.disrupted,
-            "probe": {**outcome.__dict__, "within_window": _verdict(window, outcome, status),
+            "probe": {**outcome.__dict__, "within_window": _verdict(window, outcome, status, observed_s),
                       "ratio": (round(outcome.detect_s / window.expected_s, 3)
                                 if outcome.detect_s is not None and window.expected_s else None)},
         }
@@ -107,11 +115,13 @@ def summarize(run):
     return summary
 
 
-def _verdict(window, outcome, status):
-    """In the model's window or not; None when the run ended (interrupted, failed) before this
-    cell's outcome was decided: no error yet where the model expects one."""
-    if status["state"] != "completed" and outcome.detect_s is None and window.expected_s is not None:
-        return None
+def _verdict(window, outcome, status, observed_s=None):
+    """In the model's window or not; None when the run ended before this cell's outcome was
+    decided: no error yet where the model expects one, and the run interrupted, failed, or
+    done watching before the model's window opened (a 15-minute hang in a 1-minute run)."""
+    if outcome.detect_s is None and window.expected_s is not None:
+        if status["state"] != "completed" or (observed_s is not None and observed_s < window.earliest_s):
+            return None
     return window.contains(outcome.detect_s)
 
 

@@ -42,7 +42,9 @@ def chart(comparison, path):
     handles, labels = ax.get_legend_handles_labels()
     seen = dict(zip(labels, handles))
     ax.legend(seen.values(), seen.keys(), loc="lower right", fontsize=9, title="run")
-    ax.set_title(f"{comparison['runs'][0]['scenario']}: the same cells, run by run")
+    scenarios = sorted({r["scenario"] for r in comparison["runs"]})
+    ax.set_title(f"{scenarios[0]}: the same cells, run by run" if len(scenarios) == 1
+                 else "runs of " + ", ".join(scenarios))
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
@@ -70,7 +72,7 @@ def render(directory, comparison, title):
             view = cell["by_run"].get(label)
             window = "never" if not view or view["expected_s"] is None else \
                 f"{view['earliest_s']:.1f}–{view['latest_s']:.1f}"
-            mark = "" if not view or view["within_window"] else " <span class='no'>outside</span>"
+            mark = " <span class='no'>outside</span>" if view and view["within_window"] is False else ""
             row.append(f"{_seconds(view, 'detect_s')} ({window}){mark}")
         row.append("<br>".join(html_lib.escape(f"{f['run']}: "
                                                 + (f"{f['delta_s']:+.2f} s (tolerance ±{f['tolerance_s']:.2f}): "

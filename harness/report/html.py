@@ -94,5 +94,12 @@ def index_page(results):
                      str(sum(1 for c in summary.get("cells", []) if "probe" in c and c["probe"]["within_window"] is False))])
     body = ("<h1>blackhole-lab runs</h1>" + table(
         ["scenario", "run", "status", "kernel", "datapath", "cells", "worst recovery", "cells outside the model"], rows))
+    pages = sorted((p for kind in ("compare", "kernel-matrix") for p in results.glob(f"{kind}/*/index.html")),
+                   key=lambda p: p.parent.name, reverse=True)
+    if pages:
+        body += ("<h2>Runs side by side</h2><p>make compare RUNS=\"...\" adds one; make kernel-matrix too.</p><ul>"
+                 + "".join(f"<li><a href='{html.escape(os.path.relpath(p, results))}'>"
+                           f"{html.escape(p.parent.parent.name + '/' + p.parent.name)}</a></li>" for p in pages)
+                 + "</ul>")
     (results / "index.html").write_text(page("blackhole-lab runs", body))
     return results / "index.html"

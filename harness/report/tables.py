@@ -15,8 +15,9 @@ BURST_HEADER = ["cell", "server", "target", "backlog", "connect steps", "statuse
 
 
 def _in_window(verdict, summary):
-    if verdict is None:
-        return (summary.get("status") or {}).get("state", "undecided")    # interrupted / failed
+    if verdict is None:          # interrupted / failed, or the window opens after the run ended
+        state = (summary.get("status") or {}).get("state", "completed")
+        return "after the run" if state == "completed" else state
     return "yes" if verdict else "NO"
 
 
@@ -58,13 +59,26 @@ def status_line(summary):
     return "completed"
 
 
-def terminal_table(summary):
+NARROW_COLUMNS = {"failover": (0, 1, 2, 3, 4, 5), "burst": (0, 4, 5)}   # for an 80-column terminal
+NARROW_CELL = 18
+
+
+def terminal_table(summary, narrow=False):
     header, rows = header_and_rows(summary)
     rows = [header] + rows
+    if narrow:
+        keep = NARROW_COLUMNS["burst" if summary.get("kind") == "burst" else "failover"]
+        rows = [[_clip(row[i]) for i in keep] for row in rows]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(keep))]
+        return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     text = "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in rows)
     grid = client_grid.terminal(summary) if summary.get("kind") != "burst" else ""
     return text + ("\n\n" + grid if grid else "")
+
+
+def _clip(text):
+    return text if len(text) <= NARROW_CELL else text[: NARROW_CELL - 1] + "…"
 
 
 def _markdown_table(header, rows):

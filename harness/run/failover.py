@@ -15,6 +15,7 @@ from ..load import probe, sysbench
 from . import environment, evidence, loads
 from .base import RunBase
 from .live import CellView, LiveView
+from .narrated import NarratedView
 
 RECOVERY_GRACE_S = 2.0        # keep watching this long after the last cell recovered
 LAB_CHECK_EVERY_S = 3.0       # how often the run looks whether its lab is still whole
@@ -22,17 +23,25 @@ READY_LIMIT_S = 480.0         # every client must have answered by then (12 cell
 
 
 class FailoverRun(RunBase):
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, narrate=False, pause=None, **kwargs):
+        """narrate: the workshop's live view (run/narrated.py); pause: called with each fault step's
+        description before it is injected (e.g. to wait for Enter in a live demo)."""
         super().__init__(*args, **kwargs)
+        self.narrate, self.pause = narrate, pause
         self.injected, self.director, self.loads = [], None, None
         self.lab_checked = 0.0
 
     def execute(self):
         self.open_run()
         s = self.scenario
-        self.view = LiveView([CellView(c.name, self.run.probe_log(c.name),
-                                       self.run.sysbench_log(c.name) if s.runs_sysbench(c) else None)
-                              for c in s.cells], out=self.out, clock=self.lab.now)
+        cells = [CellView(c.name, self.run.probe_log(c.name), self.run.sysbench_log(c.name) if s.runs_sysbench(c) else None)
+                 for c in s.cells]
+        if self.narrate:
+            ss_paths = {c.namespace: self.run.ss_samples(c.namespace) for c in s.cells}
+            self.view = NarratedView(cells, s.cells, ss_paths, s.probe.interval_ms / 1000, out=self.out,
+                                     clock=self.lab.now)
+        else:
+            self.view = LiveView(cells, out=self.out, clock=self.lab.now)
         return self.run_then_clean_up(self._run, self._cleanup_steps)
 
     def _run(self):
@@ -98,6 +107,8 @@ class FailoverRun(RunBase):
             self.events.add("heal", name=step.name, step=index, started_t=started)
             self.view.note(step.describe())
             return
+        if self.pause:
+            self.pause(step.describe())
         fault = FAULTS[step.name](self.lab, **dict(step.params))
         started = self.lab.now()
         details = fault.inject() or {}
@@ -108,7 +119,7 @@ class FailoverRun(RunBase):
         t = details.get("landed_t", started)
         uncertainty = details.get("uncertainty_s", done - started)
         if self.view.t_fault is None:
-            self.view.fault_started(t, self.scenario.observe_s)
+            self.view.fault_started(t, self.scenario.observe_s, fault.effect())
         self.events.add("fault", t=t, started_t=started, done_t=done, uncertainty_s=round(uncertainty, 3),
                         name=step.name, params=dict(step.params), step=index, effect=fault.effect().to_record())
         self.view.note(f"{step.describe()} (took {done - started:.2f} s)", started)

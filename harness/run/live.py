@@ -27,13 +27,15 @@ class CellView:
     def __init__(self, name, probe_path, sysbench_path):
         self.name = name
         self.probe_tail, self.sysbench_tail = Tail(probe_path), Tail(sysbench_path) if sysbench_path else None
-        self.operations, self.reports = [], []
+        self.operations, self.reports, self.local_ports = [], [], []
         self.outcome = self.sysbench_outcome = None      # since the fault, as of the last poll
         self.announced_detect = self.announced_recover = False
 
     def poll(self, t_fault):
         """Read what the clients wrote since the last poll; with a fault, work out where they stand."""
-        self.operations += probe_log.parse("\n".join(self.probe_tail.lines()))
+        text = "\n".join(self.probe_tail.lines())
+        self.operations += probe_log.parse(text)
+        self.local_ports += probe_log.local_ports(text)
         if self.sysbench_tail:
             self.reports += sysbench_log.parse("\n".join(self.sysbench_tail.lines()))
         if t_fault is not None:
@@ -77,7 +79,8 @@ class LiveView:
         self.out.write(f"{self._stamp(now)} >>> {text}\n")
         self.out.flush()
 
-    def fault_started(self, t_fault, observe_s):
+    def fault_started(self, t_fault, observe_s, effect=None):
+        """effect: what the first fault does to existing flows (a narrated view says so)."""
         self.t_fault, self.limit_at = t_fault, t_fault + observe_s
 
     def tick(self, now):

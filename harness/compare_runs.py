@@ -1,0 +1,51 @@
+"""`make compare RUNS="a b ..."`: runs already on disk side by side on one page (the workshop's
+"whole room" view: every participant's run of an exercise, or every exercise's run). Runs of one
+scenario line up cell by cell; runs of different scenarios get their cells named
+<scenario>/<cell>, one row each. No Docker: it reads the runs' summary.json and env.json."""
+from pathlib import Path
+
+from . import store
+from .errors import LabError
+from .measure import comparison
+from .report import comparison_page
+
+
+def parse_runs(words):
+    """'label=dir' or 'dir' words -> [(label, RunDir)]; a bare dir is labelled by its run name."""
+    runs = []
+    for word in words:
+        label, sep, path = word.partition("=")
+        if not sep:
+            label, path = None, word
+        run = store.RunDir(Path(path))
+        if not run.summary_json.exists():
+            raise LabError(f"{path}: not a run directory with a summary.json (make report {path} renders one)")
+        runs.append((label or run.name, run))
+    if len(runs) < 2:
+        raise LabError("compare needs at least two runs: make compare RUNS=\"results/a/<run> results/b/<run>\"")
+    labels = [label for label, _ in runs]
+    if len(set(labels)) != len(labels):
+        raise LabError(f"two runs are labelled alike ({', '.join(labels)}); name them: RUNS=\"alice=dir bob=dir\"")
+    return runs
+
+
+def _failover_only(label, summary):
+    if summary.get("kind") == "burst":
+        raise LabError(f"{label}: a burst run ({summary['scenario']}) has no recovery times to compare")
+    return summary
+
+
+def compare(runs, out_dir=None):
+    """runs: [(label, RunDir)] -> the comparison page."""
+    entries = [(label, _failover_only(label, run.summary()), run.env()) for label, run in runs]
+    scenarios = list(dict.fromkeys(summary["scenario"] for _, summary, _ in entries))
+    if len(scenarios) > 1:
+        entries = [(label, {**summary, "cells": [{**c, "cell": f"{summary['scenario']}/{c['cell']}"}
+                                                 for c in summary["cells"]]}, env)
+                   for label, summary, env in entries]
+    result = comparison.compare(entries)
+    name = scenarios[0] if len(scenarios) == 1 else "several-scenarios"
+    directory = out_dir or store.new_comparison_dir("compare", name)
+    title = (f"{scenarios[0]}: {len(runs)} runs side by side" if len(scenarios) == 1
+             else f"{len(runs)} runs of {len(scenarios)} scenarios side by side")
+    return comparison_page.render(directory, result, title)

@@ -1,0 +1,70 @@
+"""The live view of a workshop run (make exercise): fewer lines, and words. Before the fault a
+line every few seconds; after it, every two seconds a block saying where each client's kernel
+stands (harness/workshop/narration.py), read from the cells' live ss samples."""
+import textwrap
+
+from ..measure import ss_log
+from ..measure.predict import predict
+from ..workshop import narration
+from .live import LiveView, Tail
+
+WARMUP_EVERY_S = 5
+BLOCK_EVERY_S = 2
+
+
+class NarratedView(LiveView):
+    def __init__(self, cells, scenario_cells, ss_paths, interval_s, out, clock):
+        """cells: CellView per scenario cell, in the same order; ss_paths: {namespace: ss samples file}."""
+        super().__init__(cells, out=out, clock=clock)
+        self.scenario_cells = dict(zip((c.name for c in cells), scenario_cells))
+        self.ss_tails = {namespace: Tail(path) for namespace, path in ss_paths.items()}
+        self.last_sample = {}             # (namespace, local port) -> the newest SocketSample
+        self.interval_s = interval_s
+        self.windows = {}
+        self.ticks = 0
+
+    def fault_started(self, t_fault, observe_s, effect=None):
+        super().fault_started(t_fault, observe_s, effect)
+        if effect is not None:
+            self.windows = {name: predict(cell, effect, self.interval_s, 0.0)
+                            for name, cell in self.scenario_cells.items()}
+            self.note(narration.fault_said(effect), t_fault)
+
+    def note(self, text, now=None):
+        """Wrapped to the terminal's 80 columns, continuation lines indented."""
+        now = now or self.clock()
+        lines = textwrap.wrap(f"{self._stamp(now)} >>> {text}", narration.WIDTH, subsequent_indent=" " * 12)
+        self.out.write("\n".join(lines) + "\n")
+        self.out.flush()
+
+    def _read_samples(self):
+        for namespace, tail in self.ss_tails.items():
+            for sample in ss_log.parse("\n".join(tail.lines())):
+                if sample.t is not None:
+                    self.last_sample[(namespace, sample.local_port)] = sample
+
+    def tick(self, now):
+        self.ticks += 1
+        for cell in self.cells:
+            cell.poll(self.t_fault)
+        self._read_samples()
+        if self.t_fault is None:
+            if self.ticks % WARMUP_EVERY_S == 0:
+                answering = sum(1 for c in self.cells if c.ready())
+                self.out.write(f"{self._stamp(now)} {answering} of {len(self.cells)} clients answering\n")
+        else:
+            self._announce(now)
+            if self.ticks % BLOCK_EVERY_S == 0:
+                self._block(now)
+        self.out.flush()
+
+    def _block(self, now):
+        width = min(15, max(len(c.name) for c in self.cells))
+        self.out.write(f"{self._stamp(now)} {now - self.t_fault:.0f} s after the fault "
+                       f"(the run stops watching in {max(0.0, self.limit_at - now):.0f} s)\n")
+        for view in self.cells:
+            cell = self.scenario_cells[view.name]
+            sample = (self.last_sample.get((cell.namespace, view.local_ports[0])) if view.local_ports else None)
+            self.out.write(narration.cell_line(view.name, width, now, self.t_fault, view.outcome,
+                                               self.windows.get(view.name), narration.kernel_plan(cell), sample,
+                                               cell.read_timeout_s) + "\n")

@@ -1,0 +1,70 @@
+"""An exercise's answers in the run's own figures: {cell.field} placeholders in its text filled
+from the run's summary.json. Pure."""
+import re
+
+PLACEHOLDER_RE = re.compile(r"\{([A-Za-z0-9_-]+)\.([a-z_]+)\}")
+
+
+def _s(value):
+    if value is None:
+        return "—"
+    return f"{value:.1f} s" if value < 100 else f"{value:.0f} s ({value / 60:.1f} min)"
+
+
+def _outcome(cell, summary):
+    p, expected = cell["probe"], cell["predicted"]["expected_s"]
+    if p["detect_s"] is not None:
+        text = f"first error after {_s(p['detect_s'])}"
+        return text + (f", back on {p['server_after']} after {_s(p['recover_s'])}" if p["recover_s"] is not None else "")
+    if p["recover_s"] is not None:
+        return f"no error, stalled {_s(p['stall_s'])}, answering again after {_s(p['recover_s'])}"
+    if expected is not None:
+        watched = summary.get("observed_s")
+        return "no error yet when the run stopped watching" + (f" {_s(watched)} after the fault" if watched else "")
+    return "no error at all"
+
+
+def _window(cell):
+    w = cell["predicted"]
+    return "never" if w["expected_s"] is None else f"{w['earliest_s']:.1f}–{w['latest_s']:.1f} s"
+
+
+FAILOVER_FIELDS = {
+    "detect": lambda c, s: _s(c["probe"]["detect_s"]) if c["probe"]["detect_s"] is not None else "no error",
+    "recover": lambda c, s: _s(c["probe"]["recover_s"]),
+    "expected": lambda c, s: _s(c["predicted"]["expected_s"]) if c["predicted"]["expected_s"] else "never",
+    "window": lambda c, s: _window(c),
+    "error": lambda c, s: c["probe"]["error"] or "no error",
+    "server": lambda c, s: c["probe"]["server_after"] or "—",
+    "outcome": _outcome,
+}
+
+
+def _counts(mapping):
+    return ", ".join(f"{key}×{count}" for key, count in mapping.items()) or "none"
+
+
+BURST_FIELDS = {
+    "connect_steps": lambda c, s: "connects at " + ", ".join(f"~{k}: {v}" for k, v in c["connect_steps"].items()),
+    "statuses": lambda c, s: _counts(c["statuses"]),
+    "errors": lambda c, s: _counts(c["errors"]),
+    "overflows": lambda c, s: str(c["server_counters"]["TcpExtListenOverflows"]),
+}
+
+
+def placeholders(text):
+    return PLACEHOLDER_RE.findall(text)
+
+
+def fill(text, summary):
+    """text with each {cell.field} replaced by that cell's figure in the run (or a note that the
+    run has no such cell: an interrupted run may have measured fewer)."""
+    cells = {c["cell"]: c for c in summary.get("cells", [])}
+    fields = BURST_FIELDS if summary.get("kind") == "burst" else FAILOVER_FIELDS
+
+    def one(match):
+        cell, field = match.group(1), match.group(2)
+        if cell not in cells or field not in fields:
+            return f"[{cell}.{field}: not in this run]"
+        return fields[field](cells[cell], summary)
+    return PLACEHOLDER_RE.sub(one, text)

@@ -1,0 +1,90 @@
+"""What a narrated run says while it goes (make exercise): what a fault just did to the flows,
+and, per client, where its kernel stands: retransmission n of m, the next one in x s, the
+budget left, a countdown to the error the model predicts. Pure: the live view feeds it the
+cells' ss samples, probe outcomes and model windows; each line fits an 80-column terminal."""
+import re
+
+from .. import effects
+from ..measure import kernel_model
+
+FAULT_SAID = {
+    effects.BLACKHOLE: "the director dropped the old flows; your clients don't know yet: what they "
+                       "send now vanishes, and their kernels start retransmitting",
+    effects.PARTITION: "the path is cut both ways; every packet in flight is lost until it heals",
+    effects.RESET: "the director will answer each old flow's next packet with a reset",
+    effects.APP_HANG: "the server's kernel still ACKs, but the database answers nothing",
+    effects.LB_FORGETS_FLOW: "the director forgets flows that stay idle too long",
+    effects.NONE: "a change existing connections should not notice",
+}
+WIDTH = 79
+# ss's timer field: kind, time to expiry, count. The time is iproute2's print_ms_timer():
+# [<m>min][<s>sec | <s>.]<mmm>ms, e.g. 1min17sec, 24sec, 1.044ms (1.044 s), 096ms; empty when due.
+TIMER_RE = re.compile(r"^(on|keepalive|persist),(?:(\d+)min)?(?:(\d+)(?:sec|\.))?(?:(\d+)ms)?,(\d+)$")
+
+
+def fault_said(effect):
+    return FAULT_SAID[effect.kind]
+
+
+def kernel_plan(cell):
+    """The kernel model's retransmission plan for a cell's knobs (tcp_retries2 or TCP_USER_TIMEOUT)."""
+    return kernel_model.for_knobs(cell.knob("tcp_retries2"), cell.tcp_user_timeout_ms)
+
+
+def retransmissions_planned(plan):
+    """How many RTO retransmissions the plan sends before the error (ss's timer counts these;
+    the tail loss probe before them it does not)."""
+    return sum(1 for firing in plan.schedule if firing.what.startswith("RTO"))
+
+
+def timer(sample):
+    """(kind, seconds to expiry, count) of an ss sample's timer, or None."""
+    m = TIMER_RE.match(sample.timer or "")
+    if not m:
+        return None
+    minutes, seconds, millis = (int(g) if g else 0 for g in m.group(2, 3, 4))
+    return m.group(1), minutes * 60 + seconds + millis / 1000, int(m.group(5))
+
+
+def clock_start_s(plan):
+    """When (after the first unanswered send) the budget's clock starts: the first RTO firing."""
+    return next(f.at_s for f in plan.schedule if f.what.startswith("RTO #1"))
+
+
+def cell_line(name, width, now, t_fault, outcome, window, plan, sample, read_timeout_s=0.0):
+    """One line on a client after the fault. outcome: recovery.Outcome so far; window: the
+    model's (predict.Window); plan: kernel_plan(cell); sample: the last ss sample of the
+    client's first connection (None if there is none)."""
+    since = now - t_fault
+    if outcome is not None and outcome.detect_s is not None:
+        text = f"told after {outcome.detect_s:.1f} s ({outcome.error})"
+        if outcome.recover_s is not None:
+            text += f", back after {outcome.recover_s:.1f} s"
+        return _fit(name, width, text)
+    parts = []
+    state = timer(sample) if sample is not None else None
+    if state and state[0] == "on":
+        _, next_in, count = state
+        parts.append(f"RTO {count}/{retransmissions_planned(plan)} next {max(0.0, next_in - (now - sample.t)):.1f}s")
+        budget_left = plan.budget_s - (since - clock_start_s(plan))
+        parts.append(f"budget {max(0.0, min(plan.budget_s, budget_left)):.0f}s left")
+    elif state and state[0] == "keepalive":
+        parts.append(f"idle, keepalive probe in {max(0.0, state[1] - (now - sample.t)):.1f}s")
+    else:
+        parts.append("no unanswered data")
+    expected = window.expected_s if window is not None else None
+    if read_timeout_s and (expected is None or read_timeout_s < expected):
+        parts.append(f"app gives up in {max(0.0, read_timeout_s - since):.1f}s")
+    elif expected is not None:
+        parts.append(f"error in ~{_duration(expected - since)}")
+    return _fit(name, width, ", ".join(parts))
+
+
+def _duration(seconds):
+    seconds = max(0.0, seconds)
+    return f"{seconds:.0f}s" if seconds < 120 else f"{seconds / 60:.0f} min"
+
+
+def _fit(name, width, text):
+    line = f"  {name[:width]:<{width}} {text}"
+    return line if len(line) <= WIDTH else line[: WIDTH - 1] + "…"

@@ -1,0 +1,78 @@
+"""make workshop / make exercise N=…: an exercise from question to answer in one terminal of
+80 columns: the question and the prediction to write down, the run with a narrated live view
+(optionally pausing before each fault), then where to look and the lesson in the run's figures."""
+import sys
+import textwrap
+
+from ..lab import engine_for, environment_from_os
+from ..pipeline import run_and_report
+from . import answers, exercises
+from .exercises import ExerciseError
+
+WIDTH = 78
+
+__all__ = ["ExerciseError", "listing", "run_exercise"]
+
+
+def wrapped(text, indent="  "):
+    """Paragraphs re-flowed to the terminal; a line starting with 'Help:' stays a line of its own."""
+    paragraphs, current = [], []
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("Help:"):
+            if current:
+                paragraphs.append(" ".join(current))
+            current = [line.strip()] if line.strip() else []
+            if line.strip():
+                paragraphs.append(current.pop())
+            continue
+        current.append(line.strip())
+    if current:
+        paragraphs.append(" ".join(current))
+    return "\n".join(textwrap.fill(p, WIDTH, initial_indent=indent, subsequent_indent=indent) for p in paragraphs)
+
+
+def listing():
+    lines = ["The workshop (docs/workshop/README.md): run each with make exercise N=<number>", ""]
+    for ex in exercises.all_exercises():
+        where = "" if ex.kernel == "host" else f", guest {ex.kernel}"
+        lines.append(f"{ex.number:3d}. {ex.title}"[:WIDTH - 14].ljust(WIDTH - 14) + f"~{ex.minutes:g} min{where}")
+    lines += ["", "PAUSE=1 waits for Enter before each fault step; make compare RUNS=\"...\" puts runs side by side."]
+    return "\n".join(lines)
+
+
+def run_exercise(number, kernel=None, project=None, pause=False, out=sys.stdout, results=None, confirm=input):
+    """Run exercise `number` (on `kernel`, else where the exercise says); its store.RunDir."""
+    ex = exercises.exercise(number)
+    problems = exercises.check(ex)
+    if problems:
+        raise ExerciseError("; ".join(problems))
+    parsed, raw = ex.load_scenario()
+    say = lambda text="": (out.write(text + "\n"), out.flush())          # noqa: E731
+    say(f"Exercise {ex.number}: {ex.title}")
+    say(f"  (~{ex.minutes:g} min; scenario {ex.scenario}{'' if ex.kernel == 'host' else ', kernel ' + ex.kernel})")
+    say()
+    say("The question")
+    say(wrapped(ex.question))
+    say()
+    say("Write your prediction down first")
+    say(wrapped(ex.predict))
+    say()
+    if pause:
+        confirm("Press Enter when your prediction is written down ")
+    options = {"narrow": True}
+    if parsed.kind == "failover":
+        options["narrate"] = True
+        if pause:
+            options["pause"] = lambda what: confirm(f">>> next: {what}. Press Enter to pull the plug ")
+    with engine_for(kernel or ex.kernel, out=out) as engine:
+        run = run_and_report(parsed, raw, project=project, lab_env=environment_from_os(), engine=engine,
+                             out=out, results=results, **options)
+    summary = run.summary()
+    say()
+    say("Where to look")
+    say(wrapped(ex.look))
+    say(f"  page: {run.page}")
+    say()
+    say("What it teaches, in your run's figures")
+    say(wrapped(answers.fill(ex.teaches, summary)))
+    return run
