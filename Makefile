@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix explain run scenarios report baseline check-baseline workshop exercise compare
+.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -36,6 +36,7 @@ help:
 	@echo "make bench-matrix  a short knob matrix from one failover: wall time, model error; results/bench/"
 	@echo "make explain K=\"TCP_RETRIES2=8 TCP_USER_TIMEOUT_MS=0\"  the kernel model in plain words"
 	@echo "make workshop      the workshop's exercises (docs/workshop/); make exercise N=1 [PAUSE=1] runs one, narrated"
+	@echo "make workshop-docs docs/workshop/exercises.md and answers.md (the latter from the latest run of each)"
 	@echo "make compare RUNS=\"[label=]dir ...\"  runs side by side on one page (the whole room's view)"
 
 # KERNEL=host (default) runs the lab on this machine; KERNEL=6.1|6.12|<package version> inside a
@@ -132,6 +133,9 @@ bench-matrix: setup
 workshop: venv
 	@$(PY) -m harness workshop
 
+workshop-docs: venv
+	@$(PY) -m harness workshop docs
+
 exercise: setup
 	@test -n "$(N)" || { echo "usage: make exercise N=<number> [PAUSE=1]  (make workshop lists them)" >&2; exit 2; }
 	@$(PY) -m harness exercise $(N)
@@ -141,5 +145,7 @@ compare: venv
 	@$(PY) -m harness compare $(RUNS)
 
 K ?=
+EXPLAIN_KNOBS := TCP_RETRIES2 TCP_USER_TIMEOUT_MS READ_TIMEOUT_S KEEPALIVE RTT_MS HZ CLIENT
+# make explain TCP_RETRIES2=5 works as well as make explain K="TCP_RETRIES2=5"
 explain: venv
-	@$(PY) -m harness explain $(K)
+	@$(PY) -m harness explain $(K) $(foreach knob,$(EXPLAIN_KNOBS),$(if $(value $(knob)),$(knob)=$(value $(knob))))

@@ -17,7 +17,8 @@
   python -m harness explain KNOB=VALUE ...  the kernel model's prediction in plain words
   python -m harness kernel-matrix ID --kernels "host 6.1 6.12"
                               run ID on each kernel, store a baseline per kernel, write a comparison page
-  python -m harness workshop  list the workshop's exercises (exercises/, docs/workshop/)
+  python -m harness workshop [docs]  list the workshop's exercises (exercises/); docs: write
+                              docs/workshop/exercises.md and answers.md (from the latest runs)
   python -m harness exercise N [--pause]  run exercise N narrated, then answer it from the run's figures;
                               --pause (PAUSE=1) waits for Enter before each fault step
   python -m harness compare [LABEL=]DIR [LABEL=]DIR ...  runs side by side on one page (no Docker)
@@ -207,6 +208,10 @@ def cmd_check_baseline(args):
 
 
 def cmd_workshop(args):
+    if args.target == "docs":
+        for path in workshop.write_docs():
+            print(f"written: {path}")
+        return
     print(workshop.listing())
 
 

@@ -4,6 +4,7 @@ import sys
 
 from . import report
 from .run import runner_for
+from .store import shown
 
 
 def run_and_report(scenario, raw_definition, out=sys.stdout, narrow=False, **options):
@@ -30,5 +31,5 @@ def _report(run, out, raise_errors, narrow=False):
         return
     if summary["cells"]:
         out.write("\n" + report.terminal_table(summary, narrow=narrow) + "\n")
-    out.write(f"\nrun: report {run.page}\n")
+    out.write(f"\nrun: report {shown(run.page)}\n")
     out.flush()

@@ -23,6 +23,15 @@ def results_root():
     return Path(os.environ.get("BLACKHOLE_RESULTS") or REPO / "results")
 
 
+def shown(path):
+    """A path as a terminal shows it: relative to the working directory when it is below it."""
+    path = Path(path).resolve()
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def bench_dir():
     return results_root() / "bench"
 

@@ -9,9 +9,11 @@ a finding."""
 from .. import baseline
 
 
-def _cell_view(cell, env):
+def _cell_view(cell, env, observed_s=None):
+    """observed_s: how long after the fault the run watched (a cell without an error was still
+    waiting then)."""
     p, w = cell["probe"], cell["predicted"]
-    return {"detect_s": p["detect_s"], "recover_s": p["recover_s"], "error": p["error"],
+    return {"detect_s": p["detect_s"], "recover_s": p["recover_s"], "error": p["error"], "observed_s": observed_s,
             "within_window": p["within_window"], "expected_s": w["expected_s"], "earliest_s": w["earliest_s"],
             "latest_s": w["latest_s"], "basis": w["basis"], "base_rto_s": w.get("base_rto_s"),
             "hz": (env.get("where") or {}).get("hz")}
@@ -38,7 +40,8 @@ def compare(runs, interval_s=0.1):
     """runs: [(label, summary, env), ...], the first the reference. Returns a JSON-able dict."""
     labels = [label for label, _, _ in runs]
     scenario_of = {label: summary["scenario"] for label, summary, _ in runs}
-    views = {label: {c["cell"]: _cell_view(c, env) for c in summary["cells"]} for label, summary, env in runs}
+    views = {label: {c["cell"]: _cell_view(c, env, summary.get("observed_s")) for c in summary["cells"]}
+             for label, summary, env in runs}
     names = []
     for label in labels:
         names += [n for n in views[label] if n not in names]

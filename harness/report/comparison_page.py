@@ -29,19 +29,26 @@ def chart(comparison, path):
                 low = max(view["earliest_s"], 0.05)
                 ax.plot([low, max(view["latest_s"], low * 1.02)], [y, y], color=colours(i), alpha=0.35, linewidth=5,
                         solid_capstyle="butt")
+            marker = MARKERS[i % len(MARKERS)]
             if view["detect_s"] is not None:
-                ax.plot(max(view["detect_s"], 0.05), y, MARKERS[i % len(MARKERS)], color=colours(i), markersize=7,
-                        markeredgecolor="black", label=label if row == 0 or label not in ax.get_legend_handles_labels()[1]
+                ax.plot(max(view["detect_s"], 0.05), y, marker, color=colours(i), markersize=7,
+                        markeredgecolor="black", label=label if label not in ax.get_legend_handles_labels()[1]
                         else None)
+            elif view.get("observed_s") and view["expected_s"] is not None:
+                # still waiting when the run stopped watching: hollow, a dotted line on to the window
+                ax.plot([view["observed_s"], view["earliest_s"]], [y, y], ":", color=colours(i), linewidth=1)
+                ax.plot(view["observed_s"], y, marker, markerfacecolor="none", markeredgecolor=colours(i),
+                        markersize=7)
     ax.set_xscale("log")
     ax.set_xlim(0.05, 2000)
     ax.set_yticks(range(len(cells)), [c["cell"] for c in cells], fontsize=9)
     ax.invert_yaxis()
     ax.grid(True, axis="x", which="both", alpha=0.3)
-    ax.set_xlabel("seconds after the fault until the first error (log scale); bars: each run's model window")
+    ax.set_xlabel("seconds after the fault until the first error (log scale); bars: each run's model window; "
+                  "hollow: no error yet when the run stopped watching")
     handles, labels = ax.get_legend_handles_labels()
     seen = dict(zip(labels, handles))
-    ax.legend(seen.values(), seen.keys(), loc="lower right", fontsize=9, title="run")
+    ax.legend(seen.values(), seen.keys(), loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=9, title="run")
     scenarios = sorted({r["scenario"] for r in comparison["runs"]})
     ax.set_title(f"{scenarios[0]}: the same cells, run by run" if len(scenarios) == 1
                  else "runs of " + ", ".join(scenarios))

@@ -6,7 +6,7 @@ import threading
 from ..faults import FAULTS
 from ..lab import ClientCell, ComposeLab
 from ..signals import Cleanup
-from ..store import RunDir
+from ..store import RunDir, shown
 from .events import EventLog
 
 
@@ -57,7 +57,7 @@ class RunBase:
                               workdir=self.run.lab_workdir, engine=self.engine, servers=s.servers_used(),
                               net_admin=self.nodes_changed())
         self.events = EventLog(self.run.events_file, clock=self.lab.now)
-        self.say(f"run: {s.id} -> {self.run.path}")
+        self.say(f"run: {s.id} -> {shown(self.run.path)}")
 
     def run_then_clean_up(self, body, cleanup_steps):
         """body(), then always the steps cleanup_steps() returns (asked for only then, as the run has
@@ -70,7 +70,7 @@ class RunBase:
         finally:
             with Cleanup() as cleanup:
                 run_steps(cleanup, cleanup_steps(), self.events)
-                self.say(f"run: results in {self.run.path}")
+                self.say(f"run: results in {shown(self.run.path)}")
         return self.run
 
     def record_end(self, exc):

@@ -151,3 +151,10 @@ def test_runs_of_different_scenarios_compare_cell_by_cell_under_their_scenarios_
     assert all(c["flags"] == [] for c in comparison["cells"])        # not "missing": other scenarios
     with pytest.raises(compare_runs.LabError, match="at least two runs"):
         compare_runs.parse_runs([str(tmp_path / "workshop-seed" / "a")])
+
+
+def test_the_participants_guide_is_generated_from_the_exercises_and_current():
+    from harness.workshop import session
+    committed = (session.DOCS_DIR / "exercises.md").read_text()
+    assert committed == session.guide_markdown(), "docs/workshop/exercises.md is stale: make workshop-docs"
+    assert "Usual wrong guesses" not in committed and "teaches" not in committed
