@@ -113,7 +113,7 @@ def answers_markdown(latest_run_of):
         if run is None:
             lines += ["_No run of this exercise in results/ yet: `" + ex.command() + "`._", ""]
         else:
-            summary, env = run.summary(), run.env()
+            summary = run.summary()
             lines += [f"Measured: run `{summary['run']}` (kernel {summary.get('kernel')}, datapath "
                       f"{summary.get('datapath')}).", "", _block(answers.fill(ex.teaches, summary)), ""]
         if ex.wrong_guesses:
