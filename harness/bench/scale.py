@@ -1,0 +1,208 @@
+"""make bench-scale [SIZES="12 25 50 100 200"]: the same failover measuring ever bigger grids.
+
+Per size: wall time and wall / slowest cell, the model error (median, p95, max of
+|measured - predicted| first-error time), the probe interval the clients achieved before the
+fault (p50 / p99 gap between operation starts, asked for 100 ms), the machine's CPU busy share
+and memory in use while the lab ran, the containers the cells took, and where the wall time went
+(the run's own events). The ceiling: the largest grid whose p95 error stays <= 0.1 s. A chart of
+the curve goes beside the JSON in results/bench/.
+"""
+import io
+import itertools
+import os
+import statistics
+import threading
+import time
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from . import store  # noqa: E402
+from .. import scenario as scenario_files  # noqa: E402
+from ..measure import probe_log  # noqa: E402
+from ..pipeline import run_and_report  # noqa: E402
+from ..store import bench_dir  # noqa: E402
+
+SIZES = (12, 25, 50, 100, 200)
+CEILING_P95_S = 0.1
+INTERVAL_MS = 100
+# Per-socket and per-application knobs vary within a container; tcp_retries2 needs a namespace each.
+RETRIES2 = (3, 5)
+USER_TIMEOUT_MS = (0, 2000, 3000, 4000, 5000)
+READ_TIMEOUT_S = (0, 1, 2, 3, 4)
+
+
+def grid(size):
+    """`size` cells, every combination once before any repeats, in an order that mixes the knobs.
+    (Names carry the cell's number: a repeated combination is a cell of its own.)"""
+    combinations = list(itertools.product(RETRIES2, USER_TIMEOUT_MS, READ_TIMEOUT_S))
+    cells = []
+    for n in range(size):
+        # a stride coprime to the count walks every combination once, knobs mixed from the first cells on
+        retries2, user_timeout, read_timeout = combinations[(n * 17) % len(combinations)]
+        cells.append({"name": f"c{n + 1:03d}-r{retries2}-ut{user_timeout}-rt{read_timeout}",
+                      "tcp_retries2": retries2, "tcp_user_timeout_ms": user_timeout, "read_timeout_s": read_timeout})
+    return cells
+
+
+def scenario_for(size):
+    return {"description": f"bench-scale: {size} cells from one failover",
+            "load": {"probe": {"proto": "mysql", "interval_ms": INTERVAL_MS}}, "cells": grid(size),
+            "warmup_s": 8, "observe_s": 30,
+            "steps": [{"fault": "ipvs_swap", "service": "mysql", "old": "mysql-primary", "new": "mysql-replica",
+                       "nodest": "drop"},
+                      {"fault": "promote_replica", "target": "mysql-replica"}]}
+
+
+class MachineLoad:
+    """CPU busy share and memory in use of the whole machine, sampled once a second in a thread."""
+
+    def __init__(self):
+        self.cpu, self.memory_mb, self._stop = [], [], threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    @staticmethod
+    def _cpu_times():
+        fields = [int(v) for v in open("/proc/stat").readline().split()[1:]]
+        return sum(fields), fields[3] + fields[4]             # total, idle + iowait
+
+    @staticmethod
+    def _memory_mb():
+        info = dict(line.split(":", 1) for line in open("/proc/meminfo"))
+        return (int(info["MemTotal"].split()[0]) - int(info["MemAvailable"].split()[0])) / 1024
+
+    def _sample(self):
+        last = self._cpu_times()
+        while not self._stop.wait(1.0):
+            now = self._cpu_times()
+            total, idle = now[0] - last[0], now[1] - last[1]
+            last = now
+            if total:
+                self.cpu.append(1 - idle / total)
+            self.memory_mb.append(self._memory_mb())
+
+    def __enter__(self):
+        self.memory_before_mb = self._memory_mb()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else None
+
+
+def probe_gaps_s(run, cells, t_fault):
+    """Gaps between consecutive operation starts of every cell's probe before the fault."""
+    gaps = []
+    for cell in cells:
+        starts = [op["t0"] for op in probe_log.parse(run.read(run.probe_log(cell.name))) if op["t0"] < t_fault]
+        gaps += [b - a for a, b in zip(starts, starts[1:])]
+    return gaps
+
+
+def phases(events, started, ended):
+    """Where the wall time went, from the run's own events (seconds)."""
+    at = {}
+    for e in events:
+        if e.get("source") == "harness":
+            at.setdefault(e["event"], e["t"])
+    marks = [("lab up", started, at.get("lab_up")), ("clients ready", at.get("lab_up"), at.get("loads_ready")),
+             ("warm-up and steps", at.get("loads_ready"), at.get("fault")),
+             ("observing", at.get("fault"), at.get("observe_end")),
+             ("cleanup and down", at.get("observe_end"), at.get("lab_down")),
+             ("report", at.get("lab_down"), ended)]
+    return {name: round(b - a, 2) for name, a, b in marks if a is not None and b is not None}
+
+
+def measure(size, project):
+    parsed, raw = scenario_files.parse_definition(scenario_for(size), "bench-scale", f"scale-{size}"), scenario_for(size)
+    print(f"bench-scale: {size} cells ...", flush=True)
+    with MachineLoad() as load:
+        started = time.time()
+        run = run_and_report(parsed, raw, project=project, out=io.StringIO())
+        ended = time.time()
+    summary = run.summary()
+    if summary["status"]["state"] != "completed" or not summary.get("fault"):
+        return {"cells": size, "failed": summary["status"].get("reason") or summary["status"]["state"],
+                "run": str(run.path)}
+    cells = summary["cells"]
+    errors = [abs(c["probe"]["detect_s"] - c["predicted"]["expected_s"]) for c in cells
+              if c["probe"]["detect_s"] is not None and c["predicted"]["expected_s"] is not None]
+    slowest = max(c["predicted"]["expected_s"] or 0 for c in cells)
+    gaps = probe_gaps_s(run, parsed.cells, summary["fault"]["t"])
+    return {
+        "cells": size, "run": str(run.path), "cells_measured": len(errors),
+        "cells_within_window": sum(c["probe"]["within_window"] is True for c in cells),
+        "containers": len({c.namespace for c in parsed.cells}),
+        "wall_s": round(ended - started, 1), "wall_over_slowest": round((ended - started) / slowest, 2),
+        "error_median_s": round(statistics.median(errors), 3) if errors else None,
+        "error_p95_s": round(percentile(errors, 0.95), 3) if errors else None,
+        "error_max_s": round(max(errors), 3) if errors else None,
+        "probe_gap_p50_s": round(percentile(gaps, 0.5), 3) if gaps else None,
+        "probe_gap_p99_s": round(percentile(gaps, 0.99), 3) if gaps else None,
+        "cpu_busy_mean": round(statistics.mean(load.cpu), 2) if load.cpu else None,
+        "cpu_busy_max": round(max(load.cpu), 2) if load.cpu else None,
+        "memory_mb_over_idle": round(max(load.memory_mb) - load.memory_before_mb) if load.memory_mb else None,
+        "phases_s": phases(run.events(), started, ended),
+    }
+
+
+def chart(rows, path):
+    ok = [r for r in rows if "failed" not in r]
+    fig, (errors, costs) = plt.subplots(1, 2, figsize=(12.8, 4.8), dpi=100)
+    sizes = [r["cells"] for r in ok]
+    for key, marker, label in (("error_median_s", "o", "median"), ("error_p95_s", "s", "p95"),
+                               ("error_max_s", "^", "max")):
+        errors.plot(sizes, [r[key] for r in ok], marker=marker, label=label)
+    errors.axhline(CEILING_P95_S, color="grey", linestyle="--", label=f"ceiling: p95 {CEILING_P95_S} s")
+    errors.set_xscale("log")
+    errors.set_xlabel("cells in one failover")
+    errors.set_ylabel("|measured − predicted| first error (s)")
+    errors.legend(fontsize=9)
+    errors.grid(True, alpha=0.3)
+    costs.plot(sizes, [r["wall_over_slowest"] for r in ok], marker="o", label="wall / slowest cell")
+    costs.plot(sizes, [r["probe_gap_p99_s"] * 10 for r in ok], marker="s", label="probe gap p99 (×10 s)")
+    costs.plot(sizes, [r["cpu_busy_mean"] * 10 for r in ok], marker="^", label="CPU busy mean (×10)")
+    costs.set_xscale("log")
+    costs.set_xlabel("cells in one failover")
+    costs.legend(fontsize=9)
+    costs.grid(True, alpha=0.3)
+    fig.suptitle("bench-scale: how big a grid one 2-core machine measures")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def main():
+    from .up import PROJECT
+    sizes = [int(s) for s in os.environ.get("SIZES", " ".join(map(str, SIZES))).split()]
+    rows = []
+    for size in sizes:
+        row = measure(size, PROJECT)
+        rows.append(row)
+        if "failed" in row:
+            print(f"bench-scale: {size} cells FAILED: {row['failed']} ({row['run']})", flush=True)
+            break
+        print(f"  {size:4d} cells: wall {row['wall_s']} s ({row['wall_over_slowest']}× the slowest), error median "
+              f"{row['error_median_s']} / p95 {row['error_p95_s']} / max {row['error_max_s']} s, probe gap p50 "
+              f"{row['probe_gap_p50_s']} / p99 {row['probe_gap_p99_s']} s, CPU {row['cpu_busy_mean']:.0%} "
+              f"(max {row['cpu_busy_max']:.0%}), +{row['memory_mb_over_idle']} MB; {row['phases_s']}", flush=True)
+    fine = [r["cells"] for r in rows if "failed" not in r and r["error_p95_s"] is not None
+            and r["error_p95_s"] <= CEILING_P95_S]
+    ceiling = max(fine) if fine else None
+    path = store("scale", {"sizes": sizes, "ceiling_cells": ceiling, "ceiling_rule": f"p95 <= {CEILING_P95_S} s",
+                           "rows": rows})
+    chart(rows, bench_dir() / (path.stem + ".png"))
+    print(f"ceiling: {ceiling} cells (largest grid with p95 |measured - predicted| <= {CEILING_P95_S} s)")
+    print(f"stored: {path.relative_to(path.parents[2])} and its .png")
+
+
+if __name__ == "__main__":
+    main()
