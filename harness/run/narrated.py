@@ -19,6 +19,7 @@ class NarratedView(LiveView):
         self.scenario_cells = dict(zip((c.name for c in cells), scenario_cells))
         self.ss_tails = {namespace: Tail(path) for namespace, path in ss_paths.items()}
         self.last_sample = {}             # (namespace, local port) -> the newest SocketSample
+        self.first_rto_t = {}             # (namespace, local port) -> when a retransmission first showed
         self.interval_s = interval_s
         self.windows = {}
         self.ticks = 0
@@ -40,8 +41,11 @@ class NarratedView(LiveView):
     def _read_samples(self):
         for namespace, tail in self.ss_tails.items():
             for sample in ss_log.parse("\n".join(tail.lines())):
-                if sample.t is not None:
-                    self.last_sample[(namespace, sample.local_port)] = sample
+                key = (namespace, sample.local_port)
+                self.last_sample[key] = sample
+                state = narration.timer(sample)
+                if self.t_fault is not None and sample.t > self.t_fault and state and state[0] == "on" and state[2] >= 1:
+                    self.first_rto_t.setdefault(key, sample.t)
 
     def tick(self, now):
         self.ticks += 1
@@ -64,7 +68,8 @@ class NarratedView(LiveView):
                        f"(the run stops watching in {max(0.0, self.limit_at - now):.0f} s)\n")
         for view in self.cells:
             cell = self.scenario_cells[view.name]
-            sample = (self.last_sample.get((cell.namespace, view.local_ports[0])) if view.local_ports else None)
+            key = (cell.namespace, view.local_ports[0]) if view.local_ports else None
             self.out.write(narration.cell_line(view.name, width, now, self.t_fault, view.outcome,
-                                               self.windows.get(view.name), narration.kernel_plan(cell), sample,
-                                               cell.read_timeout_s) + "\n")
+                                               self.windows.get(view.name), narration.kernel_plan(cell),
+                                               self.last_sample.get(key), cell.read_timeout_s,
+                                               self.first_rto_t.get(key)) + "\n")

@@ -51,32 +51,37 @@ def clock_start_s(plan):
     return next(f.at_s for f in plan.schedule if f.what.startswith("RTO #1"))
 
 
-def cell_line(name, width, now, t_fault, outcome, window, plan, sample, read_timeout_s=0.0):
-    """One line on a client after the fault. outcome: recovery.Outcome so far; window: the
-    model's (predict.Window); plan: kernel_plan(cell); sample: the last ss sample of the
-    client's first connection (None if there is none)."""
+def cell_line(name, width, now, t_fault, outcome, window, plan, sample, read_timeout_s=0.0, first_rto_t=None):
+    """One line on a client after the fault. outcome: recovery.Outcome so far; window: the model's
+    (predict.Window, from the fault); plan: kernel_plan(cell); sample: the last ss sample of the
+    client's first connection (None if there is none); first_rto_t: when its samples first showed
+    a retransmission (the budget's clock had started), which anchors the countdown to the socket
+    rather than to the fault (an idle client starts retransmitting only when it sends again)."""
     since = now - t_fault
     if outcome is not None and outcome.detect_s is not None:
         text = f"told after {outcome.detect_s:.1f} s ({outcome.error})"
         if outcome.recover_s is not None:
             text += f", back after {outcome.recover_s:.1f} s"
         return _fit(name, width, text)
-    parts = []
+    parts, error_in = [], window.expected_s - since if window is not None and window.expected_s is not None else None
     state = timer(sample) if sample is not None else None
     if state and state[0] == "on":
         _, next_in, count = state
         parts.append(f"RTO {count}/{retransmissions_planned(plan)} next {max(0.0, next_in - (now - sample.t)):.1f}s")
-        budget_left = plan.budget_s - (since - clock_start_s(plan))
-        parts.append(f"budget {max(0.0, min(plan.budget_s, budget_left)):.0f}s left")
+        clock = now - first_rto_t if first_rto_t is not None else since - clock_start_s(plan)
+        parts.append(f"budget {max(0.0, min(plan.budget_s, plan.budget_s - clock)):.0f}s left")
+        if first_rto_t is not None:
+            error_in = plan.detect_s - clock_start_s(plan) - clock
     elif state and state[0] == "keepalive":
         parts.append(f"idle, keepalive probe in {max(0.0, state[1] - (now - sample.t)):.1f}s")
+        error_in = None
     else:
         parts.append("no unanswered data")
-    expected = window.expected_s if window is not None else None
-    if read_timeout_s and (expected is None or read_timeout_s < expected):
+        error_in = None if first_rto_t is None and sample is not None else error_in
+    if read_timeout_s and (error_in is None or read_timeout_s - since < error_in):
         parts.append(f"app gives up in {max(0.0, read_timeout_s - since):.1f}s")
-    elif expected is not None:
-        parts.append(f"error in ~{_duration(expected - since)}")
+    elif error_in is not None:
+        parts.append(f"error in ~{_duration(error_in)}")
     return _fit(name, width, ", ".join(parts))
 
 

@@ -95,6 +95,18 @@ def test_a_line_says_where_the_kernel_stands_then_what_the_client_was_told_in_80
     assert "app gives up in 2.0s" in app and "no unanswered data" in app
 
 
+def test_a_client_that_starts_retransmitting_late_is_counted_down_from_its_own_first_retransmission():
+    plan = kernel_model.for_knobs(5)
+    fault_window = Window(13.4, 13.1, 13.8, "tcp_retries2")      # from the fault: wrong for a client idle until 125
+    line = narration.cell_line("idle", 8, 130.0, 100.0, recovery.Outcome(), fault_window, plan,
+                               sample("on,800ms,2", t=129.5), first_rto_t=125.5)
+    expected_in = plan.detect_s - narration.clock_start_s(plan) - 4.5
+    assert f"error in ~{expected_in:.0f}s" in line and "budget 8s left" in line
+    quiet = narration.cell_line("idle", 8, 110.0, 100.0, recovery.Outcome(), fault_window, plan,
+                                sample("keepalive,3.000ms,0", t=109.5))
+    assert "keepalive probe in 2.5s" in quiet and "error in" not in quiet
+
+
 def test_the_narrated_view_reads_live_ss_samples_of_each_clients_first_connection(tmp_path):
     probe, ss = tmp_path / "probe.jsonl", tmp_path / "ss.txt"
     probe.write_text(json.dumps({"connected": 90.0, "conn": 1, "local_port": 40000}) + "\n"
