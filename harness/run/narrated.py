@@ -63,7 +63,7 @@ class NarratedView(LiveView):
         self.out.flush()
 
     def _block(self, now):
-        width = min(15, max(len(c.name) for c in self.cells))
+        width = min(16, max(len(c.name) for c in self.cells))
         self.out.write(f"{self._stamp(now)} {now - self.t_fault:.0f} s after the fault "
                        f"(the run stops watching in {max(0.0, self.limit_at - now):.0f} s)\n")
         for view in self.cells:

@@ -78,7 +78,7 @@ def cell_line(name, width, now, t_fault, outcome, window, plan, sample, read_tim
     else:
         parts.append("no unanswered data")
         error_in = None if first_rto_t is None and sample is not None else error_in
-    if read_timeout_s and (error_in is None or read_timeout_s - since < error_in):
+    if read_timeout_s and (error_in is None or read_timeout_s - since <= error_in + 0.5):
         parts.append(f"app gives up in {max(0.0, read_timeout_s - since):.1f}s")
     elif error_in is not None:
         parts.append(f"error in ~{_duration(error_in)}")
