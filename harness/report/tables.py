@@ -59,8 +59,9 @@ def status_line(summary):
     return "completed"
 
 
-NARROW_COLUMNS = {"failover": (0, 1, 2, 3, 4, 5), "burst": (0, 4, 5)}   # for an 80-column terminal
-NARROW_CELL = 18
+# For an 80-column terminal: which columns, each clipped to a width.
+NARROW_COLUMNS = {"failover": ((0, 18), (1, 9), (2, 14), (3, 13), (4, 9), (5, 14)),
+                  "burst": ((0, 18), (4, 30), (5, 28))}
 
 
 def terminal_table(summary, narrow=False):
@@ -68,7 +69,7 @@ def terminal_table(summary, narrow=False):
     rows = [header] + rows
     if narrow:
         keep = NARROW_COLUMNS["burst" if summary.get("kind") == "burst" else "failover"]
-        rows = [[_clip(row[i]) for i in keep] for row in rows]
+        rows = [[_clip(row[i], width) for i, width in keep] for row in rows]
         widths = [max(len(r[i]) for r in rows) for i in range(len(keep))]
         return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
@@ -77,8 +78,8 @@ def terminal_table(summary, narrow=False):
     return text + ("\n\n" + grid if grid else "")
 
 
-def _clip(text):
-    return text if len(text) <= NARROW_CELL else text[: NARROW_CELL - 1] + "…"
+def _clip(text, width):
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _markdown_table(header, rows):
