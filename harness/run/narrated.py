@@ -10,6 +10,7 @@ from .live import LiveView, Tail
 
 WARMUP_EVERY_S = 5
 BLOCK_EVERY_S = 2
+BLOCK_MAX_CLIENTS = 10       # a block of more would scroll off a 24-row terminal
 
 
 class NarratedView(LiveView):
@@ -63,13 +64,21 @@ class NarratedView(LiveView):
         self.out.flush()
 
     def _block(self, now):
+        """A line per client; with more clients than fit a 24-row screen, the ones back at work
+        are counted in one line and only those still waiting get a line each."""
         width = min(16, max(len(c.name) for c in self.cells))
         self.out.write(f"{self._stamp(now)} {now - self.t_fault:.0f} s after the fault "
                        f"(the run stops watching in {max(0.0, self.limit_at - now):.0f} s)\n")
-        for view in self.cells:
+        shown = self.cells
+        if len(self.cells) > BLOCK_MAX_CLIENTS:
+            shown = [v for v in self.cells if not (v.outcome and v.outcome.recover_s is not None)]
+            self.out.write(f"  {len(self.cells) - len(shown)} of {len(self.cells)} clients back at work\n")
+        for view in shown[:BLOCK_MAX_CLIENTS]:
             cell = self.scenario_cells[view.name]
             key = (cell.namespace, view.local_ports[0]) if view.local_ports else None
             self.out.write(narration.cell_line(view.name, width, now, self.t_fault, view.outcome,
                                                self.windows.get(view.name), narration.kernel_plan(cell),
                                                self.last_sample.get(key), cell.read_timeout_s,
                                                self.first_rto_t.get(key)) + "\n")
+        if len(shown) > BLOCK_MAX_CLIENTS:
+            self.out.write(f"  … and {len(shown) - BLOCK_MAX_CLIENTS} more still waiting\n")

@@ -170,3 +170,26 @@ def test_the_participants_guide_is_generated_from_the_exercises_and_current():
     committed = (session.DOCS_DIR / "exercises.md").read_text()
     assert committed == session.guide_markdown(), "docs/workshop/exercises.md is stale: make workshop-docs"
     assert "Usual wrong guesses" not in committed and "teaches" not in committed
+
+
+def test_a_big_grid_keeps_each_block_on_a_24_row_screen(tmp_path):
+    raw_cells = [{"name": f"c{n:02d}", "tcp_retries2": 5} for n in range(12)]
+    scenario_cells = parser.parse({"load": {"probe": {}}, "cells": raw_cells,
+                                   "steps": [{"fault": "silent_kill", "target": "mysql-primary"}]}).cells
+    views = []
+    for n, scenario_cell in enumerate(scenario_cells):
+        probe = tmp_path / f"{scenario_cell.name}.jsonl"
+        ops = [{"t0": 99.0, "t1": 99.01, "ok": True, "server": "a"}]
+        if n:                                                    # all but c00 are back already
+            ops += [{"t0": 100.1, "t1": 101.0, "ok": False, "error": "X"}, {"t0": 101.1, "t1": 101.2, "ok": True,
+                                                                            "server": "b"}]
+        probe.write_text("".join(json.dumps(op) + "\n" for op in ops))
+        views.append(CellView(scenario_cell.name, probe, None))
+    out = io.StringIO()
+    view = NarratedView(views, scenario_cells, {}, 0.1, out=out, clock=lambda: 100.0)
+    view.started = 90.0
+    view.fault_started(100.0, 60)
+    view.tick(104.0)
+    view.tick(105.0)
+    block = out.getvalue().split("after the fault (the run", 1)[1].splitlines()[1:]
+    assert block[0] == "  11 of 12 clients back at work" and block[1].startswith("  c00 ") and len(block) == 2
