@@ -4,6 +4,7 @@
  * MYSQL_OPT_WRITE_TIMEOUT, MYSQL_OPT_CONNECT_TIMEOUT.
  */
 #include <mysql.h>
+#include "zoo.h"
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,14 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-    struct timeval tv;
-
-    gettimeofday(&tv, NULL);
-    return tv.tv_sec + tv.tv_usec / 1e6;
-}
-
 static void print_quoted(const char *text)
 {
     for (; *text; text++) {
@@ -29,17 +22,6 @@ static void print_quoted(const char *text)
         else
             putchar((unsigned char)*text < 0x20 ? ' ' : *text);
     }
-}
-
-static int local_port(MYSQL *conn)
-{
-    struct sockaddr_storage addr;
-    socklen_t len = sizeof(addr);
-
-    if (getsockname(mysql_get_socket(conn), (struct sockaddr *)&addr, &len))
-        return -1;
-    return ntohs(addr.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&addr)->sin6_port
-                                            : ((struct sockaddr_in *)&addr)->sin_port);
 }
 
 static MYSQL *connect_with(const char *host, unsigned port, int argc, char **argv)

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mysql.h>
+#include "zoo.h"
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,14 +25,6 @@ static MYSQL *current;            /* the connection the numbers below describe *
 static int conn_number;
 static char server[128];
 static double last_ok_logged;
-
-static double now(void)
-{
-    struct timeval tv;
-
-    gettimeofday(&tv, NULL);
-    return tv.tv_sec + tv.tv_usec / 1e6;
-}
 
 static void quoted(char *out, size_t size, const char *text)
 {
@@ -49,17 +42,6 @@ static void record(const char *line)
 {
     ssize_t unused = write(OPLOG_FD, line, strlen(line));
     (void)unused;
-}
-
-static int local_port(MYSQL *conn)
-{
-    struct sockaddr_storage addr;
-    socklen_t len = sizeof(addr);
-
-    if (getsockname(mysql_get_socket(conn), (struct sockaddr *)&addr, &len))
-        return -1;
-    return ntohs(addr.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&addr)->sin6_port
-                                            : ((struct sockaddr_in *)&addr)->sin_port);
 }
 
 static int (*real_query_fn(void))(MYSQL *, const char *, unsigned long)
