@@ -113,9 +113,10 @@ def answers_markdown(latest_run_of):
         if run is None:
             lines += ["_No run of this exercise in results/ yet: `" + ex.command() + "`._", ""]
         else:
-            summary = run.summary()
-            lines += [f"Measured: run `{summary['run']}` (kernel {summary.get('kernel')}, datapath "
-                      f"{summary.get('datapath')}).", "", _block(answers.fill(ex.teaches, summary)), ""]
+            summary, env = run.summary(), run.env()
+            lines += [f"Measured: run `{summary['run']}` (kernel {summary.get('kernel') or env.get('kernel')}, "
+                      f"datapath {summary.get('datapath') or env.get('datapath') or '—'}).", "",
+                      _block(answers.fill(ex.teaches, summary)), ""]
         if ex.wrong_guesses:
             lines += ["Usual wrong guesses:", ""] + [f"- *{guess}* — {why}" for guess, why in ex.wrong_guesses] + [""]
     return "\n".join(lines)
