@@ -125,10 +125,13 @@ def user_timeout(user_timeout_s, rtt_s=0.0005, hz=HZ, rto0_s=None, rto_max_s=RTO
         t += rto
         firings.append(Firing(t, f"RTO #{n}", t - stamp, min(2 * rto, rto_max_s)))
         rto, n = min(2 * rto, rto_max_s), n + 1
-    expected = stamp + user_timeout_s + 1.0 / hz
-    firings.append(Firing(expected, "ETIMEDOUT (user timeout)", user_timeout_s, 0.0))
+    # The last timer is armed for what is left of U; the wheel fires it up to `slack` late
+    # (expected: half of it, as for the blackhole's firings).
+    on_time = stamp + user_timeout_s + 1.0 / hz
     slack = timer_slack_s(max(user_timeout_s - (t - stamp), 1.0 / hz), hz)
-    return Prediction(expected, rto0 + user_timeout_s, expected + slack + 2 * rto0, user_timeout_s,
+    expected = on_time + slack / 2
+    firings.append(Firing(expected, "ETIMEDOUT (user timeout)", user_timeout_s, 0.0))
+    return Prediction(expected, rto0 + user_timeout_s, on_time + slack + 2 * rto0, user_timeout_s,
                       "TCP_USER_TIMEOUT", tuple(firings))
 
 

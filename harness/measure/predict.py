@@ -75,10 +75,12 @@ def outstanding_data(cell, rto0_s=None, hz=kernel_model.HZ):
     return Window(kernel.detect_s, kernel.earliest_s, kernel.latest_s, basis)
 
 
-def _with_read_timeout(cell, window, lead):
+def _with_read_timeout(cell, window, interval_s, lead):
+    """The application's own timer, started with the first request sent after the fault: on
+    average half a probe interval after it."""
     timeout = cell.read_timeout_s
     if timeout and (window.expected_s is None or timeout < window.expected_s):
-        return Window(timeout, timeout, timeout + lead, f"application read timeout {timeout:g} s")
+        return Window(timeout + interval_s / 2, timeout, timeout + lead, f"application read timeout {timeout:g} s")
     return window
 
 
@@ -86,7 +88,7 @@ def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
     lead = interval_s + inject_s
     if effect.kind == effects.APP_HANG:              # the kernel keeps ACKing: only the app can tell
         return _with_read_timeout(cell, Window(None, None, None, "app hang: the kernel ACKs, nothing times out"),
-                                  lead)
+                                  interval_s, lead)
     if effect.kind == effects.RESET and effect.after_s > 0:
         drain = effect.after_s
         return Window(drain + interval_s / 2, drain, drain + lead + 0.5, "drain timeout, then reset")
@@ -98,7 +100,7 @@ def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
         return _idle(cell, idle, interval_s, inject_s, rto0_s, hz)
     kernel = outstanding_data(cell, rto0_s, hz)
     window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
-    return _with_read_timeout(cell, window, lead)
+    return _with_read_timeout(cell, window, interval_s, lead)
 
 
 def _idle(cell, idle, interval_s, inject_s, rto0_s, hz):
