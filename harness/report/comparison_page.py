@@ -13,25 +13,27 @@ import matplotlib.pyplot as plt  # noqa: E402
 from .html import page, table  # noqa: E402
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+AXIS_FROM_S = 0.01           # a reset arrives within tens of ms
 
 
 def chart(comparison, path):
     cells, runs = comparison["cells"], [r["label"] for r in comparison["runs"]]
-    fig, ax = plt.subplots(figsize=(12.8, max(3.0, 0.5 * len(cells) * max(1, len(runs)) / 2 + 1.8)), dpi=100)
+    # each row spreads the runs that have the cell (runs of other scenarios have not)
+    present = [[i for i, label in enumerate(runs) if cell["by_run"].get(label)] for cell in cells]
+    height = sum(0.25 * max(1, len(p)) + 0.1 for p in present) + 1.8
+    fig, ax = plt.subplots(figsize=(12.8, max(3.0, height)), dpi=100)
     colours = matplotlib.colormaps["tab10"]
-    offsets = [(i - (len(runs) - 1) / 2) * 0.8 / max(len(runs), 1) for i in range(len(runs))]
     for row, cell in enumerate(cells):
-        for i, label in enumerate(runs):
-            view, y = cell["by_run"].get(label), row + offsets[i]
-            if not view:
-                continue
+        for k, i in enumerate(present[row]):
+            label, view = runs[i], cell["by_run"][runs[i]]
+            y = row + (k - (len(present[row]) - 1) / 2) * 0.8 / len(present[row])
             if view["expected_s"] is not None:
-                low = max(view["earliest_s"], 0.05)
+                low = max(view["earliest_s"], AXIS_FROM_S)
                 ax.plot([low, max(view["latest_s"], low * 1.02)], [y, y], color=colours(i), alpha=0.35, linewidth=5,
                         solid_capstyle="butt")
             marker = MARKERS[i % len(MARKERS)]
             if view["detect_s"] is not None:
-                ax.plot(max(view["detect_s"], 0.05), y, marker, color=colours(i), markersize=7,
+                ax.plot(max(view["detect_s"], AXIS_FROM_S), y, marker, color=colours(i), markersize=7,
                         markeredgecolor="black", label=label if label not in ax.get_legend_handles_labels()[1]
                         else None)
             elif view.get("observed_s") and view["expected_s"] is not None:
@@ -40,7 +42,7 @@ def chart(comparison, path):
                 ax.plot(view["observed_s"], y, marker, markerfacecolor="none", markeredgecolor=colours(i),
                         markersize=7)
     ax.set_xscale("log")
-    ax.set_xlim(0.05, 2000)
+    ax.set_xlim(AXIS_FROM_S, 2000)
     ax.set_yticks(range(len(cells)), [c["cell"] for c in cells], fontsize=9)
     ax.invert_yaxis()
     ax.grid(True, axis="x", which="both", alpha=0.3)
