@@ -1,6 +1,10 @@
 """`ss -tino` samples (blocks headed '@ <unix time>') -> per-socket retransmission evidence."""
+import collections
 import dataclasses
+import functools
+import os
 import re
+from pathlib import Path
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,3 +70,18 @@ def base_rto_s(samples, t_fault):
             return sample.rto_ms / 1000 / 2 ** sample.backoff
     before = [s for s in samples if s.t <= t_fault and s.rto_ms]
     return before[-1].rto_ms / 1000 if before else None
+
+
+def by_port(path):
+    """{local port: [samples]} of an ss samples file, parsed once per version of the file (a run's
+    every cell reads the same file of its namespace)."""
+    stat = os.stat(path)
+    return _by_port(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _by_port(path, mtime_ns, size):
+    index = collections.defaultdict(list)
+    for sample in parse(Path(path).read_text()):
+        index[sample.local_port].append(sample)
+    return dict(index)

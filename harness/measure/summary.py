@@ -59,7 +59,7 @@ def first_connection_samples(run, cell, probe_text):
     ports = probe_log.local_ports(probe_text)
     if not ss_path.exists() or not ports:
         return []
-    return ss_log.for_ports(ss_log.parse(ss_path.read_text()), ports[:1])
+    return list(ss_log.by_port(ss_path).get(ports[0], []))
 
 
 def summarize(run):
