@@ -65,8 +65,9 @@ class RunningLoads:
 
     def stop(self, timeout_s=10):
         """Ask each to stop (SIGINT in its container), wait, then kill what is left."""
-        for load, _, _ in self.started:
-            self.lab.exec(load.service, ["pkill", "-INT", "-f", load.process_pattern], check=False)
+        # one pkill per container and program, however many cells run it there
+        for service, pattern in dict.fromkeys((load.service, load.process_pattern) for load, _, _ in self.started):
+            self.lab.exec(service, ["pkill", "-INT", "-f", pattern], check=False)
         for _, process, f in self.started:
             try:
                 process.wait(timeout=timeout_s)
