@@ -139,6 +139,8 @@ def measure(size, project):
     gaps = probe_gaps_s(run, parsed.cells, summary["fault"]["t"])
     return {
         "cells": size, "run": str(run.path), "cells_measured": len(errors),
+        # how long the fault took to apply: it landed somewhere in there, every cell's error includes it
+        "fault_uncertainty_s": summary["fault"]["uncertainty_s"],
         "cells_within_window": sum(c["probe"]["within_window"] is True for c in cells),
         "containers": len({c.namespace for c in parsed.cells}),
         "wall_s": round(ended - started, 1), "wall_over_slowest": round((ended - started) / slowest, 2),
@@ -193,7 +195,8 @@ def main():
         print(f"  {size:4d} cells: wall {row['wall_s']} s ({row['wall_over_slowest']}× the slowest), error median "
               f"{row['error_median_s']} / p95 {row['error_p95_s']} / max {row['error_max_s']} s, probe gap p50 "
               f"{row['probe_gap_p50_s']} / p99 {row['probe_gap_p99_s']} s, CPU {row['cpu_busy_mean']:.0%} "
-              f"(max {row['cpu_busy_max']:.0%}), +{row['memory_mb_over_idle']} MB; {row['phases_s']}", flush=True)
+              f"(max {row['cpu_busy_max']:.0%}), +{row['memory_mb_over_idle']} MB, fault applied in "
+              f"{row['fault_uncertainty_s']} s; {row['phases_s']}", flush=True)
     fine = [r["cells"] for r in rows if "failed" not in r and r["error_p95_s"] is not None
             and r["error_p95_s"] <= CEILING_P95_S]
     ceiling = max(fine) if fine else None
