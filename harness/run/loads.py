@@ -1,6 +1,7 @@
 """The client programs of a failover run: which run where, writing what, and stopping them."""
 import dataclasses
 import subprocess
+import time
 
 from ..load import flow_sampler, probe, ss_sampler, sysbench, wrk, zoo
 from ..scenario.clients import DEFAULT_CLIENT
@@ -64,13 +65,15 @@ class RunningLoads:
                 process.stdin.flush()
 
     def stop(self, timeout_s=10):
-        """Ask each to stop (SIGINT in its container), wait, then kill what is left."""
+        """Ask each to stop (SIGINT in its container), give them all timeout_s together, then kill
+        what is left (its exec session; the container goes down with the lab)."""
         # one pkill per container and program, however many cells run it there
         for service, pattern in dict.fromkeys((load.service, load.process_pattern) for load, _, _ in self.started):
             self.lab.exec(service, ["pkill", "-INT", "-f", pattern], check=False)
+        deadline = time.monotonic() + timeout_s
         for _, process, f in self.started:
             try:
-                process.wait(timeout=timeout_s)
+                process.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
