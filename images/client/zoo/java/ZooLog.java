@@ -1,36 +1,48 @@
-import java.io.PrintStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Instant;
 
-/** The zoo's JSON lines (images/client/zoo/README.md), shared by the Java clients. */
+/** The zoo's JSON lines (images/client/zoo/README.md), shared by the Java clients. Each record
+ *  goes out in one write(2): System.out.printf may push a line out in pieces, and the lines the
+ *  preloaded libsockopts writes to the same pipe (stderr, from the pool's own threads) landed in
+ *  between and tore one (a failure the measurement then never saw). */
 final class ZooLog {
-    private static final PrintStream OUT = System.out;
+    private static final FileOutputStream OUT = new FileOutputStream(FileDescriptor.out);
+
+    private static synchronized void emit(String line) {
+        try {
+            OUT.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+    }
 
     static double now() {
         Instant t = Instant.now();
         return t.getEpochSecond() + t.getNano() / 1e9;
     }
 
-    static synchronized void connected(int conn, int localPort, String driver) {
-        OUT.printf("{\"connected\": %.6f, \"conn\": %d, \"local_port\": %d, \"driver\": \"%s\"}%n",
-                   now(), conn, localPort, quote(driver));
-        OUT.flush();
+    static void connected(int conn, int localPort, String driver) {
+        emit(String.format("{\"connected\": %.6f, \"conn\": %d, \"local_port\": %d, \"driver\": \"%s\"}",
+                           now(), conn, localPort, quote(driver)));
     }
 
-    static synchronized void ok(double t0, String server, int conn) {
-        OUT.printf("{\"t0\": %.6f, \"t1\": %.6f, \"ok\": true, \"server\": \"%s\", \"conn\": %d}%n",
-                   t0, now(), quote(server), conn);
-        OUT.flush();
+    static void ok(double t0, String server, int conn) {
+        emit(String.format("{\"t0\": %.6f, \"t1\": %.6f, \"ok\": true, \"server\": \"%s\", \"conn\": %d}",
+                           t0, now(), quote(server), conn));
     }
 
     /** The application sees the exception's class; its message (and cause) go to detail. */
-    static synchronized void failed(double t0, Exception e, int conn) {
+    static void failed(double t0, Exception e, int conn) {
         String detail = String.valueOf(e.getMessage()).split("\n")[0];
         if (e instanceof SQLException && ((SQLException) e).getSQLState() != null)
             detail = "SQLState " + ((SQLException) e).getSQLState() + ": " + detail;
-        OUT.printf("{\"t0\": %.6f, \"t1\": %.6f, \"ok\": false, \"error\": \"%s\", \"detail\": \"%s\", \"conn\": %d}%n",
-                   t0, now(), e.getClass().getSimpleName(), quote(detail.length() > 200 ? detail.substring(0, 200) : detail), conn);
-        OUT.flush();
+        emit(String.format("{\"t0\": %.6f, \"t1\": %.6f, \"ok\": false, \"error\": \"%s\", \"detail\": \"%s\", \"conn\": %d}",
+                           t0, now(), e.getClass().getSimpleName(),
+                           quote(detail.length() > 200 ? detail.substring(0, 200) : detail), conn));
     }
 
     static String quote(String s) {
