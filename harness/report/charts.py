@@ -96,6 +96,10 @@ def timeline(run, summary, path):
     plt.close(fig)
 
 
+LEGEND_STRIP_IN = 0.4        # the recovery chart's legend, under the axes
+BASIS_CHARS = 64             # a window's basis beside its row, clipped so the axes keep their width
+
+
 def recovery(summary, path):
     cells = sorted(summary["cells"], key=lambda c: (c["predicted"]["expected_s"] is None,
                                                      c["predicted"]["expected_s"] or 0, c["cell"]))
@@ -112,9 +116,15 @@ def recovery(summary, path):
             ax.text(0.06, row, "model: no error", va="center", fontsize=7, color="#3d85c6")
         if p["detect_s"] is not None:
             ax.plot(max(p["detect_s"], 0.05), row, "ko", markersize=5, label="measured detect")
+        elif w["expected_s"] is not None and summary.get("observed_s"):
+            # still waiting when the run stopped watching: hollow, a dotted line on to the window
+            ax.plot([summary["observed_s"], max(w["earliest_s"], 0.05)], [row, row], "k:", linewidth=1)
+            ax.plot(summary["observed_s"], row, "o", markerfacecolor="none", markeredgecolor="black", markersize=5,
+                    label="no error yet when the run stopped")
         if p["recover_s"] is not None:
             ax.plot(max(p["recover_s"], 0.05), row, "^", color="#38761d", markersize=6, label="measured recover")
-        ax.text(1.01, row, w["basis"], transform=ax.get_yaxis_transform(), va="center", fontsize=7)
+        basis = w["basis"] if len(w["basis"]) <= BASIS_CHARS else w["basis"][: BASIS_CHARS - 1] + "…"
+        ax.text(1.01, row, basis, transform=ax.get_yaxis_transform(), va="center", fontsize=7)
     ax.set_xscale("log")
     ax.set_xlim(0.05, max(2000, max((c["probe"]["recover_s"] or 0) for c in cells) * 2))
     ax.set_yticks(range(len(cells)), [c["cell"] for c in cells], fontsize=8)
@@ -123,9 +133,10 @@ def recovery(summary, path):
     ax.set_title(f"{summary['scenario']}: when each client noticed and recovered, beside the kernel model")
     handles, labels = ax.get_legend_handles_labels()
     seen = dict(zip(labels, handles))
-    ax.legend(seen.values(), seen.keys(), loc="lower right", fontsize=8)
+    # below the axes, in a strip of its own: inside, it would cover the long windows on the right
+    fig.legend(seen.values(), seen.keys(), loc="lower center", ncol=len(seen), fontsize=8, frameon=False)
     ax.grid(True, axis="x", which="both", alpha=0.3)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, LEGEND_STRIP_IN / fig.get_figheight(), 1, 1))
     fig.savefig(path, dpi=90)
     plt.close(fig)
 
