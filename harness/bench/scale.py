@@ -7,6 +7,7 @@ and memory in use while the lab ran, the containers the cells took, and where th
 (the run's own events). The ceiling: the largest grid whose p95 error stays <= 0.1 s. A chart of
 the curve goes beside the JSON in results/bench/.
 """
+import copy
 import io
 import itertools
 import os
@@ -122,7 +123,8 @@ def phases(events, started, ended):
 
 
 def measure(size, project):
-    parsed, raw = scenario_files.parse_definition(scenario_for(size), "bench-scale", f"scale-{size}"), scenario_for(size)
+    raw = scenario_for(size)
+    parsed = scenario_files.parse_definition(copy.deepcopy(raw), "bench-scale", f"scale-{size}")
     print(f"bench-scale: {size} cells ...", flush=True)
     with MachineLoad() as load:
         started = time.time()
