@@ -3,6 +3,7 @@ import datetime
 import json
 import platform
 
+from ..measure import run_phases
 from ..store import bench_dir
 
 
@@ -15,3 +16,15 @@ def store(name, figures):
     path = directory / f"{name}-{stamp}.json"
     path.write_text(json.dumps(record, indent=1) + "\n")
     return path
+
+
+def wall_breakdown(events, summary, started, ended):
+    """[(phase, seconds)] of a run timed from started to ended (the lab's clock, this host's):
+    what came before the lab started, the run's own phases (measure/run_phases.py), and the
+    report after the cleanup."""
+    phases = run_phases.phases(events, summary)
+    lab_starting = next((e["t"] for e in events if e.get("event") == "lab_starting"), None)
+    cleaned = run_phases.cleanup_end_t(events)
+    before = [("before the lab (scenario, run directory)", round(lab_starting - started, 3))] if lab_starting else []
+    after = [("report (summary, charts, page)", round(ended - cleaned, 3))] if cleaned else []
+    return before + phases + after

@@ -20,7 +20,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from . import store  # noqa: E402
+from . import store, wall_breakdown  # noqa: E402
 from .. import scenario as scenario_files  # noqa: E402
 from ..measure import probe_log  # noqa: E402
 from ..pipeline import run_and_report  # noqa: E402
@@ -108,20 +108,6 @@ def probe_gaps_s(run, cells, t_fault):
     return gaps
 
 
-def phases(events, started, ended):
-    """Where the wall time went, from the run's own events (seconds)."""
-    at = {}
-    for e in events:
-        if e.get("source") == "harness":
-            at.setdefault(e["event"], e["t"])
-    marks = [("lab up", started, at.get("lab_up")), ("clients ready", at.get("lab_up"), at.get("loads_ready")),
-             ("warm-up and steps", at.get("loads_ready"), at.get("fault")),
-             ("observing", at.get("fault"), at.get("observe_end")),
-             ("cleanup and down", at.get("observe_end"), at.get("lab_down")),
-             ("report", at.get("lab_down"), ended)]
-    return {name: round(b - a, 2) for name, a, b in marks if a is not None and b is not None}
-
-
 def measure(size, project):
     raw = scenario_for(size)
     parsed = scenario_files.parse_definition(copy.deepcopy(raw), "bench-scale", f"scale-{size}")
@@ -154,7 +140,7 @@ def measure(size, project):
         "cpu_busy_mean": round(statistics.mean(load.cpu), 2) if load.cpu else None,
         "cpu_busy_max": round(max(load.cpu), 2) if load.cpu else None,
         "memory_mb_over_idle": round(max(load.memory_mb) - load.memory_before_mb) if load.memory_mb else None,
-        "phases_s": phases(run.events(), started, ended),
+        "phases_s": dict(wall_breakdown(run.events(), summary, started, ended)),
     }
 
 

@@ -13,6 +13,7 @@ import dataclasses
 import os
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -29,6 +30,8 @@ IPVS_OVERRIDE = REPO / "compose.ipvs.yaml"
 LABEL = "org.blackhole-lab"
 CELL_LABEL = "org.blackhole-lab.cell"
 DEFAULT_PROJECT = "blackhole-lab"
+HEALTH_POLL_S = 0.25
+EXEC_SIDE_BY_SIDE = 8          # docker execs at once (each is a docker CLI process)
 # The lab knobs a user can set from make or the shell.
 USER_ENV = ("TCP_RETRIES2", "LB_IDLE_TIMEOUT", "LAB_FRONT_PREFIX", "LAB_BACK_PREFIX")
 
@@ -204,18 +207,39 @@ class ComposeLab:
         # flipping the image id (and so the guest disk's key) between builds of the same files.
         self.engine.docker().image.prune(filter={"label": LABEL})
 
-    def up(self, timeout_s=180):
+    def up(self, timeout_s=180, wait=True):
+        """Start the lab; wait=False: return once its containers run, before their health checks
+        pass (wait_healthy then waits for them)."""
         self.engine.ensure_started()
         self.check_kernel_supports()
         self._claim_subnets()
         self._address_cache.clear()
         self._containers = {}
-        self._compose("up", "--detach", "--wait", "--wait-timeout", str(timeout_s), "--remove-orphans",
-                      *self._started_services())
+        waiting = ["--wait", "--wait-timeout", str(timeout_s)] if wait else []
+        self._compose("up", "--detach", *waiting, "--remove-orphans", *self._started_services())
         self._running_services = self.services()
+        self._learn_containers()
         for cell in self.cells:
             if cell.netem:
                 self.exec(cell.service, ["tc", "qdisc", "replace", "dev", "eth0", "root", "netem", *cell.netem.split()])
+
+    def wait_healthy(self, timeout_s=180):
+        """Until every container with a health check passes it; a LabError when one fails it, stops,
+        or the time is up."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            states = self._container_states()
+            health = {service: (states[service].health.status if states[service].health else states[service].status)
+                      if service in states else "gone" for service in self._running_services}
+            failed = {s: h for s, h in health.items() if h not in ("healthy", "starting", "running")}
+            if failed:
+                raise LabError("not healthy: " + ", ".join(f"{s} ({h})" for s, h in sorted(failed.items())))
+            waiting = sorted(s for s, h in health.items() if h == "starting")
+            if not waiting:
+                return
+            if time.monotonic() > deadline:
+                raise LabError(f"not healthy within {timeout_s:g} s: {', '.join(waiting)}")
+            time.sleep(HEALTH_POLL_S)
 
     def check_kernel_supports(self):
         """Refuse, before anything starts, cells that need what the kernel under the lab lacks."""
@@ -234,7 +258,8 @@ class ComposeLab:
     def down(self, timeout_s=120):
         try:
             if self.engine.running():          # a guest that is gone took its lab with it
-                self._compose("down", "--remove-orphans", "--volumes", "--timeout", "3", timeout=timeout_s)
+                # nothing in the lab keeps state worth a clean shutdown (its logs are kept before this)
+                self._compose("down", "--remove-orphans", "--volumes", "--timeout", "0", timeout=timeout_s)
         finally:
             if self.engine.shared:
                 registry.release(self.project)
@@ -248,23 +273,19 @@ class ComposeLab:
 
     def _started_services(self):
         """What `up` names: nothing (all of compose.yaml) or the director, the servers asked for
-        and every client."""
+        and the cells' clients."""
         if self.servers is None:
             return []
-        clients = [name for name in self.docker.compose.config(return_json=True)["services"]
-                   if name.startswith("client")]
-        return [DIRECTOR, *self.servers, *clients]
+        return [DIRECTOR, *self.servers, *dict.fromkeys(cell.service for cell in self.cells)]
 
     def problems(self):
         """{service: what is wrong} for each of the lab's containers that is gone or not running
         (an OOM kill, an exit, a removal, an engine that does not answer)."""
         expected = self._running_services or self.services()
         try:
-            containers = self.engine.docker().container.list(
-                all=True, filters={"label": f"com.docker.compose.project={self.project}"})
+            found = self._container_states()
         except Exception as exc:                  # the engine itself: restarted, gone
             return {"*": f"the Docker engine does not answer ({str(exc).strip()[:200]})"}
-        found = {c.config.labels.get("com.docker.compose.service"): c.state for c in containers}
         problems = {}
         for service in expected:
             state = found.get(service)
@@ -274,6 +295,12 @@ class ComposeLab:
                 why = "OOM-killed" if state.oom_killed else f"exit code {state.exit_code}"
                 problems[service] = f"{service}: {state.status} ({why})"
         return problems
+
+    def _container_states(self):
+        """{service: its container's state}, stopped containers too."""
+        containers = self.engine.docker().container.list(
+            all=True, filters={"label": f"com.docker.compose.project={self.project}"})
+        return {c.config.labels.get("com.docker.compose.service"): c.state for c in containers}
 
     def services(self):
         """The services this lab runs."""
@@ -290,18 +317,41 @@ class ComposeLab:
         return status
 
     # -- talking to nodes ----------------------------------------------------
+    def _container(self, service):
+        """The name of the service's container, or None if it has none."""
+        if service not in self._containers:
+            self._learn_containers()
+        return self._containers.get(service)
+
+    def _learn_containers(self):
+        """Each service's container name and addresses, with one look at the project's containers."""
+        for container in self.engine.docker().container.list(
+                all=True, filters={"label": f"com.docker.compose.project={self.project}"}):
+            service = container.config.labels.get("com.docker.compose.service")
+            self._containers[service] = container.name
+            addresses = {net.removeprefix(f"{self.project}_"): n.ip_address
+                         for net, n in container.network_settings.networks.items() if n.ip_address}
+            if addresses:
+                self._address_cache[service] = addresses
+
+    def _docker_command(self, *args):
+        return [str(a) for a in self.docker.client_config.docker_cmd] + list(args)
+
     def _exec_command(self, service, command):
         """`docker exec -i <the service's container> command`: as `compose exec -T`, without Compose
         reading the project for each of a big grid's hundreds of processes. A service without a
         container goes to Compose, which says so in its own words."""
-        if service not in self._containers:
-            containers = self.engine.docker().container.list(
-                all=True, filters={"label": f"com.docker.compose.project={self.project}"})
-            self._containers = {c.config.labels.get("com.docker.compose.service"): c.name for c in containers}
-        if service not in self._containers:
+        container = self._container(service)
+        if container is None:
             return self._compose_command("exec", "-T", service, *command)
-        return [str(a) for a in self.docker.client_config.docker_cmd] + ["exec", "-i", self._containers[service],
-                                                                        *command]
+        return self._docker_command("exec", "-i", container, *command)
+
+    def exec_each(self, commands, check=True, timeout=60):
+        """[(service, command), ...] run side by side; their ExecResults in the same order."""
+        if not commands:
+            return []
+        with ThreadPoolExecutor(min(len(commands), EXEC_SIDE_BY_SIDE)) as pool:
+            return list(pool.map(lambda sc: self.exec(*sc, check=check, timeout=timeout), commands))
 
     def exec(self, service, command, check=True, timeout=60, stdin=None):
         # without input, nothing of this terminal's (a workshop's "press Enter") reaches the container
@@ -321,7 +371,16 @@ class ComposeLab:
                                 text=True, bufsize=1, start_new_session=True)
 
     def logs(self, service):
-        return self.docker.compose.logs(service, timestamps=True)
+        """The service's container log, timestamped."""
+        container = self._container(service)
+        if container is None:
+            return self.docker.compose.logs(service, timestamps=True)
+        # one pipe for both streams: the CLI writes them out in the order the container did
+        result = subprocess.run(self._docker_command("logs", "--timestamps", container), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, timeout=60)
+        if result.returncode:
+            raise LabError(f"{service}: docker logs exited {result.returncode}: {result.stdout.strip()[-500:]}")
+        return result.stdout
 
     def image_sizes_mb(self):
         """{image tag: size in MB} of the lab's images (blackhole-lab/*)."""
@@ -355,11 +414,7 @@ class ComposeLab:
     def _networks_of(self, service):
         """{network: address} of a service's container; cached, as addresses are fixed for a lab's life."""
         if service not in self._address_cache:
-            for container in self.docker.compose.ps():
-                name = container.config.labels.get("com.docker.compose.service")
-                self._address_cache[name] = {net.removeprefix(f"{self.project}_"): n.ip_address
-                                             for net, n in container.network_settings.networks.items()
-                                             if n.ip_address}
+            self._learn_containers()
         if service not in self._address_cache:
             raise LabError(f"no running container for service {service!r}")
         return self._address_cache[service]

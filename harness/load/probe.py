@@ -1,16 +1,33 @@
 """The probe: one long-lived connection per cell, an operation every interval, JSON per op
-(images/client/probe.py; measure/probe_log.py reads its output)."""
-PROCESS = "/usr/local/bin/probe"        # what pkill -f matches to stop it
+(images/client/probe.py; measure/probe_log.py reads its output). The probes of one container run
+as one group: one exec, one interpreter, a fork per cell with that cell's socket options."""
+import json
+
+PROCESS = "/usr/local/bin/probe"        # what pkill -f matches to stop it (the group and its forks)
 SOCKOPTS_LIBRARY = "/usr/local/lib/blackhole/libsockopts.so"
 IDLE_LEAD_S = 2.0                       # an idle cell goes quiet this long before the fault is due
 IDLE_COMMAND = "idle\n"                  # written to an idle cell's probe, on its stdin, at that moment
+FIRST_CONNECT_S = 300.0                 # it may start before the servers answer; it waits this long for them
+GROUP_COMMAND = ("env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "probe", "--group")
 
 
-def command(scenario, cell, vip, duration_s):
-    """The cell's probe, with its socket options applied by libsockopts. An idle cell goes quiet
-    when told (IDLE_COMMAND) and stays quiet for idle_s."""
+def settings(scenario, cell, vip, duration_s):
+    """{"cell", "env", "argv"} of the cell's probe: libsockopts applies env's socket options at each
+    connect. An idle cell goes quiet when told (IDLE_COMMAND) and stays quiet for idle_s."""
     idle = ["--idle-s", f"{cell.idle_s:g}"] if cell.idle_s else []
-    return ["env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", *(f"{k}={v}" for k, v in cell.socket_env().items()),
-            "probe", "--proto", scenario.probe.proto, "--host", vip,
+    argv = ["--proto", scenario.probe.proto, "--host", vip,
             "--interval-ms", f"{scenario.probe.interval_ms:g}", "--duration-s", f"{duration_s:.0f}",
-            "--read-timeout-s", f"{cell.read_timeout_s:g}", *idle]
+            "--read-timeout-s", f"{cell.read_timeout_s:g}", "--first-connect-s", f"{FIRST_CONNECT_S:g}",
+            "--stop-on-eof", *idle]
+    return {"cell": cell.name, "env": cell.socket_env(), "argv": argv}
+
+
+def group_input(cells_settings):
+    """The group's first stdin line: every cell's settings."""
+    return json.dumps(list(cells_settings)) + "\n"
+
+
+def demultiplex(line):
+    """(cell, its probe's line) of a line of the group's output; None for a line of no cell."""
+    cell, tab, text = line.rstrip("\n").partition("\t")
+    return (cell, text) if tab else None

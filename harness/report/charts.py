@@ -5,6 +5,9 @@
   recovery.png         measured detect/recover per cell beside the model's window (log time)
   retransmissions.png  the blackholed sockets' retransmission ladder from the ss samples
 """
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -177,13 +180,18 @@ def retransmissions(run, summary, path):
 
 
 def render(run, summary):
-    """Draw every chart the run's files allow; returns their paths relative to the run."""
+    """Draw every chart the run's files allow, side by side in forked processes (matplotlib
+    draws in one thread); returns their paths relative to the run."""
     if not summary.get("cells"):
         return []
     run.charts_dir.mkdir(exist_ok=True)
-    drawn = [run.chart("timeline.png"), run.chart("recovery.png")]
-    timeline(run, summary, drawn[0])
-    recovery(summary, drawn[1])
-    if retransmissions(run, summary, run.chart("retransmissions.png")):
-        drawn.append(run.chart("retransmissions.png"))
-    return [run.relative(path) for path in drawn]
+    jobs = [(timeline, (run, summary, run.chart("timeline.png"))), (recovery, (summary, run.chart("recovery.png"))),
+            (retransmissions, (run, summary, run.chart("retransmissions.png")))]
+    with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("fork")) as pool:
+        drawn = list(pool.map(_draw, jobs))
+    return [run.relative(args[-1]) for (_, args), done in zip(jobs, drawn) if done is not False]
+
+
+def _draw(job):
+    chart, args = job
+    return chart(*args)

@@ -2,6 +2,7 @@
 results go, and a terminal to talk to."""
 import sys
 import threading
+import time
 
 from ..faults import FAULTS
 from ..lab import ClientCell, ComposeLab
@@ -11,24 +12,37 @@ from .events import EventLog
 
 
 def run_steps(cleanup, steps, events):
-    """Cleanup: each (what it does, step, limit in s) runs whatever became of the others, and no
-    longer than its limit (a step that overruns is left behind in its thread, and recorded)."""
-    for doing, step, limit_s in steps:
-        cleanup.step(doing)
-        outcome = {}
+    """Cleanup: each entry of steps is (what it does, step, limit in s), or a list of such entries
+    that run side by side. Each runs whatever became of the others, and no longer than its limit
+    (a step that overruns is left behind in its thread, and recorded); each one's time is recorded."""
+    for entry in steps:
+        group = entry if isinstance(entry, list) else [entry]
+        cleanup.step(" and ".join(doing for doing, _, _ in group))
+        started = events.clock()
+        workers = [(doing, limit_s, _start_step(doing, step)) for doing, step, limit_s in group]
+        for doing, limit_s, (worker, outcome) in workers:
+            worker.join(max(0.0, started + limit_s - events.clock()))
+            if worker.is_alive():
+                events.add("cleanup_overran", step=doing, limit_s=limit_s)
+            elif "error" in outcome:
+                events.add("cleanup_failed", step=doing, error=repr(outcome["error"]))
+            else:
+                events.add("cleanup_step", step=doing, started_t=started, took_s=round(outcome["took_s"], 3))
 
-        def attempt(step=step, outcome=outcome):
-            try:
-                step()
-            except BaseException as exc:       # recorded below; cleanup goes on
-                outcome["error"] = exc
-        worker = threading.Thread(target=attempt, name=doing, daemon=True)
-        worker.start()
-        worker.join(limit_s)
-        if worker.is_alive():
-            events.add("cleanup_overran", step=doing, limit_s=limit_s)
-        elif "error" in outcome:
-            events.add("cleanup_failed", step=doing, error=repr(outcome["error"]))
+
+def _start_step(doing, step):
+    outcome = {}
+
+    def attempt():
+        started = time.monotonic()
+        try:
+            step()
+        except BaseException as exc:       # recorded by run_steps; cleanup goes on
+            outcome["error"] = exc
+        outcome["took_s"] = time.monotonic() - started
+    worker = threading.Thread(target=attempt, name=doing, daemon=True)
+    worker.start()
+    return worker, outcome
 
 
 class RunBase:

@@ -1,4 +1,6 @@
 """env.json: what a run ran on (where, kernel, datapath, versions, every sysctl applied)."""
+from concurrent.futures import ThreadPoolExecutor
+
 from ..scenario.knobs import SYSCTL_KNOBS
 from ..topology import DIRECTOR
 
@@ -12,50 +14,59 @@ DIRECTOR_SYSCTLS = {"conntrack_loose": "/proc/sys/net/netfilter/nf_conntrack_tcp
                     "ipvs_conntrack": "/proc/sys/net/ipv4/vs/conntrack"}
 
 
-def _read_ints(lab, service, files):
-    """{name: int} of the files that exist, read with one exec."""
-    script = "; ".join(f"cat {path} 2>/dev/null || echo -" for path in files.values())
-    values = lab.exec(service, ["sh", "-c", script], check=False).stdout.split()
-    return {name: int(v) for name, v in zip(files, values) if v.lstrip("-").isdigit()}
+def _read_ints(lab, services_and_files):
+    """[{name: int} of the files that exist] for each (service, files), each service read with one
+    exec, all side by side."""
+    results = lab.exec_each([(service, ["sh", "-c", "; ".join(f"cat {path} 2>/dev/null || echo -"
+                                                             for path in files.values())])
+                             for service, files in services_and_files], check=False)
+    return [{name: int(v) for name, v in zip(files, result.stdout.split()) if v.lstrip("-").isdigit()}
+            for (_, files), result in zip(services_and_files, results)]
 
 
-def _first_line(lab, service, command):
-    result = lab.exec(service, command, check=False)
-    return (result.stdout or result.stderr).strip().splitlines()[0] if (result.stdout or result.stderr) else ""
+def _first_line(result):
+    text = (result.stdout or result.stderr).strip()
+    return text.splitlines()[0] if text else ""
 
 
 def _versions(lab, scenario):
     running = set(lab.services())
-    versions = {"docker_compose": lab.compose_version(),
-                "sysbench": _first_line(lab, scenario.cells[0].service, ["sysbench", "--version"])}
-    for name, service, command in (("mariadb", "mysql-primary", ["mariadbd", "--version"]),
-                                   ("nginx", "web-a", ["nginx", "-v"])):
-        if service in running:
-            versions[name] = _first_line(lab, service, command)
-    versions["nft"] = _first_line(lab, DIRECTOR, ["nft", "--version"])
-    return versions
+    asked = [(name, service, command) for name, service, command in (
+        ("sysbench", scenario.cells[0].service, ["sysbench", "--version"]),
+        ("mariadb", "mysql-primary", ["mariadbd", "--version"]),
+        ("nginx", "web-a", ["nginx", "-v"]),
+        ("nft", DIRECTOR, ["nft", "--version"])) if service in running]
+    results = lab.exec_each([(service, command) for _, service, command in asked], check=False)
+    return {"docker_compose": lab.compose_version(),
+            **{name: _first_line(result) for (name, _, _), result in zip(asked, results)}}
 
 
 def collect(lab, director, scenario):
+    """Its parts are asked for side by side (a run records this while its clients start)."""
+    containers = sorted({(c.namespace, c.service) for c in scenario.cells})
+    with ThreadPoolExecutor(4) as pool:
+        sysctls = pool.submit(_read_ints, lab, [(service, SYSCTL_FILES) for _, service in containers]
+                              + [(DIRECTOR, DIRECTOR_SYSCTLS)])
+        state, images = pool.submit(director.state), pool.submit(lab.image_ids)
+        versions = pool.submit(_versions, lab, scenario)
     # A knob this kernel does not have is left out.
-    namespaces = {namespace: _read_ints(lab, service, SYSCTL_FILES)
-                  for namespace, service in sorted({(c.namespace, c.service) for c in scenario.cells})}
+    *applied, director_sysctls = sysctls.result()
+    namespaces = {namespace: values for (namespace, _), values in zip(containers, applied)}
     cells = {c.name: {"container": c.service, "sysctls_requested": dict(c.sysctls),
                       "sysctls_applied": namespaces[c.namespace], "socket_options": c.socket_env(),
                       "read_timeout_s": c.read_timeout_s, "idle_s": c.idle_s}
              for c in scenario.cells}
-    director_sysctls = _read_ints(lab, DIRECTOR, DIRECTOR_SYSCTLS)
     return {
         "kernel": lab.kernel_release(),
         "where": lab.where(),
         "lab": {"project": lab.project, "front": lab.env.get("LAB_FRONT_PREFIX", "10.213.1"),
                 "back": lab.env.get("LAB_BACK_PREFIX", "10.213.2")},
-        "director": {**director_sysctls, "idle_timeout_s": director.state()["idle_timeout_s"]},
+        "director": {**director_sysctls, "idle_timeout_s": state.result()["idle_timeout_s"]},
         "host_tcp_retries2": int(open("/proc/sys/net/ipv4/tcp_retries2").read()),
-        "datapath": director.datapath,
+        "datapath": state.result()["datapath"],
         "datapath_requested": scenario.datapath,
-        "images": lab.image_ids(),
-        "versions": _versions(lab, scenario),
+        "images": images.result(),
+        "versions": versions.result(),
         "namespaces": namespaces,
         "cells": cells,
     }

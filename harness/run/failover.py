@@ -1,12 +1,15 @@
 """One failover run, on one timeline (the host's wall clock, which containers share).
 
-  lab up -> env.json -> sysbench prepare -> loads start -> warm-up -> steps (faults, waits,
-  heals) -> observe until every cell recovered or the limit -> faults undone, loads
-  stopped, evidence collected, lab down (always: also on error and Ctrl-C).
+  lab up -> (sysbench prepare) -> loads start -> every client answered -> warm-up -> steps
+  (faults, waits, heals) -> observe until every cell recovered or the limit -> faults undone,
+  loads stopped and evidence collected, lab down and the timeline merged (always: also on error
+  and Ctrl-C). A run of probes only starts them as soon as the containers run (the probes wait
+  for the servers); meanwhile the servers' health checks and env.json, done before any fault.
 The run returns its directory; reports are drawn from it afterwards (harness/report/).
 """
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from ..director import Director
 from ..faults import FAULTS
@@ -17,7 +20,8 @@ from .base import RunBase
 from .live import CellView, LiveView
 from .narrated import NarratedView
 
-RECOVERY_GRACE_S = 2.0        # keep watching this long after the last cell recovered
+RECOVERY_GRACE_S = 0.2        # keep watching this long after the last cell recovered (two probe intervals)
+TICK_S = 0.1                  # how often the run reads the clients' output
 LAB_CHECK_EVERY_S = 3.0       # how often the run looks whether its lab is still whole
 READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
 
@@ -29,6 +33,7 @@ class FailoverRun(RunBase):
         super().__init__(*args, **kwargs)
         self.narrate, self.pause = narrate, pause
         self.injected, self.director, self.loads = [], None, None
+        self.env_recorded = None          # a future: the servers' readiness, then env.json
         self.lab_checked = 0.0
 
     def execute(self):
@@ -49,22 +54,28 @@ class FailoverRun(RunBase):
         self.phase = "bringing the lab up"
         self.say(f"run: bringing the lab up ({len(s.cells)} client cell(s) in "
                  f"{len({c.namespace for c in s.cells})} client container(s)) ...")
-        self.lab.up()
+        self.events.add("lab_starting")
+        early = loads.start_before_servers_ready(s)
+        self.lab.up(wait=not early)
         self.director = Director(self.lab)
-        self.events.add("lab_up", datapath=self.director.datapath)
-        env = environment.collect(self.lab, self.director, s)
-        self.run.env_file.write_text(json.dumps(env, indent=1) + "\n")
-        self.say(f"run: kernel {env['kernel']}, datapath {env['datapath']}")
+        self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not early)
         vip = self.director.vip_address()
         if s.sysbench:
             self.say("run: sysbench prepare ...")
             self.lab.exec(s.cells[0].service, sysbench.prepare_command(s.sysbench, vip), timeout=300)
         self.phase = "starting the clients"
         self.loads = loads.RunningLoads(self.lab, self.run)
-        self.loads.start(loads.planned(s, self.run, vip, self.director.datapath))
+        self.loads.start(loads.planned(s, self.run, vip, self.lab.datapath))
         self.events.add("load_start", cells=[c.name for c in s.cells])
+        # In the background while the clients start and warm up, done before any fault: the
+        # servers' health checks (when the clients started alongside them), then env.json; once
+        # every client answers, the director's table of their flows.
+        background = ThreadPoolExecutor(2, thread_name_prefix="run-background")
+        self.env_recorded = background.submit(self._servers_ready_then_environment, early)
         self._wait_until_every_cell_answers()
         self.events.add("loads_ready")
+        flows_kept = background.submit(evidence.snapshot_flows, self.run, self.director, "before-fault")
+        background.shutdown(wait=False)
         self.view.note(f"every client answers; warm-up {s.warmup_s:g} s")
         self.phase = "warming up"
         warm_until = self.lab.now() + s.warmup_s
@@ -75,7 +86,8 @@ class FailoverRun(RunBase):
                 self.loads.tell(name, probe.IDLE_COMMAND)
             self.view.note(f"{', '.join(idle_cells)}: idle from now")
         self._watch(warm_until)
-        evidence.snapshot_flows(self.run, self.director, "before-fault")
+        self._write_env(self.env_recorded.result(timeout=READY_LIMIT_S))
+        flows_kept.result(timeout=READY_LIMIT_S)
         self.phase = "running the steps"
         for index, step in enumerate(s.steps):
             self._step(index, step)
@@ -84,12 +96,25 @@ class FailoverRun(RunBase):
         self._watch(self.view.limit_at, stop_when_recovered=True)
         self.events.add("observe_end", all_recovered=self.view.all_recovered())
 
+    def _servers_ready_then_environment(self, wait_for_servers):
+        if wait_for_servers:
+            self.lab.wait_healthy(READY_LIMIT_S)
+            self.events.add("servers_ready")
+        return environment.collect(self.lab, self.director, self.scenario)
+
+    def _write_env(self, env):
+        self.run.env_file.write_text(json.dumps(env, indent=1) + "\n")
+        self.events.add("env_recorded")
+        self.view.note(f"kernel {env['kernel']}, datapath {env['datapath']}")
+
     def _wait_until_every_cell_answers(self):
         """The warm-up counts from when every probe has completed an operation (and every sysbench
         reported): a slow start (a loaded guest) must not eat into it. Bounded."""
         deadline = self.lab.now() + READY_LIMIT_S
         while self.lab.now() < deadline:
-            self._watch(self.lab.now() + 1)
+            self._watch(self.lab.now() + TICK_S)
+            if self.env_recorded.done() and self.env_recorded.exception():
+                raise self.env_recorded.exception()      # a server that never got healthy, say
             if not self.view.waiting_for():
                 return
         raise LabError(f"no answer within {READY_LIMIT_S:g} s from the clients of: "
@@ -127,7 +152,8 @@ class FailoverRun(RunBase):
     def _watch(self, until, stop_when_recovered=False):
         recovered_at = None
         while self.lab.now() < until:
-            time.sleep(max(0.0, 1 - (self.lab.now() - self.view.started) % 1))
+            now = self.lab.now()
+            time.sleep(max(0.0, min(TICK_S - (now - self.view.started) % TICK_S, until - now)))
             now = self.lab.now()
             self.view.tick(now)
             self._check_lab(now)
@@ -148,14 +174,16 @@ class FailoverRun(RunBase):
             raise LabError("the lab broke: " + "; ".join(problems))
 
     def _cleanup_steps(self):
+        """Faults undone first; then the clients stopped while the evidence is kept; then the lab
+        taken down while the timeline is merged (run_steps runs a list's steps side by side)."""
         steps = [("undoing faults", self._recover_faults, 60)]
+        keeping = [("keeping the guest's console", lambda: self.lab.keep_evidence(self.run.guest_dir), 30)]
         if self.loads:
-            steps.append(("stopping the clients", self.loads.stop, 30))
+            keeping.insert(0, ("stopping the clients", self.loads.stop, 30))
         if self.director:
-            steps.append(("keeping the director's table and the logs", self._keep_evidence, 90))
-        steps += [("keeping the guest's console", lambda: self.lab.keep_evidence(self.run.guest_dir), 30),
-                  ("taking the lab down", self._down, 150),
-                  ("merging the timeline", lambda: evidence.merge_client_events(self.run, self.scenario.cells), 60)]
+            keeping.append(("keeping the director's table and the logs", self._keep_evidence, 90))
+        steps += [keeping, [("taking the lab down", self._down, 150),
+                            ("merging the timeline", lambda: evidence.merge_client_events(self.events, self.run, self.scenario.cells), 60)]]
         return steps
 
     def _recover_faults(self):

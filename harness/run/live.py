@@ -1,4 +1,5 @@
-"""The terminal view while a run goes: a line per client per second, events called out."""
+"""The terminal view while a run goes: a line per client per second, events called out as soon as
+they are seen (the run polls several times a second)."""
 import sys
 import time
 
@@ -34,11 +35,13 @@ class CellView:
     def poll(self, t_fault):
         """Read what the clients wrote since the last poll; with a fault, work out where they stand."""
         text = "\n".join(self.probe_tail.lines())
-        self.operations += probe_log.parse(text)
+        new = probe_log.parse(text)
+        self.operations += new
         self.local_ports += probe_log.local_ports(text)
-        if self.sysbench_tail:
-            self.reports += sysbench_log.parse("\n".join(self.sysbench_tail.lines()))
-        if t_fault is not None:
+        reports = sysbench_log.parse("\n".join(self.sysbench_tail.lines())) if self.sysbench_tail else []
+        self.reports += reports
+        # what the view uses of an outcome (first error, recovery) is settled once recovered
+        if t_fault is not None and (new or reports or self.outcome is None) and not self.recovered():
             self.outcome = recovery.probe_outcome(self.operations, t_fault)
             if self.sysbench_tail:
                 self.sysbench_outcome = recovery.sysbench_outcome(self.reports, t_fault)
@@ -70,6 +73,7 @@ class LiveView:
         self.cells, self.out, self.clock = cells, out, clock
         self.started = clock()
         self.t_fault = self.limit_at = None
+        self.shown_second = None
 
     def _stamp(self, now):
         return f"[{now - self.started:5.0f}s]"
@@ -84,14 +88,25 @@ class LiveView:
         self.t_fault, self.limit_at = t_fault, t_fault + observe_s
 
     def tick(self, now):
+        """Read what the clients wrote and call out what changed; the lines at most once a second."""
+        self.poll()
+        if self.t_fault:
+            self._announce(now)
+        second = int(now - self.started)
+        if second != self.shown_second:
+            self.shown_second = second
+            self.show(now)
+        self.out.flush()
+
+    def poll(self):
+        for cell in self.cells:
+            cell.poll(self.t_fault)
+
+    def show(self, now):
         width = max(len(c.name) for c in self.cells)
         countdown = f" | limit in {self.limit_at - now:4.0f}s" if self.limit_at else ""
         for cell in self.cells:
-            cell.poll(self.t_fault)
             self.out.write(f"{self._stamp(now)} {cell.name:<{width}}  {cell.line(now)}{countdown}\n")
-        if self.t_fault:
-            self._announce(now)
-        self.out.flush()
 
     def _announce(self, now):
         for cell in self.cells:

@@ -1,22 +1,36 @@
 """The client programs of a failover run: which run where, writing what, and stopping them."""
 import dataclasses
 import subprocess
+import threading
 import time
 
-from ..load import flow_sampler, probe, ss_sampler, sysbench, wrk, zoo
+from ..load import flow_sampler, probe, sampling, ss_sampler, sysbench, wrk, zoo
 from ..scenario.clients import DEFAULT_CLIENT
 from ..topology import DIRECTOR
 
+EOF_GRACE_S = 1.0            # a probe ends within an interval of its stdin closing, a sampler at once
 LOAD_MARGIN_S = 60.0          # loads run this much longer than the run could need, then stop by themselves
 
 
 @dataclasses.dataclass(frozen=True)
 class Load:
     service: str              # the container it runs in
-    output: object            # the run's file its stdout goes to
+    output: object            # the run's file its stdout goes to (None: a group's, see cells)
     command: tuple
     process_pattern: str      # what `pkill -f` matches to stop it
-    cell: str = None          # the cell whose probe it is (the harness can tell it things)
+    cell: str = None          # the cell whose client it is
+    stop_signal: str = "INT"  # what it is asked to stop with (the clients end cleanly on SIGINT)
+    stops_on_eof: bool = False   # it ends when its stdin is closed (no exec needed to stop it)
+    cells: tuple = ()         # a group of probes: ((cell, its file), ...), its output tagged by cell
+    first_input: str = ""     # written to its stdin as it starts
+
+
+def start_before_servers_ready(scenario):
+    """Whether the loads may start while the servers are still starting: only probes, which wait
+    for their first answer (probe.FIRST_CONNECT_S); sysbench needs its tables, wrk and the zoo's
+    programs count a refused connect as a failure."""
+    s = scenario
+    return not s.sysbench and not s.wrk and all(c.client == DEFAULT_CLIENT for c in s.cells)
 
 
 def planned(scenario, run, vip, datapath):
@@ -24,10 +38,10 @@ def planned(scenario, run, vip, datapath):
     s = scenario
     duration = s.warmup_s + sum(st.seconds for st in s.steps) + s.observe_s + LOAD_MARGIN_S
     loads = []
+    probes = {}                     # service -> its cells with the built-in probe
     for cell in s.cells:
         if cell.client == DEFAULT_CLIENT:
-            loads.append(Load(cell.service, run.probe_log(cell.name), tuple(probe.command(s, cell, vip, duration)),
-                              probe.PROCESS, cell=cell.name))
+            probes.setdefault(cell.service, []).append(cell)
         else:
             loads.append(Load(cell.service, run.probe_log(cell.name), tuple(zoo.command(s, cell, vip, duration)),
                               zoo.PROCESSES[cell.client], cell=cell.name))
@@ -35,14 +49,26 @@ def planned(scenario, run, vip, datapath):
             loads.append(Load(cell.service, run.sysbench_log(cell.name),
                               tuple(sysbench.run_command(s.sysbench, vip, duration, cell.socket_env())),
                               sysbench.PROCESS))
+    for service, cells in probes.items():
+        loads.append(Load(service, None, probe.GROUP_COMMAND, probe.PROCESS, stops_on_eof=True,
+                          cells=tuple((c.name, run.probe_log(c.name)) for c in cells),
+                          first_input=probe.group_input(probe.settings(s, c, vip, duration) for c in cells)))
     for namespace, service in sorted({(c.namespace, c.service) for c in s.cells}):
         loads.append(Load(service, run.ss_samples(namespace), tuple(ss_sampler.command(vip, duration)),
-                          ss_sampler.PROCESS))
+                          ss_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True))
     if s.wrk:
         loads.append(Load(s.cells[0].service, run.wrk_log(), tuple(wrk.command(s.wrk, vip, duration)), wrk.PROCESS))
     loads.append(Load(DIRECTOR, run.director_flow_samples(), tuple(flow_sampler.command(duration, datapath)),
-                      flow_sampler.PROCESS))
+                      flow_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True))
     return loads
+
+
+@dataclasses.dataclass
+class Started:
+    load: Load
+    process: object
+    files: dict               # cell (None: the load's one output) -> open file
+    reader: threading.Thread = None   # a group's: its output into each cell's file
 
 
 class RunningLoads:
@@ -50,32 +76,74 @@ class RunningLoads:
 
     def __init__(self, lab, run):
         self.lab, self.run = lab, run
-        self.started = []         # (Load, Popen, file)
+        self.started = []
 
     def start(self, loads):
         for load in loads:
-            f = self.run.open(load.output)
-            self.started.append((load, self.lab.spawn(load.service, list(load.command), stdout=f), f))
+            if not load.cells:
+                f = self.run.open(load.output)
+                process = self.lab.spawn(load.service, list(load.command), stdout=f)
+                self.started.append(Started(load, process, {None: f}))
+                continue
+            files = {cell: self.run.open(output) for cell, output in load.cells}
+            process = self.lab.spawn(load.service, list(load.command))
+            process.stdin.write(load.first_input)
+            process.stdin.flush()
+            reader = threading.Thread(target=_demultiplex, args=(process.stdout, files), daemon=True,
+                                      name=f"{load.service} probes")
+            reader.start()
+            self.started.append(Started(load, process, files, reader))
 
     def tell(self, cell, text):
         """Write a line to a cell's probe (probe.IDLE_COMMAND)."""
-        for load, process, _ in self.started:
-            if load.cell == cell:
-                process.stdin.write(text)
-                process.stdin.flush()
+        for started in self.started:
+            load = started.load
+            if load.cell == cell or cell in started.files:
+                started.process.stdin.write(f"{cell}\t{text}" if load.cells else text)
+                started.process.stdin.flush()
 
     def stop(self, timeout_s=10):
-        """Ask each to stop (SIGINT in its container), give them all timeout_s together, then kill
-        what is left (its exec session; the container goes down with the lab)."""
-        # one pkill per container and program, however many cells run it there
-        for service, pattern in dict.fromkeys((load.service, load.process_pattern) for load, _, _ in self.started):
-            self.lab.exec(service, ["pkill", "-INT", "-f", pattern], check=False)
+        """Close the stdin of those that end on it and signal the others (in their containers);
+        after EOF_GRACE_S, signal whatever of the first kind is still running (a probe waiting on
+        the kernel does not read its stdin); after timeout_s in all, kill what is left (its exec
+        session; the container goes down with the lab)."""
         deadline = time.monotonic() + timeout_s
-        for _, process, f in self.started:
-            try:
-                process.wait(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-            f.close()
+        for started in self.started:
+            if started.load.stops_on_eof:
+                started.process.stdin.close()
+        self._signal([s.load for s in self.started if not s.load.stops_on_eof])
+        grace_ends = time.monotonic() + EOF_GRACE_S
+        self._signal([s.load for s in self.started if s.load.stops_on_eof and not _ended(s.process, grace_ends)])
+        for started in self.started:
+            if not _ended(started.process, deadline):
+                started.process.kill()
+                started.process.wait()
+            if started.reader:
+                started.reader.join(max(0.0, deadline - time.monotonic()))
+            for f in started.files.values():
+                f.close()
         self.started = []
+
+    def _signal(self, loads):
+        """One pkill per container, signal and program, however many cells run it there; side by side."""
+        asked = dict.fromkeys((load.service, load.stop_signal, load.process_pattern) for load in loads)
+        self.lab.exec_each([(service, ["pkill", f"-{signal}", "-f", pattern]) for service, signal, pattern in asked],
+                           check=False)
+
+
+def _demultiplex(stream, files):
+    """A probe group's output, each line into its cell's file (flushed: the live view reads them)."""
+    for line in stream:
+        tagged = probe.demultiplex(line)
+        if tagged and tagged[0] in files:
+            f = files[tagged[0]]
+            f.write(tagged[1] + "\n")
+            f.flush()
+
+
+def _ended(process, by):
+    try:
+        process.wait(timeout=max(0.0, by - time.monotonic()))
+        return True
+    except subprocess.TimeoutExpired:
+        return False

@@ -48,20 +48,18 @@ class NarratedView(LiveView):
                 if self.t_fault is not None and sample.t > self.t_fault and state and state[0] == "on" and state[2] >= 1:
                     self.first_rto_t.setdefault(key, sample.t)
 
-    def tick(self, now):
-        self.ticks += 1
-        for cell in self.cells:
-            cell.poll(self.t_fault)
+    def poll(self):
+        super().poll()
         self._read_samples()
+
+    def show(self, now):
+        self.ticks += 1
         if self.t_fault is None:
             if self.ticks % WARMUP_EVERY_S == 0:
                 answering = sum(1 for c in self.cells if c.ready())
                 self.out.write(f"{self._stamp(now)} {answering} of {len(self.cells)} clients answering\n")
-        else:
-            self._announce(now)
-            if self.ticks % BLOCK_EVERY_S == 0:
-                self._block(now)
-        self.out.flush()
+        elif self.ticks % BLOCK_EVERY_S == 0:
+            self._block(now)
 
     def _block(self, now):
         """A line per client; with more clients than fit a 24-row screen, the ones back at work

@@ -12,11 +12,20 @@ before the first timed operation, so a harness can act between the two.
 With --idle-s D it stops sending when a line "idle" arrives on stdin and, for D seconds, only
 waits for the socket to turn readable (an error such as a keepalive timeout), printing
 {"idle_start": t} and an operation record if the socket dies while idle.
+With --first-connect-s S, until its first answer a failed connect is no operation: it prints
+{"waiting": t, "error": ...} and retries every interval, for up to S s (the servers may still be
+starting when a harness starts its probes).
+With --stop-on-eof it stops when its stdin is closed (between operations; a signal still works).
+With --group it runs many probes, one per cell, from one process (run_group).
 """
 import argparse
 import errno
+import importlib
 import json
+import os
 import select
+import selectors
+import signal
 import socket
 import sys
 import time
@@ -158,10 +167,31 @@ def wait_idle(conn, number):
     return None
 
 
+told = []                  # lines read from stdin while resting (--stop-on-eof)
+
+
 def told_to_idle():
     """A line 'idle' is waiting on stdin (the harness says when, relative to its fault)."""
+    if ARGS.stop_on_eof:
+        return bool(told) and told.pop(0) == "idle"
     readable, _, _ = select.select([sys.stdin], [], [], 0)
     return bool(readable) and sys.stdin.readline().strip() == "idle"
+
+
+def rest(seconds):
+    """Wait out the rest of an interval; False when the probe is to stop. With --stop-on-eof it
+    listens to stdin meanwhile: a closed stdin stops it, a line is kept for told_to_idle."""
+    if not ARGS.stop_on_eof:
+        time.sleep(seconds)
+        return True
+    readable, _, _ = select.select([sys.stdin], [], [], seconds)
+    if not readable:
+        return True
+    line = sys.stdin.readline()
+    if not line:
+        return False
+    told.append(line.strip())
+    return True
 
 
 def main():
@@ -171,6 +201,8 @@ def main():
     conn = None
     operations = 0
     idled = ARGS.idle_s <= 0
+    answered = False           # on this connection: its first answer goes out at once (ready, recovered)
+    ever_answered = False
     while time.monotonic() < deadline and operations < ARGS.max_operations:
         if not idled and conn is not None and told_to_idle():
             idled = True
@@ -179,7 +211,7 @@ def main():
         try:
             if conn is None:
                 number += 1
-                conn = connect(number)
+                conn, answered = connect(number), False
                 emit({"connected": time.time(), "conn": number, "sockopts": sockopts(conn),
                       "local_port": local_port(conn)})
                 if ARGS.start_on_stdin and number == 1:
@@ -187,8 +219,15 @@ def main():
                     sys.stdin.readline()
                     t0 = time.time()
             server = conn.operation()
-            emit({"t0": t0, "t1": time.time(), "ok": True, "server": server, "conn": number}, at_once=False)
-        except Exception as exc:  # every failure is data here
+            emit({"t0": t0, "t1": time.time(), "ok": True, "server": server, "conn": number}, at_once=not answered)
+            answered = ever_answered = True
+        except Exception as exc:  # every failure is data here, but those of servers still starting
+            if conn is None and not ever_answered and time.monotonic() - started < ARGS.first_connect_s:
+                number -= 1
+                emit({"waiting": time.time(), "error": error_name(exc)}, at_once=False)
+                if rest(max(0.0, ARGS.interval_ms / 1000 - (time.time() - t0))):
+                    continue
+                break
             emit({"t0": t0, "t1": time.time(), "ok": False, "error": error_name(exc), "conn": number,
                   "detail": str(exc)[:200]})
             if conn is not None:
@@ -197,7 +236,9 @@ def main():
             if ARGS.exit_on_error:
                 return
         operations += 1
-        time.sleep(max(0.0, ARGS.interval_ms / 1000 - (time.time() - t0)))
+        if not rest(max(0.0, ARGS.interval_ms / 1000 - (time.time() - t0))):
+            break
+    sys.stdout.flush()
 
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -211,13 +252,134 @@ parser.add_argument("--duration-s", type=float, default=60)
 parser.add_argument("--max-operations", type=int, default=100000)
 parser.add_argument("--read-timeout-s", type=float, default=0, help="0: wait for the kernel")
 parser.add_argument("--connect-timeout-s", type=float, default=5)
+parser.add_argument("--stop-on-eof", action="store_true", help="stop when stdin is closed")
+parser.add_argument("--first-connect-s", type=float, default=0,
+                    help="until the first answer, failed connects are retried this long as 'waiting', not operations")
 parser.add_argument("--start-on-stdin", action="store_true")
 parser.add_argument("--exit-on-error", action="store_true")
 parser.add_argument("--idle-s", type=float, default=0,
                     help="when 'idle' arrives on stdin, stay idle this long (0: never idle)")
-ARGS = parser.parse_args()
-if ARGS.port is None:
-    ARGS.port = 3306 if ARGS.proto == "mysql" else 80
+
+
+def parse_args(argv):
+    args = parser.parse_args(argv)
+    if args.port is None:
+        args.port = 3306 if args.proto == "mysql" else 80
+    return args
+
+
+def run_group():
+    """--group: many probes from one process (one exec per container, one interpreter start).
+    The first stdin line is [{"cell": name, "env": {...}, "argv": [...]}, ...]; each cell's probe
+    is a fork with its own environment (libsockopts reads SOCKOPT_* at each connect) and its own
+    stdin and stdout pipes. Their lines come out as "<cell>\t<line>"; a stdin line "<cell>\t<text>"
+    goes to that cell's probe; a closed stdin closes theirs (each stops between operations). A
+    SIGINT or SIGTERM is passed on to them; the group ends when every probe has."""
+    first, rest = b"", b""
+    while b"\n" not in first:              # read from the fd itself: relay() reads it after this
+        data = os.read(0, 65536)
+        if not data:
+            return
+        first += data
+    first, rest = first.split(b"\n", 1)
+    spec = json.loads(first)
+    if any(parse_args(c["argv"]).proto == "mysql" for c in spec):
+        importlib.import_module("pymysql")   # once, before the forks share it
+    children = {}                            # cell -> (pid, its stdin's write end, its stdout's read end)
+    sys.stdout.flush()
+    for cell in spec:
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            run_child(cell, stdin_r, stdout_w, [fd for _, w, r in children.values() for fd in (w, r)] + [stdin_w, stdout_r])
+        os.close(stdin_r)
+        os.close(stdout_w)
+        children[cell["cell"]] = (pid, stdin_w, stdout_r)
+
+    def pass_on(signum, frame):
+        for pid, _, _ in children.values():
+            try:
+                os.kill(pid, signal.SIGINT)
+            except ProcessLookupError:
+                pass
+    signal.signal(signal.SIGINT, pass_on)
+    signal.signal(signal.SIGTERM, pass_on)
+    relay(children, rest)
+    for pid, _, _ in children.values():
+        os.waitpid(pid, 0)
+
+
+def run_child(cell, stdin_r, stdout_w, not_mine):
+    global ARGS
+    for fd in not_mine:
+        os.close(fd)
+    os.dup2(stdin_r, 0)
+    os.dup2(stdout_w, 1)
+    os.close(stdin_r)
+    os.close(stdout_w)
+    sys.stdin = open(0, "r", closefd=False)
+    sys.stdout = open(1, "w", closefd=False)
+    os.environ.update(cell["env"])
+    try:
+        ARGS = parse_args(cell["argv"])
+        main()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sys.stdout.flush()
+        os._exit(0)
+
+
+def relay(children, commands):
+    """Lines out of the probes, tagged with their cell; commands in to them; until all are done."""
+    by_fd = {r: cell for cell, (_, _, r) in children.items()}
+    partial = {fd: b"" for fd in by_fd}
+    selector = selectors.DefaultSelector()
+    for fd in by_fd:
+        selector.register(fd, selectors.EVENT_READ)
+    selector.register(0, selectors.EVENT_READ)
+    commands = forward(children, commands)
+    out = sys.stdout.buffer
+    while by_fd:
+        for key, _ in selector.select():
+            fd = key.fd
+            try:
+                data = os.read(fd, 65536)
+            except InterruptedError:
+                continue
+            if fd == 0 and data:
+                commands = forward(children, commands + data)
+            elif fd == 0:                        # stop: close every probe's stdin
+                selector.unregister(0)
+                for _, w, _ in children.values():
+                    os.close(w)
+            elif not data:
+                selector.unregister(fd)
+                os.close(fd)
+                del by_fd[fd]
+            else:
+                *lines, partial[fd] = (partial[fd] + data).split(b"\n")
+                tag = by_fd[fd].encode() + b"\t"
+                out.write(b"".join(tag + line + b"\n" for line in lines))
+        out.flush()
+
+
+def forward(children, commands):
+    """Each complete line "<cell>\t<text>" to that cell's probe; returns what is left."""
+    *lines, rest = commands.split(b"\n")
+    for line in lines:
+        cell, _, text = line.decode().partition("\t")
+        try:
+            os.write(children[cell][1], text.encode() + b"\n")
+        except (KeyError, OSError):              # no such cell, or its probe has ended
+            pass
+    return rest
+
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--group"]:
+        run_group()
+    else:
+        ARGS = parse_args(sys.argv[1:])
+        main()

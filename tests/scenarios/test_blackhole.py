@@ -20,7 +20,7 @@ def assert_within_model(cell):
 
 def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario):
     # tcp_retries2=8 (~107 s) is measured by the matrix test, in the same kind of run.
-    summary, _ = run_scenario("lvs-switchover", warmup_s=10, observe_s=60,
+    summary, _ = run_scenario("lvs-switchover", warmup_s=3, observe_s=60,
                               cells=[{"tcp_retries2": 3}, {"tcp_retries2": 5}])
     by_name = cells(summary)
     assert set(by_name) == {"r3", "r5"}
@@ -40,7 +40,7 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario):
 
 
 def test_silent_kill_hangs_like_a_swap(run_scenario):
-    summary, _ = run_scenario("silent-kill", warmup_s=8)
+    summary, _ = run_scenario("silent-kill", warmup_s=3)
     [cell] = summary["cells"]
     assert_within(cell["probe"]["detect_s"], blackhole_bounds(5, lead_s(summary)), "r5")
     assert_within_model(cell)
@@ -48,7 +48,7 @@ def test_silent_kill_hangs_like_a_swap(run_scenario):
 
 
 def test_iptables_drop_errors_only_where_the_budget_is_shorter_than_the_partition(run_scenario):
-    summary, _ = run_scenario("iptables-drop", warmup_s=8)
+    summary, _ = run_scenario("iptables-drop", warmup_s=3)
     by_name = cells(summary)
     assert_within(by_name["r3"]["probe"]["detect_s"], blackhole_bounds(3, lead_s(summary)), "r3")
     assert_within_model(by_name["r3"])

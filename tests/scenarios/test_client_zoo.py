@@ -18,6 +18,10 @@ WITH_A_READ_TIMEOUT = CLIENTS[:-1]
 OWN_TIMEOUT_S = 3.0             # what client-zoo-short.yaml sets for each driver
 POOL_SIZE = 3                   # hikari-pool3*: maximumPoolSize
 HIKARI_VALIDATION_TIMEOUT_S = 5.0   # HikariCP's documented default validationTimeout
+# A JVM, Go or Node client learns of the kernel's error through its own threads and event loops;
+# with 29 clients on two cores that took up to 31 ms past the kernel's range (a pool, 13.922 s
+# against 13.891 s). The same allowance the model gives an application's own timer.
+APP_NOTICE_S = 0.05
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +35,7 @@ def zoo_run(tmp_path_factory):
 
 
 def lead(summary):
-    return 0.1 + summary["fault"]["uncertainty_s"]
+    return 0.1 + summary["fault"]["uncertainty_s"] + APP_NOTICE_S
 
 
 def kernel_bounds(summary, cell):

@@ -3,7 +3,7 @@ from tests.scenarios.conftest import cells
 
 
 def test_nodest_reset_recovers_within_a_second_and_a_half(run_scenario):
-    summary, _ = run_scenario("nodest-reset", warmup_s=8)
+    summary, _ = run_scenario("nodest-reset", warmup_s=3)
     [cell] = summary["cells"]
     assert cell["probe"]["error"] == "MYSQL_2013"
     assert cell["probe"]["recover_s"] <= 1.5
@@ -11,7 +11,7 @@ def test_nodest_reset_recovers_within_a_second_and_a_half(run_scenario):
 
 
 def test_connection_drain_resets_only_after_the_drain(run_scenario):
-    summary, _ = run_scenario("connection-drain", warmup_s=8)
+    summary, _ = run_scenario("connection-drain", warmup_s=3)
     [cell] = summary["cells"]
     probe = cell["probe"]
     assert probe["detect_s"] >= 5.0 - 0.05, "reset before the 5 s drain ended"
@@ -21,7 +21,7 @@ def test_connection_drain_resets_only_after_the_drain(run_scenario):
 
 
 def test_app_hang_is_seen_only_by_a_read_timeout(run_scenario):
-    summary, run_dir = run_scenario("app-hang", warmup_s=8)
+    summary, run_dir = run_scenario("app-hang", warmup_s=3)
     by_name = cells(summary)
     heal = next(e for e in _harness_events(run_dir) if e["event"] == "heal")
     fault_t = summary["fault"]["t"]
@@ -33,7 +33,7 @@ def test_app_hang_is_seen_only_by_a_read_timeout(run_scenario):
 
 
 def test_backend_restart_resets_old_connections_at_their_next_request(run_scenario):
-    summary, run_dir = run_scenario("backend-restart", warmup_s=6)
+    summary, run_dir = run_scenario("backend-restart", warmup_s=3)
     by_name = cells(summary)
     for name, cell in by_name.items():
         probe = cell["probe"]

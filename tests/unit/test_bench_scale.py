@@ -12,9 +12,5 @@ def test_each_grid_is_a_valid_scenario_of_distinct_cells_in_two_namespaces():
         assert len(knobs) == min(size, 50)                 # every combination before any repeats
 
 
-def test_the_wall_time_is_split_by_the_runs_own_events():
-    events = [{"source": "harness", "event": name, "t": t} for name, t in
-              (("lab_up", 105.0), ("loads_ready", 107.0), ("fault", 116.0), ("observe_end", 131.0), ("lab_down", 140.0))]
-    assert scale.phases(events, 100.0, 143.0) == {"lab up": 5.0, "clients ready": 2.0, "warm-up and steps": 9.0,
-                                                  "observing": 15.0, "cleanup and down": 9.0, "report": 3.0}
+def test_percentiles_of_a_sample():
     assert scale.percentile([0.1, 0.2, 0.3, 0.4], 0.5) == 0.3 and scale.percentile([], 0.5) is None

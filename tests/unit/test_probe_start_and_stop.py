@@ -1,0 +1,126 @@
+"""The probe (images/client/probe.py) run on this host against a local HTTP server: it waits
+quietly for a server that is still starting, and ends when its stdin is closed. The samplers
+(load/sampling.py) end on a closed stdin too: that is how a run stops them without an exec. A
+group runs a container's probes from one process, each with its own socket options."""
+import http.server
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from harness.lab import REPO
+from harness.load import probe, sampling
+
+PROBE = REPO / "images" / "client" / "probe.py"
+
+
+class Answer(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        body = b"local\n"
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_until_its_first_answer_a_refused_connect_is_waiting_not_a_failed_operation():
+    port = free_port()
+    probe = subprocess.Popen([sys.executable, str(PROBE), "--proto", "http", "--host", "127.0.0.1", "--port", str(port),
+                              "--interval-ms", "50", "--duration-s", "30", "--first-connect-s", "20", "--stop-on-eof"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    time.sleep(0.5)                       # refused meanwhile: nothing listens yet
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        time.sleep(0.5)
+        probe.stdin.close()               # how a run stops it
+        out = probe.stdout.read()
+        probe.wait(timeout=20)
+    finally:
+        probe.kill()
+        server.shutdown()
+    records = [json.loads(line) for line in out.splitlines()]
+    waiting = [r for r in records if "waiting" in r]
+    operations = [r for r in records if "t1" in r]
+    assert waiting and {r["error"] for r in waiting} == {"ECONNREFUSED"}
+    assert operations and all(op["ok"] and op["conn"] == 1 for op in operations)
+    assert max(r["waiting"] for r in waiting) < operations[0]["t0"]
+    assert probe.returncode == 0          # it ended by itself, well before --duration-s
+
+
+def test_after_its_first_answer_a_refused_connect_is_a_failed_operation():
+    port = free_port()
+    result = subprocess.run([sys.executable, str(PROBE), "--proto", "http", "--host", "127.0.0.1", "--port", str(port),
+                             "--interval-ms", "20", "--duration-s", "30", "--first-connect-s", "0",
+                             "--max-operations", "3"], capture_output=True, text=True, timeout=30)
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["error"] for r in records] == ["ECONNREFUSED"] * 3 and not any("waiting" in r for r in records)
+
+
+def test_a_sampler_ends_when_its_stdin_closes_and_not_before():
+    samples = 400
+    script = sampling.every(0.05, samples * 0.05, "true", "test-sampler")
+    closed = subprocess.run(script, input="", capture_output=True, text=True, timeout=30)
+    assert closed.returncode == 0 and closed.stdout.count("@ ") == 1
+    sampler = subprocess.Popen(script, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    assert sampler.poll() is None         # an open stdin, nobody writing: it goes on sampling
+    sampler.stdin.close()
+    out = sampler.stdout.read()
+    sampler.wait(timeout=30)
+    assert 1 < out.count("@ ") < samples
+
+
+def test_a_group_runs_each_cells_probe_with_its_own_socket_options_and_ends_on_a_closed_stdin(tmp_path):
+    compiler = shutil.which("cc")
+    if compiler is None:
+        pytest.skip("no C compiler on this host to build libsockopts for the group's forks")
+    library = tmp_path / "libsockopts.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(library),
+                    str(REPO / "images" / "client" / "preload" / "libsockopts.c"), "-ldl"], check=True)
+    port = free_port()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    argv = ["--proto", "http", "--host", "127.0.0.1", "--port", str(port), "--interval-ms", "50",
+            "--duration-s", "30", "--first-connect-s", "10", "--stop-on-eof"]
+    timeouts = {"a": 1000, "b": 2000, "c": None}
+    spec = [{"cell": cell, "env": {"SOCKOPT_TCP_USER_TIMEOUT_MS": str(ms)} if ms else {}, "argv": argv}
+            for cell, ms in timeouts.items()]
+    group = subprocess.Popen([sys.executable, str(PROBE), "--group"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True, env={**os.environ, "LD_PRELOAD": str(library)})
+    try:
+        group.stdin.write(probe.group_input(spec))
+        group.stdin.flush()
+        time.sleep(1.0)
+        group.stdin.close()
+        out = group.stdout.read()
+        group.wait(timeout=20)
+    finally:
+        group.kill()
+        server.shutdown()
+    lines = {}
+    for line in out.splitlines():
+        cell, text = probe.demultiplex(line)
+        lines.setdefault(cell, []).append(json.loads(text))
+    assert set(lines) == set(timeouts) and group.returncode == 0
+    for cell, ms in timeouts.items():
+        connected = [r for r in lines[cell] if "connected" in r]
+        assert len(connected) == 1 and connected[0]["sockopts"]["tcp_user_timeout_ms"] == (ms or 0)
+        assert [r["ok"] for r in lines[cell] if "t1" in r] and all(r["ok"] for r in lines[cell] if "t1" in r)
