@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
+from python_on_whales.exceptions import DockerException
 
 from ..errors import LabError
 from ..scenario.knobs import SYSCTL_KNOBS
@@ -298,9 +299,19 @@ class ComposeLab:
 
     def _container_states(self):
         """{service: its container's state}, stopped containers too."""
-        containers = self.engine.docker().container.list(
-            all=True, filters={"label": f"com.docker.compose.project={self.project}"})
-        return {c.config.labels.get("com.docker.compose.service"): c.state for c in containers}
+        return {c.config.labels.get("com.docker.compose.service"): c.state for c in self._project_containers()}
+
+    def _project_containers(self, attempts=3):
+        """The project's containers. Listing them is `docker ps` then `docker inspect`: one removed
+        in between fails the inspect, and the next look no longer lists it."""
+        for attempt in range(attempts):
+            try:
+                return self.engine.docker().container.list(
+                    all=True, filters={"label": f"com.docker.compose.project={self.project}"})
+            except DockerException:
+                if attempt == attempts - 1:
+                    raise
+                time.sleep(0.2)
 
     def services(self):
         """The services this lab runs."""
@@ -325,8 +336,7 @@ class ComposeLab:
 
     def _learn_containers(self):
         """Each service's container name and addresses, with one look at the project's containers."""
-        for container in self.engine.docker().container.list(
-                all=True, filters={"label": f"com.docker.compose.project={self.project}"}):
+        for container in self._project_containers():
             service = container.config.labels.get("com.docker.compose.service")
             self._containers[service] = container.name
             addresses = {net.removeprefix(f"{self.project}_"): n.ip_address

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from ..director import Director
 from ..faults import FAULTS
 from ..errors import LabError
-from ..load import probe, sysbench
+from ..load import probe, sysbench, wrk
 from . import environment, evidence, loads
 from .base import RunBase
 from .live import CellView, LiveView
@@ -159,7 +159,7 @@ class FailoverRun(RunBase):
             self._check_lab(now)
             if stop_when_recovered and self.view.all_recovered():
                 recovered_at = recovered_at or now
-                if now - recovered_at >= RECOVERY_GRACE_S:
+                if now - recovered_at >= (wrk.REPORTS_AFTER_S if self.scenario.wrk else RECOVERY_GRACE_S):
                     self.view.note("every client recovered")
                     return
 
