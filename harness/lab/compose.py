@@ -315,8 +315,9 @@ class ComposeLab:
 
     def services(self):
         """The services this lab runs."""
-        configured = sorted(self.docker.compose.config(return_json=True)["services"])
-        return configured if self.servers is None else sorted(self._started_services())
+        if self.servers is None:
+            return sorted(self.docker.compose.config(return_json=True)["services"])
+        return sorted(self._started_services())
 
     def health(self):
         """{service: health} for the running containers ('healthy', 'starting', ...)."""
