@@ -23,7 +23,7 @@ def wall_breakdown(events, summary, started, ended):
     what came before the lab started, the run's own phases (measure/run_phases.py), and the
     report after the cleanup."""
     phases = run_phases.phases(events, summary)
-    lab_starting = next((e["t"] for e in events if e.get("event") == "lab_starting"), None)
+    lab_starting = run_phases.first_t(events, "lab_starting")
     cleaned = run_phases.cleanup_end_t(events)
     before = [("before the lab (scenario, run directory)", round(lab_starting - started, 3))] if lab_starting else []
     after = [("report (summary, charts, page)", round(ended - cleaned, 3))] if cleaned else []

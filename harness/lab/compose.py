@@ -229,9 +229,8 @@ class ComposeLab:
         or the time is up."""
         deadline = time.monotonic() + timeout_s
         while True:
-            states = self._container_states()
-            health = {service: (states[service].health.status if states[service].health else states[service].status)
-                      if service in states else "gone" for service in self._running_services}
+            found = self.health()
+            health = {service: found.get(service, "gone") for service in self._running_services}
             failed = {s: h for s, h in health.items() if h not in ("healthy", "starting", "running")}
             if failed:
                 raise LabError("not healthy: " + ", ".join(f"{s} ({h})" for s, h in sorted(failed.items())))
@@ -320,13 +319,10 @@ class ComposeLab:
         return sorted(self._started_services())
 
     def health(self):
-        """{service: health} for the running containers ('healthy', 'starting', ...)."""
-        status = {}
-        for container in self.docker.compose.ps():
-            service = container.config.labels.get("com.docker.compose.service")
-            health = container.state.health
-            status[service] = health.status if health else container.state.status
-        return status
+        """{service: health} of the lab's containers ('healthy', 'starting', or without a health
+        check their state: 'running', 'exited', ...)."""
+        return {service: state.health.status if state.health else state.status
+                for service, state in self._container_states().items()}
 
     # -- talking to nodes ----------------------------------------------------
     def _container(self, service):

@@ -14,6 +14,12 @@ def _first(events, name):
     return next((e for e in events if e["event"] == name), None)
 
 
+def first_t(events, name):
+    """When the harness first recorded the event `name` (None: never)."""
+    found = _first(_harness(events), name)
+    return found["t"] if found else None
+
+
 def last_recovery_t(summary, fault_t):
     """When the last cell's probe was back, on the run's clock (None: some cell never came back)."""
     recovered = [c["probe"].get("recover_s") for c in summary["cells"]]

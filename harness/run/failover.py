@@ -14,13 +14,12 @@ from concurrent.futures import ThreadPoolExecutor
 from ..director import Director
 from ..faults import FAULTS
 from ..errors import LabError
-from ..load import probe, sysbench, wrk
+from ..load import probe, sysbench
 from . import environment, evidence, loads
 from .base import RunBase
 from .live import CellView, LiveView
 from .narrated import NarratedView
 
-RECOVERY_GRACE_S = 0.2        # keep watching this long after the last cell recovered (two probe intervals)
 TICK_S = 0.1                  # how often the run reads the clients' output
 LAB_CHECK_EVERY_S = 3.0       # how often the run looks whether its lab is still whole
 READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
@@ -159,7 +158,7 @@ class FailoverRun(RunBase):
             self._check_lab(now)
             if stop_when_recovered and self.view.all_recovered():
                 recovered_at = recovered_at or now
-                if now - recovered_at >= (wrk.REPORTS_AFTER_S if self.scenario.wrk else RECOVERY_GRACE_S):
+                if now - recovered_at >= loads.watch_after_recovery_s(self.scenario):
                     self.view.note("every client recovered")
                     return
 

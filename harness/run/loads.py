@@ -8,6 +8,7 @@ from ..load import flow_sampler, probe, sampling, ss_sampler, sysbench, wrk, zoo
 from ..scenario.clients import DEFAULT_CLIENT
 from ..topology import DIRECTOR
 
+RECOVERY_GRACE_S = 0.2        # a run watches this long after the last cell is back (two probe intervals)
 EOF_GRACE_S = 1.0            # a probe ends within an interval of its stdin closing, a sampler at once
 LOAD_MARGIN_S = 60.0          # loads run this much longer than the run could need, then stop by themselves
 
@@ -31,6 +32,12 @@ def start_before_servers_ready(scenario):
     programs count a refused connect as a failure."""
     s = scenario
     return not s.sysbench and not s.wrk and all(c.client == DEFAULT_CLIENT for c in s.cells)
+
+
+def watch_after_recovery_s(scenario):
+    """How long a run keeps watching after its last cell is back: a few probe intervals, or long
+    enough for wrk (no cell) to report its own comeback."""
+    return wrk.REPORTS_AFTER_S if scenario.wrk else RECOVERY_GRACE_S
 
 
 def planned(scenario, run, vip, datapath):

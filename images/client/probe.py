@@ -194,6 +194,10 @@ def rest(seconds):
     return True
 
 
+def rest_of_interval(t0):
+    return rest(max(0.0, ARGS.interval_ms / 1000 - (time.time() - t0)))
+
+
 def main():
     started = time.monotonic()
     deadline = started + ARGS.duration_s
@@ -225,7 +229,7 @@ def main():
             if conn is None and not ever_answered and time.monotonic() - started < ARGS.first_connect_s:
                 number -= 1
                 emit({"waiting": time.time(), "error": error_name(exc)}, at_once=False)
-                if rest(max(0.0, ARGS.interval_ms / 1000 - (time.time() - t0))):
+                if rest_of_interval(t0):
                     continue
                 break
             emit({"t0": t0, "t1": time.time(), "ok": False, "error": error_name(exc), "conn": number,
@@ -236,7 +240,7 @@ def main():
             if ARGS.exit_on_error:
                 return
         operations += 1
-        if not rest(max(0.0, ARGS.interval_ms / 1000 - (time.time() - t0))):
+        if not rest_of_interval(t0):
             break
     sys.stdout.flush()
 
@@ -275,13 +279,13 @@ def run_group():
     stdin and stdout pipes. Their lines come out as "<cell>\t<line>"; a stdin line "<cell>\t<text>"
     goes to that cell's probe; a closed stdin closes theirs (each stops between operations). A
     SIGINT or SIGTERM is passed on to them; the group ends when every probe has."""
-    first, rest = b"", b""
+    first = b""
     while b"\n" not in first:              # read from the fd itself: relay() reads it after this
         data = os.read(0, 65536)
         if not data:
             return
         first += data
-    first, rest = first.split(b"\n", 1)
+    first, after_spec = first.split(b"\n", 1)
     spec = json.loads(first)
     if any(parse_args(c["argv"]).proto == "mysql" for c in spec):
         importlib.import_module("pymysql")   # once, before the forks share it
@@ -305,7 +309,7 @@ def run_group():
                 pass
     signal.signal(signal.SIGINT, pass_on)
     signal.signal(signal.SIGTERM, pass_on)
-    relay(children, rest)
+    relay(children, after_spec)
     for pid, _, _ in children.values():
         os.waitpid(pid, 0)
 
@@ -367,14 +371,14 @@ def relay(children, commands):
 
 def forward(children, commands):
     """Each complete line "<cell>\t<text>" to that cell's probe; returns what is left."""
-    *lines, rest = commands.split(b"\n")
+    *lines, left = commands.split(b"\n")
     for line in lines:
         cell, _, text = line.decode().partition("\t")
         try:
             os.write(children[cell][1], text.encode() + b"\n")
         except (KeyError, OSError):              # no such cell, or its probe has ended
             pass
-    return rest
+    return left
 
 
 if __name__ == "__main__":
