@@ -18,15 +18,18 @@ WITH_A_READ_TIMEOUT = CLIENTS[:-1]
 OWN_TIMEOUT_S = 3.0             # what client-zoo-short.yaml sets for each driver
 POOL_SIZE = 3                   # hikari-pool3*: maximumPoolSize
 HIKARI_VALIDATION_TIMEOUT_S = 5.0   # HikariCP's documented default validationTimeout
-# A JVM, Go or Node client learns of the kernel's error through its own threads and event loops;
-# with 29 clients on two cores that took up to 31 ms past the kernel's range (a pool, 13.922 s
-# against 13.891 s). The same allowance the model gives an application's own timer.
+# A client learns of the kernel's error through its own threads and event loops. A C, Python, Go
+# or Node client did so within 31 ms past the kernel's range with 29 clients on two cores.
 APP_NOTICE_S = 0.05
-# Through a HikariCP pool the application's first error came later still: 0.13-0.21 s past the
-# kernel's range in three runs of this session (13.92-13.98 s), where the same driver without a
-# pool stayed inside it. What adds it (the pool's proxy, its eviction of the broken connection) is
-# not taken apart here; the pool's tests hold it to this much more.
-POOL_NOTICE_S = 0.25
+# The JVM clients (Connector/J alone and under HikariCP) came later: 0.13-0.14 s after the C clients
+# of the same namespace on a quiet run (13.52 s against 13.38 s, this session), and in stop 20's CI
+# run 0.2 s (jdbc, 13.8 s) and 0.4-0.5 s (hikari, 14.0 s) after pymysql and libmariadb (13.5-13.6 s),
+# where a Python client stayed inside the kernel's range. What adds it (a cold exception path, the
+# pool's proxy and eviction, two cores shared by ten JVMs) is not taken apart here. The next thing a
+# client could do instead (its own 3 s timeout, TCP_USER_TIMEOUT's 5.6 s, tcp_retries2=6's 26 s)
+# lies seconds away, so this allowance does not blur what the test tells apart.
+JVM_NOTICE_S = 0.6
+JVM_CLIENTS = ("jdbc", "hikari")
 
 
 @pytest.fixture(scope="module")
@@ -39,13 +42,20 @@ def zoo_run(tmp_path_factory):
     return run.summary(), run
 
 
-def lead(summary):
-    return 0.1 + summary["fault"]["uncertainty_s"] + APP_NOTICE_S
+def lead(summary, client):
+    """How long after the fault the client may report: a probe interval, the fault step's
+    uncertainty and the time the client takes to learn of the kernel's error."""
+    notice_s = JVM_NOTICE_S if client in JVM_CLIENTS else APP_NOTICE_S
+    return 0.1 + summary["fault"]["uncertainty_s"] + notice_s
+
+
+def client_of(cell):
+    return cell["cell"].split("-", 1)[0]          # the scenario names each cell <client>-<setting>
 
 
 def kernel_bounds(summary, cell):
     """KERNEL_FACTS.md's tcp_retries2=5 range, its ladder scaled to the RTO the kernel reported (ss)."""
-    return blackhole_bounds(5, lead(summary), cell["predicted"]["base_rto_s"])
+    return blackhole_bounds(5, lead(summary, client_of(cell)), cell["predicted"]["base_rto_s"])
 
 
 def test_every_client_at_its_defaults_waits_for_the_kernel(zoo_run):
@@ -62,7 +72,7 @@ def test_each_drivers_own_timeout_ends_the_wait(zoo_run):
     by_name = cells(summary)
     for client in WITH_A_READ_TIMEOUT:
         cell = by_name[f"{client}-own-timeout"]
-        assert_within(cell["probe"]["detect_s"], (OWN_TIMEOUT_S - 0.05, OWN_TIMEOUT_S + 0.5 + lead(summary)),
+        assert_within(cell["probe"]["detect_s"], (OWN_TIMEOUT_S - 0.05, OWN_TIMEOUT_S + 0.5 + lead(summary, client)),
                       cell["cell"])
 
 
@@ -80,7 +90,7 @@ def test_tcp_user_timeout_reaches_every_client_that_connects_through_libc(zoo_ru
             connected = next(r for r in probe_log.records(log) if "connected" in r)
             held = connected.get("sockopts", {}).get("tcp_user_timeout_ms") == 5000
             assert held or "TCP_USER_TIMEOUT=5000 (kernel reads back 5000)" in log, f"{client}: the option did not take"
-            assert_within(cell["probe"]["detect_s"], user_timeout_bounds(5.0, lead(summary)), cell["cell"])
+            assert_within(cell["probe"]["detect_s"], user_timeout_bounds(5.0, lead(summary, client)), cell["cell"])
 
 
 def test_keepalive_does_not_help_a_connection_with_a_request_outstanding(zoo_run):
@@ -109,8 +119,7 @@ def test_a_pool_checks_its_idle_connections_before_handing_them_out(zoo_run):
     validation timeout) before the application gets a connection: no dead one handed out."""
     summary, _ = zoo_run
     cell = cells(summary)["hikari-pool3"]
-    low, high = kernel_bounds(summary, cell)
-    assert_within(cell["probe"]["detect_s"], (low, high + POOL_NOTICE_S), cell["cell"])
+    assert_within(cell["probe"]["detect_s"], kernel_bounds(summary, cell), cell["cell"])
     assert cell["client"]["dead_connections_handed_out"] == 0
     checks_s = (POOL_SIZE - 1) * HIKARI_VALIDATION_TIMEOUT_S
     assert checks_s - 0.1 <= cell["client"]["reconnect_s"] <= checks_s + 2.0, cell["client"]

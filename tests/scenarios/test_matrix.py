@@ -18,7 +18,9 @@ def test_one_failover_measures_every_cell_of_the_matrix(matrix_run):
     # And against KERNEL_FACTS.md's numbers, which do not come from the model.
     lead = 0.1 + summary["fault"]["uncertainty_s"]
     for retries2 in (3, 5, 8):
-        assert_within(by_name[f"r{retries2}"]["probe"]["detect_s"], blackhole_bounds(retries2, lead), f"r{retries2}")
+        plain = by_name[f"r{retries2}"]
+        assert_within(plain["probe"]["detect_s"], blackhole_bounds(retries2, lead, plain["predicted"]["base_rto_s"]),
+                      f"r{retries2}")
         for user_timeout_ms in (5000, 10000):
             name = f"r{retries2}-ut{user_timeout_ms}"
             assert_within(by_name[name]["probe"]["detect_s"], user_timeout_bounds(user_timeout_ms / 1000, lead), name)

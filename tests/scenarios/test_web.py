@@ -16,7 +16,8 @@ def test_nginx_switchover_every_keepalive_connection_hangs_as_modelled_then_land
     assert {by_name[n]["probe"]["error"] for n in ("r5-c1", "r5-c2", "r5-c3")} == {"ETIMEDOUT"}
     lead = 0.1 + summary["fault"]["uncertainty_s"]
     for name in ("r5-c1", "r5-c2", "r5-c3"):
-        assert_within(by_name[name]["probe"]["detect_s"], blackhole_bounds(5, lead), name)
+        rto = by_name[name]["predicted"]["base_rto_s"]
+        assert_within(by_name[name]["probe"]["detect_s"], blackhole_bounds(5, lead, rto), name)
     for name in ("r5-ut3000-c1", "r5-ut3000-c2"):
         assert_within(by_name[name]["probe"]["detect_s"], user_timeout_bounds(3.0, lead), name)
     assert by_name["r5-rt2"]["probe"]["error"] == "TIMEOUT"
