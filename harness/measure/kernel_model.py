@@ -148,7 +148,10 @@ def keepalive(idle_s, interval_s, probes, user_timeout_s=0.0, hz=HZ):
         limit = "keepalive"
     schedule = tuple(Firing(t, "keepalive probe" if t < detect else "ETIMEDOUT (keepalive)", t, interval_s)
                      for t in ticks if t <= detect)
-    slack = timer_slack_s(interval_s, hz) * 2 + 1.0 / hz
+    # The tick at the end of the idle period is armed up to idle_s ahead (a coarser wheel level
+    # than the probes': 256 ms for 5 s at HZ 250); each probe tick after it adds its own granule.
+    probe_ticks = len(schedule) - 1
+    slack = timer_slack_s(idle_s, hz) + probe_ticks * timer_slack_s(interval_s, hz) + 1.0 / hz
     return Prediction(detect, detect, detect + slack, detect, limit, schedule)
 
 

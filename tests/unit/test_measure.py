@@ -166,3 +166,4 @@ def test_lb_idle_timeout_forgets_an_idle_flow_and_the_datapath_decides_what_foll
     kept = Cell("ka", (("tcp_retries2", 5),), keepalive=(5, 1, 3), idle_s=30)
     assert predict(kept, FORGETS_AFTER_20, 0.1, 0.0, idle=(-2.0, 28.0),
                    lb={"datapath": "nftables", "conntrack_loose": 0}).expected_s is None
+
