@@ -80,9 +80,10 @@ clean: venv host
 test-unit: venv
 	@$(PY) -m pytest -q tests/unit
 
+# Two pytest workers side by side; tests that share a lab, a guest or a run stay in one (tests/conftest.py).
 test: setup guest-tools
 	@scripts/ensure-chromium.sh
-	@$(PY) -m pytest tests
+	@$(PY) -m pytest -n 2 --dist loadgroup tests
 
 test-slow: setup
 	@$(PY) -m pytest -m slow tests

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .bench import store
 from .lab import REPO, HostEngine, labelled_leftovers
+from .lab.compose import listed_again_if_one_vanished
 from .store import RunDir
 
 SCENARIO = "lvs-switchover"
@@ -30,11 +31,19 @@ def mounted_netns():
     return {str(p) for p in DOCKER_NETNS.iterdir() if os.path.ismount(p)} if DOCKER_NETNS.exists() else set()
 
 
-def leaked_netns(before):
+def leaked_netns(before, settle_s=2.0):
     """Namespaces mounted since `before` that no container holds: another lab's live containers
-    (someone else's run) are not this run's leak."""
-    held = {str(c.network_settings.sandbox_key) for c in HostEngine().docker().container.list(all=True)}
-    return sorted(mounted_netns() - before - held)
+    (someone else's run) are not this run's leak. One that another lab's container was getting or
+    losing while we looked is held, or gone, a moment later: only what two looks agree on counts."""
+    def unheld():
+        held = {str(c.network_settings.sandbox_key) for c in listed_again_if_one_vanished(
+            lambda: HostEngine().docker().container.list(all=True))}
+        return mounted_netns() - before - held
+    first = unheld()
+    if not first:
+        return []
+    time.sleep(settle_s)
+    return sorted(first & unheld())
 
 
 def one_run(index, delay_s, signum, out):

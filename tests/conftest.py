@@ -1,6 +1,8 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "images" / "director"))   # lbctl, the director's control program
@@ -11,8 +13,8 @@ ON_REQUEST = {"slow": "slow: run with `pytest -m slow` (make test-slow)",
               "kernel": "guest-kernel suite: run with `make test-kernel KERNEL=6.1`"}
 
 
+@pytest.hookimpl(tryfirst=True)       # before pytest-xdist reads the groups (its hook has no order)
 def pytest_collection_modifyitems(config, items):
-    import pytest
     selected = config.getoption("-m") or ""
     for marker, reason in ON_REQUEST.items():
         if marker in selected:
@@ -20,3 +22,19 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if marker in item.keywords:
                 item.add_marker(pytest.mark.skip(reason=reason))
+    for item in items:
+        if not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(shared_fixture_group(item)))
+
+
+def shared_fixture_group(item):
+    """The tests that must run in one process (`pytest -n`, --dist loadgroup), unless a module
+    names its group itself: a module's, or a
+    whole package's where one of its tests uses a package- or session-wide fixture of that package
+    (a lab, a guest, the matrix run), which would otherwise be made once per worker."""
+    path = Path(item.path).relative_to(REPO)
+    for defs in item._fixtureinfo.name2fixturedefs.values():
+        fixture = defs[-1]
+        if fixture.scope in ("package", "session") and Path(fixture.baseid or ".").parts[:1] == ("tests",):
+            return str(path.parent)
+    return str(path)

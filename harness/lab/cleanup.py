@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 from . import registry
-from .compose import LABEL
+from .compose import LABEL, listed_again_if_one_vanished
 from .engine import HostEngine
 
 PROJECT_LABEL = "com.docker.compose.project"
@@ -20,8 +20,9 @@ OWNER_LABEL = "org.blackhole-lab.owner"
 def _labelled(docker, project=None):
     # python-on-whales takes one value per filter key, so the project is matched here.
     filters = {"label": LABEL}
-    containers = docker.container.list(all=True, filters=filters)
-    networks, volumes = docker.network.list(filters=filters), docker.volume.list(filters=filters)
+    containers = listed_again_if_one_vanished(lambda: docker.container.list(all=True, filters=filters))
+    networks = listed_again_if_one_vanished(lambda: docker.network.list(filters=filters))
+    volumes = listed_again_if_one_vanished(lambda: docker.volume.list(filters=filters))
     if project is None:
         return containers, networks, volumes
     def of_project(labels):

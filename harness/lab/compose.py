@@ -128,7 +128,7 @@ class ComposeLab:
         if self.subnets or not self.engine.shared or {"LAB_FRONT_PREFIX", "LAB_BACK_PREFIX"} & set(self.user_env):
             return
         in_use = set()
-        for network in self.engine.docker().network.list():
+        for network in listed_again_if_one_vanished(self.engine.docker().network.list):
             for config in (network.ipam.config or []):
                 subnet = config.get("Subnet", "") if isinstance(config, dict) else getattr(config, "subnet", "")
                 if subnet and subnet.endswith(".0/24"):
@@ -291,6 +291,8 @@ class ComposeLab:
             state = found.get(service)
             if state is None:
                 problems[service] = f"{service}: its container is gone"
+            elif state.status == "removing":
+                problems[service] = f"{service}: its container is gone"
             elif state.status != "running":
                 why = "OOM-killed" if state.oom_killed else f"exit code {state.exit_code}"
                 problems[service] = f"{service}: {state.status} ({why})"
@@ -300,17 +302,9 @@ class ComposeLab:
         """{service: its container's state}, stopped containers too."""
         return {c.config.labels.get("com.docker.compose.service"): c.state for c in self._project_containers()}
 
-    def _project_containers(self, attempts=3):
-        """The project's containers. Listing them is `docker ps` then `docker inspect`: one removed
-        in between fails the inspect, and the next look no longer lists it."""
-        for attempt in range(attempts):
-            try:
-                return self.engine.docker().container.list(
-                    all=True, filters={"label": f"com.docker.compose.project={self.project}"})
-            except DockerException:
-                if attempt == attempts - 1:
-                    raise
-                time.sleep(0.2)
+    def _project_containers(self):
+        return listed_again_if_one_vanished(lambda: self.engine.docker().container.list(
+            all=True, filters={"label": f"com.docker.compose.project={self.project}"}))
 
     def services(self):
         """The services this lab runs."""
@@ -435,3 +429,16 @@ class ComposeLab:
 
     def networks(self):
         return self.docker.network.list(filters={"label": f"com.docker.compose.project={self.project}"})
+
+
+def listed_again_if_one_vanished(list_them, attempts=3):
+    """Docker's containers or networks. Listing them is `ls` then `inspect`: one removed in between
+    (by this lab, or by another lab on the same engine) fails the inspect, and the next look no
+    longer lists it."""
+    for attempt in range(attempts):
+        try:
+            return list_them()
+        except DockerException:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.2)

@@ -8,6 +8,9 @@ SOCKOPTS_LIBRARY = "/usr/local/lib/blackhole/libsockopts.so"
 IDLE_LEAD_S = 2.0                       # an idle cell goes quiet this long before the fault is due
 IDLE_COMMAND = "idle\n"                  # written to an idle cell's probe, on its stdin, at that moment
 FIRST_CONNECT_S = 300.0                 # it may start before the servers answer; it waits this long for them
+# The first connection's first 30 operations come 10 ms apart: srtt moves 1/8 of the way per RTT
+# sample, so ~30 of them take the handshake's slow first answers out of the RTO (0.3 s, not 3 s).
+SETTLE_OPS, SETTLE_INTERVAL_MS = 30, 10
 GROUP_COMMAND = ("env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "probe", "--group")
 
 
@@ -18,6 +21,7 @@ def settings(scenario, cell, vip, duration_s):
     argv = ["--proto", scenario.probe.proto, "--host", vip,
             "--interval-ms", f"{scenario.probe.interval_ms:g}", "--duration-s", f"{duration_s:.0f}",
             "--read-timeout-s", f"{cell.read_timeout_s:g}", "--first-connect-s", f"{FIRST_CONNECT_S:g}",
+            "--settle-ops", f"{SETTLE_OPS}", "--settle-interval-ms", f"{SETTLE_INTERVAL_MS:g}",
             "--stop-on-eof", *idle]
     return {"cell": cell.name, "env": cell.socket_env(), "argv": argv}
 

@@ -1,4 +1,5 @@
 """The client programs of a failover run: which run where, writing what, and stopping them."""
+import collections
 import dataclasses
 import subprocess
 import threading
@@ -76,6 +77,8 @@ class Started:
     process: object
     files: dict               # cell (None: the load's one output) -> open file
     reader: threading.Thread = None   # a group's: its output into each cell's file
+    stderr_tail: collections.deque = dataclasses.field(default_factory=lambda: collections.deque(maxlen=5))
+    stderr_reader: threading.Thread = None
 
 
 class RunningLoads:
@@ -100,6 +103,18 @@ class RunningLoads:
                                       name=f"{load.service} probes")
             reader.start()
             self.started.append(Started(load, process, files, reader))
+        for started in self.started:
+            started.stderr_reader = threading.Thread(target=_keep_tail, args=(started.process.stderr, started.stderr_tail),
+                                                     daemon=True, name=f"{started.load.service} stderr")
+            started.stderr_reader.start()
+
+    def ended(self):
+        """What of the started loads has already exited, and its last words (before stop())."""
+        gone = [s for s in self.started if s.process.poll() is not None]
+        for s in gone:
+            s.stderr_reader.join(1.0)
+        return [f"{s.load.service}: {s.load.process_pattern} exited {s.process.returncode}"
+                + (f": {' / '.join(s.stderr_tail)}" if s.stderr_tail else "") for s in gone]
 
     def tell(self, cell, text):
         """Write a line to a cell's probe (probe.IDLE_COMMAND)."""
@@ -146,6 +161,13 @@ def _demultiplex(stream, files):
             f = files[tagged[0]]
             f.write(tagged[1] + "\n")
             f.flush()
+
+
+def _keep_tail(stream, tail):
+    """Read a load's stderr as it comes (a full pipe would stop it), keeping its last lines."""
+    for line in stream:
+        if line.strip():
+            tail.append(line.strip()[:300])
 
 
 def _ended(process, by):

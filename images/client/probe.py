@@ -15,6 +15,8 @@ waits for the socket to turn readable (an error such as a keepalive timeout), pr
 With --first-connect-s S, until its first answer a failed connect is no operation: it prints
 {"waiting": t, "error": ...} and retries every interval, for up to S s (the servers may still be
 starting when a harness starts its probes).
+With --settle-ops N the first N operations of the first connection come --settle-interval-ms
+apart (RTT samples, so the connection's RTO settles quickly), then one every interval.
 With --stop-on-eof it stops when its stdin is closed (between operations; a signal still works).
 With --group it runs many probes, one per cell, from one process (run_group).
 """
@@ -194,8 +196,15 @@ def rest(seconds):
     return True
 
 
-def rest_of_interval(t0):
-    return rest(max(0.0, ARGS.interval_ms / 1000 - (time.time() - t0)))
+def rest_of_interval(t0, interval_ms=None):
+    return rest(max(0.0, (interval_ms or ARGS.interval_ms) / 1000 - (time.time() - t0)))
+
+
+def interval_after(operations, number):
+    """The first --settle-ops operations of the first connection come --settle-interval-ms apart:
+    each answer is an RTT sample and srtt moves 1/8 of the way to it, so the RTO the kernel arms
+    settles within those samples, not within seconds of the normal interval."""
+    return ARGS.settle_interval_ms if number == 1 and operations < ARGS.settle_ops else ARGS.interval_ms
 
 
 def main():
@@ -240,7 +249,7 @@ def main():
             if ARGS.exit_on_error:
                 return
         operations += 1
-        if not rest_of_interval(t0):
+        if not rest_of_interval(t0, interval_after(operations, number)):
             break
     sys.stdout.flush()
 
@@ -254,6 +263,9 @@ parser.add_argument("--password", default="sbtest")
 parser.add_argument("--interval-ms", type=float, default=100)
 parser.add_argument("--duration-s", type=float, default=60)
 parser.add_argument("--max-operations", type=int, default=100000)
+parser.add_argument("--settle-ops", type=int, default=0,
+                    help="the first connection's first this many operations come --settle-interval-ms apart")
+parser.add_argument("--settle-interval-ms", type=float, default=10)
 parser.add_argument("--read-timeout-s", type=float, default=0, help="0: wait for the kernel")
 parser.add_argument("--connect-timeout-s", type=float, default=5)
 parser.add_argument("--stop-on-eof", action="store_true", help="stop when stdin is closed")

@@ -12,7 +12,8 @@ from harness.lab.compose import REPO
 from harness.lab.guest.qemu import running_guests
 from tests.guest.conftest import KERNEL
 
-pytestmark = pytest.mark.guest
+# One guest at a time: this test counts the QEMU processes and state directories around it.
+pytestmark = [pytest.mark.guest, pytest.mark.xdist_group("tests/guest")]
 STATE_DIRS = "/tmp/blackhole-guest-*"
 
 

@@ -136,6 +136,8 @@ def test_a_pool_that_skips_the_check_hands_out_each_dead_idle_connection(zoo_run
     failed = [op for op in probe_log.parse(run.read(run.probe_log(cell["cell"])))
               if not op["ok"] and op["t1"] > t_fault]
     assert len(failed) == POOL_SIZE
-    for op in failed[1:]:              # sent on a connection already dead: the whole budget, from its send
-        assert_within(op["t1"] - op["t0"], blackhole_bounds(5, 0.0, cell["predicted"]["base_rto_s"]), cell["cell"])
+    for op in failed[1:]:              # sent on a connection already dead: the whole budget, from its send,
+        # and the JVM's time to learn of the kernel's error (13.86 s once, 0.09 s past the range)
+        assert_within(op["t1"] - op["t0"], blackhole_bounds(5, JVM_NOTICE_S, cell["predicted"]["base_rto_s"]),
+                      cell["cell"])
     assert cell["probe"]["server_after"] == "mysql-replica"

@@ -1,0 +1,39 @@
+"""A client program that dies before its first answer is reported with its last words, at once,
+instead of the run waiting out its start-up limit for answers that will never come."""
+import subprocess
+
+from harness.run import loads
+
+
+class LocalLab:
+    """Runs a load's command on this machine instead of in a container."""
+
+    def spawn(self, service, command, stdout=subprocess.PIPE):
+        return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE,
+                                text=True, bufsize=1)
+
+    def exec_each(self, commands, check):
+        """pkill in the containers: nothing to do here, every load of this test ends on EOF."""
+
+
+class RunFiles:
+    def __init__(self, tmp_path):
+        self.tmp_path = tmp_path
+
+    def open(self, name):
+        return open(self.tmp_path / name, "w")
+
+
+def test_a_load_that_exited_is_named_with_its_stderr(tmp_path):
+    dying = loads.Load("client-r2", None, ("sh", "-c", "read spec; echo 'probe: error: unrecognized arguments' >&2; exit 2"),
+                       "probe", stops_on_eof=True, cells=(("r2", "r2.jsonl"),), first_input="[]\n")
+    living = loads.Load("client-r3", None, ("sh", "-c", "read spec; read until_closed"), "probe", stops_on_eof=True,
+                        cells=(("r3", "r3.jsonl"),), first_input="[]\n")
+    running = loads.RunningLoads(LocalLab(), RunFiles(tmp_path))
+    running.start([dying, living])
+    try:
+        running.started[0].process.wait(10)
+        assert running.ended() == ["client-r2: probe exited 2: probe: error: unrecognized arguments"]
+    finally:
+        running.stop(timeout_s=5)
+    assert running.started == []
