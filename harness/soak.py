@@ -36,8 +36,8 @@ def leaked_netns(before, settle_s=2.0):
     (someone else's run) are not this run's leak. One that another lab's container was getting or
     losing while we looked is held, or gone, a moment later: only what two looks agree on counts."""
     def unheld():
-        held = {str(c.network_settings.sandbox_key) for c in listed_again_if_one_vanished(
-            lambda: HostEngine().docker().container.list(all=True))}
+        held = set(listed_again_if_one_vanished(
+            lambda: [str(c.network_settings.sandbox_key) for c in HostEngine().docker().container.list(all=True)]))
         return mounted_netns() - before - held
     first = unheld()
     if not first:

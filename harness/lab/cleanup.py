@@ -17,25 +17,27 @@ PROJECT_LABEL = "com.docker.compose.project"
 OWNER_LABEL = "org.blackhole-lab.owner"
 
 
-def _labelled(docker, project=None):
-    # python-on-whales takes one value per filter key, so the project is matched here.
+def _labelled(docker):
+    """[(kind, name, labels)] of every container, network and volume labelled as the lab's. Each
+    kind is listed and read in one go (python-on-whales inspects again on a later attribute read),
+    and again if one vanished meanwhile (another lab's cleanup)."""
     filters = {"label": LABEL}
-    containers = listed_again_if_one_vanished(lambda: docker.container.list(all=True, filters=filters))
-    networks = listed_again_if_one_vanished(lambda: docker.network.list(filters=filters))
-    volumes = listed_again_if_one_vanished(lambda: docker.volume.list(filters=filters))
-    if project is None:
-        return containers, networks, volumes
-    def of_project(labels):
-        return (labels or {}).get(PROJECT_LABEL) == project
-    return ([c for c in containers if of_project(c.config.labels)], [n for n in networks if of_project(n.labels)],
-            [v for v in volumes if of_project(v.labels)])
+    listings = {
+        "container": lambda: [(c.name, c.config.labels) for c in docker.container.list(all=True, filters=filters)],
+        "network": lambda: [(n.name, n.labels) for n in docker.network.list(filters=filters)],
+        "volume": lambda: [(v.name, v.labels) for v in docker.volume.list(filters=filters)],
+    }
+    return [(kind, name, labels or {}) for kind, listing in listings.items()
+            for name, labels in listed_again_if_one_vanished(listing)]
 
 
 def labelled_leftovers(engine=None, project=None):
     """Names of every container, network and volume labelled as the lab's (of one project)."""
-    containers, networks, volumes = _labelled((engine or HostEngine()).docker(), project)
-    return {"containers": [c.name for c in containers], "networks": [n.name for n in networks],
-            "volumes": [v.name for v in volumes]}
+    found = {"containers": [], "networks": [], "volumes": []}
+    for kind, name, labels in _labelled((engine or HostEngine()).docker()):
+        if project is None or labels.get(PROJECT_LABEL) == project:
+            found[f"{kind}s"].append(name)
+    return found
 
 
 def _owner_from_label(text):
@@ -57,14 +59,11 @@ def _why_kept(project, labels, entries):
 def clean(engine=None, everything=False):
     """Returns {"removed": {project: [names]}, "kept": {project: why}}."""
     docker = (engine or HostEngine()).docker()
-    containers, networks, volumes = _labelled(docker)
     by_project = {}
-    for kind, things in (("container", containers), ("network", networks), ("volume", volumes)):
-        for thing in things:
-            labels = thing.config.labels if kind == "container" else thing.labels
-            project = (labels or {}).get(PROJECT_LABEL, "?")
-            by_project.setdefault(project, {"labels": labels or {}, "container": [], "network": [], "volume": []})
-            by_project[project][kind].append(thing.name)
+    for kind, name, labels in _labelled(docker):
+        project = labels.get(PROJECT_LABEL, "?")
+        by_project.setdefault(project, {"labels": labels, "container": [], "network": [], "volume": []})
+        by_project[project][kind].append(name)
     entries = registry.entries()
     removed, kept = {}, {}
     for project, found in sorted(by_project.items()):

@@ -30,6 +30,7 @@ COMPOSE_FILE = REPO / "compose.yaml"
 IPVS_OVERRIDE = REPO / "compose.ipvs.yaml"
 LABEL = "org.blackhole-lab"
 CELL_LABEL = "org.blackhole-lab.cell"
+SERVICE_LABEL = "com.docker.compose.service"
 DEFAULT_PROJECT = "blackhole-lab"
 HEALTH_POLL_S = 0.25
 EXEC_SIDE_BY_SIDE = 8          # docker execs at once (each is a docker CLI process)
@@ -127,12 +128,11 @@ class ComposeLab:
         guest's engine is the run's own and takes compose.yaml's defaults."""
         if self.subnets or not self.engine.shared or {"LAB_FRONT_PREFIX", "LAB_BACK_PREFIX"} & set(self.user_env):
             return
-        in_use = set()
-        for network in listed_again_if_one_vanished(self.engine.docker().network.list):
-            for config in (network.ipam.config or []):
-                subnet = config.get("Subnet", "") if isinstance(config, dict) else getattr(config, "subnet", "")
-                if subnet and subnet.endswith(".0/24"):
-                    in_use.add(subnet.rsplit(".", 1)[0])
+        def subnets_of_every_network():
+            return [config.get("Subnet", "") if isinstance(config, dict) else getattr(config, "subnet", "")
+                    for network in self.engine.docker().network.list() for config in (network.ipam.config or [])]
+        in_use = {subnet.rsplit(".", 1)[0] for subnet in listed_again_if_one_vanished(subnets_of_every_network)
+                  if subnet and subnet.endswith(".0/24")}
         try:
             front, back = registry.reserve(self.project, in_use)
         except RuntimeError as exc:
@@ -300,11 +300,12 @@ class ComposeLab:
 
     def _container_states(self):
         """{service: its container's state}, stopped containers too."""
-        return {c.config.labels.get("com.docker.compose.service"): c.state for c in self._project_containers()}
+        return dict(self._project_containers(lambda c: (c.config.labels.get(SERVICE_LABEL), c.state)))
 
-    def _project_containers(self):
-        return listed_again_if_one_vanished(lambda: self.engine.docker().container.list(
-            all=True, filters={"label": f"com.docker.compose.project={self.project}"}))
+    def _project_containers(self, read):
+        """read(container) of each of the project's containers, stopped ones too."""
+        return listed_again_if_one_vanished(lambda: [read(c) for c in self.engine.docker().container.list(
+            all=True, filters={"label": f"com.docker.compose.project={self.project}"})])
 
     def services(self):
         """The services this lab runs."""
@@ -327,11 +328,12 @@ class ComposeLab:
 
     def _learn_containers(self):
         """Each service's container name and addresses, with one look at the project's containers."""
-        for container in self._project_containers():
-            service = container.config.labels.get("com.docker.compose.service")
-            self._containers[service] = container.name
-            addresses = {net.removeprefix(f"{self.project}_"): n.ip_address
-                         for net, n in container.network_settings.networks.items() if n.ip_address}
+        def service_name_addresses(container):
+            return (container.config.labels.get(SERVICE_LABEL), container.name,
+                    {net.removeprefix(f"{self.project}_"): n.ip_address
+                     for net, n in container.network_settings.networks.items() if n.ip_address})
+        for service, name, addresses in self._project_containers(service_name_addresses):
+            self._containers[service] = name
             if addresses:
                 self._address_cache[service] = addresses
 
@@ -390,7 +392,7 @@ class ComposeLab:
 
     def image_ids(self):
         """{service: image id} of the running containers."""
-        return {c.config.labels.get("com.docker.compose.service"): c.image for c in self.docker.compose.ps()}
+        return {c.config.labels.get(SERVICE_LABEL): c.image for c in self.docker.compose.ps()}
 
     def compose_version(self):
         return self._compose("version", "--short").strip()
@@ -408,7 +410,7 @@ class ComposeLab:
 
     def container_name(self, service):
         for container in self.docker.compose.ps():
-            if container.config.labels.get("com.docker.compose.service") == service:
+            if container.config.labels.get(SERVICE_LABEL) == service:
                 return container.name
         raise LabError(f"no running container for service {service!r}")
 
@@ -432,9 +434,10 @@ class ComposeLab:
 
 
 def listed_again_if_one_vanished(list_them, attempts=3):
-    """Docker's containers or networks. Listing them is `ls` then `inspect`: one removed in between
-    (by this lab, or by another lab on the same engine) fails the inspect, and the next look no
-    longer lists it."""
+    """What list_them() reads from Docker's containers or networks. Listing them is `ls` then
+    `inspect`, and python-on-whales inspects again when an attribute is read a moment later: one
+    removed in between (by this lab, or by another lab on the same engine) fails the inspect, and
+    the next look no longer lists it. So list_them reads all it needs itself."""
     for attempt in range(attempts):
         try:
             return list_them()

@@ -45,6 +45,7 @@ def group_members(pgid):
 def test_make_clean_removes_the_dead_owners_lab_and_keeps_the_kept_one():
     up = make("up", KEPT, timeout=300)
     assert up.returncode == 0, up.stdout + up.stderr
+    killed = None
     try:
         killed = subprocess.Popen(["make", "up"], cwd=REPO, env={**os.environ, "LAB_PROJECT": KILLED},
                                   start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -63,4 +64,9 @@ def test_make_clean_removes_the_dead_owners_lab_and_keeps_the_kept_one():
         assert labelled_leftovers(project=KEPT)["containers"], "make clean removed a kept lab"
     finally:
         make("down", KEPT, timeout=120)
+        if killed is not None and killed.poll() is None:      # the test failed before it killed it
+            os.killpg(killed.pid, signal.SIGKILL)
+            killed.wait()
+        if any(labelled_leftovers(project=KILLED).values()):   # ... or before make clean removed it
+            make("down", KILLED, timeout=120)
     assert labelled_leftovers(project=KEPT) == NOTHING
