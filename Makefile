@@ -80,10 +80,13 @@ clean: venv host
 test-unit: venv
 	@$(PY) -m pytest -q tests/unit
 
-# Two pytest workers side by side; tests that share a lab, a guest or a run stay in one (tests/conftest.py).
+# The host part on two pytest workers side by side (tests that share a lab or a run stay in one:
+# tests/conftest.py), then the guest part alone: its one emulated CPU must not share the machine
+# with a lab's timing.
 test: setup guest-tools
 	@scripts/ensure-chromium.sh
-	@$(PY) -m pytest -n 2 --dist loadgroup tests
+	@$(PY) -m pytest -n 2 --dist loadgroup -m "not guest" tests
+	@$(PY) -m pytest -m guest tests
 
 test-slow: setup
 	@$(PY) -m pytest -m slow tests
