@@ -7,7 +7,7 @@ from tests.scenarios.conftest import cells
 
 
 def test_nginx_switchover_every_keepalive_connection_hangs_as_modelled_then_lands_on_web_b(run_scenario):
-    summary, run_dir = run_scenario("nginx-switchover", warmup_s=8)
+    summary, run_dir = run_scenario("nginx-switchover", warmup_s=3)
     by_name = cells(summary)
     assert len(by_name) == 6, "3 + 2 keepalive connections and one with a read timeout"
     for name, cell in by_name.items():
