@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .bench import store
 from .lab import REPO, HostEngine, labelled_leftovers
+from .lab.cleanup import owned_by
 from .lab.compose import listed_again_if_one_vanished
 from .store import RunDir
 
@@ -60,20 +61,25 @@ def one_run(index, delay_s, signum, out):
         code = run.wait(timeout=300)
         ended_s = time.monotonic() - started
         runs = [p for p in Path(results).glob(f"{SCENARIO}/*") if not p.is_symlink()]
-        status, left = None, None
+        status, left = None, {"yours": owned_by(run.pid)}
         if runs:
             run_dir = RunDir(runs[0])
             if run_dir.summary_json.exists():
                 status = run_dir.summary().get("status")
             project = run_dir.lab_project()
-            left = labelled_leftovers(project=project) if project else {}
+            left.update(labelled_leftovers(project=project) if project else {})
         result = {"run": index, "signal": signal.Signals(signum).name, "after_s": round(delay_s, 1),
                   "exit": code, "ended_s": round(ended_s, 1), "status": status,
-                  "left": {k: v for k, v in (left or {}).items() if v}, "netns_left": leaked_netns(netns_before)}
-        result["ok"] = (code == 128 + signum and not result["left"] and not result["netns_left"]
-                        and bool(status) and status.get("state") == "interrupted" and status.get("by") == result["signal"])
-        out.write(f"  {index + 1:2d}  {result['signal']:7} after {delay_s:5.1f} s  exit {code}  "
-                  f"{(status or {}).get('state', 'no summary')} while {(status or {}).get('phase', '?')}  "
+                  "left": {k: v for k, v in left.items() if v}, "netns_left": leaked_netns(netns_before)}
+        # A signal that lands while Python is still starting meets its default action: the process
+        # dies of it before the harness has made a run directory or anything of a lab's.
+        before_start = code == -signum and not runs
+        interrupted = (code == 128 + signum and bool(status) and status.get("state") == "interrupted"
+                       and status.get("by") == result["signal"])
+        result["ok"] = (interrupted or before_start) and not result["left"] and not result["netns_left"]
+        what = "killed before it started" if before_start else (
+            f"{(status or {}).get('state', 'no summary')} while {(status or {}).get('phase', '?')}")
+        out.write(f"  {index + 1:2d}  {result['signal']:7} after {delay_s:5.1f} s  exit {code}  {what}  "
                   f"left {result['left'] or 'nothing'}  {'ok' if result['ok'] else 'FAILED'}\n")
         out.flush()
         return result

@@ -40,6 +40,12 @@ def labelled_leftovers(engine=None, project=None):
     return found
 
 
+def owned_by(pid, engine=None):
+    """Names of the lab's containers, networks and volumes whose owner label names process `pid`."""
+    return [name for _, name, labels in _labelled((engine or HostEngine()).docker())
+            if (_owner_from_label(labels.get(OWNER_LABEL)) or {}).get("pid") == pid]
+
+
 def _owner_from_label(text):
     pid, _, start = (text or "").partition(":")
     return {"pid": int(pid), "start": int(start)} if pid.isdigit() and start.isdigit() else None
