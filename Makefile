@@ -80,12 +80,13 @@ clean: venv host
 test-unit: venv
 	@$(PY) -m pytest -q tests/unit
 
-# The host part on two pytest workers side by side (tests that share a lab or a run stay in one:
-# tests/conftest.py), then the guest part alone: its one emulated CPU must not share the machine
-# with a lab's timing.
+# The host part on TEST_WORKERS pytest workers side by side (tests that share a lab or a run stay
+# in one: tests/conftest.py; the labs mostly wait on kernel timers, so three fit two cores), then
+# the guest part alone: its one emulated CPU must not share the machine with a lab's timing.
+TEST_WORKERS ?= 3
 test: setup guest-tools
 	@scripts/ensure-chromium.sh
-	@$(PY) -m pytest -n 2 --dist loadgroup -m "not guest" tests
+	@$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not guest" tests
 	@$(PY) -m pytest -m guest tests
 
 test-slow: setup
