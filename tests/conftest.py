@@ -28,10 +28,9 @@ def pytest_collection_modifyitems(config, items):
 
 
 def shared_fixture_group(item):
-    """The tests that must run in one process (`pytest -n`, --dist loadgroup), unless a module
-    names its group itself: a module's, or a
-    whole package's where one of its tests uses a package- or session-wide fixture of that package
-    (a lab, a guest, the matrix run), which would otherwise be made once per worker."""
+    """The xdist group of a test that names none itself (`pytest -n`, --dist loadgroup): its
+    module, or its whole package when it uses a package- or session-wide fixture defined under
+    tests/ (a lab, a guest, the matrix run), which would otherwise be made once per worker."""
     path = Path(item.path).relative_to(REPO)
     for defs in item._fixtureinfo.name2fixturedefs.values():
         fixture = defs[-1]

@@ -6,9 +6,9 @@ ever generated), then its server process is killed. The director stops what goes
 ANSWERS_IN_FLIGHT_S before what comes from it: a request the server's kernel had already
 ACKed still gets its answer out, so no client is left with nothing unacknowledged, waiting for
 an answer that never comes (that is app_hang's effect, not a blackhole's; seen once when the
-cut landed between nginx's ACK and its answer on a loaded machine). On the director the cut is in the
-forward hook, where conntrack DNAT (nftables datapath) sends packets, and in the input and
-output hooks, where IPVS-NAT sees them (LOCAL_IN, and LOCAL_OUT for what it sends on).
+cut landed between nginx's ACK and its answer on a loaded machine). On the director the cut
+is in the forward hook, where conntrack DNAT (nftables datapath) sends packets, and in the
+input and output hooks, where IPVS-NAT sees them (LOCAL_IN, and LOCAL_OUT for what it sends on).
 """
 import time
 

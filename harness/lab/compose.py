@@ -289,9 +289,7 @@ class ComposeLab:
         problems = {}
         for service in expected:
             state = found.get(service)
-            if state is None:
-                problems[service] = f"{service}: its container is gone"
-            elif state.status == "removing":
+            if state is None or state.status == "removing":
                 problems[service] = f"{service}: its container is gone"
             elif state.status != "running":
                 why = "OOM-killed" if state.oom_killed else f"exit code {state.exit_code}"

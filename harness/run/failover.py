@@ -116,8 +116,9 @@ class FailoverRun(RunBase):
                 raise self.env_recorded.exception()      # a server that never got healthy, say
             if not self.view.waiting_for():
                 return
-            if self.loads.ended():
-                raise LabError(f"a client program ended before every client answered: {'; '.join(self.loads.ended())}")
+            ended = self.loads.ended()
+            if ended:
+                raise LabError(f"a client program ended before every client answered: {'; '.join(ended)}")
         raise LabError(f"no answer within {READY_LIMIT_S:g} s from the clients of: "
                        f"{', '.join(self.view.waiting_for())} (see their logs in {self.run.path})")
 
