@@ -27,7 +27,8 @@ def test_app_hang_is_seen_only_by_a_read_timeout(run_scenario):
     fault_t = summary["fault"]["t"]
     kernel_only = by_name["r3"]["probe"]
     assert kernel_only["detect_s"] is None, "tcp_retries2 must not fire: the kernel keeps ACKing"
-    assert kernel_only["recover_s"] >= heal["t"] - fault_t - 0.5, "it came back before the heal"
+    # The heal lands between its start and its event (0.8 s apart under three labs side by side).
+    assert kernel_only["recover_s"] >= heal["started_t"] - fault_t - 0.05, "it came back before the heal"
     with_timeout = by_name["r3-rt2"]["probe"]
     assert 2.0 <= with_timeout["detect_s"] <= 3.0
 
