@@ -39,8 +39,10 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario):
         sysbench = cell["sysbench"]
         assert not sysbench["crashed"], "sysbench died on reconnect (is the LD_PRELOAD remedy loaded?)"
         assert sysbench["reconnects"] > 0          # a rate per report line: 0.97 is one reconnect
-        # tps is 0 through the hang: every whole second between the fault and the reconnect.
-        assert sysbench["stalled_s"] >= int(cell["probe"]["detect_s"]) - 1
+        # tps is 0 through the hang: every whole second between the cut and the reconnect. The cut
+        # landed up to the fault's uncertainty after its t (0.47 s once, three labs side by side).
+        hang_s = cell["probe"]["detect_s"] - summary["fault"]["uncertainty_s"]
+        assert sysbench["stalled_s"] >= int(hang_s) - 1
     assert by_name["r3"]["probe"]["detect_s"] < by_name["r5"]["probe"]["detect_s"]
 
 
