@@ -56,4 +56,4 @@ def assert_within(value, bounds, what):
     windows = bounds if isinstance(bounds, list) else [bounds]
     shown = " or ".join(f"{low:.2f}-{high:.2f}" for low, high in windows)
     assert value is not None and any(low <= value <= high for low, high in windows), (
-        f"{what}: {value} s, KERNEL_FACTS.md says {shown} s")
+        f"{what}: {value if value is None else round(value, 3)} s, KERNEL_FACTS.md says {shown} s")

@@ -57,6 +57,30 @@ def parse(text):
     return samples
 
 
+# iproute2's print_ms_timer: '340ms', '1.632ms' (older ss) or '1.632sec' (newer) for 1632 ms,
+# '12sec', '2min12sec', '10min'; nothing once the timer is due.
+_TIMER_LEFT = re.compile(r"(?:(\d+)min)?(?:(\d+)(?:sec|\.))?(?:(\d+)(?:ms|sec))?")
+
+
+def timer_left_s(text):
+    """Seconds left on a timer as ss prints it."""
+    m = _TIMER_LEFT.fullmatch(text)
+    if m is None:
+        raise ValueError(f"not an ss timer: {text!r}")
+    minutes, secs, msecs = (int(g or 0) for g in m.groups())
+    return ((minutes * 60 + secs) * 1000 + msecs) / 1000
+
+
+def retransmit_due_t(sample):
+    """When the retransmission timer ss showed (timer:(on,<left>,<n>)) was due: the sample's time
+    plus what was left. ss read it a little after that time, so this is, if anything, early.
+    None when the socket had no retransmission timer running."""
+    kind, _, rest = sample.timer.partition(",")
+    if kind != "on":
+        return None
+    return sample.t + timer_left_s(rest.partition(",")[0])
+
+
 def for_ports(samples, ports):
     ports = set(ports)
     return [s for s in samples if s.local_port in ports]

@@ -8,9 +8,9 @@ import io
 import pytest
 
 from harness import scenario
-from harness.measure import probe_log
+from harness.measure import probe_log, ss_log
 from harness.pipeline import run_and_report
-from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
+from tests.kernel_facts import RTO_MAX_S, assert_within, blackhole_bounds, user_timeout_bounds
 from tests.scenarios.conftest import assert_nothing_left, cells
 
 CLIENTS = ("pymysql", "jdbc", "hikari", "go", "node", "libmariadb", "sysbench")
@@ -18,18 +18,17 @@ WITH_A_READ_TIMEOUT = CLIENTS[:-1]
 OWN_TIMEOUT_S = 3.0             # what client-zoo-short.yaml sets for each driver
 POOL_SIZE = 3                   # hikari-pool3*: maximumPoolSize
 HIKARI_VALIDATION_TIMEOUT_S = 5.0   # HikariCP's documented default validationTimeout
-# A client learns of the kernel's error through its own threads and event loops. A C, Python, Go
-# or Node client did so within 31 ms past the kernel's range with 29 clients on two cores.
+# How long a client takes to learn of the kernel's error is its own and the machine's business: on a
+# quiet run the JVM clients came 0.13-0.14 s after the C clients, in a clean clone's CI run with two
+# labs starting beside this one 2.4-2.9 s after the kernel's timer (hikari, jdbc: 16.4 s), when every
+# process of the machine, ss's sampler too, stood still for 2 s. The tests hold the kernel to
+# KERNEL_FACTS.md by its own timer (ss) and the client to reporting that error (kernel_ended); what
+# each client took is printed. A driver's own timeout runs on the client's clock, so its test keeps
+# an allowance for the client's notice (the JVM's from stop 20's CI run).
 APP_NOTICE_S = 0.05
-# The JVM clients (Connector/J alone and under HikariCP) came later: 0.13-0.14 s after the C clients
-# of the same namespace on a quiet run (13.52 s against 13.38 s, this session), and in stop 20's CI
-# run 0.2 s (jdbc, 13.8 s) and 0.4-0.5 s (hikari, 14.0 s) after pymysql and libmariadb (13.5-13.6 s),
-# where a Python client stayed inside the kernel's range. What adds it (a cold exception path, the
-# pool's proxy and eviction, two cores shared by ten JVMs) is not taken apart here. The next thing a
-# client could do instead (its own 3 s timeout, TCP_USER_TIMEOUT's 5.6 s, tcp_retries2=6's 26 s)
-# lies seconds away, so this allowance does not blur what the test tells apart.
 JVM_NOTICE_S = 0.6
 JVM_CLIENTS = ("jdbc", "hikari")
+DRIVER_WRITE_S = 0.1
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +41,11 @@ def zoo_run(tmp_path_factory):
     return run.summary(), run
 
 
-def lead(summary, client):
-    """How long after the fault the client may report: a probe interval, the fault step's
-    uncertainty and the time the client takes to learn of the kernel's error."""
-    notice_s = JVM_NOTICE_S if client in JVM_CLIENTS else APP_NOTICE_S
+def lead(summary, client=None):
+    """How long after the fault the client's first unacknowledged send may come (a probe interval
+    and the fault step's uncertainty) and, given a client, report: plus the time it takes to learn
+    of the kernel's error."""
+    notice_s = 0.0 if client is None else JVM_NOTICE_S if client in JVM_CLIENTS else APP_NOTICE_S
     return 0.1 + summary["fault"]["uncertainty_s"] + notice_s
 
 
@@ -55,15 +55,50 @@ def client_of(cell):
 
 def kernel_bounds(summary, cell):
     """KERNEL_FACTS.md's tcp_retries2=5 range, its ladder scaled to the RTO the kernel reported (ss)."""
-    return blackhole_bounds(5, lead(summary, client_of(cell)), cell["predicted"]["base_rto_s"])
+    return blackhole_bounds(5, lead(summary), cell["predicted"]["base_rto_s"])
+
+
+def kernel_ended(run, cell, conn, after_t):
+    """(when, RTO s): when the kernel's last retransmission timer on the probe's connection number
+    conn was due, by the kernel's own account (ss, sampled twice a second in the client's
+    container: the last sample that shows the connection retransmitting), and the RTO then."""
+    namespace = next(c.namespace for c in run.scenario.cells if c.name == cell["cell"])
+    log = run.read(run.probe_log(cell["cell"]))
+    port = next(r["local_port"] for r in probe_log.records(log) if r.get("connected") and r["conn"] == conn)
+    samples = ss_log.by_port(run.ss_samples(namespace)).get(port, [])
+    last = [s for s in samples if s.t > after_t and ss_log.retransmit_due_t(s) is not None][-1:]
+    assert last, f"{cell['cell']}: ss never saw connection {conn} (port {port}) retransmitting"
+    return ss_log.retransmit_due_t(last[0]), last[0].rto_ms / 1000
+
+
+def first_failure(run, cell, t_fault):
+    return next(op for op in probe_log.parse(run.read(run.probe_log(cell["cell"])))
+                if not op["ok"] and op["t1"] > t_fault)
+
+
+def assert_reported_what_the_kernel_ended(run, cell, op, kernel_window, sent_t):
+    """The kernel ended op's connection inside kernel_window (s after sent_t) by its own timer, and
+    the client reported that error: not before the timer was due, and before the kernel's next
+    timer on it would have been (the RTO doubled), so it was that error and no later event."""
+    ended_t, rto_s = kernel_ended(run, cell, op["conn"], sent_t)
+    assert_within(ended_t - sent_t, kernel_window, f"{cell['cell']}: the kernel's timer (ss)")
+    assert ended_t <= op["t1"] <= ended_t + min(2 * rto_s, RTO_MAX_S), (
+        f"{cell['cell']}: reported {op['t1'] - ended_t:+.3f} s after the kernel's timer, next due in {2 * rto_s} s")
+    print(f"{cell['cell']}: reported {op['t1'] - ended_t:.3f} s after the kernel's timer was due")
+
+
+def assert_waited_for_the_kernel(summary, run, cell, kernel_window):
+    op = first_failure(run, cell, summary["fault"]["t"])
+    assert op["t1"] - summary["fault"]["t"] == pytest.approx(cell["probe"]["detect_s"], abs=0.001)
+    assert_reported_what_the_kernel_ended(run, cell, op, kernel_window, summary["fault"]["t"])
 
 
 def test_every_client_at_its_defaults_waits_for_the_kernel(zoo_run):
-    summary, _ = zoo_run
+    summary, run = zoo_run
     by_name = cells(summary)
     for client in CLIENTS:
         cell = by_name[f"{client}-defaults"]
-        assert_within(cell["probe"]["detect_s"], kernel_bounds(summary, cell), cell["cell"])
+        assert_waited_for_the_kernel(summary, run, cell, kernel_bounds(summary, cell))
         assert cell["probe"]["server_after"] == "mysql-replica", f"{client} did not get back to work"
 
 
@@ -84,20 +119,20 @@ def test_tcp_user_timeout_reaches_every_client_that_connects_through_libc(zoo_ru
         log = run.read(run.probe_log(cell["cell"]))
         if client == "go":                 # its runtime makes its own system calls
             assert "libsockopts:" not in log
-            assert_within(cell["probe"]["detect_s"], kernel_bounds(summary, cell), cell["cell"])
+            assert_waited_for_the_kernel(summary, run, cell, kernel_bounds(summary, cell))
         else:
             # The kernel's read-back: libsockopts' line for the zoo programs, the probe's own record for pymysql.
             connected = next(r for r in probe_log.records(log) if "connected" in r)
             held = connected.get("sockopts", {}).get("tcp_user_timeout_ms") == 5000
             assert held or "TCP_USER_TIMEOUT=5000 (kernel reads back 5000)" in log, f"{client}: the option did not take"
-            assert_within(cell["probe"]["detect_s"], user_timeout_bounds(5.0, lead(summary, client)), cell["cell"])
+            assert_waited_for_the_kernel(summary, run, cell, user_timeout_bounds(5.0, lead(summary)))
 
 
 def test_keepalive_does_not_help_a_connection_with_a_request_outstanding(zoo_run):
-    summary, _ = zoo_run
+    summary, run = zoo_run
     for client in CLIENTS:
         cell = cells(summary)[f"{client}-ka5-1-3"]
-        assert_within(cell["probe"]["detect_s"], kernel_bounds(summary, cell), cell["cell"])
+        assert_waited_for_the_kernel(summary, run, cell, kernel_bounds(summary, cell))
 
 
 def test_the_page_names_each_driver_and_what_the_application_saw(zoo_run):
@@ -117,9 +152,9 @@ def test_the_page_names_each_driver_and_what_the_application_saw(zoo_run):
 def test_a_pool_checks_its_idle_connections_before_handing_them_out(zoo_run):
     """The two idle connections the fault caught are each checked (and found dead after HikariCP's
     validation timeout) before the application gets a connection: no dead one handed out."""
-    summary, _ = zoo_run
+    summary, run = zoo_run
     cell = cells(summary)["hikari-pool3"]
-    assert_within(cell["probe"]["detect_s"], kernel_bounds(summary, cell), cell["cell"])
+    assert_waited_for_the_kernel(summary, run, cell, kernel_bounds(summary, cell))
     assert cell["client"]["dead_connections_handed_out"] == 0
     checks_s = (POOL_SIZE - 1) * HIKARI_VALIDATION_TIMEOUT_S
     assert checks_s - 0.1 <= cell["client"]["reconnect_s"] <= checks_s + 2.0, cell["client"]
@@ -136,8 +171,8 @@ def test_a_pool_that_skips_the_check_hands_out_each_dead_idle_connection(zoo_run
     failed = [op for op in probe_log.parse(run.read(run.probe_log(cell["cell"])))
               if not op["ok"] and op["t1"] > t_fault]
     assert len(failed) == POOL_SIZE
-    for op in failed[1:]:              # sent on a connection already dead: the whole budget, from its send,
-        # and the JVM's time to learn of the kernel's error (13.86 s once, 0.09 s past the range)
-        assert_within(op["t1"] - op["t0"], blackhole_bounds(5, JVM_NOTICE_S, cell["predicted"]["base_rto_s"]),
-                      cell["cell"])
+    for op in failed[1:]:              # sent on a connection already dead: the whole budget from its send
+        # (the driver's write follows t0 within DRIVER_WRITE_S)
+        assert_reported_what_the_kernel_ended(
+            run, cell, op, blackhole_bounds(5, DRIVER_WRITE_S, cell["predicted"]["base_rto_s"]), op["t0"])
     assert cell["probe"]["server_after"] == "mysql-replica"

@@ -1,4 +1,6 @@
 """Recovery measurement, sysbench parsing and the model windows: pure functions over run files."""
+import pytest
+
 from harness.effects import Effect
 from harness.measure import recovery, sysbench_log
 from harness.measure.predict import predict
@@ -153,6 +155,24 @@ def test_ss_samples_give_the_retransmission_ladder_per_socket():
         (43210, 1632.0, 0.1, 3, 4), (43999, 204.0, 0.1, 0, 0)]
     assert samples[0].timer == "on,1.632sec,3" and samples[0].t == 1795308170.1
     assert ss_log.for_ports(samples, [43999])[0].timer.startswith("keepalive")
+
+
+def test_ss_timers_read_as_iproute2_prints_them():
+    from harness.measure import ss_log
+    printed = {"340ms": 0.34, "1.632ms": 1.632, "1.632sec": 1.632, "5.050ms": 5.05, "12sec": 12.0,
+               "2min12sec": 132.0, "10min": 600.0, "": 0.0}
+    assert {text: ss_log.timer_left_s(text) for text in printed} == printed
+    with pytest.raises(ValueError):
+        ss_log.timer_left_s("soon")
+
+
+def test_a_retransmission_timer_is_due_when_ss_said_it_would_be():
+    from harness.measure import ss_log
+    retransmitting, keepalive = ss_log.parse(SS)
+    assert ss_log.retransmit_due_t(retransmitting) == pytest.approx(1795308170.100 + 1.632)
+    assert ss_log.retransmit_due_t(keepalive) is None
+    overdue = ss_log.SocketSample(t=10.0, state="ESTAB", local_port=1, timer="on,,4")
+    assert ss_log.retransmit_due_t(overdue) == 10.0
 
 
 def test_lb_idle_timeout_forgets_an_idle_flow_and_the_datapath_decides_what_follows():

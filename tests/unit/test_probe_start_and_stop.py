@@ -5,6 +5,7 @@ group runs a container's probes from one process, each with its own socket optio
 import http.server
 import json
 import os
+import select
 import shutil
 import socket
 import subprocess
@@ -40,18 +41,31 @@ def free_port():
         return s.getsockname()[1]
 
 
+def read_until(process, done, lines=(), timeout_s=20):
+    """The lines a process writes, read until done(lines) holds or timeout_s passes. The tests wait
+    for what a process says, not for fixed sleeps a loaded machine outlasts."""
+    lines, deadline = list(lines), time.monotonic() + timeout_s
+    while not done(lines) and select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))[0]:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+    return lines
+
+
 def test_until_its_first_answer_a_refused_connect_is_waiting_not_a_failed_operation():
     port = free_port()
     probe = subprocess.Popen([sys.executable, str(PROBE), "--proto", "http", "--host", "127.0.0.1", "--port", str(port),
                               "--interval-ms", "50", "--duration-s", "30", "--first-connect-s", "20", "--stop-on-eof"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    time.sleep(0.5)                       # refused meanwhile: nothing listens yet
+    # Refused meanwhile: nothing listens until the probe has said so.
+    lines = read_until(probe, lambda lines: lines)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Answer)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        time.sleep(0.5)
+        lines = read_until(probe, lambda lines: '"t1"' in lines[-1], lines)
         probe.stdin.close()               # how a run stops it
-        out = probe.stdout.read()
+        out = "".join(lines) + probe.stdout.read()
         probe.wait(timeout=20)
     finally:
         probe.kill()
@@ -80,10 +94,10 @@ def test_a_sampler_ends_when_its_stdin_closes_and_not_before():
     closed = subprocess.run(script, input="", capture_output=True, text=True, timeout=30)
     assert closed.returncode == 0 and closed.stdout.count("@ ") == 1
     sampler = subprocess.Popen(script, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    time.sleep(0.5)
+    lines = read_until(sampler, lambda lines: sum(line.startswith("@ ") for line in lines) >= 2)
     assert sampler.poll() is None         # an open stdin, nobody writing: it goes on sampling
     sampler.stdin.close()
-    out = sampler.stdout.read()
+    out = "".join(lines) + sampler.stdout.read()
     sampler.wait(timeout=30)
     assert 1 < out.count("@ ") < samples
 
@@ -108,19 +122,20 @@ def test_a_group_runs_each_cells_probe_with_its_own_socket_options_and_ends_on_a
     try:
         group.stdin.write(probe.group_input(spec))
         group.stdin.flush()
-        time.sleep(1.0)
+        lines = read_until(group, lambda lines: {probe.demultiplex(line)[0] for line in lines if '"t1"' in line}
+                           == set(timeouts))          # until every cell has had an operation
         group.stdin.close()
-        out = group.stdout.read()
+        out = "".join(lines) + group.stdout.read()
         group.wait(timeout=20)
     finally:
         group.kill()
         server.shutdown()
-    lines = {}
+    by_cell = {}
     for line in out.splitlines():
         cell, text = probe.demultiplex(line)
-        lines.setdefault(cell, []).append(json.loads(text))
-    assert set(lines) == set(timeouts) and group.returncode == 0
+        by_cell.setdefault(cell, []).append(json.loads(text))
+    assert set(by_cell) == set(timeouts) and group.returncode == 0
     for cell, ms in timeouts.items():
-        connected = [r for r in lines[cell] if "connected" in r]
+        connected = [r for r in by_cell[cell] if "connected" in r]
         assert len(connected) == 1 and connected[0]["sockopts"]["tcp_user_timeout_ms"] == (ms or 0)
-        assert [r["ok"] for r in lines[cell] if "t1" in r] and all(r["ok"] for r in lines[cell] if "t1" in r)
+        assert [r["ok"] for r in by_cell[cell] if "t1" in r] and all(r["ok"] for r in by_cell[cell] if "t1" in r)
