@@ -73,6 +73,12 @@ def test_sysbench_hang_and_reconnect():
     assert (outcome.detect_s, outcome.recover_s, outcome.stalled_s, outcome.reconnects) == (2.8, 2.8, 2, 1.0)
 
 
+def test_sysbench_seconds_are_counted_in_its_own_order_when_lines_share_a_stamp():
+    late = SYSBENCH.replace("1003.000 [ 3s ]", "1004.000 [ 3s ]")   # flushed with the reconnect line
+    outcome = recovery.sysbench_outcome(sysbench_log.parse(late), 1001.2)
+    assert (outcome.recover_s, outcome.stalled_s, outcome.reconnects) == (2.8, 2, 1.0)
+
+
 def test_sysbench_errors_alone_are_not_a_detection():
     text = SYSBENCH.replace("err/s: 0.00 reconn/s: 0.00", "err/s: 3.00 reconn/s: 0.00")
     outcome = recovery.sysbench_outcome(sysbench_log.parse(text)[:1], 1000.2)
