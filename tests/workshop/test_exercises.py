@@ -43,7 +43,9 @@ def test_exercise_5_the_applications_own_read_timeout(tmp_path):
     assert re.search(r"RTO [1-9]/15 next", text) and "app gives up in" in text and "budget" in text
     assert re.search(r"retries2-5-rt20s +RTO \d/5 next [\d.]+s, budget \d+s left, error in ~\d+s", text)
     lesson = text.split("What it teaches, in your run's figures", 1)[1]
-    assert "not in this run" not in lesson and "13." in lesson
+    # the lesson quotes the kernel's figure of this run (14.0 s as well as 13.x s: it is held to
+    # KERNEL_FACTS.md above), not a fixed one
+    assert "not in this run" not in lesson and f"{late['probe']['detect_s']:.1f} s" in " ".join(lesson.split())
     assert all(len(line) <= 80 for line in terminal_lines(text, path)), "wider than an 80-column terminal"
 
 
