@@ -5,8 +5,12 @@ import re
 
 import pytest
 
+from harness.director import Director
 from harness.errors import LabError
+from harness.lab import ClientCell, ComposeLab
 from harness.measure import director_flows, probe_log, ss_log
+from tests.guest.conftest import PROJECT
+from tests.lab import answer_in_flight
 
 pytestmark = pytest.mark.kernel
 
@@ -84,3 +88,15 @@ def test_a_knob_the_kernel_lacks_is_refused_before_anything_starts(run_in_guest,
         pytest.skip(f"{guest.kernel_release()} has tcp_rto_max_ms")
     with pytest.raises(LabError, match=r"tcp_rto_max_ms .* \(it came with Linux 6\.15\)"):
         run_in_guest("rto-max")
+
+
+def test_an_answer_in_flight_still_reaches_its_client_then_the_flow_is_dropped(guest):
+    """IPVS drops only what goes to a removed destination; the nftables datapath is held to the same
+    (tests/lab/test_director.py runs this check on this host's lab)."""
+    lab = ComposeLab(project=f"{PROJECT}-in-flight", cells=[ClientCell("r5", (("net.ipv4.tcp_retries2", 5),))],
+                     datapath="ipvs", engine=guest, servers=("mysql-primary", "mysql-replica"))
+    try:
+        lab.up()
+        answer_in_flight.check(lab, Director(lab), client="client-r5")
+    finally:
+        lab.down()

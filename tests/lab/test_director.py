@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.lab import answer_in_flight
 from tests.lab.held_connection import HeldConnection
 
 
@@ -58,6 +59,10 @@ def test_nodest_drop_silently_drops_the_old_connection(lab, director, held):
     assert operation["error"] == "TIMEOUT", "something answered a dropped flow"
     assert operation["t1"] - operation["t0"] >= 2.0
     assert one_http_request(lab)["server"] == "web-b"
+
+
+def test_nodest_drop_lets_an_answer_in_flight_through_then_drops_the_flow(lab, director):
+    answer_in_flight.check(lab, director)
 
 
 def test_nodest_reset_resets_the_old_connection_within_a_second(director, held):

@@ -2,8 +2,11 @@
 
 The whole table is rendered from the state and replaced in one transaction, so the
 ruleset always says exactly what the state says. Semantics, matching IPVS:
-  - a removed backend's old flows (conntrack entries still NATed to it) are dropped
-    (nodest=drop) or answered with a TCP reset (nodest=reset);
+  - what clients send on a removed backend's old flows (conntrack entries still NATed to it) is
+    dropped (nodest=drop) or answered with a TCP reset (nodest=reset); with nodest=drop what the
+    backend sends still reaches them, as IPVS (ip_vs_in_hook drops only packets to a destination
+    that is no longer available): an answer already on its way is not lost, which would leave its
+    client with nothing to retransmit, waiting on an app hang rather than in a blackhole;
   - during a drain they are still forwarded; a kernel set-element timeout ends the
     drain, after which the next packet of the flow is reset;
   - flows to backends are masqueraded, so servers need no route back to the clients
@@ -58,7 +61,6 @@ def render(state, now=None):
         "    ct direction original ip daddr . tcp dport @removed_reset reject with tcp reset",
         "    ct direction original ip daddr . tcp dport @removed_drop drop",
         "    ct direction reply ip saddr . tcp sport @removed_reset drop",
-        "    ct direction reply ip saddr . tcp sport @removed_drop drop",
         "  }",
         "}",
     ]
