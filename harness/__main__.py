@@ -7,7 +7,7 @@
   python -m harness clean     remove everything labelled as the lab's, from any run or crash
   python -m harness status    health of each service and the director's datapath
   python -m harness run ID    run scenarios/ID.yaml (overrides from the environment:
-                              TCP_RETRIES2, WARMUP_S, OBSERVE_S, LB_DATAPATH)
+                              TCP_RETRIES2, WARMUP_S, OBSERVE_S, LB_DATAPATH, NAMESPACES)
   python -m harness scenarios list the scenarios, a line each
   python -m harness report [DIR]  re-render a run's summary, charts and page from its files (no
                               Docker), and results/index.html; without DIR only the index

@@ -114,6 +114,10 @@ class RunDir:
     def service_log(self, service):
         return self._at("logs", f"{service}.log")
 
+    def services_logged(self):
+        """The services (containers) whose logs the run kept: every one its lab ran."""
+        return sorted(p.stem for p in self._at("logs").glob("*.log"))
+
     charts_dir = property(lambda self: self.path / "charts")
 
     def chart(self, name):

@@ -17,3 +17,7 @@ DATAPATHS = ("auto", "ipvs", "nftables")
 DEFAULT_DATAPATH = "auto"
 NODEST_POLICIES = ("drop", "reset")     # what a removed server's old flows get (expire_nodest_conn 0/1)
 DEFAULT_NODEST = "drop"
+# Where a client cell's network namespace is: a container of its own, or a namespace in one
+# client container shared by all the cells (harness/lab/netns_cells.py).
+CELL_NAMESPACES = ("container", "netns")
+DEFAULT_CELL_NAMESPACES = "container"

@@ -108,10 +108,11 @@ def probe_gaps_s(run, cells, t_fault):
     return gaps
 
 
-def measure(size, project):
-    raw = scenario_for(size)
-    parsed = scenario_files.parse_definition(copy.deepcopy(raw), "bench-scale", f"scale-{size}")
-    print(f"bench-scale: {size} cells ...", flush=True)
+def measure(raw, scenario_id, project):
+    """One failover of the raw definition, measured: the figures of a row of bench-scale (and of
+    bench-namespaces, which measures its grids the same way)."""
+    parsed = scenario_files.parse_definition(copy.deepcopy(raw), "bench", scenario_id)
+    size = len(parsed.cells)
     with MachineLoad() as load:
         started = time.time()
         run = run_and_report(parsed, raw, project=project, out=io.StringIO())
@@ -130,7 +131,9 @@ def measure(size, project):
         # how long the fault took to apply: it landed somewhere in there, every cell's error includes it
         "fault_uncertainty_s": summary["fault"]["uncertainty_s"],
         "cells_within_window": sum(c["probe"]["within_window"] is True for c in cells),
-        "containers": len({c.namespace for c in parsed.cells}),
+        "namespaces": len({c.namespace for c in parsed.cells}),
+        "cell_namespaces": parsed.cell_namespaces,
+        "containers": len(run.services_logged()),
         "wall_s": round(ended - started, 1), "wall_over_slowest": round((ended - started) / slowest, 2),
         "error_median_s": round(statistics.median(errors), 3) if errors else None,
         "error_p95_s": round(percentile(errors, 0.95), 3) if errors else None,
@@ -175,7 +178,8 @@ def main():
     sizes = [int(s) for s in os.environ.get("SIZES", " ".join(map(str, SIZES))).split()]
     rows = []
     for size in sizes:
-        row = measure(size, PROJECT)
+        print(f"bench-scale: {size} cells ...", flush=True)
+        row = measure(scenario_for(size), f"scale-{size}", PROJECT)
         rows.append(row)
         if "failed" in row:
             print(f"bench-scale: {size} cells FAILED: {row['failed']} ({row['run']})", flush=True)

@@ -21,8 +21,8 @@ from python_on_whales.exceptions import DockerException
 
 from ..errors import LabError
 from ..scenario.knobs import SYSCTL_KNOBS
-from ..topology import DATAPATHS, DEFAULT_DATAPATH, DIRECTOR
-from . import registry
+from ..topology import CELL_NAMESPACES, DATAPATHS, DEFAULT_CELL_NAMESPACES, DEFAULT_DATAPATH, DIRECTOR, FRONT
+from . import netns_cells, registry
 from .engine import HostEngine
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,6 +34,8 @@ SERVICE_LABEL = "com.docker.compose.service"
 DEFAULT_PROJECT = "blackhole-lab"
 HEALTH_POLL_S = 0.25
 EXEC_SIDE_BY_SIDE = 8          # docker execs at once (each is a docker CLI process)
+STALE_ENDPOINT = "has active endpoints"
+STALE_ENDPOINT_RETRY_S, STALE_ENDPOINT_WAIT_S = 2.0, 10.0
 # The lab knobs a user can set from make or the shell.
 USER_ENV = ("TCP_RETRIES2", "LB_IDLE_TIMEOUT", "LAB_FRONT_PREFIX", "LAB_BACK_PREFIX")
 
@@ -92,10 +94,16 @@ def image_names():
 
 class ComposeLab:
     def __init__(self, project=DEFAULT_PROJECT, cells=(), datapath=DEFAULT_DATAPATH, env=None, workdir=None,
-                 engine=None, servers=None, net_admin=()):
+                 engine=None, servers=None, net_admin=(), cell_namespaces=DEFAULT_CELL_NAMESPACES):
         """servers: the servers to start (None: all of them); the director and clients always start.
-        net_admin: services besides the director that get CAP_NET_ADMIN (a fault's nft rules, netem)."""
+        net_admin: services besides the director that get CAP_NET_ADMIN (a fault's nft rules, netem).
+        cell_namespaces: 'container' (a client container per cell) or 'netns' (a network namespace
+        per cell, all in one client container: netns_cells.py); either way a cell's service is
+        what exec, spawn and address take."""
+        if cell_namespaces not in CELL_NAMESPACES:
+            raise LabError(f"cell namespaces must be one of {', '.join(CELL_NAMESPACES)}, not {cell_namespaces!r}")
         self.project = project
+        self.cell_namespaces = cell_namespaces
         self.net_admin = frozenset(net_admin)
         self.cells = tuple(cells)
         self.servers = None if servers is None else tuple(servers)
@@ -108,6 +116,7 @@ class ComposeLab:
         self.subnets = {}
         self._running_services = None
         self._containers = {}           # service -> its container's name, while the lab is up
+        self._netns = {}                # a cell's service -> its namespace in netns_cells.HOST_SERVICE
 
     @property
     def datapath(self):
@@ -151,7 +160,7 @@ class ComposeLab:
         self.workdir.mkdir(parents=True, exist_ok=True)
         if self.cells:
             files.append(self._write_cells_file())
-        servers = sorted(self.net_admin - {cell.service for cell in self.cells})
+        servers = sorted(self.net_admin - {cell.service for cell in self.cells} - {netns_cells.HOST_SERVICE})
         if servers:
             path = self.workdir / "compose.net-admin.yaml"
             path.write_text(yaml.safe_dump({"services": {s: {"cap_add": ["NET_ADMIN"]} for s in servers}}))
@@ -166,19 +175,35 @@ class ComposeLab:
     def _write_cells_file(self):
         base = yaml.safe_load(COMPOSE_FILE.read_text())["services"]["client"]
         services = {}
-        for cell in self.cells:
-            service = copy.deepcopy(base)
-            service.pop("build", None)            # the client service builds the image, once
-            service["pull_policy"] = "never"
+        if self.in_netns:
+            service = self._client_service(base, netns_cells.HOST_SERVICE)
+            service["cap_add"] = list(netns_cells.CAPABILITIES)
+            services[netns_cells.HOST_SERVICE] = service
+        for cell in () if self.in_netns else self.cells:
+            service = self._client_service(base, cell.service)
             service["sysctls"] = {**service.get("sysctls", {}), **{k: str(v) for k, v in cell.sysctls}}
-            service["labels"] = {**service.get("labels", {}), CELL_LABEL: cell.name}
-            service["hostname"] = cell.service
+            service["labels"][CELL_LABEL] = cell.name
             if cell.netem or cell.service in self.net_admin:
                 service["cap_add"] = ["NET_ADMIN"]
             services[cell.service] = service
         path = self.workdir / "compose.cells.yaml"
         path.write_text(yaml.safe_dump({"services": services}, sort_keys=False))
         return path
+
+    @staticmethod
+    def _client_service(base, name):
+        """A client container's service, as compose.yaml's client service (which builds the image, once)."""
+        service = copy.deepcopy(base)
+        service.pop("build", None)
+        service["pull_policy"] = "never"
+        service["labels"] = dict(service.get("labels", {}))
+        service["hostname"] = name
+        return service
+
+    @property
+    def in_netns(self):
+        """Whether the cells are network namespaces in one client container (netns_cells.py)."""
+        return self.cell_namespaces == "netns" and bool(self.cells)
 
     @property
     def docker(self):
@@ -215,11 +240,13 @@ class ComposeLab:
         self.check_kernel_supports()
         self._claim_subnets()
         self._address_cache.clear()
-        self._containers = {}
+        self._containers, self._netns = {}, {}
         waiting = ["--wait", "--wait-timeout", str(timeout_s)] if wait else []
         self._compose("up", "--detach", *waiting, "--remove-orphans", *self._started_services())
         self._running_services = self.services()
         self._learn_containers()
+        if self.in_netns:
+            self._make_netns_cells()
         for cell in self.cells:
             if cell.netem:
                 self.exec(cell.service, ["tc", "qdisc", "replace", "dev", "eth0", "root", "netem", *cell.netem.split()])
@@ -241,6 +268,23 @@ class ComposeLab:
                 raise LabError(f"not healthy within {timeout_s:g} s: {', '.join(waiting)}")
             time.sleep(HEALTH_POLL_S)
 
+    def _make_netns_cells(self):
+        """Each cell's namespace in the one client container, made with one exec."""
+        front_prefix = self.address(netns_cells.HOST_SERVICE, FRONT).rsplit(".", 1)[0]
+        try:
+            addresses = netns_cells.plan([cell.name for cell in self.cells], front_prefix)
+        except ValueError as exc:
+            raise LabError(f"cell namespaces netns: {exc}; use cell namespaces 'container'") from None
+        inherited = list(yaml.safe_load(COMPOSE_FILE.read_text())["services"]["client"].get("sysctls", {}))
+        script = netns_cells.setup_script([(cell.name, cell.sysctls) for cell in self.cells], addresses, inherited)
+        result = self.exec(netns_cells.HOST_SERVICE, ["bash", "-s"], check=False, stdin=script)
+        if result.returncode:
+            raise LabError(f"{netns_cells.HOST_SERVICE}: making the cells' network namespaces failed "
+                           f"({result.stderr.strip()[-300:]}); they need macvlan in the kernel under the lab")
+        for cell in self.cells:
+            self._netns[cell.service] = cell.name
+            self._address_cache[cell.service] = {FRONT: addresses[cell.name]}
+
     def check_kernel_supports(self):
         """Refuse, before anything starts, cells that need what the kernel under the lab lacks."""
         kernel = self.engine.kernel_release()
@@ -258,11 +302,31 @@ class ComposeLab:
     def down(self, timeout_s=120):
         try:
             if self.engine.running():          # a guest that is gone took its lab with it
-                # nothing in the lab keeps state worth a clean shutdown (its logs are kept before this)
-                self._compose("down", "--remove-orphans", "--volumes", "--timeout", "0", timeout=timeout_s)
+                self._compose_down(timeout_s)
         finally:
             if self.engine.shared:
                 registry.release(self.project)
+
+    def _compose_down(self, timeout_s):
+        """`compose down`, again while a network still counts an endpoint of a removed container:
+        Docker 20.10 does so now and then for a moment after removing a hundred containers, and
+        sometimes for good (moby/moby#42119: only restarting dockerd clears it)."""
+        deadline = time.monotonic() + timeout_s
+        gives_up = None
+        while True:
+            try:
+                # nothing in the lab keeps state worth a clean shutdown (its logs are kept before this)
+                self._compose("down", "--remove-orphans", "--volumes", "--timeout", "0",
+                              timeout=max(1.0, deadline - time.monotonic()))
+                return
+            except LabError as exc:
+                if STALE_ENDPOINT not in str(exc):
+                    raise
+                gives_up = gives_up or min(deadline, time.monotonic() + STALE_ENDPOINT_WAIT_S)
+                if time.monotonic() + STALE_ENDPOINT_RETRY_S > gives_up:
+                    raise LabError(f"{exc}\nDocker still counts an endpoint of a removed container on that network "
+                                   "(moby/moby#42119); restarting dockerd while no lab runs clears it") from None
+                time.sleep(STALE_ENDPOINT_RETRY_S)
 
     def keep(self):
         """This lab outlives the process that made it (`make up`)."""
@@ -276,7 +340,8 @@ class ComposeLab:
         and the cells' clients."""
         if self.servers is None:
             return []
-        return [DIRECTOR, *self.servers, *dict.fromkeys(cell.service for cell in self.cells)]
+        clients = [netns_cells.HOST_SERVICE] if self.in_netns else [cell.service for cell in self.cells]
+        return [DIRECTOR, *self.servers, *dict.fromkeys(clients)]
 
     def problems(self):
         """{service: what is wrong} for each of the lab's containers that is gone or not running
@@ -341,7 +406,10 @@ class ComposeLab:
     def _exec_command(self, service, command):
         """`docker exec -i <the service's container> command`: as `compose exec -T`, without Compose
         reading the project for each of a big grid's hundreds of processes. A service without a
-        container goes to Compose, which says so in its own words."""
+        container goes to Compose, which says so in its own words. A cell's service in a network
+        namespace runs the command in its namespace."""
+        if service in self._netns:
+            service, command = netns_cells.HOST_SERVICE, netns_cells.command_in(self._netns[service], command)
         container = self._container(service)
         if container is None:
             return self._compose_command("exec", "-T", service, *command)
@@ -371,8 +439,18 @@ class ComposeLab:
                                 stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE,
                                 text=True, bufsize=1, start_new_session=True)
 
+    def placement(self, service):
+        """(the service whose container runs a cell's programs, the file of the network namespace
+        to enter there, or None). One program serving many cells, entering each one's namespace
+        itself, costs one exec session in that container instead of one per cell: a hundred
+        chatty sessions in one container made every further exec into it take seconds."""
+        if service in self._netns:
+            return netns_cells.HOST_SERVICE, netns_cells.path(self._netns[service])
+        return service, None
+
     def logs(self, service):
-        """The service's container log, timestamped."""
+        """The service's container log, timestamped (a cell in a namespace: its container's)."""
+        service = netns_cells.HOST_SERVICE if service in self._netns else service
         container = self._container(service)
         if container is None:
             return self.docker.compose.logs(service, timestamps=True)

@@ -14,16 +14,17 @@ SETTLE_OPS, SETTLE_INTERVAL_MS = 30, 10
 GROUP_COMMAND = ("env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "probe", "--group")
 
 
-def settings(scenario, cell, vip, duration_s):
-    """{"cell", "env", "argv"} of the cell's probe: libsockopts applies env's socket options at each
-    connect. An idle cell goes quiet when told (IDLE_COMMAND) and stays quiet for idle_s."""
+def settings(scenario, cell, vip, duration_s, netns=None):
+    """{"cell", "env", "argv", "netns"} of the cell's probe: libsockopts applies env's socket options
+    at each connect. An idle cell goes quiet when told (IDLE_COMMAND) and stays quiet for idle_s.
+    netns: the file of the network namespace its probe enters first (None: the container's own)."""
     idle = ["--idle-s", f"{cell.idle_s:g}"] if cell.idle_s else []
     argv = ["--proto", scenario.probe.proto, "--host", vip,
             "--interval-ms", f"{scenario.probe.interval_ms:g}", "--duration-s", f"{duration_s:.0f}",
             "--read-timeout-s", f"{cell.read_timeout_s:g}", "--first-connect-s", f"{FIRST_CONNECT_S:g}",
             "--settle-ops", f"{SETTLE_OPS}", "--settle-interval-ms", f"{SETTLE_INTERVAL_MS:g}",
             "--stop-on-eof", *idle]
-    return {"cell": cell.name, "env": cell.socket_env(), "argv": argv}
+    return {"cell": cell.name, "env": cell.socket_env(), "argv": argv, "netns": netns}
 
 
 def group_input(cells_settings):

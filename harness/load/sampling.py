@@ -10,9 +10,11 @@ at once (status 1, where a timeout is > 128) and so does the sampler. A signal i
 STOP_SIGNAL = "TERM"
 
 
-def every(interval_s, duration_s, sample, name):
+def every(interval_s, duration_s, sample, name, stamp=True):
+    """stamp=False: the sample stamps its own output."""
     samples = int(duration_s / interval_s) + 1
+    header = 'echo "@ $EPOCHREALTIME"; ' if stamp else ""
     script = (f"# {name}\n"
-              f"for ((i = 0; i < {samples}; i++)); do echo \"@ $EPOCHREALTIME\"; {sample}; "
+              f"for ((i = 0; i < {samples}; i++)); do {header}{sample}; "
               f"read -r -t {interval_s:g}; (( $? > 128 )) || break; done")
     return ["bash", "-c", script]

@@ -1,12 +1,27 @@
-"""Evidence: `ss -tino` of a client container's sockets to the VIP, sampled twice a second.
+"""Evidence: `ss -tino` of the client sockets to the VIP in each network namespace of a client
+container, sampled twice a second by one sampler per container.
 
-Output blocks start with '@ <unix time>'; harness/measure/ss_log.py reads them back.
+Each namespace's lines come out tagged "<namespace>\t<line>" (the run writes them to that
+namespace's file, as it does a probe group's): blocks headed '@ <unix time>', then the sockets;
+harness/measure/ss_log.py reads them back. A namespace with a file (a cell's namespace inside
+the container, lab/netns_cells.py) is entered with nsenter; one without is the container's own.
 """
+import shlex
+
 from .sampling import every
 
 PROCESS = "blackhole-ss-sampler"
 INTERVAL_S = 0.5
 
 
-def command(vip, duration_s):
-    return every(INTERVAL_S, duration_s, f"ss -tinoH dst {vip}", PROCESS)
+def command(vip, duration_s, namespaces):
+    """namespaces: [(tag, the file of its network namespace or None), ...]."""
+    sample = "; ".join(["nl=$'\\n'"] + [_sample_one(tag, netns_file, vip) for tag, netns_file in namespaces])
+    return every(INTERVAL_S, duration_s, sample, PROCESS, stamp=False)
+
+
+def _sample_one(tag, netns_file, vip):
+    enter = f"nsenter --net={shlex.quote(netns_file)} -- " if netns_file else ""
+    # stamped before ss runs; every line of its output gets the tag (bash's own replacement, no fork)
+    return (f"tag={shlex.quote(tag)}$'\\t'; printf '%s@ %s\\n' \"$tag\" \"$EPOCHREALTIME\"; "
+            f"out=$({enter}ss -tinoH dst {vip}); [[ -z $out ]] || printf '%s%s\\n' \"$tag\" \"${{out//$nl/$nl$tag}}\"")

@@ -8,6 +8,7 @@ from ..faults import FAULTS
 from ..lab import ClientCell, ComposeLab
 from ..signals import Cleanup
 from ..store import RunDir, shown
+from ..topology import DEFAULT_CELL_NAMESPACES
 from .events import EventLog
 
 
@@ -69,7 +70,8 @@ class RunBase:
         self.lab = ComposeLab(project=self.project, cells=list(namespaces.values()),
                               datapath=s.datapath, env={**self.lab_env, **s.lab_env()},
                               workdir=self.run.lab_workdir, engine=self.engine, servers=s.servers_used(),
-                              net_admin=self.nodes_changed())
+                              net_admin=self.nodes_changed(),
+                              cell_namespaces=getattr(s, "cell_namespaces", DEFAULT_CELL_NAMESPACES))
         self.events = EventLog(self.run.events_file, clock=self.lab.now)
         self.say(f"run: {s.id} -> {shown(self.run.path)}")
 

@@ -2,7 +2,7 @@
 from concurrent.futures import ThreadPoolExecutor
 
 from ..scenario.knobs import SYSCTL_KNOBS
-from ..topology import DIRECTOR
+from ..topology import DIRECTOR, FRONT
 
 SYSCTL_FILES = {name: knob.proc_path for name, knob in SYSCTL_KNOBS.items()}
 
@@ -30,7 +30,7 @@ def _first_line(result):
 
 
 def _versions(lab, scenario):
-    running = set(lab.services())
+    running = set(lab.services()) | {c.service for c in scenario.cells}
     asked = [(name, service, command) for name, service, command in (
         ("sysbench", scenario.cells[0].service, ["sysbench", "--version"]),
         ("mariadb", "mysql-primary", ["mariadbd", "--version"]),
@@ -52,7 +52,8 @@ def collect(lab, director, scenario):
     # A knob this kernel does not have is left out.
     *applied, director_sysctls = sysctls.result()
     namespaces = {namespace: values for (namespace, _), values in zip(containers, applied)}
-    cells = {c.name: {"container": c.service, "sysctls_requested": dict(c.sysctls),
+    cells = {c.name: {"container": c.service, "front_address": lab.address(c.service, FRONT),
+                      "sysctls_requested": dict(c.sysctls),
                       "sysctls_applied": namespaces[c.namespace], "socket_options": c.socket_env(),
                       "read_timeout_s": c.read_timeout_s, "idle_s": c.idle_s}
              for c in scenario.cells}
@@ -67,6 +68,7 @@ def collect(lab, director, scenario):
         "datapath_requested": scenario.datapath,
         "images": images.result(),
         "versions": versions.result(),
+        "cell_namespaces": lab.cell_namespaces,     # a container each, or netns in one container
         "namespaces": namespaces,
         "cells": cells,
     }

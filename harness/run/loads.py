@@ -23,8 +23,9 @@ class Load:
     cell: str = None          # the cell whose client it is
     stop_signal: str = "INT"  # what it is asked to stop with (the clients end cleanly on SIGINT)
     stops_on_eof: bool = False   # it ends when its stdin is closed (no exec needed to stop it)
-    cells: tuple = ()         # a group of probes: ((cell, its file), ...), its output tagged by cell
+    cells: tuple = ()         # a group: ((tag, its file), ...), its output tagged (a probe group: by cell)
     first_input: str = ""     # written to its stdin as it starts
+    takes_commands: bool = False   # a probe group: "<cell>\t<text>" lines on its stdin reach that cell
 
 
 def start_before_servers_ready(scenario):
@@ -41,15 +42,23 @@ def watch_after_recovery_s(scenario):
     return wrk.REPORTS_AFTER_S if scenario.wrk else RECOVERY_GRACE_S
 
 
-def planned(scenario, run, vip, datapath):
-    """Every load the scenario needs, each bounded in time by its own command line."""
+def _in_own_container(service):
+    return service, None
+
+
+def planned(scenario, run, vip, datapath, placement=_in_own_container):
+    """Every load the scenario needs, each bounded in time by its own command line. placement:
+    the lab's (lab/compose.py): which container runs a cell's service, and the network namespace
+    to enter there. The probes and the ss samples of all the cells in one container come from one
+    program each, which enters each cell's namespace itself."""
     s = scenario
     duration = s.warmup_s + sum(st.seconds for st in s.steps) + s.observe_s + LOAD_MARGIN_S
     loads = []
-    probes = {}                     # service -> its cells with the built-in probe
+    probes = {}                     # container service -> [(cell with the built-in probe, its netns)]
     for cell in s.cells:
         if cell.client == DEFAULT_CLIENT:
-            probes.setdefault(cell.service, []).append(cell)
+            container, netns = placement(cell.service)
+            probes.setdefault(container, []).append((cell, netns))
         else:
             loads.append(Load(cell.service, run.probe_log(cell.name), tuple(zoo.command(s, cell, vip, duration)),
                               zoo.PROCESSES[cell.client], cell=cell.name))
@@ -57,13 +66,19 @@ def planned(scenario, run, vip, datapath):
             loads.append(Load(cell.service, run.sysbench_log(cell.name),
                               tuple(sysbench.run_command(s.sysbench, vip, duration, cell.socket_env())),
                               sysbench.PROCESS))
-    for service, cells in probes.items():
-        loads.append(Load(service, None, probe.GROUP_COMMAND, probe.PROCESS, stops_on_eof=True,
-                          cells=tuple((c.name, run.probe_log(c.name)) for c in cells),
-                          first_input=probe.group_input(probe.settings(s, c, vip, duration) for c in cells)))
+    for container, cells in probes.items():
+        loads.append(Load(container, None, probe.GROUP_COMMAND, probe.PROCESS, stops_on_eof=True,
+                          cells=tuple((c.name, run.probe_log(c.name)) for c, _ in cells), takes_commands=True,
+                          first_input=probe.group_input(probe.settings(s, c, vip, duration, netns)
+                                                        for c, netns in cells)))
+    samplers = {}                   # container service -> [(namespace, its netns)]
     for namespace, service in sorted({(c.namespace, c.service) for c in s.cells}):
-        loads.append(Load(service, run.ss_samples(namespace), tuple(ss_sampler.command(vip, duration)),
-                          ss_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True))
+        container, netns = placement(service)
+        samplers.setdefault(container, []).append((namespace, netns))
+    for container, namespaces in samplers.items():
+        loads.append(Load(container, None, tuple(ss_sampler.command(vip, duration, namespaces)), ss_sampler.PROCESS,
+                          stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True,
+                          cells=tuple((namespace, run.ss_samples(namespace)) for namespace, _ in namespaces)))
     if s.wrk:
         loads.append(Load(s.cells[0].service, run.wrk_log(), tuple(wrk.command(s.wrk, vip, duration)), wrk.PROCESS))
     loads.append(Load(DIRECTOR, run.director_flow_samples(), tuple(flow_sampler.command(duration, datapath)),
@@ -100,7 +115,7 @@ class RunningLoads:
             process.stdin.write(load.first_input)
             process.stdin.flush()
             reader = threading.Thread(target=_demultiplex, args=(process.stdout, files), daemon=True,
-                                      name=f"{load.service} probes")
+                                      name=f"{load.service} {load.process_pattern}")
             reader.start()
             self.started.append(Started(load, process, files, reader))
         for started in self.started:
@@ -120,8 +135,8 @@ class RunningLoads:
         """Write a line to a cell's probe (probe.IDLE_COMMAND)."""
         for started in self.started:
             load = started.load
-            if load.cell == cell or cell in started.files:
-                started.process.stdin.write(f"{cell}\t{text}" if load.cells else text)
+            if load.cell == cell or load.takes_commands and cell in started.files:
+                started.process.stdin.write(f"{cell}\t{text}" if load.takes_commands else text)
                 started.process.stdin.flush()
 
     def stop(self, timeout_s=10):
@@ -147,14 +162,16 @@ class RunningLoads:
         self.started = []
 
     def _signal(self, loads):
-        """One pkill per container, signal and program, however many cells run it there; side by side."""
+        """One pkill per service, signal and program, however many cells run it there; side by side.
+        (Cells that are namespaces of one container share its processes: a pkill for one of them
+        reaches the others' too, which are being stopped with it.)"""
         asked = dict.fromkeys((load.service, load.stop_signal, load.process_pattern) for load in loads)
         self.lab.exec_each([(service, ["pkill", f"-{signal}", "-f", pattern]) for service, signal, pattern in asked],
                            check=False)
 
 
 def _demultiplex(stream, files):
-    """A probe group's output, each line into its cell's file (flushed: the live view reads them)."""
+    """A group's output, each line into its tag's file (flushed: the live view reads them)."""
     for line in stream:
         tagged = probe.demultiplex(line)
         if tagged and tagged[0] in files:

@@ -59,6 +59,7 @@ OVERRIDES = {
     "WARMUP_S": _set_top("warmup_s", "duration"),
     "OBSERVE_S": _set_top("observe_s", "duration"),
     "LB_DATAPATH": _set_top("datapath", str, failover_only=False),
+    "NAMESPACES": _set_top("namespaces", str),
 }
 
 

@@ -1,7 +1,7 @@
 """What a failover scenario is, once validated: frozen data, no behaviour beyond naming."""
 import dataclasses
 
-from ..topology import PROTOCOL_SERVERS, SERVERS
+from ..topology import DEFAULT_CELL_NAMESPACES, PROTOCOL_SERVERS, SERVERS
 from .clients import CLIENTS, DEFAULT_CLIENT
 from .knobs import KERNEL_DEFAULTS, LINK_KNOBS, SYSCTL_KNOBS
 
@@ -122,6 +122,7 @@ class Scenario:
     wrk: Wrk = None
     lb: LoadBalancer = LoadBalancer()
     fault_settings: tuple = ()       # (("LB_IDLE_TIMEOUT", "20"), ...): what its faults need from the start
+    cell_namespaces: str = DEFAULT_CELL_NAMESPACES   # a container per namespace, or netns in one container
 
     kind = "failover"
 

@@ -10,7 +10,8 @@ from .knobs import CELL_KEYS, LINK_KNOBS, SYSCTL_KNOBS
 from .model import Cell, LoadBalancer, Probe, Scenario, Step, Sysbench, Wrk
 from .reader import Reader, ScenarioError, parse_duration
 
-TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s", "datapath", "lb"}
+TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s", "datapath", "lb",
+            "namespaces"}
 
 
 def parse(raw, source="<scenario>", scenario_id=None):
@@ -249,6 +250,7 @@ def _parse(raw, scenario_id):
         sysbench=sysbench, probe=probe,
         datapath=r.get("datapath", str, topology.DEFAULT_DATAPATH, choices=topology.DATAPATHS),
         wrk=wrk, lb=lb, fault_settings=fault_settings,
+        cell_namespaces=r.get("namespaces", str, topology.DEFAULT_CELL_NAMESPACES, choices=topology.CELL_NAMESPACES),
     )
 
 

@@ -18,9 +18,11 @@ starting when a harness starts its probes).
 With --settle-ops N the first N operations of the first connection come --settle-interval-ms
 apart (RTT samples, so the connection's RTO settles quickly), then one every interval.
 With --stop-on-eof it stops when its stdin is closed (between operations; a signal still works).
-With --group it runs many probes, one per cell, from one process (run_group).
+With --group it runs many probes, one per cell, from one process (run_group); a cell may name
+a network namespace (a file) its probe enters before it connects.
 """
 import argparse
+import ctypes
 import errno
 import importlib
 import json
@@ -31,7 +33,9 @@ import signal
 import socket
 import sys
 import time
+import traceback
 
+CLONE_NEWNET = 0x40000000
 SOCKOPTS = {
     "tcp_user_timeout_ms": (socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT),
     "keepalive": (socket.SOL_SOCKET, socket.SO_KEEPALIVE),
@@ -288,9 +292,11 @@ def run_group():
     """--group: many probes from one process (one exec per container, one interpreter start).
     The first stdin line is [{"cell": name, "env": {...}, "argv": [...]}, ...]; each cell's probe
     is a fork with its own environment (libsockopts reads SOCKOPT_* at each connect) and its own
-    stdin and stdout pipes. Their lines come out as "<cell>\t<line>"; a stdin line "<cell>\t<text>"
-    goes to that cell's probe; a closed stdin closes theirs (each stops between operations). A
-    SIGINT or SIGTERM is passed on to them; the group ends when every probe has."""
+    stdin and stdout pipes; a cell's "netns", when set, is the file of the network namespace its
+    probe runs in. Their lines come out as "<cell>\t<line>"; a stdin line "<cell>\t<text>" goes to
+    that cell's probe; a closed stdin closes theirs (each stops between operations). A SIGINT or
+    SIGTERM is passed on to them; the group ends when every probe has. A probe that fails (exits
+    non-zero) stops the others, and the group exits with its status."""
     first = b""
     while b"\n" not in first:              # read from the fd itself: relay() reads it after this
         data = os.read(0, 65536)
@@ -313,7 +319,7 @@ def run_group():
         os.close(stdout_w)
         children[cell["cell"]] = (pid, stdin_w, stdout_r)
 
-    def pass_on(signum, frame):
+    def pass_on(signum=None, frame=None):
         for pid, _, _ in children.values():
             try:
                 os.kill(pid, signal.SIGINT)
@@ -321,9 +327,9 @@ def run_group():
                 pass
     signal.signal(signal.SIGINT, pass_on)
     signal.signal(signal.SIGTERM, pass_on)
-    relay(children, after_spec)
-    for pid, _, _ in children.values():
-        os.waitpid(pid, 0)
+    failed = relay(children, after_spec, pass_on)        # every probe has ended (and been reaped)
+    if failed:
+        sys.exit(next(iter(failed.values())))
 
 
 def run_child(cell, stdin_r, stdout_w, not_mine):
@@ -337,18 +343,42 @@ def run_child(cell, stdin_r, stdout_w, not_mine):
     sys.stdin = open(0, "r", closefd=False)
     sys.stdout = open(1, "w", closefd=False)
     os.environ.update(cell["env"])
+    status = 0
     try:
+        if cell.get("netns"):
+            enter_network_namespace(cell["netns"])
         ARGS = parse_args(cell["argv"])
         main()
     except KeyboardInterrupt:
         pass
+    except SystemExit as exc:                  # argparse's, after its message
+        status = exc.code if isinstance(exc.code, int) else 2
+    except BaseException:
+        sys.stderr.write(f"probe {cell['cell']}: ")
+        traceback.print_exc()
+        status = 2
     finally:
         sys.stdout.flush()
-        os._exit(0)
+        sys.stderr.flush()
+        os._exit(status)
 
 
-def relay(children, commands):
-    """Lines out of the probes, tagged with their cell; commands in to them; until all are done."""
+def enter_network_namespace(path):
+    """setns(2) into the network namespace at path (Python 3.11 has no os.setns)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if libc.setns(fd, CLONE_NEWNET) != 0:
+            errno = ctypes.get_errno()
+            raise OSError(errno, f"setns({path}): {os.strerror(errno)}")
+    finally:
+        os.close(fd)
+
+
+def relay(children, commands, stop_all):
+    """Lines out of the probes, tagged with their cell; commands in to them; until all are done.
+    Returns {cell: exit status} of the probes that failed; the first one's end stops the others."""
+    failed = {}
     by_fd = {r: cell for cell, (_, _, r) in children.items()}
     partial = {fd: b"" for fd in by_fd}
     selector = selectors.DefaultSelector()
@@ -370,15 +400,21 @@ def relay(children, commands):
                 selector.unregister(0)
                 for _, w, _ in children.values():
                     os.close(w)
-            elif not data:
+            elif not data:                       # that probe has ended
                 selector.unregister(fd)
                 os.close(fd)
-                del by_fd[fd]
+                cell = by_fd.pop(fd)
+                status = os.waitstatus_to_exitcode(os.waitpid(children[cell][0], 0)[1])
+                if status:
+                    if not failed:
+                        stop_all()
+                    failed[cell] = status if status > 0 else 128 - status
             else:
                 *lines, partial[fd] = (partial[fd] + data).split(b"\n")
                 tag = by_fd[fd].encode() + b"\t"
                 out.write(b"".join(tag + line + b"\n" for line in lines))
         out.flush()
+    return failed
 
 
 def forward(children, commands):

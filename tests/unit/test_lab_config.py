@@ -1,7 +1,7 @@
 import pytest
 import yaml
 
-from harness.lab import ClientCell, ComposeLab, HostEngine, LabError, resolve_datapath
+from harness.lab import ClientCell, ComposeLab, HostEngine, LabError, netns_cells, resolve_datapath
 
 
 class EngineWithoutIpvs(HostEngine):
@@ -40,3 +40,37 @@ def test_each_cell_becomes_a_client_service_with_its_own_sysctls(tmp_path):
     assert lab.docker.client_config.compose_files == files
     env = (tmp_path / "lab.env").read_text()
     assert "LB_DATAPATH=nftables" in env
+
+
+def test_cells_in_network_namespaces_share_one_client_container_with_the_capabilities_it_needs(tmp_path):
+    cells = [ClientCell("r5", (("net.ipv4.tcp_retries2", 5),)), ClientCell("r8", (("net.ipv4.tcp_retries2", 8),))]
+    lab = ComposeLab(project="unit", cells=cells, workdir=tmp_path, engine=EngineWithoutIpvs(), cell_namespaces="netns",
+                     servers=("mysql-primary",))
+    lab.compose_files()
+    services = yaml.safe_load((tmp_path / "compose.cells.yaml").read_text())["services"]
+    assert list(services) == [netns_cells.HOST_SERVICE]
+    assert set(services[netns_cells.HOST_SERVICE]["cap_add"]) == {"NET_ADMIN", "SYS_ADMIN"}
+    assert lab._started_services() == ["director", "mysql-primary", netns_cells.HOST_SERVICE]
+    with pytest.raises(LabError, match="cell namespaces must be one of"):
+        ComposeLab(project="unit", cells=cells, engine=EngineWithoutIpvs(), cell_namespaces="vm")
+
+
+def test_network_namespaces_get_addresses_below_dockers_range_and_refuse_past_it():
+    addresses = netns_cells.plan(["r5", "r8", "r5"], "10.213.4")
+    assert addresses == {"r5": "10.213.4.20", "r8": "10.213.4.21"}
+    assert max(int(a.rsplit(".", 1)[1]) for a in netns_cells.plan(map(str, range(100)), "10.0.0").values()) < 128
+    with pytest.raises(ValueError, match="at most 100"):
+        netns_cells.plan(map(str, range(101)), "10.0.0")
+
+
+def test_each_namespace_starts_from_a_client_containers_sysctls_then_its_own():
+    script = netns_cells.setup_script([("r5", (("net.ipv4.tcp_retries2", 5),)), ("default", ())],
+                                      {"r5": "10.0.0.20", "default": "10.0.0.21"}, ["net.ipv4.tcp_retries2"])
+    lines = script.splitlines()
+    assert "inherited_net_ipv4_tcp_retries2=$(sysctl -n net.ipv4.tcp_retries2)" in lines
+    [r5_sysctls] = [line for line in lines if line.startswith("ip netns exec r5 ")]
+    [default_sysctls] = [line for line in lines if line.startswith("ip netns exec default ")]
+    assert "net.ipv4.tcp_retries2=5" in r5_sysctls and "inherited" not in r5_sysctls
+    assert "net.ipv4.tcp_retries2=${inherited_net_ipv4_tcp_retries2}" in default_sysctls
+    assert "ip -n r5 addr add 10.0.0.20/24 dev eth0" in lines
+    assert netns_cells.command_in("r5", ["ss", "-tin"]) == ["nsenter", "--net=/run/netns/r5", "--", "ss", "-tin"]

@@ -139,3 +139,48 @@ def test_a_group_runs_each_cells_probe_with_its_own_socket_options_and_ends_on_a
         connected = [r for r in by_cell[cell] if "connected" in r]
         assert len(connected) == 1 and connected[0]["sockopts"]["tcp_user_timeout_ms"] == (ms or 0)
         assert [r["ok"] for r in by_cell[cell] if "t1" in r] and all(r["ok"] for r in by_cell[cell] if "t1" in r)
+
+
+def test_a_probe_that_fails_stops_its_group_which_exits_with_its_status_and_says_why():
+    port = free_port()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    argv = ["--proto", "http", "--host", "127.0.0.1", "--port", str(port), "--interval-ms", "50",
+            "--duration-s", "60", "--stop-on-eof"]
+    spec = [{"cell": "fine", "env": {}, "argv": argv},
+            {"cell": "lost", "env": {}, "argv": argv, "netns": "/nonexistent/netns"}]
+    group = subprocess.Popen([sys.executable, str(PROBE), "--group"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        group.stdin.write(probe.group_input(spec))
+        group.stdin.flush()
+        # the healthy probe is stopped by the group, long before its 60 s are up
+        group.wait(timeout=30)
+        stderr = group.stderr.read()
+    finally:
+        group.kill()
+        server.shutdown()
+    assert group.returncode == 2
+    assert "probe lost" in stderr and "/nonexistent/netns" in stderr
+
+
+def test_the_ss_sampler_tags_each_namespaces_block_and_stamps_it():
+    if shutil.which("ss") is None:
+        pytest.skip("no ss on this host")
+    port = free_port()
+    listener = socket.create_server(("127.0.0.1", port))
+    client = socket.create_connection(("127.0.0.1", port))
+    from harness.load import ss_sampler
+    try:
+        sampler = subprocess.run(ss_sampler.command("127.0.0.1", 0.1, [("one", None), ("two", None)]),
+                                 input="", capture_output=True, text=True, timeout=30)
+    finally:
+        client.close()
+        listener.close()
+    lines = [probe.demultiplex(line) for line in sampler.stdout.splitlines()]
+    assert all(lines) and {tag for tag, _ in lines} == {"one", "two"}
+    for tag in ("one", "two"):
+        texts = [text for t, text in lines if t == tag]
+        assert texts[0].startswith("@ ") and float(texts[0][2:]) > 1e9
+        # the connection's own line, and ss's detail line (it starts with a tab) under it
+        assert any(f"127.0.0.1:{port}" in text for text in texts) and any(text.startswith("\t") for text in texts)

@@ -66,6 +66,7 @@ MALFORMED = [
     (bad(["load", "probe", "proto"], "smtp"), "load.probe.proto: must be one of mysql, http"),
     (bad(["load"], "sysbench"), "load: must be a mapping"),
     (bad(["datapath"], "ebpf"), "datapath: must be one of auto, ipvs, nftables"),
+    (bad(["namespaces"], "vm"), "namespaces: must be one of container, netns"),
     # Found by hand (issue 12): each crashed or was accepted before.
     (bad(["steps", 0, "fault"], ["ipvs_swap"]), "steps[0].fault: unknown fault ['ipvs_swap']"),
     (bad(["warmup_s"], float("nan")), "warmup_s: must be a finite number, not nan"),
@@ -125,6 +126,13 @@ def test_overrides_from_make_reach_every_cell():
     parsed, _ = scenario.load("lvs-switchover", {"TCP_RETRIES2": "5", "WARMUP_S": "3"})
     assert {c.knob("tcp_retries2") for c in parsed.cells} == {5}
     assert parsed.warmup_s == 3 and parsed.cells[0].name == "r5"
+
+
+def test_cells_are_containers_unless_the_scenario_or_make_asks_for_network_namespaces():
+    assert scenario.parse(GOOD, "g.yaml", "g").cell_namespaces == "container"
+    assert scenario.parse({**GOOD, "namespaces": "netns"}, "g.yaml", "g").cell_namespaces == "netns"
+    parsed, _ = scenario.load("matrix-short", {"NAMESPACES": "netns"})
+    assert parsed.cell_namespaces == "netns"
 
 
 def test_unknown_scenario_lists_the_known_ones():
