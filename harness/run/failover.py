@@ -51,8 +51,10 @@ class FailoverRun(RunBase):
     def _run(self):
         s = self.scenario
         self.phase = "bringing the lab up"
-        self.say(f"run: bringing the lab up ({len(s.cells)} client cell(s) in "
-                 f"{len({c.namespace for c in s.cells})} client container(s)) ...")
+        namespaces = len({c.namespace for c in s.cells})
+        where = (f"{namespaces} network namespace(s) of one client container" if s.cell_namespaces == "netns"
+                 else f"{namespaces} client container(s)")
+        self.say(f"run: bringing the lab up ({len(s.cells)} client cell(s) in {where}) ...")
         self.events.add("lab_starting")
         early = loads.start_before_servers_ready(s)
         self.lab.up(wait=not early)
