@@ -251,13 +251,13 @@ class ComposeLab:
             if cell.netem:
                 self.exec(cell.service, ["tc", "qdisc", "replace", "dev", "eth0", "root", "netem", *cell.netem.split()])
 
-    def wait_healthy(self, timeout_s=180):
-        """Until every container with a health check passes it; a LabError when one fails it, stops,
-        or the time is up."""
+    def wait_healthy(self, timeout_s=180, only=None):
+        """Until every container with a health check passes it (only: of these services); a LabError
+        when one fails it, stops, or the time is up."""
         deadline = time.monotonic() + timeout_s
         while True:
             found = self.health()
-            health = {service: found.get(service, "gone") for service in self._running_services}
+            health = {service: found.get(service, "gone") for service in only or self._running_services}
             failed = {s: h for s, h in health.items() if h not in ("healthy", "starting", "running")}
             if failed:
                 raise LabError("not healthy: " + ", ".join(f"{s} ({h})" for s, h in sorted(failed.items())))

@@ -14,15 +14,19 @@ SETTLE_OPS, SETTLE_INTERVAL_MS = 30, 10
 GROUP_COMMAND = ("env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "probe", "--group")
 
 
-def settings(scenario, cell, vip, duration_s, netns=None):
+def settings(scenario, cell, vip, duration_s, netns=None, phase=0.0):
     """{"cell", "env", "argv", "netns"} of the cell's probe: libsockopts applies env's socket options
     at each connect. An idle cell goes quiet when told (IDLE_COMMAND) and stays quiet for idle_s.
-    netns: the file of the network namespace its probe enters first (None: the container's own)."""
+    netns: the file of the network namespace its probe enters first (None: the container's own).
+    phase: where in the interval (0 to 1) its ticks fall, against probes started with it: probes
+    ticking together would all meet the fault at the same point of their interval, and a grid
+    would measure one phase of it, not its spread (the model expects half an interval)."""
     idle = ["--idle-s", f"{cell.idle_s:g}"] if cell.idle_s else []
     argv = ["--proto", scenario.probe.proto, "--host", vip,
             "--interval-ms", f"{scenario.probe.interval_ms:g}", "--duration-s", f"{duration_s:.0f}",
             "--read-timeout-s", f"{cell.read_timeout_s:g}", "--first-connect-s", f"{FIRST_CONNECT_S:g}",
             "--settle-ops", f"{SETTLE_OPS}", "--settle-interval-ms", f"{SETTLE_INTERVAL_MS:g}",
+            "--phase-ms", f"{phase * scenario.probe.interval_ms:.0f}",
             "--stop-on-eof", *idle]
     return {"cell": cell.name, "env": cell.socket_env(), "argv": argv, "netns": netns}
 

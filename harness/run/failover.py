@@ -15,6 +15,7 @@ from ..director import Director
 from ..faults import FAULTS
 from ..errors import LabError
 from ..load import probe, sysbench
+from ..topology import DIRECTOR
 from . import environment, evidence, loads
 from .base import RunBase
 from .live import CellView, LiveView
@@ -32,7 +33,8 @@ class FailoverRun(RunBase):
         super().__init__(*args, **kwargs)
         self.narrate, self.pause = narrate, pause
         self.injected, self.director, self.loads = [], None, None
-        self.env_recorded = None          # a future: the servers' readiness, then env.json
+        self.env_recorded = None          # a future: env.json's contents, once the director is ready
+        self.servers_ready = None         # a future: the servers' health checks passed
         self.lab_checked = 0.0
 
     def execute(self):
@@ -69,10 +71,11 @@ class FailoverRun(RunBase):
         self.loads.start(loads.planned(s, self.run, vip, self.lab.datapath, self.lab.placement))
         self.events.add("load_start", cells=[c.name for c in s.cells])
         # In the background while the clients start and warm up, done before any fault: the
-        # servers' health checks (when the clients started alongside them), then env.json; once
-        # every client answers, the director's table of their flows.
-        background = ThreadPoolExecutor(2, thread_name_prefix="run-background")
-        self.env_recorded = background.submit(self._servers_ready_then_environment, early)
+        # servers' health checks (when the clients started alongside them); env.json, once the
+        # director is configured; once every client answers, the director's table of their flows.
+        background = ThreadPoolExecutor(3, thread_name_prefix="run-background")
+        self.servers_ready = background.submit(self._servers_ready, early)
+        self.env_recorded = background.submit(self._environment, early)
         self._wait_until_every_cell_answers()
         self.events.add("loads_ready")
         flows_kept = background.submit(evidence.snapshot_flows, self.run, self.director, "before-fault")
@@ -87,6 +90,7 @@ class FailoverRun(RunBase):
                 self.loads.tell(name, probe.IDLE_COMMAND)
             self.view.note(f"{', '.join(idle_cells)}: idle from now")
         self._watch(warm_until)
+        self.servers_ready.result(timeout=READY_LIMIT_S)
         self._write_env(self.env_recorded.result(timeout=READY_LIMIT_S))
         flows_kept.result(timeout=READY_LIMIT_S)
         self.phase = "running the steps"
@@ -97,10 +101,14 @@ class FailoverRun(RunBase):
         self._watch(self.view.limit_at, stop_when_recovered=True)
         self.events.add("observe_end", all_recovered=self.view.all_recovered())
 
-    def _servers_ready_then_environment(self, wait_for_servers):
+    def _servers_ready(self, wait_for_servers):
         if wait_for_servers:
             self.lab.wait_healthy(READY_LIMIT_S)
             self.events.add("servers_ready")
+
+    def _environment(self, director_may_be_starting):
+        if director_may_be_starting:
+            self.lab.wait_healthy(READY_LIMIT_S, only=(DIRECTOR,))
         return environment.collect(self.lab, self.director, self.scenario)
 
     def _write_env(self, env):
@@ -114,8 +122,9 @@ class FailoverRun(RunBase):
         deadline = self.lab.now() + READY_LIMIT_S
         while self.lab.now() < deadline:
             self._watch(self.lab.now() + TICK_S)
-            if self.env_recorded.done() and self.env_recorded.exception():
-                raise self.env_recorded.exception()      # a server that never got healthy, say
+            for background in (self.servers_ready, self.env_recorded):
+                if background.done() and background.exception():
+                    raise background.exception()        # a server that never got healthy, say
             if not self.view.waiting_for():
                 return
             ended = self.loads.ended()

@@ -66,10 +66,11 @@ def planned(scenario, run, vip, datapath, placement=_in_own_container):
             loads.append(Load(cell.service, run.sysbench_log(cell.name),
                               tuple(sysbench.run_command(s.sysbench, vip, duration, cell.socket_env())),
                               sysbench.PROCESS))
+    phases = {cell.name: i / len(s.cells) for i, cell in enumerate(s.cells)}
     for container, cells in probes.items():
         loads.append(Load(container, None, probe.GROUP_COMMAND, probe.PROCESS, stops_on_eof=True,
                           cells=tuple((c.name, run.probe_log(c.name)) for c, _ in cells), takes_commands=True,
-                          first_input=probe.group_input(probe.settings(s, c, vip, duration, netns)
+                          first_input=probe.group_input(probe.settings(s, c, vip, duration, netns, phases[c.name])
                                                         for c, netns in cells)))
     samplers = {}                   # container service -> [(namespace, its netns)]
     for namespace, service in sorted({(c.namespace, c.service) for c in s.cells}):

@@ -16,7 +16,8 @@ With --first-connect-s S, until its first answer a failed connect is no operatio
 {"waiting": t, "error": ...} and retries every interval, for up to S s (the servers may still be
 starting when a harness starts its probes).
 With --settle-ops N the first N operations of the first connection come --settle-interval-ms
-apart (RTT samples, so the connection's RTO settles quickly), then one every interval.
+apart (RTT samples, so the connection's RTO settles quickly), then one every interval, the first
+of those --phase-ms later.
 With --stop-on-eof it stops when its stdin is closed (between operations; a signal still works).
 With --group it runs many probes, one per cell, from one process (run_group); a cell may name
 a network namespace (a file) its probe enters before it connects.
@@ -207,8 +208,13 @@ def rest_of_interval(t0, interval_ms=None):
 def interval_after(operations, number):
     """The first --settle-ops operations of the first connection come --settle-interval-ms apart:
     each answer is an RTT sample and srtt moves 1/8 of the way to it, so the RTO the kernel arms
-    settles within those samples, not within seconds of the normal interval."""
-    return ARGS.settle_interval_ms if number == 1 and operations < ARGS.settle_ops else ARGS.interval_ms
+    settles within those samples, not within seconds of the normal interval. The first interval
+    after them is --phase-ms longer: probes started together then do not tick together."""
+    if number == 1 and operations < ARGS.settle_ops:
+        return ARGS.settle_interval_ms
+    if number == 1 and operations == max(ARGS.settle_ops, 1):
+        return ARGS.interval_ms + ARGS.phase_ms
+    return ARGS.interval_ms
 
 
 def main():
@@ -270,6 +276,8 @@ parser.add_argument("--max-operations", type=int, default=100000)
 parser.add_argument("--settle-ops", type=int, default=0,
                     help="the first connection's first this many operations come --settle-interval-ms apart")
 parser.add_argument("--settle-interval-ms", type=float, default=10)
+parser.add_argument("--phase-ms", type=float, default=0,
+                    help="the first interval after the settling ones is this much longer (spreads probes' ticks)")
 parser.add_argument("--read-timeout-s", type=float, default=0, help="0: wait for the kernel")
 parser.add_argument("--connect-timeout-s", type=float, default=5)
 parser.add_argument("--stop-on-eof", action="store_true", help="stop when stdin is closed")
