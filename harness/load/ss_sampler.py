@@ -1,10 +1,11 @@
 """Evidence: `ss -tino` of the client sockets to the VIP in each network namespace of a client
-container, sampled twice a second by one sampler per container.
+container, sampled twice a second by one sampler per container: blocks headed '@ <unix time>',
+then the sockets; harness/measure/ss_log.py reads them back.
 
-Each namespace's lines come out tagged "<namespace>\t<line>" (the run writes them to that
-namespace's file, as it does a probe group's): blocks headed '@ <unix time>', then the sockets;
-harness/measure/ss_log.py reads them back. A namespace with a file (a cell's namespace inside
-the container, lab/netns_cells.py) is entered with nsenter; one without is the container's own.
+A container that is one namespace gets command(): its output is that namespace's file as it is.
+One that holds several (cells' namespaces inside it, lab/netns_cells.py) gets group_command(),
+which enters each with nsenter and tags its lines "<namespace>\t<line>" (the run writes them to
+that namespace's file, as it does a probe group's).
 """
 import shlex
 
@@ -14,7 +15,11 @@ PROCESS = "blackhole-ss-sampler"
 INTERVAL_S = 0.5
 
 
-def command(vip, duration_s, namespaces):
+def command(vip, duration_s):
+    return every(INTERVAL_S, duration_s, f"ss -tinoH dst {vip}", PROCESS)
+
+
+def group_command(vip, duration_s, namespaces):
     """namespaces: [(tag, the file of its network namespace or None), ...]."""
     sample = "; ".join(["nl=$'\\n'"] + [_sample_one(tag, netns_file, vip) for tag, netns_file in namespaces])
     return every(INTERVAL_S, duration_s, sample, PROCESS, stamp=False)

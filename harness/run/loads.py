@@ -77,8 +77,12 @@ def planned(scenario, run, vip, datapath, placement=_in_own_container):
         container, netns = placement(service)
         samplers.setdefault(container, []).append((namespace, netns))
     for container, namespaces in samplers.items():
-        loads.append(Load(container, None, tuple(ss_sampler.command(vip, duration, namespaces)), ss_sampler.PROCESS,
-                          stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True,
+        if namespaces == [(namespaces[0][0], None)]:       # the container is the namespace: straight to its file
+            loads.append(Load(container, run.ss_samples(namespaces[0][0]), tuple(ss_sampler.command(vip, duration)),
+                              ss_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True))
+            continue
+        loads.append(Load(container, None, tuple(ss_sampler.group_command(vip, duration, namespaces)),
+                          ss_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True,
                           cells=tuple((namespace, run.ss_samples(namespace)) for namespace, _ in namespaces)))
     if s.wrk:
         loads.append(Load(s.cells[0].service, run.wrk_log(), tuple(wrk.command(s.wrk, vip, duration)), wrk.PROCESS))

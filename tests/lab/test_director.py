@@ -74,11 +74,13 @@ def test_nodest_reset_resets_the_old_connection_within_a_second(director, held):
 
 
 def test_drain_keeps_the_old_connection_working_then_resets_it(director, held):
-    connection = held("--interval-ms", 100, "--read-timeout-s", 5, "--duration-s", 10, "--exit-on-error")
-    director.swap("web", old="web-a", new="web-b", drain_s=3)
+    # 6 s: the two execs between the swap and go() took over 3 s with three labs on two cores
+    connection = held("--interval-ms", 100, "--read-timeout-s", 5, "--duration-s", 14, "--exit-on-error")
+    director.swap("web", old="web-a", new="web-b", drain_s=6)
     [removal] = director.state()["removed"][director.vip("web")]
     drain_end = removal["drain_until"]          # the director's clock is the host's, as ours
-    _, operations = connection.go()
+    started, operations = connection.go()
+    assert started < drain_end - 1.0, f"go() came {started - drain_end:+.1f} s after the drain's end: too late to test"
     *served, failed = operations
     assert failed["error"] == "ECONNRESET"
     assert {op["server"] for op in served} == {"web-a"}, "drained flows must stay on the old backend"
