@@ -178,6 +178,7 @@ class ComposeLab:
         if self.in_netns:
             service = self._client_service(base, netns_cells.HOST_SERVICE)
             service["cap_add"] = list(netns_cells.CAPABILITIES)
+            service["cpu_shares"] = netns_cells.cpu_shares(len(self.cells))
             services[netns_cells.HOST_SERVICE] = service
         for cell in () if self.in_netns else self.cells:
             service = self._client_service(base, cell.service)

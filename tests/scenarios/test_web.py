@@ -26,7 +26,9 @@ def test_nginx_switchover_every_keepalive_connection_hangs_as_modelled_then_land
     fault = int(summary["fault"]["t"])
     before = [n for s, n in seconds.items() if s < fault - 1]
     assert before and min(before) > 0
-    assert any(s not in seconds for s in range(fault + 1, fault + 4)), "no throughput cliff after the cut"
+    # the cut lands somewhere in the fault step's own span (6.4 s once, under three labs side by side)
+    landed_by = int(summary["fault"]["t"] + summary["fault"]["uncertainty_s"])
+    assert any(s not in seconds for s in range(fault + 1, landed_by + 4)), "no throughput cliff after the cut"
     assert any(s > fault + 5 for s in seconds), "wrk never came back"
 
 
