@@ -81,12 +81,18 @@ def outstanding_data(cell, rto0_s=None, hz=kernel_model.HZ):
 
 def _with_read_timeout(cell, window, interval_s, lead):
     """The application's own timer, started with the first request sent after the fault: on
-    average half a probe interval after it."""
+    average half a probe interval after it. When the kernel's window opens before the timer is
+    due (a borderline tcp_retries2, whose earlier RTO firing may already end it), either may end
+    the wait first."""
     timeout = cell.read_timeout_s
-    if timeout and (window.expected_s is None or timeout < window.expected_s):
-        return Window(timeout + interval_s / 2, timeout, timeout + lead + APP_TIMER_LATE_S,
-                      f"application read timeout {timeout:g} s")
-    return window
+    if not timeout or (window.expected_s is not None and timeout >= window.expected_s):
+        return window
+    own = Window(timeout + interval_s / 2, timeout, timeout + lead + APP_TIMER_LATE_S,
+                 f"application read timeout {timeout:g} s")
+    if window.expected_s is not None and window.earliest_s < own.earliest_s:
+        return Window(own.expected_s, window.earliest_s, own.latest_s,
+                      f"{own.basis}, or {window.basis} if its earlier firing comes first")
+    return own
 
 
 def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):

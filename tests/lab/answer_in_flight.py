@@ -1,7 +1,8 @@
 """A removed backend's answer already on its way still reaches its client; what the client sends
-after that is dropped. IPVS drops only packets to a destination that is no longer available
-(ip_vs_in_hook); the nftables datapath must mean the same. Were the answer dropped, its request
-already ACKed, the client would have nothing to retransmit: an app hang, not a blackhole."""
+after that is dropped (nodest=drop) or reset (nodest=reset). IPVS acts only on packets to a
+destination that is no longer available (ip_vs_in_hook); the nftables datapath must mean the
+same. Were the answer dropped, its request already ACKed, the client would have nothing to send:
+neither retransmitting into the blackhole nor meeting the reset, it would wait as in an app hang."""
 import json
 
 SERVER_SLEEP_S = 2.0
@@ -39,15 +40,16 @@ def records_until(process, key):
     return records
 
 
-def check(lab, director, client="client"):
-    """The answer to the query in flight at the swap arrives; the next query gets nothing, not a reset."""
+def check(lab, director, client="client", nodest="drop"):
+    """The answer to the query in flight at the swap arrives; the next query gets nothing
+    (nodest=drop: its read timeout ends it) or a reset (nodest=reset)."""
     process = lab.spawn(client, ["python3", "-c", CLIENT, lab.address("director", "front")])
     try:
         records_until(process, "ready")
         process.stdin.write("go\n")
         process.stdin.flush()
         records_until(process, "sent")
-        applying, applied = director.swap("mysql", old="mysql-primary", new="mysql-replica", nodest="drop")
+        applying, applied = director.swap("mysql", old="mysql-primary", new="mysql-replica", nodest=nodest)
         out, err = process.communicate(timeout=SERVER_SLEEP_S + READ_TIMEOUT_S + 30)
     finally:
         if process.poll() is None:
@@ -58,6 +60,10 @@ def check(lab, director, client="client"):
     assert applied < answered["t0"] + SERVER_SLEEP_S, "the swap landed after the answer: nothing was in flight"
     assert answered["ok"] and answered["server"] == "mysql-primary", \
         f"the answer in flight at the swap was lost: {answered}"
-    [_, blackholed] = operations
-    assert not blackholed["ok"] and "timed out" in blackholed["error"], blackholed
-    assert blackholed["t1"] - blackholed["t0"] >= READ_TIMEOUT_S - 0.1, "something answered a dropped flow"
+    [_, after] = operations
+    if nodest == "drop":
+        assert not after["ok"] and "timed out" in after["error"], after
+        assert after["t1"] - after["t0"] >= READ_TIMEOUT_S - 0.1, "something answered a dropped flow"
+    else:
+        assert not after["ok"] and "reset" in after["error"].lower(), after
+        assert after["t1"] - after["t0"] < 1.0, "the reset came late"

@@ -62,7 +62,11 @@ def test_nodest_drop_silently_drops_the_old_connection(lab, director, held):
 
 
 def test_nodest_drop_lets_an_answer_in_flight_through_then_drops_the_flow(lab, director):
-    answer_in_flight.check(lab, director)
+    answer_in_flight.check(lab, director, nodest="drop")
+
+
+def test_nodest_reset_lets_an_answer_in_flight_through_then_resets_the_flow(lab, director):
+    answer_in_flight.check(lab, director, nodest="reset")
 
 
 def test_nodest_reset_resets_the_old_connection_within_a_second(director, held):

@@ -24,7 +24,11 @@ def test_one_failover_measures_every_cell_of_the_matrix(matrix_run):
         for user_timeout_ms in (5000, 10000):
             name = f"r{retries2}-ut{user_timeout_ms}"
             assert_within(by_name[name]["probe"]["detect_s"], user_timeout_bounds(user_timeout_ms / 1000, lead), name)
-        assert_within(by_name[f"r{retries2}-rt5"]["probe"]["detect_s"], (5.0, 5.0 + lead + 0.05), f"r{retries2}-rt5")
+        # the 5 s read timeout, unless the kernel's own window opens before it (a borderline
+        # tcp_retries2=3 at an RTO over 204 ms: its earlier firing, ~3.5 s, may end the wait first)
+        timed = by_name[f"r{retries2}-rt5"]
+        kernel_first = [w for w in blackhole_bounds(retries2, lead, timed["predicted"]["base_rto_s"]) if w[0] < 5.0]
+        assert_within(timed["probe"]["detect_s"], [(5.0, 5.0 + lead + 0.05)] + kernel_first, f"r{retries2}-rt5")
     slowest = max(c["predicted"]["expected_s"] for c in by_name.values())
     assert wall_s <= slowest + 90, f"run took {wall_s:.0f} s, slowest cell predicted {slowest:.0f} s"
 

@@ -3,10 +3,11 @@
 The whole table is rendered from the state and replaced in one transaction, so the
 ruleset always says exactly what the state says. Semantics, matching IPVS:
   - what clients send on a removed backend's old flows (conntrack entries still NATed to it) is
-    dropped (nodest=drop) or answered with a TCP reset (nodest=reset); with nodest=drop what the
-    backend sends still reaches them, as IPVS (ip_vs_in_hook drops only packets to a destination
-    that is no longer available): an answer already on its way is not lost, which would leave its
-    client with nothing to retransmit, waiting on an app hang rather than in a blackhole;
+    dropped (nodest=drop) or answered with a TCP reset (nodest=reset); what the backend sends
+    still reaches them, as with IPVS (ip_vs_in_hook acts only on packets to a destination that is
+    no longer available): an answer already on its way is not lost, which would leave its client
+    with nothing to send, so neither retransmitting into a blackhole nor meeting the reset, but
+    waiting as in an app hang;
   - during a drain they are still forwarded; a kernel set-element timeout ends the
     drain, after which the next packet of the flow is reset;
   - flows to backends are masqueraded, so servers need no route back to the clients
@@ -57,10 +58,8 @@ def render(state, now=None):
         "  chain backend_filter {",
         "    type filter hook forward priority filter; policy accept;",
         "    ct direction original ip daddr . tcp dport @draining accept",
-        "    ct direction reply ip saddr . tcp sport @draining accept",
         "    ct direction original ip daddr . tcp dport @removed_reset reject with tcp reset",
         "    ct direction original ip daddr . tcp dport @removed_drop drop",
-        "    ct direction reply ip saddr . tcp sport @removed_reset drop",
         "  }",
         "}",
     ]
