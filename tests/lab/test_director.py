@@ -65,7 +65,7 @@ def test_nodest_drop_lets_an_answer_in_flight_through_then_drops_the_flow(lab, d
     answer_in_flight.check(lab, director, nodest="drop")
 
 
-def test_nodest_reset_lets_an_answer_in_flight_through_then_resets_the_flow(lab, director):
+def test_nodest_reset_loses_the_answer_in_flight_and_the_client_waits_for_its_own_timeout(lab, director):
     answer_in_flight.check(lab, director, nodest="reset")
 
 

@@ -3,11 +3,13 @@
 The whole table is rendered from the state and replaced in one transaction, so the
 ruleset always says exactly what the state says. Semantics, matching IPVS:
   - what clients send on a removed backend's old flows (conntrack entries still NATed to it) is
-    dropped (nodest=drop) or answered with a TCP reset (nodest=reset); what the backend sends
-    still reaches them, as with IPVS (ip_vs_in_hook acts only on packets to a destination that is
-    no longer available): an answer already on its way is not lost, which would leave its client
-    with nothing to send, so neither retransmitting into a blackhole nor meeting the reset, but
-    waiting as in an app hang;
+    dropped (nodest=drop) or answered with a TCP reset (nodest=reset), as IPVS does with
+    expire_nodest_conn 0 or 1. What the backend sends: with nodest=drop it still reaches them
+    (IPVS keeps the entry, and ip_vs_in_hook acts only on packets to a destination that is no
+    longer available), so an answer already on its way is not lost; with nodest=reset it is
+    dropped (IPVS, since Linux 5.9, flushes the backend's entries when it is deleted), so a client
+    whose request that backend had ACKed has nothing to send, never meets the reset, and waits as
+    in an app hang (tests/lab/answer_in_flight.py holds both datapaths to this);
   - during a drain they are still forwarded; a kernel set-element timeout ends the
     drain, after which the next packet of the flow is reset;
   - flows to backends are masqueraded, so servers need no route back to the clients
@@ -60,6 +62,7 @@ def render(state, now=None):
         "    ct direction original ip daddr . tcp dport @draining accept",
         "    ct direction original ip daddr . tcp dport @removed_reset reject with tcp reset",
         "    ct direction original ip daddr . tcp dport @removed_drop drop",
+        "    ct direction reply ip saddr . tcp sport @removed_reset drop",
         "  }",
         "}",
     ]
