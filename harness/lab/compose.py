@@ -21,7 +21,8 @@ from python_on_whales.exceptions import DockerException
 
 from ..errors import LabError
 from ..scenario.knobs import SYSCTL_KNOBS
-from ..topology import CELL_NAMESPACES, DATAPATHS, DEFAULT_CELL_NAMESPACES, DEFAULT_DATAPATH, DIRECTOR, FRONT
+from ..topology import (CELL_NAMESPACES, DATAPATHS, DEFAULT_CELL_NAMESPACES, DEFAULT_DATAPATH, DIRECTOR, FRONT,
+                        SERVERS)
 from . import netns_cells, registry
 from .engine import HostEngine
 
@@ -178,7 +179,8 @@ class ComposeLab:
         if self.in_netns:
             service = self._client_service(base, netns_cells.HOST_SERVICE)
             service["cap_add"] = list(netns_cells.CAPABILITIES)
-            service["cpu_shares"] = netns_cells.cpu_shares(len(self.cells))
+            others = 1 + len(SERVERS if self.servers is None else self.servers)      # the director and servers
+            service["cpu_shares"] = netns_cells.cpu_shares(len(self.cells), others)
             services[netns_cells.HOST_SERVICE] = service
         for cell in () if self.in_netns else self.cells:
             service = self._client_service(base, cell.service)

@@ -20,11 +20,14 @@ MAX_CELLS = LAST_HOST - FIRST_HOST + 1
 DOCKER_CPU_SHARES = 1024        # a container's CPU weight unless it is given one
 
 
-def cpu_shares(namespaces):
+def cpu_shares(namespaces, lab_containers):
     """The container's CPU weight: as much as the containers it stands for would have together
-    (each gets Docker's 1024). With one container's, its cells got one share of a busy machine
-    between them, and their timers fired late together: 0.23 s in a make test run."""
-    return DOCKER_CPU_SHARES * max(1, namespaces)
+    (each gets Docker's 1024), but no more than the rest of the lab's (lab_containers: the
+    director and servers). With one container's, its cells got one share of a machine busy with
+    other labs, and their timers fired late together (0.23-0.41 s in a make test run); with a
+    hundred, they starved the director and servers whose round trips they measure (RTOs of
+    212-224 ms instead of 204, the model's error up from 0.01-0.06 s to 0.12 s)."""
+    return DOCKER_CPU_SHARES * max(1, min(namespaces, lab_containers))
 
 
 def plan(namespaces, front_prefix):
