@@ -45,6 +45,14 @@ def test_nftables_drain_element_carries_the_remaining_time():
     assert "timeout" not in after.split("set draining")[1].split("}")[0].replace("flags timeout", "")
 
 
+def test_nftables_drain_forwards_both_directions_before_any_removed_rule_applies():
+    rules = [line.strip() for line in nftables.render(swapped_state(drain_s=3.0), now=1001.0).splitlines()]
+    first_removed = min(i for i, rule in enumerate(rules) if "@removed_" in rule)
+    for direction, field in (("original", "daddr . tcp dport"), ("reply", "saddr . tcp sport")):
+        accept = rules.index(f"ct direction {direction} ip {field} @draining accept")
+        assert accept < first_removed, f"{direction} packets of a draining flow meet a removed_* rule first"
+
+
 def test_nftables_replaces_the_table_in_one_transaction():
     lines = nftables.render(State(), now=0).splitlines()
     assert lines[:3] == ["table ip blackhole_lb {}", "delete table ip blackhole_lb", "table ip blackhole_lb {"]

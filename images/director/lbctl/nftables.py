@@ -10,8 +10,9 @@ ruleset always says exactly what the state says. Semantics, matching IPVS:
     dropped (IPVS, since Linux 5.9, flushes the backend's entries when it is deleted), so a client
     whose request that backend had ACKed has nothing to send, never meets the reset, and waits as
     in an app hang (tests/lab/answer_in_flight.py holds both datapaths to this);
-  - during a drain they are still forwarded; a kernel set-element timeout ends the
-    drain, after which the next packet of the flow is reset;
+  - during a drain both directions are still forwarded (IPVS keeps a draining destination, weight
+    0, until it is deleted); a kernel set-element timeout ends the drain, after which the next
+    packet of the flow is reset and the backend's answers are dropped;
   - flows to backends are masqueraded, so servers need no route back to the clients
     (Docker drops packets on an internal network whose source is outside its subnet);
   - the LB forgets a flow that has been idle for idle_timeout_s (conntrack timeout).
@@ -60,6 +61,7 @@ def render(state, now=None):
         "  chain backend_filter {",
         "    type filter hook forward priority filter; policy accept;",
         "    ct direction original ip daddr . tcp dport @draining accept",
+        "    ct direction reply ip saddr . tcp sport @draining accept",
         "    ct direction original ip daddr . tcp dport @removed_reset reject with tcp reset",
         "    ct direction original ip daddr . tcp dport @removed_drop drop",
         "    ct direction reply ip saddr . tcp sport @removed_reset drop",
