@@ -61,6 +61,20 @@ def test_tolerance_comes_from_each_cells_model_window():
     assert [r.verdict for r in baseline.compare(make(), shifted)][0] == "ok"
 
 
+def test_a_borderline_cell_may_take_either_firing_its_model_window_holds():
+    """tcp_retries2=3 at RTO 208 ms: KERNEL_FACTS.md's earlier firing (~3.5 s) or the budget's (~6.7 s)."""
+    early = copy.deepcopy(SUMMARY)
+    early["cells"][0]["probe"]["detect_s"] = 3.6
+    early["cells"][0]["predicted"] = {"expected_s": 6.76, "earliest_s": 3.3, "latest_s": 7.2, "basis": "either"}
+    rows = {r.cell: r for r in baseline.compare(make(), early)}
+    assert not rows["r3"].failed and rows["r3"].verdict == baseline.WITHIN_WINDOW
+    early["cells"][0]["predicted"] = SUMMARY["cells"][0]["predicted"]     # a window without the earlier firing
+    assert {r.cell: r.verdict for r in baseline.compare(make(), early)}["r3"] == "REGRESSION"
+    early["cells"][0]["probe"]["detect_s"] = 3.0                         # before even the wide window opens
+    early["cells"][0]["predicted"] = {"expected_s": 6.76, "earliest_s": 3.3, "latest_s": 7.2, "basis": "either"}
+    assert {r.cell: r.verdict for r in baseline.compare(make(), early)}["r3"] == "REGRESSION"
+
+
 def test_a_cell_that_starts_erroring_is_a_regression():
     changed = copy.deepcopy(SUMMARY)
     changed["cells"][2]["probe"]["detect_s"] = 3.0
