@@ -18,6 +18,21 @@ def store(name, figures):
     return path
 
 
+def label_axes(axes, xlabel, ylabel=None, legend_size=9):
+    axes.set_xlabel(xlabel)
+    if ylabel:
+        axes.set_ylabel(ylabel)
+    axes.legend(fontsize=legend_size)
+    axes.grid(True, alpha=0.3)
+
+
+def save_chart(fig, title, path):
+    """Title, lay out and write a matplotlib figure."""
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path)
+
+
 def wall_breakdown(events, summary, started, ended):
     """[(phase, seconds)] of a run timed from started to ended (the lab's clock, this host's):
     what came before the lab started, the run's own phases (measure/run_phases.py), and the

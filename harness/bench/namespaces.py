@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from . import store  # noqa: E402
+from . import label_axes, save_chart, store  # noqa: E402
 from .scale import CEILING_P95_S, measure  # noqa: E402
 from ..store import bench_dir  # noqa: E402
 from ..topology import CELL_NAMESPACES  # noqa: E402
@@ -54,17 +54,9 @@ def chart(rows, path):
         times.plot(sizes, [phase(r, "clients start until each answered") for r in ok], marker=marker,
                    linestyle=":", label=f"{mode}: clients until each answered")
         memory.plot(sizes, [r["memory_mb_over_idle"] for r in ok], marker=marker, label=mode)
-    times.set_xlabel("cells, a network namespace each")
-    times.set_ylabel("seconds")
-    times.legend(fontsize=8)
-    times.grid(True, alpha=0.3)
-    memory.set_xlabel("cells, a network namespace each")
-    memory.set_ylabel("memory in use over idle (MB)")
-    memory.legend(fontsize=9)
-    memory.grid(True, alpha=0.3)
-    fig.suptitle("bench-namespaces: a container per namespace, or namespaces in one container")
-    fig.tight_layout()
-    fig.savefig(path)
+    label_axes(times, "cells, a network namespace each", "seconds", legend_size=8)
+    label_axes(memory, "cells, a network namespace each", "memory in use over idle (MB)")
+    save_chart(fig, "bench-namespaces: a container per namespace, or namespaces in one container", path)
     plt.close(fig)
 
 

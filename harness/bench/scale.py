@@ -20,7 +20,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from . import store, wall_breakdown  # noqa: E402
+from . import label_axes, save_chart, store, wall_breakdown  # noqa: E402
 from .. import scenario as scenario_files  # noqa: E402
 from ..measure import probe_log  # noqa: E402
 from ..pipeline import run_and_report  # noqa: E402
@@ -156,20 +156,13 @@ def chart(rows, path):
         errors.plot(sizes, [r[key] for r in ok], marker=marker, label=label)
     errors.axhline(CEILING_P95_S, color="grey", linestyle="--", label=f"ceiling: p95 {CEILING_P95_S} s")
     errors.set_xscale("log")
-    errors.set_xlabel("cells in one failover")
-    errors.set_ylabel("|measured − predicted| first error (s)")
-    errors.legend(fontsize=9)
-    errors.grid(True, alpha=0.3)
+    label_axes(errors, "cells in one failover", "|measured − predicted| first error (s)")
     costs.plot(sizes, [r["wall_over_slowest"] for r in ok], marker="o", label="wall / slowest cell")
     costs.plot(sizes, [r["probe_gap_p99_s"] * 10 for r in ok], marker="s", label="probe gap p99 (×10 s)")
     costs.plot(sizes, [r["cpu_busy_mean"] * 10 for r in ok], marker="^", label="CPU busy mean (×10)")
     costs.set_xscale("log")
-    costs.set_xlabel("cells in one failover")
-    costs.legend(fontsize=9)
-    costs.grid(True, alpha=0.3)
-    fig.suptitle("bench-scale: how big a grid one 2-core machine measures")
-    fig.tight_layout()
-    fig.savefig(path)
+    label_axes(costs, "cells in one failover")
+    save_chart(fig, "bench-scale: how big a grid one 2-core machine measures", path)
     plt.close(fig)
 
 
