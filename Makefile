@@ -26,7 +26,7 @@ help:
 	@echo "make up            bring the lab up (installs/builds what is missing)"
 	@echo "make down          take this lab down"
 	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
-	@echo "make test          unit tests, real-lab tests and one guest-kernel run, short scenario variants (~11 min)"
+	@echo "make test          unit tests, real-lab tests and one guest-kernel run, short scenario variants (~12 min)"
 	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole)"
 	@echo "make test-kernel [KERNEL=6.1]  the guest-kernel suite (IPVS semantics, netem) in one guest"
 	@echo "make kernel-matrix scenario=ID [KERNELS=\"host 6.1 6.12\"]  run on each kernel, compare, store baselines"
