@@ -18,7 +18,8 @@ SCENARIO = "matrix-short"
 
 def main():
     # NAMESPACES=container|netns measures it with the cells' namespaces as containers or netns
-    parsed, raw = scenario.load(SCENARIO, {k: v for k, v in os.environ.items() if k == "NAMESPACES" and v})
+    overrides = {"NAMESPACES": os.environ["NAMESPACES"]} if os.environ.get("NAMESPACES") else {}
+    parsed, raw = scenario.load(SCENARIO, overrides)
     print(f"bench-matrix: {len(parsed.cells)} cells, one failover ...", flush=True)
     started = time.time()             # the host's clock: the lab's, when it runs on this host
     run = run_and_report(parsed, raw, project=PROJECT, out=io.StringIO())
@@ -31,7 +32,8 @@ def main():
               if c["predicted"]["expected_s"] is not None]
     slowest = max(c["predicted"]["expected_s"] or 0 for c in summary["cells"])
     figures = {
-        "scenario": SCENARIO, "cell_namespaces": parsed.cell_namespaces, "run": str(run.path), "cells": len(summary["cells"]), "cells_measured": len(measured),
+        "scenario": SCENARIO, "cell_namespaces": parsed.cell_namespaces, "run": str(run.path),
+        "cells": len(summary["cells"]), "cells_measured": len(measured),
         "cells_within_window": sum(c["probe"]["within_window"] is True for c in summary["cells"]),
         "wall_s": round(wall, 1), "slowest_predicted_s": round(slowest, 2),
         "wall_over_slowest": round(wall / slowest, 2),

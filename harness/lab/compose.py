@@ -87,10 +87,14 @@ def resolve_datapath(requested, has_ipvs):
     return requested
 
 
+def compose_services():
+    """compose.yaml's services, as written."""
+    return yaml.safe_load(COMPOSE_FILE.read_text())["services"]
+
+
 def image_names():
     """The lab's images, as compose.yaml names them."""
-    services = yaml.safe_load(COMPOSE_FILE.read_text())["services"]
-    return sorted({s["image"] for s in services.values() if "image" in s})
+    return sorted({s["image"] for s in compose_services().values() if "image" in s})
 
 
 class ComposeLab:
@@ -174,7 +178,7 @@ class ComposeLab:
         return path
 
     def _write_cells_file(self):
-        base = yaml.safe_load(COMPOSE_FILE.read_text())["services"]["client"]
+        base = compose_services()["client"]
         services = {}
         if self.in_netns:
             service = self._client_service(base, netns_cells.HOST_SERVICE)
@@ -278,7 +282,7 @@ class ComposeLab:
             addresses = netns_cells.plan([cell.name for cell in self.cells], front_prefix)
         except ValueError as exc:
             raise LabError(f"cell namespaces netns: {exc}; use cell namespaces 'container'") from None
-        inherited = list(yaml.safe_load(COMPOSE_FILE.read_text())["services"]["client"].get("sysctls", {}))
+        inherited = list(compose_services()["client"].get("sysctls", {}))
         script = netns_cells.setup_script([(cell.name, cell.sysctls) for cell in self.cells], addresses, inherited)
         result = self.exec(netns_cells.HOST_SERVICE, ["bash", "-s"], check=False, stdin=script)
         if result.returncode:
@@ -453,7 +457,7 @@ class ComposeLab:
 
     def logs(self, service):
         """The service's container log, timestamped (a cell in a namespace: its container's)."""
-        service = netns_cells.HOST_SERVICE if service in self._netns else service
+        service, _ = self.placement(service)
         container = self._container(service)
         if container is None:
             return self.docker.compose.logs(service, timestamps=True)

@@ -77,8 +77,9 @@ def planned(scenario, run, vip, datapath, placement=_in_own_container):
         container, netns = placement(service)
         samplers.setdefault(container, []).append((namespace, netns))
     for container, namespaces in samplers.items():
-        if namespaces == [(namespaces[0][0], None)]:       # the container is the namespace: straight to its file
-            loads.append(Load(container, run.ss_samples(namespaces[0][0]), tuple(ss_sampler.command(vip, duration)),
+        [(first, first_netns), *others] = namespaces
+        if not others and first_netns is None:          # the container is the namespace: straight to its file
+            loads.append(Load(container, run.ss_samples(first), tuple(ss_sampler.command(vip, duration)),
                               ss_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True))
             continue
         loads.append(Load(container, None, tuple(ss_sampler.group_command(vip, duration, namespaces)),
