@@ -9,6 +9,7 @@ import pytest
 from harness import scenario
 from harness.lab import engine_for
 from harness.pipeline import run_and_report
+from tests.host_state import host_links, run_on_default_bridge
 
 KERNEL = os.environ.get("BLACKHOLE_TEST_KERNEL") or "6.12"
 PROJECT = "blackhole-lab-guest-test"
@@ -16,9 +17,14 @@ PROJECT = "blackhole-lab-guest-test"
 
 @pytest.fixture(scope="package")
 def guest():
+    """The booted guest (its disk built first when an image changed); the host's links and its
+    default bridge are the same after the guest's tests as before them."""
+    links_before, run_before = host_links(), run_on_default_bridge()
     with engine_for(KERNEL) as engine:
         engine.ensure_started()
         yield engine
+    assert host_links() == links_before, "the guest's tests changed the host's links"
+    assert run_on_default_bridge() == run_before, "a container on the host's default bridge no longer runs as before"
 
 
 def containers_in(guest):

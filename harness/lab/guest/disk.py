@@ -156,14 +156,20 @@ def _keys(disk, tree):
     disk.known_hosts.write_text(f"{HOST_ALIAS} {public[0]} {public[1]}\n")
 
 
+# The loading dockerd runs in network and mount namespaces of its own: on the host's links a
+# dockerd started with --bridge=none deletes the host's docker0 (moby's
+# removeDefaultBridgeInterface), and its overlay mounts go with it when it exits, however it exits.
+OWN_NAMESPACES = ("unshare", "--net", "--mount", "--propagation", "private", "--")
+
+
 def _load_images(data_root, images_tar, tmp):
-    """`docker load` into data_root with a throwaway dockerd of our own (no networking of its own)."""
+    """`docker load` into data_root with a throwaway dockerd of our own, off the host's network."""
     data_root.mkdir(parents=True, exist_ok=True)
     sock, pidfile = tmp / "docker.sock", tmp / "docker.pid"
     (tmp / "daemon.json").write_text("{}\n")
     log = open(tmp / "dockerd.log", "w")
     daemon = subprocess.Popen(
-        ["dockerd", "--data-root", str(data_root), "--exec-root", str(tmp / "exec"), "--pidfile", str(pidfile),
+        [*OWN_NAMESPACES, "dockerd", "--data-root", str(data_root), "--exec-root", str(tmp / "exec"), "--pidfile", str(pidfile),
          "-H", f"unix://{sock}", "--bridge=none", "--iptables=false", "--ip-masq=false", "--ip-forward=false",
          "--storage-driver=overlay2", "--config-file", str(tmp / "daemon.json"), "--log-level=error"],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
