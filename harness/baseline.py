@@ -152,6 +152,27 @@ def junit_xml(rows, suite):
             f'failures="{failures}">\n' + "\n".join(cases) + "\n</testsuite>\n")
 
 
+def check(path, run, say):
+    """Compare a run (a store.RunDir) with the baseline in path, say the table, write its JUnit
+    file; the names of the cells that regressed."""
+    summary = run.summary()
+    reference = json.loads(Path(path).read_text())
+    warning = kernel_warning(reference, summary)
+    if warning:
+        say(warning)
+    rows = compare(reference, summary)
+    say(f"baseline {path} vs run {run.path}")
+    say(table(rows))
+    run.baseline_junit.write_text(junit_xml(rows, f"baseline.{summary['scenario']}"))
+    failed = [r.cell for r in rows if r.failed]
+    say(f"junit: {run.baseline_junit}")
+    if failed:
+        say(f"REGRESSION in {len(failed)} cell(s): {', '.join(failed)}")
+    else:
+        say(f"ok: {len(rows)} cells within tolerance")
+    return failed
+
+
 def write(baseline, path):
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

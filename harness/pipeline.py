@@ -2,9 +2,16 @@
 however the run ended (an interrupted or failed run still gets its summary and page)."""
 import sys
 
-from . import report
-from .run import runner_for
+from .report.render import render
+from .report.tables import terminal_table
+from .run.burst import BurstRun
+from .run.failover import FailoverRun
 from .store import shown
+
+
+def runner_for(scenario, raw_definition, **options):
+    """The runner of a parsed scenario's kind ('failover' or 'burst')."""
+    return (BurstRun if scenario.kind == "burst" else FailoverRun)(scenario, raw_definition, **options)
 
 
 def run_and_report(scenario, raw_definition, out=sys.stdout, narrow=False, **options):
@@ -23,13 +30,13 @@ def run_and_report(scenario, raw_definition, out=sys.stdout, narrow=False, **opt
 
 def _report(run, out, raise_errors, narrow=False):
     try:
-        summary = report.render(run)
+        summary = render(run)
     except Exception as exc:
         if raise_errors:
             raise
         out.write(f"report: could not render {run.path}: {exc!r}\n")   # the run's own error goes on up
         return
     if summary["cells"]:
-        out.write("\n" + report.terminal_table(summary, narrow=narrow) + "\n")
+        out.write("\n" + terminal_table(summary, narrow=narrow) + "\n")
     out.write(f"\nrun: report {shown(run.page)}\n")
     out.flush()

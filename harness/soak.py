@@ -16,9 +16,8 @@ import time
 from pathlib import Path
 
 from .bench import store
-from .lab import REPO, HostEngine, labelled_leftovers
+from .lab import REPO, HostEngine, labelled_leftovers, listed_again_if_one_vanished
 from .lab.cleanup import owned_by
-from .lab.compose import listed_again_if_one_vanished
 from .store import RunDir
 
 SCENARIO = "lvs-switchover"

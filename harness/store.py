@@ -14,7 +14,6 @@ from pathlib import Path
 
 import yaml
 
-from .scenario import parse_definition
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -145,15 +144,9 @@ class RunDir:
 
     @functools.cached_property
     def definition(self):
-        """(scenario id, raw definition) as run."""
+        """(scenario id, raw definition) as run (harness.scenario.of_run parses it)."""
         raw = yaml.safe_load(self.scenario_file.read_text())
         return raw["id"], raw["definition"]
-
-    @functools.cached_property
-    def scenario(self):
-        """The scenario as run, parsed once."""
-        scenario_id, raw = self.definition
-        return parse_definition(raw, "scenario.yaml", scenario_id)
 
     def env(self):
         return json.loads(self.env_file.read_text()) if self.env_file.exists() else {}

@@ -4,8 +4,6 @@ on them, the director's ports, datapaths and policies. One source for each of th
 DIRECTOR = "director"
 SERVERS = ("mysql-primary", "mysql-replica", "web-a", "web-b")
 NODES = (DIRECTOR,) + SERVERS
-# Which process is "the server" in each server's container.
-SERVER_PROCESS = {"mysql-primary": "mariadbd", "mysql-replica": "mariadbd", "web-a": "nginx", "web-b": "nginx"}
 # Services behind the VIP, by what they are: 'mysql' is VIP:3306, 'web' is VIP:80.
 SERVICE_PORTS = {"mysql": 3306, "web": 80}
 FRONT, BACK = "front", "back"           # the two internal networks

@@ -7,7 +7,7 @@ not asserted). Image sizes are stored too: the client zoo made the client image 
 import time
 
 from . import store
-from ..lab import ComposeLab
+from ..lab import ComposeLab, image_sizes_mb
 
 PROJECT = "blackhole-lab-bench"
 WARM_RUNS = 3
@@ -33,7 +33,7 @@ def main():
                   flush=True)
     finally:
         lab.down()
-    figures["image_mb"] = lab.image_sizes_mb()
+    figures["image_mb"] = image_sizes_mb(lab.engine)
     figures["warm_up_s_median"] = sorted(figures["warm_up_s"])[WARM_RUNS // 2]
     figures["down_s_median"] = sorted(figures["down_s"])[WARM_RUNS // 2]
     path = store("up", figures)

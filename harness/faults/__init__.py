@@ -1,21 +1,6 @@
-"""Faults, one per file, and the registry scenarios name them by (docs/adding-a-fault.md)."""
-from .app_hang import AppHang
-from .backend_restart import BackendRestart
-from .base import Fault, Param
-from .iptables_drop import IptablesDrop
-from .ipvs_swap import IpvsSwap
-from .lb_idle_timeout import LbIdleTimeout
-from .promote_replica import PromoteReplica
-from .silent_kill import SilentKill
+"""Faults, one per file, each registering itself in FAULTS (base.py) by its name, the name
+scenarios use (docs/adding-a-fault.md). Importing this package imports every one of them."""
+from . import app_hang, backend_restart, iptables_drop, ipvs_swap, lb_idle_timeout, promote_replica, silent_kill  # noqa: F401
+from .base import FAULTS, Fault, Param
 
-FAULTS = {cls.name: cls for cls in (IpvsSwap, PromoteReplica, SilentKill, IptablesDrop, AppHang, LbIdleTimeout,
-                                    BackendRestart)}
-
-
-def effect_of(name, params):
-    """The effect a fault with these params declares, without a lab: for runs recorded before
-    faults wrote their effect into the event."""
-    return FAULTS[name](None, **params).effect()
-
-
-__all__ = ["FAULTS", "Fault", "Param", "effect_of"]
+__all__ = ["FAULTS", "Fault", "Param"]

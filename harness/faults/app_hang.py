@@ -1,7 +1,6 @@
 """The server process is stopped (SIGSTOP): its kernel still ACKs, the application never answers."""
 from ..effects import APP_HANG, Effect
-from ..topology import SERVER_PROCESS
-from .base import Fault, Param
+from .base import Fault, Param, process_on
 
 
 class AppHang(Fault):
@@ -11,12 +10,8 @@ class AppHang(Fault):
     def effect(self):
         return Effect(APP_HANG)
 
-    def _signal(self, signal):
-        target = self.p["target"]
-        self.lab.exec(target, ["pkill", f"-{signal}", "-x", SERVER_PROCESS[target]], check=False)
-
     def inject(self):
-        self._signal("STOP")
+        process_on(self.lab, self.p["target"]).pause(self.lab, self.p["target"])
 
     def recover(self):
-        self._signal("CONT")
+        process_on(self.lab, self.p["target"]).resume(self.lab, self.p["target"])

@@ -2,6 +2,9 @@
 and an idempotent recover()."""
 import dataclasses
 
+from ..server_process import Nginx
+from ..topology import SERVICE_SERVERS
+
 
 @dataclasses.dataclass(frozen=True)
 class Param:
@@ -11,11 +14,19 @@ class Param:
     help: str = ""
 
 
+FAULTS = {}                    # name -> Fault subclass: each registers itself when its module is imported
+
+
 class Fault:
     """Subclasses set name and params and implement effect() and inject(); recover() must be safe
     to repeat. They talk to nodes only through the lab they are given."""
     name = ""
     params: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.name:
+            FAULTS[cls.name] = cls
 
     def __init__(self, lab, **params):
         self.lab = lab
@@ -53,6 +64,11 @@ class Fault:
 
     def recover(self):
         pass
+
+
+def process_on(lab, server):
+    """What serves on `server`: the lab's database engine on a database server, nginx on a web server."""
+    return lab.database if server in SERVICE_SERVERS["mysql"] else Nginx()
 
 
 def nft_table_script(table, chains):

@@ -1,9 +1,8 @@
-"""Failover on the database side: the replica stops replicating and becomes writable."""
+"""Failover on the database side: the replica stops replicating and becomes writable (as the
+lab's database engine does it: harness/databases/)."""
 from ..effects import NONE, Effect
 from ..topology import PROTOCOL_SERVERS
 from .base import Fault, Param
-
-PROMOTE_SQL = "STOP SLAVE; RESET SLAVE ALL; SET GLOBAL read_only = OFF;"
 
 
 class PromoteReplica(Fault):
@@ -20,4 +19,4 @@ class PromoteReplica(Fault):
         return Effect(NONE)
 
     def inject(self):
-        self.lab.exec(self.p["target"], ["mariadb", "-e", PROMOTE_SQL])
+        self.lab.database.promote(self.lab, self.p["target"])

@@ -13,9 +13,8 @@ input and output hooks, where IPVS-NAT sees them (LOCAL_IN, and LOCAL_OUT for wh
 import time
 
 from ..effects import BLACKHOLE, Effect
-from ..errors import LabError
-from ..topology import DIRECTOR, SERVER_PROCESS
-from .base import Fault, Param, delete_table, nft_table_script
+from ..topology import DIRECTOR
+from .base import Fault, Param, delete_table, nft_table_script, process_on
 
 TABLE = "blackhole_fault_silent_kill"
 ANSWERS_IN_FLIGHT_S = 0.05
@@ -45,11 +44,7 @@ class SilentKill(Fault):
         self.lab.exec(DIRECTOR, ["nft", "-f", "-"], stdin=cut_on_director)
         cut_inside = nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]})
         self.lab.exec(target, ["nft", "-f", "-"], stdin=cut_inside)
-        # When the server is the container's main process the container stops with it, taking
-        # this exec along (exit 137): that is the kill succeeding.
-        result = self.lab.exec(target, ["pkill", "-KILL", "-x", SERVER_PROCESS[target]], check=False)
-        if result.returncode not in (0, 137):
-            raise LabError(f"{target}: could not kill {SERVER_PROCESS[target]}: {result.stderr.strip()}")
+        process_on(self.lab, target).kill(self.lab, target)
 
     def recover(self):
         # The server stays dead (that is the fault); only the director's cut is lifted.

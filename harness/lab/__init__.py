@@ -1,18 +1,20 @@
 """The only package that knows Docker Compose and where the lab runs.
 
-Faults, loads and the director control speak to nodes through a ComposeLab (exec, spawn,
-logs, address, ...); where its engine is (this host, or a VM with another kernel) is the
-engine's business (engine.py).
+Faults, loads, control planes and runs speak to nodes through a Lab (base.py: up, exec, spawn,
+logs, address, ...); ComposeLab (compose.py) is that face over an engine, this host or a VM
+with another kernel (engine.py, guest/).
 """
-import subprocess
 import sys
 from pathlib import Path
 
 from ..errors import LabError
+from .base import ClientCell, ExecResult, Lab
 from .cleanup import clean, labelled_leftovers
-from .compose import (DEFAULT_PROJECT, LABEL, REPO, ClientCell, ComposeLab, environment_from_os, image_names,
-                      resolve_datapath)
+from .compose import DEFAULT_PROJECT, REPO, ComposeLab, environment_from_os
+from .datapath import resolve_datapath
+from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
+from .images import LABEL, host_image_ids, image_names, image_sizes_mb, save_host_images
 
 HOST = "host"
 
@@ -35,19 +37,7 @@ def kept_engine(keep_in, out=sys.stdout):
     return HostEngine()
 
 
-def host_image_ids():
-    docker = HostEngine().docker()
-    ids = {}
-    for name in image_names():
-        if not docker.image.exists(name):
-            raise LabError(f"image {name} is missing on this host: build the lab's images first (make images)")
-        ids[name] = docker.image.inspect(name).id
-    return ids
-
-
-def save_host_images(path):
-    subprocess.run(["docker", "save", "-o", str(path), *image_names()], check=True, timeout=900)
-
-
-__all__ = ["ClientCell", "ComposeLab", "DEFAULT_PROJECT", "HOST", "HostEngine", "LABEL", "LabError", "REPO", "clean",
-           "engine_for", "environment_from_os", "kept_engine", "labelled_leftovers", "resolve_datapath"]
+__all__ = ["ClientCell", "ComposeLab", "DEFAULT_PROJECT", "ExecResult", "HOST", "HostEngine", "LABEL", "Lab",
+           "LabError", "REPO", "clean", "engine_for", "environment_from_os", "host_image_ids", "image_names",
+           "image_sizes_mb", "kept_engine", "labelled_leftovers", "listed_again_if_one_vanished",
+           "resolve_datapath", "save_host_images"]

@@ -10,8 +10,9 @@ import shutil
 from pathlib import Path
 
 from . import registry
-from .compose import LABEL, listed_again_if_one_vanished
+from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
+from .images import LABEL
 
 PROJECT_LABEL = "com.docker.compose.project"
 OWNER_LABEL = "org.blackhole-lab.owner"

@@ -15,7 +15,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
-from ..measure.summary import first_connection_samples  # noqa: E402
+from ..measure.run_record import first_connection_samples  # noqa: E402
+from ..scenario.files import of_run  # noqa: E402
 
 FAULT_COLOUR = "#f4cccc"
 MAX_LADDERS = 8
@@ -64,7 +65,7 @@ def timeline(run, summary, path):
     bins = np.arange(np.ceil(start), np.floor(end) + 1, 1.0)      # whole seconds with operations only
     if len(bins) < 2:
         bins = np.array([np.floor(start), np.floor(start) + 1.0])
-    interval = run.scenario.probe.interval_ms / 1000
+    interval = of_run(run).probe.interval_ms / 1000
     grid = np.full((rows, max(len(bins) - 1, 1)), np.nan)   # blank where the cell's probe was not running
     for row, c in enumerate(cells):
         ops = ops_by_cell[c["cell"]]
@@ -147,7 +148,7 @@ def recovery(summary, path):
 def retransmissions(run, summary, path):
     """Returns False (and draws nothing) when the run has no ss samples of a disrupted socket."""
     t_fault = summary["fault"]["t"]
-    cells = {c.name: c for c in run.scenario.cells}
+    cells = {c.name: c for c in of_run(run).cells}
     hung = sorted((c for c in summary["cells"] if c["probe"]["detect_s"]),
                   key=lambda c: -c["probe"]["detect_s"])[:MAX_LADDERS]
     series = []

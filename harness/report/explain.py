@@ -1,5 +1,5 @@
 """`blackhole explain KNOB=VALUE ...`: the kernel model's prediction in plain words."""
-from ..measure import kernel_model
+from ..measure import kernel_model, predict
 from ..scenario.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
 
 # What the lab measured about a driver that its documentation leaves open (README: the client zoo).
@@ -147,6 +147,18 @@ def explain(values):
     lines += ["", "Cures: TCP_USER_TIMEOUT or a read timeout (per socket), a lower tcp_retries2 (per namespace),",
               "or a load balancer that resets the flows of a removed server (nodest=reset, drain)."]
     return "\n".join(lines)
+
+
+def expectation(scenario):
+    """What the model expects of a failover scenario's run, in a line (said before it starts)."""
+    first = next(step for step in scenario.steps if step.kind == "fault")
+    effect = first.effect()
+    windows = [predict.predict(c, effect, scenario.probe.interval_ms / 1000, 0.0) for c in scenario.cells]
+    expected = [w.expected_s for w in windows if w.expected_s is not None]
+    told = (f"the first error after ~{max(expected):.3g} s in the slowest cell" if expected
+            else "no error in any cell")
+    return (f"{first.name} ({effect.kind}): the kernel model expects {told}; observation limit "
+            f"{scenario.observe_s:g} s after the fault")
 
 
 def usage():

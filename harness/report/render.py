@@ -2,13 +2,13 @@
 results/index.html and the `latest` links. Reads only the run's files; no Docker."""
 import json
 
-from .. import measure
+from ..signals import summarize
 from . import burst_chart, charts, html, tables
 
 
 def render(run, link_latest=True):
     """Render run (a store.RunDir); returns its summary."""
-    summary = measure.summarize(run)
+    summary = summarize(run)
     run.summary_json.write_text(json.dumps(summary, indent=1, default=str) + "\n")
     run.summary_md.write_text(tables.markdown(summary))
     drawn = (burst_chart if summary.get("kind") == "burst" else charts).render(run, summary)

@@ -4,9 +4,11 @@ import sys
 import threading
 import time
 
-from ..faults import FAULTS
+from ..control import control_plane
+from ..databases import database
 from ..lab import ClientCell, ComposeLab
-from ..signals import Cleanup
+from . import preflight
+from ..interrupts import Cleanup
 from ..store import RunDir, shown
 from ..topology import DEFAULT_CELL_NAMESPACES
 from .events import EventLog
@@ -67,11 +69,14 @@ class RunBase:
         self.run = RunDir.create(s.id, self.raw, self.results)
         self.project = self.project or f"blackhole-{self.run.name.lower()}"
         namespaces = {c.namespace: ClientCell(c.namespace, c.kernel_sysctls(), c.netem()) for c in self.client_cells()}
+        self.control = control_plane(getattr(s, "control", None))
         self.lab = ComposeLab(project=self.project, cells=list(namespaces.values()),
-                              datapath=s.datapath, env={**self.lab_env, **s.lab_env()},
+                              datapath=s.datapath, env={**self.lab_env, **s.lab_env(), **self.control.lab_settings()},
                               workdir=self.run.lab_workdir, engine=self.engine, servers=s.servers_used(),
                               net_admin=self.nodes_changed(),
-                              cell_namespaces=getattr(s, "cell_namespaces", DEFAULT_CELL_NAMESPACES))
+                              cell_namespaces=getattr(s, "cell_namespaces", DEFAULT_CELL_NAMESPACES),
+                              services=[self.control.services()], database=database())
+        self.refuse_what_the_kernel_lacks = preflight.kernel_supports(self.lab.cells)
         self.events = EventLog(self.run.events_file, clock=self.lab.now)
         self.say(f"run: {s.id} -> {shown(self.run.path)}")
 
@@ -102,7 +107,7 @@ class RunBase:
     def nodes_changed(self):
         """Nodes whose network namespace the scenario's faults change (they need NET_ADMIN)."""
         return {node for step in self.scenario.steps if step.kind == "fault"
-                for node in FAULTS[step.name](None, **dict(step.params)).acts_inside()}
+                for node in step.make_fault().acts_inside()}
 
     def client_cells(self):
         """The scenario.Cell of each measured client (their namespaces decide the containers)."""

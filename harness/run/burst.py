@@ -24,7 +24,7 @@ class BurstRun(RunBase):
     def _run(self):
         self.say("run: bringing the lab up ...")
         self.phase = "bringing the lab up"
-        self.lab.up()
+        self.lab.up(preflight=self.refuse_what_the_kernel_lacks)
         self.events.add("lab_up")
         self._write_env()
         self.phase = "bursting"

@@ -33,12 +33,11 @@ def _versions(lab, scenario):
     running = set(lab.services()) | {c.service for c in scenario.cells}
     asked = [(name, service, command) for name, service, command in (
         ("sysbench", scenario.cells[0].service, ["sysbench", "--version"]),
-        ("mariadb", "mysql-primary", ["mariadbd", "--version"]),
+        (lab.database.name, "mysql-primary", list(lab.database.version_command)),
         ("nginx", "web-a", ["nginx", "-v"]),
         ("nft", DIRECTOR, ["nft", "--version"])) if service in running]
     results = lab.exec_each([(service, command) for _, service, command in asked], check=False)
-    return {"docker_compose": lab.compose_version(),
-            **{name: _first_line(result) for (name, _, _), result in zip(asked, results)}}
+    return {name: _first_line(result) for (name, _, _), result in zip(asked, results)}
 
 
 def collect(lab, director, scenario):
@@ -47,7 +46,7 @@ def collect(lab, director, scenario):
     with ThreadPoolExecutor(4) as pool:
         sysctls = pool.submit(_read_ints, lab, [(service, SYSCTL_FILES) for _, service in containers]
                               + [(DIRECTOR, DIRECTOR_SYSCTLS)])
-        state, images = pool.submit(director.state), pool.submit(lab.image_ids)
+        state, described = pool.submit(director.state), pool.submit(lab.describe)
         versions = pool.submit(_versions, lab, scenario)
     # A knob this kernel does not have is left out.
     *applied, director_sysctls = sysctls.result()
@@ -57,18 +56,20 @@ def collect(lab, director, scenario):
                       "sysctls_applied": namespaces[c.namespace], "socket_options": c.socket_env(),
                       "read_timeout_s": c.read_timeout_s, "idle_s": c.idle_s}
              for c in scenario.cells}
+    lab_record = described.result()
     return {
-        "kernel": lab.kernel_release(),
-        "where": lab.where(),
-        "lab": {"project": lab.project, "front": lab.env.get("LAB_FRONT_PREFIX", "10.213.1"),
-                "back": lab.env.get("LAB_BACK_PREFIX", "10.213.2")},
+        "kernel": lab_record["kernel"],
+        "where": lab_record["where"],
+        "lab": lab_record["lab"],
         "director": {**director_sysctls, "idle_timeout_s": state.result()["idle_timeout_s"]},
         "host_tcp_retries2": int(open("/proc/sys/net/ipv4/tcp_retries2").read()),
         "datapath": state.result()["datapath"],
         "datapath_requested": scenario.datapath,
-        "images": images.result(),
-        "versions": versions.result(),
+        "images": lab_record["images"],
+        "versions": {"docker_compose": lab_record["docker_compose"], **versions.result()},
         "cell_namespaces": lab.cell_namespaces,     # a container each, or netns in one container
+        "control_plane": scenario.control,          # who changed the director (harness/control/)
+        "database": lab.database.name,              # the engine the database servers ran (harness/databases/)
         "namespaces": namespaces,
         "cells": cells,
     }

@@ -12,26 +12,29 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..director import Director
-from ..faults import FAULTS
 from ..errors import LabError
 from ..load import probe, sysbench
 from ..topology import DIRECTOR
 from . import environment, evidence, loads
 from .base import RunBase
 from .live import CellView, LiveView
-from .narrated import NarratedView
 
 TICK_S = 0.1                  # how often the run reads the clients' output
 LAB_CHECK_EVERY_S = 3.0       # how often the run looks whether its lab is still whole
 READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
 
 
+def plain_view(cells, scenario, run, out, clock):
+    return LiveView(cells, out=out, clock=clock)
+
+
 class FailoverRun(RunBase):
-    def __init__(self, *args, narrate=False, pause=None, **kwargs):
-        """narrate: the workshop's live view (run/narrated.py); pause: called with each fault step's
-        description before it is injected (e.g. to wait for Enter in a live demo)."""
+    def __init__(self, *args, view=None, pause=None, **kwargs):
+        """view: makes the live view, view(cells, scenario, run, out, clock) (the workshop's narrated
+        one, say; default: run/live.py's); pause: called with each fault step's description before
+        it is injected (e.g. to wait for Enter in a live demo)."""
         super().__init__(*args, **kwargs)
-        self.narrate, self.pause = narrate, pause
+        self.make_view, self.pause = view or plain_view, pause
         self.injected, self.director, self.loads = [], None, None
         self.env_recorded = None          # a future: env.json's contents, once the director is ready
         self.servers_ready = None         # a future: the servers' health checks passed
@@ -42,12 +45,7 @@ class FailoverRun(RunBase):
         s = self.scenario
         cells = [CellView(c.name, self.run.probe_log(c.name), self.run.sysbench_log(c.name) if s.runs_sysbench(c) else None)
                  for c in s.cells]
-        if self.narrate:
-            ss_paths = {c.namespace: self.run.ss_samples(c.namespace) for c in s.cells}
-            self.view = NarratedView(cells, s.cells, ss_paths, s.probe.interval_ms / 1000, out=self.out,
-                                     clock=self.lab.now)
-        else:
-            self.view = LiveView(cells, out=self.out, clock=self.lab.now)
+        self.view = self.make_view(cells, s, self.run, self.out, self.lab.now)
         return self.run_then_clean_up(self._run, self._cleanup_steps)
 
     def _run(self):
@@ -59,7 +57,7 @@ class FailoverRun(RunBase):
         self.say(f"run: bringing the lab up ({len(s.cells)} client cell(s) in {where}) ...")
         self.events.add("lab_starting")
         early = loads.start_before_servers_ready(s)
-        self.lab.up(wait=not early)
+        self.lab.up(wait=not early, preflight=self.refuse_what_the_kernel_lacks)
         self.director = Director(self.lab)
         self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not early)
         vip = self.director.vip_address()
@@ -147,7 +145,7 @@ class FailoverRun(RunBase):
             return
         if self.pause:
             self.pause(step.describe())
-        fault = FAULTS[step.name](self.lab, **dict(step.params))
+        fault = step.make_fault(self.lab)
         started = self.lab.now()
         details = fault.inject() or {}
         self.injected.append(fault)

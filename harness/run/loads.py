@@ -1,31 +1,17 @@
-"""The client programs of a failover run: which run where, writing what, and stopping them."""
+"""The client programs of a failover run: planned by the signals (harness/signals/), started in
+the lab, their output demultiplexed into the run's files, and stopped."""
 import collections
 import dataclasses
 import subprocess
 import threading
 import time
 
-from ..load import flow_sampler, probe, sampling, ss_sampler, sysbench, wrk, zoo
+from ..load import probe, wrk
 from ..scenario.clients import DEFAULT_CLIENT
-from ..topology import DIRECTOR
+from ..signals import Load, LoadPlan, planned_loads
 
 RECOVERY_GRACE_S = 0.2        # a run watches this long after the last cell is back (two probe intervals)
 EOF_GRACE_S = 1.0            # a probe ends within an interval of its stdin closing, a sampler at once
-LOAD_MARGIN_S = 60.0          # loads run this much longer than the run could need, then stop by themselves
-
-
-@dataclasses.dataclass(frozen=True)
-class Load:
-    service: str              # the container it runs in
-    output: object            # the run's file its stdout goes to (None: a group's, see cells)
-    command: tuple
-    process_pattern: str      # what `pkill -f` matches to stop it
-    cell: str = None          # the cell whose client it is
-    stop_signal: str = "INT"  # what it is asked to stop with (the clients end cleanly on SIGINT)
-    stops_on_eof: bool = False   # it ends when its stdin is closed (no exec needed to stop it)
-    cells: tuple = ()         # a group: ((tag, its file), ...), its output tagged (a probe group: by cell)
-    first_input: str = ""     # written to its stdin as it starts
-    takes_commands: bool = False   # a probe group: "<cell>\t<text>" lines on its stdin reach that cell
 
 
 def start_before_servers_ready(scenario):
@@ -42,54 +28,12 @@ def watch_after_recovery_s(scenario):
     return wrk.REPORTS_AFTER_S if scenario.wrk else RECOVERY_GRACE_S
 
 
-def _in_own_container(service):
-    return service, None
-
-
-def planned(scenario, run, vip, datapath, placement=_in_own_container):
-    """Every load the scenario needs, each bounded in time by its own command line. placement:
-    the lab's (lab/compose.py): which container runs a cell's service, and the network namespace
-    to enter there. The probes and the ss samples of all the cells in one container come from one
-    program each, which enters each cell's namespace itself."""
-    s = scenario
-    duration = s.warmup_s + sum(st.seconds for st in s.steps) + s.observe_s + LOAD_MARGIN_S
-    loads = []
-    probes = {}                     # container service -> [(cell with the built-in probe, its netns)]
-    for cell in s.cells:
-        if cell.client == DEFAULT_CLIENT:
-            container, netns = placement(cell.service)
-            probes.setdefault(container, []).append((cell, netns))
-        else:
-            loads.append(Load(cell.service, run.probe_log(cell.name), tuple(zoo.command(s, cell, vip, duration)),
-                              zoo.PROCESSES[cell.client], cell=cell.name))
-        if s.runs_sysbench(cell):
-            loads.append(Load(cell.service, run.sysbench_log(cell.name),
-                              tuple(sysbench.run_command(s.sysbench, vip, duration, cell.socket_env())),
-                              sysbench.PROCESS))
-    phases = {cell.name: i / len(s.cells) for i, cell in enumerate(s.cells)}
-    for container, cells in probes.items():
-        loads.append(Load(container, None, probe.GROUP_COMMAND, probe.PROCESS, stops_on_eof=True,
-                          cells=tuple((c.name, run.probe_log(c.name)) for c, _ in cells), takes_commands=True,
-                          first_input=probe.group_input(probe.settings(s, c, vip, duration, netns, phases[c.name])
-                                                        for c, netns in cells)))
-    samplers = {}                   # container service -> [(namespace, its netns)]
-    for namespace, service in sorted({(c.namespace, c.service) for c in s.cells}):
-        container, netns = placement(service)
-        samplers.setdefault(container, []).append((namespace, netns))
-    for container, namespaces in samplers.items():
-        [(first, first_netns), *others] = namespaces
-        if not others and first_netns is None:          # the container is the namespace: straight to its file
-            loads.append(Load(container, run.ss_samples(first), tuple(ss_sampler.command(vip, duration)),
-                              ss_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True))
-            continue
-        loads.append(Load(container, None, tuple(ss_sampler.group_command(vip, duration, namespaces)),
-                          ss_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True,
-                          cells=tuple((namespace, run.ss_samples(namespace)) for namespace, _ in namespaces)))
-    if s.wrk:
-        loads.append(Load(s.cells[0].service, run.wrk_log(), tuple(wrk.command(s.wrk, vip, duration)), wrk.PROCESS))
-    loads.append(Load(DIRECTOR, run.director_flow_samples(), tuple(flow_sampler.command(duration, datapath)),
-                      flow_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True))
-    return loads
+def planned(scenario, run, vip, datapath, placement=None):
+    """Every load the scenario's signals need (harness/signals/), each bounded in time by its own
+    command line. placement: the lab's (Lab.placement): which container runs a cell's service, and
+    the network namespace to enter there. The probes and the ss samples of all the cells in one
+    container come from one program each, which enters each cell's namespace itself."""
+    return planned_loads(LoadPlan(scenario, run, vip, datapath, *((placement,) if placement else ())))
 
 
 @dataclasses.dataclass

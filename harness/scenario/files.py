@@ -63,6 +63,12 @@ OVERRIDES = {
 }
 
 
+def of_run(run):
+    """The scenario a run ran (a store.RunDir), as its directory recorded it."""
+    scenario_id, raw = run.definition
+    return parse_definition(raw, "scenario.yaml", scenario_id)
+
+
 def scenario_path(target, directory=SCENARIO_DIR):
     """A scenario id (scenarios/<id>.yaml) or the path of a YAML file."""
     if str(target).endswith((".yaml", ".yml")):

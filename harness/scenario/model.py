@@ -100,6 +100,15 @@ class Step:
     name: str = ""           # fault name (fault, heal)
     params: tuple = ()       # (("target", "mysql-primary"), ...)
     seconds: float = 0.0     # wait
+    fault: type = dataclasses.field(default=None, compare=False, repr=False)   # the Fault class, bound at parse
+
+    def make_fault(self, lab=None):
+        """The step's fault, speaking to `lab` (None: only to ask what it declares)."""
+        return self.fault(lab, **dict(self.params))
+
+    def effect(self):
+        """The Effect (harness/effects.py) the step's fault declares."""
+        return self.make_fault().effect()
 
     def describe(self):
         if self.kind == "wait":
@@ -123,6 +132,7 @@ class Scenario:
     lb: LoadBalancer = LoadBalancer()
     fault_settings: tuple = ()       # (("LB_IDLE_TIMEOUT", "20"), ...): what its faults need from the start
     cell_namespaces: str = DEFAULT_CELL_NAMESPACES   # a container per namespace, or netns in one container
+    control: str = "manual"          # who changes the director (harness/control/)
 
     kind = "failover"
 

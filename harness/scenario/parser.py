@@ -4,14 +4,15 @@ import dataclasses
 import itertools
 
 from .. import topology
-from ..faults import FAULTS, Param
+from ..control import CONTROL_PLANES, DEFAULT_CONTROL_PLANE
+from ..faults.base import FAULTS, Param
 from .clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
 from .knobs import CELL_KEYS, LINK_KNOBS, SYSCTL_KNOBS
 from .model import Cell, LoadBalancer, Probe, Scenario, Step, Sysbench, Wrk
 from .reader import Reader, ScenarioError, parse_duration
 
 TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s", "datapath", "lb",
-            "namespaces"}
+            "namespaces", "control"}
 
 
 def parse(raw, source="<scenario>", scenario_id=None):
@@ -184,7 +185,7 @@ def _read_step(raw, where, cells, injected):
     if problem:
         raise ScenarioError(f"{where}: {problem}")
     injected.add(name)
-    return Step("fault", name=name, params=tuple(params))
+    return Step("fault", name=name, params=tuple(params), fault=FAULTS[name])
 
 
 def _read_load(r):
@@ -251,7 +252,14 @@ def _parse(raw, scenario_id):
         datapath=r.get("datapath", str, topology.DEFAULT_DATAPATH, choices=topology.DATAPATHS),
         wrk=wrk, lb=lb, fault_settings=fault_settings,
         cell_namespaces=r.get("namespaces", str, topology.DEFAULT_CELL_NAMESPACES, choices=topology.CELL_NAMESPACES),
+        control=r.get("control", str, DEFAULT_CONTROL_PLANE, choices=tuple(CONTROL_PLANES)),
     )
+
+
+def fault_effect(name, params):
+    """The effect a fault with these params declares, without a lab: for runs recorded before
+    faults wrote their effect into the event."""
+    return FAULTS[name](None, **params).effect()
 
 
 def _fault_settings(steps):
@@ -261,7 +269,7 @@ def _fault_settings(steps):
     for index, step in enumerate(steps):
         if step.kind != "fault":
             continue
-        for key, value in FAULTS[step.name](None, **dict(step.params)).lab_settings().items():
+        for key, value in step.make_fault().lab_settings().items():
             if key in wanted and wanted[key][0] != value:
                 raise ScenarioError(f"steps[{index}]: {step.name} needs {key}={value}, but steps[{wanted[key][1]}] "
                                     f"needs {wanted[key][0]}; one director cannot start with both")

@@ -10,6 +10,7 @@ from .. import store
 from ..pipeline import run_and_report
 from . import answers, exercises
 from .exercises import ExerciseError
+from .narrated_view import narrated_view
 
 WIDTH = 78
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs" / "workshop"
@@ -64,7 +65,7 @@ def run_exercise(number, kernel=None, project=None, pause=False, out=sys.stdout,
         confirm("Press Enter when your prediction is written down ")
     options = {"narrow": True}
     if parsed.kind == "failover":
-        options["narrate"] = True
+        options["view"] = narrated_view
         if pause:
             options["pause"] = lambda what: confirm(f">>> next: {what}. Press Enter to pull the plug ")
     with engine_for(kernel or ex.kernel, out=out) as engine:

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from harness.lab.compose import REPO
+from harness.lab import REPO
 from harness.lab.guest.qemu import running_guests
 from tests.guest.conftest import KERNEL
 

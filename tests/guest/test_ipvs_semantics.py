@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from harness.control.manual import LbCommands
 from harness.director import Director
 from harness.errors import LabError
 from harness.lab import ClientCell, ComposeLab
@@ -100,6 +101,6 @@ def test_a_request_in_flight_when_its_backend_is_removed(guest, nodest):
     try:
         lab.up()
         assert Director(lab).state()["datapath"] == "ipvs"
-        answer_in_flight.check(lab, Director(lab), client="client-r15", nodest=nodest, server_sleep_s=25.0)
+        answer_in_flight.check(lab, LbCommands(lab), client="client-r15", nodest=nodest, server_sleep_s=25.0)
     finally:
         lab.down()

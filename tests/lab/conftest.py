@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import testinfra
 
-from harness.director import Director
+from harness.control.manual import LbCommands
 from harness.lab import ClientCell, ComposeLab
 
 PROJECT = f"blackhole-test-lab-{os.getpid()}"
@@ -30,8 +30,9 @@ def lab(host_retries2_before):
 
 @pytest.fixture
 def director(lab):
-    """The director, put back to its start configuration after each test."""
-    director = Director(lab)
+    """The director's commands (the manual control plane's), put back to its start configuration
+    after each test."""
+    director = LbCommands(lab)
     yield director
     director.reset()
 

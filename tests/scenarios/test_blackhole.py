@@ -1,6 +1,7 @@
 """The blackhole scenarios: the hang lasts what the kernel model says, then clients recover."""
 import pytest
 
+from tests.control_plane_contract import check_changes
 from tests.kernel_facts import assert_within, blackhole_bounds
 from tests.scenarios.conftest import cells
 
@@ -26,8 +27,9 @@ def assert_within_model(cell):
 
 def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario):
     # tcp_retries2=8 (~107 s) is measured by the matrix test, in the same kind of run.
-    summary, _ = run_scenario("lvs-switchover", warmup_s=3, observe_s=60,
-                              cells=[{"tcp_retries2": 3}, {"tcp_retries2": 5}])
+    summary, path = run_scenario("lvs-switchover", warmup_s=3, observe_s=60,
+                                 cells=[{"tcp_retries2": 3}, {"tcp_retries2": 5}])
+    check_changes(path)             # the manual control plane's contract (tests/control_plane_contract.py)
     by_name = cells(summary)
     assert set(by_name) == {"r3", "r5"}
     for retries2 in (3, 5):

@@ -62,7 +62,7 @@ def kernel_ended(run, cell, conn, after_t):
     """(when, RTO s): when the kernel's last retransmission timer on the probe's connection number
     conn was due, by the kernel's own account (ss, sampled twice a second in the client's
     container: the last sample that shows the connection retransmitting), and the RTO then."""
-    namespace = next(c.namespace for c in run.scenario.cells if c.name == cell["cell"])
+    namespace = next(c.namespace for c in scenario.of_run(run).cells if c.name == cell["cell"])
     log = run.read(run.probe_log(cell["cell"]))
     port = next(r["local_port"] for r in probe_log.records(log) if r.get("connected") and r["conn"] == conn)
     samples = ss_log.by_port(run.ss_samples(namespace)).get(port, [])

@@ -2,9 +2,10 @@
 import pytest
 
 from harness.effects import Effect
-from harness.faults import FAULTS, effect_of
+from harness.faults import FAULTS
 from harness.measure.predict import predict
 from harness.scenario import Cell, parse
+from harness.scenario.parser import fault_effect
 
 SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nodest": "drop", "drain_s": 0.0}
 
@@ -21,7 +22,7 @@ SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nod
     ("backend_restart", {"target": "web-a"}, Effect("reset")),
 ])
 def test_each_fault_declares_its_effect(name, params, effect):
-    assert effect_of(name, params) == effect
+    assert fault_effect(name, params) == effect
     assert Effect.from_record(effect.to_record()) == effect
 
 
@@ -40,7 +41,7 @@ def test_backend_restart_is_a_scenario_step_and_its_clients_expect_a_reset_at_th
     raw = {"load": {"probe": {"proto": "http"}}, "cells": [{"tcp_retries2": 15}],
            "steps": [{"fault": "backend_restart", "target": "web-a"}]}
     step = parse(raw, "r.yaml", "r").steps[0]
-    effect = effect_of(step.name, dict(step.params))
+    effect = step.effect()
     window = predict(Cell("r15", (("tcp_retries2", 15),)), effect, interval_s=0.1, inject_s=1.0)
     # The budget of tcp_retries2=15 (924.6 s, KERNEL_FACTS.md) plays no part: a reset ends the wait.
     assert window.basis == "reset at the next packet"

@@ -53,7 +53,7 @@ def test_cells_in_network_namespaces_share_one_client_container_with_the_capabil
     # the CPU weight of the two containers it stands for, at most the director's and servers' together
     assert services[netns_cells.HOST_SERVICE]["cpu_shares"] == 2 * 1024
     assert netns_cells.cpu_shares(100, 3) == 3 * 1024 and netns_cells.cpu_shares(0, 3) == 1024
-    assert lab._started_services() == ["director", "mysql-primary", netns_cells.HOST_SERVICE]
+    assert lab.shape.started() == ["director", "mysql-primary", netns_cells.HOST_SERVICE]
     with pytest.raises(LabError, match="cell namespaces must be one of"):
         ComposeLab(project="unit", cells=cells, engine=EngineWithoutIpvs(), cell_namespaces="vm")
 

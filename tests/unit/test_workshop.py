@@ -6,12 +6,12 @@ import json
 import pytest
 
 from harness.effects import Effect
-from harness.measure import kernel_model, recovery, summary as summary_module
+from harness.measure import kernel_model, recovery, run_record
 from harness.measure.predict import Window
 from harness.measure.ss_log import SocketSample
 from harness.report import tables
 from harness.run.live import CellView
-from harness.run.narrated import NarratedView
+from harness.workshop.narrated_view import NarratedView
 from harness.scenario import parser
 from harness.workshop import answers, exercises, narration
 
@@ -129,9 +129,9 @@ def test_the_narrated_view_reads_live_ss_samples_of_each_clients_first_connectio
 
 def test_a_cell_whose_error_is_due_after_the_run_is_not_called_a_miss():
     window = Window(939.0, 928.9, 948.3, "tcp_retries2")
-    undecided = summary_module._verdict(window, recovery.Outcome(), {"state": "completed"}, observed_s=25.6)
+    undecided = run_record.verdict(window, recovery.Outcome(), {"state": "completed"}, observed_s=25.6)
     assert undecided is None
-    late = summary_module._verdict(Window(13.4, 13.1, 13.8, "x"), recovery.Outcome(), {"state": "completed"}, 25.6)
+    late = run_record.verdict(Window(13.4, 13.1, 13.8, "x"), recovery.Outcome(), {"state": "completed"}, 25.6)
     assert late is False
     summary = {"status": {"state": "completed"}, "cells": [cell("defaults", None, None, 939.0, (928.9, 948.3))]}
     summary["cells"][0]["probe"]["within_window"] = undecided

@@ -34,7 +34,7 @@ class GuestEngine:
 
     def __init__(self, spec, image_ids=None, save_images=None, out=sys.stdout, home=None):
         """spec: KERNEL's value; image_ids() -> {image: id} and save_images(path) give the lab's
-        images for the disk (harness/lab/compose.py supplies both). home: a directory to keep the
+        images for the disk (harness/lab/images.py supplies both). home: a directory to keep the
         guest's state in, for a guest that outlives this process (`make up`); without one the
         guest lives in a temporary directory and dies with the process."""
         self.spec, self.out, self.home = spec, out, Path(home) if home else None

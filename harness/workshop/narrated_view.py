@@ -5,12 +5,18 @@ import textwrap
 
 from ..measure import ss_log
 from ..measure.predict import predict
-from ..workshop import narration
-from .live import LiveView, Tail
+from ..run.live import LiveView, Tail
+from . import narration
 
 WARMUP_EVERY_S = 5
 BLOCK_EVERY_S = 2
 BLOCK_MAX_CLIENTS = 10       # a block of more would scroll off a 24-row terminal
+
+
+def narrated_view(cells, scenario, run, out, clock):
+    """The view factory a FailoverRun takes (run/failover.py) for a narrated run."""
+    ss_paths = {c.namespace: run.ss_samples(c.namespace) for c in scenario.cells}
+    return NarratedView(cells, scenario.cells, ss_paths, scenario.probe.interval_ms / 1000, out=out, clock=clock)
 
 
 class NarratedView(LiveView):

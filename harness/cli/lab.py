@@ -1,0 +1,82 @@
+"""build, up, down, clean, status: the lab itself, without a scenario."""
+import os
+import sys
+
+from ..director import Director
+from ..lab import DEFAULT_PROJECT, REPO, ComposeLab, HostEngine, clean, engine_for, environment_from_os, kept_engine
+from .options import add, datapath, kernel, project
+
+
+def add_commands(commands):
+    add(commands, "build", cmd_build, "build the images (Dockerfiles under images/), always on this host",
+        project, datapath)
+    add(commands, "up", cmd_up, "bring the lab up and wait until healthy; with --kernel inside a guest, "
+        "kept until `down`", project, datapath, kernel)
+    add(commands, "down", cmd_down, "stop and remove this project's containers and networks (and its guest)",
+        project, datapath)
+    command = add(commands, "clean", cmd_clean, "remove the labs whose owner is gone (found by label, also "
+                  "after a crash)")
+    command.add_argument("--all", action="store_true", default=bool(os.environ.get("ALL")),
+                         help="every lab, also kept ones and those whose owner is running")
+    add(commands, "status", cmd_status, "health of each service and the director's datapath", project, datapath)
+
+
+def guest_home(args):
+    """Where `make up KERNEL=...` keeps its guest, for `make down` and `make status` to find."""
+    return REPO / ".lab" / (args.project or DEFAULT_PROJECT) / "guest"
+
+
+def make_lab(args, engine=None):
+    return ComposeLab(project=args.project or DEFAULT_PROJECT, datapath=args.datapath, env=environment_from_os(),
+                      engine=engine or kept_engine(guest_home(args)))
+
+
+def cmd_build(args):
+    print("lab: building images (cached layers are reused) ...", flush=True)
+    make_lab(args, HostEngine()).build()          # always here: a guest's disk is made from these
+    print("lab: images built")
+
+
+def cmd_up(args):
+    engine = engine_for(args.kernel, keep_in=guest_home(args))
+    lab = make_lab(args, engine)
+    print(f"lab: bringing up project {lab.project} on {args.kernel} ...", flush=True)
+    try:
+        lab.up()
+    except BaseException:
+        print("lab: up failed or was interrupted; taking the lab down again", file=sys.stderr)
+        lab.down()
+        engine.stop()
+        raise
+    lab.keep()
+    cmd_status(args, lab)
+    if engine.docker_host:
+        print(f"  guest {engine.kernel_release()}: its Docker engine is at DOCKER_HOST={engine.docker_host}; "
+              "`make down` stops the guest too")
+
+
+def cmd_down(args):
+    lab = make_lab(args)
+    lab.down()
+    lab.engine.stop()
+    print("lab: down" + (" (and its guest stopped)" if lab.engine.where == "guest" else ""))
+
+
+def cmd_clean(args):
+    result = clean(everything=args.all)
+    for project_name, names in result["removed"].items():
+        print(f"lab: clean: removed {project_name}: {len(names)} containers/networks/volumes"
+              + ("" if args.all else " (its owner is gone)"))
+    for project_name, why in result["kept"].items():
+        print(f"lab: clean: kept {project_name}: {why} (make clean ALL=1 removes it too)")
+    for guest in result["guests"]:
+        print(f"lab: clean: removed guest {guest}")
+    if not any(result.values()):
+        print("lab: clean: nothing to clean")
+
+
+def cmd_status(args, lab=None):
+    lab = lab or make_lab(args)
+    for service, health in sorted(lab.health().items()):
+        print(f"  {service:16} {health}")
+    print(f"  director datapath: {Director(lab).datapath}; kernel {lab.kernel_release()} ({lab.engine.where})")

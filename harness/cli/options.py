@@ -1,0 +1,28 @@
+"""Options several subcommands share, each with its environment default (what make passes)."""
+import os
+
+from ..lab import DEFAULT_PROJECT, HOST
+from ..topology import DATAPATHS
+
+
+def project(command):
+    command.add_argument("--project", default=os.environ.get("LAB_PROJECT"),
+                         help=f"Compose project (up/down/status: {DEFAULT_PROJECT}; a run: one of its own)")
+
+
+def kernel(command):
+    command.add_argument("--kernel", default=os.environ.get("KERNEL") or HOST,
+                         help="host, or a Debian kernel to run the lab in a guest with: 6.1, 6.12, 6.1.0-56, ...")
+
+
+def datapath(command):
+    command.add_argument("--datapath", default=os.environ.get("LB_DATAPATH") or "auto", choices=DATAPATHS)
+
+
+def add(commands, name, handler, help_text, *options):
+    """A subcommand calling handler(args), with the shared options named."""
+    command = commands.add_parser(name, help=help_text, description=help_text)
+    for option in options:
+        option(command)
+    command.set_defaults(handler=handler)
+    return command

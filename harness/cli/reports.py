@@ -1,0 +1,52 @@
+"""scenarios, report, explain, compare: what is known without a lab (no Docker)."""
+import sys
+
+from .. import compare_runs
+from .. import scenario as scenario_module
+from ..errors import LabError
+from ..report import explain, html
+from ..report.render import render
+from ..report.tables import terminal_table
+from ..store import RunDir, results_root
+from .options import add
+
+
+def add_commands(commands):
+    add(commands, "scenarios", cmd_scenarios, "list the scenarios, a line each")
+    command = add(commands, "report", cmd_report, "re-render a run's summary, charts and page from its files (no "
+                  "Docker), and results/index.html; without DIR only the index")
+    command.add_argument("target", nargs="?", metavar="DIR", help="a run directory")
+    command = add(commands, "explain", cmd_explain, "the kernel model's prediction in plain words")
+    command.add_argument("knobs", nargs="*", metavar="KNOB=VALUE")
+    command = add(commands, "compare", cmd_compare, "runs side by side on one page (no Docker)")
+    command.add_argument("runs", nargs="*", metavar="[LABEL=]DIR")
+
+
+def cmd_scenarios(args):
+    for scenario_id, description in scenario_module.describe_all():
+        print(f"  {scenario_id:22} {description}")
+
+
+def cmd_report(args):
+    if args.target:
+        run = RunDir(args.target)
+        if not run.scenario_file.exists():
+            raise LabError(f"{args.target}: not a run directory (it has no scenario.yaml)")
+        summary = render(run, link_latest=False)
+        print(terminal_table(summary))
+        print(f"written: {run.path}/summary.json, summary.md, charts/, {run.page}")
+    print(f"index: {html.index_page(results_root())}")
+
+
+def cmd_explain(args):
+    try:
+        print(explain.explain(explain.parse_knobs(args.knobs)))
+    except explain.ExplainError as exc:
+        print(f"blackhole: explain: {exc}\nknobs:\n{explain.usage()}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def cmd_compare(args):
+    page = compare_runs.compare(compare_runs.parse_runs(args.runs))
+    print(f"compare: {page}")
+    print(f"index: {html.index_page(results_root())}")

@@ -1,0 +1,97 @@
+"""run, baseline, check-baseline, kernel-matrix: a scenario run where KERNEL says, and what is
+kept of it."""
+import os
+from pathlib import Path
+
+from .. import baseline, kernel_matrix
+from .. import scenario as scenario_module
+from ..errors import LabError
+from ..lab import engine_for, environment_from_os
+from ..pipeline import run_and_report
+from ..report import explain
+from ..store import RunDir
+from .options import add, kernel, project
+
+
+def add_commands(commands):
+    command = add(commands, "run", cmd_run, "run scenarios/ID.yaml (overrides from the environment: "
+                  f"{', '.join(scenario_module.OVERRIDES)})", project, kernel)
+    command.add_argument("target", metavar="ID", help="scenario id, or a scenario file")
+    for name, handler, what in (("baseline", cmd_baseline, "run a scenario and store its per-cell results in "
+                                 "baselines/"),
+                                ("check-baseline", cmd_check_baseline, "run a scenario again (or take --run-dir) "
+                                 "and compare cell by cell; exit 1 on regression")):
+        command = add(commands, name, handler, what, project, kernel)
+        command.add_argument("target", metavar="ID", help="scenario id")
+        command.add_argument("--baseline", help="the baseline file (default: baselines/<id>-<kernel>.json)")
+        command.add_argument("--run-dir", help="compare or store this run instead of running again")
+    command = add(commands, "kernel-matrix", cmd_kernel_matrix, "run a scenario on each kernel, store a baseline "
+                  "per kernel, write a comparison page", project)
+    command.add_argument("target", metavar="ID", help="scenario id")
+    command.add_argument("--kernels", default=os.environ.get("KERNELS") or "host 6.1 6.12",
+                         help="'host 6.1 6.12'")
+
+
+def scenario_overrides():
+    return {k: os.environ[k] for k in scenario_module.OVERRIDES if os.environ.get(k)}
+
+
+def cmd_run(args):
+    overrides = scenario_overrides()
+    scenario, raw = scenario_module.load(args.target, overrides)
+    print(f"run: {scenario.id}: {' '.join(scenario.description.split())[:160]}")
+    print(f"run: {len(scenario.cells)} cell(s): " + ", ".join(c.name for c in scenario.cells)
+          + (f"; overrides {overrides}" if overrides else ""))
+    if scenario.kind == "failover":
+        print(f"run: {explain.expectation(scenario)}")
+    run_scenario(args, scenario, raw)
+
+
+def run_scenario(args, scenario, raw):
+    """Run it where KERNEL says (booting a guest for the run if it is not 'host'); its RunDir."""
+    with engine_for(args.kernel) as engine:
+        return run_and_report(scenario, raw, project=args.project, lab_env=environment_from_os(), engine=engine)
+
+
+def _run_for_baseline(args):
+    """The run directory to read: --run-dir, or a fresh run of the scenario."""
+    if args.run_dir:
+        return RunDir(args.run_dir)
+    scenario, raw = scenario_module.load(args.target, scenario_overrides())
+    if scenario.kind != "failover":
+        raise LabError(f"{args.target}: baselines are kept for failover scenarios only")
+    return run_scenario(args, scenario, raw)
+
+
+def cmd_baseline(args):
+    run = _run_for_baseline(args)
+    summary, env = run.summary(), run.env()
+    interval = scenario_module.of_run(run).probe.interval_ms / 1000
+    path = baseline.write(baseline.from_summary(summary, env, interval),
+                          args.baseline or baseline.file_for(summary["scenario"], summary["kernel"]))
+    print(f"baseline: {path} ({len(summary['cells'])} cells, kernel {summary['kernel']})")
+
+
+def cmd_check_baseline(args):
+    path = Path(args.baseline) if args.baseline else None
+    if path is not None and not path.exists():
+        raise LabError(f"{path}: no such baseline file")
+    if path is None and not baseline.available(args.target):
+        raise LabError(f"no baseline for {args.target} in baselines/ (make baseline scenario={args.target})")
+    run = _run_for_baseline(args)
+    summary = run.summary()
+    path = path or baseline.find(args.target, summary["kernel"])
+    if path is None:
+        raise LabError(f"no baseline of {args.target} for kernel {summary['kernel']} (series "
+                       f"{baseline.series(summary['kernel'])}) in baselines/: make baseline scenario={args.target} "
+                       f"KERNEL=...; this run is in {run.path}")
+    failed = baseline.check(path, run, print)
+    if failed:
+        raise SystemExit(1)
+
+
+def cmd_kernel_matrix(args):
+    kernels = args.kernels.split()
+    page, runs, baselines = kernel_matrix.run(args.target, kernels, args.project)
+    print(f"kernel-matrix: {len(runs)} kernels; baselines: {', '.join(str(b) for b in baselines)}")
+    print(f"kernel-matrix: comparison page {page}")

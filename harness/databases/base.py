@@ -1,0 +1,27 @@
+"""What the lab needs of a database engine (docs/adding-a-database-engine.md): faults, runs and
+measurement call these, never a server's process name or SQL of their own.
+
+  image, server_process, version_command     what runs in mysql-primary and mysql-replica
+  services()                                 Compose overrides of those two services
+  replication_modes                          what the image's replication set-up offers
+  promote(lab, server)                       the replica stops replicating and takes writes
+  pause / resume / kill(lab, server)         the server process frozen, thawed, killed
+"""
+from ..server_process import ServerProcess
+
+
+class DatabaseEngine(ServerProcess):
+    name = ""                    # what DB_ENGINE names it
+    image = ""                   # the image both database servers run
+    server_process = ""          # the server's process name (pkill -x)
+    sql_client = ()              # runs SQL (-e) inside a server's container
+    version_command = ()         # prints the server's version
+    promote_sql = ""             # what makes a replica the primary
+    replication_modes = ("async",)
+
+    def services(self):
+        """{service: Compose overrides} for the database servers (empty: compose.yaml's own)."""
+        return {}
+
+    def promote(self, lab, server):
+        lab.exec(server, [*self.sql_client, "-e", self.promote_sql])

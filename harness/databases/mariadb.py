@@ -1,0 +1,11 @@
+"""MariaDB 10.11 from Debian (images/mysql): GTID replication set up by the image's entrypoint."""
+from .base import DatabaseEngine
+
+
+class MariaDB(DatabaseEngine):
+    name = "mariadb"
+    image = "blackhole-lab/mysql:dev"
+    server_process = "mariadbd"
+    sql_client = ("mariadb",)
+    version_command = ("mariadbd", "--version")
+    promote_sql = "STOP SLAVE; RESET SLAVE ALL; SET GLOBAL read_only = OFF;"

@@ -1,0 +1,133 @@
+"""What the rest of the harness may ask of a lab, wherever it runs (docs/adding-a-place-to-run.md).
+
+Faults, loads, control planes and runs speak to nodes only through this face; a lab made of
+Compose containers on this host or in a guest (compose.py over engine.py's engines) is one
+implementation, and tests/lab/test_lab_contract.py holds every implementation to it.
+
+  lifecycle   up(wait, preflight), wait_healthy(timeout_s, only), down(), problems(), services(), restart(service)
+  nodes       exec(service, command, ...), spawn(service, command), placement(service),
+              logs(service), networks_of(service)
+  the place   now(), datapath, kernel (kernel_release(), hz(), has_ipvs(), has_netem(),
+              has_sysctl(path)), describe(), keep_evidence(directory)
+"""
+import abc
+import dataclasses
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+EXEC_SIDE_BY_SIDE = 8          # execs at once (each is a process of ours)
+
+
+@dataclasses.dataclass
+class ExecResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ClientCell:
+    """One client network namespace: its own TCP sysctls and link."""
+    name: str
+    sysctls: tuple = ()          # (("net.ipv4.tcp_retries2", 5), ...)
+    netem: str = ""              # netem arguments for its side of the link ('delay 50ms'), '' for none
+
+    @property
+    def service(self):
+        return f"client-{self.name}"
+
+
+class Lab(abc.ABC):
+    project: str                 # the lab's name where it runs (labels, networks)
+    cell_namespaces: str         # 'container' or 'netns' (topology.CELL_NAMESPACES)
+    database: object             # the engine its database servers run (harness/databases/)
+
+    # -- lifecycle -----------------------------------------------------------
+    @abc.abstractmethod
+    def up(self, wait=True, preflight=None):
+        """Start the lab; wait=False: return once its nodes run, before their health checks pass;
+        preflight(kernel): called once the kernel under the lab is there, before any node starts."""
+
+    @abc.abstractmethod
+    def wait_healthy(self, timeout_s=180, only=None):
+        """Until every node with a health check passes it (only: of these services); LabError if not."""
+
+    @abc.abstractmethod
+    def down(self):
+        """Remove everything the lab made, wherever it is; safe to repeat."""
+
+    @abc.abstractmethod
+    def problems(self):
+        """{service: what is wrong} for each node that is gone or not running."""
+
+    @abc.abstractmethod
+    def services(self):
+        """The services this lab runs."""
+
+    @abc.abstractmethod
+    def restart(self, service):
+        """Restart a node (its processes end as they would on a restart)."""
+
+    # -- nodes ---------------------------------------------------------------
+    @abc.abstractmethod
+    def exec(self, service, command, check=True, timeout=60, stdin=None):
+        """Run a command in a node (a cell's service: in its network namespace); an ExecResult,
+        LabError on a non-zero exit when check."""
+
+    @abc.abstractmethod
+    def spawn(self, service, command, stdout=subprocess.PIPE):
+        """Start a command in a node with a pipe to its stdin; a Popen-like process of its own session."""
+
+    @abc.abstractmethod
+    def placement(self, service):
+        """(the service whose node runs a cell's programs, the network namespace file to enter there
+        or None)."""
+
+    @abc.abstractmethod
+    def logs(self, service):
+        """The node's log, timestamped."""
+
+    @abc.abstractmethod
+    def networks_of(self, service):
+        """{network: address} of a node on the lab's networks."""
+
+    # -- the place -----------------------------------------------------------
+    @abc.abstractmethod
+    def now(self):
+        """The lab's clock (the one its nodes stamp their records with)."""
+
+    @property
+    @abc.abstractmethod
+    def datapath(self):
+        """The director's datapath, as the kernel under the lab allows: 'ipvs' or 'nftables'."""
+
+    @property
+    @abc.abstractmethod
+    def kernel(self):
+        """The kernel under the lab: kernel_release(), hz(), has_ipvs(), has_netem(), has_sysctl(path)."""
+
+    @abc.abstractmethod
+    def describe(self):
+        """What env.json records of the lab: {"kernel", "where", "lab", "images", "docker_compose"}."""
+
+    @abc.abstractmethod
+    def keep_evidence(self, directory):
+        """Keep what the place the lab runs in can tell about a run (a guest's console log)."""
+
+    # -- derived -------------------------------------------------------------
+    def address(self, service, network):
+        return self.networks_of(service)[network]
+
+    def addresses(self, service):
+        """Every IPv4 address of a node, on all lab networks."""
+        return sorted(self.networks_of(service).values())
+
+    def kernel_release(self):
+        return self.kernel.kernel_release()
+
+    def exec_each(self, commands, check=True, timeout=60):
+        """[(service, command), ...] run side by side; their ExecResults in the same order."""
+        if not commands:
+            return []
+        with ThreadPoolExecutor(min(len(commands), EXEC_SIDE_BY_SIDE)) as pool:
+            return list(pool.map(lambda sc: self.exec(*sc, check=check, timeout=timeout), commands))

@@ -1,0 +1,18 @@
+"""Reading lists of Docker objects while other labs change them."""
+import time
+
+from python_on_whales.exceptions import DockerException
+
+
+def listed_again_if_one_vanished(list_them, attempts=3):
+    """What list_them() reads from Docker's containers or networks. Listing them is `ls` then
+    `inspect`, and python-on-whales inspects again when an attribute is read a moment later: one
+    removed in between (by this lab, or by another lab on the same engine) fails the inspect, and
+    the next look no longer lists it. So list_them reads all it needs itself."""
+    for attempt in range(attempts):
+        try:
+            return list_them()
+        except DockerException:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.2)

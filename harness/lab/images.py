@@ -1,0 +1,65 @@
+"""The lab's images: as compose.yaml names them, built on this host, handed to a guest."""
+import os
+import subprocess
+from pathlib import Path
+
+import yaml
+
+from ..errors import LabError
+from .engine import HostEngine
+
+REPO = Path(__file__).resolve().parents[2]
+COMPOSE_FILE = REPO / "compose.yaml"
+LABEL = "org.blackhole-lab"
+HOST_CA_DIR = Path("/usr/local/share/ca-certificates")
+
+
+def compose_services():
+    """compose.yaml's services, as written."""
+    return yaml.safe_load(COMPOSE_FILE.read_text())["services"]
+
+
+def image_names():
+    """The lab's images, as compose.yaml names them."""
+    return sorted({s["image"] for s in compose_services().values() if "image" in s})
+
+
+def host_extra_ca():
+    """The certificate authorities this host added to its trust store (PEM), '' if none: where a
+    TLS-inspecting proxy sits in front of the registries, image builds must trust it too."""
+    if not HOST_CA_DIR.is_dir():
+        return ""
+    return "".join(p.read_text() for p in sorted(HOST_CA_DIR.rglob("*.crt")))
+
+
+def build(compose_command, engine, no_cache=False):
+    """Build the images with the project's compose command (a list), on engine."""
+    env = {**os.environ, "LAB_HOST_EXTRA_CA": host_extra_ca()}
+    command = [*compose_command, "--progress", "quiet", "build", *(["--no-cache"] if no_cache else [])]
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    if result.returncode:
+        raise LabError(f"docker compose build failed ({result.returncode}):\n"
+                       f"{(result.stdout + result.stderr).strip()[-2000:]}")
+    # An older build of a tag, left untagged, could be picked from the cache by the next build,
+    # flipping the image id (and so the guest disk's key) between builds of the same files.
+    engine.docker().image.prune(filter={"label": LABEL})
+
+
+def host_image_ids():
+    docker = HostEngine().docker()
+    ids = {}
+    for name in image_names():
+        if not docker.image.exists(name):
+            raise LabError(f"image {name} is missing on this host: build the lab's images first (make images)")
+        ids[name] = docker.image.inspect(name).id
+    return ids
+
+
+def save_host_images(path):
+    subprocess.run(["docker", "save", "-o", str(path), *image_names()], check=True, timeout=900)
+
+
+def image_sizes_mb(engine):
+    """{image tag: size in MB} of the lab's images (blackhole-lab/*)."""
+    return {tag: round(image.size / 1e6) for image in engine.docker().image.list()
+            for tag in image.repo_tags if tag.startswith("blackhole-lab/")}

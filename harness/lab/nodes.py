@@ -1,0 +1,121 @@
+"""Talking to a Compose lab's nodes: each service's container, found with one look at the
+project's containers, and `docker exec` into it (a cell in a network namespace: in its namespace)."""
+import subprocess
+
+from ..errors import LabError
+from ..topology import FRONT
+from . import netns_cells
+from .base import ExecResult
+from .docker_lists import listed_again_if_one_vanished
+
+SERVICE_LABEL = "com.docker.compose.service"
+
+
+class ContainerNodes:
+    """What ComposeLab (compose.py) does with a service's container. It provides engine, project,
+    docker (python-on-whales with the project's Compose files) and _compose_command(*args)."""
+
+    def _reset_nodes(self):
+        self._address_cache = {}
+        self._containers = {}           # service -> its container's name, while the lab is up
+        self._netns = {}                # a cell's service -> its namespace in netns_cells.HOST_SERVICE
+
+    def _project_containers(self, read):
+        """read(container) of each of the project's containers, stopped ones too."""
+        return listed_again_if_one_vanished(lambda: [read(c) for c in self.engine.docker().container.list(
+            all=True, filters={"label": f"com.docker.compose.project={self.project}"})])
+
+    def _container_states(self):
+        """{service: its container's state}, stopped containers too."""
+        return dict(self._project_containers(lambda c: (c.config.labels.get(SERVICE_LABEL), c.state)))
+
+    def _container(self, service):
+        """The name of the service's container, or None if it has none."""
+        if service not in self._containers:
+            self._learn_containers()
+        return self._containers.get(service)
+
+    def _learn_containers(self):
+        """Each service's container name and addresses, with one look at the project's containers."""
+        def service_name_addresses(container):
+            return (container.config.labels.get(SERVICE_LABEL), container.name,
+                    {net.removeprefix(f"{self.project}_"): n.ip_address
+                     for net, n in container.network_settings.networks.items() if n.ip_address})
+        for service, name, addresses in self._project_containers(service_name_addresses):
+            self._containers[service] = name
+            if addresses:
+                self._address_cache[service] = addresses
+
+    def _enter_netns_cells(self, cells, addresses):
+        """From now on a cell's service runs its commands in its namespace of netns_cells.HOST_SERVICE."""
+        for cell in cells:
+            self._netns[cell.service] = cell.name
+            self._address_cache[cell.service] = {FRONT: addresses[cell.name]}
+
+    def _docker_command(self, *args):
+        return [str(a) for a in self.docker.client_config.docker_cmd] + list(args)
+
+    def _exec_command(self, service, command):
+        """`docker exec -i <the service's container> command`: as `compose exec -T`, without Compose
+        reading the project for each of a big grid's hundreds of processes. A service without a
+        container goes to Compose, which says so in its own words. A cell's service in a network
+        namespace runs the command in its namespace."""
+        if service in self._netns:
+            service, command = netns_cells.HOST_SERVICE, netns_cells.command_in(self._netns[service], command)
+        container = self._container(service)
+        if container is None:
+            return self._compose_command("exec", "-T", service, *command)
+        return self._docker_command("exec", "-i", container, *command)
+
+    def exec(self, service, command, check=True, timeout=60, stdin=None):
+        # without input, nothing of this terminal's (a workshop's "press Enter") reaches the container
+        given = {"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}
+        result = subprocess.run(self._exec_command(service, command), capture_output=True, text=True,
+                                timeout=timeout, **given)
+        if check and result.returncode:
+            raise LabError(f"{service}: {' '.join(command)} exited {result.returncode}: "
+                           f"{result.stderr.strip()[-500:]}")
+        return ExecResult(result.returncode, result.stdout, result.stderr)
+
+    def spawn(self, service, command, stdout=subprocess.PIPE):
+        """Start a command in a service, with a pipe to its stdin; stdout to a pipe or a file.
+        It gets its own session, so a Ctrl-C at the terminal leaves it to the caller's cleanup."""
+        return subprocess.Popen(self._exec_command(service, command),
+                                stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE,
+                                text=True, bufsize=1, start_new_session=True)
+
+    def placement(self, service):
+        """(the service whose container runs a cell's programs, the file of the network namespace
+        to enter there, or None). One program serving many cells, entering each one's namespace
+        itself, costs one exec session in that container instead of one per cell: a hundred
+        chatty sessions in one container made every further exec into it take seconds."""
+        if service in self._netns:
+            return netns_cells.HOST_SERVICE, netns_cells.path(self._netns[service])
+        return service, None
+
+    def logs(self, service):
+        """The service's container log, timestamped (a cell in a namespace: its container's)."""
+        service, _ = self.placement(service)
+        container = self._container(service)
+        if container is None:
+            return self.docker.compose.logs(service, timestamps=True)
+        # one pipe for both streams: the CLI writes them out in the order the container did
+        result = subprocess.run(self._docker_command("logs", "--timestamps", container), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, timeout=60)
+        if result.returncode:
+            raise LabError(f"{service}: docker logs exited {result.returncode}: {result.stdout.strip()[-500:]}")
+        return result.stdout
+
+    def container_name(self, service):
+        for container in self.docker.compose.ps():
+            if container.config.labels.get(SERVICE_LABEL) == service:
+                return container.name
+        raise LabError(f"no running container for service {service!r}")
+
+    def networks_of(self, service):
+        """{network: address} of a service's container; cached, as addresses are fixed for a lab's life."""
+        if service not in self._address_cache:
+            self._learn_containers()
+        if service not in self._address_cache:
+            raise LabError(f"no running container for service {service!r}")
+        return self._address_cache[service]

@@ -1,0 +1,71 @@
+"""What a failover run's events and files say about the run as a whole: its first fault, when
+it was healed, how the run ended, and a cell's verdict against its model window."""
+from ..effects import Effect
+from ..scenario.parser import fault_effect as declared_effect
+from . import probe_log, ss_log
+
+
+def first_fault(events):
+    return next((e for e in events if e.get("source") == "harness" and e["event"] == "fault"), None)
+
+
+def heal_of(events, fault):
+    """When the first fault was healed by a heal step (not by the end-of-run cleanup)."""
+    return next((e for e in events if e.get("source") == "harness" and e["event"] == "heal"
+                 and e["name"] == fault["name"] and e["t"] >= fault["t"]), None)
+
+
+def observed_until(events, fault):
+    """Seconds after the fault when the observation ended (None: no record of its end)."""
+    end = next((e for e in events if e.get("source") == "harness" and e["event"] == "observe_end"), None)
+    return end["t"] - fault["t"] if end else None
+
+
+def run_status(events):
+    """completed, or interrupted (by which signal, in which phase, when), or failed (why)."""
+    harness = [e for e in events if e.get("source") == "harness"]
+    interrupted = next((e for e in harness if e["event"] == "interrupted"), None)
+    if interrupted:
+        return {"state": "interrupted", "by": interrupted.get("signal", "SIGINT"),
+                "phase": interrupted.get("phase"), "t": interrupted["t"]}
+    failed = next((e for e in harness if e["event"] == "failed"), None)
+    if failed:
+        return {"state": "failed", "reason": failed.get("error"), "phase": failed.get("phase"), "t": failed["t"]}
+    return {"state": "completed"}
+
+
+def fault_effect(fault):
+    """The effect the fault event declares. Runs recorded before faults wrote it get it from the
+    fault's own declaration (the registry), not from anything measurement knows."""
+    if "effect" in fault:
+        return Effect.from_record(fault["effect"])
+    return declared_effect(fault["name"], fault["params"])
+
+
+def next_operation(ops, after_t):
+    """The first operation started after `after_t`: how long it took, or its error."""
+    op = next((o for o in ops if o["t0"] >= after_t - 0.001), None)
+    if op is None:
+        return None
+    return {"took_s": round(op["t1"] - op["t0"], 3), "ok": op["ok"], "error": op.get("error"),
+            "server": op.get("server")}
+
+
+def first_connection_samples(run, cell, probe_text):
+    """The ss samples of the cell's first probe connection (the one a fault catches), taken by
+    the sampler of the cell's container; [] when there are none."""
+    ss_path = run.ss_samples(cell.namespace)
+    ports = probe_log.local_ports(probe_text)
+    if not ss_path.exists() or not ports:
+        return []
+    return list(ss_log.by_port(ss_path).get(ports[0], []))
+
+
+def verdict(window, outcome, status, observed_s=None):
+    """In the model's window or not; None when the run ended before this cell's outcome was
+    decided: no error yet where the model expects one, and the run interrupted, failed, or
+    done watching before the model's window opened (a 15-minute hang in a 1-minute run)."""
+    if outcome.detect_s is None and window.expected_s is not None:
+        if status["state"] != "completed" or (observed_s is not None and observed_s < window.earliest_s):
+            return None
+    return window.contains(outcome.detect_s)

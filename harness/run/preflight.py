@@ -1,0 +1,22 @@
+"""Before a lab starts: refuse the cells that need what the kernel under it lacks."""
+from ..errors import LabError
+from ..scenario.knobs import SYSCTL_KNOBS
+
+
+def kernel_supports(cells):
+    """A preflight for Lab.up(): cells (lab ClientCells) whose knobs the kernel lacks are refused,
+    one message naming the cell, the knob and what would have it."""
+    recent = {k.sysctl: (name, k) for name, k in SYSCTL_KNOBS.items() if k.since}
+
+    def check(kernel):
+        release = kernel.kernel_release()
+        for cell in cells:
+            for sysctl, _ in cell.sysctls:
+                if sysctl in recent and not kernel.has_sysctl(recent[sysctl][1].proc_path):
+                    name, knob = recent[sysctl]
+                    raise LabError(f"{cell.service}: {name} needs {sysctl}, which kernel {release} does not have "
+                                   f"(it came with Linux {knob.since}); pick a newer KERNEL or drop the knob")
+            if cell.netem and not kernel.has_netem():
+                raise LabError(f"{cell.service}: link_delay_ms/link_loss_pct need tc netem, and kernel {release} "
+                               "has no sch_netem; run it in a guest kernel that has it (KERNEL=6.1 or 6.12)")
+    return check

@@ -1,0 +1,28 @@
+"""A server's process, by name: frozen, thawed or killed inside its node (faults do this to
+nginx on the web servers, and to the database engine's server on the database servers)."""
+from .errors import LabError
+
+
+class ServerProcess:
+    server_process = ""          # the process name (pkill -x)
+
+    def _signal(self, lab, server, signal):
+        return lab.exec(server, ["pkill", f"-{signal}", "-x", self.server_process], check=False)
+
+    def pause(self, lab, server):
+        self._signal(lab, server, "STOP")
+
+    def resume(self, lab, server):
+        self._signal(lab, server, "CONT")
+
+    def kill(self, lab, server):
+        # When the server is the container's main process the container stops with it, taking
+        # this exec along (exit 137): that is the kill succeeding.
+        result = self._signal(lab, server, "KILL")
+        if result.returncode not in (0, 137):
+            raise LabError(f"{server}: could not kill {self.server_process}: {result.stderr.strip()}")
+
+
+class Nginx(ServerProcess):
+    server_process = "nginx"
+

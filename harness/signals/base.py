@@ -1,0 +1,137 @@
+"""What a measured signal is (docs/adding-a-signal.md): the loads it runs during a run, and pure
+functions from the run's files to its part of the summary.
+
+  name                       its key
+  loads(plan)                [Load] it starts (plan: LoadPlan), each bounded in time by its command line
+  summarize_cell(record)     {key: value} it adds to a cell's entry in summary.json (CellRecord)
+  summarize_run(context)     {…} kept under summary["signals"][name] (nothing: left out)
+
+Signals run and summarize in the order of the registry (signals/__init__.py); a cell's entry
+holds their parts in that order.
+"""
+import dataclasses
+import functools
+
+from ..measure import kernel_model, probe_log, recovery, ss_log
+from ..measure.predict import predict
+from ..measure.run_record import (fault_effect, first_connection_samples, first_fault, heal_of, observed_until,
+                                  run_status)
+from ..scenario.files import of_run
+
+LOAD_MARGIN_S = 60.0          # loads run this much longer than the run could need, then stop by themselves
+
+
+@dataclasses.dataclass(frozen=True)
+class Load:
+    service: str              # the container it runs in
+    output: object            # the run's file its stdout goes to (None: a group's, see cells)
+    command: tuple
+    process_pattern: str      # what `pkill -f` matches to stop it
+    cell: str = None          # the cell whose client it is
+    stop_signal: str = "INT"  # what it is asked to stop with (the clients end cleanly on SIGINT)
+    stops_on_eof: bool = False   # it ends when its stdin is closed (no exec needed to stop it)
+    cells: tuple = ()         # a group: ((tag, its file), ...), its output tagged (a probe group: by cell)
+    first_input: str = ""     # written to its stdin as it starts
+    takes_commands: bool = False   # a probe group: "<cell>\t<text>" lines on its stdin reach that cell
+
+
+def _in_own_container(service):
+    return service, None
+
+
+@dataclasses.dataclass(frozen=True)
+class LoadPlan:
+    """What a signal needs to plan its loads: the scenario, where its files go, the VIP, the
+    director's datapath, and placement(service) -> (container service, netns file or None)."""
+    scenario: object
+    run: object
+    vip: str
+    datapath: str
+    placement: object = _in_own_container
+
+    @property
+    def duration_s(self):
+        s = self.scenario
+        return s.warmup_s + sum(st.seconds for st in s.steps) + s.observe_s + LOAD_MARGIN_S
+
+
+class Signal:
+    name = ""
+
+    def loads(self, plan):
+        return []
+
+    def summarize_cell(self, record):
+        return {}
+
+    def summarize_run(self, context):
+        return {}
+
+
+class RunContext:
+    """What every cell's summary shares: the run's scenario, events, environment, first fault."""
+
+    def __init__(self, run):
+        self.run = run
+        self.scenario, self.events, self.env = of_run(run), run.events(), run.env()
+        self.fault = first_fault(self.events)
+        self.status = run_status(self.events)
+        if self.fault is not None:
+            self.t_fault = self.fault["t"]
+            self.effect = fault_effect(self.fault)
+            heal = heal_of(self.events, self.fault)
+            self.healed_after = heal["t"] - self.t_fault if heal else None
+            self.observed_s = observed_until(self.events, self.fault)
+
+    @property
+    def interval_s(self):
+        return self.scenario.probe.interval_ms / 1000
+
+    @property
+    def lb(self):
+        return {"datapath": self.env.get("datapath"), **self.env.get("director", {})}
+
+    @property
+    def hz(self):
+        return (self.env.get("where") or {}).get("hz") or kernel_model.HZ
+
+
+class CellRecord:
+    """One cell's files, read and parsed once, and its model window."""
+
+    def __init__(self, context, cell):
+        self.context, self.cell = context, cell
+
+    @functools.cached_property
+    def probe_text(self):
+        return self.context.run.read(self.context.run.probe_log(self.cell.name))
+
+    @functools.cached_property
+    def ops(self):
+        return probe_log.parse(self.probe_text)
+
+    @functools.cached_property
+    def outcome(self):
+        return recovery.probe_outcome(self.ops, self.context.t_fault)
+
+    @functools.cached_property
+    def idle(self):
+        """(start, end) of the probe's idle period on the lab clock, or None."""
+        return probe_log.idle_period(self.probe_text)
+
+    @functools.cached_property
+    def idle_rel(self):
+        idle, t_fault = self.idle, self.context.t_fault
+        return (idle[0] - t_fault, idle[1] - t_fault if idle[1] else None) if idle else None
+
+    @functools.cached_property
+    def base_rto_s(self):
+        """The base RTO the kernel used for the cell's first connection (ss), or None."""
+        samples = first_connection_samples(self.context.run, self.cell, self.probe_text)
+        return ss_log.base_rto_s(samples, self.context.t_fault)
+
+    @functools.cached_property
+    def window(self):
+        c = self.context
+        return predict(self.cell, c.effect, c.interval_s, c.fault["uncertainty_s"], c.healed_after, self.idle_rel,
+                       self.base_rto_s, c.lb, c.hz)

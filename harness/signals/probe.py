@@ -1,0 +1,44 @@
+"""Each cell's own client connection through the VIP: the lab's probe (one group per client
+container, a fork per cell) or a client of the zoo. When the cell's client first saw the fault
+(detect) and worked again (recover), against the kernel model's window."""
+from ..load import probe, zoo
+from ..measure import client_log
+from ..measure.run_record import verdict
+from ..scenario.clients import DEFAULT_CLIENT
+from .base import Load, Signal
+
+
+class Probe(Signal):
+    name = "probe"
+
+    def loads(self, plan):
+        s, run = plan.scenario, plan.run
+        loads, groups = [], {}            # container service -> [(cell with the built-in probe, its netns)]
+        for cell in s.cells:
+            if cell.client == DEFAULT_CLIENT:
+                container, netns = plan.placement(cell.service)
+                groups.setdefault(container, []).append((cell, netns))
+            else:
+                loads.append(Load(cell.service, run.probe_log(cell.name),
+                                  tuple(zoo.command(s, cell, plan.vip, plan.duration_s)), zoo.PROCESSES[cell.client],
+                                  cell=cell.name))
+        # Forks started together tick apart: cell i of n starts i/n of an interval later.
+        phases = {cell.name: i / len(s.cells) for i, cell in enumerate(s.cells)}
+        for container, cells in groups.items():
+            settings = (probe.settings(s, c, plan.vip, plan.duration_s, netns, phases[c.name]) for c, netns in cells)
+            loads.append(Load(container, None, probe.GROUP_COMMAND, probe.PROCESS, stops_on_eof=True,
+                              cells=tuple((c.name, run.probe_log(c.name)) for c, _ in cells), takes_commands=True,
+                              first_input=probe.group_input(settings)))
+        return loads
+
+    def summarize_cell(self, record):
+        c, outcome, window = record.context, record.outcome, record.window
+        part = {"survived": not outcome.disrupted,
+                "probe": {**outcome.__dict__, "within_window": verdict(window, outcome, c.status, c.observed_s),
+                          "ratio": (round(outcome.detect_s / window.expected_s, 3)
+                                    if outcome.detect_s is not None and window.expected_s else None)}}
+        cell = record.cell
+        if cell.client != DEFAULT_CLIENT:
+            part["client"] = {"name": cell.client, "settings": dict(cell.client_settings),
+                              **client_log.client_entry(record.probe_text, record.ops, c.t_fault, outcome)}
+        return part

@@ -1,0 +1,45 @@
+"""A run's summary.json, computed only from its files: for a failover run, per cell its knobs,
+the kernel model's window and each signal's part, in the signals' order."""
+from ..measure import burst
+from ..scenario.files import of_run
+from .base import CellRecord, RunContext
+from .registry import SIGNALS
+
+
+def summarize(run):
+    """summary.json's content for a run directory (store.RunDir), whatever its kind."""
+    return burst.summarize(run) if of_run(run).kind == "burst" else summarize_failover(run)
+
+
+def summarize_failover(run):
+    context = RunContext(run)
+    status, fault = context.status, context.fault
+    summary = {"scenario": context.scenario.id, "run": run.name, "kernel": context.env.get("kernel"),
+               "datapath": context.env.get("datapath"), "status": status, "fault": fault, "cells": []}
+    if fault is None:
+        summary["note"] = "no fault step ran (the run stopped before it" + (
+            f": {status['state']} while {status['phase']})" if status["state"] != "completed" else ")")
+        return summary
+    summary["observed_s"] = None if context.observed_s is None else round(context.observed_s, 3)
+    for cell in context.scenario.cells:
+        record = CellRecord(context, cell)
+        entry = {"cell": cell.name, "knobs": knobs(cell), "predicted": predicted(record)}
+        for signal in SIGNALS:
+            entry.update(signal.summarize_cell(record))
+        summary["cells"].append(entry)
+    parts = {signal.name: part for signal in SIGNALS if (part := signal.summarize_run(context))}
+    if parts:
+        summary["signals"] = parts
+    return summary
+
+
+def knobs(cell):
+    return {"tcp_retries2": cell.knob("tcp_retries2"), **dict(cell.sysctls),
+            "tcp_user_timeout_ms": cell.tcp_user_timeout_ms, "keepalive": "/".join(map(str, cell.keepalive)) or None,
+            "read_timeout_s": cell.read_timeout_s, "idle_s": cell.idle_s}
+
+
+def predicted(record):
+    window = record.window
+    return {"expected_s": window.expected_s, "earliest_s": window.earliest_s, "latest_s": window.latest_s,
+            "basis": window.basis, "base_rto_s": record.base_rto_s}

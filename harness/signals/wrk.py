@@ -1,0 +1,14 @@
+"""wrk's HTTP load through the VIP (nginx scenarios): requests per second, before and after the fault."""
+from ..load import wrk
+from .base import Load, Signal
+
+
+class Wrk(Signal):
+    name = "wrk"
+
+    def loads(self, plan):
+        s = plan.scenario
+        if not s.wrk:
+            return []
+        return [Load(s.cells[0].service, plan.run.wrk_log(), tuple(wrk.command(s.wrk, plan.vip, plan.duration_s)),
+                     wrk.PROCESS)]

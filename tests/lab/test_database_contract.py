@@ -1,0 +1,71 @@
+"""Every database engine (harness/databases/) keeps the contract faults and runs rely on, on a
+real lab: its version, replication from primary to replica, promote, pause/resume and kill.
+Each is witnessed by the server itself (its SQL answers, its process state), not by the engine's
+own code."""
+import os
+import time
+
+import pytest
+
+from harness.databases import DATABASES
+from harness.errors import LabError
+from harness.lab import ClientCell, ComposeLab
+
+PRIMARY, REPLICA = "mysql-primary", "mysql-replica"
+
+
+def sql(lab, server, query, timeout=30):
+    return lab.exec(server, [*lab.database.sql_client, "-N", "-B", "-e", query], timeout=timeout).stdout.strip()
+
+
+def until(what, condition, limit_s=60):
+    deadline = time.monotonic() + limit_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {limit_s} s: {what}")
+        time.sleep(0.2)
+
+
+def process_state(lab, server):
+    return lab.exec(server, ["ps", "-o", "stat=", "-C", lab.database.server_process], check=False).stdout.strip()
+
+
+@pytest.mark.parametrize("name", sorted(DATABASES))
+def test_a_database_engine_keeps_the_contract(name):
+    engine = DATABASES[name]()
+    lab = ComposeLab(project=f"blackhole-test-db-{name}-{os.getpid()}", cells=[ClientCell("default")],
+                     servers=(PRIMARY, REPLICA), database=engine)
+    try:
+        lab.up()
+        # its version, as the server itself reports it over SQL
+        reported = sql(lab, PRIMARY, "SELECT VERSION()")
+        printed = lab.exec(PRIMARY, list(engine.version_command)).stdout
+        assert reported.split("-")[0] in printed, (reported, printed)
+
+        # replication: a row written on the primary reaches the replica, which refuses writes
+        sql(lab, PRIMARY, "CREATE DATABASE IF NOT EXISTS contract; CREATE TABLE contract.t (id INT PRIMARY KEY); "
+                          "INSERT INTO contract.t VALUES (1)")
+        until("the row on the replica", lambda: sql(lab, REPLICA, "SELECT COUNT(*) FROM information_schema.tables "
+                                                                   "WHERE table_schema = 'contract'") == "1"
+              and sql(lab, REPLICA, "SELECT COUNT(*) FROM contract.t") == "1")
+        assert sql(lab, REPLICA, "SELECT @@read_only") == "1"
+
+        # promote: the replica takes writes
+        engine.promote(lab, REPLICA)
+        assert sql(lab, REPLICA, "SELECT @@read_only") == "0"
+        sql(lab, REPLICA, "INSERT INTO contract.t VALUES (2)")
+        assert sql(lab, REPLICA, "SELECT COUNT(*) FROM contract.t") == "2"
+
+        # pause: the process is stopped and answers nothing until resumed
+        engine.pause(lab, PRIMARY)
+        assert process_state(lab, PRIMARY).startswith("T")
+        with pytest.raises(LabError, match="exited 124"):
+            lab.exec(PRIMARY, ["timeout", "2", *engine.sql_client, "-e", "SELECT 1"])
+        engine.resume(lab, PRIMARY)
+        assert sql(lab, PRIMARY, "SELECT 1") == "1"
+
+        # kill: the server is gone, and the lab says so
+        engine.kill(lab, PRIMARY)
+        until("the primary reported gone", lambda: PRIMARY in lab.problems(), limit_s=30)
+    finally:
+        lab.down()
