@@ -29,6 +29,12 @@ def engine_for(kernel, out=sys.stdout, keep_in=None):
     return GuestEngine(kernel, image_ids=host_image_ids, save_images=save_host_images, out=out, home=keep_in)
 
 
+def lab_on(engine, **shape):
+    """A lab (base.Lab) of this shape (ComposeLab's arguments) where `engine` runs it: Compose
+    on this host's or a guest's Docker engine (None: this host)."""
+    return ComposeLab(engine=engine, **shape)
+
+
 def kept_engine(keep_in, out=sys.stdout):
     """The guest `make up KERNEL=...` left running in keep_in, or this host if there is none."""
     from .guest.engine import GUEST_FILE, GuestEngine
@@ -39,5 +45,5 @@ def kept_engine(keep_in, out=sys.stdout):
 
 __all__ = ["ClientCell", "ComposeLab", "DEFAULT_PROJECT", "ExecResult", "HOST", "HostEngine", "LABEL", "Lab",
            "LabError", "REPO", "clean", "engine_for", "environment_from_os", "host_image_ids", "image_names",
-           "image_sizes_mb", "kept_engine", "labelled_leftovers", "listed_again_if_one_vanished",
+           "image_sizes_mb", "kept_engine", "lab_on", "labelled_leftovers", "listed_again_if_one_vanished",
            "resolve_datapath", "save_host_images"]

@@ -6,7 +6,7 @@ import time
 
 from ..control import control_plane
 from ..databases import database
-from ..lab import ClientCell, ComposeLab
+from ..lab import ClientCell, lab_on
 from . import preflight
 from ..interrupts import Cleanup
 from ..store import RunDir, shown
@@ -68,15 +68,15 @@ class RunBase:
         s = self.scenario
         self.run = RunDir.create(s.id, self.raw, self.results)
         self.project = self.project or f"blackhole-{self.run.name.lower()}"
-        namespaces = {c.namespace: ClientCell(c.namespace, c.kernel_sysctls(), c.netem()) for c in self.client_cells()}
+        clients = list({c.namespace: ClientCell(c.namespace, c.kernel_sysctls(), c.netem())
+                        for c in self.client_cells()}.values())
         self.control = control_plane(getattr(s, "control", None))
-        self.lab = ComposeLab(project=self.project, cells=list(namespaces.values()),
-                              datapath=s.datapath, env={**self.lab_env, **s.lab_env(), **self.control.lab_settings()},
-                              workdir=self.run.lab_workdir, engine=self.engine, servers=s.servers_used(),
-                              net_admin=self.nodes_changed(),
-                              cell_namespaces=getattr(s, "cell_namespaces", DEFAULT_CELL_NAMESPACES),
-                              services=[self.control.services()], database=database())
-        self.refuse_what_the_kernel_lacks = preflight.kernel_supports(self.lab.cells)
+        self.lab = lab_on(self.engine, project=self.project, cells=clients,
+                          datapath=s.datapath, env={**self.lab_env, **s.lab_env(), **self.control.lab_settings()},
+                          workdir=self.run.lab_workdir, servers=s.servers_used(), net_admin=self.nodes_changed(),
+                          cell_namespaces=getattr(s, "cell_namespaces", DEFAULT_CELL_NAMESPACES),
+                          services=[self.control.services()], database=database())
+        self.refuse_what_the_kernel_lacks = preflight.kernel_supports(clients)
         self.events = EventLog(self.run.events_file, clock=self.lab.now)
         self.say(f"run: {s.id} -> {shown(self.run.path)}")
 
