@@ -1,6 +1,7 @@
 """A server's process, by name: frozen, thawed or killed inside its node (faults do this to
 nginx on the web servers, and to the database engine's server on the database servers)."""
 from .errors import LabError
+from .topology import SERVICE_SERVERS
 
 
 class ServerProcess:
@@ -26,3 +27,8 @@ class ServerProcess:
 class Nginx(ServerProcess):
     server_process = "nginx"
 
+
+
+def process_on(lab, server):
+    """What serves on `server`: the lab's database engine on a database server, nginx on a web server."""
+    return lab.database if server in SERVICE_SERVERS["mysql"] else Nginx()

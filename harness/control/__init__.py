@@ -1,10 +1,8 @@
-"""Control planes, one file each, and the registry a scenario's `control:` names them by
-(docs/adding-a-control-plane.md)."""
-from .base import ControlPlane, DirectorChange, NoticeWindow
-from .manual import Manual
-
-CONTROL_PLANES = {plane.name: plane for plane in (Manual,)}
-DEFAULT_CONTROL_PLANE = "manual"
+"""Control planes, one file each, each registering itself in CONTROL_PLANES (base.py) by the
+name a scenario's `control:` uses (docs/adding-a-control-plane.md). Importing this package
+imports every one of them."""
+from . import manual  # noqa: F401
+from .base import CONTROL_PLANES, DEFAULT_CONTROL_PLANE, ControlPlane, DirectorChange, NoticeWindow
 
 
 def control_plane(name=None):

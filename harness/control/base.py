@@ -28,8 +28,17 @@ class NoticeWindow:
     basis: str
 
 
+CONTROL_PLANES = {}            # name -> ControlPlane subclass: each registers itself when its module is imported
+DEFAULT_CONTROL_PLANE = "manual"
+
+
 class ControlPlane:
     name = ""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.name:
+            CONTROL_PLANES[cls.name] = cls
 
     def services(self):
         return {}

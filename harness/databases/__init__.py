@@ -1,15 +1,7 @@
-"""Database engines the lab's mysql-primary and mysql-replica can run, one file each, and the
-registry DB_ENGINE names them by (docs/adding-a-database-engine.md)."""
-from .base import DatabaseEngine
-from .mariadb import MariaDB
-
-DATABASES = {engine.name: engine for engine in (MariaDB,)}
-DEFAULT_DATABASE = "mariadb"
-
-
-def database(name=None):
-    """The engine named `name` (None: the default)."""
-    return DATABASES[name or DEFAULT_DATABASE]()
-
+"""Database engines the lab's mysql-primary and mysql-replica can run, one file each, each
+registering itself in DATABASES (base.py) by the name DB_ENGINE uses
+(docs/adding-a-database-engine.md). Importing this package imports every one of them."""
+from . import mariadb  # noqa: F401
+from .base import DATABASES, DEFAULT_DATABASE, DatabaseEngine, database
 
 __all__ = ["DATABASES", "DEFAULT_DATABASE", "DatabaseEngine", "database"]

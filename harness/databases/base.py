@@ -9,6 +9,14 @@ measurement call these, never a server's process name or SQL of their own.
 """
 from ..server_process import ServerProcess
 
+DATABASES = {}                 # name -> DatabaseEngine subclass: each registers itself when its module is imported
+DEFAULT_DATABASE = "mariadb"
+
+
+def database(name=None):
+    """The engine named `name` (None: the default), its module imported with the package."""
+    return DATABASES[name or DEFAULT_DATABASE]()
+
 
 class DatabaseEngine(ServerProcess):
     name = ""                    # what DB_ENGINE names it
@@ -18,6 +26,11 @@ class DatabaseEngine(ServerProcess):
     version_command = ()         # prints the server's version
     promote_sql = ""             # what makes a replica the primary
     replication_modes = ("async",)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.name:
+            DATABASES[cls.name] = cls
 
     def services(self):
         """{service: Compose overrides} for the database servers (empty: compose.yaml's own)."""

@@ -1,6 +1,7 @@
 """The server process is stopped (SIGSTOP): its kernel still ACKs, the application never answers."""
 from ..effects import APP_HANG, Effect
-from .base import Fault, Param, process_on
+from ..server_process import process_on
+from .base import Fault, Param
 
 
 class AppHang(Fault):

@@ -2,9 +2,6 @@
 and an idempotent recover()."""
 import dataclasses
 
-from ..server_process import Nginx
-from ..topology import SERVICE_SERVERS
-
 
 @dataclasses.dataclass(frozen=True)
 class Param:
@@ -64,11 +61,6 @@ class Fault:
 
     def recover(self):
         pass
-
-
-def process_on(lab, server):
-    """What serves on `server`: the lab's database engine on a database server, nginx on a web server."""
-    return lab.database if server in SERVICE_SERVERS["mysql"] else Nginx()
 
 
 def nft_table_script(table, chains):

@@ -13,8 +13,9 @@ input and output hooks, where IPVS-NAT sees them (LOCAL_IN, and LOCAL_OUT for wh
 import time
 
 from ..effects import BLACKHOLE, Effect
+from ..server_process import process_on
 from ..topology import DIRECTOR
-from .base import Fault, Param, delete_table, nft_table_script, process_on
+from .base import Fault, Param, delete_table, nft_table_script
 
 TABLE = "blackhole_fault_silent_kill"
 ANSWERS_IN_FLIGHT_S = 0.05

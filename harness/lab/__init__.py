@@ -10,7 +10,7 @@ from pathlib import Path
 from ..errors import LabError
 from .base import ClientCell, ExecResult, Lab
 from .cleanup import clean, labelled_leftovers
-from .compose import DEFAULT_PROJECT, REPO, ComposeLab, environment_from_os
+from .compose import DEFAULT_PROJECT, REPO, ComposeLab, environment_from_os, lab_on
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
@@ -27,12 +27,6 @@ def engine_for(kernel, out=sys.stdout, keep_in=None):
         return HostEngine()
     from .guest import GuestEngine
     return GuestEngine(kernel, image_ids=host_image_ids, save_images=save_host_images, out=out, home=keep_in)
-
-
-def lab_on(engine, **shape):
-    """A lab (base.Lab) of this shape (ComposeLab's arguments) where `engine` runs it: Compose
-    on this host's or a guest's Docker engine (None: this host)."""
-    return ComposeLab(engine=engine, **shape)
 
 
 def kept_engine(keep_in, out=sys.stdout):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from .. import databases
+from ..databases.base import database as database_named
 from ..errors import LabError
 from ..topology import CELL_NAMESPACES, DEFAULT_CELL_NAMESPACES, DEFAULT_DATAPATH, FRONT
 from . import compose_files, images, netns_cells, registry
@@ -36,6 +36,12 @@ def environment_from_os():
     return {k: os.environ[k] for k in USER_ENV if os.environ.get(k)}
 
 
+def lab_on(engine, **shape):
+    """A lab (base.Lab) of this shape (ComposeLab's arguments) where `engine` runs it: Compose
+    on this host's or a guest's Docker engine (None: this host)."""
+    return ComposeLab(engine=engine, **shape)
+
+
 class ComposeLab(ContainerNodes, Lab):
     def __init__(self, project=DEFAULT_PROJECT, cells=(), datapath=DEFAULT_DATAPATH, env=None, workdir=None,
                  engine=None, servers=None, net_admin=(), cell_namespaces=DEFAULT_CELL_NAMESPACES, services=(),
@@ -52,7 +58,7 @@ class ComposeLab(ContainerNodes, Lab):
         self.project = project
         self.cell_namespaces = cell_namespaces
         self.cells = tuple(cells)
-        self.database = database or databases.database()
+        self.database = database or database_named()
         self.shape = compose_files.LabShape(self.cells, None if servers is None else tuple(servers),
                                             frozenset(net_admin), cell_namespaces == "netns" and bool(self.cells),
                                             tuple(s for s in (self.database.services(), *services) if s))

@@ -1,7 +1,6 @@
 """What a failover run's events and files say about the run as a whole: its first fault, when
 it was healed, how the run ended, and a cell's verdict against its model window."""
 from ..effects import Effect
-from ..scenario.parser import fault_effect as declared_effect
 from . import probe_log, ss_log
 
 
@@ -34,12 +33,13 @@ def run_status(events):
     return {"state": "completed"}
 
 
-def fault_effect(fault):
+def fault_effect(fault, scenario):
     """The effect the fault event declares. Runs recorded before faults wrote it get it from the
-    fault's own declaration (the registry), not from anything measurement knows."""
+    fault's own declaration, through the scenario step that ran it (its index is in the event),
+    not from anything measurement knows."""
     if "effect" in fault:
         return Effect.from_record(fault["effect"])
-    return declared_effect(fault["name"], fault["params"])
+    return scenario.steps[fault["step"]].effect()
 
 
 def next_operation(ops, after_t):

@@ -2,7 +2,7 @@
 results/index.html and the `latest` links. Reads only the run's files; no Docker."""
 import json
 
-from ..signals import summarize
+from ..signals.combined import summarize
 from . import burst_chart, charts, html, tables
 
 

@@ -14,6 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from ..director import Director
 from ..errors import LabError
 from ..load import probe, sysbench
+from ..signals.base import LoadPlan
+from ..signals.combined import planned_loads
 from ..topology import DIRECTOR
 from . import environment, evidence, loads
 from .base import RunBase
@@ -66,7 +68,7 @@ class FailoverRun(RunBase):
             self.lab.exec(s.cells[0].service, sysbench.prepare_command(s.sysbench, vip), timeout=300)
         self.phase = "starting the clients"
         self.loads = loads.RunningLoads(self.lab, self.run)
-        self.loads.start(loads.planned(s, self.run, vip, self.lab.datapath, self.lab.placement))
+        self.loads.start(planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement)))
         self.events.add("load_start", cells=[c.name for c in s.cells])
         # In the background while the clients start and warm up, done before any fault: the
         # servers' health checks (when the clients started alongside them); env.json, once the

@@ -8,7 +8,7 @@ import time
 
 from ..load import probe, wrk
 from ..scenario.clients import DEFAULT_CLIENT
-from ..signals import Load, LoadPlan, planned_loads
+from ..signals.base import Load
 
 RECOVERY_GRACE_S = 0.2        # a run watches this long after the last cell is back (two probe intervals)
 EOF_GRACE_S = 1.0            # a probe ends within an interval of its stdin closing, a sampler at once
@@ -26,14 +26,6 @@ def watch_after_recovery_s(scenario):
     """How long a run keeps watching after its last cell is back: a few probe intervals, or long
     enough for wrk (no cell) to report its own comeback."""
     return wrk.REPORTS_AFTER_S if scenario.wrk else RECOVERY_GRACE_S
-
-
-def planned(scenario, run, vip, datapath, placement=None):
-    """Every load the scenario's signals need (harness/signals/), each bounded in time by its own
-    command line. placement: the lab's (Lab.placement): which container runs a cell's service, and
-    the network namespace to enter there. The probes and the ss samples of all the cells in one
-    container come from one program each, which enters each cell's namespace itself."""
-    return planned_loads(LoadPlan(scenario, run, vip, datapath, *((placement,) if placement else ())))
 
 
 @dataclasses.dataclass

@@ -1,7 +1,6 @@
 """The knobs a client cell can turn, and the kernel's defaults for them."""
 import dataclasses
 
-from .clients import CLIENTS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,8 +32,3 @@ KERNEL_DEFAULTS = {name: knob.kernel_default for name, knob in SYSCTL_KNOBS.item
 
 # The client's link, shaped with tc netem on its side (where the kernel has sch_netem).
 LINK_KNOBS = {"link_delay_ms": ("delay", "ms", 0, 10_000, "d"), "link_loss_pct": ("loss", "%", 0, 100, "loss")}
-
-# Keys of a cell besides its sysctls; a client's settings go under the client's name.
-CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "idle_s", "sysbench", "connections",
-                "client", *LINK_KNOBS)
-CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS)

@@ -4,13 +4,17 @@ import dataclasses
 import itertools
 
 from .. import topology
-from ..control import CONTROL_PLANES, DEFAULT_CONTROL_PLANE
+from ..control.base import CONTROL_PLANES, DEFAULT_CONTROL_PLANE
 from ..faults.base import FAULTS, Param
 from .clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
-from .knobs import CELL_KEYS, LINK_KNOBS, SYSCTL_KNOBS
+from .knobs import LINK_KNOBS, SYSCTL_KNOBS
 from .model import Cell, LoadBalancer, Probe, Scenario, Step, Sysbench, Wrk
 from .reader import Reader, ScenarioError, parse_duration
 
+# Keys of a cell besides its sysctls; a client's settings go under the client's name.
+CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "idle_s", "sysbench", "connections",
+                "client", *LINK_KNOBS)
+CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS)
 TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s", "datapath", "lb",
             "namespaces", "control"}
 
@@ -254,12 +258,6 @@ def _parse(raw, scenario_id):
         cell_namespaces=r.get("namespaces", str, topology.DEFAULT_CELL_NAMESPACES, choices=topology.CELL_NAMESPACES),
         control=r.get("control", str, DEFAULT_CONTROL_PLANE, choices=tuple(CONTROL_PLANES)),
     )
-
-
-def fault_effect(name, params):
-    """The effect a fault with these params declares, without a lab: for runs recorded before
-    faults wrote their effect into the event."""
-    return FAULTS[name](None, **params).effect()
 
 
 def _fault_settings(steps):

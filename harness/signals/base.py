@@ -78,7 +78,7 @@ class RunContext:
         self.status = run_status(self.events)
         if self.fault is not None:
             self.t_fault = self.fault["t"]
-            self.effect = fault_effect(self.fault)
+            self.effect = fault_effect(self.fault, self.scenario)
             heal = heal_of(self.events, self.fault)
             self.healed_after = heal["t"] - self.t_fault if heal else None
             self.observed_s = observed_until(self.events, self.fault)

@@ -5,7 +5,6 @@ from harness.effects import Effect
 from harness.faults import FAULTS
 from harness.measure.predict import predict
 from harness.scenario import Cell, parse
-from harness.scenario.parser import fault_effect
 
 SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nodest": "drop", "drain_s": 0.0}
 
@@ -22,7 +21,7 @@ SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nod
     ("backend_restart", {"target": "web-a"}, Effect("reset")),
 ])
 def test_each_fault_declares_its_effect(name, params, effect):
-    assert fault_effect(name, params) == effect
+    assert FAULTS[name](None, **params).effect() == effect
     assert Effect.from_record(effect.to_record()) == effect
 
 

@@ -4,7 +4,7 @@ import json
 
 from harness import scenario
 from harness.load import probe, ss_sampler
-from harness.run import loads
+from harness.signals import LoadPlan, planned_loads
 from harness.store import RunDir
 
 
@@ -12,7 +12,7 @@ def planned(tmp_path, placement=None):
     parsed, raw = scenario.load("matrix-short")
     run = RunDir.create(parsed.id, raw, tmp_path)
     extra = (placement,) if placement else ()
-    return parsed, loads.planned(parsed, run, "10.213.1.10", "nftables", *extra)
+    return parsed, planned_loads(LoadPlan(parsed, run, "10.213.1.10", "nftables", *extra))
 
 
 def by_program(plan, program):

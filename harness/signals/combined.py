@@ -1,9 +1,21 @@
-"""A run's summary.json, computed only from its files: for a failover run, per cell its knobs,
-the kernel model's window and each signal's part, in the signals' order."""
+"""The signals a run measures, in the order it starts their loads and a cell's summary holds
+their parts, and what they make together: the loads to start, and the run's summary.json."""
 from ..measure import burst
 from ..scenario.files import of_run
 from .base import CellRecord, RunContext
-from .registry import SIGNALS
+from .director_flows import DirectorFlows
+from .idle import AfterIdle
+from .probe import Probe
+from .retransmissions import Retransmissions
+from .sysbench import Sysbench
+from .wrk import Wrk
+
+SIGNALS = (Probe(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows())
+
+
+def planned_loads(plan):
+    """Every load the signals need for a run (plan: base.LoadPlan)."""
+    return [load for signal in SIGNALS for load in signal.loads(plan)]
 
 
 def summarize(run):
