@@ -10,6 +10,8 @@ commands (manual.py), health checks, a Kubernetes API.
 """
 import dataclasses
 
+from ..registered import Registered
+
 
 @dataclasses.dataclass(frozen=True)
 class DirectorChange:
@@ -32,13 +34,8 @@ CONTROL_PLANES = {}            # name -> ControlPlane subclass: each registers i
 DEFAULT_CONTROL_PLANE = "manual"
 
 
-class ControlPlane:
-    name = ""
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if cls.name:
-            CONTROL_PLANES[cls.name] = cls
+class ControlPlane(Registered):
+    registry = CONTROL_PLANES
 
     def services(self):
         return {}

@@ -7,6 +7,7 @@ measurement call these, never a server's process name or SQL of their own.
   promote(lab, server)                       the replica stops replicating and takes writes
   pause / resume / kill(lab, server)         the server process frozen, thawed, killed
 """
+from ..registered import Registered
 from ..server_process import ServerProcess
 
 DATABASES = {}                 # name -> DatabaseEngine subclass: each registers itself when its module is imported
@@ -18,7 +19,8 @@ def database(name=None):
     return DATABASES[name or DEFAULT_DATABASE]()
 
 
-class DatabaseEngine(ServerProcess):
+class DatabaseEngine(Registered, ServerProcess):
+    registry = DATABASES
     name = ""                    # what DB_ENGINE names it
     image = ""                   # the image both database servers run
     server_process = ""          # the server's process name (pkill -x)
@@ -26,11 +28,6 @@ class DatabaseEngine(ServerProcess):
     version_command = ()         # prints the server's version
     promote_sql = ""             # what makes a replica the primary
     replication_modes = ("async",)
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if cls.name:
-            DATABASES[cls.name] = cls
 
     def services(self):
         """{service: Compose overrides} for the database servers (empty: compose.yaml's own)."""

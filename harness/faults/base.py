@@ -2,6 +2,8 @@
 and an idempotent recover()."""
 import dataclasses
 
+from ..registered import Registered
+
 
 @dataclasses.dataclass(frozen=True)
 class Param:
@@ -14,16 +16,11 @@ class Param:
 FAULTS = {}                    # name -> Fault subclass: each registers itself when its module is imported
 
 
-class Fault:
+class Fault(Registered):
     """Subclasses set name and params and implement effect() and inject(); recover() must be safe
     to repeat. They talk to nodes only through the lab they are given."""
-    name = ""
+    registry = FAULTS
     params: dict = {}
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if cls.name:
-            FAULTS[cls.name] = cls
 
     def __init__(self, lab, **params):
         self.lab = lab
