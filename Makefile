@@ -45,7 +45,9 @@ help:
 # KERNEL=host (default) runs the lab on this machine; KERNEL=6.1|6.12|<package version> inside a
 # QEMU guest booting that Debian kernel (README: "Other kernels").
 KERNEL ?= host
-GUEST_TOOLS := $(if $(filter-out host,$(KERNEL)),guest-tools)
+# A guest's tools: for KERNEL=<a Debian kernel>, and for scenarios whose director keepalived runs
+# (it programs IPVS, which this host's kernel lacks: the run boots a guest by itself).
+GUEST_TOOLS := $(if $(filter-out host,$(KERNEL)),guest-tools,$(if $(scenario),$(shell grep -qs '^control:' scenarios/$(scenario).yaml && echo guest-tools)))
 
 setup: host images venv $(GUEST_TOOLS)
 

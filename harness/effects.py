@@ -16,6 +16,8 @@ class Effect:
     kind: str
     after_s: float = 0.0             # RESET: old flows keep working this long first
     idle_timeout_s: float = None     # LB_FORGETS_FLOW
+    reset_at_s: float = None         # BLACKHOLE: the load balancer resets the flows from then on (its
+                                     # control plane removed the server with expire_nodest_conn=1)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -28,6 +30,8 @@ class Effect:
             record["after_s"] = self.after_s
         if self.idle_timeout_s is not None:
             record["idle_timeout_s"] = self.idle_timeout_s
+        if self.reset_at_s is not None:
+            record["reset_at_s"] = self.reset_at_s
         return record
 
     @classmethod

@@ -110,6 +110,10 @@ class RunDir:
     def director_flow_samples(self):
         return self._at("director", "flows.txt")
 
+    def director_table(self, service):
+        """`ipvsadm -Ln` of a director, sampled (a control plane that acts by itself)."""
+        return self._at("director", f"table-{service}.txt")
+
     def service_log(self, service):
         return self._at("logs", f"{service}.log")
 

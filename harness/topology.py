@@ -7,9 +7,15 @@ NODES = (DIRECTOR,) + SERVERS
 # Services behind the VIP, by what they are: 'mysql' is VIP:3306, 'web' is VIP:80.
 SERVICE_PORTS = {"mysql": 3306, "web": 80}
 FRONT, BACK = "front", "back"           # the two internal networks
+VIP_HOST = 10                           # the VIP: front network's .10 (compose.yaml)
 PROTOCOLS = ("mysql", "http")           # what a probe speaks
 SERVICE_SERVERS = {"mysql": ("mysql-primary", "mysql-replica"), "web": ("web-a", "web-b")}
 PROTOCOL_SERVERS = {"mysql": SERVICE_SERVERS["mysql"], "http": SERVICE_SERVERS["web"]}
+
+def is_director(service):
+    """The director, or another director a control plane runs beside it (director-backup, ...)."""
+    return service == DIRECTOR or service.startswith(DIRECTOR + "-")
+
 
 DATAPATHS = ("auto", "ipvs", "nftables")
 DEFAULT_DATAPATH = "auto"

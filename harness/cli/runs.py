@@ -1,14 +1,16 @@
 """run, baseline, check-baseline, kernel-matrix: a scenario run where KERNEL says, and what is
 kept of it."""
 import os
+import platform
 from pathlib import Path
 
 from .. import baseline, kernel_matrix
 from .. import scenario as scenario_module
 from ..errors import LabError
-from ..lab import engine_for, environment_from_os
+from ..lab import DEFAULT_GUEST_KERNEL, HOST, HostEngine, engine_for, environment_from_os
 from ..pipeline import run_and_report
 from ..report import explain
+from ..scenario.control import needs_ipvs
 from ..store import RunDir
 from .options import add, kernel, project
 
@@ -48,8 +50,14 @@ def cmd_run(args):
 
 
 def run_scenario(args, scenario, raw):
-    """Run it where KERNEL says (booting a guest for the run if it is not 'host'); its RunDir."""
-    with engine_for(args.kernel) as engine:
+    """Run it where KERNEL says (booting a guest for the run if it is not 'host'); its RunDir. A
+    scenario whose control plane programs IPVS goes to a guest by itself where this host has none."""
+    kernel = args.kernel
+    if kernel == HOST and needs_ipvs(getattr(scenario, "control", "manual")) and not HostEngine().has_ipvs():
+        print(f"run: control: {scenario.control} programs IPVS, which this host's kernel ({platform.release()}) "
+              f"does not have: running it in a guest booting Debian's {DEFAULT_GUEST_KERNEL} (KERNEL= picks another)")
+        kernel = DEFAULT_GUEST_KERNEL
+    with engine_for(kernel) as engine:
         return run_and_report(scenario, raw, project=args.project, lab_env=environment_from_os(), engine=engine)
 
 

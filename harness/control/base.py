@@ -1,16 +1,21 @@
 """Who changes the director (docs/adding-a-control-plane.md). The datapath (ipvs or nftables)
 is the director's; a control plane decides when and how its table changes: the harness's own
-commands (manual.py), health checks, a Kubernetes API.
+commands (manual.py), health checks (keepalived.py), a Kubernetes API.
 
-  name                      what a scenario's `control:` names it
-  services()                Compose services it adds to the lab ({service: definition})
+  name, settings_spec       what a scenario's `control:` names it, and the settings it may give
+  needs_ipvs                it programs IPVS itself (on this host: a guest kernel)
+  acts_by_itself            it changes the director without a scenario step (a health check)
+  directors()               {director service: its variant (None: the main one)} the lab runs
+  services(addresses, database, servers)   Compose services it adds or overrides ({service: definition})
   lab_settings()            compose.yaml variables it needs from the start ({NAME: value})
-  changes(run)              when the director changed and why, read from the run's files
-  lb_noticed(change, death_t)   its model of "LB noticed": a Window of seconds from a death to its change
+  changes(run)              when each director changed and why, read from the run's files
+  lb_noticed(change, death_t)   its model of "LB noticed": seconds from a death to its change
+  effect_on(effect, director, changes, t_fault)   what existing flows through a director see
 """
 import dataclasses
 
 from ..registered import Registered
+from ..topology import DIRECTOR
 
 
 @dataclasses.dataclass(frozen=True)
@@ -19,6 +24,8 @@ class DirectorChange:
     uncertainty_s: float       # it may have landed up to this much later
     what: str                  # 'swap mysql: mysql-primary -> mysql-replica', ...
     why: str                   # 'scenario step 0', 'health check failed', ...
+    director: str = DIRECTOR   # the director container whose table changed
+    backend: str = ""          # the real server it took out ('10.213.2.21:3306'), when it took one out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,14 +37,38 @@ class NoticeWindow:
     basis: str
 
 
+@dataclasses.dataclass(frozen=True)
+class Setting:
+    """One setting a control plane takes from a scenario (validated by the scenario parser)."""
+    kind: object               # int, float, bool, str, "duration", or "variants" (named director variants)
+    default: object = None
+    minimum: float = None
+    maximum: float = None
+    choices: tuple = None
+    help: str = ""
+
+
 CONTROL_PLANES = {}            # name -> ControlPlane subclass: each registers itself when its module is imported
 DEFAULT_CONTROL_PLANE = "manual"
 
 
 class ControlPlane(Registered):
     registry = CONTROL_PLANES
+    settings_spec: dict = {}
+    needs_ipvs = False
+    acts_by_itself = False
 
-    def services(self):
+    def __init__(self, settings=()):
+        """settings: ((name, value), ...) as the scenario gave them, validated against settings_spec."""
+        self.settings = dict(settings)
+
+    def directors(self):
+        return {DIRECTOR: None}
+
+    def services(self, addresses, database, servers):
+        """addresses: {service: {network: address}} as compose.yaml places the nodes (its
+        interpolations kept); database: the engine the database servers run; servers: the
+        servers the run starts."""
         return {}
 
     def lab_settings(self):
@@ -50,3 +81,9 @@ class ControlPlane(Registered):
     def lb_noticed(self, change, death_t):
         """NoticeWindow from death_t to `change`, by this control plane's timers."""
         raise NotImplementedError
+
+    def effect_on(self, effect, director, changes, t_fault):
+        """The effect (harness/effects.py) existing flows through `director` see, given the fault's
+        and what this plane did after it (changes): the fault's own, unless the plane's reaction
+        turns it into something else (a removal that resets the flows)."""
+        return effect

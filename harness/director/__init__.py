@@ -7,18 +7,19 @@ their Compose service name ('mysql-primary', 'web-b', ...).
 """
 import json
 
-from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS
+from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, VIP_HOST
 
 
 class Director:
-    service = DIRECTOR
-
-    def __init__(self, lab):
-        self.lab = lab
+    def __init__(self, lab, service=DIRECTOR):
+        """service: the director container (a control plane may run more than one)."""
+        self.lab, self.service = lab, service
 
     def vip_address(self):
-        """The VIP: the director's address on the front network."""
-        return self.lab.address(self.service, FRONT)
+        """The VIP: the main director's front address .10 (which VRRP may move to another
+        director; the container's own is then .11), another director's own front address."""
+        own = self.lab.address(self.service, FRONT)
+        return f"{own.rsplit('.', 1)[0]}.{VIP_HOST}" if self.service == DIRECTOR else own
 
     def vip(self, name):
         return f"{self.vip_address()}:{SERVICE_PORTS[name]}"

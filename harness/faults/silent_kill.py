@@ -1,25 +1,27 @@
 """A backend vanishes without a FIN or RST reaching anyone.
 
-Its links are cut first (everything dropped in its own namespace, so the kill's FIN/RST
-never leaves; and on the director, so nothing reaches it and no ICMP 'host unreachable' is
-ever generated), then its server process is killed. The director stops what goes to it
-ANSWERS_IN_FLIGHT_S before what comes from it: a request the server's kernel had already
-ACKed still gets its answer out, so no client is left with nothing unacknowledged, waiting for
-an answer that never comes (that is app_hang's effect, not a blackhole's; seen once when the
-cut landed between nginx's ACK and its answer on a loaded machine). On the director the cut
-is in the forward hook, where conntrack DNAT (nftables datapath) sends packets, and in the
-input and output hooks, where IPVS-NAT sees them (LOCAL_IN, and LOCAL_OUT for what it sends on).
+Its own namespace is cut first: what reaches it is dropped from that moment (the death, stamped
+inside the container as the cut lands), what it sends ANSWERS_IN_FLIGHT_S later, so a request
+its kernel had already ACKed still gets its answer out (no client is left with nothing
+unacknowledged, waiting for an answer that never comes: that is app_hang's effect, not a
+blackhole's; seen once when a cut landed between nginx's ACK and its answer on a loaded
+machine). Then every director drops what goes to it and comes from it (in the forward hook,
+where conntrack DNAT sends packets, and in the input and output hooks, where IPVS-NAT sees them),
+before the server process is killed: once its container is gone a director's ARP for it would
+fail, and the director would answer clients with ICMP 'host unreachable', a soft error, not a
+blackhole. Its health checks (keepalived's) fail from the death on, as they would against a dead host.
 """
 import time
 
 from ..effects import BLACKHOLE, Effect
 from ..server_process import process_on
-from ..topology import DIRECTOR
+from ..topology import is_director
 from .base import Fault, Param, delete_table, nft_table_script
 
 TABLE = "blackhole_fault_silent_kill"
 ANSWERS_IN_FLIGHT_S = 0.05
 HOOKS = ("input", "output", "forward")
+STAMPED_NFT = "date +%s.%N; nft -f -; date +%s.%N"      # the cut landed between the two
 
 
 class SilentKill(Fault):
@@ -38,15 +40,19 @@ class SilentKill(Fault):
     def inject(self):
         target = self.p["target"]
         addresses = ", ".join(self.lab.addresses(target))
-        to_it, from_it = f"ip daddr {{ {addresses} }} drop", f"ip saddr {{ {addresses} }} drop"
-        self.lab.exec(DIRECTOR, ["nft", "-f", "-"], stdin=nft_table_script(TABLE, {hook: [to_it] for hook in HOOKS}))
+        stamped = self.lab.exec(target, ["sh", "-c", STAMPED_NFT], stdin=nft_table_script(TABLE, {"input": ["drop"]}))
         time.sleep(ANSWERS_IN_FLIGHT_S)
-        cut_on_director = nft_table_script(TABLE, {hook: [to_it, from_it] for hook in HOOKS})
-        self.lab.exec(DIRECTOR, ["nft", "-f", "-"], stdin=cut_on_director)
-        cut_inside = nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]})
-        self.lab.exec(target, ["nft", "-f", "-"], stdin=cut_inside)
+        self.lab.exec(target, ["nft", "-f", "-"], stdin=nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]}))
+        to_it, from_it = f"ip daddr {{ {addresses} }} drop", f"ip saddr {{ {addresses} }} drop"
+        directors = [service for service in self.lab.services() if is_director(service)]
+        self.lab.exec_each([(d, ["nft", "-f", "-"]) for d in directors],
+                           stdin=nft_table_script(TABLE, {hook: [to_it, from_it] for hook in HOOKS}))
         process_on(self.lab, target).kill(self.lab, target)
+        before, after = map(float, stamped.stdout.split())
+        return {"landed_t": before, "uncertainty_s": after - before}
 
     def recover(self):
-        # The server stays dead (that is the fault); only the director's cut is lifted.
-        delete_table(self.lab, DIRECTOR, TABLE)
+        # The server stays dead (that is the fault); only the directors' cut is lifted.
+        for service in self.lab.services():
+            if is_director(service):
+                delete_table(self.lab, service, TABLE)

@@ -125,9 +125,9 @@ class Lab(abc.ABC):
     def kernel_release(self):
         return self.kernel.kernel_release()
 
-    def exec_each(self, commands, check=True, timeout=60):
-        """[(service, command), ...] run side by side; their ExecResults in the same order."""
+    def exec_each(self, commands, check=True, timeout=60, stdin=None):
+        """[(service, command), ...] run side by side (each given stdin); their ExecResults in order."""
         if not commands:
             return []
         with ThreadPoolExecutor(min(len(commands), EXEC_SIDE_BY_SIDE)) as pool:
-            return list(pool.map(lambda sc: self.exec(*sc, check=check, timeout=timeout), commands))
+            return list(pool.map(lambda sc: self.exec(*sc, check=check, timeout=timeout, stdin=stdin), commands))

@@ -114,7 +114,7 @@ class ComposeLab(ContainerNodes, Lab):
         """Writes the files this project needs (once) and returns them in Compose's order."""
         self.workdir.mkdir(parents=True, exist_ok=True)
         files = compose_files.static_files(self.datapath)
-        for name, document in compose_files.documents(self.shape, images.compose_services()["client"]):
+        for name, document in compose_files.documents(self.shape, images.compose_services(self.datapath)):
             path = self.workdir / name
             path.write_text(yaml.safe_dump(document, sort_keys=False))
             files.append(path)

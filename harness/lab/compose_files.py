@@ -7,9 +7,7 @@ import dataclasses
 
 from ..topology import DIRECTOR, SERVERS
 from . import netns_cells
-from .images import COMPOSE_FILE, REPO
-
-IPVS_OVERRIDE = REPO / "compose.ipvs.yaml"
+from .images import COMPOSE_FILE, IPVS_OVERRIDE
 CELL_LABEL = "org.blackhole-lab.cell"
 
 
@@ -29,7 +27,7 @@ class LabShape:
             return []
         clients = [netns_cells.HOST_SERVICE] if self.in_netns else [cell.service for cell in self.cells]
         added = [name for document in self.services for name in document if name not in SERVERS]
-        return [DIRECTOR, *self.servers, *dict.fromkeys(added), *dict.fromkeys(clients)]
+        return list(dict.fromkeys([DIRECTOR, *self.servers, *added, *clients]))
 
 
 def static_files(datapath):
@@ -37,14 +35,15 @@ def static_files(datapath):
     return [COMPOSE_FILE] + ([IPVS_OVERRIDE] if datapath == "ipvs" else [])
 
 
-def documents(shape, client_base):
+def documents(shape, base):
     """[(file name, Compose document)] a lab adds to static_files(), in Compose's order;
-    client_base: compose.yaml's client service, which every client container copies."""
+    base: compose.yaml's services, which client containers and added nodes copy."""
     added = []
     if shape.cells:
-        added.append(("compose.cells.yaml", {"services": _cell_services(shape, client_base)}))
+        added.append(("compose.cells.yaml", {"services": _cell_services(shape, base["client"])}))
     for index, services in enumerate(shape.services):
-        added.append((f"compose.added-{index}.yaml", {"services": services}))
+        added.append((f"compose.added-{index}.yaml",
+                      {"services": {name: _added_service(name, spec, base) for name, spec in services.items()}}))
     servers = sorted(shape.net_admin - {cell.service for cell in shape.cells} - {netns_cells.HOST_SERVICE})
     if servers:
         added.append(("compose.net-admin.yaml", {"services": {s: {"cap_add": ["NET_ADMIN"]} for s in servers}}))
@@ -68,6 +67,20 @@ def _cell_services(shape, client_base):
             service["cap_add"] = ["NET_ADMIN"]
         services[cell.service] = service
     return services
+
+
+def _added_service(name, spec, base):
+    """A service a database engine or a control plane asks for, as Compose takes it: `like` (a
+    copy of another of compose.yaml's services, under its own name), `addresses` ({network:
+    address}); the rest (environment, sysctls, ...) merged over what it is like."""
+    spec = dict(spec)
+    like, addresses = spec.pop("like", None), spec.pop("addresses", {})
+    service = client_service(base[like], name) if like else {}
+    for key, value in spec.items():
+        service[key] = {**service.get(key, {}), **value} if isinstance(value, dict) else value
+    if addresses:
+        service["networks"] = {network: {"ipv4_address": address} for network, address in addresses.items()}
+    return service
 
 
 def client_service(base, name):

@@ -14,9 +14,27 @@ LABEL = "org.blackhole-lab"
 HOST_CA_DIR = Path("/usr/local/share/ca-certificates")
 
 
-def compose_services():
-    """compose.yaml's services, as written."""
-    return yaml.safe_load(COMPOSE_FILE.read_text())["services"]
+IPVS_OVERRIDE = REPO / "compose.ipvs.yaml"
+
+
+def compose_services(datapath=None):
+    """compose.yaml's services, as written; on the ipvs datapath with compose.ipvs.yaml's over them."""
+    services = yaml.safe_load(COMPOSE_FILE.read_text())["services"]
+    if datapath == "ipvs":
+        for name, override in yaml.safe_load(IPVS_OVERRIDE.read_text())["services"].items():
+            services[name] = {**services[name], **{key: {**services[name].get(key, {}), **value}
+                                                   if isinstance(value, dict) else value
+                                                   for key, value in override.items()}}
+    return services
+
+
+def planned_addresses():
+    """{service: {network: address}} as compose.yaml places its nodes, interpolations kept
+    ('${LAB_BACK_PREFIX:-10.213.2}.21')."""
+    networks = {name: service.get("networks") for name, service in compose_services().items()}
+    return {name: {network: spec["ipv4_address"] for network, spec in given.items()
+                   if isinstance(spec, dict) and "ipv4_address" in spec}
+            for name, given in networks.items() if isinstance(given, dict)}
 
 
 def image_names():

@@ -111,6 +111,27 @@ def _schedule(budget, rto0, rto_max, slack):
             return tuple(firings)
 
 
+def first_retransmission_after(t_s, rto0_s, rto_max_s=RTO_MAX_S, hz=HZ, slack_share=0.5):
+    """When the first (re)transmission after t_s goes out, on a connection whose first
+    unacknowledged send was at 0 (the TLP, the RTO retransmissions): what meets a load balancer
+    that started resetting the flow at t_s. slack_share: how much of each timer's lateness to add
+    (0: none, 1: the most a timer wheel allows)."""
+    slack = lambda d: slack_share * timer_slack_s(d, hz)          # noqa: E731
+    t = rto0_s + slack(rto0_s)                                     # the TLP
+    if t > t_s:
+        return t
+    for fired, _, _ in _firings_from_clock(rto0_s, rto_max_s, slack):
+        if fired > t_s:
+            return fired
+
+
+def _firings_from_clock(rto0, rto_max, slack):
+    """The first RTO retransmission, then _firings()."""
+    first = 2 * rto0 + 2 * slack(rto0)
+    yield first, 0.0, rto0
+    yield from _firings(rto0, rto_max, slack)
+
+
 def user_timeout(user_timeout_s, rtt_s=0.0005, hz=HZ, rto0_s=None, rto_max_s=RTO_MAX_S):
     """ETIMEDOUT with TCP_USER_TIMEOUT set: it replaces the tcp_retries2 budget (longer or
     shorter). The clock still starts at the first RTO retransmission, and the RTO timer is

@@ -107,10 +107,33 @@ def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
         return Window(interval_s / 2, 0.0, lead + 0.5, "reset at the next packet")
     if effect.kind not in LOST_PACKETS:
         return Window(None, None, None, f"existing flows are not affected ({effect.kind})")
+    if effect.reset_at_s is not None:
+        return _reset_later(cell, effect.reset_at_s, interval_s, inject_s, rto0_s, hz)
     if idle and idle[0] <= 0 < (idle[1] if idle[1] is not None else float("inf")):
         return _idle(cell, idle, interval_s, inject_s, rto0_s, hz)
     kernel = outstanding_data(cell, rto0_s, hz)
     window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
+    return _with_read_timeout(cell, window, interval_s, lead)
+
+
+def _reset_later(cell, reset_at_s, interval_s, inject_s, rto0_s, hz):
+    """Blackholed until the load balancer starts resetting the flow at reset_at_s (its control
+    plane removed the server with expire_nodest_conn=1): the first retransmission after that
+    meets the reset, unless the kernel's own limit or the application's timer ends the wait first.
+    The first unacknowledged send went out up to one probe interval (and the fault's uncertainty)
+    after the fault; each retransmission timer may fire late by its wheel's granule."""
+    rto0 = rto0_s or kernel_model.initial_rto_s(hz=hz)
+    lead = interval_s + inject_s
+    sends = [lead * k / 20 for k in range(21)]
+    firings = [start + kernel_model.first_retransmission_after(reset_at_s - start, rto0, hz=hz, slack_share=share)
+               for start in sends for share in (0.0, 1.0)]
+    expected = interval_s / 2 + kernel_model.first_retransmission_after(reset_at_s - interval_s / 2, rto0, hz=hz)
+    window = Window(expected, min(firings), max(firings), f"the director resets the flow from {reset_at_s:.2f} s "
+                                                          "(its control plane removed the server): the next "
+                                                          "retransmission meets it")
+    kernel = outstanding_data(cell, rto0_s, hz)
+    if kernel.expected_s + interval_s / 2 < window.expected_s:
+        window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
     return _with_read_timeout(cell, window, interval_s, lead)
 
 

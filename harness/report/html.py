@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from .. import store
-from . import client_grid, tables
+from . import client_grid, lb_split, tables
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
@@ -52,6 +52,7 @@ def run_page(run, summary, charts):
             f"<code>{html.escape(str(fault.get('name')))}</code> {html.escape(json.dumps(fault.get('params', {})))}</p>",
             client_grid.html_table(summary),
             table(header, rows),
+            *_lb_split(summary),
             "<p>Times are seconds after the fault took effect. detect: the first error the application saw; "
             "recover: its first success after that. The model window comes from the kernel model "
             "(<code>blackhole explain</code>).</p>",
@@ -69,6 +70,17 @@ def run_page(run, summary, charts):
                                             if (run.path / name).exists()) + "</p>")
     run.page.write_text(page(f"{summary['scenario']} {summary['run']}", "\n".join(parts)))
     return run.page
+
+
+def _lb_split(summary):
+    """The outage in two (report/lb_split.py), when a control plane acted by itself."""
+    split = lb_split.rows(summary)
+    if not split:
+        return []
+    return ["<h2>The outage in two: LB noticed, then client noticed</h2>",
+            table(lb_split.HEADER, [[html.escape(v) for v in row] for row in split]),
+            f"<p>{html.escape(lb_split.explanation(summary))} Client noticed: from the director's change to the "
+            "client's error; the client's own model window above is counted from the fault.</p>"]
 
 
 def _worst(summary):

@@ -1,7 +1,7 @@
 """A run's results as text: the terminal table and summary.md, for both kinds of run."""
 import json
 
-from . import client_grid
+from . import client_grid, lb_split
 
 
 def _fmt(value, unit=" s"):
@@ -72,10 +72,17 @@ def terminal_table(summary, narrow=False):
         rows = [[_clip(row[i], width) for i, width in keep] for row in rows]
         widths = [max(len(r[i]) for r in rows) for i in range(len(keep))]
         return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    text = "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in rows)
+    text = _aligned(rows)
+    split = lb_split.rows(summary)
+    if split:
+        text += "\n\n" + _aligned([lb_split.HEADER] + split) + "\n" + lb_split.explanation(summary)
     grid = client_grid.terminal(summary) if summary.get("kind") != "burst" else ""
     return text + ("\n\n" + grid if grid else "")
+
+
+def _aligned(rows):
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in rows)
 
 
 def _clip(text, width):
@@ -98,6 +105,10 @@ def markdown(summary):
     lines = [f"# {summary['scenario']} — {summary['run']}", "", status_line(summary), "",
              f"kernel {summary.get('kernel')}, datapath {summary.get('datapath')}; "
              f"fault `{fault.get('name')}` {fault.get('params', {})}", ""] + _markdown_table(header, rows)
+    split = lb_split.rows(summary)
+    if split:
+        lines += ["", "The outage in two: LB noticed, then client noticed", ""] + _markdown_table(lb_split.HEADER, split)
+        lines += ["", lb_split.explanation(summary)]
     details_header, details = client_grid.client_details(summary)
     if details:
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)

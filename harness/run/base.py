@@ -6,7 +6,7 @@ import time
 
 from ..control import control_plane
 from ..databases import database
-from ..lab import ClientCell, lab_on
+from ..lab import ClientCell, lab_on, planned_addresses
 from . import preflight
 from ..interrupts import Cleanup
 from ..store import RunDir, shown
@@ -70,13 +70,14 @@ class RunBase:
         self.project = self.project or f"blackhole-{self.run.name.lower()}"
         clients = list({c.namespace: ClientCell(c.namespace, c.kernel_sysctls(), c.netem())
                         for c in self.client_cells()}.values())
-        self.control = control_plane(getattr(s, "control", None))
+        self.control = control_plane(getattr(s, "control", None), getattr(s, "control_settings", ()))
+        db = database()
         self.lab = lab_on(self.engine, project=self.project, cells=clients,
                           datapath=s.datapath, env={**self.lab_env, **s.lab_env(), **self.control.lab_settings()},
                           workdir=self.run.lab_workdir, servers=s.servers_used(), net_admin=self.nodes_changed(),
                           cell_namespaces=getattr(s, "cell_namespaces", DEFAULT_CELL_NAMESPACES),
-                          services=[self.control.services()], database=database())
-        self.refuse_what_the_kernel_lacks = preflight.kernel_supports(clients)
+                          services=[self.control.services(planned_addresses(), db, s.servers_used())], database=db)
+        self.refuse_what_the_kernel_lacks = preflight.kernel_supports(clients, self.control)
         self.events = EventLog(self.run.events_file, clock=self.lab.now)
         self.say(f"run: {s.id} -> {shown(self.run.path)}")
 

@@ -2,7 +2,7 @@
 from concurrent.futures import ThreadPoolExecutor
 
 from ..scenario.knobs import SYSCTL_KNOBS
-from ..topology import DIRECTOR, FRONT
+from ..topology import DIRECTOR, FRONT, is_director
 
 SYSCTL_FILES = {name: knob.proc_path for name, knob in SYSCTL_KNOBS.items()}
 
@@ -43,13 +43,15 @@ def _versions(lab, scenario):
 def collect(lab, director, scenario):
     """Its parts are asked for side by side (a run records this while its clients start)."""
     containers = sorted({(c.namespace, c.service) for c in scenario.cells})
+    others = [s for s in lab.services() if is_director(s) and s != DIRECTOR]      # a control plane's more directors
     with ThreadPoolExecutor(4) as pool:
         sysctls = pool.submit(_read_ints, lab, [(service, SYSCTL_FILES) for _, service in containers]
-                              + [(DIRECTOR, DIRECTOR_SYSCTLS)])
+                              + [(d, DIRECTOR_SYSCTLS) for d in others] + [(DIRECTOR, DIRECTOR_SYSCTLS)])
         state, described = pool.submit(director.state), pool.submit(lab.describe)
         versions = pool.submit(_versions, lab, scenario)
     # A knob this kernel does not have is left out.
     *applied, director_sysctls = sysctls.result()
+    applied, other_directors = applied[:len(containers)], dict(zip(others, applied[len(containers):]))
     namespaces = {namespace: values for (namespace, _), values in zip(containers, applied)}
     cells = {c.name: {"container": c.service, "front_address": lab.address(c.service, FRONT),
                       "sysctls_requested": dict(c.sysctls),
@@ -70,6 +72,8 @@ def collect(lab, director, scenario):
         "cell_namespaces": lab.cell_namespaces,     # a container each, or netns in one container
         "control_plane": scenario.control,          # who changed the director (harness/control/)
         "database": lab.database.name,              # the engine the database servers ran (harness/databases/)
+        **({"control_settings": dict(scenario.control_settings), "directors": other_directors}
+           if scenario.control != "manual" else {}),
         "namespaces": namespaces,
         "cells": cells,
     }

@@ -68,7 +68,11 @@ class FailoverRun(RunBase):
             self.lab.exec(s.cells[0].service, sysbench.prepare_command(s.sysbench, vip), timeout=300)
         self.phase = "starting the clients"
         self.loads = loads.RunningLoads(self.lab, self.run)
-        self.loads.start(planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement)))
+        variant_vips = {variant: Director(self.lab, service).vip_address()
+                        for service, variant in self.control.directors().items() if variant}
+        sampled = tuple(self.control.directors()) if self.control.acts_by_itself else ()
+        self.loads.start(planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
+                                                sampled)))
         self.events.add("load_start", cells=[c.name for c in s.cells])
         # In the background while the clients start and warm up, done before any fault: the
         # servers' health checks (when the clients started alongside them); env.json, once the

@@ -52,6 +52,23 @@ def _typed(name, text, kind):
     return value
 
 
+def _set_control_settings(plane):
+    """KEEPALIVED="delay_loop=2 retry=1": settings of the scenario's control plane, given as words;
+    the parser checks each as if the scenario said it."""
+    def apply(raw, name, text):
+        given = raw.get("control")
+        if not (isinstance(given, dict) and plane in given or given == plane):
+            raise ScenarioError(f"{name}: this scenario's director is not run by {plane} (control: {plane})")
+        settings = dict(given[plane] or {}) if isinstance(given, dict) else {}
+        for word in text.split():
+            key, sep, value = word.partition("=")
+            if not sep:
+                raise ScenarioError(f"{name}: {word!r} is not SETTING=VALUE")
+            settings[key] = {"true": True, "false": False}.get(value.lower(), _number(value))
+        raw["control"] = {plane: settings}
+    return apply
+
+
 # Overrides a user can give from make or the environment, and how each changes the raw YAML.
 OVERRIDES = {
     "TCP_RETRIES2": _set_every_cell("tcp_retries2", int),
@@ -60,6 +77,7 @@ OVERRIDES = {
     "OBSERVE_S": _set_top("observe_s", "duration"),
     "LB_DATAPATH": _set_top("datapath", str, failover_only=False),
     "NAMESPACES": _set_top("namespaces", str),
+    "KEEPALIVED": _set_control_settings("keepalived"),
 }
 
 

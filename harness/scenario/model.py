@@ -20,6 +20,7 @@ class Cell:
     link: tuple = ()                 # (("link_delay_ms", 50), ...): netem on the client's side
     client: str = DEFAULT_CLIENT     # which program holds the connection (scenario/clients.py)
     client_settings: tuple = ()      # (("socketTimeout", 3000), ...): the driver's own settings
+    director: str = None             # the director variant it connects through (None: the main director)
 
     @property
     def socket_options_reach_kernel(self):
@@ -133,6 +134,7 @@ class Scenario:
     fault_settings: tuple = ()       # (("LB_IDLE_TIMEOUT", "20"), ...): what its faults need from the start
     cell_namespaces: str = DEFAULT_CELL_NAMESPACES   # a container per namespace, or netns in one container
     control: str = "manual"          # who changes the director (harness/control/)
+    control_settings: tuple = ()     # (("delay_loop", 2.0), ...): that control plane's settings, as given
 
     kind = "failover"
 

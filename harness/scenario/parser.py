@@ -4,16 +4,16 @@ import dataclasses
 import itertools
 
 from .. import topology
-from ..control.base import CONTROL_PLANES, DEFAULT_CONTROL_PLANE
 from ..faults.base import FAULTS, Param
 from .clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
+from .control import director_variants, needs_ipvs, read_control
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
 from .model import Cell, LoadBalancer, Probe, Scenario, Step, Sysbench, Wrk
 from .reader import Reader, ScenarioError, parse_duration
 
 # Keys of a cell besides its sysctls; a client's settings go under the client's name.
 CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "idle_s", "sysbench", "connections",
-                "client", *LINK_KNOBS)
+                "client", "director", *LINK_KNOBS)
 CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS)
 TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s", "datapath", "lb",
             "namespaces", "control"}
@@ -53,7 +53,8 @@ def read_client(r):
     return client, tuple(settings), spec.read_timeout_s(settings)
 
 
-def read_cell(raw, where):
+def read_cell(raw, where, directors=()):
+    """directors: the director variants the scenario's control plane runs (a cell may name one)."""
     r = Reader(raw, where, CELL_KEYS)
     client, settings, driver_timeout_s = read_client(r)
     if client != DEFAULT_CLIENT:
@@ -80,8 +81,16 @@ def read_cell(raw, where):
         link=tuple((key, r.get(key, float, minimum=low, maximum=high))
                    for key, (_, _, low, high, _) in LINK_KNOBS.items() if raw.get(key)),
         client=client, client_settings=settings,
+        director=_director(r, directors),
     )
     return dataclasses.replace(cell, name=r.name("name") or cell_name(cell))
+
+
+def _director(r, directors):
+    if "director" in r.raw and not directors:
+        raise ScenarioError(f"{r.path('director')}: this scenario runs one director; more come with "
+                            "control: {keepalived: {directors: {NAME: {...}}}}")
+    return r.get("director", str, None, choices=directors)
 
 
 def _sysbench_beside(r, client):
@@ -92,10 +101,10 @@ def _sysbench_beside(r, client):
     return beside
 
 
-def _read_cells(raw, where):
+def _read_cells(raw, where, directors=()):
     """A cell entry; with `connections: N` it stands for N connections, each a cell of its own."""
     connections = Reader(raw, where, CELL_KEYS).get("connections", int, 1, minimum=1, maximum=32)
-    cell = read_cell({k: v for k, v in raw.items() if k != "connections"}, where)
+    cell = read_cell({k: v for k, v in raw.items() if k != "connections"}, where, directors)
     if connections == 1:
         return [cell]
     return [dataclasses.replace(cell, name=f"{cell.name}-c{i}") for i in range(1, connections + 1)]
@@ -116,6 +125,8 @@ def cell_name(cell):
         name += f"-rt{cell.read_timeout_s:g}".replace(".", "p")
     if cell.idle_s:
         name += "-idle"
+    if cell.director:
+        name += f"-{cell.director}"
     for key, value in cell.sysctls:
         if SYSCTL_KNOBS[key].since:                   # the kernel-specific ones say so in the name
             name += f"-{SYSCTL_KNOBS[key].abbreviation}{value}"
@@ -127,7 +138,7 @@ def cell_name(cell):
     return name
 
 
-def _read_matrix(raw):
+def _read_matrix(raw, directors=()):
     """{knob: [values], ...} -> the cells of every combination, validated like any cell."""
     if not isinstance(raw, dict) or not raw:
         raise ScenarioError("matrix: must be a mapping of knob: [values]")
@@ -141,7 +152,7 @@ def _read_matrix(raw):
     cells = []
     for combination in itertools.product(*(raw[k] for k in keys)):
         label = ", ".join(f"{k}={v}" for k, v in zip(keys, combination))
-        cells.append(read_cell(dict(zip(keys, combination)), f"matrix({label})"))
+        cells.append(read_cell(dict(zip(keys, combination)), f"matrix({label})", directors))
     return cells
 
 
@@ -220,10 +231,14 @@ def _parse(raw, scenario_id):
     r = Reader(raw, "", TOP_KEYS)
     sysbench, probe, wrk = _read_load(r)
     lb = _read_lb(raw)
+    control, control_settings = read_control(raw)
+    directors = director_variants(control_settings)
+    if needs_ipvs(control) and raw.get("datapath") == "nftables":
+        raise ScenarioError(f"datapath: control: {control} programs IPVS; it cannot run on the nftables datapath")
     raw_cells = r.get("cells", list, [])
-    cells = tuple(cell for i, c in enumerate(raw_cells) for cell in _read_cells(c, f"cells[{i}]"))
+    cells = tuple(cell for i, c in enumerate(raw_cells) for cell in _read_cells(c, f"cells[{i}]", directors))
     if "matrix" in raw:
-        cells += tuple(_read_matrix(raw["matrix"]))
+        cells += tuple(_read_matrix(raw["matrix"], directors))
     if not cells:
         raise ScenarioError("cells: at least one cell is needed (cells: [...] or matrix: {...})")
     zoo = next((c for c in cells if c.client != DEFAULT_CLIENT), None)
@@ -256,7 +271,7 @@ def _parse(raw, scenario_id):
         datapath=r.get("datapath", str, topology.DEFAULT_DATAPATH, choices=topology.DATAPATHS),
         wrk=wrk, lb=lb, fault_settings=fault_settings,
         cell_namespaces=r.get("namespaces", str, topology.DEFAULT_CELL_NAMESPACES, choices=topology.CELL_NAMESPACES),
-        control=r.get("control", str, DEFAULT_CONTROL_PLANE, choices=tuple(CONTROL_PLANES)),
+        control=control, control_settings=control_settings,
     )
 
 

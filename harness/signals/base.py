@@ -12,6 +12,7 @@ holds their parts in that order.
 import dataclasses
 import functools
 
+from ..control import control_plane
 from ..measure import kernel_model, probe_log, recovery, ss_log
 from ..measure.predict import predict
 from ..measure.run_record import (fault_effect, first_connection_samples, first_fault, heal_of, observed_until,
@@ -42,12 +43,19 @@ def _in_own_container(service):
 @dataclasses.dataclass(frozen=True)
 class LoadPlan:
     """What a signal needs to plan its loads: the scenario, where its files go, the VIP, the
-    director's datapath, and placement(service) -> (container service, netns file or None)."""
+    director's datapath, placement(service) -> (container service, netns file or None), and
+    the VIPs of other directors a control plane runs ({variant: its VIP})."""
     scenario: object
     run: object
     vip: str
     datapath: str
     placement: object = _in_own_container
+    variant_vips: dict = dataclasses.field(default_factory=dict)
+    sampled_directors: tuple = ()   # directors whose table of real servers is sampled (a control plane's)
+
+    def vip_for(self, cell):
+        """The VIP a cell connects to: its director variant's, or the main one."""
+        return self.variant_vips[cell.director] if cell.director else self.vip
 
     @property
     def duration_s(self):
@@ -76,12 +84,28 @@ class RunContext:
         self.scenario, self.events, self.env = of_run(run), run.events(), run.env()
         self.fault = first_fault(self.events)
         self.status = run_status(self.events)
+        self.control = control_plane(self.scenario.control, self.scenario.control_settings)
         if self.fault is not None:
             self.t_fault = self.fault["t"]
             self.effect = fault_effect(self.fault, self.scenario)
             heal = heal_of(self.events, self.fault)
             self.healed_after = heal["t"] - self.t_fault if heal else None
             self.observed_s = observed_until(self.events, self.fault)
+
+    @functools.cached_property
+    def changes(self):
+        """When the control plane changed which director, read from the run's files."""
+        return self.control.changes(self.run)
+
+    def director_of(self, cell):
+        """The director container a cell connects through."""
+        return next(service for service, variant in self.control.directors().items() if variant == cell.director)
+
+    def effect_on(self, cell):
+        """What the cell's flows see: the fault's effect, as the control plane's reaction left it."""
+        if not self.control.acts_by_itself:
+            return self.effect
+        return self.control.effect_on(self.effect, self.director_of(cell), self.changes, self.t_fault)
 
     @property
     def interval_s(self):
@@ -133,5 +157,5 @@ class CellRecord:
     @functools.cached_property
     def window(self):
         c = self.context
-        return predict(self.cell, c.effect, c.interval_s, c.fault["uncertainty_s"], c.healed_after, self.idle_rel,
-                       self.base_rto_s, c.lb, c.hz)
+        return predict(self.cell, c.effect_on(self.cell), c.interval_s, c.fault["uncertainty_s"], c.healed_after,
+                       self.idle_rel, self.base_rto_s, c.lb, c.hz)

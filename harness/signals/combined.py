@@ -4,13 +4,15 @@ from ..measure import burst
 from ..scenario.files import of_run
 from .base import CellRecord, RunContext
 from .director_flows import DirectorFlows
+from .director_table import DirectorTable
 from .idle import AfterIdle
+from .lb_noticed import LbNoticed
 from .probe import Probe
 from .retransmissions import Retransmissions
 from .sysbench import Sysbench
 from .wrk import Wrk
 
-SIGNALS = (Probe(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows())
+SIGNALS = (Probe(), LbNoticed(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows(), DirectorTable())
 
 
 def planned_loads(plan):

@@ -10,17 +10,20 @@ class Retransmissions(Signal):
 
     def loads(self, plan):
         s, run, loads = plan.scenario, plan.run, []
-        samplers = {}                   # container service -> [(namespace, its netns)]
+        samplers, vips = {}, {}         # container service -> [(namespace, its netns)], [VIPs its cells use]
         for namespace, service in sorted({(c.namespace, c.service) for c in s.cells}):
             container, netns = plan.placement(service)
             samplers.setdefault(container, []).append((namespace, netns))
+        for cell in s.cells:
+            vips.setdefault(plan.placement(cell.service)[0], {})[plan.vip_for(cell)] = True
         for container, namespaces in samplers.items():
+            vip = " or dst ".join(vips[container])
             [(first, first_netns), *others] = namespaces
             if not others and first_netns is None:          # the container is the namespace: straight to its file
-                loads.append(Load(container, run.ss_samples(first), tuple(ss_sampler.command(plan.vip, plan.duration_s)),
+                loads.append(Load(container, run.ss_samples(first), tuple(ss_sampler.command(vip, plan.duration_s)),
                                   ss_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True))
                 continue
-            loads.append(Load(container, None, tuple(ss_sampler.group_command(plan.vip, plan.duration_s, namespaces)),
+            loads.append(Load(container, None, tuple(ss_sampler.group_command(vip, plan.duration_s, namespaces)),
                               ss_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True,
                               cells=tuple((namespace, run.ss_samples(namespace)) for namespace, _ in namespaces)))
         return loads

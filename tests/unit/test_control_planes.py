@@ -18,4 +18,4 @@ def test_the_manual_control_plane_changed_the_director_when_its_swap_landed(tmp_
     # the operator's command is the change: noticed when typed, however long after a death
     window = plane.lb_noticed(change, death_t=T - 7.0)
     assert (window.earliest_s, window.expected_s, window.latest_s) == (7.0, 7.0, 7.2)
-    assert plane.services() == {} and plane.lab_settings() == {}
+    assert plane.services({}, None, ()) == {} and plane.lab_settings() == {}

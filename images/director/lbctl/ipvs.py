@@ -11,7 +11,11 @@ net.ipv4.vs.expire_nodest_conn, which the director's container gets when it star
   - drain: weight 0 (no new flows, old ones served), then `ipvsadm -d` when it ends (a
     detached `lbctl sync --at <end>` is started at once and waits for that moment): the reset path;
   - flows to backends are masqueraded (needs net.ipv4.vs.conntrack=1, which compose.ipvs.yaml
-    sets), so servers need no route back to the clients.
+    sets), so servers need no route back to the clients; to LB_SNAT_ADDRESS when it is set (an
+    address two directors pass between them with VRRP, so a backend sees the same peer whichever
+    director forwards a flow);
+  - LB_CONTROL=keepalived: keepalived owns the virtual servers and their real servers; lbctl only
+    masquerades their flows and sets the timeouts.
 """
 import os
 import subprocess
@@ -23,16 +27,25 @@ TABLE = "blackhole_lb_ipvs"
 EXPIRE_NODEST_CONN = "/proc/sys/net/ipv4/vs/expire_nodest_conn"
 # `meta l4proto tcp` first: nft 1.0.6 cannot size `ct original proto-dst` in a concatenation
 # without knowing the protocol ("variable sized data types (invalid) in concat expressions").
-TABLE_DEFINITION = f"""table ip {TABLE} {{
+TABLE_DEFINITION = """table ip {table} {{
   set vips {{
     type ipv4_addr . inet_service
   }}
   chain to_backends {{
     type nat hook postrouting priority srcnat; policy accept;
-    ct direction original meta l4proto tcp ct original ip daddr . ct original proto-dst @vips masquerade
+    ct direction original meta l4proto tcp ct original ip daddr . ct original proto-dst @vips {nat}
   }}
 }}
 """
+
+
+def table_definition(snat_address=""):
+    return TABLE_DEFINITION.format(table=TABLE, nat=f"snat to {snat_address}" if snat_address else "masquerade")
+
+
+def external_control():
+    """Whether another program (keepalived) owns the IPVS virtual servers."""
+    return os.environ.get("LB_CONTROL", "manual") != "manual"
 NODEST_SETTING = {"drop": 0, "reset": 1}
 
 
@@ -93,13 +106,14 @@ class IpvsDatapath:
         removal or a weight change) happened between the two; None if there was none."""
         now = time.time()
         if subprocess.run(["nft", "list", "table", "ip", TABLE], capture_output=True).returncode:
-            subprocess.run(["nft", "-f", "-"], input=TABLE_DEFINITION, text=True, check=True)
+            subprocess.run(["nft", "-f", "-"], input=table_definition(os.environ.get("LB_SNAT_ADDRESS", "")), text=True,
+                           check=True)
         vips = [" . ".join(map(str, parse_endpoint(vip))) for vip in state.services]
         if vips:
             subprocess.run(["nft", "add", "element", "ip", TABLE, "vips", "{ " + ", ".join(vips) + " }"],
                            check=True)
         current = parse_saved(_ipvsadm("-Sn"))
-        wanted = desired(state, now)
+        wanted = current if external_control() else desired(state, now)
         self._check_nodest(state)
         landed = None
         for args in plan(current, wanted, state.idle_timeout_s):

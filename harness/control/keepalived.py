@@ -1,0 +1,159 @@
+"""keepalived as the director's control plane: it health-checks the real servers and programs
+IPVS itself (a failed primary out, the replica, its sorry server, in; the promotion by its
+notify_down hook), never touching net.ipv4.vs.*; with VRRP, two directors share the VIP.
+../shared/PRODUCTION_FACTS.md sections 1 and 2."""
+import dataclasses
+import datetime
+import re
+
+from ..effects import BLACKHOLE
+from ..measure import director_table
+from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
+from . import keepalived_conf
+from .base import ControlPlane, DirectorChange, Setting
+from .keepalived_settings import CHECKS, VRRP_MODES, KeepalivedSettings, lb_noticed
+
+BACKUP_DIRECTOR = "director-backup"
+# [address]:tcp:port, as keepalived writes a server
+SERVER = r"\[(?P<{0}>[0-9.]+)\]:tcp:(?P<{0}_port>\d+)"
+CHANGE_RE = re.compile(r"(?P<how>Removing|Disabling) service " + SERVER.format("rs") + r" (?:from|of) VS "
+                       + SERVER.format("vs"))
+FAILED_RE = re.compile(r"(?P<check>\w+) on service " + SERVER.format("rs") + r" failed")
+# Docker's own stamp at the head of each line of `docker logs --timestamps`
+STAMP_RE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z ")
+VARIANT_KEYS = ("inhibit_on_failure", "expire_nodest_conn")
+# Directors' own addresses: .11 and .12 with VRRP (the VIP .10 floats), variants from .13 (below
+# .20, where cells in network namespaces start, and Docker's .128 and up)
+VARIANT_HOSTS, MAX_VARIANTS = 12, 7
+
+
+def _stamp(line):
+    m = STAMP_RE.match(line)
+    if not m:
+        return None
+    whole = datetime.datetime.fromisoformat(m.group(1)).replace(tzinfo=datetime.timezone.utc).timestamp()
+    return whole + float("0." + (m.group(2) or "0"))
+
+
+def parse_changes(text, director):
+    """[DirectorChange] keepalived's log (docker logs --timestamps) says it made on the director."""
+    changes, why = [], {}
+    for line in text.splitlines():
+        failed = FAILED_RE.search(line)
+        if failed:
+            why[failed["rs"]] = f"{failed['check']} failed"
+        m = CHANGE_RE.search(line)
+        t = _stamp(line) if m else None
+        if t is None:
+            continue
+        backend, vip = f"{m['rs']}:{m['rs_port']}", f"{m['vs']}:{m['vs_port']}"
+        what = f"{'weight 0' if m['how'] == 'Disabling' else 'removed'} {backend} from {vip}"
+        changes.append(DirectorChange(t, 0.0, what, why.get(m["rs"], "health check failed"), director, backend))
+    return changes
+
+
+def bounded_by_table(change, samples):
+    serving = [t for t, table in samples if t <= change.t and director_table.serves(table, change.backend)]
+    if not serving:
+        return change
+    gone = next((t for t, table in samples if t > serving[-1] and not director_table.serves(table, change.backend)),
+                change.t)
+    upper = min(change.t, gone)
+    return dataclasses.replace(change, t=serving[-1], uncertainty_s=round(upper - serving[-1], 3))
+
+
+class Keepalived(ControlPlane):
+    name = "keepalived"
+    needs_ipvs = True
+    acts_by_itself = True
+    settings_spec = {
+        "delay_loop": Setting("duration", 60.0, 0.1, 3600, help="s between checks of a real server"),
+        "connect_timeout": Setting("duration", 5.0, 0.1, 300, help="s a check waits for its connect"),
+        "retry": Setting(int, 1, 0, 100, help="failed attempts after the first before a server is down"),
+        "delay_before_retry": Setting("duration", 1.0, 0, 600, help="s between those attempts"),
+        "check": Setting(str, "tcp", choices=CHECKS, help="TCP_CHECK, MISC_CHECK with a MySQL handshake, HTTP_GET"),
+        "inhibit_on_failure": Setting(bool, False, help="weight 0 instead of deleting a failed server"),
+        "expire_nodest_conn": Setting(int, 0, choices=(0, 1), help="the director's net.ipv4.vs.expire_nodest_conn"),
+        "vrrp": Setting(str, "none", choices=VRRP_MODES, help="a backup director sharing the VIP (sync: and its "
+                                                               "connection table)"),
+        "advert_int": Setting("duration", 1.0, 1, 255, help="VRRP advertisement interval, s"),
+        "preempt": Setting(bool, True, help="a restarted master takes the VIP back"),
+        "directors": Setting("variants", (), maximum=MAX_VARIANTS, choices=VARIANT_KEYS,
+                             help="more directors, each its own VIP: {name: {inhibit_on_failure, expire_nodest_conn}}"),
+    }
+
+    def __init__(self, settings=()):
+        super().__init__(settings)
+        values = {k: v for k, v in self.settings.items() if k in self.settings_spec}
+        values["directors"] = tuple((name, dict(over)) for name, over in values.get("directors", ()))
+        self.config = KeepalivedSettings(**values)
+
+    def directors(self):
+        found = {DIRECTOR: None}
+        if self.config.vrrp != "none":
+            found[BACKUP_DIRECTOR] = None
+        found.update({f"{DIRECTOR}-{name}": name for name in self.config.variants()})
+        return found
+
+    def lab_settings(self):
+        return {"LB_CONTROL": self.name, "LB_EXPIRE_NODEST_CONN": str(self.config.expire_nodest_conn)}
+
+    def services(self, addresses, database, servers):
+        """The main director's keepalived.conf; a second director for VRRP (the VIP and the back
+        address floating between them) and one per variant (its own VIP, its own sysctl). A
+        virtual server per service whose servers the run starts, its primary the real server."""
+        servers = {service: (addresses[primary][BACK], addresses[standby][BACK])
+                   for service, (primary, standby) in SERVICE_SERVERS.items() if primary in servers}
+        vip = addresses[DIRECTOR][FRONT]
+        prefix = {FRONT: vip.rsplit(".", 1)[0], BACK: addresses[DIRECTOR][BACK].rsplit(".", 1)[0]}
+        common = {"LB_CONTROL": self.name, "LAB_PROMOTE_SQL": database.promote_sql}
+        services = {}
+        if self.config.vrrp == "none":
+            services[DIRECTOR] = {"environment": {**common, "KEEPALIVED_CONF": keepalived_conf.config(
+                self.config, DIRECTOR, vip, servers)}}
+        else:
+            own = {DIRECTOR: {FRONT: f"{prefix[FRONT]}.11", BACK: f"{prefix[BACK]}.11"},
+                   BACKUP_DIRECTOR: {FRONT: f"{prefix[FRONT]}.12", BACK: f"{prefix[BACK]}.12"}}
+            back_vip = f"{prefix[BACK]}.9"
+            for name, peer, master in ((DIRECTOR, BACKUP_DIRECTOR, True), (BACKUP_DIRECTOR, DIRECTOR, False)):
+                # Either may be master when the primary dies: both promote (a second promotion changes nothing).
+                conf = keepalived_conf.config(self.config, name, vip, servers, (master, vip, back_vip, own[peer][FRONT]))
+                services[name] = {"like": DIRECTOR, "addresses": own[name],
+                                  "environment": {**common, "KEEPALIVED_CONF": conf, "LB_SNAT_ADDRESS": back_vip}}
+        for index, name in enumerate(self.config.variants(), start=1):
+            variant = self.config.director(name)
+            own = {FRONT: f"{prefix[FRONT]}.{VARIANT_HOSTS + index}", BACK: f"{prefix[BACK]}.{VARIANT_HOSTS + index}"}
+            conf = keepalived_conf.config(variant, f"{DIRECTOR}-{name}", own[FRONT], servers, promotes=False)
+            masqueraded = ",".join(f"{own[FRONT]}:{keepalived_conf.PORTS[s]}={primary}:{keepalived_conf.PORTS[s]}"
+                                   for s, (primary, _) in servers.items())
+            services[f"{DIRECTOR}-{name}"] = {
+                "like": DIRECTOR, "addresses": own, "sysctls": {"net.ipv4.vs.expire_nodest_conn": variant.expire_nodest_conn},
+                "environment": {**common, "KEEPALIVED_CONF": conf, "LB_SERVICES": masqueraded}}
+        return services
+
+    def changes(self, run):
+        """From keepalived's log (what, and why), each bounded by the director's own table as
+        sampled: it changed after the last sample that still served the backend, and by the first
+        that no longer did or the log line, whichever came first (Docker stamps a log line when it
+        reads it: in a TCG guest up to 0.7 s after keepalived wrote it)."""
+        found = []
+        for director in self.directors():
+            samples = director_table.parse_samples(run.read(run.director_table(director)))
+            found += [bounded_by_table(change, samples) for change in
+                      parse_changes(run.read(run.service_log(director)), director)]
+        return sorted(found, key=lambda c: c.t)
+
+    def lb_noticed(self, change, death_t):
+        variant = self.directors().get(change.director)
+        return lb_noticed(self.config.director(variant))
+
+    def effect_on(self, effect, director, changes, t_fault):
+        """With expire_nodest_conn=1 a deleted server's flows are flushed (Linux >= 5.9): what a
+        blackholed client sends after the removal meets the director's own stack, a reset. A
+        server kept at weight 0 (inhibit_on_failure), or expire_nodest_conn=0, leaves the blackhole."""
+        variant = self.config.director(self.directors().get(director))
+        if effect.kind != BLACKHOLE or variant.inhibit_on_failure or not variant.expire_nodest_conn:
+            return effect
+        removal = next((c for c in changes if c.director == director and c.t >= t_fault
+                        and c.what.startswith("removed")), None)
+        return effect if removal is None else dataclasses.replace(effect, reset_at_s=round(removal.t - t_fault, 3))

@@ -1,0 +1,48 @@
+"""keepalived's knobs as the lab exposes them, with keepalived's own defaults (keepalived.conf(5),
+../shared/PRODUCTION_FACTS.md section 1), and its timing model for "LB noticed"."""
+import dataclasses
+
+from .base import NoticeWindow
+
+CHECKS = ("tcp", "mysql", "http")          # TCP_CHECK, MISC_CHECK (a real MySQL handshake), HTTP_GET
+VRRP_MODES = ("none", "plain", "sync")     # no second director; two with VRRP; two with lvs_sync_daemon too
+# keepalived's checker timers and the check's own connect run late on a busy director: in a TCG
+# guest its removals came up to 0.23 s after the worst case (delay_loop 2, connect_timeout 1, retry 1)
+TIMERS_LATE_S = 0.5
+
+
+@dataclasses.dataclass(frozen=True)
+class KeepalivedSettings:
+    delay_loop: float = 60.0               # s between checks of a server
+    connect_timeout: float = 5.0           # s a check waits for its connect (and the MySQL handshake)
+    retry: int = 1                         # failed attempts after the first before the server is down
+    delay_before_retry: float = 1.0        # s between those attempts
+    check: str = "tcp"
+    inhibit_on_failure: bool = False       # a failed server keeps its entry at weight 0 instead of being deleted
+    expire_nodest_conn: int = 0            # the director's net.ipv4.vs.expire_nodest_conn
+    vrrp: str = "none"
+    advert_int: float = 1.0                # VRRP advertisement interval, s
+    preempt: bool = True                   # a restarted master takes the VIP back
+    directors: tuple = ()                  # ((name, {"inhibit_on_failure": .., "expire_nodest_conn": ..}), ...)
+
+    def director(self, name):
+        """These settings as director `name` (a variant of `directors`, or the main one: None) runs them."""
+        if name is None:
+            return self
+        return dataclasses.replace(self, directors=(), **dict(self.directors)[name])
+
+    def variants(self):
+        """The director variants a cell may name, besides the main director."""
+        return tuple(name for name, _ in self.directors)
+
+
+def lb_noticed(settings):
+    """A silent host (every connect times out): the failing run of checks takes
+    (retry+1)·connect_timeout + retry·delay_before_retry, and it starts within one delay_loop of
+    the death (keepalived's worst case adds the whole delay_loop; on average half of it), its
+    timers up to TIMERS_LATE_S late."""
+    s = settings
+    failing = (s.retry + 1) * s.connect_timeout + s.retry * s.delay_before_retry
+    basis = (f"keepalived: next check within delay_loop {s.delay_loop:g} s, then {s.retry + 1} connect(s) of "
+             f"{s.connect_timeout:g} s timing out, {s.retry} wait(s) of {s.delay_before_retry:g} s")
+    return NoticeWindow(s.delay_loop / 2 + failing, failing, s.delay_loop + failing + TIMERS_LATE_S, basis)

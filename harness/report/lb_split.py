@@ -1,0 +1,30 @@
+"""Each cell's outage in two, where a control plane acted by itself (keepalived): "LB noticed"
+(the fault to its change of the cell's director, beside its model) and "client noticed" (that
+change to the client's error). Nothing for runs whose director a scenario step changed."""
+
+HEADER = ["cell", "director", "LB noticed", "LB model", "in model", "client noticed", "then on", "LB change"]
+
+
+def _between(low, high):
+    return "—" if low is None else f"{low:.2f} s" if abs(high - low) < 0.005 else f"{low:.2f}–{high:.2f} s"
+
+
+def rows(summary):
+    found = []
+    for cell in summary.get("cells", []):
+        lb = cell.get("lb")
+        if lb is None:
+            continue
+        model = lb["model"]
+        found.append([cell["cell"], lb["director"], _between(lb["noticed_s"], lb["noticed_by_s"]),
+                      "—" if model is None else f"{model['earliest_s']:.1f}–{model['latest_s']:.1f} s",
+                      "—" if lb["within_model"] is None else "yes" if lb["within_model"] else "NO",
+                      _between(lb["client_noticed_s"], lb["client_noticed_from_s"]), cell["probe"]["server_after"] or "—",
+                      lb["change"] or "none"])
+    return found
+
+
+def explanation(summary):
+    """The model's words for the first cell that has them."""
+    model = next((c["lb"]["model"] for c in summary.get("cells", []) if c.get("lb") and c["lb"]["model"]), None)
+    return None if model is None else f"LB model: {model['basis']}."

@@ -1,0 +1,54 @@
+"""A scenario's `control:` (who changes the director, harness/control/): a name, or a mapping
+of one name to that control plane's settings, each checked against the plane's own spec."""
+from ..control.base import CONTROL_PLANES, DEFAULT_CONTROL_PLANE
+from .reader import NAME_RE, Reader, ScenarioError
+
+
+def read_control(raw):
+    """(name, ((setting, value), ...)) of the scenario's control plane."""
+    given = raw.get("control", DEFAULT_CONTROL_PLANE)
+    if isinstance(given, dict):
+        if len(given) != 1:
+            raise ScenarioError("control: one control plane: `control: NAME` or `control: {NAME: {settings}}`")
+        [(name, settings)] = given.items()
+    else:
+        name, settings = given, {}
+    if not isinstance(name, str) or name not in CONTROL_PLANES:
+        raise ScenarioError(f"control: must be one of {', '.join(sorted(CONTROL_PLANES))}, not {name!r}")
+    spec = CONTROL_PLANES[name].settings_spec
+    r = Reader(settings if settings is not None else {}, f"control.{name}", spec)
+    return name, tuple((key, _read(r, key, spec[key], spec)) for key in spec if key in r.raw)
+
+
+def _read(r, key, setting, spec):
+    if setting.kind == "variants":
+        return _variants(r, key, setting, spec)
+    if setting.kind == "duration":
+        value = r.get(key, "duration", maximum=setting.maximum)
+        if setting.minimum is not None and value < setting.minimum:
+            raise ScenarioError(f"{r.path(key)}: at least {setting.minimum:g} s, not {r.raw[key]!r}")
+        return value
+    return r.get(key, setting.kind, minimum=setting.minimum, maximum=setting.maximum, choices=setting.choices)
+
+
+def _variants(r, key, setting, spec):
+    """{name: {setting: value}}: more directors, each its own name and a few settings of its own."""
+    raw = r.get(key, dict)
+    if len(raw) > setting.maximum:
+        raise ScenarioError(f"{r.path(key)}: at most {setting.maximum:g}, not {len(raw)}")
+    variants = []
+    for name, overrides in raw.items():
+        if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > 20:
+            raise ScenarioError(f"{r.path(key)}: {name!r} must be lower-case letters, digits and '-' (at most 20)")
+        v = Reader(overrides if overrides is not None else {}, f"{r.path(key)}.{name}", setting.choices)
+        variants.append((name, tuple((k, _read(v, k, spec[k], spec)) for k in setting.choices if k in v.raw)))
+    return tuple(variants)
+
+
+def needs_ipvs(name):
+    return CONTROL_PLANES[name].needs_ipvs
+
+
+def director_variants(settings):
+    """The names of the director variants these control settings run."""
+    return tuple(name for name, _ in dict(settings).get("directors", ()))

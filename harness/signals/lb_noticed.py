@@ -1,0 +1,34 @@
+"""The outage split in two, for a control plane that acts by itself (keepalived): "LB noticed",
+from the fault to the control plane's change of the cell's director, beside the plane's own
+timing model; and "client noticed", from that change to the client's error. For the manual
+control plane the change is the fault step itself, and this adds nothing."""
+from ..topology import SERVICE_PORTS
+from .base import Signal
+
+PROTOCOL_PORTS = {"mysql": SERVICE_PORTS["mysql"], "http": SERVICE_PORTS["web"]}
+
+
+class LbNoticed(Signal):
+    name = "lb"
+
+    def summarize_cell(self, record):
+        c = record.context
+        if not c.control.acts_by_itself:
+            return {}
+        director, port = c.director_of(record.cell), f":{PROTOCOL_PORTS[c.scenario.probe.proto]}"
+        change = next((ch for ch in c.changes if ch.director == director and ch.backend.endswith(port)
+                       and ch.t >= c.fault["started_t"]), None)
+        part = {"director": director, "noticed_s": None, "noticed_by_s": None, "change": None, "why": None,
+                "model": None, "within_model": None, "client_noticed_s": None, "client_noticed_from_s": None}
+        if change is not None:
+            # it changed between noticed_s and noticed_by_s (the director's table, sampled, and the log)
+            noticed, by = change.t - c.t_fault, change.t + change.uncertainty_s - c.t_fault
+            model = c.control.lb_noticed(change, c.t_fault)
+            detect = record.outcome.detect_s
+            part.update(noticed_s=round(noticed, 3), noticed_by_s=round(by, 3), change=change.what, why=change.why,
+                        model={"expected_s": round(model.expected_s, 3), "earliest_s": round(model.earliest_s, 3),
+                               "latest_s": round(model.latest_s, 3), "basis": model.basis},
+                        within_model=model.earliest_s - 0.0005 <= by and noticed <= model.latest_s + 0.0005,
+                        client_noticed_s=None if detect is None else round(detect - by, 3),
+                        client_noticed_from_s=None if detect is None else round(detect - noticed, 3))
+        return {"lb": part}
