@@ -17,7 +17,8 @@ class Effect:
     after_s: float = 0.0             # RESET: old flows keep working this long first
     idle_timeout_s: float = None     # LB_FORGETS_FLOW
     reset_at_s: float = None         # BLACKHOLE: the load balancer resets the flows from then on (its
-                                     # control plane removed the server with expire_nodest_conn=1)
+                                     # control plane removed the server with expire_nodest_conn=1) ...
+    reset_by_s: float = None         # ... at the latest from then on (when that is known only so closely)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -32,6 +33,8 @@ class Effect:
             record["idle_timeout_s"] = self.idle_timeout_s
         if self.reset_at_s is not None:
             record["reset_at_s"] = self.reset_at_s
+        if self.reset_by_s is not None:
+            record["reset_by_s"] = self.reset_by_s
         return record
 
     @classmethod

@@ -156,4 +156,7 @@ class Keepalived(ControlPlane):
             return effect
         removal = next((c for c in changes if c.director == director and c.t >= t_fault
                         and c.what.startswith("removed")), None)
-        return effect if removal is None else dataclasses.replace(effect, reset_at_s=round(removal.t - t_fault, 3))
+        if removal is None:
+            return effect
+        return dataclasses.replace(effect, reset_at_s=round(removal.t - t_fault, 3),
+                                   reset_by_s=round(removal.t + removal.uncertainty_s - t_fault, 3))

@@ -51,7 +51,9 @@ def vrrp_instance(settings, master, vip, back_vip, peer):
     """The VRRP instance two directors share: the VIP on the front network and the address the
     directors masquerade to on the back one move together (unicast to the peer: no multicast
     needed on the lab's bridges)."""
-    lines = ["vrrp_instance lab {", f"    state {'MASTER' if master else 'BACKUP'}", f"    interface {FRONT_IF}",
+    # nopreempt works only from state BACKUP: then both start as backups, the priority decides
+    state = "MASTER" if master and settings.preempt else "BACKUP"
+    lines = ["vrrp_instance lab {", f"    state {state}", f"    interface {FRONT_IF}",
              f"    virtual_router_id {VRRP_ROUTER_ID}", f"    priority {150 if master else 100}",
              f"    advert_int {_number(settings.advert_int)}", f"    unicast_peer {{\n        {peer}\n    }}",
              "    virtual_ipaddress {", f"        {vip}/24 dev {FRONT_IF}", f"        {back_vip}/24 dev {BACK_IF}",

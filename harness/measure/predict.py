@@ -39,6 +39,10 @@ LOST_PACKETS = (effects.BLACKHOLE, effects.PARTITION)
 # read-timeout cells came up to 0.056 s after their expected time (one 5 s timer in a 12-cell
 # matrix fired 0.114 s after the timeout, with a probe interval of 0.1 s).
 APP_TIMER_LATE_S = 0.05
+# How long a reset the director sends on a retransmission takes to reach the application: a round
+# trip on the lab's path (up to 15 ms in a TCG guest, VM_FACTS.md) and the client's scheduling
+# (a keepalived-failover run in a 6.12 guest: the error came 35 ms after the retransmission's latest firing).
+RESET_DELIVERY_S = 0.05
 
 
 def predict(cell, effect, interval_s, inject_s, healed_after_s=None, idle=None, rto0_s=None, lb=None,
@@ -108,7 +112,8 @@ def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
     if effect.kind not in LOST_PACKETS:
         return Window(None, None, None, f"existing flows are not affected ({effect.kind})")
     if effect.reset_at_s is not None:
-        return _reset_later(cell, effect.reset_at_s, interval_s, inject_s, rto0_s, hz)
+        return _reset_later(cell, effect.reset_at_s, effect.reset_by_s or effect.reset_at_s, interval_s, inject_s,
+                            rto0_s, hz)
     if idle and idle[0] <= 0 < (idle[1] if idle[1] is not None else float("inf")):
         return _idle(cell, idle, interval_s, inject_s, rto0_s, hz)
     kernel = outstanding_data(cell, rto0_s, hz)
@@ -116,21 +121,23 @@ def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
     return _with_read_timeout(cell, window, interval_s, lead)
 
 
-def _reset_later(cell, reset_at_s, interval_s, inject_s, rto0_s, hz):
-    """Blackholed until the load balancer starts resetting the flow at reset_at_s (its control
-    plane removed the server with expire_nodest_conn=1): the first retransmission after that
-    meets the reset, unless the kernel's own limit or the application's timer ends the wait first.
-    The first unacknowledged send went out up to one probe interval (and the fault's uncertainty)
-    after the fault; each retransmission timer may fire late by its wheel's granule."""
+def _reset_later(cell, reset_at_s, reset_by_s, interval_s, inject_s, rto0_s, hz):
+    """Blackholed until the load balancer starts resetting the flow, between reset_at_s and
+    reset_by_s (its control plane removed the server with expire_nodest_conn=1): the first
+    retransmission after that meets the reset, unless the kernel's own limit or the application's
+    timer ends the wait first. The first unacknowledged send went out up to one probe interval
+    (and the fault's uncertainty) after the fault; each retransmission timer may fire late by its
+    wheel's granule; the reset reaches the application up to RESET_DELIVERY_S after it is sent."""
     rto0 = rto0_s or kernel_model.initial_rto_s(hz=hz)
     lead = interval_s + inject_s
     sends = [lead * k / 20 for k in range(21)]
-    firings = [start + kernel_model.first_retransmission_after(reset_at_s - start, rto0, hz=hz, slack_share=share)
-               for start in sends for share in (0.0, 1.0)]
-    expected = interval_s / 2 + kernel_model.first_retransmission_after(reset_at_s - interval_s / 2, rto0, hz=hz)
-    window = Window(expected, min(firings), max(firings), f"the director resets the flow from {reset_at_s:.2f} s "
-                                                          "(its control plane removed the server): the next "
-                                                          "retransmission meets it")
+    firings = [start + kernel_model.first_retransmission_after(reset - start, rto0, hz=hz, slack_share=share)
+               for start in sends for share in (0.0, 1.0) for reset in (reset_at_s, reset_by_s)]
+    middle = (reset_at_s + reset_by_s) / 2
+    expected = interval_s / 2 + kernel_model.first_retransmission_after(middle - interval_s / 2, rto0, hz=hz)
+    window = Window(expected, min(firings), max(firings) + RESET_DELIVERY_S,
+                    f"the director resets the flow from {reset_at_s:.2f}-{reset_by_s:.2f} s (its control plane "
+                    "removed the server): the next retransmission meets it")
     kernel = outstanding_data(cell, rto0_s, hz)
     if kernel.expected_s + interval_s / 2 < window.expected_s:
         window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
