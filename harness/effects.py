@@ -19,6 +19,8 @@ class Effect:
     reset_at_s: float = None         # BLACKHOLE: the load balancer resets the flows from then on (its
                                      # control plane removed the server with expire_nodest_conn=1) ...
     reset_by_s: float = None         # ... at the latest from then on (when that is known only so closely)
+    resume_at_s: float = None        # BLACKHOLE: the flows go on from then on (a backup director that has
+    resume_by_s: float = None        # them from connection sync took the VIP over), by resume_by_s at the latest
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -35,6 +37,9 @@ class Effect:
             record["reset_at_s"] = self.reset_at_s
         if self.reset_by_s is not None:
             record["reset_by_s"] = self.reset_by_s
+        for key in ("resume_at_s", "resume_by_s"):
+            if getattr(self, key) is not None:
+                record[key] = getattr(self, key)
         return record
 
     @classmethod

@@ -101,6 +101,10 @@ class RunDir:
     def ss_samples(self, namespace):
         return self._at("namespaces", namespace, "ss.txt")
 
+    def neighbours(self, namespace):
+        """A client namespace's neighbour entry for the VIP, sampled (two directors sharing it)."""
+        return self._at("namespaces", namespace, "neigh.txt")
+
     def wrk_log(self):
         return self._at("load", "wrk.log")
 

@@ -5,6 +5,7 @@ commands (manual.py), health checks (keepalived.py), a Kubernetes API.
   name, settings_spec       what a scenario's `control:` names it, and the settings it may give
   needs_ipvs                it programs IPVS itself (on this host: a guest kernel)
   acts_by_itself            it changes the director without a scenario step (a health check)
+  shares_vip                two directors hold the VIP in turn (VRRP)
   directors()               {director service: its variant (None: the main one)} the lab runs
   services(addresses, database, servers)   Compose services it adds or overrides ({service: definition})
   lab_settings()            compose.yaml variables it needs from the start ({NAME: value})
@@ -57,6 +58,7 @@ class ControlPlane(Registered):
     settings_spec: dict = {}
     needs_ipvs = False
     acts_by_itself = False
+    shares_vip = False         # two directors hold the VIP in turn (VRRP)
 
     def __init__(self, settings=()):
         """settings: ((name, value), ...) as the scenario gave them, validated against settings_spec."""
@@ -81,6 +83,10 @@ class ControlPlane(Registered):
     def lb_noticed(self, change, death_t):
         """NoticeWindow from death_t to `change`, by this control plane's timers."""
         raise NotImplementedError
+
+    def change_for(self, director, changes, port, after_t):
+        """The change after after_t that decides what flows through `director` to `port` see."""
+        return next((c for c in changes if c.director == director and c.t >= after_t), None)
 
     def effect_on(self, effect, director, changes, t_fault):
         """The effect (harness/effects.py) existing flows through `director` see, given the fault's

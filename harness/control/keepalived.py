@@ -11,7 +11,7 @@ from ..measure import director_table
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
 from . import keepalived_conf
 from .base import ControlPlane, DirectorChange, Setting
-from .keepalived_settings import CHECKS, VRRP_MODES, KeepalivedSettings, lb_noticed
+from .keepalived_settings import CHECKS, VRRP_MODES, KeepalivedSettings, lb_noticed, vrrp_takeover
 
 BACKUP_DIRECTOR = "director-backup"
 # [address]:tcp:port, as keepalived writes a server
@@ -19,6 +19,8 @@ SERVER = r"\[(?P<{0}>[0-9.]+)\]:tcp:(?P<{0}_port>\d+)"
 CHANGE_RE = re.compile(r"(?P<how>Removing|Disabling) service " + SERVER.format("rs") + r" (?:from|of) VS "
                        + SERVER.format("vs"))
 FAILED_RE = re.compile(r"(?P<check>\w+) on service " + SERVER.format("rs") + r" failed")
+VRRP_RE = re.compile(r"\((?P<instance>[\w-]+)\) Entering (?P<state>MASTER|BACKUP|FAULT) STATE")
+TAKES_VIP = "takes the VIP"
 # Docker's own stamp at the head of each line of `docker logs --timestamps`
 STAMP_RE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z ")
 VARIANT_KEYS = ("inhibit_on_failure", "expire_nodest_conn")
@@ -42,6 +44,11 @@ def parse_changes(text, director):
         failed = FAILED_RE.search(line)
         if failed:
             why[failed["rs"]] = f"{failed['check']} failed"
+        vrrp = VRRP_RE.search(line)
+        if vrrp and _stamp(line) is not None:
+            what = TAKES_VIP if vrrp["state"] == "MASTER" else f"VRRP {vrrp['state'].lower()}"
+            changes.append(DirectorChange(_stamp(line), 0.0, what, f"VRRP instance {vrrp['instance']}", director))
+            continue
         m = CHANGE_RE.search(line)
         t = _stamp(line) if m else None
         if t is None:
@@ -53,6 +60,8 @@ def parse_changes(text, director):
 
 
 def bounded_by_table(change, samples):
+    if not change.backend:
+        return change
     serving = [t for t, table in samples if t <= change.t and director_table.serves(table, change.backend)]
     if not serving:
         return change
@@ -87,6 +96,10 @@ class Keepalived(ControlPlane):
         values = {k: v for k, v in self.settings.items() if k in self.settings_spec}
         values["directors"] = tuple((name, dict(over)) for name, over in values.get("directors", ()))
         self.config = KeepalivedSettings(**values)
+
+    @property
+    def shares_vip(self):
+        return self.config.vrrp != "none"
 
     def directors(self):
         found = {DIRECTOR: None}
@@ -144,19 +157,42 @@ class Keepalived(ControlPlane):
         return sorted(found, key=lambda c: c.t)
 
     def lb_noticed(self, change, death_t):
+        if change.what == TAKES_VIP:
+            return vrrp_takeover(self.config)
         variant = self.directors().get(change.director)
         return lb_noticed(self.config.director(variant))
+
+    def change_for(self, director, changes, port, after_t):
+        """With VRRP, the backup taking the VIP over; else its director's taking the dead server out."""
+        if self.shares_vip:
+            return next((c for c in changes if c.what == TAKES_VIP and c.t >= after_t), None)
+        return next((c for c in changes if c.director == director and c.backend.endswith(f":{port}")
+                     and c.t >= after_t), None)
 
     def effect_on(self, effect, director, changes, t_fault):
         """With expire_nodest_conn=1 a deleted server's flows are flushed (Linux >= 5.9): what a
         blackholed client sends after the removal meets the director's own stack, a reset. A
-        server kept at weight 0 (inhibit_on_failure), or expire_nodest_conn=0, leaves the blackhole."""
+        server kept at weight 0 (inhibit_on_failure), or expire_nodest_conn=0, leaves the blackhole.
+        With VRRP, what a client sends after the backup took the VIP over reaches the backup:
+        without connection sync it knows no such flow and its own stack resets it; with it, the
+        flow goes on to the same backend (through the address both directors masquerade to)."""
+        if self.shares_vip:
+            return self._after_takeover(effect, changes, t_fault)
         variant = self.config.director(self.directors().get(director))
         if effect.kind != BLACKHOLE or variant.inhibit_on_failure or not variant.expire_nodest_conn:
             return effect
         removal = next((c for c in changes if c.director == director and c.t >= t_fault
                         and c.what.startswith("removed")), None)
-        if removal is None:
-            return effect
-        return dataclasses.replace(effect, reset_at_s=round(removal.t - t_fault, 3),
-                                   reset_by_s=round(removal.t + removal.uncertainty_s - t_fault, 3))
+        return _from_change(effect, removal, t_fault, "reset")
+
+    def _after_takeover(self, effect, changes, t_fault):
+        takeover = next((c for c in changes if c.what == TAKES_VIP and c.t >= t_fault), None)
+        return _from_change(effect, takeover, t_fault, "resume" if self.config.vrrp == "sync" else "reset")
+
+
+def _from_change(effect, change, t_fault, what):
+    """The effect with its flows reset (or resumed) from a control plane's change on."""
+    if effect.kind != BLACKHOLE or change is None:
+        return effect
+    start, by = round(change.t - t_fault, 3), round(change.t + change.uncertainty_s - t_fault, 3)
+    return dataclasses.replace(effect, **{f"{what}_at_s": start, f"{what}_by_s": by})

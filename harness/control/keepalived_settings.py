@@ -36,6 +36,21 @@ class KeepalivedSettings:
         return tuple(name for name, _ in self.directors)
 
 
+# VRRP version 2 (keepalived's default): the backup declares the master down 3 advert intervals plus
+# a skew of (256 - its priority)/256 s after the last advert it heard (PRODUCTION_FACTS.md section 1)
+BACKUP_PRIORITY = 100
+
+
+def vrrp_takeover(settings):
+    """The backup takes the VIP over master_down after the last advert it heard, which came up to
+    one advert interval before the master died."""
+    s = settings
+    master_down = 3 * s.advert_int + (256 - BACKUP_PRIORITY) / 256
+    basis = (f"VRRP: the backup takes the VIP 3 x advert_int {s.advert_int:g} s + skew "
+             f"{(256 - BACKUP_PRIORITY) / 256:.2f} s after the last advert it heard")
+    return NoticeWindow(master_down - s.advert_int / 2, master_down - s.advert_int, master_down + TIMERS_LATE_S, basis)
+
+
 def lb_noticed(settings):
     """A silent host (every connect times out): the failing run of checks takes
     (retry+1)·connect_timeout + retry·delay_before_retry, and it starts within one delay_loop of

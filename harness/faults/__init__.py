@@ -1,6 +1,7 @@
 """Faults, one per file, each registering itself in FAULTS (base.py) by its name, the name
 scenarios use (docs/adding-a-fault.md). Importing this package imports every one of them."""
-from . import app_hang, backend_restart, iptables_drop, ipvs_swap, lb_idle_timeout, promote_replica, silent_kill  # noqa: F401
+from . import (app_hang, backend_restart, director_kill, iptables_drop, ipvs_swap, lb_idle_timeout,  # noqa: F401
+               promote_replica, silent_kill)
 from .base import FAULTS, Fault, Param
 
 __all__ = ["FAULTS", "Fault", "Param"]

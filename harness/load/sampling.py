@@ -4,10 +4,27 @@ matters in a TCG guest, where every fork costs tens of milliseconds.
 
 It waits by reading its stdin, which nobody writes to: when the harness closes it, the read ends
 at once (status 1, where a timeout is > 128) and so does the sampler. A signal is the fallback."""
+import shlex
 
 # Not SIGINT: a bash script that gets SIGINT while a command of its runs waits for that command, and
 # when the command did not die of it, goes on (bash's "wait and cooperative exit"). SIGTERM ends it.
 STOP_SIGNAL = "TERM"
+
+
+def every_in_namespaces(interval_s, duration_s, command, namespaces, name):
+    """every() of a command run in each of several network namespaces of one container
+    (namespaces: [(tag, the file of its network namespace or None), ...]): each one's samples
+    headed '<tag>\t@ <unix time>' and its lines '<tag>\t<line>' (the run writes each tag's
+    lines to that namespace's file, as it does a probe group's)."""
+    sample = "; ".join(["nl=$'\\n'"] + [_sample_one(tag, netns_file, command) for tag, netns_file in namespaces])
+    return every(interval_s, duration_s, sample, name, stamp=False)
+
+
+def _sample_one(tag, netns_file, command):
+    enter = f"nsenter --net={shlex.quote(netns_file)} -- " if netns_file else ""
+    # stamped before the command runs; every line of its output gets the tag (bash's own replacement, no fork)
+    return (f"tag={shlex.quote(tag)}$'\\t'; printf '%s@ %s\\n' \"$tag\" \"$EPOCHREALTIME\"; "
+            f"out=$({enter}{command}); [[ -z $out ]] || printf '%s%s\\n' \"$tag\" \"${{out//$nl/$nl$tag}}\"")
 
 
 def every(interval_s, duration_s, sample, name, stamp=True):

@@ -7,9 +7,7 @@ One that holds several (cells' namespaces inside it, lab/netns_cells.py) gets gr
 which enters each with nsenter and tags its lines "<namespace>\t<line>" (the run writes them to
 that namespace's file, as it does a probe group's).
 """
-import shlex
-
-from .sampling import every
+from .sampling import every, every_in_namespaces
 
 PROCESS = "blackhole-ss-sampler"
 INTERVAL_S = 0.5
@@ -21,12 +19,4 @@ def command(vip, duration_s):
 
 def group_command(vip, duration_s, namespaces):
     """namespaces: [(tag, the file of its network namespace or None), ...]."""
-    sample = "; ".join(["nl=$'\\n'"] + [_sample_one(tag, netns_file, vip) for tag, netns_file in namespaces])
-    return every(INTERVAL_S, duration_s, sample, PROCESS, stamp=False)
-
-
-def _sample_one(tag, netns_file, vip):
-    enter = f"nsenter --net={shlex.quote(netns_file)} -- " if netns_file else ""
-    # stamped before ss runs; every line of its output gets the tag (bash's own replacement, no fork)
-    return (f"tag={shlex.quote(tag)}$'\\t'; printf '%s@ %s\\n' \"$tag\" \"$EPOCHREALTIME\"; "
-            f"out=$({enter}ss -tinoH dst {vip}); [[ -z $out ]] || printf '%s%s\\n' \"$tag\" \"${{out//$nl/$nl$tag}}\"")
+    return every_in_namespaces(INTERVAL_S, duration_s, f"ss -tinoH dst {vip}", namespaces, PROCESS)

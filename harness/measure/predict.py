@@ -111,6 +111,12 @@ def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
         return Window(interval_s / 2, 0.0, lead + 0.5, "reset at the next packet")
     if effect.kind not in LOST_PACKETS:
         return Window(None, None, None, f"existing flows are not affected ({effect.kind})")
+    if effect.resume_at_s is not None:
+        kernel = outstanding_data(cell, rto0_s, hz)
+        if kernel.earliest_s > effect.resume_by_s:
+            return Window(None, None, None, f"blackholed until the backup director took the VIP over at "
+                                            f"{effect.resume_at_s:.2f}-{effect.resume_by_s:.2f} s with the flow "
+                                            "synced: it goes on at the next retransmission")
     if effect.reset_at_s is not None:
         return _reset_later(cell, effect.reset_at_s, effect.reset_by_s or effect.reset_at_s, interval_s, inject_s,
                             rto0_s, hz)

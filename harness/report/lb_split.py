@@ -27,4 +27,5 @@ def rows(summary):
 def explanation(summary):
     """The model's words for the first cell that has them."""
     model = next((c["lb"]["model"] for c in summary.get("cells", []) if c.get("lb") and c["lb"]["model"]), None)
-    return None if model is None else f"LB model: {model['basis']}."
+    return "LB model: none (the control plane changed nothing after the fault)." if model is None else \
+        f"LB model: {model['basis']}."

@@ -72,7 +72,7 @@ class FailoverRun(RunBase):
                         for service, variant in self.control.directors().items() if variant}
         sampled = tuple(self.control.directors()) if self.control.acts_by_itself else ()
         self.loads.start(planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
-                                                sampled)))
+                                                sampled, self.control.shares_vip)))
         self.events.add("load_start", cells=[c.name for c in s.cells])
         # In the background while the clients start and warm up, done before any fault: the
         # servers' health checks (when the clients started alongside them); env.json, once the

@@ -52,6 +52,7 @@ class LoadPlan:
     placement: object = _in_own_container
     variant_vips: dict = dataclasses.field(default_factory=dict)
     sampled_directors: tuple = ()   # directors whose table of real servers is sampled (a control plane's)
+    watch_vip: bool = False         # sample each client namespace's neighbour entry for the VIP (VRRP)
 
     def vip_for(self, cell):
         """The VIP a cell connects to: its director variant's, or the main one."""

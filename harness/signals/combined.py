@@ -10,9 +10,11 @@ from .lb_noticed import LbNoticed
 from .probe import Probe
 from .retransmissions import Retransmissions
 from .sysbench import Sysbench
+from .vip_neighbour import VipNeighbour
 from .wrk import Wrk
 
-SIGNALS = (Probe(), LbNoticed(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows(), DirectorTable())
+SIGNALS = (Probe(), LbNoticed(), VipNeighbour(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows(),
+           DirectorTable())
 
 
 def planned_loads(plan):

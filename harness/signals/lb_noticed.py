@@ -16,8 +16,7 @@ class LbNoticed(Signal):
         if not c.control.acts_by_itself:
             return {}
         director, port = c.director_of(record.cell), f":{PROTOCOL_PORTS[c.scenario.probe.proto]}"
-        change = next((ch for ch in c.changes if ch.director == director and ch.backend.endswith(port)
-                       and ch.t >= c.fault["started_t"]), None)
+        change = c.control.change_for(director, c.changes, port.lstrip(":"), c.fault["started_t"])
         part = {"director": director, "noticed_s": None, "noticed_by_s": None, "change": None, "why": None,
                 "model": None, "within_model": None, "client_noticed_s": None, "client_noticed_from_s": None}
         if change is not None:
@@ -25,7 +24,7 @@ class LbNoticed(Signal):
             noticed, by = change.t - c.t_fault, change.t + change.uncertainty_s - c.t_fault
             model = c.control.lb_noticed(change, c.t_fault)
             detect = record.outcome.detect_s
-            part.update(noticed_s=round(noticed, 3), noticed_by_s=round(by, 3), change=change.what, why=change.why,
+            part.update(director=change.director, noticed_s=round(noticed, 3), noticed_by_s=round(by, 3), change=change.what, why=change.why,
                         model={"expected_s": round(model.expected_s, 3), "earliest_s": round(model.earliest_s, 3),
                                "latest_s": round(model.latest_s, 3), "basis": model.basis},
                         within_model=model.earliest_s - 0.0005 <= by and noticed <= model.latest_s + 0.0005,

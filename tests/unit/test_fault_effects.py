@@ -19,6 +19,7 @@ SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nod
     ("lb_idle_timeout", {"seconds": 20.0}, Effect("lb_forgets_flow", idle_timeout_s=20.0)),
     ("promote_replica", {"target": "mysql-replica"}, Effect("none")),
     ("backend_restart", {"target": "web-a"}, Effect("reset")),
+    ("director_kill", {"target": "director"}, Effect("blackhole")),
 ])
 def test_each_fault_declares_its_effect(name, params, effect):
     assert FAULTS[name](None, **params).effect() == effect
@@ -27,7 +28,7 @@ def test_each_fault_declares_its_effect(name, params, effect):
 
 def test_every_registered_fault_is_covered_above():
     covered = {"ipvs_swap", "silent_kill", "iptables_drop", "app_hang", "lb_idle_timeout", "promote_replica",
-               "backend_restart"}
+               "backend_restart", "director_kill"}
     assert set(FAULTS) == covered
 
 

@@ -1,0 +1,53 @@
+"""A director dies silently: everything it would send or receive is dropped at once (ARP too: no
+client is told anything, and no VRRP advertisement, not even the priority-0 one keepalived sends
+when it gives the VIP up, leaves it), then its keepalived is killed, which stops its container.
+With VRRP the other director takes the VIP over after missing its adverts
+(harness/control/keepalived.py); healing it restarts the director, which takes the VIP back when
+it preempts (a failback)."""
+from ..effects import BLACKHOLE, Effect
+from ..topology import DIRECTOR
+from .base import Fault, Param
+
+BACKUP_DIRECTOR = f"{DIRECTOR}-backup"
+TABLE = "blackhole_fault_director_kill"
+CUT_EVERYTHING = f"""table inet {TABLE} {{
+  chain input {{ type filter hook input priority -20; policy drop; }}
+  chain output {{ type filter hook output priority -20; policy drop; }}
+  chain forward {{ type filter hook forward priority -20; policy drop; }}
+}}
+table arp {TABLE} {{
+  chain input {{ type filter hook input priority -20; policy drop; }}
+  chain output {{ type filter hook output priority -20; policy drop; }}
+}}
+"""
+STAMPED_NFT = "date +%s.%N; nft -f -; date +%s.%N"      # the cut landed between the two
+
+
+class DirectorKill(Fault):
+    name = "director_kill"
+    params = {"target": Param("choice", DIRECTOR, (DIRECTOR, BACKUP_DIRECTOR), "the director that dies")}
+
+    def __init__(self, lab, **params):
+        super().__init__(lab, **params)
+        self.dead = False
+
+    def stops(self):
+        return {self.p["target"]}
+
+    def effect(self):
+        return Effect(BLACKHOLE)
+
+    def inject(self):
+        target = self.p["target"]
+        stamped = self.lab.exec(target, ["sh", "-c", STAMPED_NFT], stdin=CUT_EVERYTHING)
+        self.dead = True
+        # keepalived is the container's process: the container stops with it, taking this exec along
+        self.lab.exec(target, ["pkill", "-KILL", "-x", "keepalived"], check=False)
+        before, after = map(float, stamped.stdout.split())
+        return {"landed_t": before, "uncertainty_s": after - before}
+
+    def recover(self):
+        """The director comes back (keepalived starts again, and takes the VIP back if it preempts)."""
+        if self.dead:
+            self.lab.restart(self.p["target"])
+            self.dead = False

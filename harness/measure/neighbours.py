@@ -1,0 +1,33 @@
+"""A client namespace's neighbour entry for the VIP, as the neighbour sampler wrote it (`ip neigh
+show VIP`, in blocks headed '@ <unix time>'): whose MAC answered for the VIP, sample by sample."""
+
+
+def parse_samples(text):
+    """[(t, lladdr or None), ...]."""
+    samples, t = [], None
+    for line in text.splitlines():
+        if line.startswith("@ "):
+            if t is not None:
+                samples.append((t, None))
+            t = float(line[2:])
+            continue
+        words = line.split()
+        if t is not None and "lladdr" in words:
+            samples.append((t, words[words.index("lladdr") + 1]))
+            t = None
+    if t is not None:
+        samples.append((t, None))
+    return samples
+
+
+def moves(samples, after_t):
+    """[(t, the new MAC)] each time the VIP's MAC changed after after_t (t: the first sample that
+    showed the new one)."""
+    found, current = [], None
+    for t, mac in samples:
+        if mac is None:
+            continue
+        if current is not None and mac != current and t > after_t:
+            found.append((t, mac))
+        current = mac
+    return found

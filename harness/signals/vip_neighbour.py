@@ -1,0 +1,54 @@
+"""Which director holds the VIP, as each client namespace sees it: its neighbour entry for the
+VIP (`ip neigh`), sampled four times a second where two directors share the VIP with VRRP. The
+backup's gratuitous ARP moves it: when the clients saw the takeover, and the failback."""
+from ..load import sampling
+from ..measure import neighbours
+from .base import Load, Signal
+
+PROCESS = "blackhole-neigh-sampler"
+INTERVAL_S = 0.25
+
+
+class VipNeighbour(Signal):
+    name = "vip"
+
+    def loads(self, plan):
+        if not plan.watch_vip:
+            return []
+        groups = {}
+        for namespace, service in sorted({(c.namespace, c.service) for c in plan.scenario.cells}):
+            container, netns = plan.placement(service)
+            groups.setdefault(container, []).append((namespace, netns))
+        command = f"ip neigh show {plan.vip}"
+        loads = []
+        for container, namespaces in groups.items():
+            if len(namespaces) == 1 and namespaces[0][1] is None:
+                loads.append(Load(container, plan.run.neighbours(namespaces[0][0]),
+                                  tuple(sampling.every(INTERVAL_S, plan.duration_s, command, PROCESS)), PROCESS,
+                                  stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True))
+                continue
+            loads.append(Load(container, None,
+                              tuple(sampling.every_in_namespaces(INTERVAL_S, plan.duration_s, command, namespaces,
+                                                                 PROCESS)), PROCESS,
+                              stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True,
+                              cells=tuple((namespace, plan.run.neighbours(namespace)) for namespace, _ in namespaces)))
+        return loads
+
+    def summarize_cell(self, record):
+        c = record.context
+        path = c.run.neighbours(record.cell.namespace)
+        if not path.exists():
+            return {}
+        moves = neighbours.moves(neighbours.parse_samples(path.read_text()), after_t=c.fault["started_t"])
+        return {"vip": {"moves_seen_s": [round(t - c.t_fault, 3) for t, _ in moves],
+                        "holders": [mac for _, mac in moves],
+                        "after_moves": [_after(record.ops, t, c.t_fault) for t, _ in moves]}}
+
+
+def _after(ops, t, t_fault):
+    """What the cell's client met after the VIP moved at t: its first failed operation (an error
+    the move caused) and its first success after that, seconds after the fault."""
+    failed = next((op for op in ops if op["t1"] >= t and not op["ok"]), None)
+    back = next((op for op in ops if failed and op["t0"] >= failed["t1"] and op["ok"]), None)
+    return {"error": failed and failed.get("error"), "error_s": failed and round(failed["t1"] - t_fault, 3),
+            "back_s": back and round(back["t1"] - t_fault, 3)}
