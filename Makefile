@@ -161,7 +161,8 @@ compare: venv
 	@$(PY) -m harness compare $(RUNS)
 
 K ?=
-EXPLAIN_KNOBS := TCP_RETRIES2 TCP_USER_TIMEOUT_MS READ_TIMEOUT_S KEEPALIVE RTT_MS HZ CLIENT
+EXPLAIN_KNOBS := TCP_RETRIES2 TCP_USER_TIMEOUT_MS READ_TIMEOUT_S KEEPALIVE RTT_MS HZ CLIENT DELAY_LOOP CONNECT_TIMEOUT \
+  RETRY DELAY_BEFORE_RETRY EXPIRE_NODEST_CONN
 # make explain TCP_RETRIES2=5 works as well as make explain K="TCP_RETRIES2=5"
 explain: venv
 	@$(PY) -m harness explain $(K) $(foreach knob,$(EXPLAIN_KNOBS),$(if $(value $(knob)),$(knob)=$(value $(knob))))

@@ -1,4 +1,5 @@
 """`blackhole explain KNOB=VALUE ...`: the kernel model's prediction in plain words."""
+from ..control.keepalived_settings import TIMERS_LATE_S, KeepalivedSettings, lb_noticed
 from ..measure import kernel_model, predict
 from ..scenario.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
 
@@ -27,7 +28,14 @@ KNOBS = {
     "HZ": (int, kernel_model.HZ, "the kernel's CONFIG_HZ (timer granularity)"),
     "CLIENT": (str, DEFAULT_CLIENT, f"the client ({', '.join(CLIENTS)}); its own settings follow as "
                                     "setting=value, e.g. CLIENT=jdbc socketTimeout=3000"),
+    # keepalived in front (harness/control/keepalived.py): given any of these, when it notices a dead server
+    "DELAY_LOOP": (float, None, "keepalived: s between checks (its default 60)"),
+    "CONNECT_TIMEOUT": (float, None, "keepalived: s a check waits for its connect (its default 5)"),
+    "RETRY": (int, None, "keepalived: failed attempts after the first (its default 1)"),
+    "DELAY_BEFORE_RETRY": (float, None, "keepalived: s between those attempts (its default 1)"),
+    "EXPIRE_NODEST_CONN": (int, None, "the director's net.ipv4.vs.expire_nodest_conn, 0 or 1 (default 0)"),
 }
+KEEPALIVED_KNOBS = ("DELAY_LOOP", "CONNECT_TIMEOUT", "RETRY", "DELAY_BEFORE_RETRY", "EXPIRE_NODEST_CONN")
 
 
 class ExplainError(ValueError):
@@ -144,9 +152,34 @@ def explain(values):
                   "Keepalive does nothing while a request is outstanding."]
     if values["CLIENT"] != DEFAULT_CLIENT:
         lines += _driver_lines(values, prediction)
+    if any(values[name] is not None for name in KEEPALIVED_KNOBS):
+        lines += _keepalived_lines(values, prediction, rto0)
     lines += ["", "Cures: TCP_USER_TIMEOUT or a read timeout (per socket), a lower tcp_retries2 (per namespace),",
               "or a load balancer that resets the flows of a removed server (nodest=reset, drain)."]
     return "\n".join(lines)
+
+
+def _keepalived_lines(values, prediction, rto0):
+    """keepalived in front: when it takes a silently dead server out, and what the client sees after."""
+    given = {name.lower(): values[name] for name in KEEPALIVED_KNOBS[:4] if values[name] is not None}
+    settings = KeepalivedSettings(**given)
+    notice = lb_noticed(settings)
+    worst = notice.latest_s - TIMERS_LATE_S
+    lines = ["", f"keepalived in front: delay_loop {settings.delay_loop:g} s, connect_timeout {settings.connect_timeout:g} "
+                 f"s, retry {settings.retry}, delay_before_retry {settings.delay_before_retry:g} s. It takes a silently "
+                 f"dead server out {notice.earliest_s:g}-{worst:g} s after its death",
+             "(delay_loop + (retry+1) x connect_timeout + retry x delay_before_retry at worst: \"LB noticed\")."]
+    if values["EXPIRE_NODEST_CONN"] == 1:
+        reset = kernel_model.first_retransmission_after(worst, rto0)
+        lines.append(f"With expire_nodest_conn=1 the removal resets the flow at the client's next retransmission: "
+                     f"~{reset:.1f} s after the death,")
+        lines.append(f"{reset - worst:.1f} s after the LB noticed (\"client noticed\"), unless its own limit comes first.")
+    else:
+        lines.append("With expire_nodest_conn=0 (the kernel's default; keepalived never sets it) the removal does "
+                     "nothing to the flow:")
+        lines.append(f"the client still waits for its own limit, {prediction.detect_s:.1f} s after the death, "
+                     f"{prediction.detect_s - worst:.1f} s after the LB noticed.")
+    return lines
 
 
 def expectation(scenario):

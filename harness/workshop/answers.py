@@ -37,7 +37,16 @@ FAILOVER_FIELDS = {
     "error": lambda c, s: c["probe"]["error"] or "no error",
     "server": lambda c, s: c["probe"]["server_after"] or "—",
     "outcome": _outcome,
+    # the outage in two, where a control plane acted by itself (signals/lb_noticed.py)
+    "lb_noticed": lambda c, s: _between(c.get("lb"), "noticed_s", "noticed_by_s"),
+    "client_noticed": lambda c, s: _between(c.get("lb"), "client_noticed_s", "client_noticed_from_s"),
 }
+
+
+def _between(lb, low, high):
+    if not lb or lb.get(low) is None:
+        return "—"
+    return f"{lb[low]:.1f}–{lb[high]:.1f} s" if abs(lb[high] - lb[low]) >= 0.05 else _s(lb[low])
 
 
 def _counts(mapping):

@@ -1,0 +1,49 @@
+"""Two directors share the VIP with VRRP; the master dies silently under load. The backup takes
+the VIP over after missing three adverts (PRODUCTION_FACTS.md: 3 x advert_int + (256-priority)/256
+s, 3.61 s at priority 100), the clients' neighbour entries move with its gratuitous ARP, and each
+client's established flow meets the backup at its next retransmission: without connection sync
+the backup's own stack resets it; with it (lvs_sync_daemon) it goes on to the same backend. When
+the master comes back it preempts, and the same happens the other way (KERNEL_FACTS.md: the next
+retransmission after a moment t comes by 2t, plus the wheel's slack)."""
+import pytest
+
+from tests.kernel_facts import WHEEL_SLACK
+from tests.scenarios.conftest import cells
+
+pytestmark = pytest.mark.guest
+
+ADVERT_S, SKEW_S = 1.0, (256 - 100) / 256
+TAKEOVER_S = 3 * ADVERT_S + SKEW_S          # from the last advert the backup heard
+SHORTER = {"warmup_s": 5, "observe_s": 20}
+
+
+def moves(cell):
+    return cell["vip"]["moves_seen_s"]
+
+
+@pytest.mark.parametrize("vrrp", ["plain", "sync"])
+def test_a_backup_director_takes_the_vip_and_each_client_meets_it_at_its_next_retransmission(run_in_guest, vrrp):
+    summary, run = run_in_guest("director-failover", KEEPALIVED=f"vrrp={vrrp}", **SHORTER)
+    lead = 0.1 + summary["fault"]["uncertainty_s"]
+    for cell in cells(summary).values():
+        probe, lb = cell["probe"], cell["lb"]
+        # the backup took the VIP within VRRP's timers (its log, bounded by ~1 s of a busy guest's lateness) ...
+        assert lb["director"] == "director-backup" and lb["change"] == "takes the VIP"
+        assert TAKEOVER_S - ADVERT_S - 0.05 <= lb["noticed_by_s"] and lb["noticed_s"] <= TAKEOVER_S + 1.0, lb
+        # ... and the clients saw it: their neighbour entry for the VIP moved, then moved back at the failback
+        seen = moves(cell)
+        assert len(seen) == 2, (cell["cell"], cell["vip"])
+        assert TAKEOVER_S - ADVERT_S - 0.05 <= seen[0] <= lb["noticed_by_s"] + 1.0
+        met_backup = seen[0]
+        if vrrp == "plain":
+            # no conntrack entry on the backup: its own stack resets the flow at the next retransmission
+            assert probe["error"] == "MYSQL_2013", probe
+            assert lb["noticed_s"] - 0.5 <= probe["detect_s"] <= 2 * max(met_backup, lb["noticed_by_s"]) * (
+                1 + WHEEL_SLACK) + lead, (probe, lb, seen)
+            assert cell["vip"]["after_moves"][1]["error"] == "MYSQL_2013", "the failback resets the flows again"
+        else:
+            # synced: the flow goes on, to the same backend, after a stall that ends at the next retransmission
+            assert probe["detect_s"] is None and probe["server_after"] == probe["server_before"], probe
+            assert probe["recover_s"] <= 2 * max(met_backup, lb["noticed_by_s"]) * (1 + WHEEL_SLACK) + lead, probe
+            assert all(after["error"] is None for after in cell["vip"]["after_moves"]), cell["vip"]
+    assert run.env()["control_settings"]["vrrp"] == vrrp
