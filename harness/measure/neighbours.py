@@ -21,13 +21,13 @@ def parse_samples(text):
 
 
 def moves(samples, after_t):
-    """[(t, the new MAC)] each time the VIP's MAC changed after after_t (t: the first sample that
-    showed the new one)."""
-    found, current = [], None
+    """[(since, t, the new MAC)] each time the VIP's MAC changed after after_t: it changed after
+    the sample at `since` (the last with the old one) and by `t` (the first with the new one)."""
+    found, current, since = [], None, None
     for t, mac in samples:
         if mac is None:
             continue
         if current is not None and mac != current and t > after_t:
-            found.append((t, mac))
-        current = mac
+            found.append((since, t, mac))
+        current, since = mac, t
     return found

@@ -40,14 +40,15 @@ class VipNeighbour(Signal):
         if not path.exists():
             return {}
         moves = neighbours.moves(neighbours.parse_samples(path.read_text()), after_t=c.fault["started_t"])
-        return {"vip": {"moves_seen_s": [round(t - c.t_fault, 3) for t, _ in moves],
-                        "holders": [mac for _, mac in moves],
-                        "after_moves": [_after(record.ops, t, c.t_fault) for t, _ in moves]}}
+        return {"vip": {"moves_seen_s": [round(t - c.t_fault, 3) for _, t, _ in moves],
+                        "moved_after_s": [round(since - c.t_fault, 3) for since, _, _ in moves],
+                        "holders": [mac for _, _, mac in moves],
+                        "after_moves": [_after(record.ops, since, c.t_fault) for since, _, _ in moves]}}
 
 
 def _after(ops, t, t_fault):
-    """What the cell's client met after the VIP moved at t: its first failed operation (an error
-    the move caused) and its first success after that, seconds after the fault."""
+    """What the cell's client met after the VIP moved (after t): its first failed operation (an
+    error the move caused) and its first success after that, seconds after the fault."""
     failed = next((op for op in ops if op["t1"] >= t and not op["ok"]), None)
     back = next((op for op in ops if failed and op["t0"] >= failed["t1"] and op["ok"]), None)
     return {"error": failed and failed.get("error"), "error_s": failed and round(failed["t1"] - t_fault, 3),
