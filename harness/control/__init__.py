@@ -2,12 +2,7 @@
 name a scenario's `control:` uses (docs/adding-a-control-plane.md). Importing this package
 imports every one of them."""
 from . import keepalived, manual  # noqa: F401
-from .base import CONTROL_PLANES, DEFAULT_CONTROL_PLANE, ControlPlane, DirectorChange, NoticeWindow
-
-
-def control_plane(name=None, settings=()):
-    """The control plane named `name` (None: the default), with a scenario's settings for it."""
-    return CONTROL_PLANES[name or DEFAULT_CONTROL_PLANE](settings)
+from .base import CONTROL_PLANES, DEFAULT_CONTROL_PLANE, ControlPlane, DirectorChange, NoticeWindow, control_plane
 
 
 __all__ = ["CONTROL_PLANES", "DEFAULT_CONTROL_PLANE", "ControlPlane", "DirectorChange", "NoticeWindow",

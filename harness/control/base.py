@@ -53,6 +53,12 @@ CONTROL_PLANES = {}            # name -> ControlPlane subclass: each registers i
 DEFAULT_CONTROL_PLANE = "manual"
 
 
+def control_plane(name=None, settings=()):
+    """The control plane named `name` (None: the default), with a scenario's settings for it (the
+    package imports every plane first, whatever module of it is imported)."""
+    return CONTROL_PLANES[name or DEFAULT_CONTROL_PLANE](settings)
+
+
 class ControlPlane(Registered):
     registry = CONTROL_PLANES
     settings_spec: dict = {}

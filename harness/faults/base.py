@@ -60,6 +60,16 @@ class Fault(Registered):
         pass
 
 
+STAMPED_NFT = "date +%s.%N; nft -f -; date +%s.%N"      # the rules landed between the two
+
+
+def stamped_nft(lab, node, script):
+    """Load an nft script in a node; (before, after): it took effect between the two, on the
+    node's own clock (the lab's)."""
+    before, after = map(float, lab.exec(node, ["sh", "-c", STAMPED_NFT], stdin=script).stdout.split())
+    return before, after
+
+
 def nft_table_script(table, chains):
     """An nft script that (re)creates `table` (inet) with the given {hook: [rules]} chains."""
     lines = [f"table inet {table} {{}}", f"delete table inet {table}", f"table inet {table} {{"]

@@ -6,7 +6,7 @@ With VRRP the other director takes the VIP over after missing its adverts
 it preempts (a failback)."""
 from ..effects import BLACKHOLE, Effect
 from ..topology import DIRECTOR
-from .base import Fault, Param
+from .base import Fault, Param, stamped_nft
 
 BACKUP_DIRECTOR = f"{DIRECTOR}-backup"
 TABLE = "blackhole_fault_director_kill"
@@ -20,7 +20,6 @@ table arp {TABLE} {{
   chain output {{ type filter hook output priority -20; policy drop; }}
 }}
 """
-STAMPED_NFT = "date +%s.%N; nft -f -; date +%s.%N"      # the cut landed between the two
 
 
 class DirectorKill(Fault):
@@ -39,11 +38,10 @@ class DirectorKill(Fault):
 
     def inject(self):
         target = self.p["target"]
-        stamped = self.lab.exec(target, ["sh", "-c", STAMPED_NFT], stdin=CUT_EVERYTHING)
+        before, after = stamped_nft(self.lab, target, CUT_EVERYTHING)
         self.dead = True
         # keepalived is the container's process: the container stops with it, taking this exec along
         self.lab.exec(target, ["pkill", "-KILL", "-x", "keepalived"], check=False)
-        before, after = map(float, stamped.stdout.split())
         return {"landed_t": before, "uncertainty_s": after - before}
 
     def recover(self):

@@ -16,12 +16,11 @@ import time
 from ..effects import BLACKHOLE, Effect
 from ..server_process import process_on
 from ..topology import is_director
-from .base import Fault, Param, delete_table, nft_table_script
+from .base import Fault, Param, delete_table, nft_table_script, stamped_nft
 
 TABLE = "blackhole_fault_silent_kill"
 ANSWERS_IN_FLIGHT_S = 0.05
 HOOKS = ("input", "output", "forward")
-STAMPED_NFT = "date +%s.%N; nft -f -; date +%s.%N"      # the cut landed between the two
 
 
 class SilentKill(Fault):
@@ -40,7 +39,7 @@ class SilentKill(Fault):
     def inject(self):
         target = self.p["target"]
         addresses = ", ".join(self.lab.addresses(target))
-        stamped = self.lab.exec(target, ["sh", "-c", STAMPED_NFT], stdin=nft_table_script(TABLE, {"input": ["drop"]}))
+        before, after = stamped_nft(self.lab, target, nft_table_script(TABLE, {"input": ["drop"]}))
         time.sleep(ANSWERS_IN_FLIGHT_S)
         self.lab.exec(target, ["nft", "-f", "-"], stdin=nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]}))
         to_it, from_it = f"ip daddr {{ {addresses} }} drop", f"ip saddr {{ {addresses} }} drop"
@@ -48,7 +47,6 @@ class SilentKill(Fault):
         self.lab.exec_each([(d, ["nft", "-f", "-"]) for d in directors],
                            stdin=nft_table_script(TABLE, {hook: [to_it, from_it] for hook in HOOKS}))
         process_on(self.lab, target).kill(self.lab, target)
-        before, after = map(float, stamped.stdout.split())
         return {"landed_t": before, "uncertainty_s": after - before}
 
     def recover(self):

@@ -4,8 +4,6 @@ import json
 import re
 from collections import Counter
 
-from ..scenario.files import of_run
-
 COUNTERS = ("TcpExtListenOverflows", "TcpExtListenDrops", "TcpExtTCPReqQFullDrop", "TcpExtTCPReqQFullDoCookies",
             "TcpExtTCPSynRetrans", "TcpExtTCPAbortOnData")
 STEP_EDGES = (0.0, 0.5, 1.5, 2.5, 3.5, 4.5, 6.0, 9.0, 15.0, 27.0, 50.0, float("inf"))  # around 1,2,3,4,5,7,11,19,35 s
@@ -70,9 +68,8 @@ def summarize_cell(cell, connections, nstat_before, nstat_after, access_log):
     }
 
 
-def summarize(run):
+def summarize(run, scenario):
     """run: a store.RunDir of a burst run."""
-    scenario = of_run(run)
     cells = []
     for cell in scenario.cells:
         connections = run.cell_file(cell.name, "connections.jsonl")

@@ -3,6 +3,8 @@ alone (a snapshot) or in blocks headed '@ <unix time>' (the flow sampler)."""
 import dataclasses
 import re
 
+from .sample_blocks import blocks
+
 CONNTRACK_RE = re.compile(r"^tcp\s+\d+\s+(?P<expires>\d+)\s+(?P<state>[A-Z_]+)\s+src=(?P<client>\S+) dst=(?P<vip>\S+) "
                           r"sport=(?P<cport>\d+) dport=(?P<vport>\d+) src=(?P<backend>\S+) dst=\S+ sport=(?P<bport>\d+)")
 
@@ -36,16 +38,7 @@ def parse_table(text):
 
 def parse_samples(text):
     """[(t, [Flow, ...]), ...] from the flow sampler's output."""
-    samples, t, lines = [], None, []
-    for line in text.splitlines() + ["@ end"]:
-        if line.startswith("@ "):
-            if t is not None:
-                samples.append((t, parse_table("\n".join(lines))))
-            t = None if line == "@ end" else float(line[2:])
-            lines = []
-        else:
-            lines.append(line)
-    return samples
+    return blocks(text, parse_table)
 
 
 def of_client_port(flows, port):

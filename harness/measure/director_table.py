@@ -1,6 +1,7 @@
 """IPVS's table of virtual and real servers as the director table sampler wrote it
 (/proc/net/ip_vs, in blocks headed '@ <unix time>'; `ipvsadm -Ln` reads the same): which real
 servers each virtual server had, at what weight, sample by sample."""
+from .sample_blocks import blocks
 
 
 def _endpoint(text):
@@ -26,16 +27,7 @@ def parse_table(text):
 
 def parse_samples(text):
     """[(t, {vip: {real server: weight}}), ...]."""
-    samples, t, lines = [], None, []
-    for line in text.splitlines() + ["@ end"]:
-        if line.startswith("@ "):
-            if t is not None:
-                samples.append((t, parse_table("\n".join(lines))))
-            t = None if line == "@ end" else float(line[2:])
-            lines = []
-        else:
-            lines.append(line)
-    return samples
+    return blocks(text, parse_table)
 
 
 def serves(table, backend):

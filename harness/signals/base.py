@@ -12,12 +12,11 @@ holds their parts in that order.
 import dataclasses
 import functools
 
-from ..control import control_plane
+from ..control.base import control_plane
 from ..measure import kernel_model, probe_log, recovery, ss_log
 from ..measure.predict import predict
 from ..measure.run_record import (fault_effect, first_connection_samples, first_fault, heal_of, observed_until,
                                   run_status)
-from ..scenario.files import of_run
 
 LOAD_MARGIN_S = 60.0          # loads run this much longer than the run could need, then stop by themselves
 
@@ -80,9 +79,10 @@ class Signal:
 class RunContext:
     """What every cell's summary shares: the run's scenario, events, environment, first fault."""
 
-    def __init__(self, run):
+    def __init__(self, run, scenario):
+        """scenario: the run's, as its directory recorded it (scenario.of_run)."""
         self.run = run
-        self.scenario, self.events, self.env = of_run(run), run.events(), run.env()
+        self.scenario, self.events, self.env = scenario, run.events(), run.env()
         self.fault = first_fault(self.events)
         self.status = run_status(self.events)
         self.control = control_plane(self.scenario.control, self.scenario.control_settings)

@@ -24,11 +24,12 @@ def planned_loads(plan):
 
 def summarize(run):
     """summary.json's content for a run directory (store.RunDir), whatever its kind."""
-    return burst.summarize(run) if of_run(run).kind == "burst" else summarize_failover(run)
+    scenario = of_run(run)
+    return burst.summarize(run, scenario) if scenario.kind == "burst" else summarize_failover(run, scenario)
 
 
-def summarize_failover(run):
-    context = RunContext(run)
+def summarize_failover(run, scenario):
+    context = RunContext(run, scenario)
     status, fault = context.status, context.fault
     summary = {"scenario": context.scenario.id, "run": run.name, "kernel": context.env.get("kernel"),
                "datapath": context.env.get("datapath"), "status": status, "fault": fault, "cells": []}

@@ -46,7 +46,7 @@ def test_every_signal_has_a_name_of_its_own_and_its_cell_keys_are_its_own(tmp_pa
     names = [signal.name for signal in SIGNALS]
     assert len(set(names)) == len(names)
     run = write_run(tmp_path)
-    context = RunContext(run)
+    context = RunContext(run, scenario.of_run(run))
     [cell] = context.scenario.cells
     record = CellRecord(context, cell)
     seen = set(CELL_KEYS)
