@@ -67,9 +67,14 @@ class SysbenchOutcome:
 
 
 def sysbench_outcome(reports, t_fault):
-    """Read in sysbench's own order: lines that reach the stamper together share one stamp (the
-    last zero-tps second and the reconnect, 2.1 s late, under three labs), so a stamp cannot say
-    which of them came first."""
+    """Read in sysbench's own order and on its own clock: lines that reach the stamper together
+    share one stamp (the last zero-tps second and the reconnect, 2.1 s late, under three labs; a
+    reconnect line and the two after it 2.1 s late in another), so a stamp cannot say which came
+    first, nor when. Each line is timed by its second since sysbench started, the start being
+    where the earliest stamp puts it (a late stamp is only ever later)."""
+    if reports:
+        origin = min(r.t - r.second for r in reports)
+        reports = [dataclasses.replace(r, t=origin + r.second) for r in reports]
     after = [r for r in reports if r.t > t_fault]
     first_bad = next((i for i, r in enumerate(after) if r.tps == 0 or r.reconn_per_s > 0), None)
     if first_bad is None:
