@@ -190,6 +190,8 @@ def expectation(scenario):
     expected = [w.expected_s for w in windows if w.expected_s is not None]
     told = (f"the first error after ~{max(expected):.3g} s in the slowest cell" if expected
             else "no error in any cell")
+    if scenario.control != "manual":
+        told += f" before {scenario.control} reacts (its reaction, read after the run, decides the windows)"
     return (f"{first.name} ({effect.kind}): the kernel model expects {told}; observation limit "
             f"{scenario.observe_s:g} s after the fault")
 

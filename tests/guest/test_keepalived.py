@@ -41,8 +41,10 @@ def test_keepalived_takes_a_silently_dead_primary_out_and_each_client_follows(ru
     detect, removed_by = reset["probe"]["detect_s"], reset["lb"]["noticed_by_s"]
     assert reset["lb"]["noticed_s"] <= detect <= (2 * removed_by) * (1 + WHEEL_SLACK) + lead, reset
     assert reset["probe"]["error"] == "MYSQL_2013"
-    # TCP_USER_TIMEOUT 3 s: the client gives up before keepalived notices, reconnects to the VIP,
-    # and waits for keepalived to take the dead primary out (its connect lands there until then)
+    # TCP_USER_TIMEOUT 3 s: the client gives up around when keepalived notices (before or after,
+    # by the phase of its checks); if before, its reconnection lands on the dead primary until then.
+    # No client is back before keepalived took the dead primary out.
     ut = by_name["r5-ut3000"]
     assert_within(ut["probe"]["detect_s"], user_timeout_bounds(3.0, lead), "r5-ut3000")
-    assert ut["lb"]["client_noticed_s"] < 0 and ut["probe"]["recover_s"] > ut["lb"]["noticed_s"]
+    for cell in by_name.values():
+        assert cell["probe"]["recover_s"] >= cell["lb"]["noticed_s"], cell
