@@ -44,14 +44,14 @@ def parse_changes(text, director):
         failed = FAILED_RE.search(line)
         if failed:
             why[failed["rs"]] = f"{failed['check']} failed"
-        vrrp = VRRP_RE.search(line)
-        if vrrp and _stamp(line) is not None:
-            what = TAKES_VIP if vrrp["state"] == "MASTER" else f"VRRP {vrrp['state'].lower()}"
-            changes.append(DirectorChange(_stamp(line), 0.0, what, f"VRRP instance {vrrp['instance']}", director))
-            continue
-        m = CHANGE_RE.search(line)
-        t = _stamp(line) if m else None
+        vrrp, m, t = VRRP_RE.search(line), CHANGE_RE.search(line), _stamp(line)
         if t is None:
+            continue
+        if vrrp:
+            what = TAKES_VIP if vrrp["state"] == "MASTER" else f"VRRP {vrrp['state'].lower()}"
+            changes.append(DirectorChange(t, 0.0, what, f"VRRP instance {vrrp['instance']}", director))
+            continue
+        if not m:
             continue
         backend, vip = f"{m['rs']}:{m['rs_port']}", f"{m['vs']}:{m['vs_port']}"
         what = f"{'weight 0' if m['how'] == 'Disabling' else 'removed'} {backend} from {vip}"

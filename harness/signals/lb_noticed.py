@@ -15,8 +15,8 @@ class LbNoticed(Signal):
         c = record.context
         if not c.control.acts_by_itself:
             return {}
-        director, port = c.director_of(record.cell), f":{PROTOCOL_PORTS[c.scenario.probe.proto]}"
-        change = c.control.change_for(director, c.changes, port.lstrip(":"), c.fault["started_t"])
+        director = c.director_of(record.cell)
+        change = c.control.change_for(director, c.changes, PROTOCOL_PORTS[c.scenario.probe.proto], c.fault["started_t"])
         part = {"director": director, "noticed_s": None, "noticed_by_s": None, "change": None, "why": None,
                 "model": None, "within_model": None, "client_noticed_s": None, "client_noticed_from_s": None}
         if change is not None:
