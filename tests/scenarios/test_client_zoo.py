@@ -8,9 +8,10 @@ import io
 import pytest
 
 from harness import scenario
-from harness.measure import probe_log, ss_log
+from harness.measure import probe_log
 from harness.pipeline import run_and_report
-from tests.kernel_facts import RTO_MAX_S, assert_within, blackhole_bounds, user_timeout_bounds
+from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
+from tests.kernel_witness import assert_reported_what_the_kernel_ended, first_failure
 from tests.scenarios.conftest import assert_nothing_left, cells
 
 CLIENTS = ("pymysql", "jdbc", "hikari", "go", "node", "libmariadb", "sysbench")
@@ -56,35 +57,6 @@ def client_of(cell):
 def kernel_bounds(summary, cell):
     """KERNEL_FACTS.md's tcp_retries2=5 range, its ladder scaled to the RTO the kernel reported (ss)."""
     return blackhole_bounds(5, lead(summary), cell["predicted"]["base_rto_s"])
-
-
-def kernel_ended(run, cell, conn, after_t):
-    """(when, RTO s): when the kernel's last retransmission timer on the probe's connection number
-    conn was due, by the kernel's own account (ss, sampled twice a second in the client's
-    container: the last sample that shows the connection retransmitting), and the RTO then."""
-    namespace = next(c.namespace for c in scenario.of_run(run).cells if c.name == cell["cell"])
-    log = run.read(run.probe_log(cell["cell"]))
-    port = next(r["local_port"] for r in probe_log.records(log) if r.get("connected") and r["conn"] == conn)
-    samples = ss_log.by_port(run.ss_samples(namespace)).get(port, [])
-    last = [s for s in samples if s.t > after_t and ss_log.retransmit_due_t(s) is not None][-1:]
-    assert last, f"{cell['cell']}: ss never saw connection {conn} (port {port}) retransmitting"
-    return ss_log.retransmit_due_t(last[0]), last[0].rto_ms / 1000
-
-
-def first_failure(run, cell, t_fault):
-    return next(op for op in probe_log.parse(run.read(run.probe_log(cell["cell"])))
-                if not op["ok"] and op["t1"] > t_fault)
-
-
-def assert_reported_what_the_kernel_ended(run, cell, op, kernel_window, sent_t):
-    """The kernel ended op's connection inside kernel_window (s after sent_t) by its own timer, and
-    the client reported that error: not before the timer was due, and before the kernel's next
-    timer on it would have been (the RTO doubled), so it was that error and no later event."""
-    ended_t, rto_s = kernel_ended(run, cell, op["conn"], sent_t)
-    assert_within(ended_t - sent_t, kernel_window, f"{cell['cell']}: the kernel's timer (ss)")
-    assert ended_t <= op["t1"] <= ended_t + min(2 * rto_s, RTO_MAX_S), (
-        f"{cell['cell']}: reported {op['t1'] - ended_t:+.3f} s after the kernel's timer, next due in {2 * rto_s} s")
-    print(f"{cell['cell']}: reported {op['t1'] - ended_t:.3f} s after the kernel's timer was due")
 
 
 def assert_waited_for_the_kernel(summary, run, cell, kernel_window):
