@@ -108,6 +108,9 @@ class RunDir:
     def wrk_log(self):
         return self._at("load", "wrk.log")
 
+    def connect_log(self):
+        return self._at("load", "connect.jsonl")
+
     def director_flows(self, label):
         return self._at("director", f"flows-{label}.txt")
 

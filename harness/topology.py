@@ -11,6 +11,7 @@ VIP_HOST = 10                           # the VIP: front network's .10 (compose.
 PROTOCOLS = ("mysql", "http")           # what a probe speaks
 SERVICE_SERVERS = {"mysql": ("mysql-primary", "mysql-replica"), "web": ("web-a", "web-b")}
 PROTOCOL_SERVERS = {"mysql": SERVICE_SERVERS["mysql"], "http": SERVICE_SERVERS["web"]}
+PROTOCOL_PORTS = {"mysql": SERVICE_PORTS["mysql"], "http": SERVICE_PORTS["web"]}
 
 def is_director(service):
     """The director, or another director a control plane runs beside it (director-backup, ...)."""

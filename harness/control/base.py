@@ -12,6 +12,7 @@ commands (manual.py), health checks (keepalived.py), a Kubernetes API.
   changes(run)              when each director changed and why, read from the run's files
   lb_noticed(change, death_t)   its model of "LB noticed": seconds from a death to its change
   effect_on(effect, director, changes, t_fault)   what existing flows through a director see
+  health_checks(run, env, periods, end_t)   what its health checks did per director ({}: none)
 """
 import dataclasses
 
@@ -99,3 +100,9 @@ class ControlPlane(Registered):
         and what this plane did after it (changes): the fault's own, unless the plane's reaction
         turns it into something else (a removal that resets the flows)."""
         return effect
+
+    def health_checks(self, run, env, periods, end_t):
+        """{director: {...}} of a plane that health-checks the real servers: its settings, the SYNs
+        a check gets within its connect timeout, and per period ({name: (start, end or None)}) per
+        real server its failed checks, flaps and time out of rotation. env: the run's env.json."""
+        return {}

@@ -3,11 +3,12 @@ IPVS itself (a failed primary out, the replica, its sorry server, in; the promot
 notify_down hook), never touching net.ipv4.vs.*; with VRRP, two directors share the VIP.
 ../shared/PRODUCTION_FACTS.md sections 1 and 2."""
 import dataclasses
-import datetime
 import re
 
 from ..effects import BLACKHOLE
-from ..measure import director_table
+from ..measure import director_table, health_checks
+from ..measure.kernel_model import syn_retransmit_times
+from ..scenario.knobs import KERNEL_DEFAULTS
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
 from . import keepalived_conf
 from .base import ControlPlane, DirectorChange, Setting
@@ -21,20 +22,10 @@ CHANGE_RE = re.compile(r"(?P<how>Removing|Disabling) service " + SERVER.format("
 FAILED_RE = re.compile(r"(?P<check>\w+) on service " + SERVER.format("rs") + r" failed")
 VRRP_RE = re.compile(r"\((?P<instance>[\w-]+)\) Entering (?P<state>MASTER|BACKUP|FAULT) STATE")
 TAKES_VIP = "takes the VIP"
-# Docker's own stamp at the head of each line of `docker logs --timestamps`
-STAMP_RE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z ")
 VARIANT_KEYS = ("inhibit_on_failure", "expire_nodest_conn")
 # Directors' own addresses: .11 and .12 with VRRP (the VIP .10 floats), variants from .13 (below
 # .20, where cells in network namespaces start, and Docker's .128 and up)
 VARIANT_HOSTS, MAX_VARIANTS = 12, 7
-
-
-def _stamp(line):
-    m = STAMP_RE.match(line)
-    if not m:
-        return None
-    whole = datetime.datetime.fromisoformat(m.group(1)).replace(tzinfo=datetime.timezone.utc).timestamp()
-    return whole + float("0." + (m.group(2) or "0"))
 
 
 def parse_changes(text, director):
@@ -44,7 +35,7 @@ def parse_changes(text, director):
         failed = FAILED_RE.search(line)
         if failed:
             why[failed["rs"]] = f"{failed['check']} failed"
-        vrrp, m, t = VRRP_RE.search(line), CHANGE_RE.search(line), _stamp(line)
+        vrrp, m, t = VRRP_RE.search(line), CHANGE_RE.search(line), health_checks.stamp(line)
         if t is None:
             continue
         if vrrp:
@@ -87,6 +78,9 @@ class Keepalived(ControlPlane):
                                                                "connection table)"),
         "advert_int": Setting("duration", 1.0, 1, 255, help="VRRP advertisement interval, s"),
         "preempt": Setting(bool, True, help="a restarted master takes the VIP back"),
+        "virtual_services": Setting(int, 1, 1, 64, help="virtual servers per service on the VIP (the first on the "
+                                                        "service's port, the others on port+10000+k), each with "
+                                                        "its own checker of the same real servers"),
         "directors": Setting("variants", (), maximum=MAX_VARIANTS, choices=VARIANT_KEYS,
                              help="more directors, each its own VIP: {name: {inhibit_on_failure, expire_nodest_conn}}"),
     }
@@ -166,7 +160,8 @@ class Keepalived(ControlPlane):
         """With VRRP, the backup taking the VIP over; else its director's taking the dead server out."""
         if self.shares_vip:
             return next((c for c in changes if c.what == TAKES_VIP and c.t >= after_t), None)
-        return next((c for c in changes if c.director == director and c.backend.endswith(f":{port}")
+        # the change to the virtual server on `port` ('removed <backend> from <vip>:<port>')
+        return next((c for c in changes if c.director == director and c.backend and c.what.endswith(f":{port}")
                      and c.t >= after_t), None)
 
     def effect_on(self, effect, director, changes, t_fault):
@@ -184,6 +179,25 @@ class Keepalived(ControlPlane):
         removal = next((c for c in changes if c.director == director and c.t >= t_fault
                         and c.what.startswith("removed")), None)
         return _from_change(effect, removal, t_fault, "reset")
+
+    def health_checks(self, run, env, periods, end_t):
+        found = {}
+        for director, variant in self.directors().items():
+            servers = health_checks.parse(run.read(run.service_log(director)))
+            sysctls = env.get("director", {}) if director == DIRECTOR else env.get("directors", {}).get(director, {})
+            settings = self.config.director(variant)
+            linear = sysctls.get("tcp_syn_linear_timeouts", 0)          # absent before Linux 6.5
+            retries = sysctls.get("tcp_syn_retries", KERNEL_DEFAULTS["tcp_syn_retries"])
+            schedule = [t for t in syn_retransmit_times(linear, retries + linear) if t < settings.connect_timeout]
+            found[director] = {
+                "check": settings.check, "connect_timeout_s": settings.connect_timeout,
+                "delay_loop_s": settings.delay_loop, "retry": settings.retry,
+                "virtual_services": settings.virtual_services,
+                "tcp_syn_retries": retries, "tcp_syn_linear_timeouts": linear,
+                "syns_per_check": health_checks.syn_chances(settings.connect_timeout, schedule),
+                "syn_retransmitted_at_s": schedule,
+                **{name: health_checks.summarize(servers, start, stop, end_t) for name, (start, stop) in periods.items()}}
+        return found
 
     def _after_takeover(self, effect, changes, t_fault):
         takeover = next((c for c in changes if c.what == TAKES_VIP and c.t >= t_fault), None)

@@ -8,6 +8,7 @@ PORTS = {"mysql": 3306, "web": 80}
 PROMOTE = "/usr/local/bin/lab-promote"      # runs the database engine's promotion on the replica
 MYSQL_CHECK = "/usr/local/bin/mysql-check"  # a real handshake and a query (keepalived has no MySQL checker)
 VRRP_ROUTER_ID = 51
+EXTRA_PORT_OFFSET = 10000
 FRONT_IF, BACK_IF = "@FRONT_IF@", "@BACK_IF@"   # the entrypoint puts the director's interface names here
 
 
@@ -30,9 +31,15 @@ def check_block(settings, service, address):
     return "TCP_CHECK", [f"connect_timeout {_number(s.connect_timeout)}", *timers]
 
 
-def virtual_server(settings, service, vip, primary, standby, promote_on_down=None):
+def extra_port(service, k):
+    """The VIP port of a service's k-th extra virtual server (virtual_services): only its checks use it."""
+    return PORTS[service] + EXTRA_PORT_OFFSET + k
+
+
+def virtual_server(settings, service, vip, primary, standby, promote_on_down=None, vip_port=None):
     """primary: the real server; standby: the sorry server keepalived puts in when the primary
-    fails; promote_on_down: the standby's address, promoted by notify_down (a database)."""
+    fails; promote_on_down: the standby's address, promoted by notify_down (a database);
+    vip_port: the VIP's port when not the service's own (an extra virtual server)."""
     port = PORTS[service]
     kind, check = check_block(settings, service, primary)
     real = [f"real_server {primary} {port} {{", "    weight 1"]
@@ -41,7 +48,7 @@ def virtual_server(settings, service, vip, primary, standby, promote_on_down=Non
     if promote_on_down:
         real.append(f'    notify_down "{PROMOTE} {promote_on_down}"')
     real += [f"    {kind} {{", *(f"        {line}" for line in check), "    }", "}"]
-    lines = [f"virtual_server {vip} {port} {{", f"    delay_loop {_number(settings.delay_loop)}", "    lb_algo rr",
+    lines = [f"virtual_server {vip} {vip_port or port} {{", f"    delay_loop {_number(settings.delay_loop)}", "    lb_algo rr",
              "    lb_kind NAT", "    protocol TCP", f"    sorry_server {standby} {port}", *(f"    {line}" for line in real),
              "}"]
     return "\n".join(lines)
@@ -77,4 +84,6 @@ def config(settings: KeepalivedSettings, name, vip, servers, vrrp=None, promotes
     for service, (primary, standby) in servers.items():
         blocks.append(virtual_server(settings, service, vip, primary, standby,
                                      promote_on_down=standby if service == "mysql" and promotes else None))
+        blocks += [virtual_server(settings, service, vip, primary, standby, vip_port=extra_port(service, k))
+                   for k in range(1, settings.virtual_services)]
     return "\n".join(blocks) + "\n"

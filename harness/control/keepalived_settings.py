@@ -24,6 +24,7 @@ class KeepalivedSettings:
     advert_int: float = 1.0                # VRRP advertisement interval, s
     preempt: bool = True                   # a restarted master takes the VIP back
     directors: tuple = ()                  # ((name, {"inhibit_on_failure": .., "expire_nodest_conn": ..}), ...)
+    virtual_services: int = 1              # virtual servers per service, each checking the same real servers
 
     def director(self, name):
         """These settings as director `name` (a variant of `directors`, or the main one: None) runs them."""

@@ -7,7 +7,7 @@ from ..registered import Registered
 
 @dataclasses.dataclass(frozen=True)
 class Param:
-    kind: str                  # server | node | choice | duration
+    kind: str                  # server | node | choice | duration | count (a whole number >= 1) | percent
     default: object = None     # None: required
     choices: tuple = ()
     help: str = ""
@@ -40,6 +40,11 @@ class Fault(Registered):
         """Nodes whose own network namespace the fault changes (nft rules): they need NET_ADMIN,
         which the lab grants only to those a run's faults name."""
         return set()
+
+    def qdiscs_needed(self):
+        """Queueing disciplines (tc) the fault attaches: a kernel without one is refused before the
+        lab starts."""
+        return ()
 
     def stops(self):
         """Services this fault stops or restarts on purpose (the run's watchdog expects them down)."""

@@ -7,7 +7,7 @@ implementation, and tests/lab/test_lab_contract.py holds every implementation to
   lifecycle   up(wait, preflight), wait_healthy(timeout_s, only), down(), problems(), services(), restart(service)
   nodes       exec(service, command, ...), spawn(service, command), placement(service),
               logs(service), networks_of(service)
-  the place   now(), datapath, kernel (kernel_release(), hz(), has_ipvs(), has_netem(),
+  the place   now(), datapath, kernel (kernel_release(), hz(), has_ipvs(), has_netem(), has_qdisc(kind),
               has_sysctl(path)), describe(), keep_evidence(directory)
 """
 import abc
@@ -104,7 +104,8 @@ class Lab(abc.ABC):
     @property
     @abc.abstractmethod
     def kernel(self):
-        """The kernel under the lab: kernel_release(), hz(), has_ipvs(), has_netem(), has_sysctl(path)."""
+        """The kernel under the lab: kernel_release(), hz(), has_ipvs(), has_netem(), has_qdisc(kind),
+        has_sysctl(path)."""
 
     @abc.abstractmethod
     def describe(self):

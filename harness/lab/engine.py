@@ -5,7 +5,7 @@ with its own Docker engine. Both have this face, and nothing outside this packag
 which one a run used:
   ensure_started(say)    boot what needs booting (nothing, on the host); running()
   docker_host, docker()  the engine's Docker endpoint
-  kernel_release(), hz(), has_ipvs(), has_netem(), has_sysctl(path)   the kernel under it
+  kernel_release(), hz(), has_ipvs(), has_netem(), has_qdisc(kind), has_sysctl(path)   the kernel under it
   clock_offset_s         the lab's clock minus this process's (0 on the host)
   describe(), collect(dir)   what env.json records; evidence kept with a run
 """
@@ -65,9 +65,13 @@ class HostEngine:
         return Path("/proc/net/ip_vs").exists()
 
     def has_netem(self):
-        """netem can be attached (tried in a throwaway network namespace; the host is not touched)."""
-        result = subprocess.run(["unshare", "--net", "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay",
-                                 "1ms"], capture_output=True)
+        return self.has_qdisc("netem")
+
+    def has_qdisc(self, kind):
+        """A qdisc of this kind can be attached (tried in a throwaway network namespace; the host
+        is not touched)."""
+        result = subprocess.run(["unshare", "--net", "tc", "qdisc", "add", "dev", "lo", "root", kind],
+                                capture_output=True)
         return result.returncode == 0
 
     def has_sysctl(self, path):

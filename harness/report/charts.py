@@ -4,6 +4,7 @@
                        sysbench tps per second above it (the seed's picture)
   recovery.png         measured detect/recover per cell beside the model's window (log time)
   retransmissions.png  the blackholed sockets' retransmission ladder from the ss samples
+  connect-latency.png  connection setup per second (load.connect: report/connect_chart.py)
 """
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
@@ -15,6 +16,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
+from . import connect_chart  # noqa: E402
 from ..measure.run_record import first_connection_samples  # noqa: E402
 from ..scenario.files import of_run  # noqa: E402
 
@@ -138,7 +140,8 @@ def recovery(summary, path):
     handles, labels = ax.get_legend_handles_labels()
     seen = dict(zip(labels, handles))
     # below the axes, in a strip of its own: inside, it would cover the long windows on the right
-    fig.legend(seen.values(), seen.keys(), loc="lower center", ncol=len(seen), fontsize=8, frameon=False)
+    if seen:            # nothing to show: no cell disrupted, none with a model window
+        fig.legend(seen.values(), seen.keys(), loc="lower center", ncol=len(seen), fontsize=8, frameon=False)
     ax.grid(True, axis="x", which="both", alpha=0.3)
     fig.tight_layout(rect=(0, LEGEND_STRIP_IN / fig.get_figheight(), 1, 1))
     fig.savefig(path, dpi=90)
@@ -187,7 +190,8 @@ def render(run, summary):
         return []
     run.charts_dir.mkdir(exist_ok=True)
     jobs = [(timeline, (run, summary, run.chart("timeline.png"))), (recovery, (summary, run.chart("recovery.png"))),
-            (retransmissions, (run, summary, run.chart("retransmissions.png")))]
+            (retransmissions, (run, summary, run.chart("retransmissions.png"))),
+            (connect_chart.draw, (summary, run.chart("connect-latency.png")))]
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("fork")) as pool:
         drawn = list(pool.map(_draw, jobs))
     return [run.relative(args[-1]) for (_, args), done in zip(jobs, drawn) if done is not False]

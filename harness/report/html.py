@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from .. import store
-from . import client_grid, lb_split, tables
+from . import client_grid, connect_section, health_section, lb_split, tables
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
@@ -53,6 +53,8 @@ def run_page(run, summary, charts):
             client_grid.html_table(summary),
             table(header, rows),
             *_lb_split(summary),
+            *_connect_section(summary),
+            *_health_section(summary),
             "<p>Times are seconds after the fault took effect. detect: the first error the application saw; "
             "recover: its first success after that. The model window comes from the kernel model "
             "(<code>blackhole explain</code>).</p>",
@@ -81,6 +83,30 @@ def _lb_split(summary):
             table(lb_split.HEADER, [[html.escape(v) for v in row] for row in split]),
             f"<p>{html.escape(lb_split.explanation(summary))} Client noticed: from the director's change to the "
             "client's error; the client's own model window above is counted from the fault.</p>"]
+
+
+def _connect_section(summary):
+    """Connection setup through the VIP (report/connect_section.py), when the run measured it."""
+    part = summary.get("signals", {}).get("connect")
+    if not part:
+        return []
+    return ["<h2>Connection setup through the VIP</h2>",
+            table(connect_section.HEADER, [[html.escape(v) for v in row] for row in connect_section.phase_rows(part)]),
+            table(connect_section.SYN_HEADER, [[html.escape(v) for v in row] for row in connect_section.syn_rows(part)]),
+            f"<p>{html.escape(connect_section.explanation(part))}</p>",
+            "<h3>The probes' queries, by phase</h3>",
+            table(["cell"] + connect_section.HEADER, [[html.escape(v) for v in row]
+                                                       for row in connect_section.query_rows(summary)])]
+
+
+def _health_section(summary):
+    """What the control plane's health checks did (report/health_section.py), when it checks."""
+    part = summary.get("signals", {}).get("health_checks")
+    if not part:
+        return []
+    return (["<h2>Health checks: failures, flaps, time out of rotation</h2>",
+             table(health_section.HEADER, [[html.escape(v) for v in row] for row in health_section.rows(part)])]
+            + [f"<p>{html.escape(line)}</p>" for line in health_section.explanations(part)])
 
 
 def _worst(summary):

@@ -26,6 +26,11 @@ def rows(summary):
 
 def explanation(summary):
     """The model's words for the first cell that has them."""
-    model = next((c["lb"]["model"] for c in summary.get("cells", []) if c.get("lb") and c["lb"]["model"]), None)
-    return "LB model: none (the control plane changed nothing after the fault)." if model is None else \
-        f"LB model: {model['basis']}."
+    lbs = [c["lb"] for c in summary.get("cells", []) if c.get("lb")]
+    model = next((lb["model"] for lb in lbs if lb["model"]), None)
+    if model is not None:
+        return f"LB model: {model['basis']}."
+    if any(lb["change"] for lb in lbs):
+        return ("LB model: none: the fault killed nothing, so each change was a false alarm of the control "
+                "plane's own checks.")
+    return "LB model: none (the control plane changed nothing after the fault)."

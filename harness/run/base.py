@@ -77,7 +77,8 @@ class RunBase:
                           workdir=self.run.lab_workdir, servers=s.servers_used(), net_admin=self.nodes_changed(),
                           cell_namespaces=getattr(s, "cell_namespaces", DEFAULT_CELL_NAMESPACES),
                           services=[self.control.services(planned_addresses(), db, s.servers_used())], database=db)
-        self.refuse_what_the_kernel_lacks = preflight.kernel_supports(clients, self.control)
+        faults = [step.make_fault() for step in s.steps if step.kind == "fault"]
+        self.refuse_what_the_kernel_lacks = preflight.kernel_supports(clients, self.control, faults)
         self.events = EventLog(self.run.events_file, clock=self.lab.now)
         self.say(f"run: {s.id} -> {shown(self.run.path)}")
 

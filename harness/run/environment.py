@@ -11,7 +11,10 @@ SYSCTL_FILES = {name: knob.proc_path for name, knob in SYSCTL_KNOBS.items()}
 # (present only where IPVS is).
 DIRECTOR_SYSCTLS = {"conntrack_loose": "/proc/sys/net/netfilter/nf_conntrack_tcp_loose",
                     "ipvs_expire_nodest_conn": "/proc/sys/net/ipv4/vs/expire_nodest_conn",
-                    "ipvs_conntrack": "/proc/sys/net/ipv4/vs/conntrack"}
+                    "ipvs_conntrack": "/proc/sys/net/ipv4/vs/conntrack",
+                    # its own connects' SYN schedule: a health checker's (keepalived's TCP_CHECK)
+                    "tcp_syn_retries": SYSCTL_FILES["tcp_syn_retries"],
+                    "tcp_syn_linear_timeouts": SYSCTL_FILES["tcp_syn_linear_timeouts"]}
 
 
 def _read_ints(lab, services_and_files):

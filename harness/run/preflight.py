@@ -3,10 +3,11 @@ from ..errors import LabError
 from ..scenario.knobs import SYSCTL_KNOBS
 
 
-def kernel_supports(cells, control=None):
+def kernel_supports(cells, control=None, faults=()):
     """A preflight for Lab.up(): cells (lab ClientCells) whose knobs the kernel lacks are refused,
     one message naming the cell, the knob and what would have it; so is a control plane that
-    programs IPVS itself (keepalived) on a kernel without it."""
+    programs IPVS itself (keepalived) on a kernel without it, and a fault whose queueing
+    discipline the kernel lacks."""
     recent = {k.sysctl: (name, k) for name, k in SYSCTL_KNOBS.items() if k.since}
 
     def check(kernel):
@@ -14,6 +15,11 @@ def kernel_supports(cells, control=None):
         if control is not None and control.needs_ipvs and not kernel.has_ipvs():
             raise LabError(f"control: {control.name} programs IPVS, which kernel {release} does not have; run it in "
                            "a guest kernel that has it (KERNEL=6.12)")
+        for fault in faults:
+            for kind in fault.qdiscs_needed():
+                if not kernel.has_qdisc(kind):
+                    raise LabError(f"fault {fault.name} needs the tc qdisc {kind}, which kernel {release} does not "
+                                   "have; run it in a guest kernel that has it (KERNEL=6.12)")
         for cell in cells:
             for sysctl, _ in cell.sysctls:
                 if sysctl in recent and not kernel.has_sysctl(recent[sysctl][1].proc_path):

@@ -69,6 +69,18 @@ def _set_control_settings(plane):
     return apply
 
 
+def _set_connect_probe(raw, name, text):
+    """CONNECT_PROBE=N: the connection-setup prober at N connects per second (0: none)."""
+    rate = _typed(name, text, int)
+    load = raw.setdefault("load", {}) if isinstance(raw.get("load", {}), dict) else None
+    if "burst" in raw or load is None:
+        raise ScenarioError(f"{name}: only a failover scenario's load can take the connect prober")
+    if rate == 0:
+        load.pop("connect", None)
+    else:
+        load["connect"] = {**(load.get("connect") or {}), "rate_per_s": rate}
+
+
 # Overrides a user can give from make or the environment, and how each changes the raw YAML.
 OVERRIDES = {
     "TCP_RETRIES2": _set_every_cell("tcp_retries2", int),
@@ -78,6 +90,7 @@ OVERRIDES = {
     "LB_DATAPATH": _set_top("datapath", str, failover_only=False),
     "NAMESPACES": _set_top("namespaces", str),
     "KEEPALIVED": _set_control_settings("keepalived"),
+    "CONNECT_PROBE": _set_connect_probe,
 }
 
 

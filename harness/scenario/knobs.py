@@ -31,4 +31,6 @@ SYSCTL_KNOBS = {
 KERNEL_DEFAULTS = {name: knob.kernel_default for name, knob in SYSCTL_KNOBS.items()}
 
 # The client's link, shaped with tc netem on its side (where the kernel has sch_netem).
-LINK_KNOBS = {"link_delay_ms": ("delay", "ms", 0, 10_000, "d"), "link_loss_pct": ("loss", "%", 0, 100, "loss")}
+# (netem word, unit, minimum, maximum, name abbreviation); jitter is the delay's second argument.
+LINK_KNOBS = {"link_delay_ms": ("delay", "ms", 0, 10_000, "d"), "link_jitter_ms": ("", "ms", 0, 10_000, "j"),
+              "link_loss_pct": ("loss", "%", 0, 100, "loss")}

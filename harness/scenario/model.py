@@ -35,7 +35,7 @@ class Cell:
 
     def netem(self):
         """The netem arguments of its link ('delay 50ms loss 1%'), '' when the link is left alone."""
-        return " ".join(f"{LINK_KNOBS[k][0]} {v:g}{LINK_KNOBS[k][1]}" for k, v in self.link)
+        return " ".join(f"{LINK_KNOBS[k][0]} {v:g}{LINK_KNOBS[k][1]}".strip() for k, v in self.link)
 
     @property
     def namespace(self):
@@ -77,6 +77,14 @@ class Sysbench:
 class Wrk:
     threads: int = 1
     connections: int = 4
+
+
+@dataclasses.dataclass(frozen=True)
+class ConnectProbe:
+    """Connection-setup latency through the VIP (load.connect): connects per second, each given up
+    after timeout_s."""
+    rate_per_s: int = 100
+    timeout_s: float = 5.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,6 +138,7 @@ class Scenario:
     probe: Probe = Probe()
     datapath: str = "auto"
     wrk: Wrk = None
+    connect: ConnectProbe = None     # connection-setup latency prober (load.connect), or none
     lb: LoadBalancer = LoadBalancer()
     fault_settings: tuple = ()       # (("LB_IDLE_TIMEOUT", "20"), ...): what its faults need from the start
     cell_namespaces: str = DEFAULT_CELL_NAMESPACES   # a container per namespace, or netns in one container

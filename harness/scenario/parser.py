@@ -8,7 +8,8 @@ from ..faults.base import FAULTS, Param
 from .clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
 from .control import director_variants, needs_ipvs, read_control
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
-from .model import Cell, LoadBalancer, Probe, Scenario, Step, Sysbench, Wrk
+from .loads import read_lb, read_load
+from .model import Cell, Scenario, Step
 from .reader import Reader, ScenarioError, parse_duration
 
 # Keys of a cell besides its sysctls; a client's settings go under the client's name.
@@ -78,12 +79,19 @@ def read_cell(raw, where, directors=()):
         read_timeout_s=driver_timeout_s or r.get("read_timeout_s", "duration", 0.0, maximum=3600),
         idle_s=r.get("idle_s", "duration", 0.0, maximum=3600),
         sysbench=_sysbench_beside(r, client),
-        link=tuple((key, r.get(key, float, minimum=low, maximum=high))
-                   for key, (_, _, low, high, _) in LINK_KNOBS.items() if raw.get(key)),
+        link=_read_link(r, raw),
         client=client, client_settings=settings,
         director=_director(r, directors),
     )
     return dataclasses.replace(cell, name=r.name("name") or cell_name(cell))
+
+
+def _read_link(r, raw):
+    link = tuple((key, r.get(key, float, minimum=low, maximum=high))
+                 for key, (_, _, low, high, _) in LINK_KNOBS.items() if raw.get(key))
+    if dict(link).get("link_jitter_ms") and not dict(link).get("link_delay_ms"):
+        raise ScenarioError(f"{r.path('link_jitter_ms')}: jitter varies a delay; give link_delay_ms too")
+    return link
 
 
 def _director(r, directors):
@@ -159,6 +167,14 @@ def _read_matrix(raw, directors=()):
 def _check_param(param: Param, value, where, cells):
     if param.kind == "duration":
         return parse_duration(value, where)
+    if param.kind == "percent":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
+            raise ScenarioError(f"{where}: a share between 0 and 100 (%), not {value!r}")
+        return float(value)
+    if param.kind == "count":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ScenarioError(f"{where}: must be a whole number of at least 1, not {value!r}")
+        return value
     if param.kind == "node":
         nodes = topology.NODES + tuple(sorted({c.service for c in cells}))
         if value not in nodes:
@@ -203,34 +219,10 @@ def _read_step(raw, where, cells, injected):
     return Step("fault", name=name, params=tuple(params), fault=FAULTS[name])
 
 
-def _read_load(r):
-    load = Reader(r.get("load", dict, required=True), "load", {"sysbench", "probe", "wrk"})
-    wrk = sysbench = None
-    if "wrk" in load.raw:
-        w = Reader(load.raw["wrk"], "load.wrk", {"threads", "connections"})
-        wrk = Wrk(w.get("threads", int, 1, minimum=1, maximum=8), w.get("connections", int, 4, minimum=1, maximum=256))
-    if "sysbench" in load.raw:
-        sb = Reader(load.raw["sysbench"], "load.sysbench", {"threads", "tables", "table_size"})
-        sysbench = Sysbench(sb.get("threads", int, 1, minimum=1, maximum=64),
-                            sb.get("tables", int, 2, minimum=1, maximum=64),
-                            sb.get("table_size", int, 1000, minimum=1, maximum=1_000_000))
-    pr = Reader(load.raw.get("probe", {}), "load.probe", {"proto", "interval_ms"})
-    probe = Probe(pr.get("proto", str, "mysql", choices=topology.PROTOCOLS),
-                  pr.get("interval_ms", float, 100.0, minimum=10, maximum=10_000))
-    return sysbench, probe, wrk
-
-
-def _read_lb(raw):
-    if "lb" not in raw:
-        return LoadBalancer()
-    b = Reader(raw["lb"], "lb", {"idle_timeout_s", "conntrack_loose"})
-    return LoadBalancer(int(b.get("idle_timeout_s", "duration", 900)), b.get("conntrack_loose", int, 1, choices=(0, 1)))
-
-
 def _parse(raw, scenario_id):
     r = Reader(raw, "", TOP_KEYS)
-    sysbench, probe, wrk = _read_load(r)
-    lb = _read_lb(raw)
+    sysbench, probe, wrk, connect = read_load(r)
+    lb = read_lb(raw)
     control, control_settings = read_control(raw)
     directors = director_variants(control_settings)
     if needs_ipvs(control) and raw.get("datapath") == "nftables":
@@ -269,7 +261,7 @@ def _parse(raw, scenario_id):
         observe_s=r.get("observe_s", "duration", 60.0, maximum=7200),
         sysbench=sysbench, probe=probe,
         datapath=r.get("datapath", str, topology.DEFAULT_DATAPATH, choices=topology.DATAPATHS),
-        wrk=wrk, lb=lb, fault_settings=fault_settings,
+        wrk=wrk, connect=connect, lb=lb, fault_settings=fault_settings,
         cell_namespaces=r.get("namespaces", str, topology.DEFAULT_CELL_NAMESPACES, choices=topology.CELL_NAMESPACES),
         control=control, control_settings=control_settings,
     )

@@ -3,18 +3,22 @@ their parts, and what they make together: the loads to start, and the run's summ
 from ..measure import burst
 from ..scenario.files import of_run
 from .base import CellRecord, RunContext
+from .connect_latency import ConnectLatency
 from .director_flows import DirectorFlows
 from .director_table import DirectorTable
+from .health_checks import HealthChecks
 from .idle import AfterIdle
 from .lb_noticed import LbNoticed
 from .probe import Probe
+from .query_latency import QueryLatency
 from .retransmissions import Retransmissions
 from .sysbench import Sysbench
 from .vip_neighbour import VipNeighbour
 from .wrk import Wrk
 
 SIGNALS = (Probe(), LbNoticed(), VipNeighbour(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows(),
-           DirectorTable())
+           DirectorTable(), ConnectLatency(), QueryLatency(),
+           HealthChecks())
 
 
 def planned_loads(plan):

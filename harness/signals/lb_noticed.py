@@ -2,10 +2,9 @@
 from the fault to the control plane's change of the cell's director, beside the plane's own
 timing model; and "client noticed", from that change to the client's error. For the manual
 control plane the change is the fault step itself, and this adds nothing."""
-from ..topology import SERVICE_PORTS
+from ..effects import NONE
+from ..topology import PROTOCOL_PORTS
 from .base import Signal
-
-PROTOCOL_PORTS = {"mysql": SERVICE_PORTS["mysql"], "http": SERVICE_PORTS["web"]}
 
 
 class LbNoticed(Signal):
@@ -22,12 +21,15 @@ class LbNoticed(Signal):
         if change is not None:
             # it changed between noticed_s and noticed_by_s (the director's table, sampled, and the log)
             noticed, by = change.t - c.t_fault, change.t + change.uncertainty_s - c.t_fault
-            model = c.control.lb_noticed(change, c.t_fault)
             detect = record.outcome.detect_s
             part.update(director=change.director, noticed_s=round(noticed, 3), noticed_by_s=round(by, 3), change=change.what, why=change.why,
-                        model={"expected_s": round(model.expected_s, 3), "earliest_s": round(model.earliest_s, 3),
-                               "latest_s": round(model.latest_s, 3), "basis": model.basis},
-                        within_model=model.earliest_s - 0.0005 <= by and noticed <= model.latest_s + 0.0005,
                         client_noticed_s=None if detect is None else round(detect - by, 3),
                         client_noticed_from_s=None if detect is None else round(detect - noticed, 3))
+            # a fault that kills nothing (a SYN limit) leaves no death to notice: the change was a
+            # false alarm of the plane's checks, and its timing model does not apply
+            if c.effect.kind != NONE:
+                model = c.control.lb_noticed(change, c.t_fault)
+                part.update(model={"expected_s": round(model.expected_s, 3), "earliest_s": round(model.earliest_s, 3),
+                                   "latest_s": round(model.latest_s, 3), "basis": model.basis},
+                            within_model=model.earliest_s - 0.0005 <= by and noticed <= model.latest_s + 0.0005)
         return {"lb": part}

@@ -2,7 +2,7 @@
 from the run's summary.json. Pure."""
 import re
 
-PLACEHOLDER_RE = re.compile(r"\{([A-Za-z0-9_-]+)\.([a-z_]+)\}")
+PLACEHOLDER_RE = re.compile(r"\{([A-Za-z0-9_-]+)\.([a-z0-9_]+)\}")
 
 
 def _s(value):
@@ -40,7 +40,25 @@ FAILOVER_FIELDS = {
     # the outage in two, where a control plane acted by itself (signals/lb_noticed.py)
     "lb_noticed": lambda c, s: _between(c.get("lb"), "noticed_s", "noticed_by_s"),
     "client_noticed": lambda c, s: _between(c.get("lb"), "client_noticed_s", "client_noticed_from_s"),
+    # latency while the fault lasted (load.connect: signals/query_latency.py, connect_latency.py)
+    "query_p50": lambda c, s: _ms(c.get("query_latency"), "p50"),
+    "query_p99_9": lambda c, s: _ms(c.get("query_latency"), "p99_9"),
+    "connect_p50": lambda c, s: _ms(s.get("signals", {}).get("connect"), "p50"),
+    "connect_p99_9": lambda c, s: _ms(s.get("signals", {}).get("connect"), "p99_9"),
+    # what health checks did while it lasted, over every director (signals/health_checks.py)
+    "flaps": lambda c, s: _flaps(s.get("signals", {}).get("health_checks")),
 }
+
+
+def _ms(part, key, phase="during"):
+    value = (part or {}).get("phases", part or {}).get(phase, {}).get(key)
+    return "—" if value is None else f"{value:.0f} ms"
+
+
+def _flaps(part):
+    if not part:
+        return "—"
+    return str(sum(server["flaps"] for d in part["directors"].values() for server in d.get("during", {}).values()))
 
 
 def _between(lb, low, high):

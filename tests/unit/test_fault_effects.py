@@ -20,6 +20,9 @@ SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nod
     ("promote_replica", {"target": "mysql-replica"}, Effect("none")),
     ("backend_restart", {"target": "web-a"}, Effect("reset")),
     ("director_kill", {"target": "director"}, Effect("blackhole")),
+    ("syn_limit", {"target": "mysql-primary", "rate_per_s": 40, "burst": 5}, Effect("none")),
+    ("rx_stall", {"target": "mysql-primary", "stall": 0.2, "every": 5.0}, Effect("none")),
+    ("slow_link", {"node": "director", "delay": 0.05, "jitter": 0.01, "loss_pct": 0.0}, Effect("none")),
 ])
 def test_each_fault_declares_its_effect(name, params, effect):
     assert FAULTS[name](None, **params).effect() == effect
@@ -28,7 +31,7 @@ def test_each_fault_declares_its_effect(name, params, effect):
 
 def test_every_registered_fault_is_covered_above():
     covered = {"ipvs_swap", "silent_kill", "iptables_drop", "app_hang", "lb_idle_timeout", "promote_replica",
-               "backend_restart", "director_kill"}
+               "backend_restart", "director_kill", "syn_limit", "rx_stall", "slow_link"}
     assert set(FAULTS) == covered
 
 

@@ -207,7 +207,11 @@ class GuestEngine:
         return self._test("-e /proc/net/ip_vs")
 
     def has_netem(self):
-        return self._test("-d /sys/module/sch_netem")
+        return self.has_qdisc("netem")
+
+    def has_qdisc(self, kind):
+        """Loaded at the guest's start (files/blackhole-guest-init), or not in this kernel."""
+        return self._test(f"-d /sys/module/sch_{kind}")
 
     def has_sysctl(self, path):
         return self._test(f"-e {path}")

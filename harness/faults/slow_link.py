@@ -1,0 +1,46 @@
+"""A slow, lossy path: tc netem on every link of a node (its egress: a backend's answers, a
+director's forwarding both ways, a client's requests) from the step until healed. Nothing is
+cut, so existing flows go on, later; where loss is set, the kernel retransmits what was lost.
+Needs sch_netem (a guest kernel here; preflight says so)."""
+from ..effects import NONE, Effect
+from .base import Fault, Param
+
+LINKS = "ip -o link show | awk -F': ' '$2 != \"lo\" {sub(/@.*/, \"\", $2); print $2}'"
+
+
+class SlowLink(Fault):
+    name = "slow_link"
+    params = {"node": Param("node", help="the node whose links get slow"),
+              "delay": Param("duration", help="added to every packet it sends"),
+              "jitter": Param("duration", default=0.0, help="the delay varies by up to this much"),
+              "loss_pct": Param("percent", default=0.0, help="share of its packets dropped")}
+
+    @classmethod
+    def problem(cls, params):
+        return "delay must be more than 0 (jitter varies it)" if params["delay"] <= 0 else None
+
+    def acts_inside(self):
+        return {self.p["node"]}
+
+    def qdiscs_needed(self):
+        return ("netem",)
+
+    def effect(self):
+        return Effect(NONE)
+
+    def netem(self):
+        words = f"delay {self.p['delay'] * 1000:g}ms"
+        if self.p["jitter"]:
+            words += f" {self.p['jitter'] * 1000:g}ms"
+        if self.p["loss_pct"]:
+            words += f" loss {self.p['loss_pct']:g}%"
+        return words
+
+    def inject(self):
+        script = f"date +%s.%N; for dev in $({LINKS}); do tc qdisc replace dev $dev root netem {self.netem()}; done; date +%s.%N"
+        before, after = map(float, self.lab.exec(self.p["node"], ["sh", "-c", script]).stdout.split())
+        return {"landed_t": before, "uncertainty_s": after - before}
+
+    def recover(self):
+        self.lab.exec(self.p["node"], ["sh", "-c", f"for dev in $({LINKS}); do tc qdisc del dev $dev root; done"],
+                      check=False)

@@ -1,0 +1,33 @@
+"""A scenario's load: section (the clients' loads besides each cell's probe) and its lb: section."""
+from .. import topology
+from .model import ConnectProbe, LoadBalancer, Probe, Sysbench, Wrk
+from .reader import Reader
+
+
+def read_load(r):
+    """(sysbench, probe, wrk, connect) of a scenario's load: section."""
+    load = Reader(r.get("load", dict, required=True), "load", {"sysbench", "probe", "wrk", "connect"})
+    wrk = sysbench = connect = None
+    if "connect" in load.raw:
+        c = Reader(load.raw["connect"], "load.connect", {"rate_per_s", "timeout_s"})
+        connect = ConnectProbe(c.get("rate_per_s", int, 100, minimum=1, maximum=1000),
+                               c.get("timeout_s", "duration", 5.0, minimum=0.1, maximum=300))
+    if "wrk" in load.raw:
+        w = Reader(load.raw["wrk"], "load.wrk", {"threads", "connections"})
+        wrk = Wrk(w.get("threads", int, 1, minimum=1, maximum=8), w.get("connections", int, 4, minimum=1, maximum=256))
+    if "sysbench" in load.raw:
+        sb = Reader(load.raw["sysbench"], "load.sysbench", {"threads", "tables", "table_size"})
+        sysbench = Sysbench(sb.get("threads", int, 1, minimum=1, maximum=64),
+                            sb.get("tables", int, 2, minimum=1, maximum=64),
+                            sb.get("table_size", int, 1000, minimum=1, maximum=1_000_000))
+    pr = Reader(load.raw.get("probe", {}), "load.probe", {"proto", "interval_ms"})
+    probe = Probe(pr.get("proto", str, "mysql", choices=topology.PROTOCOLS),
+                  pr.get("interval_ms", float, 100.0, minimum=10, maximum=10_000))
+    return sysbench, probe, wrk, connect
+
+
+def read_lb(raw):
+    if "lb" not in raw:
+        return LoadBalancer()
+    b = Reader(raw["lb"], "lb", {"idle_timeout_s", "conntrack_loose"})
+    return LoadBalancer(int(b.get("idle_timeout_s", "duration", 900)), b.get("conntrack_loose", int, 1, choices=(0, 1)))

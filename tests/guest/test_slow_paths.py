@@ -1,0 +1,53 @@
+"""Slow paths in a guest kernel (sch_plug, ifb, sch_netem), one lab: the primary's receive path
+held for 0.6 s every 4 s (rx_stall), then its link 150 ms slower (slow_link). Bounds from
+outside the harness: the stall and the delay the steps ask for, the initial SYN RTO of 1 s
+(PRODUCTION_FACTS.md: a SYN held for less is never resent), and that neither a plug queue nor
+a delay drops anything, so no connect and no query may fail."""
+import pytest
+
+from harness.measure import connect_log, probe_log, stall_log
+
+pytestmark = pytest.mark.guest
+STALL_S, EVERY_S = 0.6, 4.0
+DELAY_S = 0.15
+INITIAL_SYN_RTO_S = 1.0
+
+
+def fault_window(run, name):
+    events = [e for e in run.events() if e.get("source") == "harness" and e.get("name") == name]
+    injected = next(e for e in events if e["event"] == "fault")
+    healed = next(e for e in events if e["event"] == "heal")
+    return injected["t"], healed["started_t"]
+
+
+def test_stalls_show_in_the_tail_a_slow_link_in_every_answer_and_nothing_is_lost(run_in_guest):
+    steps = [{"fault": "rx_stall", "target": "mysql-primary", "stall": STALL_S, "every": EVERY_S}, {"wait": "17s"},
+             {"heal": "rx_stall"}, {"wait": "3s"},
+             {"fault": "slow_link", "node": "mysql-primary", "delay": DELAY_S}, {"wait": "6s"},
+             {"heal": "slow_link"}, {"wait": "3s"}]
+    summary, run = run_in_guest("rx-stall", warmup_s=10, steps=steps, observe_s=60)
+    periods = stall_log.stalls(run.read(run.service_log("mysql-primary")))
+    assert len(periods) >= 3 and all(end - start >= STALL_S for start, end in periods), periods
+    connects, _ = connect_log.parse(run.read(run.connect_log()))
+    assert connects and all(c.ok for c in connects), [c for c in connects if not c.ok][:3]
+    assert all(c.syn_retrans == 0 for c in connects), "a SYN held less than the initial RTO was resent"
+    stalled_from, stalled_to = fault_window(run, "rx_stall")
+    met = [c for c in connects if stall_log.overlaps(c.t0, c.t0 + c.seconds, periods)]
+    slowest = max((c for c in connects if c.t0 < stalled_to), key=lambda c: c.seconds)
+    # the slowest connect waited in the plugged queue, for about a stall (never a SYN's RTO)
+    assert slowest in met and STALL_S / 2 <= slowest.seconds < INITIAL_SYN_RTO_S
+    assert not [c for c in connects if c.t0 > stalled_to and c in met]
+    [cell] = summary["cells"]
+    assert cell["probe"]["detect_s"] is None
+    # the slow link: every connect and every query that went out while it lasted waited the delay
+    # once (the primary's SYN-ACK, its answer), and none failed
+    slow_from, slow_to = fault_window(run, "slow_link")
+    slow_connects = [c for c in connects if slow_from <= c.t0 and c.t0 + c.seconds < slow_to]
+    queries = [op for op in probe_log.parse(run.read(run.probe_log(cell["cell"])))
+               if slow_from <= op["t0"] and op["t1"] < slow_to]
+    assert slow_connects and all(c.seconds >= DELAY_S for c in slow_connects)
+    assert queries and all(op["ok"] and op["t1"] - op["t0"] >= DELAY_S for op in queries)
+    part = summary["signals"]["connect"]
+    print(f"connect p50 {part['phases']['before']['p50']} -> {part['phases']['during']['p50']} ms, p99.9 "
+          f"{part['phases']['before']['p99_9']} -> {part['phases']['during']['p99_9']} ms; stalls {part['stalls']}; "
+          f"slow link: {len(slow_connects)} connects, {len(queries)} queries")

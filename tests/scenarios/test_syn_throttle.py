@@ -1,0 +1,67 @@
+"""scenarios/syn-throttle.yaml on the real lab: the primary's inbound SYNs limited to 40/s for
+20 s while the connect prober offers 100 connects/s through the VIP. Bounds from outside the
+harness: the SYN schedule in PRODUCTION_FACTS.md, the nft limit the scenario sets, and the
+established connection of the cell's own probe, which a SYN limit must leave alone."""
+import pytest
+
+from harness.measure import connect_log
+from tests.kernel_facts import syn_schedule
+
+RATE_PER_S, BURST = 40, 5          # scenarios/syn-throttle.yaml's limit, and the fault's default burst
+TIMER_SLACK_S = 0.05               # a 1 s timer may fire up to 32 ms late (the timer wheel's level 1)
+
+
+@pytest.fixture(scope="module")
+def throttled(tmp_path_factory):
+    import io
+
+    from harness import scenario
+    from harness.pipeline import run_and_report
+    from tests.scenarios.conftest import assert_nothing_left
+    parsed, raw = scenario.load("syn-throttle", {"warmup_s": 5, "observe_s": 8})
+    out = io.StringIO()
+    run = run_and_report(parsed, raw, results=tmp_path_factory.mktemp("syn"), out=out)
+    print(out.getvalue())
+    assert_nothing_left(run)
+    summary = run.summary()
+    connects, totals = connect_log.parse(run.read(run.connect_log()))
+    return summary, connects, totals
+
+
+def test_each_slow_connect_was_answered_at_a_syn_retransmission_of_the_kernels_schedule(throttled):
+    summary, connects, _ = throttled
+    part = summary["signals"]["connect"]
+    schedule = syn_schedule(part["syn_schedule"]["tcp_syn_linear_timeouts"])
+    resent = [c for c in connects if c.ok and c.syn_retrans]
+    assert len(resent) >= 20, "the limit made no connect wait for a SYN retransmission"
+    for c in resent:
+        # answered after its k-th SYN went out, before a (k+1)-th was due
+        assert schedule[c.syn_retrans - 1] <= c.seconds < schedule[c.syn_retrans] + TIMER_SLACK_S, c
+    print({k: v for k, v in part["by_syn_retransmissions"].items()})
+
+
+def test_the_limit_held_and_only_while_it_lasted(throttled):
+    summary, connects, totals = throttled
+    t_fault = summary["fault"]["t"]
+    part = summary["signals"]["connect"]
+    healed = t_fault + part["healed_after_s"]
+    before = [c for c in connects if c.t0 < t_fault]
+    assert before and all(c.ok and c.syn_retrans == 0 for c in before)
+    during = [c for c in connects if t_fault + 1 <= c.t0 < healed - 1]
+    first_try = [c for c in during if c.ok and c.syn_retrans == 0]
+    span_s = (healed - 1) - (t_fault + 1)
+    # A token bucket lets through at most rate x time + burst; the connects that had to wait
+    # share those tokens with the retransmitted SYNs, so fewer still got in on their first SYN.
+    assert len(first_try) <= RATE_PER_S * span_s + BURST, (len(first_try), span_s)
+    assert len(during) - len(first_try) >= len(during) / 2, "100/s offered against 40/s: most must wait"
+    after = [c for c in connects if c.t0 >= healed + 0.5]
+    assert after and all(c.ok and c.syn_retrans == 0 for c in after)
+    assert totals is not None and totals["sent"] == len(connects)
+
+
+def test_established_flows_never_noticed_and_the_page_shows_the_counts(throttled):
+    summary, _, _ = throttled
+    [cell] = summary["cells"]
+    assert cell["survived"] and cell["probe"]["detect_s"] is None
+    during = summary["signals"]["connect"]["phases"]["during"]
+    assert during["n"] == during["ok"] + during["failed"] and during["p99_9"] >= 1000.0
