@@ -42,5 +42,9 @@ class SlowLink(Fault):
         return {"landed_t": before, "uncertainty_s": after - before}
 
     def recover(self):
-        self.lab.exec(self.p["node"], ["sh", "-c", f"for dev in $({LINKS}); do tc qdisc del dev $dev root; done"],
+        """The delay goes to 0 first and what it holds drains before the qdisc goes: deleting a netem
+        qdisc drops what is queued in it (each dropped SYN-ACK a 1 s SYN retransmission)."""
+        drain_s = 1.5 * (self.p["delay"] + self.p["jitter"]) + 0.05
+        self.lab.exec(self.p["node"], ["sh", "-c", f"for dev in $({LINKS}); do tc qdisc change dev $dev root netem delay 0ms; "
+                      f"done; sleep {drain_s:.3f}; for dev in $({LINKS}); do tc qdisc del dev $dev root; done"],
                       check=False)

@@ -5,7 +5,7 @@ PRODUCTION_FACTS.md (the guest kernel's), and keepalived's own log."""
 import pytest
 
 from harness.measure import connect_log, health_checks
-from tests.kernel_facts import syn_schedule
+from tests.kernel_facts import assert_answered_at_syn_retransmissions, syn_schedule
 
 pytestmark = pytest.mark.guest
 CONNECT_TIMEOUT_S, DELAY_LOOP_S = 2.5, 1.0      # scenarios/healthcheck-storm.yaml
@@ -36,9 +36,5 @@ def test_a_limit_on_a_healthy_servers_syns_makes_keepalived_flap_it_and_only_whi
     assert dropped > 0
     # the clients' connects share the limit: each answered after k SYN retransmissions of their kernel
     connects, _ = connect_log.parse(run.read(run.connect_log()))
-    client_linear = summary["signals"]["connect"]["syn_schedule"]["tcp_syn_linear_timeouts"]
-    schedule = syn_schedule(client_linear)
-    for c in connects:
-        if c.ok and c.syn_retrans:
-            assert schedule[c.syn_retrans - 1] <= c.seconds < schedule[c.syn_retrans] + 0.25, c
+    assert_answered_at_syn_retransmissions(connects, summary["signals"]["connect"]["syn_schedule"]["tcp_syn_linear_timeouts"])
     print(f"flaps {flaps}; limit dropped {dropped} SYNs; {part['directors']['director']['during']}")

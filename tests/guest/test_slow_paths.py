@@ -14,10 +14,11 @@ INITIAL_SYN_RTO_S = 1.0
 
 
 def fault_window(run, name):
+    """(when the fault had surely landed, when its heal began, when the heal was done)."""
     events = [e for e in run.events() if e.get("source") == "harness" and e.get("name") == name]
     injected = next(e for e in events if e["event"] == "fault")
     healed = next(e for e in events if e["event"] == "heal")
-    return injected["t"], healed["started_t"]
+    return injected["t"] + injected["uncertainty_s"], healed["started_t"], healed["t"]
 
 
 def test_stalls_show_in_the_tail_a_slow_link_in_every_answer_and_nothing_is_lost(run_in_guest):
@@ -30,18 +31,20 @@ def test_stalls_show_in_the_tail_a_slow_link_in_every_answer_and_nothing_is_lost
     assert len(periods) >= 3 and all(end - start >= STALL_S for start, end in periods), periods
     connects, _ = connect_log.parse(run.read(run.connect_log()))
     assert connects and all(c.ok for c in connects), [c for c in connects if not c.ok][:3]
-    assert all(c.syn_retrans == 0 for c in connects), "a SYN held less than the initial RTO was resent"
-    stalled_from, stalled_to = fault_window(run, "rx_stall")
+    _, stalled_to, unstalled = fault_window(run, "rx_stall")
+    # neither the plug queue nor netem (drained before it goes) drops a SYN or a SYN-ACK
+    resent = [c for c in connects if c.syn_retrans]
+    assert not resent, f"a SYN held less than the initial RTO was resent: {resent[:3]}"
     met = [c for c in connects if stall_log.overlaps(c.t0, c.t0 + c.seconds, periods)]
     slowest = max((c for c in connects if c.t0 < stalled_to), key=lambda c: c.seconds)
     # the slowest connect waited in the plugged queue, for about a stall (never a SYN's RTO)
     assert slowest in met and STALL_S / 2 <= slowest.seconds < INITIAL_SYN_RTO_S
-    assert not [c for c in connects if c.t0 > stalled_to and c in met]
+    assert not [c for c in connects if c.t0 > unstalled and c in met]
     [cell] = summary["cells"]
     assert cell["probe"]["detect_s"] is None
     # the slow link: every connect and every query that went out while it lasted waited the delay
     # once (the primary's SYN-ACK, its answer), and none failed
-    slow_from, slow_to = fault_window(run, "slow_link")
+    slow_from, slow_to, _ = fault_window(run, "slow_link")
     slow_connects = [c for c in connects if slow_from <= c.t0 and c.t0 + c.seconds < slow_to]
     queries = [op for op in probe_log.parse(run.read(run.probe_log(cell["cell"])))
                if slow_from <= op["t0"] and op["t1"] < slow_to]

@@ -18,6 +18,8 @@ SETTINGS = {
     "mysql-check": (("check", "mysql"),),
     "vrrp": (("vrrp", "plain"),),
     "vrrp-sync-nopreempt": (("vrrp", "sync"), ("preempt", False), ("advert_int", 1.0)),
+    "healthcheck-storm": (("delay_loop", 1.0), ("connect_timeout", 2.5), ("retry", 0), ("virtual_services", 8),
+                          ("directors", (("second", (("expire_nodest_conn", 0),)),))),
 }
 
 
