@@ -37,6 +37,7 @@ import time
 import traceback
 
 CLONE_NEWNET = 0x40000000
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 SOCKOPTS = {
     "tcp_user_timeout_ms": (socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT),
     "keepalive": (socket.SOL_SOCKET, socket.SO_KEEPALIVE),
@@ -317,6 +318,9 @@ def run_group():
         importlib.import_module("pymysql")   # once, before the forks share it
     children = {}                            # cell -> (pid, its stdin's write end, its stdout's read end)
     sys.stdout.flush()
+    # A stop request that comes while the probes are forked waits until pass_on can pass it on
+    # (a child takes it once its own handler is in place, in run_child).
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     for cell in spec:
         stdin_r, stdin_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
@@ -335,6 +339,7 @@ def run_group():
                 pass
     signal.signal(signal.SIGINT, pass_on)
     signal.signal(signal.SIGTERM, pass_on)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     failed = relay(children, after_spec, pass_on)        # every probe has ended (and been reaped)
     if failed:
         sys.exit(next(iter(failed.values())))
@@ -342,17 +347,22 @@ def run_group():
 
 def run_child(cell, stdin_r, stdout_w, not_mine):
     global ARGS
-    for fd in not_mine:
-        os.close(fd)
-    os.dup2(stdin_r, 0)
-    os.dup2(stdout_w, 1)
-    os.close(stdin_r)
-    os.close(stdout_w)
-    sys.stdin = open(0, "r", closefd=False)
-    sys.stdout = open(1, "w", closefd=False)
-    os.environ.update(cell["env"])
     status = 0
     try:
+        # The group's SIGINT is how it stops a probe: taken as KeyboardInterrupt even where this
+        # process inherited it ignored (a job started in the background), and only from here on.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+        for fd in not_mine:
+            os.close(fd)
+        os.dup2(stdin_r, 0)
+        os.dup2(stdout_w, 1)
+        os.close(stdin_r)
+        os.close(stdout_w)
+        sys.stdin = open(0, "r", closefd=False)
+        sys.stdout = open(1, "w", closefd=False)
+        os.environ.update(cell["env"])
         if cell.get("netns"):
             enter_network_namespace(cell["netns"])
         ARGS = parse_args(cell["argv"])

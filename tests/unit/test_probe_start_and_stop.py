@@ -7,6 +7,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -141,7 +142,14 @@ def test_a_group_runs_each_cells_probe_with_its_own_socket_options_and_ends_on_a
         assert [r["ok"] for r in by_cell[cell] if "t1" in r] and all(r["ok"] for r in by_cell[cell] if "t1" in r)
 
 
-def test_a_probe_that_fails_stops_its_group_which_exits_with_its_status_and_says_why():
+def ignoring_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# A job started in the background (make test under nohup ... &) inherits SIGINT ignored; the group's
+# probes must still stop on the group's SIGINT (they hung until their 60 s were up).
+@pytest.mark.parametrize("inherited", [None, ignoring_sigint], ids=["sigint-default", "sigint-ignored"])
+def test_a_probe_that_fails_stops_its_group_which_exits_with_its_status_and_says_why(inherited):
     port = free_port()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Answer)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -150,7 +158,7 @@ def test_a_probe_that_fails_stops_its_group_which_exits_with_its_status_and_says
     spec = [{"cell": "fine", "env": {}, "argv": argv},
             {"cell": "lost", "env": {}, "argv": argv, "netns": "/nonexistent/netns"}]
     group = subprocess.Popen([sys.executable, str(PROBE), "--group"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+                             stderr=subprocess.PIPE, text=True, preexec_fn=inherited)
     try:
         group.stdin.write(probe.group_input(spec))
         group.stdin.flush()
