@@ -7,7 +7,7 @@ import pytest
 from harness.measure import connect_log, health_checks
 from tests.kernel_facts import assert_answered_at_syn_retransmissions, syn_schedule
 
-pytestmark = pytest.mark.guest
+pytestmark = pytest.mark.kernel
 CONNECT_TIMEOUT_S, DELAY_LOOP_S = 2.5, 1.0      # scenarios/healthcheck-storm.yaml
 LIMITED_S = 25
 

@@ -2,7 +2,9 @@
 import json
 
 from harness.measure import wrk_log
+from harness.store import RunDir
 from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
+from tests.kernel_witness import first_failure
 from tests.scenarios.conftest import cells
 
 
@@ -11,7 +13,6 @@ def test_nginx_switchover_every_keepalive_connection_hangs_as_modelled_then_land
     by_name = cells(summary)
     assert len(by_name) == 6, "3 + 2 keepalive connections and one with a read timeout"
     for name, cell in by_name.items():
-        assert cell["probe"]["within_window"], (name, cell["probe"]["detect_s"], cell["predicted"])
         assert cell["probe"]["server_before"] == "web-a" and cell["probe"]["server_after"] == "web-b"
     assert {by_name[n]["probe"]["error"] for n in ("r5-c1", "r5-c2", "r5-c3")} == {"ETIMEDOUT"}
     lead = 0.1 + summary["fault"]["uncertainty_s"]
@@ -20,7 +21,14 @@ def test_nginx_switchover_every_keepalive_connection_hangs_as_modelled_then_land
         assert_within(by_name[name]["probe"]["detect_s"], blackhole_bounds(5, lead, rto), name)
     for name in ("r5-ut3000-c1", "r5-ut3000-c2"):
         assert_within(by_name[name]["probe"]["detect_s"], user_timeout_bounds(3.0, lead), name)
-    assert by_name["r5-rt2"]["probe"]["error"] == "TIMEOUT"
+    # The application's own 2 s timer, counted from the request it waited on (a busy CI machine once
+    # fired it 0.206 s late): never early, and long before r5's kernel budget could have ended it.
+    hung = first_failure(RunDir(run_dir), by_name["r5-rt2"], summary["fault"]["t"])
+    assert hung["error"] == "TIMEOUT", hung
+    waited = hung["t1"] - hung["t0"]
+    print(f"r5-rt2: read timeout 2 s fired {waited - 2.0:+.3f} s late, {hung['t0'] - summary['fault']['t']:.3f} s "
+          "after the fault")
+    assert 2.0 <= waited < blackhole_bounds(5, 0.0)[0][0], waited
     # wrk's keepalive connections: throughput before, a cliff (seconds without a response), back after.
     seconds = wrk_log.per_second((run_dir / "load" / "wrk.log").read_text())
     fault = int(summary["fault"]["t"])
