@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-namespaces bench-connect-probe explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare
+.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -19,6 +19,7 @@ help:
 	@echo "make scenario=ID   run a scenario (make scenarios lists them); e.g. make scenario=lvs-switchover"
 	@echo "                   knobs: TCP_RETRIES2=N WARMUP_S=S OBSERVE_S=S LB_DATAPATH=auto|ipvs|nftables"
 	@echo "                          NAMESPACES=container|netns (a client container per cell namespace, or one for all)"
+	@echo "                          DB_ENGINE=mariadb|mysql (MariaDB 10.11, or MySQL 9.7 from Debian's unstable suite)"
 	@echo "                          KEEPALIVED=\"delay_loop=2 retry=1 vrrp=sync ...\" (scenarios whose director keepalived runs)"
 	@echo "                          CONNECT_PROBE=N (N connects/s through the VIP: connection-setup latency; 0: none)"
 	@echo "make scenarios     list the scenarios"
@@ -40,6 +41,7 @@ help:
 	@echo "make bench-scale [SIZES=\"12 25 50 100 200\"]  ever bigger grids from one failover: error, cost, the ceiling"
 	@echo "make bench-namespaces [SIZES=\"12 25 50 100\"]  a namespace per cell: a container each vs netns in one container"
 	@echo "make bench-connect-probe [ROUNDS=2]  the connection-setup prober's cost: CPU and model error without/with it"
+	@echo "make bench-db-images  each database engine's image: build time (no cache), size, start to healthy"
 	@echo "make explain K=\"TCP_RETRIES2=8 TCP_USER_TIMEOUT_MS=0\"  the kernel model in plain words"
 	@echo "make workshop      the workshop's exercises (docs/workshop/); make exercise N=1 [PAUSE=1] runs one, narrated"
 	@echo "make workshop-docs docs/workshop/exercises.md and answers.md (the latter from the latest run of each)"
@@ -151,6 +153,9 @@ bench-namespaces: setup
 
 bench-connect-probe: setup
 	@$(PY) -m harness.bench.connect_probe
+
+bench-db-images: setup
+	@$(PY) -m harness.bench.database_images
 
 workshop: venv
 	@$(PY) -m harness workshop

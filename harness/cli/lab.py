@@ -2,16 +2,17 @@
 import os
 import sys
 
+from ..databases import DATABASES
 from ..director import Director
 from ..lab import DEFAULT_PROJECT, REPO, ComposeLab, HostEngine, clean, engine_for, environment_from_os, kept_engine
-from .options import add, datapath, kernel, project
+from .options import add, datapath, db_engine, kernel, project
 
 
 def add_commands(commands):
     add(commands, "build", cmd_build, "build the images (Dockerfiles under images/), always on this host",
         project, datapath)
     add(commands, "up", cmd_up, "bring the lab up and wait until healthy; with --kernel inside a guest, "
-        "kept until `down`", project, datapath, kernel)
+        "kept until `down`", project, datapath, kernel, db_engine)
     add(commands, "down", cmd_down, "stop and remove this project's containers and networks (and its guest)",
         project, datapath)
     command = add(commands, "clean", cmd_clean, "remove the labs whose owner is gone (found by label, also "
@@ -26,14 +27,18 @@ def guest_home(args):
     return REPO / ".lab" / (args.project or DEFAULT_PROJECT) / "guest"
 
 
-def make_lab(args, engine=None):
+def make_lab(args, engine=None, database=None):
+    database = database or (DATABASES[args.db_engine]() if getattr(args, "db_engine", None) else None)
     return ComposeLab(project=args.project or DEFAULT_PROJECT, datapath=args.datapath, env=environment_from_os(),
-                      engine=engine or kept_engine(guest_home(args)))
+                      engine=engine or kept_engine(guest_home(args)), database=database)
 
 
 def cmd_build(args):
+    """Every database engine's images too (each engine's lab builds its own): a run picks one with
+    DB_ENGINE, and a guest's disk is made from all of them. Always on this host."""
     print("lab: building images (cached layers are reused) ...", flush=True)
-    make_lab(args, HostEngine()).build()          # always here: a guest's disk is made from these
+    for name in sorted(DATABASES):
+        make_lab(args, HostEngine(), DATABASES[name]()).build()
     print("lab: images built")
 
 

@@ -1,6 +1,7 @@
 """Options several subcommands share, each with its environment default (what make passes)."""
 import os
 
+from ..databases import DATABASES, DEFAULT_DATABASE
 from ..lab import DEFAULT_PROJECT, HOST
 from ..topology import DATAPATHS
 
@@ -17,6 +18,11 @@ def kernel(command):
 
 def datapath(command):
     command.add_argument("--datapath", default=os.environ.get("LB_DATAPATH") or "auto", choices=DATAPATHS)
+
+
+def db_engine(command):
+    command.add_argument("--db-engine", default=os.environ.get("DB_ENGINE") or DEFAULT_DATABASE,
+                         choices=sorted(DATABASES), help="what the database servers run")
 
 
 def add(commands, name, handler, help_text, *options):

@@ -22,6 +22,7 @@ def database(name=None):
 class DatabaseEngine(Registered, ServerProcess):
     registry = DATABASES
     name = ""                    # what DB_ENGINE names it
+    title = ""                   # how a page names it
     image = ""                   # the image both database servers run
     server_process = ""          # the server's process name (pkill -x)
     sql_client = ()              # runs SQL (-e) inside a server's container

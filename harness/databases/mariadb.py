@@ -4,6 +4,7 @@ from .base import DatabaseEngine
 
 class MariaDB(DatabaseEngine):
     name = "mariadb"
+    title = "MariaDB"
     image = "blackhole-lab/mysql:dev"
     server_process = "mariadbd"
     sql_client = ("mariadb",)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import yaml
 
+from ..databases import DATABASES
 from ..errors import LabError
 from .engine import HostEngine
 
@@ -38,8 +39,9 @@ def planned_addresses():
 
 
 def image_names():
-    """The lab's images, as compose.yaml names them."""
-    return sorted({s["image"] for s in compose_services().values() if "image" in s})
+    """The lab's images: as compose.yaml names them, and every database engine's."""
+    return sorted({s["image"] for s in compose_services().values() if "image" in s}
+                  | {engine.image for engine in DATABASES.values()})
 
 
 def host_extra_ca():

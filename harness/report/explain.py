@@ -19,6 +19,20 @@ DRIVER_NOTES = {
                 "TCP_USER_TIMEOUT, which the preloaded libsockopts sets on its libc sockets) bound its wait.",
 }
 
+# tests/lab/test_mysql_auth.py: a first login to MySQL 9.7 (caching_sha2_password only), server
+# cache cold, no TLS (the zoo's settings). What it needs, per client, as measured.
+MYSQL_AUTH_NOTES = {
+    "pymysql": "logs in (PyMySQL 1.0.2 asks for the server's RSA key, with python3-cryptography installed; "
+               "without it: RuntimeError \"'cryptography' package is required\").",
+    "jdbc": "fails: \"Public Key Retrieval is not allowed\"; allowPublicKeyRetrieval=true (or TLS) fixes it.",
+    "hikari": "fails as the pool sees it: \"Connection is not available, request timed out\" after "
+              "connectionTimeout (the cause, Public Key Retrieval, is not shown); allowPublicKeyRetrieval=true fixes it.",
+    "go": "logs in (go-sql-driver/mysql v1.7.1 asks for the server's RSA key).",
+    "node": "logs in (mysql2 3.11.3 asks for the server's RSA key).",
+    "libmariadb": "logs in (MariaDB Connector/C 3.3.20 fetches the server's RSA key unasked).",
+    "sysbench": "logs in (MariaDB Connector/C 3.3.20 fetches the server's RSA key unasked).",
+}
+
 KNOBS = {
     "TCP_RETRIES2": (int, 15, "net.ipv4.tcp_retries2 (per network namespace)"),
     "TCP_USER_TIMEOUT_MS": (int, 0, "TCP_USER_TIMEOUT socket option, ms (0: off)"),
@@ -108,6 +122,7 @@ def _driver_lines(values, prediction):
     note = DRIVER_NOTES.get(client.name)
     if note:
         lines.append(note)
+    lines.append(f"Against MySQL 9.7 (DB_ENGINE=mysql), a first login without TLS {MYSQL_AUTH_NOTES[client.name]}")
     return [""] + lines if lines else []
 
 

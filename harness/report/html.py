@@ -48,7 +48,8 @@ def run_page(run, summary, charts):
         parts += [
             f"<p>run <code>{html.escape(summary['run'])}</code> · kernel "
             f"<code>{html.escape(str(summary.get('kernel')))}</code> · datapath "
-            f"<code>{html.escape(str(summary.get('datapath')))}</code> · fault "
+            f"<code>{html.escape(str(summary.get('datapath')))}</code> · database "
+            f"<code>{html.escape(tables.database_line(summary))}</code> · fault "
             f"<code>{html.escape(str(fault.get('name')))}</code> {html.escape(json.dumps(fault.get('params', {})))}</p>",
             client_grid.html_table(summary),
             table(header, rows),

@@ -1,6 +1,7 @@
 """A run's results as text: the terminal table and summary.md, for both kinds of run."""
 import json
 
+from ..databases import DATABASES
 from . import client_grid, lb_split
 
 
@@ -59,6 +60,14 @@ def status_line(summary):
     return "completed"
 
 
+def database_line(summary):
+    """'MySQL 9.7.4-2': the engine the run's database servers ran and the version they reported."""
+    ran = summary.get("database") or {"engine": "mariadb", "version": None}
+    engine = DATABASES.get(ran["engine"])
+    name = engine.title if engine else ran["engine"]
+    return f"{name} {ran['version']}" if ran.get("version") else name
+
+
 # For an 80-column terminal: which columns, each clipped to a width.
 NARROW_COLUMNS = {"failover": ((0, 18), (1, 9), (2, 14), (3, 13), (4, 9), (5, 14)),
                   "burst": ((0, 18), (4, 30), (5, 28))}
@@ -103,7 +112,7 @@ def markdown(summary):
         return "\n".join(lines) + "\n"
     fault = summary.get("fault") or {}
     lines = [f"# {summary['scenario']} — {summary['run']}", "", status_line(summary), "",
-             f"kernel {summary.get('kernel')}, datapath {summary.get('datapath')}; "
+             f"kernel {summary.get('kernel')}, datapath {summary.get('datapath')}, database {database_line(summary)}; "
              f"fault `{fault.get('name')}` {fault.get('params', {})}", ""] + _markdown_table(header, rows)
     split = lb_split.rows(summary)
     if split:

@@ -71,7 +71,7 @@ class RunBase:
         clients = list({c.namespace: ClientCell(c.namespace, c.kernel_sysctls(), c.netem())
                         for c in self.client_cells()}.values())
         self.control = control_plane(getattr(s, "control", None), getattr(s, "control_settings", ()))
-        db = database()
+        db = database(getattr(s, "database", None))
         self.lab = lab_on(self.engine, project=self.project, cells=clients,
                           datapath=s.datapath, env={**self.lab_env, **s.lab_env(), **self.control.lab_settings()},
                           workdir=self.run.lab_workdir, servers=s.servers_used(), net_admin=self.nodes_changed(),

@@ -51,6 +51,8 @@ CONNECTOR_J = {
     "socketTimeout": Setting(int, MS, meaning="ms a read on the socket may block (0: forever)"),
     "connectTimeout": Setting(int, MS, meaning="ms a TCP connect may take (0: forever)"),
     "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (default true)"),
+    "allowPublicKeyRetrieval": Setting(bool, meaning="ask the server for its RSA key (MySQL 9.7's "
+                                                     "caching_sha2_password without TLS needs it)"),
 }
 CLIENTS = {c.name: c for c in (
     Client("pymysql", None, "PyMySQL (Debian python3-pymysql), the lab's probe"),

@@ -91,6 +91,7 @@ OVERRIDES = {
     "NAMESPACES": _set_top("namespaces", str),
     "KEEPALIVED": _set_control_settings("keepalived"),
     "CONNECT_PROBE": _set_connect_probe,
+    "DB_ENGINE": _set_top("database", str),
 }
 
 

@@ -1,6 +1,7 @@
 """What a failover scenario is, once validated: frozen data, no behaviour beyond naming."""
 import dataclasses
 
+from ..databases import DEFAULT_DATABASE
 from ..topology import DEFAULT_CELL_NAMESPACES, PROTOCOL_SERVERS, SERVERS
 from .clients import CLIENTS, DEFAULT_CLIENT
 from .knobs import KERNEL_DEFAULTS, LINK_KNOBS, SYSCTL_KNOBS
@@ -144,6 +145,7 @@ class Scenario:
     cell_namespaces: str = DEFAULT_CELL_NAMESPACES   # a container per namespace, or netns in one container
     control: str = "manual"          # who changes the director (harness/control/)
     control_settings: tuple = ()     # (("delay_loop", 2.0), ...): that control plane's settings, as given
+    database: str = DEFAULT_DATABASE  # the engine the database servers run (harness/databases/)
 
     kind = "failover"
 

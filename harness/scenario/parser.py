@@ -4,6 +4,7 @@ import dataclasses
 import itertools
 
 from .. import topology
+from ..databases import DATABASES, DEFAULT_DATABASE
 from ..faults.base import FAULTS, Param
 from .clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
 from .control import director_variants, needs_ipvs, read_control
@@ -17,7 +18,7 @@ CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "i
                 "client", "director", *LINK_KNOBS)
 CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS)
 TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s", "datapath", "lb",
-            "namespaces", "control"}
+            "namespaces", "control", "database"}
 
 
 def parse(raw, source="<scenario>", scenario_id=None):
@@ -264,6 +265,7 @@ def _parse(raw, scenario_id):
         wrk=wrk, connect=connect, lb=lb, fault_settings=fault_settings,
         cell_namespaces=r.get("namespaces", str, topology.DEFAULT_CELL_NAMESPACES, choices=topology.CELL_NAMESPACES),
         control=control, control_settings=control_settings,
+        database=r.get("database", str, DEFAULT_DATABASE, choices=tuple(sorted(DATABASES))),
     )
 
 

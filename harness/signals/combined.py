@@ -1,5 +1,8 @@
 """The signals a run measures, in the order it starts their loads and a cell's summary holds
 their parts, and what they make together: the loads to start, and the run's summary.json."""
+import re
+
+from ..databases import DEFAULT_DATABASE
 from ..measure import burst
 from ..scenario.files import of_run
 from .base import CellRecord, RunContext
@@ -32,11 +35,21 @@ def summarize(run):
     return burst.summarize(run, scenario) if scenario.kind == "burst" else summarize_failover(run, scenario)
 
 
+def database_ran(env):
+    """{'engine': 'mysql', 'version': '9.7.4-2'}: what the database servers ran, as env.json has it
+    (runs before engines were recorded ran MariaDB)."""
+    engine = env.get("database", DEFAULT_DATABASE)
+    printed = env.get("versions", {}).get(engine, "")
+    version = re.search(r"Ver (\S+)", printed)
+    return {"engine": engine, "version": version.group(1) if version else None}
+
+
 def summarize_failover(run, scenario):
     context = RunContext(run, scenario)
     status, fault = context.status, context.fault
     summary = {"scenario": context.scenario.id, "run": run.name, "kernel": context.env.get("kernel"),
-               "datapath": context.env.get("datapath"), "status": status, "fault": fault, "cells": []}
+               "datapath": context.env.get("datapath"), "database": database_ran(context.env), "status": status,
+               "fault": fault, "cells": []}
     if fault is None:
         summary["note"] = "no fault step ran (the run stopped before it" + (
             f": {status['state']} while {status['phase']})" if status["state"] != "completed" else ")")

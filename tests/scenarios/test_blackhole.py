@@ -1,5 +1,9 @@
 """The blackhole scenarios: the hang lasts what the kernel model says, then clients recover."""
+import json
+
 import pytest
+
+from harness.databases import DATABASES
 
 from tests.control_plane_contract import check_changes
 from tests.kernel_facts import assert_within, blackhole_bounds
@@ -25,11 +29,16 @@ def assert_within_model(cell):
         f"{window['earliest_s']}–{window['latest_s']} s ({window['basis']})")
 
 
-def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario):
+@pytest.mark.parametrize("database", sorted(DATABASES))
+def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
     # tcp_retries2=8 (~107 s) is measured by the matrix test, in the same kind of run.
-    summary, path = run_scenario("lvs-switchover", warmup_s=3, observe_s=60,
+    summary, path = run_scenario("lvs-switchover", warmup_s=3, observe_s=60, database=database,
                                  cells=[{"tcp_retries2": 3}, {"tcp_retries2": 5}])
     check_changes(path)             # the manual control plane's contract (tests/control_plane_contract.py)
+    # the server that ran, as it printed its own version (MYSQL_FACTS.md: sid's MySQL is 9.7)
+    printed = json.loads((path / "env.json").read_text())["versions"][database]
+    assert summary["database"] == {"engine": database, "version": printed.split("Ver ")[1].split()[0]}
+    assert ("Ver 9.7." if database == "mysql" else "MariaDB") in printed, printed
     by_name = cells(summary)
     assert set(by_name) == {"r3", "r5"}
     for retries2 in (3, 5):

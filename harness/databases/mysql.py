@@ -1,0 +1,21 @@
+"""Oracle's MySQL 9.7 from Debian's unstable suite (images/mysql97, MYSQL_FACTS.md): GTID
+replication set up by the image's entrypoint; the replica runs with super_read_only."""
+from .base import DatabaseEngine
+
+IMAGE = "blackhole-lab/mysql97:dev"
+
+
+class MySQL(DatabaseEngine):
+    name = "mysql"
+    title = "MySQL"
+    image = IMAGE
+    server_process = "mysqld"
+    sql_client = ("mysql",)
+    version_command = ("mysqld", "--version")
+    promote_sql = ("STOP REPLICA; RESET REPLICA ALL; SET GLOBAL super_read_only = OFF; "
+                   "SET GLOBAL read_only = OFF;")
+
+    def services(self):
+        # mysql-primary builds the image (compose.yaml: one service per tag), the replica runs it
+        return {"mysql-primary": {"image": IMAGE, "build": {"context": "images/mysql97"}},
+                "mysql-replica": {"image": IMAGE}}

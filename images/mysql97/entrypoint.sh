@@ -1,0 +1,53 @@
+#!/bin/bash
+# Starts MySQL 9.7 as the lab's primary or replica (ROLE), with GTID replication from
+# PRIMARY_HOST set up on the replica. /run/lab-ready marks "usable".
+set -euo pipefail
+: "${ROLE:?ROLE must be primary or replica}" "${SERVER_ID:?}"
+DB_USER=${DB_USER:-sbtest} DB_PASSWORD=${DB_PASSWORD:-sbtest}
+REPL_PASSWORD=${REPL_PASSWORD:-repl}
+
+install -d -o mysql -g mysql /run/mysqld
+if [ ! -d /var/lib/mysql/mysql ]; then
+  cp -a /opt/mysql-initial/. /var/lib/mysql/
+  chown mysql:mysql /var/lib/mysql
+fi
+
+mysqld --user=mysql --server-id="$SERVER_ID" &
+server_pid=$!
+trap 'kill -TERM $server_pid 2>/dev/null; wait $server_pid' TERM INT
+
+for _ in $(seq 1 240); do
+  mysql -N -e 'SELECT 1' >/dev/null 2>&1 && break
+  sleep 0.5
+done
+
+if [ "$ROLE" = primary ]; then
+  mysql <<SQL
+CREATE DATABASE IF NOT EXISTS sbtest;
+CREATE USER IF NOT EXISTS '$DB_USER'@'%' IDENTIFIED BY '$DB_PASSWORD';
+GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'%';
+CREATE USER IF NOT EXISTS 'repl'@'%' IDENTIFIED BY '$REPL_PASSWORD';
+GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%';
+SQL
+else
+  : "${PRIMARY_HOST:?}"
+  # caching_sha2_password over a channel without TLS needs the source's RSA key (MYSQL_FACTS.md);
+  # the channel's TLS is on by default, the key is asked for in case it is not.
+  mysql <<SQL
+SET GLOBAL super_read_only = ON;
+CHANGE REPLICATION SOURCE TO SOURCE_HOST='$PRIMARY_HOST', SOURCE_USER='repl',
+  SOURCE_PASSWORD='$REPL_PASSWORD', SOURCE_AUTO_POSITION=1, SOURCE_CONNECT_RETRY=1,
+  GET_SOURCE_PUBLIC_KEY=1;
+START REPLICA;
+SQL
+  for _ in $(seq 1 240); do
+    status=$(mysql --vertical -e 'SHOW REPLICA STATUS')
+    if grep -q 'Replica_IO_Running: Yes' <<<"$status" && grep -q 'Replica_SQL_Running: Yes' <<<"$status" \
+       && mysql -N -e "SELECT 1 FROM mysql.user WHERE user='$DB_USER'" | grep -q 1; then
+      break
+    fi
+    sleep 0.5
+  done
+fi
+touch /run/lab-ready
+wait $server_pid

@@ -1,0 +1,54 @@
+"""Each client of the zoo against MySQL 9.7 with its authentication cache cold, without TLS (the
+zoo's own settings): caching_sha2_password then needs the server's RSA key (MYSQL_FACTS.md). The
+outcome is the driver's and the server's own: the first operation's answer or error, after the
+server's cache was emptied (FLUSH PRIVILEGES) and nobody else connected."""
+import json
+import os
+
+import pytest
+
+from harness.databases import DATABASES
+from harness.lab import ClientCell, ComposeLab
+
+CLIENT = "client-default"
+# (program and settings, the error text when it fails, or None when it works)
+CASES = [
+    (["probe", "--proto", "mysql"], None),                      # PyMySQL 1.0.2 with python3-cryptography
+    (["zoo-jdbc"], "Public Key Retrieval is not allowed"),
+    (["zoo-jdbc", "allowPublicKeyRetrieval=true"], None),
+    (["zoo-hikari", "connectionTimeout=2000"], "Connection is not available"),
+    (["zoo-hikari", "connectionTimeout=2000", "allowPublicKeyRetrieval=true"], None),
+    (["zoo-go"], None),
+    (["zoo-node"], None),
+    (["zoo-libmariadb"], None),
+]
+
+
+def first_operation(lab, vip, program, settings):
+    if program == "probe":
+        command = ["probe", *settings, "--host", vip, "--interval-ms", "500", "--duration-s", "1"]
+    else:
+        command = [program, vip, "3306", "500", "1", *settings]
+    out = lab.exec(CLIENT, command, timeout=120).stdout
+    return next(record for record in map(json.loads, out.splitlines()) if "t0" in record)
+
+
+@pytest.fixture(scope="module")
+def mysql_lab():
+    lab = ComposeLab(project=f"blackhole-test-auth-{os.getpid()}", cells=[ClientCell("default")],
+                     servers=("mysql-primary",), database=DATABASES["mysql"]())
+    try:
+        lab.up()
+        yield lab
+    finally:
+        lab.down()
+
+
+@pytest.mark.parametrize("command, error", CASES, ids=[" ".join(c) for c, _ in CASES])
+def test_a_cold_caching_sha2_login_without_tls(mysql_lab, command, error):
+    mysql_lab.exec("mysql-primary", ["mysql", "-e", "FLUSH PRIVILEGES"])
+    operation = first_operation(mysql_lab, mysql_lab.address("director", "front"), command[0], command[1:])
+    if error is None:
+        assert operation["ok"] and operation["server"] == "mysql-primary", operation
+    else:
+        assert not operation["ok"] and error in operation["detail"], operation
