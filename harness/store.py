@@ -111,6 +111,14 @@ class RunDir:
     def connect_log(self):
         return self._at("load", "connect.jsonl")
 
+    def writer_log(self):
+        return self._at("load", "writer.jsonl")
+
+    def ledger(self, server):
+        """A database server's ledger as read back after the run: `seq<TAB>copies` lines, or the
+        error that stopped the reading (data accounting)."""
+        return self._at("db", f"{server}-ledger.tsv")
+
     def director_flows(self, label):
         return self._at("director", f"flows-{label}.txt")
 

@@ -5,6 +5,7 @@ measurement call these, never a server's process name or SQL of their own.
   services()                                 Compose overrides of those two services
   replication_modes                          what the image's replication set-up offers
   promote(lab, server)                       the replica stops replicating and takes writes
+  query(lab, server, sql), position(...)     rows a server answers; the GTIDs it applied
   pause / resume / kill(lab, server)         the server process frozen, thawed, killed
 """
 from ..registered import Registered
@@ -28,6 +29,7 @@ class DatabaseEngine(Registered, ServerProcess):
     sql_client = ()              # runs SQL (-e) inside a server's container
     version_command = ()         # prints the server's version
     promote_sql = ""             # what makes a replica the primary
+    position_variable = ""       # the GTID set of what a server applied
     replication_modes = ("async",)
 
     def services(self):
@@ -36,3 +38,13 @@ class DatabaseEngine(Registered, ServerProcess):
 
     def promote(self, lab, server):
         lab.exec(server, [*self.sql_client, "-e", self.promote_sql])
+
+    def query(self, lab, server, sql, timeout=30):
+        """Rows (lists of fields) a server answers, read with its own client inside its container."""
+        out = lab.exec(server, [*self.sql_client, "-N", "-B", "-e", sql], timeout=timeout).stdout
+        return [line.split("\t") for line in out.splitlines() if line]
+
+    def position(self, lab, server):
+        """The transactions a server has applied, as its GTID set says."""
+        rows = self.query(lab, server, f"SELECT {self.position_variable}")
+        return rows[0][0].replace("\\n", "") if rows else ""

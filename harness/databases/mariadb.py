@@ -9,4 +9,5 @@ class MariaDB(DatabaseEngine):
     server_process = "mariadbd"
     sql_client = ("mariadb",)
     version_command = ("mariadbd", "--version")
+    position_variable = "@@gtid_current_pos"
     promote_sql = "STOP SLAVE; RESET SLAVE ALL; SET GLOBAL read_only = OFF;"

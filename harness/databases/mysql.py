@@ -12,6 +12,7 @@ class MySQL(DatabaseEngine):
     server_process = "mysqld"
     sql_client = ("mysql",)
     version_command = ("mysqld", "--version")
+    position_variable = "@@gtid_executed"
     promote_sql = ("STOP REPLICA; RESET REPLICA ALL; SET GLOBAL super_read_only = OFF; "
                    "SET GLOBAL read_only = OFF;")
 

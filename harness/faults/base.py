@@ -58,7 +58,8 @@ class Fault(Registered):
     def inject(self):
         """Do it. May return {"landed_t": t, "uncertainty_s": u}: it took effect between t and
         t + u, when that is known more closely than the step's start and duration (the
-        director reports when its rules landed)."""
+        director reports when its rules landed); and "seen": {...}, what it read on the way,
+        kept in the fault's event."""
         raise NotImplementedError
 
     def recover(self):

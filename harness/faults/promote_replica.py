@@ -19,4 +19,7 @@ class PromoteReplica(Fault):
         return Effect(NONE)
 
     def inject(self):
+        """The replica's replication position (GTIDs applied) read just before it is promoted."""
+        position = self.lab.database.position(self.lab, self.p["target"])
         self.lab.database.promote(self.lab, self.p["target"])
+        return {"seen": {"position_at_promotion": position}}

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from .. import store
-from . import client_grid, connect_section, health_section, lb_split, tables
+from . import client_grid, connect_section, data_section, health_section, lb_split, tables
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
@@ -56,6 +56,7 @@ def run_page(run, summary, charts):
             *_lb_split(summary),
             *_connect_section(summary),
             *_health_section(summary),
+            *_data_section(summary),
             "<p>Times are seconds after the fault took effect. detect: the first error the application saw; "
             "recover: its first success after that. The model window comes from the kernel model "
             "(<code>blackhole explain</code>).</p>",
@@ -98,6 +99,16 @@ def _connect_section(summary):
             "<h3>The probes' queries, by phase</h3>",
             table(["cell"] + connect_section.HEADER, [[html.escape(v) for v in row]
                                                        for row in connect_section.query_rows(summary)])]
+
+
+def _data_section(summary):
+    """What became of the writer's writes (report/data_section.py), when the run had a writer."""
+    part = summary.get("signals", {}).get("data")
+    if not part:
+        return []
+    return (["<h2>Data: what became of each write</h2>",
+             table(data_section.HEADER, [[html.escape(v) for v in row] for row in data_section.rows(part)])]
+            + [f"<p>{html.escape(line)}</p>" for line in data_section.explanations(part)])
 
 
 def _health_section(summary):

@@ -2,7 +2,7 @@
 import json
 
 from ..databases import DATABASES
-from . import client_grid, lb_split
+from . import client_grid, data_section, lb_split
 
 
 def _fmt(value, unit=" s"):
@@ -118,6 +118,11 @@ def markdown(summary):
     if split:
         lines += ["", "The outage in two: LB noticed, then client noticed", ""] + _markdown_table(lb_split.HEADER, split)
         lines += ["", lb_split.explanation(summary)]
+    data = summary.get("signals", {}).get("data")
+    if data:
+        lines += ["", "Data: what became of each write", ""] + _markdown_table(data_section.HEADER,
+                                                                               data_section.rows(data))
+        lines += [""] + data_section.explanations(data)
     details_header, details = client_grid.client_details(summary)
     if details:
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)

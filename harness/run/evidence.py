@@ -17,6 +17,22 @@ def collect_logs(run, lab):
             run.write_text(run.service_log(service), text)
 
 
+LEDGER_SQL = "SELECT seq, COUNT(*) FROM sbtest.ledger GROUP BY seq ORDER BY seq"
+
+
+def read_ledgers(run, lab, servers):
+    """Each database server's ledger (the writer's rows, per seq how many copies), read directly
+    from the server after the run; a server that cannot be read is recorded with why."""
+    def read(server):
+        try:
+            return "".join(f"{seq}\t{copies}\n" for seq, copies in lab.database.query(lab, server, LEDGER_SQL))
+        except Exception as exc:
+            return f"# unreadable: {str(exc).splitlines()[0] if str(exc) else repr(exc)}\n"
+    with ThreadPoolExecutor(max(1, len(servers))) as pool:
+        for server, text in zip(servers, pool.map(read, servers)):
+            run.write_text(run.ledger(server), text)
+
+
 def _log_of(lab, service):
     try:
         return lab.logs(service)

@@ -16,7 +16,7 @@ from ..errors import LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
 from ..signals.combined import planned_loads
-from ..topology import DIRECTOR
+from ..topology import DIRECTOR, SERVICE_SERVERS
 from . import environment, evidence, loads
 from .base import RunBase
 from .live import CellView, LiveView
@@ -163,7 +163,8 @@ class FailoverRun(RunBase):
         if self.view.t_fault is None:
             self.view.fault_started(t, self.scenario.observe_s, fault.effect())
         self.events.add("fault", t=t, started_t=started, done_t=done, uncertainty_s=round(uncertainty, 3),
-                        name=step.name, params=dict(step.params), step=index, effect=fault.effect().to_record())
+                        name=step.name, params=dict(step.params), step=index, effect=fault.effect().to_record(),
+                        **({"seen": details["seen"]} if "seen" in details else {}))
         self.view.note(f"{step.describe()} (took {done - started:.2f} s)", started)
 
     def _watch(self, until, stop_when_recovered=False):
@@ -191,16 +192,20 @@ class FailoverRun(RunBase):
             raise LabError("the lab broke: " + "; ".join(problems))
 
     def _cleanup_steps(self):
-        """Faults undone first; then the clients stopped while the evidence is kept; then the lab
-        taken down while the timeline is merged (run_steps runs a list's steps side by side)."""
+        """Faults undone first; then the clients stopped while the evidence is kept; the writer's
+        ledger read back from each database server; then the lab taken down while the timeline is
+        merged (run_steps runs a list's steps side by side)."""
         steps = [("undoing faults", self._recover_faults, 60)]
         keeping = [("keeping the guest's console", lambda: self.lab.keep_evidence(self.run.guest_dir), 30)]
         if self.loads:
             keeping.insert(0, ("stopping the clients", self.loads.stop, 30))
         if self.director:
             keeping.append(("keeping the director's table and the logs", self._keep_evidence, 90))
-        steps += [keeping, [("taking the lab down", self._down, 150),
-                            ("merging the timeline", lambda: evidence.merge_client_events(self.events, self.run, self.scenario.cells), 60)]]
+        steps.append(keeping)
+        if self.loads and self.scenario.writer:       # once the writer has stopped
+            steps.append(("reading the ledger on each database server", self._read_ledgers, 60))
+        steps += [[("taking the lab down", self._down, 150),
+                   ("merging the timeline", lambda: evidence.merge_client_events(self.events, self.run, self.scenario.cells), 60)]]
         return steps
 
     def _recover_faults(self):
@@ -214,6 +219,10 @@ class FailoverRun(RunBase):
     def _keep_evidence(self):
         evidence.snapshot_flows(self.run, self.director, "end")
         evidence.collect_logs(self.run, self.lab)
+
+    def _read_ledgers(self):
+        servers = [s for s in self.lab.services() if s in SERVICE_SERVERS["mysql"]]
+        evidence.read_ledgers(self.run, self.lab, servers)
 
     def _down(self):
         self.lab.down()

@@ -69,16 +69,18 @@ def _set_control_settings(plane):
     return apply
 
 
-def _set_connect_probe(raw, name, text):
-    """CONNECT_PROBE=N: the connection-setup prober at N connects per second (0: none)."""
-    rate = _typed(name, text, int)
-    load = raw.setdefault("load", {}) if isinstance(raw.get("load", {}), dict) else None
-    if "burst" in raw or load is None:
-        raise ScenarioError(f"{name}: only a failover scenario's load can take the connect prober")
-    if rate == 0:
-        load.pop("connect", None)
-    else:
-        load["connect"] = {**(load.get("connect") or {}), "rate_per_s": rate}
+def _set_load_rate(key, what, kind):
+    """CONNECT_PROBE=N / WRITER=N: that load of the scenario at N per second (0: none)."""
+    def apply(raw, name, text):
+        rate = _typed(name, text, kind)
+        load = raw.setdefault("load", {}) if isinstance(raw.get("load", {}), dict) else None
+        if "burst" in raw or load is None:
+            raise ScenarioError(f"{name}: only a failover scenario's load can take the {what}")
+        if rate == 0:
+            load.pop(key, None)
+        else:
+            load[key] = {**(load.get(key) or {}), "rate_per_s": rate}
+    return apply
 
 
 # Overrides a user can give from make or the environment, and how each changes the raw YAML.
@@ -90,7 +92,8 @@ OVERRIDES = {
     "LB_DATAPATH": _set_top("datapath", str, failover_only=False),
     "NAMESPACES": _set_top("namespaces", str),
     "KEEPALIVED": _set_control_settings("keepalived"),
-    "CONNECT_PROBE": _set_connect_probe,
+    "CONNECT_PROBE": _set_load_rate("connect", "connect prober", int),
+    "WRITER": _set_load_rate("writer", "writer", float),
     "DB_ENGINE": _set_top("database", str),
 }
 

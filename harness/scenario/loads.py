@@ -1,13 +1,17 @@
 """A scenario's load: section (the clients' loads besides each cell's probe) and its lb: section."""
 from .. import topology
-from .model import ConnectProbe, LoadBalancer, Probe, Sysbench, Wrk
-from .reader import Reader
+from .model import ConnectProbe, LoadBalancer, Probe, Sysbench, Wrk, Writer
+from .reader import Reader, ScenarioError
 
 
 def read_load(r):
-    """(sysbench, probe, wrk, connect) of a scenario's load: section."""
-    load = Reader(r.get("load", dict, required=True), "load", {"sysbench", "probe", "wrk", "connect"})
-    wrk = sysbench = connect = None
+    """(sysbench, probe, wrk, connect, writer) of a scenario's load: section."""
+    load = Reader(r.get("load", dict, required=True), "load", {"sysbench", "probe", "wrk", "connect", "writer"})
+    wrk = sysbench = connect = writer = None
+    if "writer" in load.raw:
+        w = Reader(load.raw["writer"], "load.writer", {"rate_per_s", "attempts"})
+        writer = Writer(w.get("rate_per_s", float, 20.0, minimum=0.1, maximum=500),
+                        w.get("attempts", int, 2, minimum=1, maximum=10))
     if "connect" in load.raw:
         c = Reader(load.raw["connect"], "load.connect", {"rate_per_s", "timeout_s"})
         connect = ConnectProbe(c.get("rate_per_s", int, 100, minimum=1, maximum=1000),
@@ -23,7 +27,9 @@ def read_load(r):
     pr = Reader(load.raw.get("probe", {}), "load.probe", {"proto", "interval_ms"})
     probe = Probe(pr.get("proto", str, "mysql", choices=topology.PROTOCOLS),
                   pr.get("interval_ms", float, 100.0, minimum=10, maximum=10_000))
-    return sysbench, probe, wrk, connect
+    if writer and probe.proto != "mysql":
+        raise ScenarioError("load.writer: writes go to the database: it needs load.probe.proto mysql")
+    return sysbench, probe, wrk, connect, writer
 
 
 def read_lb(raw):

@@ -89,6 +89,14 @@ class ConnectProbe:
 
 
 @dataclasses.dataclass(frozen=True)
+class Writer:
+    """Sequence-numbered inserts through the VIP (load.writer), each write tried up to `attempts`
+    times until acknowledged; after the run both servers are read back (data accounting)."""
+    rate_per_s: float = 20.0
+    attempts: int = 2
+
+
+@dataclasses.dataclass(frozen=True)
 class LoadBalancer:
     """Director settings a scenario fixes for its whole run (the lab is brought up with them)."""
     idle_timeout_s: int = 900
@@ -140,6 +148,7 @@ class Scenario:
     datapath: str = "auto"
     wrk: Wrk = None
     connect: ConnectProbe = None     # connection-setup latency prober (load.connect), or none
+    writer: Writer = None            # the data-accounting writer (load.writer), or none
     lb: LoadBalancer = LoadBalancer()
     fault_settings: tuple = ()       # (("LB_IDLE_TIMEOUT", "20"), ...): what its faults need from the start
     cell_namespaces: str = DEFAULT_CELL_NAMESPACES   # a container per namespace, or netns in one container

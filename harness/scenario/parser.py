@@ -222,7 +222,7 @@ def _read_step(raw, where, cells, injected):
 
 def _parse(raw, scenario_id):
     r = Reader(raw, "", TOP_KEYS)
-    sysbench, probe, wrk, connect = read_load(r)
+    sysbench, probe, wrk, connect, writer = read_load(r)
     lb = read_lb(raw)
     control, control_settings = read_control(raw)
     directors = director_variants(control_settings)
@@ -262,7 +262,7 @@ def _parse(raw, scenario_id):
         observe_s=r.get("observe_s", "duration", 60.0, maximum=7200),
         sysbench=sysbench, probe=probe,
         datapath=r.get("datapath", str, topology.DEFAULT_DATAPATH, choices=topology.DATAPATHS),
-        wrk=wrk, connect=connect, lb=lb, fault_settings=fault_settings,
+        wrk=wrk, connect=connect, writer=writer, lb=lb, fault_settings=fault_settings,
         cell_namespaces=r.get("namespaces", str, topology.DEFAULT_CELL_NAMESPACES, choices=topology.CELL_NAMESPACES),
         control=control, control_settings=control_settings,
         database=r.get("database", str, DEFAULT_DATABASE, choices=tuple(sorted(DATABASES))),

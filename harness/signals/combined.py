@@ -7,6 +7,7 @@ from ..measure import burst
 from ..scenario.files import of_run
 from .base import CellRecord, RunContext
 from .connect_latency import ConnectLatency
+from .data_accounting import DataAccounting
 from .director_flows import DirectorFlows
 from .director_table import DirectorTable
 from .health_checks import HealthChecks
@@ -21,7 +22,7 @@ from .wrk import Wrk
 
 SIGNALS = (Probe(), LbNoticed(), VipNeighbour(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows(),
            DirectorTable(), ConnectLatency(), QueryLatency(),
-           HealthChecks())
+           HealthChecks(), DataAccounting())
 
 
 def planned_loads(plan):

@@ -4,6 +4,7 @@ import json
 import pytest
 
 from harness.databases import DATABASES
+from harness.measure import ledger
 
 from tests.control_plane_contract import check_changes
 from tests.kernel_facts import assert_within, blackhole_bounds
@@ -32,7 +33,7 @@ def assert_within_model(cell):
 @pytest.mark.parametrize("database", sorted(DATABASES))
 def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
     # tcp_retries2=8 (~107 s) is measured by the matrix test, in the same kind of run.
-    summary, path = run_scenario("lvs-switchover", warmup_s=3, observe_s=60, database=database,
+    summary, path = run_scenario("lvs-switchover", warmup_s=3, observe_s=60, database=database, WRITER="20",
                                  cells=[{"tcp_retries2": 3}, {"tcp_retries2": 5}])
     check_changes(path)             # the manual control plane's contract (tests/control_plane_contract.py)
     # the server that ran, as it printed its own version (MYSQL_FACTS.md: sid's MySQL is 9.7)
@@ -55,6 +56,24 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
         hang_s = cell["probe"]["detect_s"] - summary["fault"]["uncertainty_s"]
         assert sysbench["stalled_s"] >= int(hang_s) - 1
     assert by_name["r3"]["probe"]["detect_s"] < by_name["r5"]["probe"]["detect_s"]
+    assert_every_write_accounted_for(summary, path, by_name["r3"]["predicted"]["base_rto_s"])
+
+
+def assert_every_write_accounted_for(summary, path, rto_s):
+    """The writer (r3's namespace) against what the promoted replica holds, read from the server:
+    the one write in flight at the cut ended in doubt after r3's kernel budget counted from its own
+    send, never reached the old primary (the director dropped it), and its retry landed once; every
+    acknowledged write is there exactly once (the old primary, alive, had shipped them all)."""
+    data = summary["signals"]["data"]
+    attempts, _ = ledger.parse_writes((path / "load" / "writer.jsonl").read_text())
+    held = ledger.parse_ledger((path / "db" / "mysql-replica-ledger.tsv").read_text())
+    acked = {r["seq"] for r in attempts if r["outcome"] == "ack"}
+    assert held is not None and set(held) == acked and set(held.values()) == {1}, "rows != acknowledged writes"
+    [hung] = [r for r in attempts if r["outcome"] == "in_doubt"]
+    assert hung["error"] == "MYSQL_2013" and hung["seq"] in acked, hung
+    assert_within(hung["t1"] - hung["t0"], blackhole_bounds(3, 0.0, rto_s), "the write in doubt")
+    assert data["lost"] == 0 and data["duplicates"] == 0 and data["in_doubt_committed"] == 0 and not data["unknown_rows"]
+    assert data["attempts"]["in_doubt"] == 1 and data["acknowledged"] == len(acked)
 
 
 def test_silent_kill_hangs_like_a_swap(run_scenario):

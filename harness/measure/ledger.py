@@ -1,0 +1,60 @@
+"""Data accounting: what the writer (images/client/writer.py) was told about each write, beside
+what each database server holds after the run (store.RunDir.ledger). Pure functions."""
+import json
+
+OUTCOMES = ("ack", "failed", "in_doubt")
+
+
+def parse_writes(text):
+    """(attempts, end record or None): the writer's lines, in order."""
+    attempts, end = [], None
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue                       # a line cut short when the writer was stopped
+        if "end" in record:
+            end = record
+        elif record.get("outcome") in OUTCOMES:
+            attempts.append(record)
+    return attempts, end
+
+
+def parse_ledger(text):
+    """{seq: copies} a server held, or None when it could not be read ('# unreadable: ...')."""
+    if text.startswith("# unreadable"):
+        return None
+    rows = {}
+    for line in text.splitlines():
+        seq, copies = line.split("\t")
+        rows[int(seq)] = int(copies)
+    return rows
+
+
+def account(attempts, new_primary, old_primary=None):
+    """What became of the writes. attempts: the writer's records; new_primary / old_primary:
+    {seq: copies} of the server that took the writes after the failover and the one before
+    (None: not read). lost: acknowledged seqs the new primary lacks; in_doubt_committed: seqs
+    whose every attempt ended in doubt that the new primary holds anyway; duplicates: seqs held
+    more than once (a retry of a write that had committed); only_on_old_primary: seqs the old
+    primary holds and the new one does not."""
+    by_seq = {}
+    for record in attempts:
+        by_seq.setdefault(record["seq"], []).append(record["outcome"])
+    acked = sorted(seq for seq, outcomes in by_seq.items() if "ack" in outcomes)
+    in_doubt = sorted(seq for seq, outcomes in by_seq.items() if "ack" not in outcomes and "in_doubt" in outcomes)
+    result = {"writes": len(by_seq), "attempts": {o: sum(r["outcome"] == o for r in attempts) for o in OUTCOMES},
+              "acknowledged": len(acked), "in_doubt": len(in_doubt),
+              "never_written": sum(1 for outcomes in by_seq.values() if set(outcomes) == {"failed"}),
+              "retried": sum(1 for outcomes in by_seq.values() if len(outcomes) > 1)}
+    if new_primary is None:
+        return {**result, "read_back": False}
+    lost = [seq for seq in acked if seq not in new_primary]
+    result.update(read_back=True, lost=len(lost), lost_seqs=lost,
+                  in_doubt_committed=sum(1 for seq in in_doubt if seq in new_primary),
+                  duplicates=sum(1 for copies in new_primary.values() if copies > 1),
+                  duplicate_seqs=sorted(seq for seq, copies in new_primary.items() if copies > 1),
+                  unknown_rows=sorted(seq for seq in new_primary if seq not in by_seq))
+    if old_primary is not None:
+        result["only_on_old_primary"] = sorted(seq for seq in old_primary if seq not in new_primary)
+    return result

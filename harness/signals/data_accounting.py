@@ -1,0 +1,54 @@
+"""Data accounting (load.writer): sequence-numbered writes through the VIP, each acknowledged,
+failed or in doubt as the writer saw it, beside what the database servers hold after the run:
+acknowledged writes the new primary lacks (lost), writes in doubt that committed, duplicates
+left by retries, and the replica's position when it was promoted."""
+from ..faults.promote_replica import PromoteReplica
+from ..load import writer
+from ..measure import ledger
+from ..topology import PROTOCOL_PORTS, SERVICE_SERVERS
+from .base import Load, Signal
+
+
+class DataAccounting(Signal):
+    name = "data"
+
+    def loads(self, plan):
+        s = plan.scenario
+        if not s.writer:
+            return []
+        container, netns = plan.placement(s.cells[0].service)
+        return [Load(container, plan.run.writer_log(),
+                     tuple(writer.command(s.writer, plan.vip_for(s.cells[0]), PROTOCOL_PORTS["mysql"],
+                                          plan.duration_s, netns)),
+                     writer.PROCESS)]
+
+    def summarize_run(self, context):
+        s = context.scenario
+        if not s.writer:
+            return {}
+        run = context.run
+        attempts, _ = ledger.parse_writes(run.read(run.writer_log()))
+        new, old, position = servers_after(context.events)
+        held = {server: ledger.parse_ledger(run.read(run.ledger(server))) if run.ledger(server).exists() else None
+                for server in (new, old) if server}
+        accounting = ledger.account(attempts, held.get(new), held.get(old) if old else None)
+        t_fault = getattr(context, "t_fault", None)
+        in_doubt_at = [round(r["t0"] - t_fault, 3) for r in attempts
+                       if r["outcome"] == "in_doubt" and t_fault is not None]
+        return {"rate_per_s": s.writer.rate_per_s, "attempts_per_write": s.writer.attempts,
+                "new_primary": new, "old_primary": old, "position_at_promotion": position,
+                "unreadable": sorted(server for server, rows in held.items() if rows is None),
+                "in_doubt_sent_at_s": in_doubt_at, **accounting}
+
+
+def servers_after(events):
+    """(the server that took writes at the end, the one before it or None, the promoted replica's
+    position when promoted): from the last promote_replica fault the run injected."""
+    promoted = [e for e in events if e.get("source") == "harness" and e["event"] == "fault"
+                and e["name"] == PromoteReplica.name]
+    databases = SERVICE_SERVERS["mysql"]
+    if not promoted:
+        return databases[0], None, None
+    target = promoted[-1]["params"]["target"]
+    old = next((server for server in databases if server != target), None)
+    return target, old, (promoted[-1].get("seen") or {}).get("position_at_promotion")

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""writer HOST PORT RATE_PER_S DURATION_S ATTEMPTS
+
+Sequence-numbered inserts through the VIP, one connection, autocommit, as an application that
+must not lose writes: row `seq` goes into sbtest.ledger every 1/RATE s; a write that did not
+get its acknowledgement is tried again with the same seq, up to ATTEMPTS times in all (1: never
+again). One JSON line per attempt:
+  {"seq": n, "attempt": k, "t0": sent, "t1": answered, "outcome": "ack" | "failed" | "in_doubt",
+   "error": ..., "detail": ..., "server": @@hostname of the connection (once known)}
+ack: the commit was acknowledged. failed: it certainly did not commit (no connection, or the
+server answered with an error). in_doubt: the statement went out and no answer came (the
+connection broke or timed out): it may have committed. Last: {"end": t, "seqs": n}.
+The table is created if missing (an auto-increment key: a retried seq can be written twice).
+Ends at DURATION_S, or on SIGINT/SIGTERM once the write in flight has its answer (its row must
+not commit unrecorded)."""
+import json
+import signal
+import sys
+import time
+
+import pymysql
+
+CREATE = ("CREATE TABLE IF NOT EXISTS sbtest.ledger (id BIGINT AUTO_INCREMENT PRIMARY KEY, seq BIGINT NOT NULL, "
+          "attempt INT NOT NULL, t_sent DOUBLE NOT NULL, KEY (seq))")
+CLIENT_ERRORS_FROM = 2000     # MySQL's client-side error codes (2013 lost connection, ...) start here
+
+
+def emit(record):
+    sys.stdout.write(json.dumps(record) + "\n")
+    sys.stdout.flush()
+
+
+class Writer:
+    def __init__(self, host, port):
+        self.host, self.port = host, port
+        self.conn, self.server = None, None
+
+    def connect(self):
+        self.conn = pymysql.connect(host=self.host, port=self.port, user="sbtest", password="sbtest",
+                                    connect_timeout=2, autocommit=True)
+        with self.conn.cursor() as cursor:
+            cursor.execute(CREATE)
+            cursor.execute("SELECT @@hostname")
+            self.server = cursor.fetchone()[0]
+
+    def drop(self):
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except Exception:
+                pass
+        self.conn = self.server = None
+
+    def write(self, seq, attempt):
+        record = {"seq": seq, "attempt": attempt, "t0": time.time()}
+        sent = False
+        try:
+            if self.conn is None:
+                self.connect()
+            record["server"] = self.server
+            with self.conn.cursor() as cursor:
+                sent = True
+                cursor.execute("INSERT INTO sbtest.ledger (seq, attempt, t_sent) VALUES (%s, %s, %s)",
+                               (seq, attempt, record["t0"]))
+            record["outcome"] = "ack"
+        except pymysql.err.MySQLError as exc:
+            code = exc.args[0] if exc.args and isinstance(exc.args[0], int) else None
+            answered = code is not None and code < CLIENT_ERRORS_FROM
+            record.update(outcome="in_doubt" if sent and not answered else "failed",
+                          error=f"MYSQL_{code}" if code else type(exc).__name__, detail=str(exc)[:200])
+            self.drop()
+        except OSError as exc:
+            record.update(outcome="in_doubt" if sent else "failed", error=type(exc).__name__, detail=str(exc)[:200])
+            self.drop()
+        record["t1"] = time.time()
+        emit(record)
+        return record["outcome"] == "ack"
+
+
+def main():
+    host, port, rate, duration_s, attempts = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), \
+        int(sys.argv[5])
+    stopping = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stopping.append(True))
+    writer, interval = Writer(host, port), 1.0 / rate
+    deadline, next_at, seq = time.monotonic() + duration_s, time.monotonic(), 0
+    while time.monotonic() < deadline and not stopping:
+        seq += 1
+        for attempt in range(1, attempts + 1):
+            time.sleep(max(0.0, next_at - time.monotonic()))
+            next_at = max(next_at + interval, time.monotonic())
+            if stopping or writer.write(seq, attempt) or time.monotonic() >= deadline:
+                break
+    emit({"end": time.time(), "seqs": seq})
+
+
+if __name__ == "__main__":
+    main()
