@@ -119,6 +119,10 @@ class RunDir:
         error that stopped the reading (data accounting)."""
         return self._at("db", f"{server}-ledger.tsv")
 
+    def semi_sync_status(self, server):
+        """A database server's Rpl_semi_sync* status counters after the run."""
+        return self._at("db", f"{server}-semi-sync.tsv")
+
     def director_flows(self, label):
         return self._at("director", f"flows-{label}.txt")
 

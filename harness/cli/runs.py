@@ -57,8 +57,12 @@ def run_scenario(args, scenario, raw):
         print(f"run: control: {scenario.control} programs IPVS, which this host's kernel ({platform.release()}) "
               f"does not have: running it in a guest booting Debian's {DEFAULT_GUEST_KERNEL} (KERNEL= picks another)")
         kernel = DEFAULT_GUEST_KERNEL
+    keep_lab = os.environ.get("KEEP_LAB") == "1"
+    if keep_lab and kernel != HOST:
+        print("run: KEEP_LAB=1 keeps a lab on this host only: the guest goes, and its lab with it")
     with engine_for(kernel) as engine:
-        return run_and_report(scenario, raw, project=args.project, lab_env=environment_from_os(), engine=engine)
+        return run_and_report(scenario, raw, project=args.project, lab_env=environment_from_os(), engine=engine,
+                              keep_lab=keep_lab)
 
 
 def _run_for_baseline(args):

@@ -30,7 +30,7 @@ class DatabaseEngine(Registered, ServerProcess):
     version_command = ()         # prints the server's version
     promote_sql = ""             # what makes a replica the primary
     position_variable = ""       # the GTID set of what a server applied
-    replication_modes = ("async",)
+    replication_modes = ("async", "semi-sync")
 
     def services(self):
         """{service: Compose overrides} for the database servers (empty: compose.yaml's own)."""

@@ -31,6 +31,25 @@ def parse_ledger(text):
     return rows
 
 
+SEMI_SYNC_PREFIXES = ("Rpl_semi_sync_source_", "Rpl_semi_sync_master_", "Rpl_semi_sync_replica_",
+                      "Rpl_semi_sync_slave_")
+
+
+def parse_semi_sync(text):
+    """A server's primary-side semi-sync counters by their engine-neutral names ({'no_times': 1,
+    'no_tx': 40, 'yes_tx': 300, 'status': 'ON', ...}), or None when it could not be read."""
+    if text.startswith("# unreadable") or not text.strip():
+        return None
+    status = {}
+    for line in text.splitlines():
+        name, _, value = line.partition("\t")
+        for prefix in SEMI_SYNC_PREFIXES[:2]:
+            if name.startswith(prefix):
+                key = name[len(prefix):].lower()
+                status[key] = int(value) if value.isdigit() else value
+    return status
+
+
 def account(attempts, new_primary, old_primary=None):
     """What became of the writes. attempts: the writer's records; new_primary / old_primary:
     {seq: copies} of the server that took the writes after the failover and the one before

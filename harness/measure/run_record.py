@@ -1,11 +1,15 @@
 """What a failover run's events and files say about the run as a whole: its first fault, when
 it was healed, how the run ended, and a cell's verdict against its model window."""
-from ..effects import Effect
+from ..effects import NONE, Effect
 from . import probe_log, ss_log
 
 
 def first_fault(events):
-    return next((e for e in events if e.get("source") == "harness" and e["event"] == "fault"), None)
+    """The fault the run's times count from: the first that existing flows notice (a replication
+    cut before the failover prepares it), or the first of all when none of them do."""
+    faults = [e for e in events if e.get("source") == "harness" and e["event"] == "fault"]
+    noticed = (e for e in faults if (e.get("effect") or {}).get("kind") != NONE)
+    return next(noticed, faults[0] if faults else None)
 
 
 def heal_of(events, fault):

@@ -21,6 +21,16 @@ def explanations(part):
     lines = [f"A writer inserted sequence-numbered rows through the VIP at {part['rate_per_s']:g}/s, each tried "
              f"up to {part['attempts_per_write']} time(s) until acknowledged; after the run {part['new_primary']} "
              "(the server taking writes at the end) was read back directly."]
+    semi = part.get("semi_sync_on_first_primary")
+    if part.get("replication") == "semi-sync":
+        first = part["old_primary"] or part["new_primary"]
+        if semi:
+            lines.append(f"Semi-sync (timeout {part['semi_sync_timeout_ms']} ms) on {first}: "
+                         f"{semi.get('yes_tx', '?')} commits acknowledged by the replica, {semi.get('no_tx', '?')} "
+                         f"not; it fell back to async {semi.get('no_times', '?')} time(s) (status at the end: "
+                         f"{semi.get('status', '?')}).")
+        else:
+            lines.append(f"Semi-sync: {first}'s counters could not be read after the run.")
     if part.get("position_at_promotion") is not None:
         lines.append(f"{part['new_primary']} had applied {part['position_at_promotion'] or '(nothing)'} when it "
                      "was promoted.")

@@ -50,9 +50,12 @@ def _start_step(doing, step):
 
 class RunBase:
     def __init__(self, scenario, raw_definition, project=None, lab_env=None, results=None,
-                 out=sys.stdout, engine=None):
-        """project: the Compose project (None: one of the run's own, so runs can share an engine)."""
+                 out=sys.stdout, engine=None, keep_lab=False):
+        """project: the Compose project (None: one of the run's own, so runs can share an engine);
+        keep_lab: leave a failover run's lab up afterwards, on this host, to look into its servers
+        (`make down LAB_PROJECT=<project>` or `make clean` removes it)."""
         self.scenario, self.raw = scenario, raw_definition
+        self.keep_lab = keep_lab
         self.project, self.lab_env, self.results, self.out = project, lab_env or {}, results, out
         self.engine = engine
         self.run = self.events = self.lab = None

@@ -18,19 +18,23 @@ def collect_logs(run, lab):
 
 
 LEDGER_SQL = "SELECT seq, COUNT(*) FROM sbtest.ledger GROUP BY seq ORDER BY seq"
+SEMI_SYNC_SQL = "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync%'"
 
 
 def read_ledgers(run, lab, servers):
-    """Each database server's ledger (the writer's rows, per seq how many copies), read directly
-    from the server after the run; a server that cannot be read is recorded with why."""
-    def read(server):
+    """Each database server's ledger (the writer's rows, per seq how many copies) and its
+    semi-sync counters, read directly from the server after the run; a server that cannot be
+    read is recorded with why."""
+    def read(server, sql):
         try:
-            return "".join(f"{seq}\t{copies}\n" for seq, copies in lab.database.query(lab, server, LEDGER_SQL))
+            return "".join("\t".join(row) + "\n" for row in lab.database.query(lab, server, sql))
         except Exception as exc:
             return f"# unreadable: {str(exc).splitlines()[0] if str(exc) else repr(exc)}\n"
-    with ThreadPoolExecutor(max(1, len(servers))) as pool:
-        for server, text in zip(servers, pool.map(read, servers)):
-            run.write_text(run.ledger(server), text)
+    wanted = [(server, path, sql) for server in servers
+              for path, sql in ((run.ledger(server), LEDGER_SQL), (run.semi_sync_status(server), SEMI_SYNC_SQL))]
+    with ThreadPoolExecutor(max(1, len(wanted))) as pool:
+        for (_, path, _), text in zip(wanted, pool.map(lambda w: read(w[0], w[2]), wanted)):
+            run.write_text(path, text)
 
 
 def _log_of(lab, service):

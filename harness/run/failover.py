@@ -12,6 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..director import Director
+from ..effects import NONE
 from ..errors import LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
@@ -41,6 +42,7 @@ class FailoverRun(RunBase):
         self.env_recorded = None          # a future: env.json's contents, once the director is ready
         self.servers_ready = None         # a future: the servers' health checks passed
         self.lab_checked = 0.0
+        self.counting_from_unnoticed = False   # the view counts from a fault existing flows do not notice
 
     def execute(self):
         self.open_run()
@@ -160,7 +162,9 @@ class FailoverRun(RunBase):
         # uncertainty_s: how much later than t it may have taken effect.
         t = details.get("landed_t", started)
         uncertainty = details.get("uncertainty_s", done - started)
-        if self.view.t_fault is None:
+        # the view counts from the same fault as the summary (run_record.first_fault)
+        if self.view.t_fault is None or self.counting_from_unnoticed and fault.effect().kind != NONE:
+            self.counting_from_unnoticed = fault.effect().kind == NONE
             self.view.fault_started(t, self.scenario.observe_s, fault.effect())
         self.events.add("fault", t=t, started_t=started, done_t=done, uncertainty_s=round(uncertainty, 3),
                         name=step.name, params=dict(step.params), step=index, effect=fault.effect().to_record(),
@@ -204,7 +208,8 @@ class FailoverRun(RunBase):
         steps.append(keeping)
         if self.loads and self.scenario.writer:       # once the writer has stopped
             steps.append(("reading the ledger on each database server", self._read_ledgers, 60))
-        steps += [[("taking the lab down", self._down, 150),
+        kept = self.keep_lab and self.lab.engine.shared      # a guest goes, and its lab with it
+        steps += [[("keeping the lab up", self._keep, 5) if kept else ("taking the lab down", self._down, 150),
                    ("merging the timeline", lambda: evidence.merge_client_events(self.events, self.run, self.scenario.cells), 60)]]
         return steps
 
@@ -227,3 +232,8 @@ class FailoverRun(RunBase):
     def _down(self):
         self.lab.down()
         self.events.add("lab_down")
+
+    def _keep(self):
+        self.events.add("lab_kept", project=self.lab.project)
+        self.say(f"run: lab kept up: project {self.lab.project} (make down LAB_PROJECT={self.lab.project}, "
+                 "or make clean, removes it)")

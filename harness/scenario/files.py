@@ -52,6 +52,16 @@ def _typed(name, text, kind):
     return value
 
 
+def _set_in_section(section, key, kind):
+    """REPLICATION=semi-sync: one key of a top-level section (replication:), the others kept."""
+    def apply(raw, name, text):
+        if "burst" in raw:
+            raise ScenarioError(f"{name}: a burst scenario has no {section}")
+        given = raw.get(section) if isinstance(raw.get(section), dict) else {}
+        raw[section] = {**given, key: _typed(name, text, kind)}
+    return apply
+
+
 def _set_control_settings(plane):
     """KEEPALIVED="delay_loop=2 retry=1": settings of the scenario's control plane, given as words;
     the parser checks each as if the scenario said it."""
@@ -95,6 +105,8 @@ OVERRIDES = {
     "CONNECT_PROBE": _set_load_rate("connect", "connect prober", int),
     "WRITER": _set_load_rate("writer", "writer", float),
     "DB_ENGINE": _set_top("database", str),
+    "REPLICATION": _set_in_section("replication", "mode", str),
+    "SEMI_SYNC_TIMEOUT_MS": _set_in_section("replication", "semi_sync_timeout_ms", int),
 }
 
 

@@ -1,6 +1,8 @@
-"""A scenario's load: section (the clients' loads besides each cell's probe) and its lb: section."""
+"""A scenario's load: section (the clients' loads besides each cell's probe), its lb: and its
+replication: sections."""
 from .. import topology
-from .model import ConnectProbe, LoadBalancer, Probe, Sysbench, Wrk, Writer
+from ..databases import DATABASES
+from .model import ConnectProbe, LoadBalancer, Probe, Replication, Sysbench, Wrk, Writer
 from .reader import Reader, ScenarioError
 
 
@@ -9,9 +11,10 @@ def read_load(r):
     load = Reader(r.get("load", dict, required=True), "load", {"sysbench", "probe", "wrk", "connect", "writer"})
     wrk = sysbench = connect = writer = None
     if "writer" in load.raw:
-        w = Reader(load.raw["writer"], "load.writer", {"rate_per_s", "attempts"})
+        w = Reader(load.raw["writer"], "load.writer", {"rate_per_s", "attempts", "read_timeout_s"})
         writer = Writer(w.get("rate_per_s", float, 20.0, minimum=0.1, maximum=500),
-                        w.get("attempts", int, 2, minimum=1, maximum=10))
+                        w.get("attempts", int, 2, minimum=1, maximum=10),
+                        w.get("read_timeout_s", "duration", 0.0, maximum=3600))
     if "connect" in load.raw:
         c = Reader(load.raw["connect"], "load.connect", {"rate_per_s", "timeout_s"})
         connect = ConnectProbe(c.get("rate_per_s", int, 100, minimum=1, maximum=1000),
@@ -30,6 +33,14 @@ def read_load(r):
     if writer and probe.proto != "mysql":
         raise ScenarioError("load.writer: writes go to the database: it needs load.probe.proto mysql")
     return sysbench, probe, wrk, connect, writer
+
+
+def read_replication(raw, database):
+    if "replication" not in raw:
+        return Replication()
+    r = Reader(raw["replication"], "replication", {"mode", "semi_sync_timeout_ms"})
+    return Replication(r.get("mode", str, "async", choices=DATABASES[database].replication_modes),
+                       r.get("semi_sync_timeout_ms", int, 10_000, minimum=100, maximum=600_000))
 
 
 def read_lb(raw):

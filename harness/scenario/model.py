@@ -94,6 +94,7 @@ class Writer:
     times until acknowledged; after the run both servers are read back (data accounting)."""
     rate_per_s: float = 20.0
     attempts: int = 2
+    read_timeout_s: float = 0.0      # the writer's own wait for an answer (0: none, the kernel decides)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,6 +105,17 @@ class LoadBalancer:
 
     def lab_env(self):
         return {"LB_IDLE_TIMEOUT": str(self.idle_timeout_s), "LB_CONNTRACK_LOOSE": str(self.conntrack_loose)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Replication:
+    """How the replica follows the primary: async, or semi-sync (a commit waits for the replica's
+    receipt, at most semi_sync_timeout_ms, then the primary falls back to async)."""
+    mode: str = "async"
+    semi_sync_timeout_ms: int = 10_000
+
+    def lab_env(self):
+        return {"REPLICATION": self.mode, "SEMI_SYNC_TIMEOUT_MS": str(self.semi_sync_timeout_ms)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,11 +167,12 @@ class Scenario:
     control: str = "manual"          # who changes the director (harness/control/)
     control_settings: tuple = ()     # (("delay_loop", 2.0), ...): that control plane's settings, as given
     database: str = DEFAULT_DATABASE  # the engine the database servers run (harness/databases/)
+    replication: Replication = Replication()
 
     kind = "failover"
 
     def lab_env(self):
-        return {**self.lb.lab_env(), **dict(self.fault_settings)}
+        return {**self.lb.lab_env(), **self.replication.lab_env(), **dict(self.fault_settings)}
 
     def runs_sysbench(self, cell):
         return bool(self.sysbench) and cell.sysbench

@@ -9,7 +9,7 @@ from ..faults.base import FAULTS, Param
 from .clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
 from .control import director_variants, needs_ipvs, read_control
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
-from .loads import read_lb, read_load
+from .loads import read_lb, read_load, read_replication
 from .model import Cell, Scenario, Step
 from .reader import Reader, ScenarioError, parse_duration
 
@@ -18,7 +18,7 @@ CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "i
                 "client", "director", *LINK_KNOBS)
 CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS)
 TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s", "datapath", "lb",
-            "namespaces", "control", "database"}
+            "namespaces", "control", "database", "replication"}
 
 
 def parse(raw, source="<scenario>", scenario_id=None):
@@ -224,6 +224,7 @@ def _parse(raw, scenario_id):
     r = Reader(raw, "", TOP_KEYS)
     sysbench, probe, wrk, connect, writer = read_load(r)
     lb = read_lb(raw)
+    database = r.get("database", str, DEFAULT_DATABASE, choices=tuple(sorted(DATABASES)))
     control, control_settings = read_control(raw)
     directors = director_variants(control_settings)
     if needs_ipvs(control) and raw.get("datapath") == "nftables":
@@ -265,7 +266,7 @@ def _parse(raw, scenario_id):
         wrk=wrk, connect=connect, writer=writer, lb=lb, fault_settings=fault_settings,
         cell_namespaces=r.get("namespaces", str, topology.DEFAULT_CELL_NAMESPACES, choices=topology.CELL_NAMESPACES),
         control=control, control_settings=control_settings,
-        database=r.get("database", str, DEFAULT_DATABASE, choices=tuple(sorted(DATABASES))),
+        database=database, replication=read_replication(raw, database),
     )
 
 

@@ -35,7 +35,11 @@ class DataAccounting(Signal):
         t_fault = getattr(context, "t_fault", None)
         in_doubt_at = [round(r["t0"] - t_fault, 3) for r in attempts
                        if r["outcome"] == "in_doubt" and t_fault is not None]
+        first_primary = old or new
+        semi_sync = ledger.parse_semi_sync(run.read(run.semi_sync_status(first_primary)))
         return {"rate_per_s": s.writer.rate_per_s, "attempts_per_write": s.writer.attempts,
+                "replication": s.replication.mode, "semi_sync_timeout_ms": s.replication.semi_sync_timeout_ms,
+                "semi_sync_on_first_primary": semi_sync if s.replication.mode == "semi-sync" else None,
                 "new_primary": new, "old_primary": old, "position_at_promotion": position,
                 "unreadable": sorted(server for server, rows in held.items() if rows is None),
                 "in_doubt_sent_at_s": in_doubt_at, **accounting}

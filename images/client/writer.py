@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""writer HOST PORT RATE_PER_S DURATION_S ATTEMPTS
+"""writer HOST PORT RATE_PER_S DURATION_S ATTEMPTS [READ_TIMEOUT_S]
 
 Sequence-numbered inserts through the VIP, one connection, autocommit, as an application that
 must not lose writes: row `seq` goes into sbtest.ledger every 1/RATE s; a write that did not
 get its acknowledgement is tried again with the same seq, up to ATTEMPTS times in all (1: never
-again). One JSON line per attempt:
+again); READ_TIMEOUT_S (0, the default: none) bounds the wait for an answer. One JSON line per
+attempt:
   {"seq": n, "attempt": k, "t0": sent, "t1": answered, "outcome": "ack" | "failed" | "in_doubt",
    "error": ..., "detail": ..., "server": @@hostname of the connection (once known)}
 ack: the commit was acknowledged. failed: it certainly did not commit (no connection, or the
 server answered with an error). in_doubt: the statement went out and no answer came (the
 connection broke or timed out): it may have committed. Last: {"end": t, "seqs": n}.
 The table is created if missing (an auto-increment key: a retried seq can be written twice).
+The first write waits for the first connection (a lab still starting is not a failed write).
 Ends at DURATION_S, or on SIGINT/SIGTERM once the write in flight has its answer (its row must
 not commit unrecorded)."""
 import json
@@ -31,13 +33,13 @@ def emit(record):
 
 
 class Writer:
-    def __init__(self, host, port):
-        self.host, self.port = host, port
+    def __init__(self, host, port, read_timeout_s):
+        self.host, self.port, self.read_timeout_s = host, port, read_timeout_s or None
         self.conn, self.server = None, None
 
     def connect(self):
         self.conn = pymysql.connect(host=self.host, port=self.port, user="sbtest", password="sbtest",
-                                    connect_timeout=2, autocommit=True)
+                                    connect_timeout=2, read_timeout=self.read_timeout_s, autocommit=True)
         with self.conn.cursor() as cursor:
             cursor.execute(CREATE)
             cursor.execute("SELECT @@hostname")
@@ -80,11 +82,18 @@ class Writer:
 def main():
     host, port, rate, duration_s, attempts = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), \
         int(sys.argv[5])
+    read_timeout_s = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0
     stopping = []
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stopping.append(True))
-    writer, interval = Writer(host, port), 1.0 / rate
-    deadline, next_at, seq = time.monotonic() + duration_s, time.monotonic(), 0
+    writer, interval = Writer(host, port, read_timeout_s), 1.0 / rate
+    deadline = time.monotonic() + duration_s
+    while writer.conn is None and not stopping and time.monotonic() < deadline:
+        try:
+            writer.connect()
+        except (pymysql.err.MySQLError, OSError):
+            time.sleep(0.2)
+    next_at, seq = time.monotonic(), 0
     while time.monotonic() < deadline and not stopping:
         seq += 1
         for attempt in range(1, attempts + 1):

@@ -5,6 +5,8 @@ set -euo pipefail
 : "${ROLE:?ROLE must be primary or replica}" "${SERVER_ID:?}"
 DB_USER=${DB_USER:-sbtest} DB_PASSWORD=${DB_PASSWORD:-sbtest}
 REPL_PASSWORD=${REPL_PASSWORD:-repl}
+REPLICATION=${REPLICATION:-async} SEMI_SYNC_TIMEOUT_MS=${SEMI_SYNC_TIMEOUT_MS:-10000}
+case "$REPLICATION" in async|semi-sync) ;; *) echo "REPLICATION must be async or semi-sync" >&2; exit 2 ;; esac
 
 
 mkdir -p /run/mysqld && chown mysql:mysql /run/mysqld
@@ -30,8 +32,12 @@ GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'%';
 CREATE USER IF NOT EXISTS 'repl'@'%' IDENTIFIED BY '$REPL_PASSWORD';
 GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%';
 SQL
+  if [ "$REPLICATION" = semi-sync ]; then
+    mariadb -e "SET GLOBAL rpl_semi_sync_master_timeout = $SEMI_SYNC_TIMEOUT_MS; SET GLOBAL rpl_semi_sync_master_enabled = ON"
+  fi
 else
   : "${PRIMARY_HOST:?}"
+  [ "$REPLICATION" = semi-sync ] && mariadb -e "SET GLOBAL rpl_semi_sync_slave_enabled = ON"
   mariadb <<SQL
 SET GLOBAL read_only = ON;
 STOP SLAVE;

@@ -5,6 +5,8 @@ set -euo pipefail
 : "${ROLE:?ROLE must be primary or replica}" "${SERVER_ID:?}"
 DB_USER=${DB_USER:-sbtest} DB_PASSWORD=${DB_PASSWORD:-sbtest}
 REPL_PASSWORD=${REPL_PASSWORD:-repl}
+REPLICATION=${REPLICATION:-async} SEMI_SYNC_TIMEOUT_MS=${SEMI_SYNC_TIMEOUT_MS:-10000}
+case "$REPLICATION" in async|semi-sync) ;; *) echo "REPLICATION must be async or semi-sync" >&2; exit 2 ;; esac
 
 install -d -o mysql -g mysql /run/mysqld
 if [ ! -d /var/lib/mysql/mysql ]; then
@@ -29,10 +31,14 @@ GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'%';
 CREATE USER IF NOT EXISTS 'repl'@'%' IDENTIFIED BY '$REPL_PASSWORD';
 GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%';
 SQL
+  if [ "$REPLICATION" = semi-sync ]; then
+    mysql -e "SET GLOBAL rpl_semi_sync_source_timeout = $SEMI_SYNC_TIMEOUT_MS; SET GLOBAL rpl_semi_sync_source_enabled = ON"
+  fi
 else
   : "${PRIMARY_HOST:?}"
   # caching_sha2_password over a channel without TLS needs the source's RSA key (MYSQL_FACTS.md);
   # the channel's TLS is on by default, the key is asked for in case it is not.
+  [ "$REPLICATION" = semi-sync ] && mysql -e "SET GLOBAL rpl_semi_sync_replica_enabled = ON"
   mysql <<SQL
 SET GLOBAL super_read_only = ON;
 CHANGE REPLICATION SOURCE TO SOURCE_HOST='$PRIMARY_HOST', SOURCE_USER='repl',

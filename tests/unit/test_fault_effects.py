@@ -23,6 +23,7 @@ SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nod
     ("syn_limit", {"target": "mysql-primary", "rate_per_s": 40, "burst": 5}, Effect("none")),
     ("rx_stall", {"target": "mysql-primary", "stall": 0.2, "every": 5.0}, Effect("none")),
     ("slow_link", {"node": "director", "delay": 0.05, "jitter": 0.01, "loss_pct": 0.0}, Effect("none")),
+    ("replication_cut", {"replica": "mysql-replica", "primary": "mysql-primary"}, Effect("none")),
 ])
 def test_each_fault_declares_its_effect(name, params, effect):
     assert FAULTS[name](None, **params).effect() == effect
@@ -31,7 +32,7 @@ def test_each_fault_declares_its_effect(name, params, effect):
 
 def test_every_registered_fault_is_covered_above():
     covered = {"ipvs_swap", "silent_kill", "iptables_drop", "app_hang", "lb_idle_timeout", "promote_replica",
-               "backend_restart", "director_kill", "syn_limit", "rx_stall", "slow_link"}
+               "backend_restart", "director_kill", "syn_limit", "rx_stall", "slow_link", "replication_cut"}
     assert set(FAULTS) == covered
 
 
@@ -49,3 +50,12 @@ def test_backend_restart_is_a_scenario_step_and_its_clients_expect_a_reset_at_th
     # The budget of tcp_retries2=15 (924.6 s, KERNEL_FACTS.md) plays no part: a reset ends the wait.
     assert window.basis == "reset at the next packet"
     assert window.latest_s < 2.0 and window.contains(0.3)
+
+
+def test_times_count_from_the_first_fault_existing_flows_notice():
+    from harness.measure.run_record import first_fault
+    cut = {"source": "harness", "event": "fault", "t": 10.0, "name": "replication_cut", "effect": {"kind": "none"}}
+    swap = {"source": "harness", "event": "fault", "t": 15.0, "name": "ipvs_swap", "effect": {"kind": "blackhole"}}
+    assert first_fault([cut, swap]) is swap
+    assert first_fault([cut]) is cut, "a run whose every fault goes unnoticed counts from its first"
+    assert first_fault([]) is None

@@ -1,0 +1,39 @@
+"""Replication cut off: the replica receives nothing from the primary (and sends nothing back),
+while the clients' flows go on untouched. Before a failover it leaves the replica behind by
+every write the primary acknowledges meanwhile: async replication loses them at promotion,
+semi-sync holds each commit until its timeout (then falls back to async and loses them too)."""
+from ..effects import NONE, Effect
+from ..topology import SERVICE_SERVERS
+from .base import Fault, Param, delete_table, nft_table_script
+
+TABLE = "blackhole_fault_replication"
+
+
+class ReplicationCut(Fault):
+    name = "replication_cut"
+    params = {"replica": Param("server", "mysql-replica", help="the replica cut off from its primary"),
+              "primary": Param("server", "mysql-primary", help="the primary it replicates from")}
+
+    @classmethod
+    def problem(cls, params):
+        databases = SERVICE_SERVERS["mysql"]
+        if params["replica"] not in databases or params["primary"] not in databases:
+            return f"replica and primary must be database servers ({', '.join(databases)})"
+        if params["replica"] == params["primary"]:
+            return "replica and primary are the same server"
+        return None
+
+    def acts_inside(self):
+        return {self.p["replica"]}
+
+    def effect(self):
+        return Effect(NONE)
+
+    def inject(self):
+        addresses = ", ".join(self.lab.addresses(self.p["primary"]))
+        script = nft_table_script(TABLE, {"input": [f"ip saddr {{ {addresses} }} drop"],
+                                          "output": [f"ip daddr {{ {addresses} }} drop"]})
+        self.lab.exec(self.p["replica"], ["nft", "-f", "-"], stdin=script)
+
+    def recover(self):
+        delete_table(self.lab, self.p["replica"], TABLE)

@@ -1,0 +1,71 @@
+"""The data-loss pair (scenarios/write-loss*.yaml) on both engines: the replica cut off for 5 s,
+then the primary swapped out and the replica promoted. Async replication loses the writes the
+primary acknowledged meanwhile; semi-sync loses none, unless its timeout is shorter than the cut
+(it falls back to async, and the primary's own counter of such commits matches the loss). The run's accounting is checked against
+the servers themselves, read after the run with the mariadb CLI from the director (which reaches
+both), not with the harness's own reading."""
+import io
+
+import pytest
+
+from harness import scenario
+from harness.databases import DATABASES
+from harness.lab import ComposeLab, labelled_leftovers
+from harness.measure import ledger
+from harness.pipeline import run_and_report
+from harness.topology import BACK
+
+RATE_PER_S = 20                      # scenarios/write-loss*.yaml
+LEDGER = "SELECT seq FROM sbtest.ledger GROUP BY seq"
+
+
+SCENARIOS = {"async": ("write-loss", {}), "semi-sync": ("write-loss-semi-sync", {}),
+             # a timeout shorter than the cut: the primary falls back to async
+             "semi-sync-1s": ("write-loss-semi-sync", {"SEMI_SYNC_TIMEOUT_MS": "1000"})}
+
+
+def run_keeping_the_lab(tmp_path, mode, database):
+    scenario_id, overrides = SCENARIOS[mode]
+    parsed, raw = scenario.load(scenario_id, {"DB_ENGINE": database, "warmup_s": 3, **overrides})
+    out = io.StringIO()
+    run = run_and_report(parsed, raw, results=tmp_path, out=out, keep_lab=True)
+    print(out.getvalue())
+    return run, ComposeLab(project=run.lab_project(), database=DATABASES[database]())
+
+
+def seqs_held(lab, server):
+    """The writer's rows on a server, read with the mariadb CLI over the lab's back network."""
+    address = lab.address(server, BACK)
+    out = lab.exec("director", ["mariadb", "-h", address, "-usbtest", "-psbtest", "-N", "-B", "-e", LEDGER]).stdout
+    return {int(line) for line in out.split()}
+
+
+@pytest.mark.parametrize("database", sorted(DATABASES))
+@pytest.mark.parametrize("mode", sorted(SCENARIOS))
+def test_a_lagging_replica_promoted_loses_acknowledged_writes_only_without_semi_sync(tmp_path, database, mode):
+    run, lab = run_keeping_the_lab(tmp_path, mode, database)
+    try:
+        data = run.summary()["signals"]["data"]
+        new, old = seqs_held(lab, "mysql-replica"), seqs_held(lab, "mysql-primary")
+    finally:
+        lab.down()
+    assert labelled_leftovers(project=run.lab_project())["containers"] == []
+    attempts, _ = ledger.parse_writes(run.read(run.writer_log()))
+    acked = {r["seq"] for r in attempts if r["outcome"] == "ack"}
+    lost = sorted(acked - new)
+    print(f"{database} {mode}: {len(acked)} acknowledged, {len(lost)} lost by the servers' own rows; "
+          f"the run's report: {data['lost']}")
+    assert lost == data["lost_seqs"], "the report disagrees with the servers"
+    assert set(lost) <= old, "a lost write must be on the old primary (it was acknowledged there)"
+    if mode == "async":
+        # at most every write the writer could send from the cut's start to the swap's end
+        faults = {e["name"]: e for e in run.events() if e.get("event") == "fault"}
+        cut_off_s = faults["ipvs_swap"]["done_t"] - faults["replication_cut"]["started_t"]
+        assert 1 <= len(lost) <= RATE_PER_S * cut_off_s + 1, (len(lost), cut_off_s)
+    elif mode == "semi-sync":
+        assert lost == [] and data["semi_sync_on_first_primary"]["no_times"] == 0
+        assert data["attempts"]["in_doubt"] >= 1, "the write the cut held found no answer"
+    else:
+        # the primary's own count of commits it acknowledged without the replica: exactly the lost
+        semi = data["semi_sync_on_first_primary"]
+        assert semi["no_times"] >= 1 and semi["no_tx"] == len(lost) >= 1, (semi, len(lost))
