@@ -31,6 +31,18 @@ def parse_ledger(text):
     return rows
 
 
+def per_second(attempts, lost_seqs, t_fault):
+    """[{'t': s, 'ack': n, 'failed': n, 'in_doubt': n, 'lost': n}]: attempts by the second (after
+    t_fault) they were sent in, and of the acknowledged ones those the new primary lacks."""
+    lost, seconds = set(lost_seqs), {}
+    for record in attempts:
+        second = seconds.setdefault(int((record["t0"] - t_fault) // 1), dict.fromkeys((*OUTCOMES, "lost"), 0))
+        second[record["outcome"]] += 1
+        if record["outcome"] == "ack" and record["seq"] in lost:
+            second["lost"] += 1
+    return [{"t": t, **counts} for t, counts in sorted(seconds.items())]
+
+
 SEMI_SYNC_PREFIXES = ("Rpl_semi_sync_source_", "Rpl_semi_sync_master_", "Rpl_semi_sync_replica_",
                       "Rpl_semi_sync_slave_")
 

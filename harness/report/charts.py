@@ -5,6 +5,8 @@
   recovery.png         measured detect/recover per cell beside the model's window (log time)
   retransmissions.png  the blackholed sockets' retransmission ladder from the ss samples
   connect-latency.png  connection setup per second (load.connect: report/connect_chart.py)
+  write-outcomes.png   the writer's attempts per second by outcome, lost ones marked (load.writer:
+                       report/data_chart.py)
 """
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
@@ -16,7 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
-from . import connect_chart  # noqa: E402
+from . import connect_chart, data_chart  # noqa: E402
 from ..measure.run_record import first_connection_samples  # noqa: E402
 from ..scenario.files import of_run  # noqa: E402
 
@@ -191,7 +193,8 @@ def render(run, summary):
     run.charts_dir.mkdir(exist_ok=True)
     jobs = [(timeline, (run, summary, run.chart("timeline.png"))), (recovery, (summary, run.chart("recovery.png"))),
             (retransmissions, (run, summary, run.chart("retransmissions.png"))),
-            (connect_chart.draw, (summary, run.chart("connect-latency.png")))]
+            (connect_chart.draw, (summary, run.chart("connect-latency.png"))),
+            (data_chart.draw, (summary, run.chart("write-outcomes.png")))]
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("fork")) as pool:
         drawn = list(pool.map(_draw, jobs))
     return [run.relative(args[-1]) for (_, args), done in zip(jobs, drawn) if done is not False]

@@ -56,3 +56,19 @@ def test_the_promoted_replica_takes_the_writes_and_its_position_is_kept():
               fault("promote_replica", {"target": "mysql-replica"}, seen={"position_at_promotion": "0-1-42"})]
     assert servers_after(events) == ("mysql-replica", "mysql-primary", "0-1-42")
     assert servers_after(events[:1]) == ("mysql-primary", None, None)
+
+
+def test_attempts_per_second_after_the_fault_with_the_lost_ones_marked():
+    seconds = ledger.per_second(WRITES, [2], t_fault=102.5)
+    assert seconds[0] == {"t": -2, "ack": 1, "failed": 0, "in_doubt": 0, "lost": 0}       # seq 1 at 101.0
+    assert seconds[1] == {"t": -1, "ack": 1, "failed": 0, "in_doubt": 0, "lost": 1}       # seq 2 at 102.0, lost
+    assert sum(s["in_doubt"] for s in seconds) == 3 and sum(s["failed"] for s in seconds) == 2
+
+
+def test_semi_sync_counters_by_their_engine_neutral_names():
+    mysql = "Rpl_semi_sync_source_no_times\t1\nRpl_semi_sync_source_no_tx\t84\nRpl_semi_sync_source_status\tOFF\n" \
+            "Rpl_semi_sync_replica_status\tOFF\n"
+    mariadb = "Rpl_semi_sync_master_no_times\t1\nRpl_semi_sync_master_no_tx\t84\nRpl_semi_sync_master_status\tOFF\n"
+    assert ledger.parse_semi_sync(mysql) == ledger.parse_semi_sync(mariadb) == {"no_times": 1, "no_tx": 84,
+                                                                                 "status": "OFF"}
+    assert ledger.parse_semi_sync("# unreadable: gone\n") is None
