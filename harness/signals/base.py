@@ -63,6 +63,16 @@ class LoadPlan:
         return s.warmup_s + sum(st.seconds for st in s.steps) + s.observe_s + LOAD_MARGIN_S
 
 
+def first_cell_load(plan, spec, output, program, port):
+    """A load that runs beside the cells, from the first cell's network namespace, through its
+    VIP: program (a harness/load/ module with command() and PROCESS) given spec, the scenario's
+    section for it."""
+    first = plan.scenario.cells[0]
+    container, netns = plan.placement(first.service)
+    return Load(container, output, tuple(program.command(spec, plan.vip_for(first), port, plan.duration_s, netns)),
+                program.PROCESS)
+
+
 class Signal:
     name = ""
 

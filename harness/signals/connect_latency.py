@@ -8,7 +8,7 @@ from ..measure import connect_log, stall_log
 from ..measure.kernel_model import syn_retransmit_times
 from ..scenario.knobs import KERNEL_DEFAULTS
 from ..topology import PROTOCOL_PORTS
-from .base import Load, Signal
+from .base import Signal, first_cell_load
 
 
 class ConnectLatency(Signal):
@@ -16,13 +16,8 @@ class ConnectLatency(Signal):
 
     def loads(self, plan):
         s = plan.scenario
-        if not s.connect:
-            return []
-        container, netns = plan.placement(s.cells[0].service)
-        port = PROTOCOL_PORTS[s.probe.proto]
-        return [Load(container, plan.run.connect_log(),
-                     tuple(connect_probe.command(s.connect, plan.vip_for(s.cells[0]), port, plan.duration_s, netns)),
-                     connect_probe.PROCESS)]
+        return [first_cell_load(plan, s.connect, plan.run.connect_log(), connect_probe, PROTOCOL_PORTS[s.probe.proto])] \
+            if s.connect else []
 
     def summarize_run(self, context):
         s = context.scenario

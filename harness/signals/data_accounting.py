@@ -6,7 +6,7 @@ from ..faults.promote_replica import PromoteReplica
 from ..load import writer
 from ..measure import ledger
 from ..topology import PROTOCOL_PORTS, SERVICE_SERVERS
-from .base import Load, Signal
+from .base import Signal, first_cell_load
 
 
 class DataAccounting(Signal):
@@ -14,13 +14,8 @@ class DataAccounting(Signal):
 
     def loads(self, plan):
         s = plan.scenario
-        if not s.writer:
-            return []
-        container, netns = plan.placement(s.cells[0].service)
-        return [Load(container, plan.run.writer_log(),
-                     tuple(writer.command(s.writer, plan.vip_for(s.cells[0]), PROTOCOL_PORTS["mysql"],
-                                          plan.duration_s, netns)),
-                     writer.PROCESS)]
+        return [first_cell_load(plan, s.writer, plan.run.writer_log(), writer, PROTOCOL_PORTS["mysql"])] \
+            if s.writer else []
 
     def summarize_run(self, context):
         s = context.scenario
