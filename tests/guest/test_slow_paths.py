@@ -36,9 +36,10 @@ def test_stalls_show_in_the_tail_a_slow_link_in_every_answer_and_nothing_is_lost
     resent = [c for c in connects if c.syn_retrans]
     assert not resent, f"a SYN held less than the initial RTO was resent: {resent[:3]}"
     met = [c for c in connects if stall_log.overlaps(c.t0, c.t0 + c.seconds, periods)]
-    slowest = max((c for c in connects if c.t0 < stalled_to), key=lambda c: c.seconds)
-    # the slowest connect waited in the plugged queue, for about a stall (never a SYN's RTO)
-    assert slowest in met and STALL_S / 2 <= slowest.seconds < INITIAL_SYN_RTO_S
+    # the slowest connect that met a stall waited in the plugged queue, for about a stall (never
+    # a SYN's RTO). (Not "the slowest of all": a TCG guest once held a warm-up connect 0.61 s.)
+    slowest = max((c for c in met if c.t0 < stalled_to), key=lambda c: c.seconds)
+    assert STALL_S / 2 <= slowest.seconds < INITIAL_SYN_RTO_S, slowest
     assert not [c for c in connects if c.t0 > unstalled and c in met]
     [cell] = summary["cells"]
     assert cell["probe"]["detect_s"] is None

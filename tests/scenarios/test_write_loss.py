@@ -15,6 +15,9 @@ from harness.measure import ledger
 from harness.pipeline import run_and_report
 from harness.topology import BACK
 
+# One worker runs them one after another: six labs of two database servers each, side by side
+# with the other tests' labs, once held a busy machine's docker exec for a minute.
+pytestmark = pytest.mark.xdist_group("write-loss")
 RATE_PER_S = 20                      # scenarios/write-loss*.yaml
 LEDGER = "SELECT seq FROM sbtest.ledger GROUP BY seq"
 
