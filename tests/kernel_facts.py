@@ -25,7 +25,12 @@ def blackhole_bounds(retries2, lead_s, base_rto_s=None):
     rto = base_rto_s or TABLE_RTO_S
     table = (low - 0.05, high * max(1.0, rto / TABLE_RTO_S) + lead_s)
     earliest = earliest_firing_window(retries2, rto, lead_s)
-    return [earliest, table] if earliest[1] < table[0] else [table]
+    if earliest[0] >= table[0] or earliest[1] >= table[1]:
+        return [table]                  # not a firing before the table's row: the row's own
+    if earliest[1] < table[0]:
+        return [earliest, table]
+    # a long lead (a slow fault step) stretches the earlier firing's window into the table's
+    return [(earliest[0], table[1])]
 
 
 def earliest_firing_window(retries2, rto_s, lead_s):

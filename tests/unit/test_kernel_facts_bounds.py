@@ -45,3 +45,11 @@ def test_a_single_window_still_works():
         assert_within(2.0, (0.5, 1.5), "x")
     with pytest.raises(AssertionError):
         assert_within(None, [(0.5, 1.5)], "x")
+
+
+def test_a_slow_fault_step_joins_the_earlier_firing_window_to_the_table_s():
+    # CI: an iptables_drop step that took 2.54 s; r3 errored 5.64 s after it began, inside the
+    # earlier firing's window stretched by that lead, which reaches the table's row.
+    [(low, high)] = blackhole_bounds(3, 0.1 + 2.54, 0.208)
+    assert low < 3.5 and high > 9.0
+    assert_within(5.643, [(low, high)], "r3")
