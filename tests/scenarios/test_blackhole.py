@@ -51,10 +51,12 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
         sysbench = cell["sysbench"]
         assert not sysbench["crashed"], "sysbench died on reconnect (is the LD_PRELOAD remedy loaded?)"
         assert sysbench["reconnects"] > 0          # a rate per report line: 0.97 is one reconnect
-        # tps is 0 through the hang: every whole second between the cut and the reconnect. The cut
-        # landed up to the fault's uncertainty after its t (0.47 s once, three labs side by side).
-        hang_s = cell["probe"]["detect_s"] - summary["fault"]["uncertainty_s"]
-        assert sysbench["stalled_s"] >= int(hang_s) - 1
+        # tps is 0 through sysbench's own hang, at least the earliest its kernel may end it
+        # (KERNEL_FACTS.md; r3 is borderline: sysbench once errored at the earlier firing, 4.06 s,
+        # while the probe beside it waited for the table's row, 6.70 s).
+        retries2 = cell["knobs"]["tcp_retries2"]
+        earliest_s = blackhole_bounds(retries2, 0.0, cell["predicted"]["base_rto_s"])[0][0]
+        assert sysbench["stalled_s"] >= int(earliest_s) - 1, (sysbench["stalled_s"], earliest_s)
     assert by_name["r3"]["probe"]["detect_s"] < by_name["r5"]["probe"]["detect_s"]
     assert_every_write_accounted_for(summary, path, by_name["r3"]["predicted"]["base_rto_s"])
 
