@@ -69,6 +69,7 @@ def test_a_lagging_replica_promoted_loses_acknowledged_writes_only_without_semi_
         assert lost == [] and data["semi_sync_on_first_primary"]["no_times"] == 0
         assert data["attempts"]["in_doubt"] >= 1, "the write the cut held found no answer"
     else:
-        # the primary's own count of commits it acknowledged without the replica: exactly the lost
+        # every lost write is one the primary, by its own count, committed without the replica's
+        # receipt (5 runs of 6: exactly as many; once MariaDB counted 207 for 192 lost, falling back twice)
         semi = data["semi_sync_on_first_primary"]
-        assert semi["no_times"] >= 1 and semi["no_tx"] == len(lost) >= 1, (semi, len(lost))
+        assert semi["no_times"] >= 1 and semi["no_tx"] >= len(lost) >= 1, (semi, len(lost))
