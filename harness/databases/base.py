@@ -13,6 +13,7 @@ from ..server_process import ServerProcess
 
 DATABASES = {}                 # name -> DatabaseEngine subclass: each registers itself when its module is imported
 DEFAULT_DATABASE = "mariadb"
+APPLY_WAIT_S = 10.0            # how long a promotion waits for the replica to apply what it received
 
 
 def database(name=None):
@@ -28,7 +29,8 @@ class DatabaseEngine(Registered, ServerProcess):
     server_process = ""          # the server's process name (pkill -x)
     sql_client = ()              # runs SQL (-e) inside a server's container
     version_command = ()         # prints the server's version
-    promote_sql = ""             # what makes a replica the primary
+    stop_receiving_sql = ""      # stops the replica receiving (its applier goes on)
+    promote_sql = ""             # what makes a replica the primary, once it applied what it received
     position_variable = ""       # the GTID set of what a server applied
     replication_modes = ("async", "semi-sync")
 
@@ -37,7 +39,16 @@ class DatabaseEngine(Registered, ServerProcess):
         return {}
 
     def promote(self, lab, server):
-        lab.exec(server, [*self.sql_client, "-e", self.promote_sql])
+        """Stop receiving, let the replica apply what it already received (at most APPLY_WAIT_S),
+        then promote_sql. Resetting the replica first would throw away received, unapplied
+        transactions: semi-sync acknowledges receipt, not apply (a write-loss-semi-sync run lost
+        one acknowledged write that way)."""
+        client = " ".join(self.sql_client)
+        script = (f'{client} -e "{self.stop_receiving_sql}"; '
+                  f'for _ in $(seq 1 {int(APPLY_WAIT_S * 20)}); do '
+                  f'{client} --vertical -e "SHOW REPLICA STATUS" | grep -q "read all relay log" && break; sleep 0.05; '
+                  f'done; {client} -e "{self.promote_sql}"')
+        lab.exec(server, ["bash", "-c", script])
 
     def query(self, lab, server, sql, timeout=30):
         """Rows (lists of fields) a server answers, read with its own client inside its container."""

@@ -10,4 +10,5 @@ class MariaDB(DatabaseEngine):
     sql_client = ("mariadb",)
     version_command = ("mariadbd", "--version")
     position_variable = "@@gtid_current_pos"
+    stop_receiving_sql = "STOP SLAVE IO_THREAD"
     promote_sql = "STOP SLAVE; RESET SLAVE ALL; SET GLOBAL read_only = OFF;"

@@ -13,6 +13,7 @@ class MySQL(DatabaseEngine):
     sql_client = ("mysql",)
     version_command = ("mysqld", "--version")
     position_variable = "@@gtid_executed"
+    stop_receiving_sql = "STOP REPLICA IO_THREAD"
     promote_sql = ("STOP REPLICA; RESET REPLICA ALL; SET GLOBAL super_read_only = OFF; "
                    "SET GLOBAL read_only = OFF;")
 
