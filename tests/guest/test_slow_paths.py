@@ -32,10 +32,12 @@ def test_stalls_show_in_the_tail_a_slow_link_in_every_answer_and_nothing_is_lost
     connects, _ = connect_log.parse(run.read(run.connect_log()))
     assert connects and all(c.ok for c in connects), [c for c in connects if not c.ok][:3]
     _, stalled_to, unstalled = fault_window(run, "rx_stall")
-    # neither the plug queue nor netem (drained before it goes) drops a SYN or a SYN-ACK
-    resent = [c for c in connects if c.syn_retrans]
-    assert not resent, f"a SYN held less than the initial RTO was resent: {resent[:3]}"
+    # neither the plug queue nor netem (drained before it goes) drops a SYN or a SYN-ACK: a SYN
+    # is resent only where a stall held it (a busy TCG guest once stretched two 0.6 s holds past
+    # the 1 s initial RTO), and every connect succeeded (above)
     met = [c for c in connects if stall_log.overlaps(c.t0, c.t0 + c.seconds, periods)]
+    resent = [c for c in connects if c.syn_retrans and c not in met]
+    assert not resent, f"a SYN no stall held was resent: {resent[:3]}"
     # the slowest connect that met a stall waited in the plugged queue, for about a stall (never
     # a SYN's RTO). (Not "the slowest of all": a TCG guest once held a warm-up connect 0.61 s.)
     slowest = max((c for c in met if c.t0 < stalled_to), key=lambda c: c.seconds)
