@@ -2,7 +2,8 @@
 guest boot each), a baseline stored per kernel, and one page comparing them cell by cell."""
 import sys
 
-from . import baseline, scenario, store
+from . import scenario, store
+from .measure import baseline
 from .lab import engine_for, environment_from_os
 from .measure import comparison
 from .pipeline import run_and_report

@@ -4,7 +4,8 @@ import os
 import platform
 from pathlib import Path
 
-from .. import baseline, kernel_matrix
+from .. import kernel_matrix
+from ..measure import baseline
 from .. import scenario as scenario_module
 from ..errors import LabError
 from ..lab import DEFAULT_GUEST_KERNEL, HOST, HostEngine, engine_for, environment_from_os

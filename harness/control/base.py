@@ -96,7 +96,7 @@ class ControlPlane(Registered):
         return next((c for c in changes if c.director == director and c.t >= after_t), None)
 
     def effect_on(self, effect, director, changes, t_fault):
-        """The effect (harness/effects.py) existing flows through `director` see, given the fault's
+        """The effect (harness/measure/effects.py) existing flows through `director` see, given the fault's
         and what this plane did after it (changes): the fault's own, unless the plane's reaction
         turns it into something else (a removal that resets the flows)."""
         return effect

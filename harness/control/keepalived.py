@@ -5,10 +5,10 @@ notify_down hook), never touching net.ipv4.vs.*; with VRRP, two directors share 
 import dataclasses
 import re
 
-from ..effects import BLACKHOLE
+from ..measure.effects import BLACKHOLE
 from ..measure import director_table, health_checks
 from ..measure.kernel_model import syn_retransmit_times
-from ..scenario.knobs import KERNEL_DEFAULTS
+from ..measure.sysctl_knobs import KERNEL_DEFAULTS
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
 from . import keepalived_conf
 from .base import ControlPlane, DirectorChange, Setting
@@ -113,7 +113,8 @@ class Keepalived(ControlPlane):
                    for service, (primary, standby) in SERVICE_SERVERS.items() if primary in servers}
         vip = addresses[DIRECTOR][FRONT]
         prefix = {FRONT: vip.rsplit(".", 1)[0], BACK: addresses[DIRECTOR][BACK].rsplit(".", 1)[0]}
-        common = {"LB_CONTROL": self.name, "LAB_PROMOTE_SQL": database.promote_sql}
+        common = {"LB_CONTROL": self.name, "LAB_PROMOTE_SQL": database.promote_sql,
+                  "LAB_STOP_RECEIVING_SQL": database.stop_receiving_sql, "LAB_APPLY_WAIT_S": str(database.apply_wait_s)}
         services = {}
         if self.config.vrrp == "none":
             services[DIRECTOR] = {"environment": {**common, "KEEPALIVED_CONF": keepalived_conf.config(

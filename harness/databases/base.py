@@ -13,7 +13,6 @@ from ..server_process import ServerProcess
 
 DATABASES = {}                 # name -> DatabaseEngine subclass: each registers itself when its module is imported
 DEFAULT_DATABASE = "mariadb"
-APPLY_WAIT_S = 10.0            # how long a promotion waits for the replica to apply what it received
 
 
 def database(name=None):
@@ -33,19 +32,20 @@ class DatabaseEngine(Registered, ServerProcess):
     promote_sql = ""             # what makes a replica the primary, once it applied what it received
     position_variable = ""       # the GTID set of what a server applied
     replication_modes = ("async", "semi-sync")
+    apply_wait_s = 10            # how long a promotion waits for the replica to apply what it received
 
     def services(self):
         """{service: Compose overrides} for the database servers (empty: compose.yaml's own)."""
         return {}
 
     def promote(self, lab, server):
-        """Stop receiving, let the replica apply what it already received (at most APPLY_WAIT_S),
+        """Stop receiving, let the replica apply what it already received (at most apply_wait_s),
         then promote_sql. Resetting the replica first would throw away received, unapplied
         transactions: semi-sync acknowledges receipt, not apply (a write-loss-semi-sync run lost
         one acknowledged write that way)."""
         client = " ".join(self.sql_client)
         script = (f'{client} -e "{self.stop_receiving_sql}"; '
-                  f'for _ in $(seq 1 {int(APPLY_WAIT_S * 20)}); do '
+                  f'for _ in $(seq 1 {self.apply_wait_s * 20}); do '
                   f'{client} --vertical -e "SHOW REPLICA STATUS" | grep -q "read all relay log" && break; sleep 0.05; '
                   f'done; {client} -e "{self.promote_sql}"')
         lab.exec(server, ["bash", "-c", script])

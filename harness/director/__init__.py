@@ -1,6 +1,7 @@
 """The director as its datapath shows it (lbctl inside the image, the same over ipvs and
 nftables): the VIP, the backends' addresses, the table it holds and the flows in it. Who
-changes the table is a control plane's business (harness/control/).
+changes the table, and when, is a control plane's business (harness/control/); commands.py
+has the changes lbctl can make.
 
 Services are named by what they are ('mysql' is VIP:3306, 'web' is VIP:80); backends by
 their Compose service name ('mysql-primary', 'web-b', ...).

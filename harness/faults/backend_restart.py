@@ -1,7 +1,7 @@
 """A backend restarts (its container is restarted): the old process closes its connections as
 it exits, and whatever a client sends on one afterwards is answered with a reset by the
 server's kernel, then by the new process's. Clients notice at their next request."""
-from ..effects import RESET, Effect
+from ..measure.effects import RESET, Effect
 from .base import Fault, Param
 
 

@@ -33,7 +33,7 @@ class Fault(Registered):
         return None
 
     def effect(self):
-        """The Effect (harness/effects.py) this fault, with these params, has on existing flows."""
+        """The Effect (harness/measure/effects.py) this fault, with these params, has on existing flows."""
         raise NotImplementedError
 
     def acts_inside(self):

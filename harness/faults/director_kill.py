@@ -4,7 +4,7 @@ when it gives the VIP up, leaves it), then its keepalived is killed, which stops
 With VRRP the other director takes the VIP over after missing its adverts
 (harness/control/keepalived.py); healing it restarts the director, which takes the VIP back when
 it preempts (a failback)."""
-from ..effects import BLACKHOLE, Effect
+from ..measure.effects import BLACKHOLE, Effect
 from ..topology import DIRECTOR
 from .base import Fault, Param, stamped_nft
 

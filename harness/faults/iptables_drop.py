@@ -3,7 +3,7 @@
 Rules go in both nodes' namespaces (input, output and forward hooks), so a director
 stops forwarding to or from the other node too.
 """
-from ..effects import PARTITION, Effect
+from ..measure.effects import PARTITION, Effect
 from .base import Fault, Param, delete_table, nft_table_script
 
 TABLE = "blackhole_fault_drop"

@@ -1,8 +1,8 @@
 """The seed's switch on the director: `ipvsadm -d old; ipvsadm -a new` (or the nftables equivalent),
 a command of the manual control plane (harness/control/manual.py)."""
 from .. import topology
-from ..control.manual import LbCommands
-from ..effects import BLACKHOLE, RESET, Effect
+from ..director.commands import LbCommands
+from ..measure.effects import BLACKHOLE, RESET, Effect
 from .base import Fault, Param
 
 

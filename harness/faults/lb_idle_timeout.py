@@ -5,8 +5,8 @@ IPVS gives a connection a new timeout only at its next packet, so an idle flow w
 old one: the lab therefore starts with this timeout, before any flow exists (lab_settings),
 on both datapaths. The step marks the moment the measurement counts from and applies it again
 (on the nftables path that also sets it on the flows conntrack already tracks)."""
-from ..control.manual import LbCommands
-from ..effects import LB_FORGETS_FLOW, Effect
+from ..director.commands import LbCommands
+from ..measure.effects import LB_FORGETS_FLOW, Effect
 from .base import Fault, Param
 
 

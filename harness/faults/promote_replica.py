@@ -1,6 +1,6 @@
 """Failover on the database side: the replica stops replicating and becomes writable (as the
 lab's database engine does it: harness/databases/)."""
-from ..effects import NONE, Effect
+from ..measure.effects import NONE, Effect
 from ..topology import PROTOCOL_SERVERS
 from .base import Fault, Param
 

@@ -2,7 +2,7 @@
 while the clients' flows go on untouched. Before a failover it leaves the replica behind by
 every write the primary acknowledges meanwhile: async replication loses them at promotion,
 semi-sync holds each commit until its timeout (then falls back to async and loses them too)."""
-from ..effects import NONE, Effect
+from ..measure.effects import NONE, Effect
 from ..topology import SERVICE_SERVERS
 from .base import Fault, Param, delete_table, nft_table_script
 

@@ -8,7 +8,7 @@ The loop writes 'rx-stall block <t>' before each block and 'rx-stall release <t>
 release to the target's log (the run keeps it: logs/<target>.log), so each stall lies within
 the two times the target's own clock printed. Needs sch_plug, ifb, mirred and matchall, which
 Debian's guest kernels have and this host's 6.18 does not (preflight says so)."""
-from ..effects import NONE, Effect
+from ..measure.effects import NONE, Effect
 from ..topology import BACK, DIRECTOR
 from .base import Fault, Param
 

@@ -2,7 +2,7 @@
 director's forwarding both ways, a client's requests) from the step until healed. Nothing is
 cut, so existing flows go on, later; where loss is set, the kernel retransmits what was lost.
 Needs sch_netem (a guest kernel here; preflight says so)."""
-from ..effects import NONE, Effect
+from ..measure.effects import NONE, Effect
 from .base import Fault, Param
 
 LINKS = "ip -o link show | awk -F': ' '$2 != \"lo\" {sub(/@.*/, \"\", $2); print $2}'"

@@ -3,7 +3,7 @@ small instance's inbound connection rate): an nft `limit` in its own namespace d
 that arrive above rate_per_s (after a burst of `burst`), until healed. Established flows are
 untouched; a dropped SYN's sender tries again on its kernel's SYN schedule. The SYNs dropped
 and let through are counted."""
-from ..effects import NONE, Effect
+from ..measure.effects import NONE, Effect
 from .base import Fault, Param, delete_table, nft_table_script, stamped_nft
 
 TABLE = "blackhole_fault_synlimit"

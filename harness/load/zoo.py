@@ -2,7 +2,7 @@
 connection through a real driver, writing the probe's JSON lines. libsockopts is preloaded with
 SOCKOPT_VERBOSE, so the log also says, per socket, which options the kernel took (no line: the
 program's sockets never went through libc)."""
-from ..scenario.clients import CLIENTS
+from .clients import CLIENTS
 from .probe import SOCKOPTS_LIBRARY
 
 # What `pkill -f` matches to stop each program (the JVM's command line names the class).

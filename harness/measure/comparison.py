@@ -3,10 +3,10 @@ participants): per cell, each run's detect and recover beside its own model wind
 differences worth a look, each with what explains it.
 
 A difference is flagged when two runs' detect times differ by more than the baseline tolerance
-(harness/baseline.py: from the cells' model windows). It is explained when both runs are inside
+(measure/baseline.py: from the cells' model windows). It is explained when both runs are inside
 their own model windows (the model moved, with the measured base RTO or HZ); otherwise it is
 a finding."""
-from .. import baseline
+from . import baseline
 
 
 def _cell_view(cell, env, observed_s=None):

@@ -1,5 +1,5 @@
 """What the model says a cell's detect_s should be, as a window, for the effect the run's first
-fault declared (harness/effects.py): the model never looks at which fault it was.
+fault declared (harness/measure/effects.py): the model never looks at which fault it was.
 
 t_fault is when the fault took effect (or, when that is not known, when its step started).
 The window widens the kernel model's own window (harness/measure/kernel_model.py) by what
@@ -10,7 +10,7 @@ Nothing else: a measurement outside the window is a finding, not noise to widen 
 """
 import dataclasses
 
-from .. import effects
+from . import effects
 from . import kernel_model
 
 

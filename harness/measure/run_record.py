@@ -1,6 +1,6 @@
 """What a failover run's events and files say about the run as a whole: its first fault, when
 it was healed, how the run ended, and a cell's verdict against its model window."""
-from ..effects import NONE, Effect
+from .effects import NONE, Effect
 from . import probe_log, ss_log
 
 

@@ -2,7 +2,7 @@
 was set, each cell detect / recover seconds, shaded by how long the application was stuck."""
 import html
 
-from ..scenario.clients import CLIENTS
+from ..load.clients import CLIENTS
 
 STUCK_BANDS = ((6.0, "#cfc"), (60.0, "#ffd98a"))     # under 6 s: fine; under a minute: slow; else red
 STUCK_RED = "#f99"

@@ -1,7 +1,7 @@
 """`blackhole explain KNOB=VALUE ...`: the kernel model's prediction in plain words."""
 from ..control.keepalived_settings import TIMERS_LATE_S, KeepalivedSettings, lb_noticed
 from ..measure import kernel_model, predict
-from ..scenario.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
 
 # What the lab measured about a driver that its documentation leaves open (README: the client zoo).
 DRIVER_NOTES = {

@@ -2,13 +2,14 @@
 results/index.html and the `latest` links. Reads only the run's files; no Docker."""
 import json
 
+from ..scenario.files import of_run
 from ..signals.combined import summarize
 from . import burst_chart, charts, html, tables
 
 
 def render(run, link_latest=True):
     """Render run (a store.RunDir); returns its summary."""
-    summary = summarize(run)
+    summary = summarize(run, of_run(run))
     run.summary_json.write_text(json.dumps(summary, indent=1, default=str) + "\n")
     run.summary_md.write_text(tables.markdown(summary))
     drawn = (burst_chart if summary.get("kind") == "burst" else charts).render(run, summary)

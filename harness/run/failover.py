@@ -12,7 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..director import Director
-from ..effects import NONE
+from ..measure.effects import NONE
 from ..errors import LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan

@@ -7,7 +7,7 @@ import threading
 import time
 
 from ..load import probe, wrk
-from ..scenario.clients import DEFAULT_CLIENT
+from ..load.clients import DEFAULT_CLIENT
 from ..signals.base import Load
 
 RECOVERY_GRACE_S = 0.2        # a run watches this long after the last cell is back (two probe intervals)

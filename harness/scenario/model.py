@@ -3,7 +3,7 @@ import dataclasses
 
 from ..databases import DEFAULT_DATABASE
 from ..topology import DEFAULT_CELL_NAMESPACES, PROTOCOL_SERVERS, SERVERS
-from .clients import CLIENTS, DEFAULT_CLIENT
+from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from .knobs import KERNEL_DEFAULTS, LINK_KNOBS, SYSCTL_KNOBS
 
 
@@ -19,7 +19,7 @@ class Cell:
     idle_s: float = 0.0              # the probe sends nothing for this long around the fault
     sysbench: bool = True            # also runs sysbench (when the scenario has a sysbench load)
     link: tuple = ()                 # (("link_delay_ms", 50), ...): netem on the client's side
-    client: str = DEFAULT_CLIENT     # which program holds the connection (scenario/clients.py)
+    client: str = DEFAULT_CLIENT     # which program holds the connection (load/clients.py)
     client_settings: tuple = ()      # (("socketTimeout", 3000), ...): the driver's own settings
     director: str = None             # the director variant it connects through (None: the main director)
 
@@ -137,7 +137,7 @@ class Step:
         return self.fault(lab, **dict(self.params))
 
     def effect(self):
-        """The Effect (harness/effects.py) the step's fault declares."""
+        """The Effect (harness/measure/effects.py) the step's fault declares."""
         return self.make_fault().effect()
 
     def describe(self):

@@ -6,7 +6,7 @@ import itertools
 from .. import topology
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..faults.base import FAULTS, Param
-from .clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
 from .control import director_variants, needs_ipvs, read_control
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
 from .loads import read_lb, read_load, read_replication

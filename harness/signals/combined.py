@@ -4,7 +4,6 @@ import re
 
 from ..databases import DEFAULT_DATABASE
 from ..measure import burst
-from ..scenario.files import of_run
 from .base import CellRecord, RunContext
 from .connect_latency import ConnectLatency
 from .data_accounting import DataAccounting
@@ -30,9 +29,9 @@ def planned_loads(plan):
     return [load for signal in SIGNALS for load in signal.loads(plan)]
 
 
-def summarize(run):
-    """summary.json's content for a run directory (store.RunDir), whatever its kind."""
-    scenario = of_run(run)
+def summarize(run, scenario):
+    """summary.json's content for a run directory (store.RunDir), whatever its kind (scenario: the
+    run's, as its directory recorded it: scenario.of_run)."""
     return burst.summarize(run, scenario) if scenario.kind == "burst" else summarize_failover(run, scenario)
 
 

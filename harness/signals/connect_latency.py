@@ -6,7 +6,7 @@ from ..faults.rx_stall import RxStall
 from ..load import connect_probe
 from ..measure import connect_log, stall_log
 from ..measure.kernel_model import syn_retransmit_times
-from ..scenario.knobs import KERNEL_DEFAULTS
+from ..measure.sysctl_knobs import KERNEL_DEFAULTS
 from ..topology import PROTOCOL_PORTS
 from .base import Signal, first_cell_load
 

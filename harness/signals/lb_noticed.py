@@ -2,7 +2,7 @@
 from the fault to the control plane's change of the cell's director, beside the plane's own
 timing model; and "client noticed", from that change to the client's error. For the manual
 control plane the change is the fault step itself, and this adds nothing."""
-from ..effects import NONE
+from ..measure.effects import NONE
 from ..topology import PROTOCOL_PORTS
 from .base import Signal
 

@@ -4,7 +4,7 @@ container, a fork per cell) or a client of the zoo. When the cell's client first
 from ..load import probe, zoo
 from ..measure import client_log
 from ..measure.run_record import verdict
-from ..scenario.clients import DEFAULT_CLIENT
+from ..load.clients import DEFAULT_CLIENT
 from .base import Load, Signal
 
 

@@ -4,7 +4,7 @@ budget left, a countdown to the error the model predicts. Pure: the live view fe
 cells' ss samples, probe outcomes and model windows; each line fits an 80-column terminal."""
 import re
 
-from .. import effects
+from ..measure import effects
 from ..measure import kernel_model
 
 FAULT_SAID = {

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from harness.control.manual import LbCommands
+from harness.director.commands import LbCommands
 from harness.director import Director
 from harness.errors import LabError
 from harness.lab import ClientCell, ComposeLab

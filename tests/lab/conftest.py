@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import testinfra
 
-from harness.control.manual import LbCommands
+from harness.director.commands import LbCommands
 from harness.lab import ClientCell, ComposeLab
 
 PROJECT = f"blackhole-test-lab-{os.getpid()}"

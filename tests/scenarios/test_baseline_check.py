@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from harness import baseline
+from harness.measure import baseline
 from harness.lab import REPO
 from tests.scenarios.conftest import PROJECT
 

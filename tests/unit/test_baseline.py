@@ -1,7 +1,7 @@
 """Baselines compare cell by cell, each within its own model-derived tolerance."""
 import copy
 
-from harness import baseline
+from harness.measure import baseline
 
 SUMMARY = {
     "scenario": "matrix-short", "run": "20261122T000000Z-abc", "kernel": "6.18.44-fc-v595",

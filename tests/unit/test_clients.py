@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from harness.effects import Effect
+from harness.measure.effects import Effect
 from harness.measure import client_log, recovery
 from harness.measure.predict import predict
 from harness.report import client_grid

@@ -1,7 +1,7 @@
 """Each fault declares what it does to existing flows; the model reads only that."""
 import pytest
 
-from harness.effects import Effect
+from harness.measure.effects import Effect
 from harness.faults import FAULTS
 from harness.measure.predict import predict
 from harness.scenario import Cell, parse

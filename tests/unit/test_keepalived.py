@@ -14,7 +14,7 @@ from harness.control import control_plane
 from harness.control.keepalived import parse_changes
 from harness.control.keepalived_conf import config
 from harness.control.keepalived_settings import KeepalivedSettings, lb_noticed
-from harness.effects import Effect
+from harness.measure.effects import Effect
 from harness.lab import REPO, labelled_leftovers
 from harness.measure import kernel_model
 from harness.measure.predict import predict

@@ -1,7 +1,7 @@
 """Recovery measurement, sysbench parsing and the model windows: pure functions over run files."""
 import pytest
 
-from harness.effects import Effect
+from harness.measure.effects import Effect
 from harness.measure import recovery, sysbench_log
 from harness.measure.predict import predict
 from harness.scenario import Cell

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from harness.effects import Effect
+from harness.measure.effects import Effect
 from harness.measure import kernel_model, recovery, run_record
 from harness.measure.predict import Window
 from harness.measure.ss_log import SocketSample

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-BASELINES = Path(__file__).resolve().parent.parent / "baselines"
+BASELINES = Path(__file__).resolve().parent.parent.parent / "baselines"
 MIN_TOLERANCE_S = 0.25
 
 
