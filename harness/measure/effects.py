@@ -26,6 +26,12 @@ class Effect:
         if self.kind not in KINDS:
             raise ValueError(f"effect must be one of {', '.join(KINDS)}, not {self.kind!r}")
 
+    @property
+    def flows_notice(self):
+        """Existing flows notice this fault: a run's times count from the first such fault (a
+        reconfiguration before the failover, like a replication cut, prepares it)."""
+        return self.kind != NONE
+
     def to_record(self):
         """The effect as written into a fault event: only what differs from the defaults."""
         record = {"kind": self.kind}

@@ -1,6 +1,6 @@
 """What a failover run's events and files say about the run as a whole: its first fault, when
 it was healed, how the run ended, and a cell's verdict against its model window."""
-from .effects import NONE, Effect
+from .effects import Effect
 from . import probe_log, ss_log
 
 
@@ -8,7 +8,7 @@ def first_fault(events):
     """The fault the run's times count from: the first that existing flows notice (a replication
     cut before the failover prepares it), or the first of all when none of them do."""
     faults = [e for e in events if e.get("source") == "harness" and e["event"] == "fault"]
-    noticed = (e for e in faults if (e.get("effect") or {}).get("kind") != NONE)
+    noticed = (e for e in faults if not e.get("effect") or Effect.from_record(e["effect"]).flows_notice)
     return next(noticed, faults[0] if faults else None)
 
 

@@ -12,7 +12,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..director import Director
-from ..measure.effects import NONE
 from ..errors import LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
@@ -163,8 +162,8 @@ class FailoverRun(RunBase):
         t = details.get("landed_t", started)
         uncertainty = details.get("uncertainty_s", done - started)
         # the view counts from the same fault as the summary (run_record.first_fault)
-        if self.view.t_fault is None or self.counting_from_unnoticed and fault.effect().kind != NONE:
-            self.counting_from_unnoticed = fault.effect().kind == NONE
+        if self.view.t_fault is None or self.counting_from_unnoticed and fault.effect().flows_notice:
+            self.counting_from_unnoticed = not fault.effect().flows_notice
             self.view.fault_started(t, self.scenario.observe_s, fault.effect())
         self.events.add("fault", t=t, started_t=started, done_t=done, uncertainty_s=round(uncertainty, 3),
                         name=step.name, params=dict(step.params), step=index, effect=fault.effect().to_record(),
