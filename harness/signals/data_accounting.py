@@ -23,7 +23,7 @@ class DataAccounting(Signal):
             return {}
         run = context.run
         attempts, _ = ledger.parse_writes(run.read(run.writer_log()))
-        new, old, position = servers_after(context.events)
+        new, old, position = servers_after(context.events, attempts)
         held = {server: ledger.parse_ledger(run.read(run.ledger(server))) if run.ledger(server).exists() else None
                 for server in (new, old) if server}
         accounting = ledger.account(attempts, held.get(new), held.get(old) if old else None)
@@ -41,14 +41,19 @@ class DataAccounting(Signal):
                 "in_doubt_sent_at_s": in_doubt_at, **accounting}
 
 
-def servers_after(events):
+def servers_after(events, attempts=()):
     """(the server that took writes at the end, the one before it or None, the promoted replica's
-    position when promoted): from the last promote_replica fault the run injected."""
+    position when promoted or None): from the last promote_replica fault the run injected; else,
+    when a control plane promoted (keepalived's notify_down), from the server that acknowledged
+    the writer's last write, as the writer saw it."""
     promoted = [e for e in events if e.get("source") == "harness" and e["event"] == "fault"
                 and e["name"] == PromoteReplica.name]
     databases = SERVICE_SERVERS["mysql"]
-    if not promoted:
-        return databases[0], None, None
-    target = promoted[-1]["params"]["target"]
-    old = next((server for server in databases if server != target), None)
-    return target, old, (promoted[-1].get("seen") or {}).get("position_at_promotion")
+    if promoted:
+        target = promoted[-1]["params"]["target"]
+        old = next((server for server in databases if server != target), None)
+        return target, old, (promoted[-1].get("seen") or {}).get("position_at_promotion")
+    acknowledged_by = [a.get("server") for a in attempts if a["outcome"] == "ack" and a.get("server") in databases]
+    if acknowledged_by and acknowledged_by[-1] != databases[0]:
+        return acknowledged_by[-1], databases[0], None
+    return databases[0], None, None

@@ -29,7 +29,10 @@ def test_keepalived_takes_a_silently_dead_primary_out_and_each_client_follows(ru
     for cell in by_name.values():
         lb, probe = cell["lb"], cell["probe"]
         assert BEST_S - 1 <= lb["noticed_by_s"] and lb["noticed_s"] <= WORST_S + 1, (cell["cell"], lb)
-        assert probe["server_after"] == "mysql-replica", cell     # promoted by keepalived's notify_down hook
+        assert probe["server_after"] == "mysql-replica", cell
+    # promoted by keepalived's notify_down hook: the replica acknowledged the writer's writes
+    data = summary["signals"]["data"]
+    assert data["new_primary"] == "mysql-replica" and data["old_primary"] == "mysql-primary", data
     # deleted with expire_nodest_conn=0, or kept at weight 0: the blackhole, the kernel's budget from the death
     for name in ("r5", "r5-inhibit"):
         cell = by_name[name]

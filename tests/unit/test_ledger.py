@@ -58,6 +58,16 @@ def test_the_promoted_replica_takes_the_writes_and_its_position_is_kept():
     assert servers_after(events[:1]) == ("mysql-primary", None, None)
 
 
+def test_a_control_plane_s_promotion_is_read_from_who_acknowledged_the_last_write():
+    def attempt(seq, server, outcome):
+        return {"seq": seq, "attempt": 1, "server": server, "outcome": outcome}
+    before = [attempt(1, "mysql-primary", "ack"), attempt(2, "mysql-primary", "in_doubt")]
+    refused = [attempt(3, "mysql-replica", "failed")]          # read-only: not promoted (yet)
+    assert servers_after([], before + refused) == ("mysql-primary", None, None)
+    after = before + refused + [attempt(4, "mysql-replica", "ack")]
+    assert servers_after([], after) == ("mysql-replica", "mysql-primary", None)
+
+
 def test_attempts_per_second_after_the_fault_with_the_lost_ones_marked():
     seconds = ledger.per_second(WRITES, [2], t_fault=102.5)
     assert seconds[0] == {"t": -2, "ack": 1, "failed": 0, "in_doubt": 0, "lost": 0}       # seq 1 at 101.0

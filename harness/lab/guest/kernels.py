@@ -1,24 +1,36 @@
 """Debian kernels for the guest: fetched from the package registry with `apt-get download` and
 unpacked into the cache (never installed on the host).
 
-  KERNEL=6.1      the newest linux-image-6.1.0-*-amd64 the registry offers
-  KERNEL=6.12     the newest linux-image-6.12.*-amd64
+  KERNEL=6.1      the newest linux-image-6.1.0-*-amd64 bookworm offers
+  KERNEL=6.12     the newest linux-image-6.12.*+deb12-amd64
+  KERNEL=5.10, 7.3, ...   the newest linux-image-<series>.* of any suite (bullseye's 5.10,
+                  trixie-backports' 7.3)
   KERNEL=6.1.0-56 / 6.12.117+deb12 / linux-image-…   that exact package
-Only the generic -amd64 flavour: -cloud lacks drivers the guest needs.
+The host's own apt sources are asked first; kernels they lack come from other Debian suites
+(ARCHIVE_SUITES), read with an apt configuration of the lab's own in the cache: the host's
+sources are left alone. Only the generic -amd64 flavour: -cloud lacks drivers the guest needs.
 """
 import dataclasses
 import json
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 from ...errors import LabError
 from .cache import cache_dir
 
+# 6.1 and 6.12 are bookworm's builds (the committed baselines were measured on them).
 SERIES = {"6.1": re.compile(r"^linux-image-(6\.1\.0-\d+)-amd64$"),
-          "6.12": re.compile(r"^linux-image-(6\.12\.\d+\+deb\d+)-amd64$")}
+          "6.12": re.compile(r"^linux-image-(6\.12\.\d+\+deb12)-amd64$")}
+SERIES_SPEC = re.compile(r"^\d+\.\d+$")
 ANY_FLAVOUR = re.compile(r"^linux-image-(\d+\.\d+[\w.+~-]*?)-amd64$")
+ARCHIVE_SUITES = (("http://deb.debian.org/debian", "bullseye"),
+                  ("http://deb.debian.org/debian-security", "bullseye-security"),
+                  ("http://deb.debian.org/debian", "trixie"),
+                  ("http://deb.debian.org/debian", "trixie-backports"))
+ARCHIVE_MAX_AGE_S = 24 * 3600      # the archive's package lists are read again after a day
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,6 +40,7 @@ class Kernel:
     version: str             # the package version, 6.12.117-1~deb12u1
     release: str             # uname -r: 6.12.117+deb12-amd64
     root: Path               # the unpacked package
+    suite: str = None        # where it came from: bookworm-security/main, trixie-backports/main
 
     @property
     def vmlinuz(self):
@@ -51,75 +64,152 @@ class Kernel:
         return int(self.config_value("HZ"))
 
     def describe(self):
-        return {"package": self.package, "package_version": self.version, "release": self.release, "hz": self.hz}
+        return {"package": self.package, "package_version": self.version, "release": self.release, "hz": self.hz,
+                **({"suite": self.suite} if self.suite else {})}
 
 
-def _apt(*args):
-    result = subprocess.run(["apt-cache", *args], capture_output=True, text=True)
-    if result.returncode:
-        raise LabError(f"apt-cache {' '.join(args)} failed: {result.stderr.strip()[-300:]}")
-    return result.stdout
+class Archive:
+    """Where apt looks for kernels: the host's own sources (options empty), or the lab's list of
+    other suites, its package lists kept in the cache."""
+
+    def __init__(self, name, options=()):
+        self.name, self.options = name, tuple(options)
+
+    def apt(self, tool, *args, timeout=120):
+        result = subprocess.run([tool, *self.options, *args], capture_output=True, text=True, timeout=timeout)
+        if result.returncode:
+            raise LabError(f"{tool} {' '.join(args)} ({self.name}) failed: {result.stderr.strip()[-300:]}")
+        return result.stdout
+
+    def packages(self):
+        """Names of every linux-image-*-amd64 package it offers (signed or not)."""
+        found = self.apt("apt-cache", "search", "--names-only", r"^linux-image-[0-9].*-amd64$")
+        return {line.split(" - ")[0].strip() for line in found.splitlines()}
+
+    def suite_of(self, package):
+        """The suite apt would fetch package from ('trixie-backports/main'), or None."""
+        policy = self.apt("apt-cache", "policy", package)
+        found = re.search(r"^\s+\d+ \S+ (\S+) amd64 Packages$", policy, re.M)
+        return found.group(1) if found else None
+
+
+HOST_SOURCES = Archive("the host's apt sources")
+
+
+def lab_archive():
+    """The lab's own apt configuration for ARCHIVE_SUITES, its lists read when missing or a day old."""
+    root = cache_dir("apt-archive")
+    (root / "lists" / "partial").mkdir(parents=True, exist_ok=True)
+    (root / "cache" / "archives" / "partial").mkdir(parents=True, exist_ok=True)
+    sources = root / "sources.list"
+    wanted = "".join(f"deb {url} {suite} main\n" for url, suite in ARCHIVE_SUITES)
+    archive = Archive(", ".join(suite for _, suite in ARCHIVE_SUITES),
+                      ("-o", f"Dir::Etc::SourceList={sources}", "-o", "Dir::Etc::SourceParts=/dev/null",
+                       "-o", f"Dir::State::Lists={root / 'lists'}", "-o", f"Dir::Cache={root / 'cache'}"))
+    stamp = root / "lists" / ".read"
+    if not sources.exists() or sources.read_text() != wanted or not stamp.exists() \
+            or time.time() - stamp.stat().st_mtime > ARCHIVE_MAX_AGE_S:
+        sources.write_text(wanted)
+        print(f"kernels: reading the package lists of {archive.name} (once a day)", flush=True)
+        archive.apt("apt-get", "update", timeout=600)
+        stamp.touch()
+    return archive
 
 
 def _version_key(text):
     return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text)]
 
 
-def available_packages():
-    """Names of every linux-image-*-amd64 package the registry offers (signed or not)."""
-    names = set()
-    for line in _apt("search", "--names-only", r"^linux-image-[0-9].*-amd64$").splitlines():
-        names.add(line.split(" - ")[0].strip())
-    return names
-
-
-def resolve(spec, packages=None):
-    """The package name KERNEL=spec means (see the module's docstring)."""
-    packages = available_packages() if packages is None else packages
-    spec = spec.strip()
+def series_pattern(spec):
+    """The packages KERNEL=<major.minor> may mean: bookworm's for 6.1 and 6.12, any suite's else."""
     if spec in SERIES:
-        matching = [p for p in packages if SERIES[spec].match(p)]
+        return SERIES[spec]
+    return re.compile(rf"^linux-image-({re.escape(spec)}\.\d+(?:-\d+|\+deb\d+))-amd64$")
+
+
+def resolve(spec, packages):
+    """The package name KERNEL=spec means among `packages` (see the module's docstring)."""
+    spec = spec.strip()
+    if SERIES_SPEC.match(spec):
+        matching = [p for p in packages if series_pattern(spec).match(p)]
         if not matching:
-            raise LabError(f"KERNEL={spec}: the package registry offers no linux-image for {spec} "
-                           "(try `apt-get update`)")
+            raise LabError(f"KERNEL={spec}: no Debian package of Linux {spec} (linux-image-{spec}.*-amd64) "
+                           "in the package registry")
         return max(matching, key=_version_key)
     name = spec if spec.startswith("linux-image-") else f"linux-image-{spec}"
     name = name if name.endswith("-amd64") else f"{name}-amd64"
     if name not in packages or not ANY_FLAVOUR.match(name):
-        known = ", ".join(sorted(p for p in packages if any(r.match(p) for r in SERIES.values()))[-6:])
-        raise LabError(f"KERNEL={spec}: no package {name} in the registry; use host, 6.1, 6.12 or one of: {known}")
+        series = sorted({m.group(1) for p in packages if (m := re.match(r"^linux-image-(\d+\.\d+)[.]", p))},
+                        key=_version_key)
+        raise LabError(f"KERNEL={spec}: no package {name} in the registry; use host, a series "
+                       f"({', '.join(series)}) or an exact package")
     return name
+
+
+def find(spec):
+    """(package, archive): the host's sources first, the lab's archive for what they lack."""
+    try:
+        return resolve(spec, HOST_SOURCES.packages()), HOST_SOURCES
+    except LabError:
+        archive = lab_archive()
+        return resolve(spec, HOST_SOURCES.packages() | archive.packages()), archive
 
 
 def fetch(spec):
     """The kernel KERNEL=spec means, downloaded and unpacked into the cache (once)."""
-    package = resolve(spec)
-    version = _apt("show", "--no-all-versions", package)
+    package, archive = find(spec)
+    version = archive.apt("apt-cache", "show", "--no-all-versions", package)
     version = re.search(r"^Version: (\S+)", version, re.M).group(1)
     root = cache_dir("kernels") / f"{package}_{version}"
     marker = root / ".unpacked.json"
     if not marker.exists():
-        _unpack(package, version, root)
+        _unpack(archive, package, version, root)
     info = json.loads(marker.read_text())
-    return Kernel(package, version, info["release"], root)
+    return Kernel(package, version, info["release"], root, info.get("suite"))
 
 
-def _unpack(package, version, root):
+# Since trixie's 6.16, linux-image-* holds nothing itself: the kernel, its modules and its base
+# files (config, modules.builtin) come in these packages of the same version, under /usr/lib/modules.
+SPLIT_PARTS = re.compile(r"\b(linux-(?:base|binary|modules)-\S+) \(= ([^)]+)\)")
+
+
+def _unpack(archive, package, version, root):
     if root.exists():
         shutil.rmtree(root)
     download = root.with_name(root.name + ".download")
     shutil.rmtree(download, ignore_errors=True)
     download.mkdir(parents=True)
+    depends = re.search(r"^Depends: (.*)$", archive.apt("apt-cache", "show", "--no-all-versions", package), re.M)
+    parts = [f"{name}={part_version}" for name, part_version in SPLIT_PARTS.findall(depends.group(1) if depends else "")]
     try:
-        result = subprocess.run(["apt-get", "download", f"{package}={version}"], cwd=download,
-                                capture_output=True, text=True, timeout=600)
-        debs = list(download.glob("*.deb"))
-        if result.returncode or not debs:
-            raise LabError(f"apt-get download {package}={version} failed: {result.stderr.strip()[-300:]}")
-        subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(root)], check=True, timeout=600)
+        wanted = [f"{package}={version}", *parts]
+        result = subprocess.run(["apt-get", *archive.options, "download", *wanted], cwd=download,
+                                capture_output=True, text=True, timeout=900)
+        debs = sorted(download.glob("*.deb"))
+        if result.returncode or len(debs) != len(wanted):
+            raise LabError(f"apt-get download {' '.join(wanted)} failed: {result.stderr.strip()[-300:]}")
+        for deb in debs:
+            subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True, timeout=600)
     finally:
         shutil.rmtree(download, ignore_errors=True)
+    _to_classic_layout(root)
     [modules] = (root / "lib" / "modules").iterdir()
     release = modules.name
     subprocess.run(["depmod", "-b", str(root), release], check=True, timeout=300)
-    (root / ".unpacked.json").write_text(json.dumps({"package": package, "version": version, "release": release}))
+    (root / ".unpacked.json").write_text(json.dumps({"package": package, "version": version, "release": release,
+                                                     "suite": archive.suite_of(package)}))
+
+
+def _to_classic_layout(root):
+    """The split packages' /usr/lib/modules/R/{vmlinuz,config} as the older packages have them:
+    /boot/vmlinuz-R, /boot/config-R and the modules in /lib/modules/R."""
+    merged = root / "usr" / "lib" / "modules"
+    if (root / "lib" / "modules").exists() or not merged.exists():
+        return
+    (root / "lib").mkdir(exist_ok=True)
+    merged.rename(root / "lib" / "modules")
+    [modules] = (root / "lib" / "modules").iterdir()
+    (root / "boot").mkdir(exist_ok=True)
+    for name in ("vmlinuz", "config", "System.map"):
+        if (modules / name).exists():
+            (modules / name).rename(root / "boot" / f"{name}-{modules.name}")
