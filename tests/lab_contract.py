@@ -78,6 +78,13 @@ def check_a_running_lab(lab, docker):
     assert described["where"]["where"] in ("host", "guest") and described["docker_compose"]
     assert set(described["images"]) >= {DIRECTOR, SERVER, CELL.service}
     assert lab.datapath in ("ipvs", "nftables") and lab.datapath == ("ipvs" if lab.kernel.has_ipvs() else "nftables")
+    # the kernel's defaults, read in a new namespace: KERNEL_FACTS.md's (tcp_retries2 15, tcp_syn_retries 6),
+    # IPVS's own sysctls exactly where the kernel has IPVS
+    facts = described["kernel_facts"]
+    defaults = facts["sysctl_defaults"]
+    assert defaults["tcp_retries2"] == "15" and defaults["tcp_syn_retries"] == "6", defaults
+    assert any(name.startswith("vs/") for name in defaults) == lab.kernel.has_ipvs(), sorted(defaults)
+    assert facts["hz"] == lab.kernel.hz()
 
     # logs: the node's own output, timestamped (the director's start prints the datapath it set up)
     assert f'"datapath": "{lab.datapath}"' in lab.logs(DIRECTOR)

@@ -109,7 +109,8 @@ class Lab(abc.ABC):
 
     @abc.abstractmethod
     def describe(self):
-        """What env.json records of the lab: {"kernel", "where", "lab", "images", "docker_compose"}."""
+        """What env.json records of the lab: {"kernel", "where", "kernel_facts", "lab", "images",
+        "docker_compose"}; kernel_facts: {"hz", "sysctl_defaults": {name under net.ipv4: value}}."""
 
     @abc.abstractmethod
     def keep_evidence(self, directory):

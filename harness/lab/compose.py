@@ -269,11 +269,13 @@ class ComposeLab(ContainerNodes, Lab):
     # -- the place -----------------------------------------------------------
     def describe(self):
         """Its parts asked for side by side (a run records this while its clients start)."""
-        with ThreadPoolExecutor(3) as pool:
+        with ThreadPoolExecutor(4) as pool:
             kernel, images_running = pool.submit(self.engine.kernel_release), pool.submit(self._images_running)
             version = pool.submit(self._compose, "version", "--short")
+            defaults = pool.submit(self.engine.sysctl_defaults)
         env = self.env
         return {"kernel": kernel.result(), "where": self.engine.describe(),
+                "kernel_facts": {"hz": self.engine.hz(), "sysctl_defaults": defaults.result()},
                 "lab": {"project": self.project,
                         **{side: env.get(name, DEFAULT_SUBNETS[name])
                            for side, name in (("front", "LAB_FRONT_PREFIX"), ("back", "LAB_BACK_PREFIX"))}},

@@ -6,6 +6,7 @@ which one a run used:
   ensure_started(say)    boot what needs booting (nothing, on the host); running()
   docker_host, docker()  the engine's Docker endpoint
   kernel_release(), hz(), has_ipvs(), has_netem(), has_qdisc(kind), has_sysctl(path)   the kernel under it
+  sysctl_defaults()      every TCP and IPVS sysctl a new network namespace starts with (read once)
   clock_offset_s         the lab's clock minus this process's (0 on the host)
   describe(), collect(dir)   what env.json records; evidence kept with a run
 """
@@ -16,6 +17,17 @@ import subprocess
 from pathlib import Path
 
 from python_on_whales import DockerClient
+
+
+# Prints "name<TAB>value" for every TCP and IPVS sysctl of the namespace it runs in (run in a new
+# one: its values are the kernel's defaults). IPVS's appear where ip_vs is loaded.
+SYSCTL_DEFAULTS_SCRIPT = ("cd /proc/sys/net/ipv4 && for f in tcp_* vs/*; do [ -f \"$f\" ] && "
+                          "v=$(tr '\\t\\n' '  ' < \"$f\" 2>/dev/null) && printf '%s\\t%s\\n' \"$f\" \"${v% }\"; done; true")
+
+
+def parse_sysctl_defaults(text):
+    """{'tcp_retries2': '15', 'vs/expire_nodest_conn': '0', ...} from SYSCTL_DEFAULTS_SCRIPT's output."""
+    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
 
 
 def config_hz(config_text):
@@ -76,6 +88,14 @@ class HostEngine:
 
     def has_sysctl(self, path):
         return Path(path).exists()
+
+    def sysctl_defaults(self):
+        """Read in a throwaway network namespace (the host's own sysctls are not read or touched)."""
+        if getattr(self, "_sysctl_defaults", None) is None:
+            result = subprocess.run(["unshare", "--net", "sh", "-c", SYSCTL_DEFAULTS_SCRIPT],
+                                    capture_output=True, text=True, timeout=30)
+            self._sysctl_defaults = parse_sysctl_defaults(result.stdout)
+        return self._sysctl_defaults
 
     def docker(self, **options):
         return DockerClient(host=self.docker_host, **options)

@@ -6,7 +6,7 @@ A difference is flagged when two runs' detect times differ by more than the base
 (measure/baseline.py: from the cells' model windows). It is explained when both runs are inside
 their own model windows (the model moved, with the measured base RTO or HZ); otherwise it is
 a finding."""
-from . import baseline
+from . import baseline, kernel_facts
 
 
 def _cell_view(cell, env, observed_s=None):
@@ -70,7 +70,7 @@ def compare(runs, interval_s=0.1):
     return {"runs": [{"label": label, "scenario": summary["scenario"], "run": summary["run"],
                       "kernel": summary.get("kernel"), "datapath": summary.get("datapath"),
                       "where": (env.get("where") or {}).get("where", "host")} for label, summary, env in runs],
-            "reference": ref_label, "cells": cells}
+            "reference": ref_label, "cells": cells, "kernel_facts": kernel_facts.facts_table(runs)}
 
 
 def _model(view):

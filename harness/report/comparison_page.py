@@ -63,6 +63,29 @@ def _seconds(view, key):
     return "—" if not view or view[key] is None else f"{view[key]:.2f}"
 
 
+def facts_section(comparison):
+    """The kernels' own differences: HZ, the measured base RTO, the sysctl defaults that differ."""
+    facts, labels = comparison.get("kernel_facts"), [r["label"] for r in comparison["runs"]]
+    if not facts or len(labels) < 2:
+        return ""
+    def value(v, unit=""):
+        return "absent" if v is None else html_lib.escape(f"{v}{unit}")
+    rows = [["HZ"] + [value(facts["hz"].get(label)) for label in labels] + ["timer granularity: the slack of every timer"],
+            ["base RTO measured"] + [value(facts["base_rto_ms"].get(label), " ms") for label in labels]
+            + ["the first rung of the retransmission ladder (each run's own path)"]]
+    rows += [[html_lib.escape(row["name"])] + [value(row["values"].get(label)) if label in row["values"]
+                                               else "not kept" for label in labels]
+             + [html_lib.escape(row["bearing"] or "no bearing on the lab's figures known")]
+             for row in facts["sysctls"]]
+    missing = [label for label in labels if label not in facts["kept"]]
+    note = (f"<p>Runs made before kernel facts were kept: {html_lib.escape(', '.join(missing))}.</p>"
+            if missing else "")
+    return ("<h2>What differs between the kernels</h2><p>HZ, the base RTO each run measured, and every TCP "
+            "and IPVS sysctl whose default (what a new network namespace starts with) is not the same on all "
+            f"of them ({len(facts['sysctls'])}); those that move a failover's figures first.</p>"
+            + note + table(["", *labels, "what it does here"], rows))
+
+
 def render(directory, comparison, title):
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -92,7 +115,7 @@ def render(directory, comparison, title):
     body = (f"<h1>{html_lib.escape(title)}</h1>{runs}"
             f"<p>{flagged} of {len(comparison['cells'])} cells differ from {html_lib.escape(comparison['reference'])} "
             "by more than their tolerance (from the model windows, as for baselines).</p>"
-            "<img src='comparison.png' alt='comparison'>" + table(header, rows) +
+            "<img src='comparison.png' alt='comparison'>" + table(header, rows) + facts_section(comparison) +
             "<p>Files: <a href='comparison.json'>comparison.json</a></p>")
     (directory / "index.html").write_text(page(title, body))
     return directory / "index.html"

@@ -65,6 +65,7 @@ def collect(lab, director, scenario):
     return {
         "kernel": lab_record["kernel"],
         "where": lab_record["where"],
+        "kernel_facts": lab_record["kernel_facts"],   # HZ, and the TCP and IPVS sysctls a new namespace starts with
         "lab": lab_record["lab"],
         "director": {**director_sysctls, "idle_timeout_s": state.result()["idle_timeout_s"]},
         "host_tcp_retries2": int(open("/proc/sys/net/ipv4/tcp_retries2").read()),

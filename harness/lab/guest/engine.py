@@ -16,6 +16,7 @@ from pathlib import Path
 from python_on_whales import DockerClient
 
 from ...errors import LabError
+from ..engine import SYSCTL_DEFAULTS_SCRIPT, parse_sysctl_defaults
 from . import accel, disk as guest_disk, initramfs, kernels
 from .qemu import Vm, qemu_version
 from .ssh import Ssh
@@ -44,6 +45,7 @@ class GuestEngine:
         self.timings, self.accel = {}, None
         self.clock_offset_s, self.clock = 0.0, {}
         self._features = {}
+        self._sysctl_defaults = None
         self.failed = None
 
     def __enter__(self):
@@ -215,6 +217,14 @@ class GuestEngine:
 
     def has_sysctl(self, path):
         return self._test(f"-e {path}")
+
+    def sysctl_defaults(self):
+        """Read once per boot, in a new network namespace of the guest."""
+        if self._sysctl_defaults is None:
+            script = SYSCTL_DEFAULTS_SCRIPT.replace("'", "'\\''")
+            self._sysctl_defaults = parse_sysctl_defaults(
+                self.ssh.run(f"unshare --net sh -c '{script}'", timeout=60).stdout)
+        return self._sysctl_defaults
 
     def describe(self):
         return {"where": self.where, "kernel": self.kernel.release, **self.kernel.describe(),

@@ -1,0 +1,68 @@
+"""What differs between the kernels runs ran on: HZ, the base RTO each run measured on the lab's
+path, and the TCP and IPVS sysctls a new network namespace starts with (env.json's
+kernel_facts), each difference said with what it does to the lab's figures."""
+import statistics
+
+from .sysctl_knobs import SYSCTL_KNOBS
+
+# The sysctls that move a failover's figures, and how (the rest are listed as other differences).
+BEARING = {
+    "tcp_retries2": "the retransmission budget of an established flow: a blackholed client's detect time",
+    "tcp_retries1": "when the kernel asks the route again during retransmissions (not the budget)",
+    "tcp_syn_retries": "how many SYNs a connect sends: a reconnect into a dead backend",
+    "tcp_syn_linear_timeouts": "SYN retransmissions kept 1 s apart before backing off: the connect ladder",
+    "tcp_rto_max_ms": "the largest RTO: the cap of the ladder and the budget's unit past the doubling",
+    "tcp_rto_min_us": "the smallest RTO: the base of the ladder",
+    "tcp_keepalive_time": "an idle flow's first probe",
+    "tcp_keepalive_intvl": "the interval between keepalive probes",
+    "tcp_keepalive_probes": "how many unanswered probes end an idle flow",
+    "tcp_orphan_retries": "retransmissions of a closed socket's last data",
+    "tcp_thin_linear_timeouts": "thin streams retransmit at a fixed RTO at first (off by default)",
+    "tcp_early_retrans": "tail loss probes: an extra retransmission before the RTO fires",
+    "tcp_recovery": "RACK loss detection",
+    "tcp_frto": "spurious-RTO detection",
+    "vs/expire_nodest_conn": "a flow to a deleted backend: dropped (0) or expired at its next packet (1)",
+    "vs/expire_quiescent_template": "persistence templates of a weight-0 backend",
+    "vs/conntrack": "IPVS flows kept in conntrack",
+    "vs/sloppy_tcp": "IPVS picks up flows it did not see open",
+}
+
+
+def since_note(name):
+    knob = SYSCTL_KNOBS.get(name)
+    return f" (came with Linux {knob.since})" if knob and knob.since else ""
+
+
+def differences(facts_by_label):
+    """[{"name", "values": {label: value or None (absent)}, "bearing": text or None}] for every
+    sysctl whose default is not the same on all kernels (absent counts as a value); bearing ones
+    first. facts_by_label: {label: env.json's kernel_facts or None (a run before they were kept)}."""
+    known = {label: facts["sysctl_defaults"] for label, facts in facts_by_label.items() if facts}
+    if len(known) < 2:
+        return []
+    names = sorted(set().union(*known.values()))
+    rows = []
+    for name in names:
+        values = {label: defaults.get(name) for label, defaults in known.items()}
+        if len(set(values.values())) > 1:
+            bearing = BEARING.get(name)
+            rows.append({"name": name, "values": values,
+                         "bearing": bearing + since_note(name) if bearing else None})
+    return sorted(rows, key=lambda row: (row["bearing"] is None, row["name"]))
+
+
+def base_rto_ms(summary):
+    """The median base RTO the run's cells measured on the lab's path (ms), or None."""
+    measured = [c["predicted"]["base_rto_s"] for c in summary.get("cells", [])
+                if (c.get("predicted") or {}).get("base_rto_s")]
+    return round(statistics.median(measured) * 1000, 1) if measured else None
+
+
+def facts_table(runs):
+    """runs: [(label, summary, env)]: {"hz", "base_rto_ms", "sysctls"} across them."""
+    facts = {label: env.get("kernel_facts") for label, _, env in runs}
+    return {"hz": {label: (f or {}).get("hz") or (env.get("where") or {}).get("hz") for (label, _, env), f
+                   in zip(runs, facts.values())},
+            "base_rto_ms": {label: base_rto_ms(summary) for label, summary, _ in runs},
+            "kept": [label for label, f in facts.items() if f],
+            "sysctls": differences(facts)}
