@@ -35,3 +35,4 @@ def test_a_kernel_the_registry_lacks_is_refused_with_what_there_is(spec, says):
     with pytest.raises(LabError, match=None) as refused:
         resolve(spec, PACKAGES - {"linux-image-5.10.0-46-cloud-amd64"})
     assert says in str(refused.value)
+

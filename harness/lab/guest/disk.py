@@ -106,6 +106,7 @@ def ensure(image_ids, save_images, say):
         (disk.directory / "build.json").touch()          # recently used: kept by prune()
         return disk, 0.0
     started = time.monotonic()
+    say(f"guest: building a disk: {why_rebuilt(image_ids)}")
     base = rootfs(say)
     shutil.rmtree(disk.directory, ignore_errors=True)
     disk.directory.mkdir(parents=True)
@@ -129,6 +130,28 @@ def ensure(image_ids, save_images, say):
          "built_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
     prune(keep=KEEP_DISKS)
     return disk, time.monotonic() - started
+
+
+def why_rebuilt(image_ids):
+    """Why no cached disk fits these images, against the most recently used one."""
+    disks = sorted((d for d in cache_dir("guest", "disks").iterdir() if (d / "build.json").exists()),
+                   key=lambda d: (d / "build.json").stat().st_mtime, reverse=True)
+    if not disks:
+        return "none cached yet"
+    last = json.loads((disks[0] / "build.json").read_text())
+    return rebuild_reason(last, rootfs_key(), image_ids)
+
+
+def rebuild_reason(last_build, rootfs_now, image_ids):
+    """What differs between the last disk's build.json and what is wanted now."""
+    reasons = []
+    if last_build.get("rootfs") != rootfs_now:
+        reasons.append("the guest's root tree recipe changed (harness/lab/guest/disk.py, files/)")
+    before = last_build.get("images", {})
+    changed = sorted(name for name in set(before) | set(image_ids) if before.get(name) != image_ids.get(name))
+    if changed:
+        reasons.append("images changed: " + ", ".join(changed))
+    return "; ".join(reasons) or "the code that loads images into it changed"
 
 
 def prune(keep):
