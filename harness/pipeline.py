@@ -29,6 +29,7 @@ def run_and_report(scenario, raw_definition, out=sys.stdout, narrow=False, **opt
 
 
 def _report(run, out, raise_errors, narrow=False):
+    run.release_reserve("report")
     try:
         summary = render(run)
     except Exception as exc:

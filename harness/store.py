@@ -43,8 +43,15 @@ def new_comparison_dir(kind, name):
     return path
 
 
+RESERVE_BYTES = 2 << 20        # each of a run's two reserves: space kept for its end and its report
+
+
 class RunDir:
-    """One run's directory. Reading methods tolerate missing files (an interrupted run)."""
+    """One run's directory. Reading methods tolerate missing files (an interrupted run).
+
+    A run keeps two reserves of disk space (.reserve-end, .reserve-report): should the disk fill
+    under it, the first is given back to record how it ended and the second to write its summary
+    and page."""
 
     def __init__(self, path):
         self.path = Path(path).resolve()
@@ -57,7 +64,13 @@ class RunDir:
         (run.path / "clients").mkdir(parents=True)
         run.scenario_file.write_text(
             yaml.safe_dump({"id": scenario_id, "definition": raw_definition}, sort_keys=False))
+        for part in ("end", "report"):
+            (run.path / f".reserve-{part}").write_bytes(bytes(RESERVE_BYTES))
         return run
+
+    def release_reserve(self, part):
+        """Give back the space kept for the run's 'end' or its 'report'."""
+        (self.path / f".reserve-{part}").unlink(missing_ok=True)
 
     def __fspath__(self):
         return str(self.path)

@@ -114,7 +114,10 @@ class Keepalived(ControlPlane):
         vip = addresses[DIRECTOR][FRONT]
         prefix = {FRONT: vip.rsplit(".", 1)[0], BACK: addresses[DIRECTOR][BACK].rsplit(".", 1)[0]}
         common = {"LB_CONTROL": self.name, "LAB_PROMOTE_SQL": database.promote_sql,
-                  "LAB_STOP_RECEIVING_SQL": database.stop_receiving_sql, "LAB_APPLY_WAIT_S": str(database.apply_wait_s)}
+                  "LAB_STOP_RECEIVING_SQL": database.stop_receiving_sql, "LAB_APPLY_WAIT_S": str(database.apply_wait_s),
+                  # keepalived starts once these answer (images/director/director-start)
+                  "LAB_REAL_SERVERS": " ".join(f"{primary}:{keepalived_conf.PORTS[service]}"
+                                               for service, (primary, _) in servers.items())}
         services = {}
         if self.config.vrrp == "none":
             services[DIRECTOR] = {"environment": {**common, "KEEPALIVED_CONF": keepalived_conf.config(

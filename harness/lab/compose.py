@@ -243,7 +243,7 @@ class ComposeLab(ContainerNodes, Lab):
         try:
             found = self._container_states()
         except Exception as exc:                  # the engine itself: restarted, gone
-            return {"*": f"the Docker engine does not answer ({str(exc).strip()[:200]})"}
+            return {"*": self.engine.problem() or f"the Docker engine does not answer ({str(exc).strip()[:200]})"}
         problems = {}
         for service in expected:
             state = found.get(service)

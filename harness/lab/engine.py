@@ -8,6 +8,7 @@ which one a run used:
   kernel_release(), hz(), has_ipvs(), has_netem(), has_qdisc(kind), has_sysctl(path)   the kernel under it
   sysctl_defaults()      every TCP and IPVS sysctl a new network namespace starts with (read once)
   clock_offset_s         the lab's clock minus this process's (0 on the host)
+  problem()              what of the place itself broke (QEMU, the tunnel, the guest's dockerd), or None
   describe(), collect(dir)   what env.json records; evidence kept with a run
 """
 import gzip
@@ -56,6 +57,10 @@ class HostEngine:
 
     def stop(self):
         """Nothing to stop: this machine stays up."""
+
+    def problem(self):
+        """This machine's engine is judged by its answers (ComposeLab.problems)."""
+        return None
 
     def compose_env(self):
         """compose.yaml variables this place needs (none here: the defaults are this host's)."""

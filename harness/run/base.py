@@ -1,11 +1,13 @@
 """What every kind of run has: its scenario, the lab's project, engine and environment, where
 results go, and a terminal to talk to."""
+import errno
 import sys
 import threading
 import time
 
 from ..control import control_plane
 from ..databases import database
+from ..errors import DiskFull
 from ..lab import ClientCell, lab_on, planned_addresses
 from . import preflight
 from ..interrupts import Cleanup
@@ -91,6 +93,13 @@ class RunBase:
         try:
             body()
         except BaseException as exc:
+            if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+                full = DiskFull(f"the disk holding {shown(self.run.path)} is full ({exc})")
+                self.run.release_reserve("end")
+                self.record_end(full)
+                raise full from exc
+            if isinstance(exc, DiskFull):
+                self.run.release_reserve("end")
             self.record_end(exc)
             raise
         finally:

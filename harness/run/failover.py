@@ -8,14 +8,16 @@
 The run returns its directory; reports are drawn from it afterwards (harness/report/).
 """
 import json
+import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..director import Director
-from ..errors import LabError
+from ..errors import DiskFull, LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
 from ..signals.combined import planned_loads
+from ..store import shown
 from ..topology import DIRECTOR, SERVICE_SERVERS
 from . import environment, evidence, loads
 from .base import RunBase
@@ -23,6 +25,7 @@ from .live import CellView, LiveView
 
 TICK_S = 0.1                  # how often the run reads the clients' output
 LAB_CHECK_EVERY_S = 3.0       # how often the run looks whether its lab is still whole
+DISK_FREE_MIN_BYTES = 1 << 20  # less free under the run's directory: the disk is full
 READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
 
 
@@ -189,6 +192,9 @@ class FailoverRun(RunBase):
         if now - self.lab_checked < LAB_CHECK_EVERY_S:
             return
         self.lab_checked = now
+        free = shutil.disk_usage(self.run.path).free
+        if free < DISK_FREE_MIN_BYTES:
+            raise DiskFull(f"the disk holding {shown(self.run.path)} is full ({free} bytes free)")
         expected_down = {service for fault in self.injected for service in fault.stops()}
         problems = [p for service, p in self.lab.problems().items() if service not in expected_down]
         if problems:

@@ -77,6 +77,25 @@ class GuestEngine:
         """Started, and still there: a guest that failed to come up holds no lab."""
         return self.failed is None and self.vm is not None and self.vm.alive()
 
+    def problem(self):
+        """What of the guest's machinery broke under a lab, in one line, or None: QEMU gone, the
+        ssh tunnel to its Docker socket closed, or its dockerd not running."""
+        if self.vm is None:
+            return None
+        if not self.vm.alive():
+            code = self.vm.process.poll() if self.vm.process is not None else None
+            return f"the guest's QEMU is gone (exit status {code})" if code is not None else "the guest's QEMU is gone"
+        forwarder = self.ssh.forwarder if self.ssh is not None else None
+        if forwarder is not None and forwarder.poll() is not None:
+            return f"the ssh tunnel to the guest's Docker engine closed (ssh exit status {forwarder.returncode})"
+        try:
+            dockerd = self.ssh.run("pgrep -x dockerd >/dev/null", timeout=20, check=False).returncode
+        except subprocess.TimeoutExpired:
+            return "the guest does not answer ssh within 20 s"
+        if dockerd == 1:
+            return "the guest's dockerd is not running"
+        return None
+
     def compose_env(self):
         """Healthchecks are `runc exec`s, each costing the one emulated CPU a large fraction of a
         second: check every 10 s, not every second (measured on 6.12: 1 s interval saturates the

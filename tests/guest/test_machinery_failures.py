@@ -1,0 +1,96 @@
+"""The guest's own machinery failing under a run: QEMU killed, the ssh tunnel to the guest's Docker
+engine dropped, the guest's dockerd stopped. Each ends the run within seconds with one line
+naming what failed, the run marked failed with what it measured so far kept, and nothing left
+behind: no QEMU, no state directory (overlay, sockets), no ssh process. (A full disk under the
+results: tests/scenarios/test_disk_full.py.)"""
+import glob
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from harness.lab import REPO
+from harness.lab.guest.qemu import running_guests
+from harness.store import RunDir
+from tests.guest.conftest import KERNEL
+
+pytestmark = [pytest.mark.guest, pytest.mark.kernel, pytest.mark.xdist_group("tests/guest")]
+STATE_DIRS = "/tmp/blackhole-guest-*"
+
+
+def _children(pid):
+    """{pid: command line} of the processes whose parent is pid."""
+    found = {}
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            fields = open(stat).read().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                child = int(stat.split("/")[2])
+                found[child] = open(f"/proc/{child}/cmdline").read().split("\0")
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def _forwarder(run_pid):
+    return next((pid, argv) for pid, argv in _children(run_pid).items()
+                if argv and argv[0] == "ssh" and "-N" in argv)
+
+
+def kill_qemu(run_pid, guest_pid):
+    os.kill(guest_pid, signal.SIGKILL)
+
+
+def drop_tunnel(run_pid, guest_pid):
+    os.kill(_forwarder(run_pid)[0], signal.SIGKILL)
+
+
+def stop_dockerd(run_pid, guest_pid):
+    """Over ssh with the tunnel's own options (its key, port and known host)."""
+    argv = _forwarder(run_pid)[1]
+    options = argv[1:argv.index("-N")]
+    subprocess.run(["ssh", *options, "root@127.0.0.1", "pkill -x dockerd"], check=True, timeout=60)
+
+
+@pytest.mark.parametrize("breaks, says", [
+    (kill_qemu, "the guest's QEMU is gone"),
+    (drop_tunnel, "the ssh tunnel to the guest's Docker engine closed"),
+    (stop_dockerd, "the guest's dockerd is not running"),
+], ids=["qemu-killed", "tunnel-dropped", "dockerd-stopped"])
+def test_the_guest_machinery_failing_mid_run_ends_it_with_what_failed(tmp_path, breaks, says):
+    guests_before, dirs_before = set(running_guests()), set(glob.glob(STATE_DIRS))
+    env = {**os.environ, "KERNEL": KERNEL, "TCP_RETRIES2": "5", "WARMUP_S": "60", "BLACKHOLE_RESULTS": str(tmp_path),
+           "LAB_PROJECT": "blackhole-lab-machinery"}
+    run = subprocess.Popen([sys.executable, "-m", "harness", "run", "lvs-switchover"], cwd=REPO, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        deadline, run_dir = time.time() + 900, None         # a cold cache builds the guest's disk first
+        while time.time() < deadline and run.poll() is None:
+            found = [p for p in tmp_path.glob("lvs-switchover/*") if not p.is_symlink()]
+            if found and '"loads_ready"' in RunDir(found[0]).read(RunDir(found[0]).events_file):
+                run_dir = RunDir(found[0])
+                break
+            time.sleep(0.5)
+        assert run_dir, f"the run never got its clients going:\n{run.communicate()[0] if run.poll() is not None else ''}"
+        [guest] = set(running_guests()) - guests_before
+        helpers = set(_children(run.pid))
+        broken_at = time.time()
+        breaks(run.pid, guest)
+        output, _ = run.communicate(timeout=300)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    named = [line for line in output.splitlines() if says in line]
+    assert run.returncode == 2 and named, output
+    status = run_dir.summary()["status"]
+    assert status["state"] == "failed" and says in status["reason"], status
+    print(f"{says}: noticed {status['t'] - broken_at:.1f} s after; {named[0]}")
+    assert status["t"] - broken_at <= 60, f"noticed {status['t'] - broken_at:.1f} s after it broke"
+    assert run_dir.read(run_dir.probe_log("r5")), "what the probe measured was not kept"
+    assert guest not in running_guests(), "QEMU outlived the run"
+    assert set(glob.glob(STATE_DIRS)) == dirs_before, "the overlay and state directory were left"
+    alive = [pid for pid in helpers if os.path.exists(f"/proc/{pid}")]
+    assert not alive, f"processes the run started outlived it: {alive}"

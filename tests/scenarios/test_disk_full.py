@@ -1,0 +1,48 @@
+"""The disk under the results filling up while a run writes: the run ends within seconds with one
+line saying so, marked failed on the space it kept for that (its summary says why), what it
+measured until then kept, and nothing of its lab left. The results live on a small tmpfs made
+for the test (unmounted after it, whatever happens)."""
+import os
+import subprocess
+import sys
+import time
+
+from harness.lab import REPO, labelled_leftovers
+from harness.store import RunDir
+from tests.scenarios.conftest import NOTHING
+
+
+def _fill(directory):
+    """Write zeros into directory until the disk refuses (ENOSPC ends dd)."""
+    subprocess.run(["dd", "if=/dev/zero", f"of={directory}/filler", "bs=1M"], capture_output=True)
+
+
+def test_a_full_disk_mid_run_ends_the_run_with_the_reason_and_its_summary(tmp_path):
+    results = tmp_path / "results"
+    results.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "blackhole-test-full", str(results)], check=True)
+    try:
+        env = {**os.environ, "BLACKHOLE_RESULTS": str(results), "TCP_RETRIES2": "15", "WARMUP_S": "30"}
+        run = subprocess.Popen([sys.executable, "-m", "harness", "run", "lvs-switchover"], cwd=REPO, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        deadline, run_dir = time.time() + 180, None
+        while time.time() < deadline and run.poll() is None:
+            found = [p for p in results.glob("lvs-switchover/*") if not p.is_symlink()]
+            if found and '"loads_ready"' in RunDir(found[0]).read(RunDir(found[0]).events_file):
+                run_dir = RunDir(found[0])
+                break
+            time.sleep(0.3)
+        assert run_dir, "the run never got its clients going"
+        project = run_dir.lab_project()
+        filled_at = time.time()
+        _fill(results)
+        output, _ = run.communicate(timeout=180)
+        said = [line for line in output.splitlines() if "is full" in line]
+        assert run.returncode == 2 and said, output
+        status = run_dir.summary()["status"]
+        assert status["state"] == "failed" and "is full" in status["reason"], status
+        assert status["t"] - filled_at <= 10, f"noticed {status['t'] - filled_at:.1f} s after the disk filled"
+        assert run_dir.read(run_dir.probe_log("r15")), "what the probe measured was not kept"
+        assert labelled_leftovers(project=project) == NOTHING
+    finally:
+        subprocess.run(["umount", "--lazy", str(results)], capture_output=True)
