@@ -19,14 +19,23 @@ class HeldConnection:
                 self.ready = record
 
     def go(self, timeout_s=30):
-        """Let the probe run; returns its operations (dicts) once it exits."""
+        """Let the probe run; returns (when go was said, its operations (dicts) once it exits)."""
+        started = self.start()
+        return started, self.finish(timeout_s)
+
+    def start(self):
+        """Let the probe run (its operations go on while the caller changes the director)."""
         started = time.time()
         self.process.stdin.write("go\n")
         self.process.stdin.flush()
+        return started
+
+    def finish(self, timeout_s=30):
+        """The probe's operations, once it exits."""
         out, err = self.process.communicate(timeout=timeout_s)
         operations = [r for r in map(json.loads, filter(str.strip, out.splitlines())) if "t1" in r]
         assert operations, f"probe printed no operation: {err}"
-        return started, operations
+        return operations
 
     def close(self):
         if self.process.poll() is None:

@@ -78,16 +78,19 @@ def test_nodest_reset_resets_the_old_connection_within_a_second(director, held):
 
 
 def test_drain_keeps_the_old_connection_working_then_resets_it(director, held):
-    # 6 s: the two execs between the swap and go() took over 3 s with three labs on two cores
-    connection = held("--interval-ms", 100, "--read-timeout-s", 5, "--duration-s", 14, "--exit-on-error")
-    director.swap("web", old="web-a", new="web-b", drain_s=6)
+    # The probe runs through the swap (an operation every 100 ms, until its first error), so the
+    # drain is judged on the operations' own times and the director's record of the drain,
+    # however late the harness's execs land on a busy machine.
+    connection = held("--interval-ms", 100, "--read-timeout-s", 5, "--duration-s", 60, "--exit-on-error")
+    connection.start()
+    _, swapped = director.swap("web", old="web-a", new="web-b", drain_s=6)
     [removal] = director.state()["removed"][director.vip("web")]
     drain_end = removal["drain_until"]          # the director's clock is the host's, as ours
-    started, operations = connection.go()
-    assert started < drain_end - 1.0, f"go() came {started - drain_end:+.1f} s after the drain's end: too late to test"
-    *served, failed = operations
-    assert failed["error"] == "ECONNRESET"
+    *served, failed = connection.finish(timeout_s=120)
+    during = [op for op in served if op["t0"] >= swapped]
+    assert during, "no operation ran while the drain lasted"
     assert {op["server"] for op in served} == {"web-a"}, "drained flows must stay on the old backend"
     assert served[-1]["t1"] >= drain_end - 0.3, "the old connection stopped working before the drain ended"
+    assert failed["error"] == "ECONNRESET"
     assert failed["t0"] >= drain_end - 0.1, "reset before the drain ended"
-    assert failed["t1"] <= drain_end + 0.5, "no reset soon after the drain ended"
+    assert failed["t1"] - failed["t0"] <= 0.5, "no reset at the first packet after the drain ended"

@@ -89,12 +89,13 @@ class GuestEngine:
         if forwarder is not None and forwarder.poll() is not None:
             return f"the ssh tunnel to the guest's Docker engine closed (ssh exit status {forwarder.returncode})"
         try:
-            dockerd = self.ssh.run("pgrep -x dockerd >/dev/null", timeout=20, check=False).returncode
+            dockerd = self.ssh.run("if ! pgrep -x dockerd >/dev/null; then echo gone; "
+                                   "elif ! timeout 10 docker version >/dev/null 2>&1; then echo mute; fi",
+                                   timeout=30, check=False).stdout.strip()
         except subprocess.TimeoutExpired:
-            return "the guest does not answer ssh within 20 s"
-        if dockerd == 1:
-            return "the guest's dockerd is not running"
-        return None
+            return "the guest does not answer ssh within 30 s"
+        return {"gone": "the guest's dockerd is not running",
+                "mute": "the guest's dockerd does not answer (stopping, or hung)"}.get(dockerd)
 
     def compose_env(self):
         """Healthchecks are `runc exec`s, each costing the one emulated CPU a large fraction of a
