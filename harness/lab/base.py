@@ -128,8 +128,18 @@ class Lab(abc.ABC):
         return self.kernel.kernel_release()
 
     def exec_each(self, commands, check=True, timeout=60, stdin=None):
-        """[(service, command), ...] run side by side (each given stdin); their ExecResults in order."""
+        """[(service, command), ...] run side by side (each given stdin); their ExecResults in order.
+        check=False: a command that fails, or does not end within timeout (returncode 124), is a
+        result like any other."""
         if not commands:
             return []
+
+        def one(service, command):
+            try:
+                return self.exec(service, command, check=check, timeout=timeout, stdin=stdin)
+            except subprocess.TimeoutExpired:
+                if check:
+                    raise
+                return ExecResult(124, "", f"no answer within {timeout} s")
         with ThreadPoolExecutor(min(len(commands), EXEC_SIDE_BY_SIDE)) as pool:
-            return list(pool.map(lambda sc: self.exec(*sc, check=check, timeout=timeout, stdin=stdin), commands))
+            return list(pool.map(lambda sc: one(*sc), commands))
