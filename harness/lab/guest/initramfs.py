@@ -13,7 +13,9 @@ from .cache import cache_dir
 
 BUSYBOX = Path("/bin/busybox")
 # What the initramfs needs to mount an ext4 root on virtio: these and their dependencies.
-ROOT_MODULES = ("virtio_pci", "virtio_blk", "ext4", "crc32c_generic")
+# Each entry: the names a kernel may give it, the first it has is taken (Linux 6.15 renamed the
+# crypto API's crc32c_generic to crc32c_cryptoapi).
+ROOT_MODULES = (("virtio_pci",), ("virtio_blk",), ("ext4",), ("crc32c_generic", "crc32c_cryptoapi"))
 
 INIT = """#!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -65,12 +67,13 @@ def load_order(kernel, wanted=ROOT_MODULES):
         if path not in order:
             order.append(path)
 
-    for name in wanted:
-        if name in builtin:
+    for names in wanted:
+        if any(name in builtin for name in names):
             continue
-        if name not in paths:
-            raise LabError(f"kernel {kernel.release}: no module {name} (needed to mount the guest's disk)")
-        visit(paths[name])
+        found = next((paths[name] for name in names if name in paths), None)
+        if found is None:
+            raise LabError(f"kernel {kernel.release}: no module {' or '.join(names)} (needed to mount the guest's disk)")
+        visit(found)
     return order
 
 
