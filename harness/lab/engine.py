@@ -22,13 +22,18 @@ from python_on_whales import DockerClient
 
 # Prints "name<TAB>value" for every TCP and IPVS sysctl of the namespace it runs in (run in a new
 # one: its values are the kernel's defaults). IPVS's appear where ip_vs is loaded.
-SYSCTL_DEFAULTS_SCRIPT = ("cd /proc/sys/net/ipv4 && for f in tcp_* vs/*; do [ -f \"$f\" ] && "
-                          "v=$(tr '\\t\\n' '  ' < \"$f\" 2>/dev/null) && printf '%s\\t%s\\n' \"$f\" \"${v% }\"; done; true")
+SYSCTL_DEFAULTS_SCRIPT = "cd /proc/sys/net/ipv4 && grep -s -H '' tcp_* vs/* 2>/dev/null; true"
 
 
 def parse_sysctl_defaults(text):
-    """{'tcp_retries2': '15', 'vs/expire_nodest_conn': '0', ...} from SYSCTL_DEFAULTS_SCRIPT's output."""
-    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+    """{'tcp_retries2': '15', 'vs/expire_nodest_conn': '0', 'tcp_rmem': '4096 131072 6291456', ...}
+    from SYSCTL_DEFAULTS_SCRIPT's output (grep's "file:value" lines; a value's tabs as spaces)."""
+    values = {}
+    for line in text.splitlines():
+        name, sep, value = line.partition(":")
+        if sep and name not in values:
+            values[name] = " ".join(value.split())
+    return values
 
 
 def config_hz(config_text):
