@@ -7,14 +7,12 @@ import glob
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
 
-from harness.lab import REPO
 from harness.lab.guest.qemu import running_guests
-from harness.store import RunDir
+from tests import background_run
 from tests.guest.conftest import KERNEL
 
 # One guest at a time: these count QEMU processes and state directories. QEMU killed is part of
@@ -65,19 +63,10 @@ def stop_dockerd(run_pid, guest_pid):
 ])
 def test_the_guest_machinery_failing_mid_run_ends_it_with_what_failed(tmp_path, breaks, says):
     guests_before, dirs_before = set(running_guests()), set(glob.glob(STATE_DIRS))
-    env = {**os.environ, "KERNEL": KERNEL, "TCP_RETRIES2": "5", "WARMUP_S": "60", "BLACKHOLE_RESULTS": str(tmp_path),
-           "LAB_PROJECT": "blackhole-lab-machinery"}
-    run = subprocess.Popen([sys.executable, "-m", "harness", "run", "lvs-switchover"], cwd=REPO, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    run = background_run.start("lvs-switchover", tmp_path, KERNEL=KERNEL, TCP_RETRIES2="5", WARMUP_S="60",
+                               LAB_PROJECT="blackhole-lab-machinery")
     try:
-        deadline, run_dir = time.time() + 900, None         # a cold cache builds the guest's disk first
-        while time.time() < deadline and run.poll() is None:
-            found = [p for p in tmp_path.glob("lvs-switchover/*") if not p.is_symlink()]
-            if found and '"loads_ready"' in RunDir(found[0]).read(RunDir(found[0]).events_file):
-                run_dir = RunDir(found[0])
-                break
-            time.sleep(0.5)
-        assert run_dir, f"the run never got its clients going:\n{run.communicate()[0] if run.poll() is not None else ''}"
+        run_dir = background_run.clients_going(run, tmp_path, "lvs-switchover", 900)   # a cold cache builds the disk first
         [guest] = set(running_guests()) - guests_before
         helpers = set(_children(run.pid))
         broken_at = time.time()

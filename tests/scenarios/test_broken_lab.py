@@ -1,27 +1,16 @@
 """A lab that breaks under a run (a container removed from outside) ends the run within seconds,
 marked failed with the reason, with nothing of it left."""
-import os
 import subprocess
-import sys
 import time
 
-from harness.lab import REPO, labelled_leftovers
-from harness.store import RunDir
+from harness.lab import labelled_leftovers
+from tests import background_run
 from tests.scenarios.conftest import NOTHING
 
 
 def test_a_client_container_removed_mid_run_ends_the_run_with_the_reason(tmp_path):
-    env = {**os.environ, "BLACKHOLE_RESULTS": str(tmp_path), "TCP_RETRIES2": "15", "WARMUP_S": "30"}
-    run = subprocess.Popen([sys.executable, "-m", "harness", "run", "lvs-switchover"], cwd=REPO, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    deadline, run_dir = time.time() + 180, None
-    while time.time() < deadline and run.poll() is None:
-        found = [p for p in tmp_path.glob("lvs-switchover/*") if not p.is_symlink()]
-        if found and '"loads_ready"' in RunDir(found[0]).read(RunDir(found[0]).events_file):
-            run_dir = RunDir(found[0])
-            break
-        time.sleep(0.3)
-    assert run_dir, "the run never got its clients going"
+    run = background_run.start("lvs-switchover", tmp_path, TCP_RETRIES2="15", WARMUP_S="30")
+    run_dir = background_run.clients_going(run, tmp_path, "lvs-switchover", 180)
     project = run_dir.lab_project()
     [client] = [name for name in labelled_leftovers(project=project)["containers"] if "client-r15" in name]
     removed_at = time.time()

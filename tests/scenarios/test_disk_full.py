@@ -2,13 +2,11 @@
 line saying so, marked failed on the space it kept for that (its summary says why), what it
 measured until then kept, and nothing of its lab left. The results live on a small tmpfs made
 for the test (unmounted after it, whatever happens)."""
-import os
 import subprocess
-import sys
 import time
 
-from harness.lab import REPO, labelled_leftovers
-from harness.store import RunDir
+from harness.lab import labelled_leftovers
+from tests import background_run
 from tests.scenarios.conftest import NOTHING
 
 
@@ -22,17 +20,8 @@ def test_a_full_disk_mid_run_ends_the_run_with_the_reason_and_its_summary(tmp_pa
     results.mkdir()
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "blackhole-test-full", str(results)], check=True)
     try:
-        env = {**os.environ, "BLACKHOLE_RESULTS": str(results), "TCP_RETRIES2": "15", "WARMUP_S": "30"}
-        run = subprocess.Popen([sys.executable, "-m", "harness", "run", "lvs-switchover"], cwd=REPO, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-        deadline, run_dir = time.time() + 180, None
-        while time.time() < deadline and run.poll() is None:
-            found = [p for p in results.glob("lvs-switchover/*") if not p.is_symlink()]
-            if found and '"loads_ready"' in RunDir(found[0]).read(RunDir(found[0]).events_file):
-                run_dir = RunDir(found[0])
-                break
-            time.sleep(0.3)
-        assert run_dir, "the run never got its clients going"
+        run = background_run.start("lvs-switchover", results, TCP_RETRIES2="15", WARMUP_S="30")
+        run_dir = background_run.clients_going(run, results, "lvs-switchover", 180)
         project = run_dir.lab_project()
         filled_at = time.time()
         _fill(results)
