@@ -28,6 +28,11 @@ BEARING = {
 }
 
 
+# Defaults the kernel sizes from the machine (memory, CPUs), not from its version.
+SIZED_BY_THE_MACHINE = {"vs/sync_qlen_max", "tcp_ehash_entries", "tcp_max_syn_backlog", "tcp_max_tw_buckets",
+                        "tcp_mem", "vs/conn_max"}
+
+
 def since_note(name):
     knob = SYSCTL_KNOBS.get(name)
     return f" (came with Linux {knob.since})" if knob and knob.since else ""
@@ -40,15 +45,22 @@ def differences(facts_by_label):
     known = {label: facts["sysctl_defaults"] for label, facts in facts_by_label.items() if facts}
     if len(known) < 2:
         return []
-    names = sorted(set().union(*known.values()))
+    with_ipvs = {label for label, defaults in known.items() if any(name.startswith("vs/") for name in defaults)}
     rows = []
-    for name in names:
-        values = {label: defaults.get(name) for label, defaults in known.items()}
-        if len(set(values.values())) > 1:
+    if with_ipvs and with_ipvs != set(known):
+        rows.append({"name": "IPVS", "values": {label: "yes" if label in with_ipvs else None for label in known},
+                     "bearing": "the director's datapath: ipvsadm where the kernel has IPVS, nftables where not; "
+                                "IPVS's own sysctls are compared only between the kernels that have it"})
+    for name in sorted(set().union(*known.values())):
+        kernels = with_ipvs if name.startswith("vs/") else set(known)
+        values = {label: known[label].get(name) if label in kernels else "no IPVS" for label in known}
+        if len({values[label] for label in kernels}) > 1:
             bearing = BEARING.get(name)
+            if name in SIZED_BY_THE_MACHINE:
+                bearing = (bearing + "; " if bearing else "") + "sized from the machine's memory, not set by the version"
             rows.append({"name": name, "values": values,
                          "bearing": bearing + since_note(name) if bearing else None})
-    return sorted(rows, key=lambda row: (row["bearing"] is None, row["name"]))
+    return sorted(rows, key=lambda row: (row["bearing"] is None or "sized from" in row["bearing"], row["name"]))
 
 
 def base_rto_ms(summary):

@@ -21,6 +21,13 @@ def fault_window(run, name):
     return injected["t"] + injected["uncertainty_s"], healed["started_t"], healed["t"]
 
 
+def qdisc_changes(run):
+    """(start, end) of each step that put a queueing discipline on or took it off: a packet queued
+    in the old one at that moment may be dropped with it."""
+    return [(e["started_t"], e.get("done_t", e["t"])) for e in run.events()
+            if e.get("source") == "harness" and e["event"] in ("fault", "heal") and e.get("started_t")]
+
+
 def test_stalls_show_in_the_tail_a_slow_link_in_every_answer_and_nothing_is_lost(run_in_guest):
     steps = [{"fault": "rx_stall", "target": "mysql-primary", "stall": STALL_S, "every": EVERY_S}, {"wait": "17s"},
              {"heal": "rx_stall"}, {"wait": "3s"},

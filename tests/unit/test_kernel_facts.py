@@ -9,12 +9,22 @@ NEW = {"hz": 250, "sysctl_defaults": {"tcp_retries2": "15", "tcp_syn_retries": "
 
 def test_only_defaults_that_differ_are_listed_and_those_that_move_the_figures_come_first():
     rows = kernel_facts.differences({"5.10": OLD, "7.3": NEW})
-    assert [r["name"] for r in rows] == ["tcp_rto_max_ms", "tcp_syn_linear_timeouts", "vs/expire_nodest_conn",
-                                         "tcp_rmem"]
-    linear = rows[1]
+    assert [r["name"] for r in rows] == ["IPVS", "tcp_rto_max_ms", "tcp_syn_linear_timeouts", "tcp_rmem"]
+    linear = rows[2]
     assert linear["values"] == {"5.10": None, "7.3": "4"}
     assert "came with Linux 6.5" in linear["bearing"]
     assert rows[-1]["bearing"] is None
+
+
+def test_ipvs_s_sysctls_are_compared_only_between_kernels_that_have_it():
+    host = {"hz": 250, "sysctl_defaults": {"tcp_retries2": "15"}}
+    guest_a = {"hz": 250, "sysctl_defaults": {"tcp_retries2": "15", "vs/expire_nodest_conn": "0", "vs/sync_qlen_max": "46645"}}
+    guest_b = {"hz": 250, "sysctl_defaults": {"tcp_retries2": "15", "vs/expire_nodest_conn": "0", "vs/sync_qlen_max": "46599"}}
+    rows = {r["name"]: r for r in kernel_facts.differences({"host": host, "a": guest_a, "b": guest_b})}
+    assert set(rows) == {"IPVS", "vs/sync_qlen_max"}
+    assert rows["IPVS"]["values"] == {"host": None, "a": "yes", "b": "yes"}
+    assert rows["vs/sync_qlen_max"]["values"]["host"] == "no IPVS"
+    assert "memory" in rows["vs/sync_qlen_max"]["bearing"]
 
 
 def test_a_run_without_kept_facts_is_left_out_and_one_kernel_has_nothing_to_differ_from():
