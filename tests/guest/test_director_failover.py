@@ -4,7 +4,11 @@ s, 3.61 s at priority 100), the clients' neighbour entries move with its gratuit
 client's established flow meets the backup at its next retransmission: without connection sync
 the backup's own stack resets it; with it (lvs_sync_daemon) it goes on to the same backend. When
 the master comes back it preempts, and the same happens the other way (KERNEL_FACTS.md: the next
-retransmission after a moment t comes by 2t, plus the wheel's slack)."""
+retransmission after a moment t comes by 2t, plus the wheel's slack). With sync, a flow survives
+the failback only if the restarted master learned it before taking the VIP back: IPVS syncs a
+flow at its 3rd packet, then every 50th (PRODUCTION_FACTS.md), so a restarted master that
+preempts within a few seconds of its start may not know a flow yet, and resets it like a master
+without sync would (keepalived's preempt_delay, from state BACKUP, is the way to give it time)."""
 import pytest
 
 from harness.measure import probe_log
@@ -50,10 +54,16 @@ def test_a_backup_director_takes_the_vip_and_each_client_meets_it_at_its_next_re
         talked_after_failback += bool(after_failback)
         if after_failback and vrrp == "plain":
             assert cell["vip"]["after_moves"][1]["error"] in ("MYSQL_2013", "MYSQL_2006"), "the failback resets again"
-        else:
+        elif vrrp == "sync":
             # synced: the flow goes on, to the same backend, after a stall that ends at the next retransmission
             assert probe["detect_s"] is None and probe["server_after"] == probe["server_before"], probe
             assert probe["recover_s"] <= 2 * max(met_backup, lb["noticed_by_s"]) * (1 + WHEEL_SLACK) + lead, probe
-            assert all(after["error"] is None for after in cell["vip"]["after_moves"]), cell["vip"]
+            # no error between the takeover and the failback (after_moves: the first error after each move)
+            first_error_s = cell["vip"]["after_moves"][0]["error_s"]
+            assert first_error_s is None or first_error_s >= cell["vip"]["moved_after_s"][1], cell["vip"]
+            # the failback: the flow goes on if the restarted master learned it in time, else it is reset
+            failback = cell["vip"]["after_moves"][1]
+            assert failback["error"] in (None, "MYSQL_2013", "MYSQL_2006"), cell["vip"]
+            print(f"{cell['cell']}: after the failback {failback['error'] or 'no error (synced in time)'}")
     assert talked_after_failback, "no client sent anything through the restarted master: the run ended too soon"
     assert run.env()["control_settings"]["vrrp"] == vrrp
