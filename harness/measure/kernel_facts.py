@@ -73,8 +73,7 @@ def base_rto_ms(summary):
 def facts_table(runs):
     """runs: [(label, summary, env)]: {"hz", "base_rto_ms", "sysctls"} across them."""
     facts = {label: env.get("kernel_facts") for label, _, env in runs}
-    return {"hz": {label: (f or {}).get("hz") or (env.get("where") or {}).get("hz") for (label, _, env), f
-                   in zip(runs, facts.values())},
+    return {"hz": {label: (facts[label] or {}).get("hz") or (env.get("where") or {}).get("hz") for label, _, env in runs},
             "base_rto_ms": {label: base_rto_ms(summary) for label, summary, _ in runs},
             "kept": [label for label, f in facts.items() if f],
             "sysctls": differences(facts)}

@@ -148,11 +148,12 @@ def resolve(spec, packages):
 
 def find(spec):
     """(package, archive): the host's sources first, the lab's archive for what they lack."""
+    host = HOST_SOURCES.packages()
     try:
-        return resolve(spec, HOST_SOURCES.packages()), HOST_SOURCES
+        return resolve(spec, host), HOST_SOURCES
     except LabError:
         archive = lab_archive()
-        return resolve(spec, HOST_SOURCES.packages() | archive.packages()), archive
+        return resolve(spec, host | archive.packages()), archive
 
 
 def fetch(spec):
