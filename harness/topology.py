@@ -9,6 +9,7 @@ SERVICE_PORTS = {"mysql": 3306, "web": 80}
 FRONT, BACK = "front", "back"           # the two internal networks
 VIP_HOST = 10                           # the VIP: front network's .10 (compose.yaml)
 PROTOCOLS = ("mysql", "http")           # what a probe speaks
+PRIMARY = "mysql-primary"       # the database server the lab starts as the primary
 SERVICE_SERVERS = {"mysql": ("mysql-primary", "mysql-replica"), "web": ("web-a", "web-b")}
 PROTOCOL_SERVERS = {"mysql": SERVICE_SERVERS["mysql"], "http": SERVICE_SERVERS["web"]}
 PROTOCOL_PORTS = {"mysql": SERVICE_PORTS["mysql"], "http": SERVICE_PORTS["web"]}

@@ -7,6 +7,7 @@ measurement call these, never a server's process name or SQL of their own.
   promote(lab, server)                       the replica stops replicating and takes writes
   query(lab, server, sql), position(...)     rows a server answers; the GTIDs it applied
   pause / resume / kill(lab, server)         the server process frozen, thawed, killed
+  create_account(lab, server, user, ...)     a clients' login, logged in once if asked
 """
 from ..registered import Registered
 from ..server_process import ServerProcess
@@ -33,6 +34,7 @@ class DatabaseEngine(Registered, ServerProcess):
     position_variable = ""       # the GTID set of what a server applied
     replication_modes = ("async", "semi-sync")
     apply_wait_s = 10            # how long a promotion waits for the replica to apply what it received
+    full_login_options = ()      # what sql_client needs to log in over TCP with a password the server has not cached
 
     def services(self):
         """{service: Compose overrides} for the database servers (empty: compose.yaml's own)."""
@@ -49,6 +51,15 @@ class DatabaseEngine(Registered, ServerProcess):
                   f'{client} --vertical -e "SHOW REPLICA STATUS" | grep -q "read all relay log" && break; sleep 0.05; '
                   f'done; {client} -e "{self.promote_sql}"')
         lab.exec(server, ["bash", "-c", script])
+
+    def create_account(self, lab, server, user, password, log_in_once=False):
+        """A login of the clients' kind (every right on the sbtest schema). log_in_once: it then logs
+        in once on `server` over TCP, as an application's would (MySQL caches the login from then on)."""
+        self.query(lab, server, f"CREATE USER IF NOT EXISTS '{user}'@'%' IDENTIFIED BY '{password}'; "
+                                f"GRANT ALL PRIVILEGES ON sbtest.* TO '{user}'@'%'")
+        if log_in_once:
+            lab.exec(server, [*self.sql_client, *self.full_login_options, "--host", "127.0.0.1", "--user", user,
+                              f"--password={password}", "-e", "SELECT 1"])
 
     def query(self, lab, server, sql, timeout=30):
         """Rows (lists of fields) a server answers, read with its own client inside its container."""

@@ -13,6 +13,7 @@ class MySQL(DatabaseEngine):
     sql_client = ("mysql",)
     version_command = ("mysqld", "--version")
     position_variable = "@@gtid_executed"
+    full_login_options = ("--get-server-public-key",)     # caching_sha2_password without TLS (MYSQL_FACTS.md)
     stop_receiving_sql = "STOP REPLICA IO_THREAD"
     promote_sql = ("STOP REPLICA; RESET REPLICA ALL; SET GLOBAL super_read_only = OFF; "
                    "SET GLOBAL read_only = OFF;")

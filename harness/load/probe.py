@@ -27,7 +27,7 @@ def settings(scenario, cell, vip, duration_s, netns=None, phase=0.0):
             "--read-timeout-s", f"{cell.read_timeout_s:g}", "--first-connect-s", f"{FIRST_CONNECT_S:g}",
             "--settle-ops", f"{SETTLE_OPS}", "--settle-interval-ms", f"{SETTLE_INTERVAL_MS:g}",
             "--phase-ms", f"{phase * scenario.probe.interval_ms:.0f}",
-            "--stop-on-eof", *idle]
+            "--stop-on-eof", *idle, *(["--user", cell.database_user] if cell.account != "shared" else [])]
     return {"cell": cell.name, "env": cell.socket_env(), "argv": argv, "netns": netns}
 
 

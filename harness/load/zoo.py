@@ -20,7 +20,7 @@ def command(scenario, cell, vip, duration_s):
     settings = [f"{key}={setting_text(value)}" for key, value in cell.client_settings]
     if cell.client == "sysbench":           # the tables sysbench prepared (load.sysbench)
         settings = [f"tables={scenario.sysbench.tables}", f"table_size={scenario.sysbench.table_size}"]
-    return ["env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "SOCKOPT_VERBOSE=1",
+    return ["env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "SOCKOPT_VERBOSE=1", f"LAB_DB_USER={cell.database_user}",
             *(f"{k}={v}" for k, v in cell.socket_env().items()),
             "sh", "-c", 'exec "$@" 2>&1', program, program, vip, str(MYSQL_PORT),
             f"{scenario.probe.interval_ms:g}", f"{duration_s:.0f}", *settings]

@@ -2,6 +2,7 @@
 beyond detect/recover: which driver, what the application was told, how long reconnecting took,
 whether a pool handed out a connection that had already failed, which socket options took."""
 from . import probe_log
+from .recovery import said
 from .sysbench_log import socket_options
 
 
@@ -28,13 +29,10 @@ def dead_connections_handed_out(text, ops, t_fault):
 
 
 def client_entry(text, ops, t_fault, outcome):
-    first_failure = next((o for o in sorted(ops, key=lambda o: o["t1"]) if o["t1"] > t_fault and not o.get("ok")),
-                         None)
-    saw = None
-    if first_failure:
-        saw = first_failure.get("error")
-        if first_failure.get("detail") and first_failure["detail"] != saw:
-            saw = f"{saw}: {first_failure['detail']}"
+    failures = [o for o in sorted(ops, key=lambda o: o["t1"]) if o["t1"] > t_fault and not o.get("ok")]
+    saw = said(failures[0]) if failures else None
+    if outcome.recover_s is None and failures and said(failures[-1]) != saw:
+        saw += f"; then, until the run ended: {said(failures[-1])}"
     reconnect_s = (round(outcome.recover_s - outcome.detect_s, 3)
                    if outcome.recover_s is not None and outcome.detect_s is not None else None)
     return {"driver": driver(text), "saw": saw, "reconnect_s": reconnect_s,

@@ -6,6 +6,8 @@ Probe (ms precision), seconds after t_fault:
              is the first failed operation, or an operation slower than SLOW_S that finally
              succeeded (a partition healed in time, a frozen server resumed): that operation's
              own end is then the recovery.
+never_worked: the client never worked before the fault (a login refused from the start): what it
+             saw, and no detect or recover, as the fault had nothing to take from it.
 sysbench (1 s report lines): detect_s is the first line counting a reconnect (a lost
 connection; err/s is not used, as concurrent clients' deadlocks count there too);
 recover_s the first line with tps > 0 from the first bad line (tps 0 or a reconnect) on.
@@ -24,6 +26,7 @@ class Outcome:
     server_before: str = None
     server_after: str = None
     failed_operations: int = 0
+    never_worked: str = None     # what a client that never worked before the fault saw (error: detail)
 
     @property
     def disrupted(self):
@@ -33,6 +36,10 @@ class Outcome:
 def probe_outcome(operations, t_fault):
     """From the probe's JSON operations (t0, t1, ok, server, error)."""
     ended_before = [op for op in operations if op["t1"] <= t_fault and op.get("ok")]
+    if not ended_before:
+        refused = next((op for op in sorted(operations, key=lambda op: op["t1"]) if op["t1"] <= t_fault), None)
+        if refused is not None:
+            return Outcome(error=refused.get("error"), never_worked=said(refused))
     after = sorted((op for op in operations if op["t1"] > t_fault), key=lambda op: op["t1"])
     server_before = ended_before[-1]["server"] if ended_before else None
     bad = next((op for op in after if not op.get("ok") or op["t1"] - op["t0"] > SLOW_S), None)
@@ -55,6 +62,12 @@ def probe_outcome(operations, t_fault):
         server_after=recovered["server"] if recovered else None,
         failed_operations=len(failed),
     )
+
+
+def said(op):
+    """What a failed operation said: its error, and its detail when that says more."""
+    error, detail = op.get("error"), op.get("detail")
+    return f"{error}: {detail}" if detail and detail != error else error
 
 
 @dataclasses.dataclass(frozen=True)

@@ -68,7 +68,10 @@ def first_connection_samples(run, cell, probe_text):
 def verdict(window, outcome, status, observed_s=None):
     """In the model's window or not; None when the run ended before this cell's outcome was
     decided: no error yet where the model expects one, and the run interrupted, failed, or
-    done watching before the model's window opened (a 15-minute hang in a 1-minute run)."""
+    done watching before the model's window opened (a 15-minute hang in a 1-minute run), or the
+    client never worked before the fault."""
+    if outcome.never_worked:
+        return None
     if outcome.detect_s is None and window.expected_s is not None:
         if status["state"] != "completed" or (observed_s is not None and observed_s < window.earliest_s):
             return None

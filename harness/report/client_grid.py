@@ -12,8 +12,10 @@ def column(cell):
     """What a cell set, in words: 'defaults', 'own timeout', 'TCP_USER_TIMEOUT 5000', ..."""
     knobs, client = cell["knobs"], cell.get("client") or {}
     spec = CLIENTS.get(client.get("name"))
-    parts = ["own timeout"] if knobs.get("read_timeout_s") else []     # the probe's read timeout is its own
-    parts += [f"{key}={value}" for key, value in (client.get("settings") or {}).items()
+    parts = [f"{knobs['account']} account"] if knobs.get("account") else []
+    parts += ["own timeout"] if knobs.get("read_timeout_s") else []     # the probe's read timeout is its own
+    parts += [f"{key}={str(value).lower() if isinstance(value, bool) else value}"
+              for key, value in (client.get("settings") or {}).items()
               if not spec or key != spec.read_timeout]
     if knobs.get("tcp_user_timeout_ms"):
         parts.append(f"TCP_USER_TIMEOUT {knobs['tcp_user_timeout_ms']}")
@@ -47,6 +49,8 @@ def stuck_s(cell):
 
 def _text(cell):
     probe = cell["probe"]
+    if probe.get("never_worked"):
+        return "never worked"
     if probe["detect_s"] is None and probe["recover_s"] is None:
         return "still stuck" if (cell.get("predicted") or {}).get("expected_s") is not None else "no error"
     detect = "—" if probe["detect_s"] is None else f"{probe['detect_s']:.1f}"
@@ -67,6 +71,8 @@ def terminal(summary):
 
 def colour(cell):
     stuck = stuck_s(cell)
+    if cell["probe"].get("never_worked"):
+        return STUCK_RED
     if stuck is None:         # no error seen: unharmed, or still stuck when the run ended
         stuck_at_end = cell["probe"].get("stall_s") or (cell.get("predicted") or {}).get("expected_s") is not None
         return STUCK_RED if stuck_at_end else "#eee"

@@ -27,7 +27,8 @@ def failover_rows(summary):
     for c in summary["cells"]:
         p, w, sb = c["probe"], c["predicted"], c.get("sysbench", {})
         window = "never" if w["expected_s"] is None else f"{w['earliest_s']:.1f}–{w['latest_s']:.1f} s"
-        rows.append([c["cell"], _fmt(p["detect_s"]), window, _in_window(p["within_window"], summary),
+        verdict = "never worked" if p.get("never_worked") else _in_window(p["within_window"], summary)
+        rows.append([c["cell"], _fmt(p["detect_s"]), window, verdict,
                      _fmt(p["recover_s"]), p["error"] or "—", p["server_after"] or "—",
                      _fmt(sb.get("detect_s")), _fmt(sb.get("recover_s")),
                      "—" if not sb else str(sb["stalled_s"])])

@@ -17,8 +17,9 @@ from ..errors import DiskFull, LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
 from ..signals.combined import planned_loads
+from ..scenario.model import ACCOUNT_PASSWORD
 from ..store import shown
-from ..topology import DIRECTOR, SERVICE_SERVERS
+from ..topology import DIRECTOR, PRIMARY, SERVICE_SERVERS
 from . import environment, evidence, loads
 from .base import RunBase
 from .live import CellView, LiveView
@@ -49,8 +50,8 @@ class FailoverRun(RunBase):
     def execute(self):
         self.open_run()
         s = self.scenario
-        cells = [CellView(c.name, self.run.probe_log(c.name), self.run.sysbench_log(c.name) if s.runs_sysbench(c) else None)
-                 for c in s.cells]
+        cells = [CellView(c.name, self.run.probe_log(c.name), self.run.sysbench_log(c.name) if s.runs_sysbench(c) else None,
+                          may_never_work=c.account == "cold") for c in s.cells]
         self.view = self.make_view(cells, s, self.run, self.out, self.lab.now)
         return self.run_then_clean_up(self._run, self._cleanup_steps)
 
@@ -70,6 +71,7 @@ class FailoverRun(RunBase):
         if s.sysbench:
             self.say("run: sysbench prepare ...")
             self.lab.exec(s.cells[0].service, sysbench.prepare_command(s.sysbench, vip), timeout=300)
+        self._create_accounts()
         self.phase = "starting the clients"
         self.loads = loads.RunningLoads(self.lab, self.run)
         variant_vips = {variant: Director(self.lab, service).vip_address()
@@ -108,6 +110,16 @@ class FailoverRun(RunBase):
         self.phase = "observing"
         self._watch(self.view.limit_at, stop_when_recovered=True)
         self.events.add("observe_end", all_recovered=self.view.all_recovered())
+
+    def _create_accounts(self):
+        own = [c for c in self.scenario.cells if c.account != "shared"]
+        if not own:
+            return
+        self.say(f"run: accounts of their own for {', '.join(c.name for c in own)} ...")
+        for cell in own:
+            self.lab.database.create_account(self.lab, PRIMARY, cell.database_user, ACCOUNT_PASSWORD,
+                                             log_in_once=cell.account == "primed")
+        self.events.add("accounts_created", cells={c.name: c.account for c in own})
 
     def _servers_ready(self, wait_for_servers):
         if wait_for_servers:

@@ -25,8 +25,10 @@ class Tail:
 
 
 class CellView:
-    def __init__(self, name, probe_path, sysbench_path):
-        self.name = name
+    def __init__(self, name, probe_path, sysbench_path, may_never_work=False):
+        """may_never_work: its client may be refused from the start (an account nobody logged in
+        with): an answer of any kind then lets the warm-up start, and a refusal is its outcome."""
+        self.name, self.may_never_work = name, may_never_work
         self.probe_tail, self.sysbench_tail = Tail(probe_path), Tail(sysbench_path) if sysbench_path else None
         self.operations, self.reports, self.local_ports = [], [], []
         self.outcome = self.sysbench_outcome = None      # since the fault, as of the last poll
@@ -48,13 +50,14 @@ class CellView:
 
     def ready(self):
         """Its probe has completed an operation, and its sysbench (if any) reported once."""
-        return any(op["ok"] for op in self.operations) and (self.sysbench_tail is None or bool(self.reports))
+        answered = any(op["ok"] or self.may_never_work for op in self.operations)
+        return answered and (self.sysbench_tail is None or bool(self.reports))
 
     def recovered(self):
         """The probe came back, and so did sysbench if it was disrupted at all."""
         sb = self.sysbench_outcome
-        return (self.outcome is not None and self.outcome.recover_s is not None
-                and (sb is None or not sb.disrupted or sb.recover_s is not None))
+        back = self.outcome is not None and (self.outcome.recover_s is not None or self.outcome.never_worked)
+        return back and (sb is None or not sb.disrupted or sb.recover_s is not None)
 
     def line(self, now):
         recent = [op for op in self.operations if now - 1 < op["t1"] <= now]
@@ -111,6 +114,9 @@ class LiveView:
     def _announce(self, now):
         for cell in self.cells:
             outcome = cell.outcome
+            if outcome.never_worked and not cell.announced_detect:
+                cell.announced_detect = cell.announced_recover = True
+                self.note(f"{cell.name}: never worked: {outcome.never_worked}", now)
             if outcome.detect_s is not None and not cell.announced_detect:
                 cell.announced_detect = True
                 self.note(f"{cell.name}: first error {outcome.error} {outcome.detect_s:.2f} s after the fault", now)

@@ -17,9 +17,10 @@ EOF_GRACE_S = 1.0            # a probe ends within an interval of its stdin clos
 def start_before_servers_ready(scenario):
     """Whether the loads may start while the servers are still starting: only probes, which wait
     for their first answer (probe.FIRST_CONNECT_S); sysbench needs its tables, wrk and the zoo's
-    programs count a refused connect as a failure."""
+    programs count a refused connect as a failure, and accounts of a cell's own are made first."""
     s = scenario
-    return not s.sysbench and not s.wrk and all(c.client == DEFAULT_CLIENT for c in s.cells)
+    return (not s.sysbench and not s.wrk
+            and all(c.client == DEFAULT_CLIENT and c.account == "shared" for c in s.cells))
 
 
 def watch_after_recovery_s(scenario):

@@ -22,6 +22,12 @@ class Cell:
     client: str = DEFAULT_CLIENT     # which program holds the connection (load/clients.py)
     client_settings: tuple = ()      # (("socketTimeout", 3000), ...): the driver's own settings
     director: str = None             # the director variant it connects through (None: the main director)
+    account: str = "shared"          # the MySQL account it logs in with (ACCOUNTS)
+
+    @property
+    def database_user(self):
+        """The account's user name: the lab's shared one, or one named after the cell."""
+        return SHARED_ACCOUNT if self.account == "shared" else "c_" + self.name.replace("-", "_")[:30]
 
     @property
     def socket_options_reach_kernel(self):
@@ -60,6 +66,15 @@ class Cell:
             env.update(SOCKOPT_KEEPALIVE="1", SOCKOPT_KEEPIDLE=str(idle), SOCKOPT_KEEPINTVL=str(interval),
                        SOCKOPT_KEEPCNT=str(probes))
         return env
+
+
+# shared: the lab's own account, which any client's login warms (caching_sha2_password keeps a
+# login in its cache; MYSQL_FACTS.md). cold: an account of the cell's own nobody has logged in with.
+# primed: one logged in once on the primary before the clients start, as an account in use is: the
+# replica, promoted, has never seen it log in.
+ACCOUNTS = ("shared", "cold", "primed")
+SHARED_ACCOUNT = "sbtest"
+ACCOUNT_PASSWORD = "sbtest"      # every account's (images/client/zoo/ has it too)
 
 
 def client_service(namespace):

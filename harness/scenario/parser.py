@@ -10,12 +10,12 @@ from ..load.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
 from .control import director_variants, needs_ipvs, read_control
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
 from .loads import read_lb, read_load, read_replication
-from .model import Cell, Scenario, Step
+from .model import ACCOUNTS, Cell, Scenario, Step
 from .reader import Reader, ScenarioError, parse_duration
 
 # Keys of a cell besides its sysctls; a client's settings go under the client's name.
 CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "idle_s", "sysbench", "connections",
-                "client", "director", *LINK_KNOBS)
+                "client", "director", "account", *LINK_KNOBS)
 CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS)
 TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s", "datapath", "lb",
             "namespaces", "control", "database", "replication"}
@@ -83,6 +83,7 @@ def read_cell(raw, where, directors=()):
         link=_read_link(r, raw),
         client=client, client_settings=settings,
         director=_director(r, directors),
+        account=r.get("account", str, "shared", choices=ACCOUNTS),
     )
     return dataclasses.replace(cell, name=r.name("name") or cell_name(cell))
 
@@ -136,6 +137,8 @@ def cell_name(cell):
         name += "-idle"
     if cell.director:
         name += f"-{cell.director}"
+    if cell.account != "shared":
+        name += f"-{cell.account}-account"
     for key, value in cell.sysctls:
         if SYSCTL_KNOBS[key].since:                   # the kernel-specific ones say so in the name
             name += f"-{SYSCTL_KNOBS[key].abbreviation}{value}"
@@ -247,6 +250,7 @@ def _parse(raw, scenario_id):
     if len(set(names)) != len(names):
         duplicate = next(n for n in names if names.count(n) > 1)
         raise ScenarioError(f"cells: two cells are named {duplicate!r}; give them distinct names")
+    _check_accounts(cells, probe)
 
     raw_steps = r.get("steps", list, required=True)
     injected = set()
@@ -268,6 +272,21 @@ def _parse(raw, scenario_id):
         control=control, control_settings=control_settings,
         database=database, replication=read_replication(raw, database),
     )
+
+
+def _check_accounts(cells, probe):
+    own = [c for c in cells if c.account != "shared"]
+    if own and probe.proto != "mysql":
+        raise ScenarioError(f"cells: {own[0].name} logs in with an account of its own; load.probe.proto is "
+                            f"{probe.proto}, not mysql")
+    users = {}
+    for cell in own:
+        if not cell.name.replace("-", "").replace("_", "").isalnum():
+            raise ScenarioError(f"cells: {cell.name!r} names its account: letters, digits, '-' and '_' only")
+        other = users.setdefault(cell.database_user, cell.name)
+        if other != cell.name:
+            raise ScenarioError(f"cells: {other} and {cell.name} would log in as one account "
+                                f"({cell.database_user}); shorten their names")
 
 
 def _fault_settings(steps):

@@ -70,7 +70,8 @@ def summarize_failover(run, scenario):
 def knobs(cell):
     return {"tcp_retries2": cell.knob("tcp_retries2"), **dict(cell.sysctls),
             "tcp_user_timeout_ms": cell.tcp_user_timeout_ms, "keepalive": "/".join(map(str, cell.keepalive)) or None,
-            "read_timeout_s": cell.read_timeout_s, "idle_s": cell.idle_s}
+            "read_timeout_s": cell.read_timeout_s, "idle_s": cell.idle_s,
+            **({"account": cell.account} if cell.account != "shared" else {})}
 
 
 def predicted(record):

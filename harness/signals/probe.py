@@ -33,7 +33,7 @@ class Probe(Signal):
 
     def summarize_cell(self, record):
         c, outcome, window = record.context, record.outcome, record.window
-        part = {"survived": not outcome.disrupted,
+        part = {"survived": not outcome.disrupted and not outcome.never_worked,
                 "probe": {**outcome.__dict__, "within_window": verdict(window, outcome, c.status, c.observed_s),
                           "ratio": (round(outcome.detect_s / window.expected_s, 3)
                                     if outcome.detect_s is not None and window.expected_s else None)}}

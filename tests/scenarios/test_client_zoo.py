@@ -121,6 +121,20 @@ def test_the_page_names_each_driver_and_what_the_application_saw(zoo_run):
     assert "Which settings save each client" in page and "mysql-connector-j 8.4.0" in page
 
 
+def test_accounts_of_their_own_change_nothing_on_mariadb(zoo_run):
+    """MariaDB's logins (mysql_native_password) need no key: a cell logging in with an account of its
+    own (tests/scenarios/test_mysql_logins.py has MySQL's) works before the fault, waits for the
+    kernel like any, and logs in again on the promoted replica."""
+    summary, run = zoo_run
+    assert summary["database"]["engine"] == "mariadb"
+    own = [cell for cell in summary["cells"] if cell["knobs"].get("account")]
+    assert {cell["knobs"]["account"] for cell in own} == {"cold", "primed"}
+    for cell in own:
+        assert cell["probe"]["never_worked"] is None and cell["probe"]["server_before"] == "mysql-primary", cell
+        assert_waited_for_the_kernel(summary, run, cell, kernel_bounds(summary, cell))
+        assert cell["probe"]["server_after"] == "mysql-replica", cell["cell"]
+
+
 def test_a_pool_checks_its_idle_connections_before_handing_them_out(zoo_run):
     """The two idle connections the fault caught are each checked (and found dead after HikariCP's
     validation timeout) before the application gets a connection: no dead one handed out."""

@@ -42,7 +42,8 @@ static MYSQL *connect_with(const char *host, unsigned port, int argc, char **arg
             }
         }
     }
-    mysql_real_connect(conn, host, "sbtest", "sbtest", NULL, port, NULL, 0);
+    const char *user = getenv("LAB_DB_USER");
+    mysql_real_connect(conn, host, user && *user ? user : "sbtest", "sbtest", NULL, port, NULL, 0);
     return conn;               /* on failure the caller reads the error from it */
 }
 

@@ -60,7 +60,11 @@ func main() {
 		params.Set(k, v)
 	}
 	mysql.RegisterDialContext("zoo", dial)
-	dsn := fmt.Sprintf("sbtest:sbtest@zoo(%s:%s)/?%s", host, port, params.Encode())
+	user := os.Getenv("LAB_DB_USER")
+	if user == "" {
+		user = "sbtest"
+	}
+	dsn := fmt.Sprintf("%s:sbtest@zoo(%s:%s)/?%s", user, host, port, params.Encode())
 	db, err := sql.Open("mysql", dsn)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -15,7 +15,7 @@ public class HikariProbe {
         double intervalMs = Double.parseDouble(args[2]), deadline = ZooLog.now() + Double.parseDouble(args[3]);
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl("jdbc:mysql://" + args[0] + ":" + args[1] + "/");
-        config.setUsername("sbtest");
+        config.setUsername(ZooAccount.user());
         config.setPassword("sbtest");
         config.setMaximumPoolSize(1);
         config.setMinimumIdle(1);

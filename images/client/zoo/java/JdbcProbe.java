@@ -11,7 +11,7 @@ public class JdbcProbe {
         String url = "jdbc:mysql://" + args[0] + ":" + args[1] + "/";
         double intervalMs = Double.parseDouble(args[2]), deadline = ZooLog.now() + Double.parseDouble(args[3]);
         Properties props = new Properties();
-        props.setProperty("user", "sbtest");
+        props.setProperty("user", ZooAccount.user());
         props.setProperty("password", "sbtest");
         props.setProperty("sslMode", "DISABLED");
         props.setProperty("socketFactory", "PortRecordingSocketFactory");

@@ -7,7 +7,7 @@ const mysql = require('mysql2');
 const driver = `mysql2 ${require('mysql2/package.json').version}`;
 
 const [host, port, intervalMs, durationS, ...settings] = process.argv.slice(2);
-const options = { host, port: Number(port), user: 'sbtest', password: 'sbtest' };
+const options = { host, port: Number(port), user: process.env.LAB_DB_USER || 'sbtest', password: 'sbtest' };
 let queryTimeout;
 for (const setting of settings) {
   const [key, value] = setting.split(/=(.*)/s);
