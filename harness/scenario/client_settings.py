@@ -1,0 +1,29 @@
+"""A cell's client and the driver's own settings, as a scenario gives them."""
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
+from .reader import Reader, ScenarioError
+
+
+def read_client(r):
+    """(client, settings, read timeout s) of a cell: `client: NAME` and/or `NAME: {setting: value}`.
+    A cell's `sysbench:` is the switch that adds a sysbench load beside its client, never settings."""
+    given = [name for name in CLIENTS if name in r.raw and name != "sysbench"]
+    client = r.get("client", str, given[0] if given else DEFAULT_CLIENT, choices=tuple(CLIENTS))
+    if any(name != client for name in given):
+        other = next(name for name in given if name != client)
+        raise ScenarioError(f"{r.path(other)}: settings for {other}, but the cell's client is {client}")
+    spec = CLIENTS[client]
+    if client not in r.raw or client == "sysbench":
+        return client, (), 0.0
+    if not spec.settings:
+        raise ScenarioError(f"{r.path(client)}: {client} takes no settings here (use the cell's own knobs)")
+    s = Reader(r.get(client, dict), r.path(client), spec.settings)
+    settings = []
+    for key, setting in spec.settings.items():
+        if key not in s.raw:
+            continue
+        value = s.get(key, setting.kind, minimum=setting.minimum if setting.kind is int else None,
+                      maximum=setting.maximum if setting.kind is int else None)
+        if setting.kind is str and go_duration_s(value) is None:
+            raise ScenarioError(f"{s.path(key)}: a duration like '2s' or '1500ms', not {value!r}")
+        settings.append((key, value))
+    return client, tuple(settings), spec.read_timeout_s(settings)
