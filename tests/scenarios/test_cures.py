@@ -23,7 +23,9 @@ def test_nodest_reset_recovers_within_a_second_and_a_half(run_scenario):
         summary, _ = run_scenario("nodest-reset", warmup_s=3)      # the rare other outcome: measure again
         [cell] = summary["cells"]
     assert cell["probe"]["error"] == "MYSQL_2013"
-    assert cell["probe"]["recover_s"] <= 1.5
+    # counted from the earliest the swap may have landed: on a busy machine it lands up to
+    # uncertainty_s later, and the reset comes at the client's next packet after that
+    assert cell["probe"]["recover_s"] <= 1.5 + summary["fault"]["uncertainty_s"]
     assert cell["probe"]["server_after"] == "mysql-replica"
 
 
@@ -33,7 +35,7 @@ def test_connection_drain_resets_only_after_the_drain(run_scenario):
     probe = cell["probe"]
     assert probe["detect_s"] >= 5.0 - 0.05, "reset before the 5 s drain ended"
     # The client's first packet after 5 s (the probe sends every 0.1 s) is reset.
-    assert probe["recover_s"] <= 5.0 + 0.1 + 0.5
+    assert probe["recover_s"] <= 5.0 + 0.1 + 0.5 + summary["fault"]["uncertainty_s"]
     assert probe["server_after"] == "mysql-replica"
 
 
