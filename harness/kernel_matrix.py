@@ -19,7 +19,7 @@ def run(scenario_id, kernels, project, out=sys.stdout):
     for spec in kernels:
         out.write(f"kernel-matrix: {scenario_id} on {spec} ...\n")
         out.flush()
-        with engine_for(spec, out=out) as engine:
+        with engine_for(spec, out=out, one_lab=True) as engine:
             runs[spec] = run_and_report(parsed, raw, project=project, lab_env=environment_from_os(), engine=engine,
                                         out=out)
         summary, env = runs[spec].summary(), runs[spec].env()

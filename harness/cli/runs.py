@@ -61,7 +61,7 @@ def run_scenario(args, scenario, raw):
     keep_lab = os.environ.get("KEEP_LAB") == "1"
     if keep_lab and kernel != HOST:
         print("run: KEEP_LAB=1 keeps a lab on this host only: the guest goes, and its lab with it")
-    with engine_for(kernel) as engine:
+    with engine_for(kernel, one_lab=True) as engine:
         return run_and_report(scenario, raw, project=args.project, lab_env=environment_from_os(), engine=engine,
                               keep_lab=keep_lab)
 

@@ -20,14 +20,16 @@ HOST = "host"
 DEFAULT_GUEST_KERNEL = "6.12"          # a scenario that needs what this host's kernel lacks boots this one
 
 
-def engine_for(kernel, out=sys.stdout, keep_in=None):
+def engine_for(kernel, out=sys.stdout, keep_in=None, one_lab=False):
     """Where a lab runs for KERNEL=kernel: this host ('host' or unset) or a guest booting that
     packaged kernel, whose disk carries this host's lab images. keep_in: a directory for a guest
-    that outlives this process (`make up`; found again with kept_engine)."""
+    that outlives this process (`make up`; found again with kept_engine). one_lab: the caller runs
+    one lab on it, so a guest may go when that lab is taken down."""
     if not kernel or kernel == HOST:
         return HostEngine()
     from .guest import GuestEngine
-    return GuestEngine(kernel, image_ids=host_image_ids, save_images=save_host_images, out=out, home=keep_in)
+    return GuestEngine(kernel, image_ids=host_image_ids, save_images=save_host_images, out=out, home=keep_in,
+                       one_lab=one_lab)
 
 
 def kept_engine(keep_in, out=sys.stdout):

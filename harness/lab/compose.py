@@ -202,7 +202,9 @@ class ComposeLab(ContainerNodes, Lab):
 
     def down(self, timeout_s=120):
         try:
-            if self.engine.running():          # a guest that is gone took its lab with it
+            if self.engine.one_lab:            # the guest is this lab's alone: stopping it takes everything
+                self.engine.stop()
+            elif self.engine.running():        # a guest that is gone took its lab with it
                 self._compose_down(timeout_s)
         finally:
             if self.engine.shared:

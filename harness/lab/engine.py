@@ -45,6 +45,7 @@ class HostEngine:
     """This machine's Docker engine and kernel."""
     where = "host"
     shared = True               # other labs (other runs, other users) may be on this engine
+    one_lab = False             # taking a lab down never stops this engine
     docker_host = None          # the client's default (DOCKER_HOST or the local socket)
     clock_offset_s = 0.0
 

@@ -64,21 +64,29 @@ class FailoverRun(RunBase):
         self.say(f"run: bringing the lab up ({len(s.cells)} client cell(s) in {where}) ...")
         self.events.add("lab_starting")
         early = loads.start_before_servers_ready(s)
-        self.lab.up(wait=not early, preflight=self.refuse_what_the_kernel_lacks)
+        probes_first = loads.probes_before_servers_ready(s)
+        self.lab.up(wait=not probes_first, preflight=self.refuse_what_the_kernel_lacks)
         self.director = Director(self.lab)
-        self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not early)
+        self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not probes_first)
         vip = self.director.vip_address()
+        self.loads = loads.RunningLoads(self.lab, self.run)
+        variant_vips = {variant: Director(self.lab, service).vip_address()
+                        for service, variant in self.control.directors().items() if variant}
+        sampled = tuple(self.control.directors()) if self.control.acts_by_itself else ()
+        planned = planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
+                                         sampled, self.control.shares_vip))
+        first, rest = loads.early_probes(planned) if probes_first and not early else ([], planned)
+        if first:             # they wait for the servers' first answer; the rest need the servers up
+            self.phase = "starting the clients"
+            self.loads.start(first)
+            self.lab.wait_healthy(READY_LIMIT_S)
+            self.events.add("servers_ready")
         if s.sysbench:
             self.say("run: sysbench prepare ...")
             self.lab.exec(s.cells[0].service, sysbench.prepare_command(s.sysbench, vip), timeout=300)
         self._create_accounts()
         self.phase = "starting the clients"
-        self.loads = loads.RunningLoads(self.lab, self.run)
-        variant_vips = {variant: Director(self.lab, service).vip_address()
-                        for service, variant in self.control.directors().items() if variant}
-        sampled = tuple(self.control.directors()) if self.control.acts_by_itself else ()
-        self.loads.start(planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
-                                                sampled, self.control.shares_vip)))
+        self.loads.start(rest)
         self.events.add("load_start", cells=[c.name for c in s.cells])
         # In the background while the clients start and warm up, done before any fault: the
         # servers' health checks (when the clients started alongside them); env.json, once the

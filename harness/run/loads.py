@@ -23,6 +23,21 @@ def start_before_servers_ready(scenario):
             and all(c.client == DEFAULT_CLIENT and c.account == "shared" for c in s.cells))
 
 
+def probes_before_servers_ready(scenario):
+    """Whether the lab's own probes may start while the servers are still starting, ahead of the
+    loads that need them (sysbench's tables, a zoo client's first login): in a TCG guest a probe
+    takes ~10 s to start, as long as a database server. Not when a cell has an account of its own,
+    made once the servers answer."""
+    return (any(c.client == DEFAULT_CLIENT for c in scenario.cells)
+            and all(c.account == "shared" for c in scenario.cells))
+
+
+def early_probes(planned):
+    """(the lab's own probe groups, the other loads) of a run's planned loads."""
+    first = [load for load in planned if load.process_pattern == probe.PROCESS]
+    return first, [load for load in planned if load.process_pattern != probe.PROCESS]
+
+
 def watch_after_recovery_s(scenario):
     """How long a run keeps watching after its last cell is back: a few probe intervals, or long
     enough for wrk (no cell) to report its own comeback."""
@@ -62,6 +77,8 @@ class RunningLoads:
             reader.start()
             self.started.append(Started(load, process, files, reader))
         for started in self.started:
+            if started.stderr_reader is not None:         # started by an earlier call
+                continue
             started.stderr_reader = threading.Thread(target=_keep_tail, args=(started.process.stderr, started.stderr_tail),
                                                      daemon=True, name=f"{started.load.service} stderr")
             started.stderr_reader.start()
