@@ -1,6 +1,10 @@
 """`make kernel-matrix scenario=ID KERNELS="host 6.1 6.12"`: the scenario run on each kernel (one
-guest boot each), a baseline stored per kernel, and one page comparing them cell by cell."""
+guest boot each), a baseline stored per kernel, and one page comparing them cell by cell. The next
+kernel's guest boots while the previous run cleans up and reports: after its measurements, so the
+boot never competes with them for the CPU."""
+import contextlib
 import sys
+import threading
 
 from . import scenario, store
 from .measure import baseline
@@ -16,20 +20,85 @@ def run(scenario_id, kernels, project, out=sys.stdout):
     if parsed.kind != "failover":
         raise scenario.ScenarioError(f"{scenario_id}: a kernel matrix compares failover scenarios only")
     runs, baselines = {}, []
-    for spec in kernels:
-        out.write(f"kernel-matrix: {scenario_id} on {spec} ...\n")
-        out.flush()
-        with engine_for(spec, out=out, one_lab=True) as engine:
-            runs[spec] = run_and_report(parsed, raw, project=project, lab_env=environment_from_os(), engine=engine,
-                                        out=out)
-        summary, env = runs[spec].summary(), runs[spec].env()
-        path = baseline.file_for(scenario_id, summary["kernel"])
-        baseline.write(baseline.from_summary(summary, env, parsed.probe.interval_ms / 1000), path)
-        baselines.append(path)
-        out.write(f"kernel-matrix: {spec}: baseline {path}\n")
+    ahead = BootAhead(out)
+    try:
+        for index, spec in enumerate(kernels):
+            out.write(f"kernel-matrix: {scenario_id} on {spec} ...\n")
+            out.flush()
+            following = kernels[index + 1] if index + 1 < len(kernels) else None
+            with ahead.take(spec) as engine:
+                runs[spec] = run_and_report(parsed, raw, project=project, lab_env=environment_from_os(),
+                                            engine=engine, out=out, when_observed=lambda: ahead.boot(following))
+            summary, env = runs[spec].summary(), runs[spec].env()
+            path = baseline.file_for(scenario_id, summary["kernel"])
+            baseline.write(baseline.from_summary(summary, env, parsed.probe.interval_ms / 1000), path)
+            baselines.append(path)
+            out.write(f"kernel-matrix: {spec}: baseline {path}\n")
+    finally:
+        ahead.discard()
     entries = [(f"{spec} ({r.summary()['kernel']})" if spec != "host" else f"host ({r.summary()['kernel']})",
                 r.summary(), r.env()) for spec, r in runs.items()]
     result = comparison.compare(entries, parsed.probe.interval_ms / 1000)
     directory = store.new_comparison_dir("kernel-matrix", scenario_id)
     page = comparison_page.render(directory, result, f"{scenario_id} across kernels: {', '.join(kernels)}")
     return page, runs, baselines
+
+
+class BootAhead:
+    """At most one guest booting ahead of the run that will use it. QEMU dies with the thread that
+    started it (PR_SET_PDEATHSIG follows the thread, not the process: guest/qemu.py), so the thread
+    that boots a guest lives on until the guest has been stopped."""
+
+    def __init__(self, out):
+        self.out = out
+        self.spec = self.engine = self.thread = None
+        self.stopped = threading.Event()
+
+    def boot(self, spec):
+        if spec is None or spec == "host" or self.engine is not None:
+            return
+        self.spec, self.engine = spec, engine_for(spec, out=self.out, one_lab=True)
+        self.stopped = threading.Event()
+        self.booted = threading.Event()
+        self.thread = threading.Thread(target=self._start, args=(self.engine, self.booted, self.stopped),
+                                       name=f"boot {spec}", daemon=True)
+        self.thread.start()
+
+    @staticmethod
+    def _start(engine, booted, stopped):
+        try:
+            engine.ensure_started()
+        except BaseException:
+            pass          # a boot that failed is the taking run's to report: ensure_started says why again
+        finally:
+            booted.set()
+        stopped.wait()
+
+    @contextlib.contextmanager
+    def take(self, spec):
+        """The engine for `spec`, stopped when the block ends: the one booted ahead for it (once its
+        boot is over), or a new one."""
+        if self.engine is None or self.spec != spec:
+            self.discard()
+            with engine_for(spec, out=self.out, one_lab=True) as engine:
+                yield engine
+            return
+        self.booted.wait()
+        engine, stopped = self.engine, self.stopped
+        self.spec = self.engine = self.thread = None
+        try:
+            with engine:
+                yield engine
+        finally:
+            stopped.set()
+
+    def discard(self):
+        """Stop a guest booted ahead that no run took (the matrix failed or was interrupted)."""
+        if self.engine is not None:
+            if not self.booted.is_set():
+                self.out.write(f"kernel-matrix: stopping the {self.spec} guest booted ahead, once its boot is over\n")
+                self.out.flush()
+            self.booted.wait()
+            self.engine.stop()
+            self.stopped.set()
+        self.spec = self.engine = self.thread = None

@@ -35,12 +35,13 @@ def plain_view(cells, scenario, run, out, clock):
 
 
 class FailoverRun(RunBase):
-    def __init__(self, *args, view=None, pause=None, **kwargs):
+    def __init__(self, *args, view=None, pause=None, when_observed=None, **kwargs):
         """view: makes the live view, view(cells, scenario, run, out, clock) (the workshop's narrated
         one, say; default: run/live.py's); pause: called with each fault step's description before
-        it is injected (e.g. to wait for Enter in a live demo)."""
+        it is injected (e.g. to wait for Enter in a live demo); when_observed: called once the run
+        has observed all it measures, before its cleanup (a kernel matrix boots its next guest)."""
         super().__init__(*args, **kwargs)
-        self.make_view, self.pause = view or plain_view, pause
+        self.make_view, self.pause, self.when_observed = view or plain_view, pause, when_observed
         self.injected, self.director, self.loads = [], None, None
         self.env_recorded = None          # a future: env.json's contents, once the director is ready
         self.servers_ready = None         # a future: the servers' health checks passed
@@ -118,6 +119,8 @@ class FailoverRun(RunBase):
         self.phase = "observing"
         self._watch(self.view.limit_at, stop_when_recovered=True)
         self.events.add("observe_end", all_recovered=self.view.all_recovered())
+        if self.when_observed:
+            self.when_observed()
 
     def _create_accounts(self):
         own = [c for c in self.scenario.cells if c.account != "shared"]
