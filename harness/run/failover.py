@@ -27,6 +27,8 @@ from .live import CellView, LiveView
 TICK_S = 0.1                  # how often the run reads the clients' output
 LAB_CHECK_EVERY_S = 3.0       # how often the run looks whether its lab is still whole
 DISK_FREE_MIN_BYTES = 1 << 20  # less free under the run's directory: the disk is full
+STOP_CLIENTS_LIMIT_S = 90      # the clients' stop, bounded (then left to run on in its thread)
+LEDGER_WAIT_S = 120.0          # how long the ledger's read waits for the writer's stop to end
 READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
 
 
@@ -230,12 +232,13 @@ class FailoverRun(RunBase):
         steps = [("undoing faults", self._recover_faults, 60)]
         keeping = [("keeping the guest's console", lambda: self.lab.keep_evidence(self.run.guest_dir), 30)]
         if self.loads:
-            keeping.insert(0, ("stopping the clients", self.loads.stop, 30))
+            # a machine that stood still 36 s once held its pkills past a 30 s limit
+            keeping.insert(0, ("stopping the clients", self.loads.stop, STOP_CLIENTS_LIMIT_S))
         if self.director:
             keeping.append(("keeping the director's table and the logs", self._keep_evidence, 90))
         steps.append(keeping)
         if self.loads and self.scenario.writer:       # once the writer has stopped
-            steps.append(("reading the ledger on each database server", self._read_ledgers, 60))
+            steps.append(("reading the ledger on each database server", self._read_ledgers, LEDGER_WAIT_S + 60))
         kept = self.keep_lab and self.lab.engine.shared      # a guest goes, and its lab with it
         steps += [[("keeping the lab up", self._keep, 5) if kept else ("taking the lab down", self._down, 150),
                    ("merging the timeline", lambda: evidence.merge_client_events(self.events, self.run, self.scenario.cells), 60)]]
@@ -254,6 +257,10 @@ class FailoverRun(RunBase):
         evidence.collect_logs(self.run, self.lab)
 
     def _read_ledgers(self):
+        """Once the writer has stopped: a ledger read while it still wrote (its stop overran on a busy
+        machine) held a row the writer had not recorded yet."""
+        if not self.loads.stopped.wait(LEDGER_WAIT_S):
+            self.events.add("ledger_read_while_writing")
         servers = [s for s in self.lab.services() if s in SERVICE_SERVERS["mysql"]]
         evidence.read_ledgers(self.run, self.lab, servers)
 

@@ -60,6 +60,7 @@ class RunningLoads:
     def __init__(self, lab, run):
         self.lab, self.run = lab, run
         self.started = []
+        self.stopped = threading.Event()     # set once stop() has ended every load it started
 
     def start(self, loads):
         for load in loads:
@@ -120,6 +121,7 @@ class RunningLoads:
             for f in started.files.values():
                 f.close()
         self.started = []
+        self.stopped.set()
 
     def _signal(self, loads):
         """One pkill per service, signal and program, however many cells run it there; side by side.
