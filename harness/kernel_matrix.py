@@ -50,19 +50,16 @@ class BootAhead:
     that boots a guest lives on until the guest has been stopped."""
 
     def __init__(self, out):
-        self.out = out
-        self.spec = self.engine = self.thread = None
-        self.stopped = threading.Event()
+        self.out, self.spec, self.engine = out, None, None
+        self.booted, self.stopped = threading.Event(), threading.Event()
 
     def boot(self, spec):
         if spec is None or spec == "host" or self.engine is not None:
             return
         self.spec, self.engine = spec, engine_for(spec, out=self.out, one_lab=True)
-        self.stopped = threading.Event()
-        self.booted = threading.Event()
-        self.thread = threading.Thread(target=self._start, args=(self.engine, self.booted, self.stopped),
-                                       name=f"boot {spec}", daemon=True)
-        self.thread.start()
+        self.booted, self.stopped = threading.Event(), threading.Event()
+        threading.Thread(target=self._start, args=(self.engine, self.booted, self.stopped),
+                         name=f"boot {spec}", daemon=True).start()
 
     @staticmethod
     def _start(engine, booted, stopped):
@@ -85,7 +82,7 @@ class BootAhead:
             return
         self.booted.wait()
         engine, stopped = self.engine, self.stopped
-        self.spec = self.engine = self.thread = None
+        self.spec = self.engine = None
         try:
             with engine:
                 yield engine
@@ -101,4 +98,4 @@ class BootAhead:
             self.booted.wait()
             self.engine.stop()
             self.stopped.set()
-        self.spec = self.engine = self.thread = None
+        self.spec = self.engine = None
