@@ -1,3 +1,9 @@
+import os
+import shutil
+import subprocess
+
+import pytest
+
 from lbctl import ipvs, nftables
 from lbctl.state import State
 
@@ -90,3 +96,19 @@ def test_ipvs_plan_is_empty_when_nothing_changed():
     state = State(idle_timeout_s=900)
     state.add(VIP, A)
     assert ipvs.plan(ipvs.parse_saved(SAVED), ipvs.desired(state, 0), 900) == [["--set", "900", "120", "300"]]
+
+
+def test_ipvs_table_drops_server_packets_to_the_shared_address_that_no_flow_maps_back():
+    shared = ipvs.table_definition("10.213.2.9")
+    assert "snat to 10.213.2.9" in shared
+    assert "type filter hook input priority filter; policy accept;\n    ip daddr 10.213.2.9 meta l4proto tcp" in shared
+    own = ipvs.table_definition()
+    assert "masquerade" in own and "hook input" not in own
+
+
+@pytest.mark.skipif(not shutil.which("nft") or os.geteuid() != 0, reason="needs nft and root (a new network namespace)")
+@pytest.mark.parametrize("snat_address", ["", "10.213.2.9"])
+def test_ipvs_table_is_one_nft_accepts(snat_address):
+    checked = subprocess.run(["unshare", "--net", "nft", "--check", "-f", "-"], capture_output=True, text=True,
+                             input=ipvs.table_definition(snat_address))
+    assert checked.returncode == 0, checked.stderr

@@ -13,7 +13,8 @@ net.ipv4.vs.expire_nodest_conn, which the director's container gets when it star
   - flows to backends are masqueraded (needs net.ipv4.vs.conntrack=1, which compose.ipvs.yaml
     sets), so servers need no route back to the clients; to LB_SNAT_ADDRESS when it is set (an
     address two directors pass between them with VRRP, so a backend sees the same peer whichever
-    director forwards a flow);
+    director forwards a flow; a server's packet to that address which no flow of this director
+    maps back is dropped, see UNMAPPED_TO_SHARED_ADDRESS);
   - LB_CONTROL=keepalived: keepalived owns the virtual servers and their real servers; lbctl only
     masquerades their flows and sets the timeouts.
 """
@@ -39,8 +40,24 @@ TABLE_DEFINITION = """table ip {table} {{
 """
 
 
+# A server's packet to the shared address that no conntrack entry maps back to a client: its
+# reply to a flow the other director masqueraded, retransmitted to this one after the VIP moved.
+# Production LVS-NAT routes such a packet back through IPVS; here the director's own stack would
+# reset it (nothing listens on that address) and the server would then reset the client's flow,
+# which connection sync had kept. Dropped, the server retransmits once the client's next packet
+# has made the mapping again: what a conntrack sync (conntrackd) beside lvs_sync_daemon would give.
+UNMAPPED_TO_SHARED_ADDRESS = """  chain unmapped_to_shared_address {{
+    type filter hook input priority filter; policy accept;
+    ip daddr {snat_address} meta l4proto tcp counter drop
+  }}
+"""
+
+
 def table_definition(snat_address=""):
-    return TABLE_DEFINITION.format(table=TABLE, nat=f"snat to {snat_address}" if snat_address else "masquerade")
+    text = TABLE_DEFINITION.format(table=TABLE, nat=f"snat to {snat_address}" if snat_address else "masquerade")
+    if not snat_address:
+        return text
+    return text[:text.rindex("}")] + UNMAPPED_TO_SHARED_ADDRESS.format(snat_address=snat_address) + "}\n"
 
 
 def external_control():
