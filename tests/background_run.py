@@ -26,3 +26,10 @@ def clients_going(run, results, scenario_id, timeout_s):
         time.sleep(0.3)
     raise AssertionError("the run never got its clients going:\n"
                          + (run.communicate()[0] if run.poll() is not None else f"(still running after {timeout_s} s)"))
+
+
+def warm_up_end_t(run_dir, warmup_s):
+    """When the run's warm-up would have ended (its events: every client answered, plus warmup_s):
+    a run that noticed a breakage before then noticed it mid-run, not at its next phase."""
+    ready = next(e for e in run_dir.events() if e.get("source") == "harness" and e["event"] == "loads_ready")
+    return ready["t"] + warmup_s
