@@ -52,11 +52,21 @@ def host_extra_ca():
     return "".join(p.read_text() for p in sorted(HOST_CA_DIR.rglob("*.crt")))
 
 
+# BuildKit's session with the client timed out: on a busy machine (another build beside it) the
+# build fails before it starts, "failed to read dockerfile: no active session for <id>: context
+# deadline exceeded". Nothing was built; it is tried again.
+BUILD_SESSION_LOST = "no active session for"
+BUILD_ATTEMPTS = 3
+
+
 def build(compose_command, engine, no_cache=False):
     """Build the images with the project's compose command (a list), on engine."""
     env = {**os.environ, "LAB_HOST_EXTRA_CA": host_extra_ca()}
     command = [*compose_command, "--progress", "quiet", "build", *(["--no-cache"] if no_cache else [])]
-    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    for _ in range(BUILD_ATTEMPTS):
+        result = subprocess.run(command, capture_output=True, text=True, env=env)
+        if not result.returncode or BUILD_SESSION_LOST not in result.stdout + result.stderr:
+            break
     if result.returncode:
         raise LabError(f"docker compose build failed ({result.returncode}):\n"
                        f"{(result.stdout + result.stderr).strip()[-2000:]}")
