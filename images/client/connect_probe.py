@@ -8,7 +8,10 @@ interval whatever the earlier ones are doing, at most MAX_IN_FLIGHT at once (bey
 tick is recorded as skipped). One JSON line per connect:
   {"t0": wall clock of the call, "s": seconds to established (null: it failed),
    "err": errno name or "TIMEOUT" (TIMEOUT_S passed), "syn_retrans": SYNs the kernel resent}
-and, last, {"end": t, "sent": n, "skipped": n, "cpu_s": its own CPU time}. Ends at DURATION_S or on SIGINT/SIGTERM."""
+and, last, {"end": t, "sent": n, "skipped": n, "cpu_s": its own CPU time}. Ends at DURATION_S or on SIGINT/SIGTERM.
+It may start while the servers are still starting: its clock starts once a first connect was
+accepted (tried every WAIT_RETRY_S, for at most DURATION_S), and the connects refused until then
+are not recorded, like the probe's before its first answer."""
 import errno
 import json
 import resource
@@ -20,6 +23,7 @@ import sys
 import time
 
 TCP_INFO_LEN = 104
+WAIT_RETRY_S = 0.2             # how often it tries a first connect while the servers start
 RETRANSMITS_AT = 2            # struct tcp_info: __u8 tcpi_retransmits (the running count)
 TOTAL_RETRANS_AT = 100        # __u32 tcpi_total_retrans (kept once established)
 
@@ -78,6 +82,22 @@ class Prober:
                 self.finish(sock, started, None, "TIMEOUT")
 
 
+def first_connect_accepted(target, limit_s, stopping):
+    """Whether a connect to target was accepted within limit_s (each tried for at most 1 s)."""
+    deadline = time.monotonic() + limit_s
+    while not stopping and time.monotonic() < deadline:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.settimeout(1.0)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            try:
+                sock.connect(target)
+                return True
+            except OSError:
+                pass
+        time.sleep(WAIT_RETRY_S)
+    return False
+
+
 def main():
     if len(sys.argv) not in (6, 7):
         sys.exit(__doc__.splitlines()[0])
@@ -90,9 +110,10 @@ def main():
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, lambda *_: stopping.append(True))
     prober = Prober(address, port, timeout_s, max_in_flight, sys.stdout)
+    accepted = first_connect_accepted((address, port), duration_s, stopping)
     interval, begun = 1.0 / rate, time.monotonic()
     next_tick, last_flush = begun, begun
-    while not stopping and time.monotonic() - begun < duration_s:
+    while accepted and not stopping and time.monotonic() - begun < duration_s:
         now = time.monotonic()
         if now >= next_tick:
             prober.start_one()
