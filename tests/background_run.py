@@ -6,6 +6,7 @@ import sys
 import time
 
 from harness.lab import REPO
+from harness.measure import run_phases
 from harness.store import RunDir
 
 
@@ -31,5 +32,4 @@ def clients_going(run, results, scenario_id, timeout_s):
 def warm_up_end_t(run_dir, warmup_s):
     """When the run's warm-up would have ended (its events: every client answered, plus warmup_s):
     a run that noticed a breakage before then noticed it mid-run, not at its next phase."""
-    ready = next(e for e in run_dir.events() if e.get("source") == "harness" and e["event"] == "loads_ready")
-    return ready["t"] + warmup_s
+    return run_phases.first_t(run_dir.events(), "loads_ready") + warmup_s

@@ -36,7 +36,7 @@ TABLE_DEFINITION = """table ip {table} {{
     type nat hook postrouting priority srcnat; policy accept;
     ct direction original meta l4proto tcp ct original ip daddr . ct original proto-dst @vips {nat}
   }}
-}}
+{extra}}}
 """
 
 
@@ -54,10 +54,10 @@ UNMAPPED_TO_SHARED_ADDRESS = """  chain unmapped_to_shared_address {{
 
 
 def table_definition(snat_address=""):
-    text = TABLE_DEFINITION.format(table=TABLE, nat=f"snat to {snat_address}" if snat_address else "masquerade")
     if not snat_address:
-        return text
-    return text[:text.rindex("}")] + UNMAPPED_TO_SHARED_ADDRESS.format(snat_address=snat_address) + "}\n"
+        return TABLE_DEFINITION.format(table=TABLE, nat="masquerade", extra="")
+    return TABLE_DEFINITION.format(table=TABLE, nat=f"snat to {snat_address}",
+                                   extra=UNMAPPED_TO_SHARED_ADDRESS.format(snat_address=snat_address))
 
 
 def external_control():
