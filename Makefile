@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare
+.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -32,6 +32,7 @@ help:
 	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~20 min)"
 	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole)"
 	@echo "make test-kernel [KERNEL=6.1]  the guest-kernel suite (IPVS semantics, netem) in one guest"
+	@echo "make compare-control-planes [RUNS=\"manual=dir ...\"]  one failover under manual, keepalived, kube-proxy ipvs/nftables"
 	@echo "make kernel-matrix scenario=ID [KERNELS=\"host 6.1 6.12\"]  run on each kernel, compare, store baselines"
 	@echo "make bench-guest [KERNELS=\"6.1 6.12\"]  guest disk build, boot, engine, lab up, a short run; results/bench/"
 	@echo "   KERNEL=6.1|6.12|<package> on scenario, up, baseline, check-baseline runs the lab inside a guest kernel"
@@ -108,6 +109,14 @@ test-kernel: setup guest-tools
 	@BLACKHOLE_TEST_KERNEL=$(KERNEL) $(PY) -m pytest -m "guest or kernel" tests/guest
 
 KERNELS ?= host 6.1 6.12
+# The kube-proxy control plane's programs (etcd, kube-apiserver, kube-proxy), built from the Go
+# module proxy once per machine; `make images` builds them too.
+kube:
+	@scripts/ensure-kube.sh >/dev/null
+
+compare-control-planes: setup guest-tools
+	@$(PY) -m harness compare-control-planes
+
 kernel-matrix: setup guest-tools
 	@test -n "$(scenario)" || { echo "usage: make kernel-matrix scenario=<id> [KERNELS=\"host 6.1 6.12\"]" >&2; exit 2; }
 	@$(PY) -m harness kernel-matrix $(scenario) --kernels "$(KERNELS)"
@@ -173,7 +182,7 @@ compare: venv
 
 K ?=
 EXPLAIN_KNOBS := TCP_RETRIES2 TCP_USER_TIMEOUT_MS READ_TIMEOUT_S KEEPALIVE RTT_MS HZ CLIENT DELAY_LOOP CONNECT_TIMEOUT \
-  RETRY DELAY_BEFORE_RETRY EXPIRE_NODEST_CONN
+  RETRY DELAY_BEFORE_RETRY EXPIRE_NODEST_CONN KUBE_PROXY NODE_GRACE_S
 # make explain TCP_RETRIES2=5 works as well as make explain K="TCP_RETRIES2=5"
 explain: venv
 	@$(PY) -m harness explain $(K) $(foreach knob,$(EXPLAIN_KNOBS),$(if $(value $(knob)),$(knob)=$(value $(knob))))

@@ -35,17 +35,18 @@ def _failover_only(label, summary):
     return summary
 
 
-def compare(runs, out_dir=None):
-    """runs: [(label, RunDir)] -> the comparison page."""
+def compare(runs, out_dir=None, line_up=False, title=None):
+    """runs: [(label, RunDir)] -> the comparison page. line_up: cells named alike line up even
+    across scenarios (scenarios written to share their cells, as the control planes' are)."""
     entries = [(label, _failover_only(label, run.summary()), run.env()) for label, run in runs]
     scenarios = list(dict.fromkeys(summary["scenario"] for _, summary, _ in entries))
-    if len(scenarios) > 1:
+    if len(scenarios) > 1 and not line_up:
         entries = [(label, {**summary, "cells": [{**c, "cell": f"{summary['scenario']}/{c['cell']}"}
                                                  for c in summary["cells"]]}, env)
                    for label, summary, env in entries]
     result = comparison.compare(entries)
     name = scenarios[0] if len(scenarios) == 1 else "several-scenarios"
     directory = out_dir or store.new_comparison_dir("compare", name)
-    title = (f"{scenarios[0]}: {len(runs)} runs side by side" if len(scenarios) == 1
-             else f"{len(runs)} runs of {len(scenarios)} scenarios side by side")
+    title = title or (f"{scenarios[0]}: {len(runs)} runs side by side" if len(scenarios) == 1
+                      else f"{len(runs)} runs of {len(scenarios)} scenarios side by side")
     return comparison_page.render(directory, result, title)

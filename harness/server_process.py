@@ -16,6 +16,10 @@ class ServerProcess:
     def resume(self, lab, server):
         self._signal(lab, server, "CONT")
 
+    def stop(self, lab, server):
+        """SIGTERM, as a container's stop begins: the server shuts down, closing its connections."""
+        self._signal(lab, server, "TERM")
+
     def kill(self, lab, server):
         # When the server is the container's main process the container stops with it, taking
         # this exec along (exit 137): that is the kill succeeding.

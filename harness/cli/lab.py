@@ -4,7 +4,7 @@ import sys
 
 from ..databases import DATABASES
 from ..director import Director
-from ..lab import DEFAULT_PROJECT, REPO, ComposeLab, HostEngine, clean, engine_for, environment_from_os, kept_engine
+from ..lab import DEFAULT_PROJECT, REPO, ComposeLab, HostEngine, build_plane_images, clean, engine_for, environment_from_os, kept_engine
 from .options import add, datapath, db_engine, kernel, project
 
 
@@ -39,6 +39,7 @@ def cmd_build(args):
     print("lab: building images (cached layers are reused) ...", flush=True)
     for name in sorted(DATABASES):
         make_lab(args, HostEngine(), DATABASES[name]()).build()
+    build_plane_images()
     print("lab: images built")
 
 

@@ -4,7 +4,7 @@ import os
 import platform
 from pathlib import Path
 
-from .. import kernel_matrix
+from .. import compare_runs, kernel_matrix, plane_comparison
 from ..measure import baseline
 from .. import scenario as scenario_module
 from ..errors import LabError
@@ -33,6 +33,12 @@ def add_commands(commands):
     command.add_argument("target", metavar="ID", help="scenario id")
     command.add_argument("--kernels", default=os.environ.get("KERNELS") or "host 6.1 6.12",
                          help="'host 6.1 6.12'")
+    command = add(commands, "compare-control-planes", cmd_compare_control_planes, "one failover under each control "
+                  "plane (manual, keepalived, kube-proxy ipvs and nftables), one page", project)
+    command.add_argument("--kernel", default=os.environ.get("KERNEL") if os.environ.get("KERNEL", "host") != "host"
+                         else DEFAULT_GUEST_KERNEL, help="the guest kernel of the IPVS planes")
+    command.add_argument("--runs", default=os.environ.get("RUNS", ""),
+                         help="'label=dir ...': compare these runs instead of running the four scenarios")
 
 
 def scenario_overrides():
@@ -54,7 +60,7 @@ def run_scenario(args, scenario, raw):
     """Run it where KERNEL says (booting a guest for the run if it is not 'host'); its RunDir. A
     scenario whose control plane programs IPVS goes to a guest by itself where this host has none."""
     kernel = args.kernel
-    if kernel == HOST and needs_ipvs(getattr(scenario, "control", "manual")) and not HostEngine().has_ipvs():
+    if kernel == HOST and needs_ipvs(getattr(scenario, "control", "manual"), getattr(scenario, "control_settings", ())) and not HostEngine().has_ipvs():
         print(f"run: control: {scenario.control} programs IPVS, which this host's kernel ({platform.release()}) "
               f"does not have: running it in a guest booting Debian's {DEFAULT_GUEST_KERNEL} (KERNEL= picks another)")
         kernel = DEFAULT_GUEST_KERNEL
@@ -101,6 +107,14 @@ def cmd_check_baseline(args):
     failed = baseline.check(path, run, print)
     if failed:
         raise SystemExit(1)
+
+
+def cmd_compare_control_planes(args):
+    if args.runs:
+        page = plane_comparison.render(compare_runs.parse_runs(args.runs.split()))
+    else:
+        page, _ = plane_comparison.run(args.project, args.kernel)
+    print(f"compare-control-planes: page {page}")
 
 
 def cmd_kernel_matrix(args):

@@ -3,10 +3,13 @@ is the director's; a control plane decides when and how its table changes: the h
 commands (manual.py), health checks (keepalived.py), a Kubernetes API.
 
   name, settings_spec       what a scenario's `control:` names it, and the settings it may give
+  image                     a PlaneImage its services run (built by `harness build`), if any
   needs_ipvs                it programs IPVS itself (on this host: a guest kernel)
   acts_by_itself            it changes the director without a scenario step (a health check)
   shares_vip                two directors hold the VIP in turn (VRRP)
   directors()               {director service: its variant (None: the main one)} the lab runs
+  sampled_directors(datapath)   the directors whose IPVS table the run samples
+  table_sample(datapath)    how, when it is not IPVS's table ('': /proc/net/ip_vs)
   services(addresses, database, servers)   Compose services it adds or overrides ({service: definition})
   lab_settings()            compose.yaml variables it needs from the start ({NAME: value})
   changes(run)              when each director changed and why, read from the run's files
@@ -28,6 +31,16 @@ class DirectorChange:
     why: str                   # 'scenario step 0', 'health check failed', ...
     director: str = DIRECTOR   # the director container whose table changed
     backend: str = ""          # the real server it took out ('10.213.2.21:3306'), when it took one out
+    cause_t: float = None      # when what it acted on happened, when that is another's act (an API write)
+
+
+@dataclasses.dataclass(frozen=True)
+class PlaneImage:
+    """An image a control plane's services run, built with the lab's own (harness/lab/images.py)."""
+    tag: str
+    context: str               # its build context, under the repository
+    binaries: str = ""         # a script under the repository that prints (last line) a directory
+                               # of programs it builds once per machine, copied into the context's bin/
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,6 +79,8 @@ class ControlPlane(Registered):
     needs_ipvs = False
     acts_by_itself = False
     shares_vip = False         # two directors hold the VIP in turn (VRRP)
+    image = None               # a PlaneImage its services run, if they run one of their own
+    start_allowance_s = 0.0    # how much longer than the lab's own its services may take to be ready
 
     def __init__(self, settings=()):
         """settings: ((name, value), ...) as the scenario gave them, validated against settings_spec."""
@@ -73,6 +88,15 @@ class ControlPlane(Registered):
 
     def directors(self):
         return {DIRECTOR: None}
+
+    def sampled_directors(self, datapath):
+        """The directors whose IPVS table the run samples (a plane that acts by itself, on the
+        datapath the lab runs: 'ipvs' or 'nftables')."""
+        return tuple(self.directors()) if self.acts_by_itself else ()
+
+    def table_sample(self, datapath):
+        """The bash command that samples those directors' tables ('': IPVS's own, /proc/net/ip_vs)."""
+        return ""
 
     def services(self, addresses, database, servers):
         """addresses: {service: {network: address}} as compose.yaml places the nodes (its

@@ -72,10 +72,14 @@ def _cell_services(shape, client_base):
 def _added_service(name, spec, base):
     """A service a database engine or a control plane asks for, as Compose takes it: `like` (a
     copy of another of compose.yaml's services, under its own name), `addresses` ({network:
-    address}); the rest (environment, sysctls, ...) merged over what it is like."""
+    address}), `unset` (keys of what it is like it must not have: a container in another's network
+    namespace has no networks, hostname or sysctls of its own); the rest (environment, sysctls,
+    ...) merged over what it is like."""
     spec = dict(spec)
-    like, addresses = spec.pop("like", None), spec.pop("addresses", {})
+    like, addresses, unset = spec.pop("like", None), spec.pop("addresses", {}), spec.pop("unset", ())
     service = client_service(base[like], name) if like else {}
+    for key in unset:
+        service.pop(key, None)
     for key, value in spec.items():
         service[key] = {**service.get(key, {}), **value} if isinstance(value, dict) else value
     if addresses:

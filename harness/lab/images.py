@@ -1,10 +1,12 @@
 """The lab's images: as compose.yaml names them, built on this host, handed to a guest."""
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
 import yaml
 
+from ..control import CONTROL_PLANES
 from ..databases import DATABASES
 from ..errors import LabError
 from .engine import HostEngine
@@ -38,10 +40,15 @@ def planned_addresses():
             for name, given in networks.items() if isinstance(given, dict)}
 
 
+def plane_images():
+    """The images control planes' services run (harness/control/base.py PlaneImage)."""
+    return sorted({plane.image for plane in CONTROL_PLANES.values() if plane.image}, key=lambda i: i.tag)
+
+
 def image_names():
-    """The lab's images: as compose.yaml names them, and every database engine's."""
+    """The lab's images: as compose.yaml names them, every database engine's, every control plane's."""
     return sorted({s["image"] for s in compose_services().values() if "image" in s}
-                  | {engine.image for engine in DATABASES.values()})
+                  | {engine.image for engine in DATABASES.values()} | {image.tag for image in plane_images()})
 
 
 def host_extra_ca():
@@ -73,6 +80,29 @@ def build(compose_command, engine, no_cache=False):
     # An older build of a tag, left untagged, could be picked from the cache by the next build,
     # flipping the image id (and so the guest disk's key) between builds of the same files.
     engine.docker().image.prune(filter={"label": LABEL})
+
+
+def build_plane_images():
+    """Each control plane's image: its programs built once per machine by its script (which says
+    what it builds, and how long that takes), copied into its context, then `docker build`."""
+    for image in plane_images():
+        context = REPO / image.context
+        if image.binaries:
+            made = subprocess.run([str(REPO / image.binaries)], stdout=subprocess.PIPE, text=True)
+            if made.returncode:
+                raise LabError(f"{image.binaries} failed ({made.returncode}): the {image.tag} image cannot be built")
+            source = Path(made.stdout.strip().splitlines()[-1])
+            (context / "bin").mkdir(exist_ok=True)
+            for program in sorted(source.iterdir()):
+                copy = context / "bin" / program.name
+                if not copy.exists() or copy.stat().st_size != program.stat().st_size \
+                        or copy.stat().st_mtime < program.stat().st_mtime:
+                    shutil.copy2(program, copy)
+        result = subprocess.run(["docker", "build", "--quiet", "--network", "host", "--label", f"{LABEL}=1",
+                                 "--tag", image.tag, str(context)], capture_output=True, text=True)
+        if result.returncode:
+            raise LabError(f"docker build of {image.tag} failed ({result.returncode}):\n"
+                           f"{(result.stdout + result.stderr).strip()[-2000:]}")
 
 
 def host_image_ids():

@@ -1,4 +1,5 @@
 """`blackhole explain KNOB=VALUE ...`: the kernel model's prediction in plain words."""
+from . import explain_kube
 from ..control.keepalived_settings import TIMERS_LATE_S, KeepalivedSettings, lb_noticed
 from ..measure import kernel_model, predict
 from ..load.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
@@ -48,6 +49,9 @@ KNOBS = {
     "RETRY": (int, None, "keepalived: failed attempts after the first (its default 1)"),
     "DELAY_BEFORE_RETRY": (float, None, "keepalived: s between those attempts (its default 1)"),
     "EXPIRE_NODEST_CONN": (int, None, "the director's net.ipv4.vs.expire_nodest_conn, 0 or 1 (default 0)"),
+    # kube-proxy in front (harness/control/kube_proxy.py)
+    "KUBE_PROXY": (str, "", "kube-proxy's mode in front: ipvs or nftables (default: none)"),
+    "NODE_GRACE_S": (float, None, "kube-proxy: the node-monitor grace period, s (Kubernetes' default 40)"),
 }
 KEEPALIVED_KNOBS = ("DELAY_LOOP", "CONNECT_TIMEOUT", "RETRY", "DELAY_BEFORE_RETRY", "EXPIRE_NODEST_CONN")
 
@@ -169,6 +173,10 @@ def explain(values):
         lines += _driver_lines(values, prediction)
     if any(values[name] is not None for name in KEEPALIVED_KNOBS):
         lines += _keepalived_lines(values, prediction, rto0)
+    if values["KUBE_PROXY"]:
+        if values["KUBE_PROXY"] not in explain_kube.MODES:
+            raise ExplainError(f"KUBE_PROXY must be one of {', '.join(explain_kube.MODES)}, not {values['KUBE_PROXY']!r}")
+        lines += explain_kube.lines(values["KUBE_PROXY"], values["NODE_GRACE_S"], prediction)
     lines += ["", "Cures: TCP_USER_TIMEOUT or a read timeout (per socket), a lower tcp_retries2 (per namespace),",
               "or a load balancer that resets the flows of a removed server (nodest=reset, drain)."]
     return "\n".join(lines)

@@ -50,6 +50,12 @@ class FailoverRun(RunBase):
         self.lab_checked = 0.0
         self.counting_from_unnoticed = False   # the view counts from a fault existing flows do not notice
 
+    @property
+    def ready_limit_s(self):
+        """How long the servers and the clients may take to be ready: the lab's own limit, and what
+        its control plane's services need besides (an API server in an emulated guest)."""
+        return READY_LIMIT_S + self.control.start_allowance_s
+
     def execute(self):
         self.open_run()
         s = self.scenario
@@ -68,21 +74,23 @@ class FailoverRun(RunBase):
         self.events.add("lab_starting")
         early = loads.start_before_servers_ready(s)
         probes_first = loads.probes_before_servers_ready(s)
-        self.lab.up(wait=not probes_first, preflight=self.refuse_what_the_kernel_lacks)
+        self.lab.up(wait=not probes_first, preflight=self.refuse_what_the_kernel_lacks,
+                    timeout_s=int(180 + self.control.start_allowance_s))
         self.director = Director(self.lab)
         self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not probes_first)
         vip = self.director.vip_address()
         self.loads = loads.RunningLoads(self.lab, self.run)
         variant_vips = {variant: Director(self.lab, service).vip_address()
                         for service, variant in self.control.directors().items() if variant}
-        sampled = tuple(self.control.directors()) if self.control.acts_by_itself else ()
+        sampled = self.control.sampled_directors(self.lab.datapath)
         planned = planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
-                                         sampled, self.control.shares_vip))
+                                         sampled, self.control.table_sample(self.lab.datapath),
+                                         self.control.shares_vip))
         first, rest = loads.early_probes(planned) if probes_first and not early else ([], planned)
         if first:             # they wait for the servers' first answer; the rest need the servers up
             self.phase = "starting the clients"
             self.loads.start(first)
-            self.lab.wait_healthy(READY_LIMIT_S)
+            self.lab.wait_healthy(self.ready_limit_s)
             self.events.add("servers_ready")
         if s.sysbench:
             self.say("run: sysbench prepare ...")
@@ -111,9 +119,9 @@ class FailoverRun(RunBase):
                 self.loads.tell(name, probe.IDLE_COMMAND)
             self.view.note(f"{', '.join(idle_cells)}: idle from now")
         self._watch(warm_until)
-        self.servers_ready.result(timeout=READY_LIMIT_S)
-        self._write_env(self.env_recorded.result(timeout=READY_LIMIT_S))
-        flows_kept.result(timeout=READY_LIMIT_S)
+        self.servers_ready.result(timeout=self.ready_limit_s)
+        self._write_env(self.env_recorded.result(timeout=self.ready_limit_s))
+        flows_kept.result(timeout=self.ready_limit_s)
         self.phase = "running the steps"
         for index, step in enumerate(s.steps):
             self._step(index, step)
@@ -136,12 +144,12 @@ class FailoverRun(RunBase):
 
     def _servers_ready(self, wait_for_servers):
         if wait_for_servers:
-            self.lab.wait_healthy(READY_LIMIT_S)
+            self.lab.wait_healthy(self.ready_limit_s)
             self.events.add("servers_ready")
 
     def _environment(self, director_may_be_starting):
         if director_may_be_starting:
-            self.lab.wait_healthy(READY_LIMIT_S, only=(DIRECTOR,))
+            self.lab.wait_healthy(self.ready_limit_s, only=(DIRECTOR,))
         return environment.collect(self.lab, self.director, self.scenario)
 
     def _write_env(self, env):
@@ -152,7 +160,7 @@ class FailoverRun(RunBase):
     def _wait_until_every_cell_answers(self):
         """The warm-up counts from when every probe has completed an operation (and every sysbench
         reported): a slow start (a loaded guest) must not eat into it. Bounded."""
-        deadline = self.lab.now() + READY_LIMIT_S
+        deadline = self.lab.now() + self.ready_limit_s
         while self.lab.now() < deadline:
             self._watch(self.lab.now() + TICK_S)
             for background in (self.servers_ready, self.env_recorded):
@@ -163,7 +171,7 @@ class FailoverRun(RunBase):
             ended = self.loads.ended()
             if ended:
                 raise LabError(f"a client program ended before every client answered: {'; '.join(ended)}")
-        raise LabError(f"no answer within {READY_LIMIT_S:g} s from the clients of: "
+        raise LabError(f"no answer within {self.ready_limit_s:g} s from the clients of: "
                        f"{', '.join(self.view.waiting_for())} (see their logs in {self.run.path})")
 
     def _step(self, index, step):

@@ -45,8 +45,9 @@ def _variants(r, key, setting, spec):
     return tuple(variants)
 
 
-def needs_ipvs(name):
-    return CONTROL_PLANES[name].needs_ipvs
+def needs_ipvs(name, settings=()):
+    """Whether the control plane named, with these settings, programs IPVS itself."""
+    return CONTROL_PLANES[name](settings).needs_ipvs
 
 
 def director_variants(settings):

@@ -205,7 +205,7 @@ def _parse(raw, scenario_id):
     database = r.get("database", str, DEFAULT_DATABASE, choices=tuple(sorted(DATABASES)))
     control, control_settings = read_control(raw)
     directors = director_variants(control_settings)
-    if needs_ipvs(control) and raw.get("datapath") == "nftables":
+    if needs_ipvs(control, control_settings) and raw.get("datapath") == "nftables":
         raise ScenarioError(f"datapath: control: {control} programs IPVS; it cannot run on the nftables datapath")
     raw_cells = r.get("cells", list, [])
     cells = tuple(cell for i, c in enumerate(raw_cells) for cell in _read_cells(c, f"cells[{i}]", directors))

@@ -51,6 +51,7 @@ class LoadPlan:
     placement: object = _in_own_container
     variant_vips: dict = dataclasses.field(default_factory=dict)
     sampled_directors: tuple = ()   # directors whose table of real servers is sampled (a control plane's)
+    table_sample: str = ""          # the bash command that samples it ('': IPVS's, signals/director_table.py)
     watch_vip: bool = False         # sample each client namespace's neighbour entry for the VIP (VRRP)
 
     def vip_for(self, cell):

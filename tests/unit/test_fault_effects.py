@@ -24,6 +24,9 @@ SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nod
     ("rx_stall", {"target": "mysql-primary", "stall": 0.2, "every": 5.0}, Effect("none")),
     ("slow_link", {"node": "director", "delay": 0.05, "jitter": 0.01, "loss_pct": 0.0}, Effect("none")),
     ("replication_cut", {"replica": "mysql-replica", "primary": "mysql-primary"}, Effect("none")),
+    ("endpoint_not_ready", {"target": "mysql-primary", "replacement": "none"}, Effect("none")),
+    ("endpoint_removed", {"target": "mysql-primary", "replacement": "mysql-replica", "grace_s": 2.0}, Effect("reset")),
+    ("node_lost", {"target": "mysql-primary", "replacement": "mysql-replica", "grace_s": 4.0}, Effect("blackhole")),
 ])
 def test_each_fault_declares_its_effect(name, params, effect):
     assert FAULTS[name](None, **params).effect() == effect
@@ -32,7 +35,8 @@ def test_each_fault_declares_its_effect(name, params, effect):
 
 def test_every_registered_fault_is_covered_above():
     covered = {"ipvs_swap", "silent_kill", "iptables_drop", "app_hang", "lb_idle_timeout", "promote_replica",
-               "backend_restart", "director_kill", "syn_limit", "rx_stall", "slow_link", "replication_cut"}
+               "backend_restart", "director_kill", "syn_limit", "rx_stall", "slow_link", "replication_cut",
+               "endpoint_not_ready", "endpoint_removed", "node_lost"}
     assert set(FAULTS) == covered
 
 

@@ -1,0 +1,135 @@
+"""kube-proxy as the director's control plane: the real kube-proxy (built from the Go modules,
+scripts/ensure-kube.sh) in the director's network namespace, watching a real API server (etcd and
+kube-apiserver in the lab's `kube-api` container). The harness plays Kubernetes' endpoint
+controller: faults in Kubernetes' terms (harness/faults/endpoint_*.py, node_lost.py) write the
+Service's EndpointSlice, and kube-proxy reprograms the director by itself.
+
+  ipvs mode      a removed or unready endpoint goes to weight 0 while it has connections
+                 ("graceful termination"), deleted once it has none (checked every minute);
+                 net.ipv4.vs.expire_nodest_conn=1 and expire_quiescent_template=1 set.
+  nftables mode  no drain at all: the endpoint leaves the service's chain at once, and a TCP
+                 flow keeps the conntrack DNAT it had to the backend that is gone.
+Either way a flow to a backend that vanished silently stays a blackhole until the client's own
+kernel gives up (kubernetes#71358, #77903). ../shared/PRODUCTION_FACTS.md section 3."""
+from ..measure import director_table
+from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, SERVICE_SERVERS
+from . import kube_proxy_log
+from .base import ControlPlane, NoticeWindow, PlaneImage, Setting
+
+IMAGE = "blackhole-lab/kube:dev"
+API_SERVICE, PROXY_SERVICE = "kube-api", "kube-proxy"
+API_HOST, API_PORT = 40, 6443            # the API server: the back network's .40
+MODES = ("auto", "ipvs", "nftables")
+NFT_SAMPLE = "nft list table ip kube-proxy 2>/dev/null | grep -E 'chain service-|goto endpoint-|^[[:space:]]*}'"
+# kube-proxy's --min-sync-period default: a change waits at most this long for the sync that
+# programs it, when the previous sync was less than this long ago (its BoundedFrequencyRunner).
+MIN_SYNC_PERIOD_S = 1.0
+# One sync's own time: 35-73 ms on this host's kernel (../shared/K8S_FACTS.md); allowed ten
+# times that for a loaded machine or an emulated guest.
+SYNC_BUDGET_S = 0.75
+
+
+class KubeProxy(ControlPlane):
+    name = "kube-proxy"
+    acts_by_itself = True
+    image = PlaneImage(IMAGE, "images/kube", "scripts/ensure-kube.sh")
+    # The API server is ready 2.6 s after launch on this host, 529 s in a TCG guest with one
+    # emulated CPU shared with the lab (measured: kube-proxy-ipvs-failover, KERNEL=6.12).
+    start_allowance_s = 600.0
+    settings_spec = {
+        "mode": Setting(str, "auto", choices=MODES,
+                        help="kube-proxy's --proxy-mode (auto: ipvs where the kernel has IPVS, else nftables)"),
+        "ipvs_tcp_timeout": Setting("duration", 0.0, 0, 86400,
+                                    help="--ipvs-tcp-timeout, s an idle established IPVS flow is kept (0: as is, 900)"),
+        "ipvs_tcpfin_timeout": Setting("duration", 0.0, 0, 86400,
+                                       help="--ipvs-tcpfin-timeout, s (0: as is, 120)"),
+        "conn_reuse_mode": Setting(int, 1, choices=(0, 1),
+                                   help="the director's net.ipv4.vs.conn_reuse_mode (kube-proxy leaves it "
+                                        "alone on Linux >= 5.9)"),
+    }
+
+    @property
+    def mode(self):
+        return self.settings.get("mode", "auto")
+
+    @property
+    def needs_ipvs(self):
+        return self.mode == "ipvs"
+
+    def sampled_directors(self, datapath):
+        return (DIRECTOR,)
+
+    def table_sample(self, datapath):
+        """Where kube-proxy may run in nftables mode, its service and endpoint chains (a process per
+        sample: on the host's kernel that is cheap); IPVS's own table otherwise."""
+        return "" if datapath == "ipvs" and self.mode != "nftables" else NFT_SAMPLE
+
+    def lab_settings(self):
+        return {"LB_CONTROL": self.name, "LB_EXPIRE_NODEST_CONN": "1", "LB_EXPIRE_QUIESCENT_TEMPLATE": "1",
+                "LB_CONN_REUSE_MODE": str(self.settings.get("conn_reuse_mode", 1))}
+
+    def services(self, addresses, database, servers):
+        vip, back = addresses[DIRECTOR][FRONT], addresses[DIRECTOR][BACK]
+        api_address = f"{back.rsplit('.', 1)[0]}.{API_HOST}"
+        api = f"{api_address}:{API_PORT}"
+        first = ",".join(f"{service}:{port}={addresses[SERVICE_SERVERS[service][0]][BACK]}"
+                         for service, port in SERVICE_PORTS.items() if SERVICE_SERVERS[service][0] in servers)
+        common = {"KUBE_API": api, "KUBE_NODE": DIRECTOR, "KUBE_NODE_IP": back, "KUBE_VIP": vip,
+                  "KUBE_SERVICES": first, "KUBE_SERVICE_RANGE": f"{vip.rsplit('.', 1)[0]}.0/24"}
+        kube = {"like": DIRECTOR, "image": IMAGE, "unset": ["healthcheck", "sysctls", "cap_add", "depends_on"]}
+        return {
+            # lbctl programs no service: kube-proxy does
+            DIRECTOR: {"environment": {"LB_CONTROL": self.name, "LB_SERVICES": ""}},
+            API_SERVICE: {**kube, "entrypoint": ["kube-api-start"], "environment": common,
+                          "addresses": {BACK: api_address}, "unset": kube["unset"] + ["networks"],
+                          "healthcheck": {"test": ["CMD", "test", "-f", "/run/kube/ready"], "interval": "1s",
+                                          "timeout": "3s", "retries": 180}},
+            PROXY_SERVICE: {**kube, "entrypoint": ["kube-proxy-start"], "network_mode": f"service:{DIRECTOR}",
+                            "cap_add": ["NET_ADMIN"],
+                            "unset": kube["unset"] + ["networks", "hostname"],
+                            "environment": {**common, "KUBE_PROXY_MODE": self.mode,
+                                            "KUBE_IPVS_TCP_TIMEOUT": _duration(self.settings.get("ipvs_tcp_timeout", 0)),
+                                            "KUBE_IPVS_TCPFIN_TIMEOUT": _duration(self.settings.get("ipvs_tcpfin_timeout", 0))},
+                            "depends_on": {DIRECTOR: {"condition": "service_started"},
+                                           API_SERVICE: {"condition": "service_started"}}},
+        }
+
+    def changes(self, run):
+        """Each EndpointSlice write (the kube-api container's log) and the kube-proxy sync that
+        programmed it (kube-proxy's log: the sync's start and its elapsed time), bounded by the
+        director's IPVS table as sampled, where there is one."""
+        writes = kube_proxy_log.parse_writes(run.read(run.service_log(API_SERVICE)))
+        syncs = kube_proxy_log.parse_syncs(run.read(run.service_log(PROXY_SERVICE)))
+        table = run.read(run.director_table(DIRECTOR))
+        samples = (kube_proxy_log.parse_nft_samples(table) if mode_ran(run) == "nftables"
+                   else director_table.parse_samples(table))
+        return [kube_proxy_log.bounded_by_table(change, samples)
+                for change in kube_proxy_log.changes(writes, syncs, SERVICE_PORTS)]
+
+    def lb_noticed(self, change, death_t):
+        """The endpoint controller's delay (the harness writes the slice when the fault says: a
+        node's grace period, a pod's deletion), then kube-proxy's: the next sync, within its
+        min-sync-period, and the sync itself."""
+        written = max(0.0, (change.cause_t if change.cause_t is not None else change.t) - death_t)
+        return NoticeWindow(written + 0.05, written, written + MIN_SYNC_PERIOD_S + SYNC_BUDGET_S,
+                            f"the EndpointSlice written {written:.2f} s after the death, then kube-proxy's next "
+                            f"sync (min-sync-period {MIN_SYNC_PERIOD_S:g} s, one sync 35-73 ms: K8S_FACTS.md)")
+
+    def change_for(self, director, changes, port, after_t):
+        return next((c for c in changes if c.backend and c.backend.endswith(f":{port}") and c.t >= after_t), None)
+
+    def effect_on(self, effect, director, changes, t_fault):
+        """Neither mode turns a blackhole into anything else: IPVS keeps the vanished backend at
+        weight 0 while the blackholed flow is still counted against it (its retransmissions keep
+        the entry alive), and nftables keeps the flow's conntrack DNAT to it."""
+        return effect
+
+
+def _duration(seconds):
+    return f"{float(seconds):g}s"
+
+
+def mode_ran(run):
+    """The mode kube-proxy ran in, from its log ('ipvs', 'nftables'), or None."""
+    return kube_proxy_log.mode(run.read(run.service_log(PROXY_SERVICE)))
+

@@ -1,0 +1,26 @@
+"""A pod's readiness probe fails: its endpoint turns `ready: false` (serving false, not
+terminating), and a replacement's turns ready if one is named. The server itself goes on
+serving: kube-proxy only stops sending it new flows (IPVS: weight 0 while its connections
+last; nftables: out of the service's chain, its flows kept by conntrack)."""
+from ..measure.effects import NONE, Effect
+from . import endpoint_slices
+from .base import Fault, Param
+
+
+class EndpointNotReady(Fault):
+    name = "endpoint_not_ready"
+    params = {
+        "target": Param("server", help="the server whose endpoint turns not ready"),
+        "replacement": Param("choice", endpoint_slices.NONE, endpoint_slices.REPLACEMENTS,
+                             "a server of the same service whose endpoint turns ready"),
+    }
+
+    @classmethod
+    def problem(cls, params):
+        return endpoint_slices.problem(params)
+
+    def effect(self):
+        return Effect(NONE)
+
+    def inject(self):
+        return endpoint_slices.write(self.lab, self.p["target"], endpoint_slices.NOT_READY, self.p["replacement"])

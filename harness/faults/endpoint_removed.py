@@ -1,0 +1,35 @@
+"""A pod is deleted: its endpoint turns terminating (ready false, serving true), the server is
+told to stop (SIGTERM, as the kubelet does: it closes its connections as it shuts down), and
+after its grace period the endpoint leaves the slice. A replacement's endpoint turns ready with
+the first write, if one is named."""
+from ..measure.effects import RESET, Effect
+from ..server_process import process_on
+from . import endpoint_slices
+from .base import Fault, Param
+
+
+class EndpointRemoved(Fault):
+    name = "endpoint_removed"
+    params = {
+        "target": Param("server", help="the server whose pod is deleted"),
+        "replacement": Param("choice", endpoint_slices.NONE, endpoint_slices.REPLACEMENTS,
+                             "a server of the same service whose endpoint turns ready"),
+        "grace_s": Param("duration", 2.0, help="terminationGracePeriodSeconds: the endpoint is removed after it"),
+    }
+
+    @classmethod
+    def problem(cls, params):
+        return endpoint_slices.problem(params)
+
+    def stops(self):
+        return {self.p["target"]}
+
+    def effect(self):
+        return Effect(RESET)
+
+    def inject(self):
+        target, replacement = self.p["target"], self.p["replacement"]
+        landed = endpoint_slices.write(self.lab, target, endpoint_slices.TERMINATING, replacement)
+        endpoint_slices.write(self.lab, target, None, replacement, at=landed["landed_t"] + self.p["grace_s"])
+        process_on(self.lab, target).stop(self.lab, target)
+        return landed

@@ -1,0 +1,43 @@
+"""A node is lost: the backend on it vanishes silently (no FIN, no RST: silent_kill's cut), and
+its endpoint turns not ready only when the node controller gives up on the node, after the
+node-monitor grace period (grace_s; Kubernetes' default is 40 s), as the endpoint controller
+then writes it. A replacement's endpoint turns ready with that write, if one is named."""
+from ..measure.effects import BLACKHOLE, Effect
+from . import endpoint_slices
+from .base import Fault, Param
+from .silent_kill import SilentKill
+
+
+class NodeLost(Fault):
+    name = "node_lost"
+    params = {
+        "target": Param("server", help="the server on the node that is lost"),
+        "replacement": Param("choice", endpoint_slices.NONE, endpoint_slices.REPLACEMENTS,
+                             "a server of the same service whose endpoint turns ready"),
+        "grace_s": Param("duration", 40.0, help="node-monitor grace period: the endpoint turns not ready after it"),
+    }
+
+    @classmethod
+    def problem(cls, params):
+        return endpoint_slices.problem(params)
+
+    def _cut(self):
+        return SilentKill(self.lab, target=self.p["target"])
+
+    def stops(self):
+        return {self.p["target"]}
+
+    def acts_inside(self):
+        return {self.p["target"]}
+
+    def effect(self):
+        return Effect(BLACKHOLE)
+
+    def inject(self):
+        landed = self._cut().inject()
+        endpoint_slices.write(self.lab, self.p["target"], endpoint_slices.NOT_READY, self.p["replacement"],
+                              at=landed["landed_t"] + self.p["grace_s"])
+        return landed
+
+    def recover(self):
+        self._cut().recover()

@@ -1,0 +1,34 @@
+"""`make compare-control-planes`: the same three cells (tcp_retries2 5 and 8, TCP_USER_TIMEOUT
+3 s) failing over under each way a director is changed: the seed's operator, keepalived's health
+checks, kube-proxy in IPVS mode and in nftables mode. One page, cells lined up, each run's own
+page linked; the IPVS planes in a guest kernel (this host has no IPVS)."""
+import sys
+
+from . import compare_runs, scenario
+from .lab import HOST, engine_for, environment_from_os
+from .pipeline import run_and_report
+
+# (label, scenario, where it runs: the host's kernel, or a guest's)
+PLANES = (("manual", "control-manual-failover", HOST),
+          ("keepalived", "control-keepalived-failover", "guest"),
+          ("kube-proxy ipvs", "kube-proxy-ipvs-failover", "guest"),
+          ("kube-proxy nftables", "kube-proxy-nftables-failover", HOST))
+TITLE = "One failover, four control planes: manual swap, keepalived, kube-proxy IPVS, kube-proxy nftables"
+
+
+def run(project, guest_kernel, out=sys.stdout):
+    """Each plane's scenario run, then the page. Returns (page, [(label, RunDir)])."""
+    runs = []
+    for label, scenario_id, where in PLANES:
+        parsed, raw = scenario.load(scenario_id, None)
+        kernel = HOST if where == HOST else guest_kernel
+        out.write(f"compare-control-planes: {label}: {scenario_id} on {kernel} ...\n")
+        out.flush()
+        with engine_for(kernel, out=out, one_lab=True) as engine:
+            runs.append((label, run_and_report(parsed, raw, project=project, lab_env=environment_from_os(),
+                                               engine=engine, out=out)))
+    return render(runs), runs
+
+
+def render(runs):
+    return compare_runs.compare(runs, line_up=True, title=TITLE)
