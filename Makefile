@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube
+.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -43,6 +43,7 @@ help:
 	@echo "make bench-namespaces [SIZES=\"12 25 50 100\"]  a namespace per cell: a container each vs netns in one container"
 	@echo "make bench-connect-probe [ROUNDS=2]  the connection-setup prober's cost: CPU and model error without/with it"
 	@echo "make bench-db-images  each database engine's image: build time (no cache), size, start to healthy"
+	@echo "make bench-kube    the kube-proxy plane's programs: cold Go build, cached reuse, image build"
 	@echo "make explain K=\"TCP_RETRIES2=8 TCP_USER_TIMEOUT_MS=0\"  the kernel model in plain words"
 	@echo "make workshop      the workshop's exercises (docs/workshop/); make exercise N=1 [PAUSE=1] runs one, narrated"
 	@echo "make workshop-docs docs/workshop/exercises.md and answers.md (the latter from the latest run of each)"
@@ -165,6 +166,9 @@ bench-connect-probe: setup
 
 bench-db-images: setup
 	@$(PY) -m harness.bench.database_images
+
+bench-kube: setup
+	@$(PY) -m harness.bench.kube_build
 
 workshop: venv
 	@$(PY) -m harness workshop

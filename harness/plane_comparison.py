@@ -11,8 +11,8 @@ from .pipeline import run_and_report
 # (label, scenario, where it runs: the host's kernel, or a guest's)
 PLANES = (("manual", "control-manual-failover", HOST),
           ("keepalived", "control-keepalived-failover", "guest"),
-          ("kube-proxy ipvs", "kube-proxy-ipvs-failover", "guest"),
-          ("kube-proxy nftables", "kube-proxy-nftables-failover", HOST))
+          ("kube-proxy-ipvs", "kube-proxy-ipvs-failover", "guest"),
+          ("kube-proxy-nftables", "kube-proxy-nftables-failover", HOST))
 TITLE = "One failover, four control planes: manual swap, keepalived, kube-proxy IPVS, kube-proxy nftables"
 
 

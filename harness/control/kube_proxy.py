@@ -20,6 +20,8 @@ IMAGE = "blackhole-lab/kube:dev"
 API_SERVICE, PROXY_SERVICE = "kube-api", "kube-proxy"
 API_HOST, API_PORT = 40, 6443            # the API server: the back network's .40
 MODES = ("auto", "ipvs", "nftables")
+HEALTHZ = ("exec 3<>/dev/tcp/127.0.0.1/10256 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 "
+           "&& head -n 1 <&3 | grep -q ' 200 '")
 NFT_SAMPLE = "nft list table ip kube-proxy 2>/dev/null | grep -E 'chain service-|goto endpoint-|^[[:space:]]*}'"
 # kube-proxy's --min-sync-period default: a change waits at most this long for the sync that
 # programs it, when the previous sync was less than this long ago (its BoundedFrequencyRunner).
@@ -90,6 +92,9 @@ class KubeProxy(ControlPlane):
                             "environment": {**common, "KUBE_PROXY_MODE": self.mode,
                                             "KUBE_IPVS_TCP_TIMEOUT": _duration(self.settings.get("ipvs_tcp_timeout", 0)),
                                             "KUBE_IPVS_TCPFIN_TIMEOUT": _duration(self.settings.get("ipvs_tcpfin_timeout", 0))},
+                            # healthy once kube-proxy has programmed the director (its /healthz: 200 after a sync)
+                            "healthcheck": {"test": ["CMD", "bash", "-c", HEALTHZ], "interval": "1s", "timeout": "3s",
+                                            "retries": 900},
                             "depends_on": {DIRECTOR: {"condition": "service_started"},
                                            API_SERVICE: {"condition": "service_started"}}},
         }

@@ -4,20 +4,12 @@ serving: kube-proxy only stops sending it new flows (IPVS: weight 0 while its co
 last; nftables: out of the service's chain, its flows kept by conntrack)."""
 from ..measure.effects import NONE, Effect
 from . import endpoint_slices
-from .base import Fault, Param
+from .endpoint_slices import EndpointFault
 
 
-class EndpointNotReady(Fault):
+class EndpointNotReady(EndpointFault):
     name = "endpoint_not_ready"
-    params = {
-        "target": Param("server", help="the server whose endpoint turns not ready"),
-        "replacement": Param("choice", endpoint_slices.NONE, endpoint_slices.REPLACEMENTS,
-                             "a server of the same service whose endpoint turns ready"),
-    }
-
-    @classmethod
-    def problem(cls, params):
-        return endpoint_slices.problem(params)
+    params = EndpointFault.target_params("the server whose endpoint turns not ready")
 
     def effect(self):
         return Effect(NONE)

@@ -5,21 +5,15 @@ the first write, if one is named."""
 from ..measure.effects import RESET, Effect
 from ..server_process import process_on
 from . import endpoint_slices
-from .base import Fault, Param
+from .base import Param
+from .endpoint_slices import EndpointFault
 
 
-class EndpointRemoved(Fault):
+class EndpointRemoved(EndpointFault):
     name = "endpoint_removed"
-    params = {
-        "target": Param("server", help="the server whose pod is deleted"),
-        "replacement": Param("choice", endpoint_slices.NONE, endpoint_slices.REPLACEMENTS,
-                             "a server of the same service whose endpoint turns ready"),
-        "grace_s": Param("duration", 2.0, help="terminationGracePeriodSeconds: the endpoint is removed after it"),
-    }
-
-    @classmethod
-    def problem(cls, params):
-        return endpoint_slices.problem(params)
+    params = EndpointFault.target_params(
+        "the server whose pod is deleted",
+        grace_s=Param("duration", 2.0, help="terminationGracePeriodSeconds: the endpoint is removed after it"))
 
     def stops(self):
         return {self.p["target"]}

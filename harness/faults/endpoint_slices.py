@@ -6,6 +6,7 @@ import json
 from ..control.kube_proxy import API_SERVICE
 from ..errors import LabError
 from ..topology import SERVICE_SERVERS, SERVERS
+from .base import Fault, Param
 
 NONE = "none"
 REPLACEMENTS = (NONE,) + SERVERS
@@ -15,6 +16,22 @@ TERMINATING = "ready=0,serving=1,terminating=1"      # a pod being deleted, in i
 
 def service_of(server):
     return next(service for service, servers in SERVICE_SERVERS.items() if server in servers)
+
+
+class EndpointFault(Fault):
+    """A fault that writes its target's service's EndpointSlice; a replacement's endpoint turns
+    ready in the same write, if one is named."""
+
+    @staticmethod
+    def target_params(target_help, **more):
+        return {"target": Param("server", help=target_help),
+                "replacement": Param("choice", NONE, REPLACEMENTS, "a server of the same service whose endpoint "
+                                                                  "turns ready"),
+                **more}
+
+    @classmethod
+    def problem(cls, params):
+        return problem(params)
 
 
 def problem(params):

@@ -4,22 +4,16 @@ node-monitor grace period (grace_s; Kubernetes' default is 40 s), as the endpoin
 then writes it. A replacement's endpoint turns ready with that write, if one is named."""
 from ..measure.effects import BLACKHOLE, Effect
 from . import endpoint_slices
-from .base import Fault, Param
+from .base import Param
+from .endpoint_slices import EndpointFault
 from .silent_kill import SilentKill
 
 
-class NodeLost(Fault):
+class NodeLost(EndpointFault):
     name = "node_lost"
-    params = {
-        "target": Param("server", help="the server on the node that is lost"),
-        "replacement": Param("choice", endpoint_slices.NONE, endpoint_slices.REPLACEMENTS,
-                             "a server of the same service whose endpoint turns ready"),
-        "grace_s": Param("duration", 40.0, help="node-monitor grace period: the endpoint turns not ready after it"),
-    }
-
-    @classmethod
-    def problem(cls, params):
-        return endpoint_slices.problem(params)
+    params = EndpointFault.target_params(
+        "the server on the node that is lost",
+        grace_s=Param("duration", 40.0, help="node-monitor grace period: the endpoint turns not ready after it"))
 
     def _cut(self):
         return SilentKill(self.lab, target=self.p["target"])

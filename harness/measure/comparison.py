@@ -12,8 +12,9 @@ from . import baseline, kernel_facts
 def _cell_view(cell, env, observed_s=None):
     """observed_s: how long after the fault the run watched (a cell without an error was still
     waiting then)."""
-    p, w = cell["probe"], cell["predicted"]
-    return {"detect_s": p["detect_s"], "recover_s": p["recover_s"], "error": p["error"], "observed_s": observed_s,
+    p, w, lb = cell["probe"], cell["predicted"], cell.get("lb") or {}
+    return {"lb_noticed_s": [lb["noticed_s"], lb["noticed_by_s"]] if lb.get("change") else None,
+            "detect_s": p["detect_s"], "recover_s": p["recover_s"], "error": p["error"], "observed_s": observed_s,
             "within_window": p["within_window"], "expected_s": w["expected_s"], "earliest_s": w["earliest_s"],
             "latest_s": w["latest_s"], "basis": w["basis"], "base_rto_s": w.get("base_rto_s"),
             "hz": (env.get("where") or {}).get("hz")}
@@ -69,6 +70,7 @@ def compare(runs, interval_s=0.1):
         cells.append({"cell": name, "by_run": by_run, "flags": flags})
     return {"runs": [{"label": label, "scenario": summary["scenario"], "run": summary["run"],
                       "kernel": summary.get("kernel"), "datapath": summary.get("datapath"),
+                      "control": env.get("control_plane", "manual"),
                       "where": (env.get("where") or {}).get("where", "host")} for label, summary, env in runs],
             "reference": ref_label, "cells": cells, "kernel_facts": kernel_facts.facts_table(runs)}
 

@@ -92,9 +92,10 @@ def render(directory, comparison, title):
     (directory / "comparison.json").write_text(json.dumps(comparison, indent=1) + "\n")
     chart(comparison, directory / "comparison.png")
     labels = [r["label"] for r in comparison["runs"]]
-    runs = table(["run", "scenario", "kernel", "where", "datapath", "results"],
+    runs = table(["run", "scenario", "kernel", "where", "datapath", "control plane", "results"],
                  [[html_lib.escape(r["label"]), html_lib.escape(r["scenario"]), html_lib.escape(str(r["kernel"])),
-                   html_lib.escape(r["where"]), html_lib.escape(str(r["datapath"])), html_lib.escape(r["run"])]
+                   html_lib.escape(r["where"]), html_lib.escape(str(r["datapath"])),
+                   html_lib.escape(r.get("control") or "manual"), html_lib.escape(r["run"])]
                   for r in comparison["runs"]])
     header = ["cell"] + [f"{label}: detect (window)" for label in labels] + ["differences"]
     rows = []
@@ -105,7 +106,9 @@ def render(directory, comparison, title):
             window = "never" if not view or view["expected_s"] is None else \
                 f"{view['earliest_s']:.1f}–{view['latest_s']:.1f}"
             mark = " <span class='no'>outside</span>" if view and view["within_window"] is False else ""
-            row.append(f"{_seconds(view, 'detect_s')} ({window}){mark}")
+            noticed = view.get("lb_noticed_s") if view else None
+            lb = f"<br><small>LB noticed {noticed[0]:.2f}–{noticed[1]:.2f} s</small>" if noticed else ""
+            row.append(f"{_seconds(view, 'detect_s')} ({window}){mark}{lb}")
         row.append("<br>".join(html_lib.escape(f"{f['run']}: "
                                                 + (f"{f['delta_s']:+.2f} s (tolerance ±{f['tolerance_s']:.2f}): "
                                                    if f.get("delta_s") is not None else "") + f["what"])
