@@ -22,6 +22,9 @@ API_HOST, API_PORT = 40, 6443            # the API server: the back network's .4
 MODES = ("auto", "ipvs", "nftables")
 HEALTHZ = ("exec 3<>/dev/tcp/127.0.0.1/10256 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 "
            "&& head -n 1 <&3 | grep -q ' 200 '")
+# Failed checks while the API server starts do not count (start_period), however long an emulated
+# guest takes; a check every 2 s, not 1, costs a guest's one CPU less.
+STARTING = {"interval": "2s", "timeout": "5s", "retries": 5, "start_period": "1200s"}
 NFT_SAMPLE = "nft list table ip kube-proxy 2>/dev/null | grep -E 'chain service-|goto endpoint-|^[[:space:]]*}'"
 # kube-proxy's --min-sync-period default: a change waits at most this long for the sync that
 # programs it, when the previous sync was less than this long ago (its BoundedFrequencyRunner).
@@ -35,9 +38,10 @@ class KubeProxy(ControlPlane):
     name = "kube-proxy"
     acts_by_itself = True
     image = PlaneImage(IMAGE, "images/kube", "scripts/ensure-kube.sh")
-    # The API server is ready 2.6 s after launch on this host, 529 s in a TCG guest with one
-    # emulated CPU shared with the lab (measured: kube-proxy-ipvs-failover, KERNEL=6.12).
-    start_allowance_s = 600.0
+    # The API server is ready 2.6 s after launch on this host, 439-529 s (and once more than 12
+    # minutes) in a TCG guest with one emulated CPU shared with the lab (kube-proxy-ipvs-failover,
+    # KERNEL=6.12).
+    start_allowance_s = 1200.0
     settings_spec = {
         "mode": Setting(str, "auto", choices=MODES,
                         help="kube-proxy's --proxy-mode (auto: ipvs where the kernel has IPVS, else nftables)"),
@@ -84,8 +88,7 @@ class KubeProxy(ControlPlane):
             DIRECTOR: {"environment": {"LB_CONTROL": self.name, "LB_SERVICES": ""}},
             API_SERVICE: {**kube, "entrypoint": ["kube-api-start"], "environment": common,
                           "addresses": {BACK: api_address}, "unset": kube["unset"] + ["networks"],
-                          "healthcheck": {"test": ["CMD", "test", "-f", "/run/kube/ready"], "interval": "1s",
-                                          "timeout": "3s", "retries": 180}},
+                          "healthcheck": {"test": ["CMD", "test", "-f", "/run/kube/ready"], **STARTING}},
             PROXY_SERVICE: {**kube, "entrypoint": ["kube-proxy-start"], "network_mode": f"service:{DIRECTOR}",
                             "cap_add": ["NET_ADMIN"],
                             "unset": kube["unset"] + ["networks", "hostname"],
@@ -93,8 +96,7 @@ class KubeProxy(ControlPlane):
                                             "KUBE_IPVS_TCP_TIMEOUT": _duration(self.settings.get("ipvs_tcp_timeout", 0)),
                                             "KUBE_IPVS_TCPFIN_TIMEOUT": _duration(self.settings.get("ipvs_tcpfin_timeout", 0))},
                             # healthy once kube-proxy has programmed the director (its /healthz: 200 after a sync)
-                            "healthcheck": {"test": ["CMD", "bash", "-c", HEALTHZ], "interval": "1s", "timeout": "3s",
-                                            "retries": 900},
+                            "healthcheck": {"test": ["CMD", "bash", "-c", HEALTHZ], **STARTING},
                             "depends_on": {DIRECTOR: {"condition": "service_started"},
                                            API_SERVICE: {"condition": "service_started"}}},
         }
