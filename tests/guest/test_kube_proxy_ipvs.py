@@ -13,19 +13,25 @@ from tests.scenarios.conftest import cells
 
 pytestmark = pytest.mark.slow
 
-PRIMARY, REPLICA = "10.213.2.21:3306", "10.213.2.22:3306"
+
+
+def primary_and_replica(run):
+    """Where compose.yaml places them (.21, .22) on the back network this lab was given."""
+    back = run.env()["lab"]["back"]
+    return f"{back}.21:3306", f"{back}.22:3306"
 
 
 def test_kube_proxy_ipvs_keeps_the_lost_backend_at_weight_0_while_its_clients_blackhole(run_in_guest):
     summary, run = run_in_guest("kube-proxy-ipvs-failover", warmup_s=3, observe_s=30,
                                 cells=[{"tcp_retries2": 5}, {"tcp_retries2": 5, "tcp_user_timeout_ms": 3000}])
     check_changes(run.path)
+    primary, replica = primary_and_replica(run)
     assert kube_proxy_log.mode(run.read(run.service_log("kube-proxy"))) == "ipvs"
     by_name, lead = cells(summary), 0.1 + summary["fault"]["uncertainty_s"]
     assert_within(by_name["r5"]["probe"]["detect_s"], blackhole_bounds(5, lead, by_name["r5"]["predicted"]["base_rto_s"]),
                   "r5")
     assert_within(by_name["r5-ut3000"]["probe"]["detect_s"], user_timeout_bounds(3.0, lead), "r5-ut3000")
-    [change] = [c for c in control_plane("kube-proxy", (("mode", "ipvs"),)).changes(run) if c.backend == PRIMARY]
+    [change] = [c for c in control_plane("kube-proxy", (("mode", "ipvs"),)).changes(run) if c.backend == primary]
     # The director's IPVS table, sampled: after the sync the primary is still a real server, at
     # weight 0 (graceful termination), while r5's flow still retransmits to it; the replica serves.
     samples = director_table.parse_samples(run.read(run.director_table("director")))
@@ -35,4 +41,4 @@ def test_kube_proxy_ipvs_keeps_the_lost_backend_at_weight_0_while_its_clients_bl
     assert draining, "no sample of the director's table while r5 blackholed"
     for table in draining:
         [mysql] = [servers for vip, servers in table.items() if vip.endswith(":3306")]
-        assert mysql.get(PRIMARY) == 0 and mysql.get(REPLICA, 0) > 0, mysql
+        assert mysql.get(primary) == 0 and mysql.get(replica, 0) > 0, mysql

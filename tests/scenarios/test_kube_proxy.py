@@ -13,7 +13,12 @@ from tests.host_state import host_links
 from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
 from tests.scenarios.conftest import cells
 
-PRIMARY, REPLICA = "10.213.2.21:3306", "10.213.2.22:3306"
+
+
+def primary_and_replica(run):
+    """Where compose.yaml places them (.21, .22) on the back network this lab was given."""
+    back = run.env()["lab"]["back"]
+    return f"{back}.21:3306", f"{back}.22:3306"
 GRACE_S = 3.0
 # Kernel settings of the whole machine that kube-proxy writes unless told not to (its --conntrack-*
 # flags): it must leave them as they were.
@@ -36,6 +41,7 @@ def test_kube_proxy_nftables_reprograms_the_director_from_the_endpoint_write_and
     assert host_state() == before, "kube-proxy changed the host's conntrack settings, nft tables or links"
     check_changes(path)             # the kube-proxy control plane's contract (tests/control_plane_contract.py)
     run = RunDir(path)
+    primary, replica = primary_and_replica(run)
     assert kube_proxy_log.mode(run.read(run.service_log("kube-proxy"))) == "nftables"
 
     # No drain in nftables mode: each client waits for its own kernel (KERNEL_FACTS.md), not for kube-proxy.
@@ -51,14 +57,14 @@ def test_kube_proxy_nftables_reprograms_the_director_from_the_endpoint_write_and
     fault = first_fault(run.events())
     [write] = kube_proxy_log.parse_writes(run.read(run.service_log("kube-api")))
     assert write.applying_t >= fault["t"] + GRACE_S
-    [change] = [c for c in control_plane("kube-proxy", (("mode", "nftables"),)).changes(run) if c.backend == PRIMARY]
+    [change] = [c for c in control_plane("kube-proxy", (("mode", "nftables"),)).changes(run) if c.backend == primary]
     assert change.t >= write.applying_t
 
     # The director's own nftables table, sampled twice a second, is the witness: the primary in the
     # service's chain until the sync, the replica only after it.
     samples = kube_proxy_log.parse_nft_samples(run.read(run.director_table("director")))
     mysql = [(t, next((eps for chain, eps in table.items() if chain.endswith("/mysql")), {})) for t, table in samples]
-    assert all(PRIMARY in eps for t, eps in mysql if t < write.applying_t)
+    assert all(primary in eps for t, eps in mysql if t < write.applying_t)
     after = [eps for t, eps in mysql if t > change.t + change.uncertainty_s]
-    assert after and all(set(eps) == {REPLICA} for eps in after), after[:3]
+    assert after and all(set(eps) == {replica} for eps in after), after[:3]
 
