@@ -28,7 +28,10 @@ def test_keepalived_takes_a_silently_dead_primary_out_and_each_client_follows(ru
     lead = 0.1 + summary["fault"]["uncertainty_s"]
     for cell in by_name.values():
         lb, probe = cell["lb"], cell["probe"]
-        assert BEST_S - 1 <= lb["noticed_by_s"] and lb["noticed_s"] <= WORST_S + 1, (cell["cell"], lb)
+        # counted from the fault step's stamp: the death landed up to its uncertainty later (a busy
+        # guest's exec), and the LB noticed that much less after it
+        assert BEST_S - 1 <= lb["noticed_by_s"] and lb["noticed_s"] <= WORST_S + 1 + summary["fault"]["uncertainty_s"], \
+            (cell["cell"], lb, summary["fault"]["uncertainty_s"])
         assert probe["server_after"] == "mysql-replica", cell
     # promoted by keepalived's notify_down hook: the replica acknowledged the writer's writes
     data = summary["signals"]["data"]
