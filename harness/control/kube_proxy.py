@@ -62,9 +62,6 @@ class KubeProxy(ControlPlane):
     def needs_ipvs(self):
         return self.mode == "ipvs"
 
-    def sampled_directors(self, datapath):
-        return (DIRECTOR,)
-
     def table_sample(self, datapath):
         """Where kube-proxy may run in nftables mode, its service and endpoint chains (a process per
         sample: on the host's kernel that is cheap); IPVS's own table otherwise."""

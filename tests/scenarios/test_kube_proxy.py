@@ -10,15 +10,9 @@ from harness.store import RunDir
 
 from tests.control_plane_contract import check_changes
 from tests.host_state import host_links
-from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
-from tests.scenarios.conftest import cells
+from tests.kube_proxy_checks import assert_clients_waited_for_their_kernel, primary_and_replica
 
 
-
-def primary_and_replica(run):
-    """Where compose.yaml places them (.21, .22) on the back network this lab was given."""
-    back = run.env()["lab"]["back"]
-    return f"{back}.21:3306", f"{back}.22:3306"
 GRACE_S = 3.0
 # Kernel settings of the whole machine that kube-proxy writes unless told not to (its --conntrack-*
 # flags): it must leave them as they were.
@@ -45,10 +39,7 @@ def test_kube_proxy_nftables_reprograms_the_director_from_the_endpoint_write_and
     assert kube_proxy_log.mode(run.read(run.service_log("kube-proxy"))) == "nftables"
 
     # No drain in nftables mode: each client waits for its own kernel (KERNEL_FACTS.md), not for kube-proxy.
-    by_name, lead = cells(summary), 0.1 + summary["fault"]["uncertainty_s"]
-    assert_within(by_name["r5"]["probe"]["detect_s"], blackhole_bounds(5, lead, by_name["r5"]["predicted"]["base_rto_s"]),
-                  "r5")
-    assert_within(by_name["r5-ut3000"]["probe"]["detect_s"], user_timeout_bounds(3.0, lead), "r5-ut3000")
+    by_name = assert_clients_waited_for_their_kernel(summary)
     for cell in by_name.values():
         assert cell["probe"]["error"] == "MYSQL_2013" and cell["probe"]["server_after"] == "mysql-replica"
 
