@@ -21,7 +21,14 @@ if ! docker info >/dev/null 2>&1; then
   fi
   if ! docker info >/dev/null 2>&1; then
     echo "docker: starting dockerd in the background (log: /var/log/blackhole-dockerd.log)"
-    nohup dockerd >/var/log/blackhole-dockerd.log 2>&1 &
+    # Debian 12's dockerd (20.10) can die of a nil dereference in a health probe
+    # (harness/lab/safe_removal.py); started here, it is started again, at most 5 times, after
+    # any exit but a requested one (0, or SIGINT/SIGTERM).
+    nohup bash -c 'for restart in 1 2 3 4 5; do
+        dockerd; code=$?
+        case $code in 0|130|143) exit "$code";; esac
+        echo "blackhole-lab: dockerd exited with $code; starting it again ($restart of 5)"; sleep 1
+      done' >/var/log/blackhole-dockerd.log 2>&1 &
   fi
   for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && exit 0; sleep 0.5; done
   fail "dockerd did not come up in 30 s; see /var/log/blackhole-dockerd.log"

@@ -13,8 +13,8 @@ from . import registry
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
 from .images import LABEL
+from .safe_removal import PROJECT_LABEL, kill_and_wait_for_probes
 
-PROJECT_LABEL = "com.docker.compose.project"
 OWNER_LABEL = "org.blackhole-lab.owner"
 
 
@@ -79,6 +79,7 @@ def clean(engine=None, everything=False):
             kept[project] = why
             continue
         if found["container"]:
+            kill_and_wait_for_probes(docker, project)
             docker.container.remove(found["container"], force=True, volumes=True)
         if found["network"]:
             docker.network.remove(found["network"])

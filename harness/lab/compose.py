@@ -6,6 +6,7 @@ its workdir (compose_files.py says what they hold).
 """
 import os
 import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,6 +22,7 @@ from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
 from .nodes import SERVICE_LABEL, ContainerNodes
+from .safe_removal import kill_and_wait_for_probes
 
 REPO = images.REPO
 DEFAULT_PROJECT = "blackhole-lab"
@@ -215,6 +217,10 @@ class ComposeLab(ContainerNodes, Lab):
         Docker 20.10 does so now and then for a moment after removing a hundred containers, and
         sometimes for good (moby/moby#42119: only restarting dockerd clears it)."""
         deadline = time.monotonic() + timeout_s
+        pending = kill_and_wait_for_probes(self.engine.docker(), self.project, timeout_s=min(10.0, timeout_s / 4))
+        if pending:
+            print(f"warning: {', '.join(pending)} still ran or held an exec after being killed; removing anyway",
+                  file=sys.stderr)
         gives_up = None
         while True:
             try:

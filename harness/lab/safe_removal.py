@@ -1,0 +1,67 @@
+"""Removing a lab's containers without crashing the Docker 20.10 daemon.
+
+A health probe registers its exec on the container and then starts it. Starting it checks that
+the container runs, and a few lines later looks the container up again and uses what it finds
+without a check (daemon/exec.go:176, the same from v20.10.24, Debian 12's docker.io, through
+v20.10.27). If the container was removed in that gap, the second lookup finds nil and dockerd
+dies. On a busy machine the probe's goroutine can wait long enough for a `compose down --timeout 0`
+to kill and remove the container in the gap: a CI run of this lab lost its engine that way.
+
+So a lab is killed first, and removed only after its containers have been seen stopped, holding no
+registered exec that has not started (inspect's ExecIDs), for SETTLE_S in a row. A probe already
+in the gap when its container stopped has that long to reach the second lookup. This shrinks the
+window; nothing outside dockerd can close it. scripts/ensure-docker.sh starts a dockerd it launched
+again if one dies anyway.
+"""
+import time
+
+from python_on_whales.exceptions import DockerException
+
+from .docker_lists import listed_again_if_one_vanished
+
+PROJECT_LABEL = "com.docker.compose.project"
+POLL_S = 0.1
+SETTLE_S = 0.5
+
+
+def pending_execs(states):
+    """The containers in [(name, running, exec_ids)] that still run or hold an exec."""
+    return sorted(name for name, running, exec_ids in states if running or exec_ids)
+
+
+def kill_and_wait_for_probes(docker, project, timeout_s=10.0):
+    """Kill the project's containers, then wait until they are all stopped with no exec pending.
+    Returns the containers still pending at the deadline (empty when it is safe to remove them)."""
+    def project_containers():
+        return listed_again_if_one_vanished(lambda: [
+            (c.id, c.state.running)
+            for c in docker.container.list(all=True, filters={"label": f"{PROJECT_LABEL}={project}"})])
+
+    containers = project_containers()
+    ids = [cid for cid, _ in containers]
+    running = [cid for cid, is_running in containers if is_running]
+    if running:
+        try:
+            docker.container.kill(running)
+        except DockerException:
+            pass                            # one stopped by itself meanwhile; the looks below tell
+
+    def states():
+        try:
+            return [(c.name, c.state.running, c.exec_ids or []) for c in docker.container.inspect(ids)] if ids else []
+        except DockerException:             # one was removed meanwhile: list them again, look again
+            ids[:] = [cid for cid, _ in project_containers()]
+            return [("(listed again)", True, [])]
+
+    deadline = time.monotonic() + timeout_s
+    quiet_since, pending = None, []
+    while time.monotonic() < deadline:
+        pending = pending_execs(states())
+        if pending:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= SETTLE_S:
+            return []
+        time.sleep(POLL_S)
+    return pending
