@@ -32,6 +32,7 @@ class DirectorChange:
     director: str = DIRECTOR   # the director container whose table changed
     backend: str = ""          # the real server it took out ('10.213.2.21:3306'), when it took one out
     cause_t: float = None      # when what it acted on happened, when that is another's act (an API write)
+    took_s: float = None       # how long acting took, by the control plane's own account (a kube-proxy sync)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -151,7 +151,8 @@ def changes(writes, syncs, ports):
         why = f"EndpointSlice write; kube-proxy programmed it {after[0]:.0f}-{after[1]:.0f} ms after"
         found.append(DirectorChange(sync.start_t, round(sync.end_t - sync.start_t, 6), f"{write.service}: {what}",
                                     why, DIRECTOR,
-                                    f"{taken_out}:{port}" if taken_out else "", cause_t=write.applying_t))
+                                    f"{taken_out}:{port}" if taken_out else "", cause_t=write.applying_t,
+                                    took_s=round(sync.end_t - sync.start_t, 6)))
     return found
 
 

@@ -1,6 +1,8 @@
 """The kube-proxy control plane without a lab: its logs read back (lines as kube-proxy 1.34 and
 kube-endpoints wrote them in a run of kube-proxy-nftables-failover), the tables it programmed,
 the Compose services it adds, and the scenario checks that refuse what cannot run."""
+import dataclasses
+
 import pytest
 
 from harness.control import control_plane
@@ -132,3 +134,13 @@ def test_a_replacement_must_serve_what_the_target_served(step, message):
 
 def test_node_lost_waits_its_grace_period_before_the_endpoint_turns_not_ready():
     assert FAULTS["node_lost"].params["grace_s"].default == 40.0, "Kubernetes' node-monitor-grace-period"
+
+
+def test_lb_noticed_allows_the_sync_as_long_as_kube_proxy_says_it_took():
+    plane = control_plane("kube-proxy", (("mode", "ipvs"),))
+    [change] = log.changes(log.parse_writes(WRITE), log.parse_syncs(SYNC_V4), {"mysql": 3306})
+    death_t = change.cause_t - 4.0
+    quick = plane.lb_noticed(change, death_t)            # a host's sync: min-sync-period + the 0.75 s budget
+    assert quick.earliest_s == pytest.approx(4.0) and quick.latest_s == pytest.approx(4.0 + 1.0 + 0.75)
+    slow = plane.lb_noticed(dataclasses.replace(change, took_s=16.99), death_t)   # a TCG guest's, by its log
+    assert slow.latest_s == pytest.approx(4.0 + 1.0 + 16.99) and "16.99 s by its log" in slow.basis

@@ -18,7 +18,7 @@ from python_on_whales import DockerClient
 from ...errors import LabError
 from ..engine import SYSCTL_DEFAULTS_SCRIPT, parse_sysctl_defaults
 from . import accel, disk as guest_disk, initramfs, kernels
-from .qemu import Vm, qemu_version
+from .qemu import Vm, guest_cpus, qemu_version
 from .ssh import Ssh
 
 BOOT_TIMEOUT_S = 240          # QEMU start to ssh (TCG: ~25-35 s measured)
@@ -44,6 +44,7 @@ class GuestEngine:
         self.one_lab = one_lab and home is None
         self._image_ids, self._save_images = image_ids, save_images
         self.kernel = self.vm = self.ssh = self.disk = None
+        self.cpus = None
         self.state_dir = None
         self.timings, self.accel = {}, None
         self.clock_offset_s, self.clock = 0.0, {}
@@ -112,6 +113,7 @@ class GuestEngine:
         if missing:
             raise LabError(f"guest: this host lacks {', '.join(missing)}; `make guest-tools` installs them "
                            "(scripts/ensure-guest-tools.sh)")
+        self.cpus = guest_cpus()
         started = time.monotonic()
         self.kernel = kernels.fetch(self.spec)
         initrd, modules = initramfs.initramfs(self.kernel), initramfs.modules_disk(self.kernel)
@@ -122,7 +124,7 @@ class GuestEngine:
         if self.home:
             self.home.mkdir(parents=True, exist_ok=True)
         self.state_dir = self.home or Path(tempfile.mkdtemp(prefix="blackhole-guest-"))
-        self.vm = Vm(self.state_dir, self.kernel, initrd, modules, self.disk.image, self.accel)
+        self.vm = Vm(self.state_dir, self.kernel, initrd, modules, self.disk.image, self.accel, cpus=self.cpus)
         self.say(f"guest: booting {self.kernel.package} ({self.kernel.version}) under QEMU/{self.accel} ({why}) ...")
         booting = time.monotonic()
         self.vm.start(detached=self.home is not None)
@@ -251,7 +253,7 @@ class GuestEngine:
 
     def describe(self):
         return {"where": self.where, "kernel": self.kernel.release, **self.kernel.describe(),
-                "accel": self.accel, "qemu": qemu_version(), "timings": self.timings,
+                "accel": self.accel, "cpus": self.cpus, "qemu": qemu_version(), "timings": self.timings,
                 "clock_at_boot": self.clock, "disk": self.disk.build_info() if self.disk else None}
 
     def collect(self, directory):

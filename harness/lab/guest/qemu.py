@@ -19,6 +19,14 @@ QEMU = "qemu-system-x86_64"
 KERNEL_ARGS = "console=ttyS0 apparmor=0 panic=-1 loglevel=4"   # AppArmor on a minbase root breaks docker run
 
 
+def guest_cpus(environ=os.environ):
+    """GUEST_CPUS: the guest's virtual CPUs (default 1), at most this host's CPUs."""
+    text = environ.get("GUEST_CPUS", "").strip() or "1"
+    if not text.isdigit() or not 1 <= int(text) <= (os.cpu_count() or 1):
+        raise LabError(f"GUEST_CPUS={text!r}: give a whole number from 1 to this host's {os.cpu_count()} CPUs")
+    return int(text)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
