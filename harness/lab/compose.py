@@ -22,7 +22,7 @@ from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
 from .nodes import SERVICE_LABEL, ContainerNodes
-from .safe_removal import kill_and_wait_for_probes
+from .safe_removal import disconnect_stale_endpoints, kill_and_wait_for_probes
 
 REPO = images.REPO
 DEFAULT_PROJECT = "blackhole-lab"
@@ -231,10 +231,15 @@ class ComposeLab(ContainerNodes, Lab):
             except LabError as exc:
                 if STALE_ENDPOINT not in str(exc):
                     raise
+                if gives_up is not None:            # it stayed: take the stale endpoints off by force
+                    cleared = disconnect_stale_endpoints(self.engine.docker(), self.project)
+                    print(f"lab: took stale endpoints off by force (moby/moby#42119): {', '.join(cleared) or 'none'}",
+                          file=sys.stderr)
                 gives_up = gives_up or min(deadline, time.monotonic() + STALE_ENDPOINT_WAIT_S)
                 if time.monotonic() + STALE_ENDPOINT_RETRY_S > gives_up:
                     raise LabError(f"{exc}\nDocker still counts an endpoint of a removed container on that network "
-                                   "(moby/moby#42119); restarting dockerd while no lab runs clears it") from None
+                                   "(moby/moby#42119), even after `network disconnect --force`; restarting dockerd "
+                                   "while no lab runs clears it") from None
                 time.sleep(STALE_ENDPOINT_RETRY_S)
 
     def keep(self):

@@ -65,3 +65,19 @@ def kill_and_wait_for_probes(docker, project, timeout_s=10.0):
             return []
         time.sleep(POLL_S)
     return pending
+
+
+def disconnect_stale_endpoints(docker, project):
+    """Force off the project's networks every endpoint still counted there. Docker 20.10 keeps now
+    and then an endpoint of a container it has removed (moby/moby#42119), and then refuses to
+    remove the network ("has active endpoints") until dockerd restarts; `network disconnect
+    --force` by the endpoint's name clears it. Returns the 'network: name' pairs it cleared."""
+    cleared = []
+    for network in docker.network.list(filters={"label": f"{PROJECT_LABEL}={project}"}):
+        for endpoint in (network.containers or {}).values():
+            try:
+                docker.network.disconnect(network.name, endpoint.name, force=True)
+                cleared.append(f"{network.name}: {endpoint.name}")
+            except DockerException:
+                pass                        # gone meanwhile
+    return cleared

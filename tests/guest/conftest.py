@@ -8,6 +8,7 @@ import pytest
 
 from harness import scenario
 from harness.lab import engine_for
+from harness.lab.images import LABEL
 from harness.pipeline import run_and_report
 from tests.host_state import host_links, run_on_default_bridge
 
@@ -32,6 +33,11 @@ def containers_in(guest):
                           check=True).stdout.split()
 
 
+def lab_networks_in(guest):
+    return subprocess.run(["docker", "-H", guest.docker_host, "network", "ls", "-q", "--filter", f"label={LABEL}"],
+                          capture_output=True, text=True, check=True).stdout.split()
+
+
 @pytest.fixture
 def run_in_guest(guest, tmp_path):
     """run_in_guest(id, **raw overrides) -> (summary, RunDir); nothing may be left in the guest after."""
@@ -41,5 +47,6 @@ def run_in_guest(guest, tmp_path):
         run = run_and_report(parsed, raw, project=PROJECT, results=tmp_path, out=out, engine=guest)
         print(out.getvalue())
         assert containers_in(guest) == [], "the run left containers in the guest"
+        assert lab_networks_in(guest) == [], "the run left networks in the guest"
         return run.summary(), run
     return run

@@ -1,7 +1,6 @@
 """kube-proxy in IPVS mode, in a guest kernel: graceful termination keeps the lost backend at
 weight 0 in the director's own table while the blackholed flows last, and the clients end where
-the kernel says. Slow (`make test-slow`, not `make test`): the API server takes ~9 minutes to be
-ready in a TCG guest with one emulated CPU."""
+the kernel says. Part of `make test` (~4.5 min in a TCG guest with two virtual CPUs)."""
 import pytest
 
 from harness.control import control_plane, kube_proxy_log
@@ -10,9 +9,7 @@ from harness.measure import director_table
 from tests.control_plane_contract import check_changes
 from tests.kube_proxy_checks import assert_clients_waited_for_their_kernel, primary_and_replica
 
-pytestmark = pytest.mark.slow
-
-
+pytestmark = pytest.mark.guest
 
 
 def test_kube_proxy_ipvs_keeps_the_lost_backend_at_weight_0_while_its_clients_blackhole(run_in_guest):

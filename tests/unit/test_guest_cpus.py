@@ -3,11 +3,13 @@ import os
 import pytest
 
 from harness.errors import LabError
-from harness.lab.guest.qemu import guest_cpus
+from harness.lab.guest.qemu import DEFAULT_GUEST_CPUS, guest_cpus
 
 
-def test_guest_cpus_defaults_to_one():
-    assert guest_cpus({}) == 1 and guest_cpus({"GUEST_CPUS": " "}) == 1 and guest_cpus({"GUEST_CPUS": "1"}) == 1
+def test_guest_cpus_defaults_to_two_or_the_hosts_one():
+    default = min(DEFAULT_GUEST_CPUS, os.cpu_count())
+    assert guest_cpus({}) == default and guest_cpus({"GUEST_CPUS": " "}) == default
+    assert guest_cpus({"GUEST_CPUS": "1"}) == 1
 
 
 @pytest.mark.parametrize("bad", ["0", "two", "-1", str((os.cpu_count() or 1) + 1)])
