@@ -20,17 +20,22 @@ def blackhole_bounds(retries2, lead_s, base_rto_s=None):
     unacknowledged send being up to lead_s (a probe interval, and the fault step's uncertainty)
     after the fault. Given the base RTO the kernel reported for the socket (ss), the ladder, a sum
     of doublings of it, scales with it: VM_FACTS.md's guests (204-216 ms) stretch it by up to ~1 s.
-    Plus an earlier firing's window where that firing can already end it (earliest_firing_window)."""
+    Plus an earlier firing's window where that firing can already end it (earliest_firing_window).
+    The table was measured on an idle machine; the timer that ends the hang, set for about half of
+    it (the RTO doubles), may fire up to WHEEL_SLACK of that late, as it does on a loaded one (a
+    busy make test: tcp_retries2=3 ended 7.213 s after the fault, its row's high 6.9 s + lead 0.28 s)."""
     _, low, high = RETRIES2[retries2]
     rto = base_rto_s or TABLE_RTO_S
-    table = (low - 0.05, high * max(1.0, rto / TABLE_RTO_S) + lead_s)
+    scaled_high = high * max(1.0, rto / TABLE_RTO_S)
+    table = (low - 0.05, scaled_high + lead_s)
+    loaded = (table[0], table[1] + scaled_high * WHEEL_SLACK / 2)
     earliest = earliest_firing_window(retries2, rto, lead_s)
     if earliest[0] >= table[0] or earliest[1] >= table[1]:
-        return [table]                  # not a firing before the table's row: the row's own
+        return [loaded]                 # not a firing before the table's row: the row's own
     if earliest[1] < table[0]:
-        return [earliest, table]
+        return [earliest, loaded]
     # a long lead (a slow fault step) stretches the earlier firing's window into the table's
-    return [(earliest[0], table[1])]
+    return [(earliest[0], loaded[1])]
 
 
 def earliest_firing_window(retries2, rto_s, lead_s):

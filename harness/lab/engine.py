@@ -12,12 +12,16 @@ which one a run used:
   describe(), collect(dir)   what env.json records; evidence kept with a run
 """
 import gzip
+import json
+import os
 import platform
 import re
 import subprocess
 from pathlib import Path
 
 from python_on_whales import DockerClient
+
+from .registry import registry_dir
 
 
 # Prints "name<TAB>value" for every TCP and IPVS sysctl of the namespace it runs in (run in a new
@@ -101,11 +105,23 @@ class HostEngine:
         return Path(path).exists()
 
     def sysctl_defaults(self):
-        """Read in a throwaway network namespace (the host's own sysctls are not read or touched)."""
+        """Read in a throwaway network namespace (the host's own sysctls are not read or touched),
+        once per boot of this kernel: kept in a file beside the lab registry. A new namespace can
+        wait half a minute and more for the kernel while it tears down hundreds of others (three
+        labs of make test ending at once), and the answer never changes until the next boot."""
         if getattr(self, "_sysctl_defaults", None) is None:
-            result = subprocess.run(["unshare", "--net", "sh", "-c", SYSCTL_DEFAULTS_SCRIPT],
-                                    capture_output=True, text=True, timeout=30)
-            self._sysctl_defaults = parse_sysctl_defaults(result.stdout)
+            boot_id = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+            cache = registry_dir().parent / f"sysctl-defaults-{boot_id}-{int(self.has_ipvs())}.json"
+            try:
+                self._sysctl_defaults = json.loads(cache.read_text())
+            except (OSError, ValueError):
+                result = subprocess.run(["unshare", "--net", "sh", "-c", SYSCTL_DEFAULTS_SCRIPT],
+                                        capture_output=True, text=True, timeout=120)
+                self._sysctl_defaults = parse_sysctl_defaults(result.stdout)
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                written = cache.with_suffix(f".{os.getpid()}")
+                written.write_text(json.dumps(self._sysctl_defaults))
+                written.replace(cache)
         return self._sysctl_defaults
 
     def docker(self, **options):

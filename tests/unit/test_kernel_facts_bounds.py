@@ -2,7 +2,7 @@
 import pytest
 
 from harness.measure import kernel_model
-from tests.kernel_facts import RETRIES2, assert_within, blackhole_bounds
+from tests.kernel_facts import RETRIES2, WHEEL_SLACK, assert_within, blackhole_bounds
 
 LEAD_S = 0.122
 
@@ -13,9 +13,9 @@ def test_retries2_3_may_end_one_doubling_early_when_its_timers_run_late():
     # 2.91 s, 3 % short of the 3.0 s budget: late firings carried it past.
     early, table = blackhole_bounds(3, LEAD_S, 0.208)
     assert early[0] <= 3.483 <= early[1]
-    assert table == pytest.approx((6.35, 6.9 * 1.04 + LEAD_S))
+    assert table == pytest.approx((6.35, 6.9 * 1.04 * (1 + WHEEL_SLACK / 2) + LEAD_S))
     assert_within(3.483, [early, table], "r3")
-    with pytest.raises(AssertionError, match="3.28-3.87 or 6.35-7.30"):
+    with pytest.raises(AssertionError, match="3.28-3.87 or 6.35-7.75"):
         assert_within(5.0, [early, table], "r3")
 
 
