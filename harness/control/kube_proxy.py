@@ -121,8 +121,7 @@ class KubeProxy(ControlPlane):
         min-sync-period, and the sync itself."""
         written = max(0.0, (change.cause_t if change.cause_t is not None else change.t) - death_t)
         sync_s = max(SYNC_BUDGET_S, change.took_s or 0.0)
-        took = (f"that sync took {change.took_s:.2f} s by its log" if change.took_s and change.took_s > SYNC_BUDGET_S
-                else "one sync 35-73 ms: K8S_FACTS.md")
+        took = f"that sync took {sync_s:.2f} s by its log" if sync_s > SYNC_BUDGET_S else "one sync 35-73 ms: K8S_FACTS.md"
         return NoticeWindow(written + 0.05, written, written + MIN_SYNC_PERIOD_S + sync_s,
                             f"the EndpointSlice written {written:.2f} s after the death, then kube-proxy's next "
                             f"sync (min-sync-period {MIN_SYNC_PERIOD_S:g} s, {took})")

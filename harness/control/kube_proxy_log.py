@@ -149,10 +149,10 @@ def changes(writes, syncs, ports):
         port = ports.get(write.service)
         after = (max(0.0, sync.start_t - write.applied_t) * 1000, (sync.end_t - write.applying_t) * 1000)
         why = f"EndpointSlice write; kube-proxy programmed it {after[0]:.0f}-{after[1]:.0f} ms after"
-        found.append(DirectorChange(sync.start_t, round(sync.end_t - sync.start_t, 6), f"{write.service}: {what}",
-                                    why, DIRECTOR,
+        took_s = round(sync.end_t - sync.start_t, 6)
+        found.append(DirectorChange(sync.start_t, took_s, f"{write.service}: {what}", why, DIRECTOR,
                                     f"{taken_out}:{port}" if taken_out else "", cause_t=write.applying_t,
-                                    took_s=round(sync.end_t - sync.start_t, 6)))
+                                    took_s=took_s))
     return found
 
 

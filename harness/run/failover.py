@@ -73,9 +73,7 @@ class FailoverRun(RunBase):
         self.say(f"run: bringing the lab up ({len(s.cells)} client cell(s) in {where}) ...")
         self.events.add("lab_starting")
         early = loads.start_before_servers_ready(s)
-        # Not ahead of a control plane that may take minutes to program the VIP (kube-proxy in an
-        # emulated guest): the probes would spend the guest's one CPU knocking, then give up.
-        probes_first = loads.probes_before_servers_ready(s) and not self.control.start_allowance_s
+        probes_first = loads.probes_before_servers_ready(s, self.control.start_allowance_s)
         self.lab.up(wait=not probes_first, preflight=self.refuse_what_the_kernel_lacks,
                     timeout_s=int(180 + self.control.start_allowance_s))
         self.director = Director(self.lab)
