@@ -1,6 +1,6 @@
 """kube-proxy in IPVS mode, in a guest kernel: graceful termination keeps the lost backend at
 weight 0 in the director's own table while the blackholed flows last, and the clients end where
-the kernel says. Part of `make test` (~4.5 min in a TCG guest with two virtual CPUs)."""
+the kernel says. Part of `make test` (~2 min in a TCG guest with two virtual CPUs, longer with one)."""
 import pytest
 
 from harness.control import control_plane, kube_proxy_log

@@ -6,7 +6,7 @@ from harness.errors import LabError
 from harness.lab.guest.qemu import DEFAULT_GUEST_CPUS, guest_cpus
 
 
-def test_guest_cpus_defaults_to_two_or_the_hosts_one():
+def test_guest_cpus_defaults_to_the_default_or_the_hosts_count():
     default = min(DEFAULT_GUEST_CPUS, os.cpu_count())
     assert guest_cpus({}) == default and guest_cpus({"GUEST_CPUS": " "}) == default
     assert guest_cpus({"GUEST_CPUS": "1"}) == 1

@@ -19,13 +19,15 @@ QEMU = "qemu-system-x86_64"
 KERNEL_ARGS = "console=ttyS0 apparmor=0 panic=-1 loglevel=4"   # AppArmor on a minbase root breaks docker run
 
 
-DEFAULT_GUEST_CPUS = 2
+DEFAULT_GUEST_CPUS = 1
 
 
 def guest_cpus(environ=os.environ):
-    """GUEST_CPUS: the guest's virtual CPUs, at most this host's CPUs. By default 2 (or the host's
-    one): TCG runs each on a host thread of its own (thread=multi), and a warm seed run took
-    108-116 s with two against 137-178 s with one; kube-apiserver was ready in 40 s against 70 s."""
+    """GUEST_CPUS: the guest's virtual CPUs (default 1), at most this host's CPUs. Two run each on
+    a host thread of its own (thread=multi): a warm seed run took 108-116 s with two against
+    137-178 s with one. But a static key flipped while the other vCPU runs its site can end in an
+    int3 Oops under TCG, and a clean-clone run hit one at boot (in __alloc_pages, while dockerd
+    started), so one stays the default."""
     text = environ.get("GUEST_CPUS", "").strip() or str(min(DEFAULT_GUEST_CPUS, os.cpu_count() or 1))
     if not text.isdigit() or not 1 <= int(text) <= (os.cpu_count() or 1):
         raise LabError(f"GUEST_CPUS={text!r}: give a whole number from 1 to this host's {os.cpu_count()} CPUs")
