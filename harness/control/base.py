@@ -16,6 +16,8 @@ commands (manual.py), health checks (keepalived.py), a Kubernetes API.
   lb_noticed(change, death_t)   its model of "LB noticed": seconds from a death to its change
   effect_on(effect, director, changes, t_fault)   what existing flows through a director see
   health_checks(run, env, periods, end_t)   what its health checks did per director ({}: none)
+  progress(lab), caught_up(lab, before)     live: has it finished acting on what changed since
+                            `before`? (the run watches on until it has, within its limit)
 """
 import dataclasses
 
@@ -125,6 +127,16 @@ class ControlPlane(Registered):
         and what this plane did after it (changes): the fault's own, unless the plane's reaction
         turns it into something else (a removal that resets the flows)."""
         return effect
+
+    def progress(self, lab):
+        """Where its own work stands, read live from the lab before a run's steps (None: it acts
+        only through the steps, and nothing of it is left to wait for)."""
+        return None
+
+    def caught_up(self, lab, before):
+        """Has it finished acting on what changed since `before` (progress())? A run whose clients
+        are all back still watches until it has: its change is part of what the run measures."""
+        return True
 
     def health_checks(self, run, env, periods, end_t):
         """{director: {...}} of a plane that health-checks the real servers: its settings, the SYNs

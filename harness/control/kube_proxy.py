@@ -13,7 +13,7 @@ Either way a flow to a backend that vanished silently stays a blackhole until th
 kernel gives up (kubernetes#71358, #77903). ../shared/PRODUCTION_FACTS.md section 3."""
 from ..measure import director_table
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, SERVICE_SERVERS
-from . import kube_proxy_log
+from . import kube_proxy_log, kube_proxy_metrics
 from .base import ControlPlane, NoticeWindow, PlaneImage, Setting
 
 IMAGE = "blackhole-lab/kube:dev"
@@ -23,8 +23,9 @@ MODES = ("auto", "ipvs", "nftables")
 # Healthy once kube-proxy's first sync has programmed the director: its sync timestamp metric
 # exists from then on. (Its /healthz answers 200 while it starts up, before any sync: in a TCG
 # guest the first IPVS sync took 22 s, and a client that trusted /healthz met no virtual server.)
-SYNCED = ("exec 3<>/dev/tcp/127.0.0.1/10249 && printf 'GET /metrics HTTP/1.0\\r\\n\\r\\n' >&3 "
-          "&& grep -q '^kubeproxy_sync_proxy_rules_last_timestamp_seconds{ip_family=\"IPv4\"} [1-9]' <&3")
+METRICS_PAGE = "exec 3<>/dev/tcp/127.0.0.1/10249 && printf 'GET /metrics HTTP/1.0\\r\\n\\r\\n' >&3 "
+SYNCED = METRICS_PAGE + "&& grep -q '^kubeproxy_sync_proxy_rules_last_timestamp_seconds{ip_family=\"IPv4\"} [1-9]' <&3"
+SYNC_METRICS = METRICS_PAGE + "&& grep '^kubeproxy_sync_proxy_rules_' <&3"
 # Failed checks while the API server starts do not count (start_period), however long an emulated
 # guest takes. Every 2 s on a host; a guest sets HEALTH_INTERVAL (10 s) because each check there
 # is a process started through runc, which costs its one emulated CPU a good part of a second.
@@ -114,6 +115,12 @@ class KubeProxy(ControlPlane):
                    else director_table.parse_samples(table))
         return [kube_proxy_log.bounded_by_table(change, samples)
                 for change in kube_proxy_log.changes(writes, syncs, SERVICE_PORTS)]
+
+    def progress(self, lab):
+        return kube_proxy_metrics.parse(lab.exec(PROXY_SERVICE, ["bash", "-c", SYNC_METRICS], timeout=30).stdout)
+
+    def caught_up(self, lab, before):
+        return kube_proxy_metrics.caught_up(before, self.progress(lab))
 
     def lb_noticed(self, change, death_t):
         """The endpoint controller's delay (the harness writes the slice when the fault says: a

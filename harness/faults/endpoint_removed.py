@@ -25,5 +25,7 @@ class EndpointRemoved(EndpointFault):
         target, replacement = self.p["target"], self.p["replacement"]
         landed = endpoint_slices.write(self.lab, target, endpoint_slices.TERMINATING, replacement)
         endpoint_slices.write(self.lab, target, None, replacement, at=landed["landed_t"] + self.p["grace_s"])
+        # what existing flows notice (a reset) comes with the server's shutdown, after the write
+        stopping = self.lab.now()
         process_on(self.lab, target).stop(self.lab, target)
-        return landed
+        return {"landed_t": stopping, "uncertainty_s": round(self.lab.now() - stopping, 6)}

@@ -12,6 +12,7 @@ from ..errors import LabError
 from .engine import HostEngine
 
 REPO = Path(__file__).resolve().parents[2]
+CONTEXTS = REPO / "images"             # every image's build context is a folder of this one
 COMPOSE_FILE = REPO / "compose.yaml"
 LABEL = "org.blackhole-lab"
 HOST_CA_DIR = Path("/usr/local/share/ca-certificates")
@@ -66,8 +67,21 @@ BUILD_SESSION_LOST = "no active session for"
 BUILD_ATTEMPTS = 3
 
 
+def settle_modes(root=CONTEXTS):
+    """Give the build contexts' files the modes git means (0755 executable, else 0644; folders
+    0755), whatever umask checked them out: BuildKit's COPY cache key holds the mode, so a clone
+    made under umask 002 built other image ids, and each such id rebuilt the guest's disk (75 s)."""
+    for folder, dirs, files in os.walk(root):
+        os.chmod(folder, 0o755)
+        for name in files:
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                os.chmod(path, 0o755 if os.stat(path).st_mode & 0o111 else 0o644)
+
+
 def build(compose_command, engine, no_cache=False):
     """Build the images with the project's compose command (a list), on engine."""
+    settle_modes()
     env = {**os.environ, "LAB_HOST_EXTRA_CA": host_extra_ca()}
     command = [*compose_command, "--progress", "quiet", "build", *(["--no-cache"] if no_cache else [])]
     for _ in range(BUILD_ATTEMPTS):
@@ -85,6 +99,7 @@ def build(compose_command, engine, no_cache=False):
 def build_plane_images():
     """Each control plane's image: its programs built once per machine by its script (which says
     what it builds, and how long that takes), copied into its context, then `docker build`."""
+    settle_modes()
     for image in plane_images():
         context = REPO / image.context
         if image.binaries:

@@ -49,6 +49,9 @@ class FailoverRun(RunBase):
         self.servers_ready = None         # a future: the servers' health checks passed
         self.lab_checked = 0.0
         self.counting_from_unnoticed = False   # the view counts from a fault existing flows do not notice
+        self.control_before = None        # the control plane's progress() before the steps
+        self.control_caught_up_at = None  # when it was seen to have acted on them (lab clock)
+        self.control_checked = 0.0
 
     @property
     def ready_limit_s(self):
@@ -122,13 +125,15 @@ class FailoverRun(RunBase):
         self.servers_ready.result(timeout=self.ready_limit_s)
         self._write_env(self.env_recorded.result(timeout=self.ready_limit_s))
         flows_kept.result(timeout=self.ready_limit_s)
+        self.control_before = self.control.progress(self.lab)
         self.phase = "running the steps"
         for index, step in enumerate(s.steps):
             self._step(index, step)
         evidence.snapshot_flows(self.run, self.director, "after-steps")
         self.phase = "observing"
         self._watch(self.view.limit_at, stop_when_recovered=True)
-        self.events.add("observe_end", all_recovered=self.view.all_recovered())
+        self.events.add("observe_end", all_recovered=self.view.all_recovered(),
+                        control_caught_up=self.control_caught_up_at is not None or self.control_before is None)
         if self.when_observed:
             self.when_observed()
 
@@ -216,9 +221,24 @@ class FailoverRun(RunBase):
             self._check_lab(now)
             if stop_when_recovered and self.view.all_recovered():
                 recovered_at = recovered_at or now
-                if now - recovered_at >= loads.watch_after_recovery_s(self.scenario):
+                if now - recovered_at >= loads.watch_after_recovery_s(self.scenario) and self._control_caught_up(now):
                     self.view.note("every client recovered")
                     return
+
+    def _control_caught_up(self, now):
+        """Has the control plane acted on what the steps changed? Asked every few seconds (in a
+        guest each question is a process in the director's namespace)."""
+        if self.control_before is None or self.control_caught_up_at is not None:
+            return True
+        if now - self.control_checked < LAB_CHECK_EVERY_S:
+            return False
+        self.control_checked = now
+        if not self.control.caught_up(self.lab, self.control_before):
+            return False
+        self.control_caught_up_at = self.lab.now()
+        self.events.add("control_caught_up", t=self.control_caught_up_at)
+        self.view.note(f"{self.control.name} has acted on the steps' changes")
+        return True
 
     def _check_lab(self, now):
         """Every few seconds: is every container still there and running (but those a fault stops)?"""

@@ -1,8 +1,9 @@
 """kube-proxy in IPVS mode, in a guest kernel: graceful termination keeps the lost backend at
 weight 0 in the director's own table while the blackholed flows last, and the clients end where
-the kernel says. `make test-slow`, not `make test`: with the default one vCPU the EndpointSlice
-write and kube-proxy's sync (up to 20 s) came after the run had stopped watching once (the run's
-observation, not kube-proxy, is what fails); with GUEST_CPUS=2 it passed in ~2 min."""
+the kernel says. With one emulated vCPU the EndpointSlice write came 14.6 s after the death and
+kube-proxy's sync took 17-20 s, after every client had given up on its own: the run watches on
+until kube-proxy's own metrics say it has synced the write (observe_s is only the limit)."""
+
 import pytest
 
 from harness.control import control_plane, kube_proxy_log
@@ -11,13 +12,15 @@ from harness.measure import director_table
 from tests.control_plane_contract import check_changes
 from tests.kube_proxy_checks import assert_clients_waited_for_their_kernel, primary_and_replica
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.guest
 
 
 def test_kube_proxy_ipvs_keeps_the_lost_backend_at_weight_0_while_its_clients_blackhole(run_in_guest):
-    summary, run = run_in_guest("kube-proxy-ipvs-failover", warmup_s=3, observe_s=30,
+    summary, run = run_in_guest("kube-proxy-ipvs-failover", warmup_s=3, observe_s=90,
                                 cells=[{"tcp_retries2": 5}, {"tcp_retries2": 5, "tcp_user_timeout_ms": 3000}])
     check_changes(run.path)
+    [end] = [e for e in run.events() if e.get("event") == "observe_end"]
+    assert end["control_caught_up"], "the run stopped watching before kube-proxy had synced the write"
     primary, replica = primary_and_replica(run)
     assert kube_proxy_log.mode(run.read(run.service_log("kube-proxy"))) == "ipvs"
     assert_clients_waited_for_their_kernel(summary)

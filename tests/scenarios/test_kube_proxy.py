@@ -59,3 +59,43 @@ def test_kube_proxy_nftables_reprograms_the_director_from_the_endpoint_write_and
     after = [eps for t, eps in mysql if t > change.t + change.uncertainty_s]
     assert after and all(set(eps) == {replica} for eps in after), after[:3]
 
+
+
+def test_an_unready_pod_keeps_its_flows_and_a_deleted_one_closes_them(run_scenario):
+    """endpoint_not_ready (effect none), then endpoint_removed (effect reset), on the kernel's
+    default tcp_retries2=15: the flow kept its DNAT while kube-proxy had already taken the primary
+    out of the service's chain, and the deleted pod's shutdown ended it long before the 924.6 s a
+    blackhole would have taken (KERNEL_FACTS.md)."""
+    to_replica = {"target": "mysql-primary", "replacement": "mysql-replica"}
+    summary, path = run_scenario("kube-proxy-nftables-failover", warmup_s=3, observe_s=20,
+                                 cells=[{"tcp_retries2": 15}],
+                                 steps=[{"fault": "endpoint_not_ready", **to_replica}, {"wait": "4s"},
+                                        {"fault": "endpoint_removed", **to_replica, "grace_s": 1},
+                                        {"fault": "promote_replica", "target": "mysql-replica"}])
+    run = RunDir(path)
+    primary, replica = primary_and_replica(run)
+    not_ready, removed = [e for e in run.events() if e["event"] == "fault"][:2]
+    assert (not_ready["name"], removed["name"]) == ("endpoint_not_ready", "endpoint_removed")
+
+    # kube-proxy's sync after the not-ready write left only the replica in the service's chain
+    # (the director's own table)...
+    [change, *_] = [c for c in control_plane("kube-proxy", (("mode", "nftables"),)).changes(run) if c.backend == primary]
+    assert not_ready["t"] <= change.t < removed["started_t"]
+    samples = kube_proxy_log.parse_nft_samples(run.read(run.director_table("director")))
+    out = [eps for t, eps in ((t, next((e for c, e in table.items() if c.endswith("/mysql")), {})) for t, table in samples)
+           if change.t + change.uncertainty_s < t < removed["started_t"]]
+    assert out and all(set(eps) == {replica} for eps in out), out[:3]
+    # ...while the probe's connection, made before, went on being answered by the primary (its own record).
+    [cell] = summary["cells"]
+    ops = [e for e in run.events() if e.get("source") == f"{cell['cell']}/probe" and e["event"] == "operation"]
+    kept = [o for o in ops if change.t + change.uncertainty_s < o["t0"] and o["t1"] < removed["started_t"]]
+    assert kept and all(o["ok"] and o["server"] == "mysql-primary" for o in kept), \
+        [o for o in kept if not o["ok"] or o["server"] != "mysql-primary"][:3]
+    assert len({o["conn"] for o in kept}) == 1, "the probe reconnected while its endpoint was only not ready"
+
+    # The pod's deletion: counted from it (the first fault existing flows notice), the error came
+    # within the observation, not after the kernel's 924.6 s, and the probe went on to the replica.
+    assert summary["fault"]["name"] == "endpoint_removed"
+    probe = cell["probe"]
+    assert probe["detect_s"] is not None and probe["detect_s"] < 20, probe
+    assert probe["server_after"] == "mysql-replica", probe
