@@ -30,7 +30,7 @@ help:
 	@echo "make down          take this lab down"
 	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
 	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~20 min)"
-	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole, kube-proxy IPVS in a guest)"
+	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole)"
 	@echo "make test-kernel [KERNEL=6.1]  the guest-kernel suite (IPVS semantics, netem) in one guest"
 	@echo "make compare-control-planes [RUNS=\"manual=dir ...\"]  one failover under manual, keepalived, kube-proxy ipvs/nftables"
 	@echo "make kernel-matrix scenario=ID [KERNELS=\"host 6.1 6.12\"]  run on each kernel, compare, store baselines"
