@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# The Kubernetes control plane the kube-proxy control plane runs (harness/control/kube_proxy.py):
-# etcd, kube-apiserver and kube-proxy, built from the Go module proxy at pinned versions into a
-# cache shared by every clone (BLACKHOLE_CACHE, ~/.cache/blackhole-lab), once per machine.
-# Prints the directory holding the binaries on its last line. Cold: ~10-16 min on 2 cores.
+# Kubernetes programs built from the Go module proxy at pinned versions into a cache shared by
+# every clone (BLACKHOLE_CACHE, ~/.cache/blackhole-lab), once per machine. Prints the directory
+# holding them on its last line.
+#   ensure-kube.sh [lab]    etcd, kube-apiserver, kube-proxy: the kube-proxy control plane
+#                           (harness/control/kube_proxy.py). Cold: ~5-16 min on 2 cores.
+#   ensure-kube.sh cluster  kubelet, kube-controller-manager, kube-scheduler: the rest of a
+#                           single-node cluster in a guest (scripts/cluster).
 set -euo pipefail
 KUBERNETES=v1.34.2       # k8s.io/kube-proxy v0.34.4 is missing from the proxy (K8S_FACTS.md)
 STAGING=v0.34.2
 ETCD=v3.6.4              # what Kubernetes 1.34 pins
 GO_MIN=1.24
 CACHE=${BLACKHOLE_CACHE:-$HOME/.cache/blackhole-lab}
-OUT=$CACHE/kube/kubernetes-$KUBERNETES-etcd-$ETCD
-BINARIES="etcd kube-apiserver kube-proxy"
+SET=${1:-lab}
+case $SET in
+  lab) OUT=$CACHE/kube/kubernetes-$KUBERNETES-etcd-$ETCD; BINARIES="etcd kube-apiserver kube-proxy" ;;
+  cluster) OUT=$CACHE/kube/cluster-kubernetes-$KUBERNETES; BINARIES="kubelet kube-controller-manager kube-scheduler" ;;
+  *) echo "usage: $0 [lab|cluster]" >&2; exit 2 ;;
+esac
 
 have_all() { for b in $BINARIES; do [ -x "$OUT/$b" ] || return 1; done; }
 if have_all; then echo "$OUT"; exit 0; fi
@@ -46,7 +53,7 @@ build() {      # build <module dir> <package> <binary> <ldflags>
   echo "kube: $3 built in $(( $(date +%s) - t0 )) s" >&2
 }
 
-echo "kube: building Kubernetes $KUBERNETES and etcd $ETCD from the Go module proxy (once per machine, ~10-16 min)" >&2
+echo "kube: building $BINARIES (Kubernetes $KUBERNETES) from the Go module proxy (once per machine)" >&2
 mkdir -p "$work/k8s" "$work/etcd"
 {
   echo "module blackhole-lab/kube"
@@ -54,14 +61,17 @@ mkdir -p "$work/k8s" "$work/etcd"
   echo "require k8s.io/kubernetes $KUBERNETES"
   for m in $STAGING_MODULES; do echo "replace k8s.io/$m => k8s.io/$m $STAGING"; done
 } > "$work/k8s/go.mod"
-(cd "$work/k8s" && go get k8s.io/kubernetes/cmd/kube-apiserver@$KUBERNETES k8s.io/kubernetes/cmd/kube-proxy@$KUBERNETES)
 version="-X k8s.io/component-base/version.gitVersion=$KUBERNETES -X k8s.io/client-go/pkg/version.gitVersion=$KUBERNETES"
-build "$work/k8s" k8s.io/kubernetes/cmd/kube-proxy kube-proxy "$version"
-build "$work/k8s" k8s.io/kubernetes/cmd/kube-apiserver kube-apiserver "$version"
-
-printf 'module blackhole-lab/etcd\n\ngo %s\n\nrequire go.etcd.io/etcd/server/v3 %s\n' "$GO_MIN" "$ETCD" > "$work/etcd/go.mod"
-(cd "$work/etcd" && go get go.etcd.io/etcd/server/v3@$ETCD)
-build "$work/etcd" go.etcd.io/etcd/server/v3 etcd ""
+for b in $BINARIES; do
+  [ "$b" = etcd ] && continue
+  (cd "$work/k8s" && go get "k8s.io/kubernetes/cmd/$b@$KUBERNETES")
+  build "$work/k8s" "k8s.io/kubernetes/cmd/$b" "$b" "$version"
+done
+if [ "$SET" = lab ]; then
+  printf 'module blackhole-lab/etcd\n\ngo %s\n\nrequire go.etcd.io/etcd/server/v3 %s\n' "$GO_MIN" "$ETCD" > "$work/etcd/go.mod"
+  (cd "$work/etcd" && go get go.etcd.io/etcd/server/v3@$ETCD)
+  build "$work/etcd" go.etcd.io/etcd/server/v3 etcd ""
+fi
 
 rm -rf "$OUT" && mv "$OUT.partial" "$OUT"
 echo "kube: built in $(( $(date +%s) - started )) s: $OUT" >&2

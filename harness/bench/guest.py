@@ -12,7 +12,7 @@ import time
 
 from . import store
 from .. import scenario
-from ..lab import ComposeLab, engine_for, host_image_ids, save_host_images
+from ..lab import ComposeLab, engine_for, host_image_keys, save_host_images
 from ..lab.guest import disk as guest_disk
 from ..pipeline import run_and_report
 
@@ -26,7 +26,7 @@ def cold_disk_build_s():
         os.environ["BLACKHOLE_CACHE"] = cache
         try:
             started = time.monotonic()
-            guest_disk.ensure(host_image_ids(), save_host_images, say=lambda text: None)
+            guest_disk.ensure(host_image_keys(), save_host_images, say=lambda text: None)
             return round(time.monotonic() - started, 1)
         finally:
             if previous is None:

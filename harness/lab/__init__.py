@@ -14,7 +14,7 @@ from .compose import DEFAULT_PROJECT, REPO, ComposeLab, environment_from_os, lab
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
-from .images import LABEL, build_plane_images, host_image_ids, image_names, image_sizes_mb, planned_addresses, save_host_images
+from .images import LABEL, build_plane_images, host_image_keys, image_names, image_sizes_mb, planned_addresses, save_host_images
 
 HOST = "host"
 DEFAULT_GUEST_KERNEL = "6.12"          # a scenario that needs what this host's kernel lacks boots this one
@@ -28,7 +28,7 @@ def engine_for(kernel, out=sys.stdout, keep_in=None, one_lab=False):
     if not kernel or kernel == HOST:
         return HostEngine()
     from .guest import GuestEngine
-    return GuestEngine(kernel, image_ids=host_image_ids, save_images=save_host_images, out=out, home=keep_in,
+    return GuestEngine(kernel, image_keys=host_image_keys, save_images=save_host_images, out=out, home=keep_in,
                        one_lab=one_lab)
 
 
@@ -41,6 +41,6 @@ def kept_engine(keep_in, out=sys.stdout):
 
 
 __all__ = ["ClientCell", "ComposeLab", "DEFAULT_GUEST_KERNEL", "DEFAULT_PROJECT", "ExecResult", "HOST", "HostEngine", "LABEL", "Lab",
-           "LabError", "REPO", "build_plane_images", "clean", "engine_for", "environment_from_os", "host_image_ids", "image_names",
+           "LabError", "REPO", "build_plane_images", "clean", "engine_for", "environment_from_os", "host_image_keys", "image_names",
            "image_sizes_mb", "kept_engine", "lab_on", "labelled_leftovers", "listed_again_if_one_vanished",
            "planned_addresses", "resolve_datapath", "save_host_images"]

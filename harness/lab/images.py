@@ -9,7 +9,7 @@ import yaml
 from ..control import CONTROL_PLANES
 from ..databases import DATABASES
 from ..errors import LabError
-from .engine import HostEngine
+from . import image_inputs
 
 REPO = Path(__file__).resolve().parents[2]
 CONTEXTS = REPO / "images"             # every image's build context is a folder of this one
@@ -120,14 +120,11 @@ def build_plane_images():
                            f"{(result.stdout + result.stderr).strip()[-2000:]}")
 
 
-def host_image_ids():
-    docker = HostEngine().docker()
-    ids = {}
-    for name in image_names():
-        if not docker.image.exists(name):
-            raise LabError(f"image {name} is missing on this host: build the lab's images first (make images)")
-        ids[name] = docker.image.inspect(name).id
-    return ids
+def host_image_keys():
+    """{image: what it is built from} of the lab's images (harness/lab/image_inputs.py): what the
+    guest's disk is keyed by."""
+    return image_inputs.keys(image_names(), image_inputs.image_contexts(compose_services(), REPO),
+                             {"HOST_EXTRA_CA": host_extra_ca()})
 
 
 def save_host_images(path):

@@ -42,10 +42,10 @@ def rootfs_key():
     return _digest(inspect.getsource(rootfs), *(p.read_bytes() for p in sorted(FILES.iterdir())), PACKAGES, MIRROR)
 
 
-def disk_key(image_ids):
+def disk_key(image_keys):
     """What a disk is made from: its root tree, the code that adds keys and images, the images."""
     return _digest(rootfs_key(), inspect.getsource(_keys), inspect.getsource(_load_images),
-                   json.dumps(sorted(image_ids.items())))
+                   json.dumps(sorted(image_keys.items())))
 
 
 def _run(command, what, timeout, **kwargs):
@@ -98,15 +98,15 @@ class GuestDisk:
         return json.loads((self.directory / "build.json").read_text())
 
 
-def ensure(image_ids, save_images, say):
+def ensure(image_keys, save_images, say):
     """The disk for these lab images (built if missing). save_images(path) writes a `docker save`
     tar of them. Returns (GuestDisk, seconds spent building: 0 when cached)."""
-    disk = GuestDisk(cache_dir("guest", "disks") / disk_key(image_ids))
+    disk = GuestDisk(cache_dir("guest", "disks") / disk_key(image_keys))
     if disk.exists():
         (disk.directory / "build.json").touch()          # recently used: kept by prune()
         return disk, 0.0
     started = time.monotonic()
-    say(f"guest: building a disk: {why_rebuilt(image_ids)}")
+    say(f"guest: building a disk: {why_rebuilt(image_keys)}")
     base = rootfs(say)
     shutil.rmtree(disk.directory, ignore_errors=True)
     disk.directory.mkdir(parents=True)
@@ -116,7 +116,7 @@ def ensure(image_ids, save_images, say):
         _run(["cp", "-a", str(base), str(tree)], "copying the root filesystem", timeout=600)
         (tree / ".complete").unlink()
         _keys(disk, tree)
-        say(f"guest: loading {len(image_ids)} lab images into the guest's Docker directory")
+        say(f"guest: loading {len(image_keys)} lab images into the guest's Docker directory")
         images_tar = Path(tmp) / "images.tar"
         save_images(images_tar)
         _load_images(tree / "var/lib/docker", images_tar, Path(tmp))
@@ -126,29 +126,29 @@ def ensure(image_ids, save_images, say):
              "mkfs.ext4", timeout=900)
     Path(str(disk.image) + ".partial").replace(disk.image)
     (disk.directory / "build.json").write_text(json.dumps(
-        {"rootfs": rootfs_key(), "images": image_ids, "built_s": round(time.monotonic() - started, 1),
+        {"rootfs": rootfs_key(), "images": image_keys, "built_s": round(time.monotonic() - started, 1),
          "built_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
     prune(keep=KEEP_DISKS)
     return disk, time.monotonic() - started
 
 
-def why_rebuilt(image_ids):
+def why_rebuilt(image_keys):
     """Why no cached disk fits these images, against the most recently used one."""
     disks = sorted((d for d in cache_dir("guest", "disks").iterdir() if (d / "build.json").exists()),
                    key=lambda d: (d / "build.json").stat().st_mtime, reverse=True)
     if not disks:
         return "none cached yet"
     last = json.loads((disks[0] / "build.json").read_text())
-    return rebuild_reason(last, rootfs_key(), image_ids)
+    return rebuild_reason(last, rootfs_key(), image_keys)
 
 
-def rebuild_reason(last_build, rootfs_now, image_ids):
+def rebuild_reason(last_build, rootfs_now, image_keys):
     """What differs between the last disk's build.json and what is wanted now."""
     reasons = []
     if last_build.get("rootfs") != rootfs_now:
         reasons.append("the guest's root tree recipe changed (harness/lab/guest/disk.py, files/)")
     before = last_build.get("images", {})
-    changed = sorted(name for name in set(before) | set(image_ids) if before.get(name) != image_ids.get(name))
+    changed = sorted(name for name in set(before) | set(image_keys) if before.get(name) != image_keys.get(name))
     if changed:
         reasons.append("images changed: " + ", ".join(changed))
     return "; ".join(reasons) or "the code that loads images into it changed"

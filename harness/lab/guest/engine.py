@@ -33,8 +33,8 @@ class GuestEngine:
     where = "guest"
     shared = False              # its Docker engine is this run's alone
 
-    def __init__(self, spec, image_ids=None, save_images=None, out=sys.stdout, home=None, one_lab=False):
-        """spec: KERNEL's value; image_ids() -> {image: id} and save_images(path) give the lab's
+    def __init__(self, spec, image_keys=None, save_images=None, out=sys.stdout, home=None, one_lab=False):
+        """spec: KERNEL's value; image_keys() -> {image: what it is built from} and save_images(path) give the lab's
         images for the disk (harness/lab/images.py supplies both). home: a directory to keep the
         guest's state in, for a guest that outlives this process (`make up`); without one the
         guest lives in a temporary directory and dies with the process. one_lab: the guest runs
@@ -42,7 +42,7 @@ class GuestEngine:
         containers, overlay and sockets go with it; `compose down` in a TCG guest took 5.4 s)."""
         self.spec, self.out, self.home = spec, out, Path(home) if home else None
         self.one_lab = one_lab and home is None
-        self._image_ids, self._save_images = image_ids, save_images
+        self._image_keys, self._save_images = image_keys, save_images
         self.kernel = self.vm = self.ssh = self.disk = None
         self.cpus = None
         self.state_dir = None
@@ -118,7 +118,7 @@ class GuestEngine:
         self.kernel = kernels.fetch(self.spec)
         initrd, modules = initramfs.initramfs(self.kernel), initramfs.modules_disk(self.kernel)
         self.timings["kernel_s"] = round(time.monotonic() - started, 1)
-        self.disk, built_s = guest_disk.ensure(self._image_ids(), self._save_images, self.say)
+        self.disk, built_s = guest_disk.ensure(self._image_keys(), self._save_images, self.say)
         self.timings["disk_build_s"] = round(built_s, 1)
         self.accel, why = accel.choose(self.kernel)
         if self.home:

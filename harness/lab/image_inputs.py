@@ -1,0 +1,85 @@
+"""What each of the lab's images is built from, as one key per image: the files of its build
+context (their bytes and whether they are executable, as git records them), the base images its
+Dockerfile names, and the build argument the lab passes. The guest's disk is keyed by these, not
+by image ids: a build whose every step came from BuildKit's cache could hand back an older equal
+image (other file times in its layers, another id; seen: a clean clone's mysql:dev made the day
+before), and each such flip rebuilt the disk (95-113 s)."""
+import hashlib
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from ..control import CONTROL_PLANES
+from ..databases import DATABASES
+from ..errors import LabError
+
+FROM_RE = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?", re.I | re.M)
+SKIPPED = ("__pycache__",)                 # what every context's .dockerignore leaves out
+SKIPPED_SUFFIXES = (".pyc",)
+
+
+def base_images(dockerfile):
+    """The images a Dockerfile's FROM lines name, not its own stages."""
+    found, stages = [], set()
+    for image, stage in FROM_RE.findall(dockerfile):
+        if image.lower() not in stages and image not in found:
+            found.append(image)
+        if stage:
+            stages.add(stage.lower())
+    return found
+
+
+def context_digest(context):
+    """The context's files by relative path: bytes and executable bit (not times, not owners)."""
+    digest = hashlib.sha256()
+    for folder, dirs, files in os.walk(context):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
+        for name in sorted(files):
+            path = Path(folder) / name
+            if name.endswith(SKIPPED_SUFFIXES) or path.is_symlink():
+                continue
+            digest.update(f"{path.relative_to(context)}\0{os.stat(path).st_mode & 0o100 > 0}\0".encode())
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    digest.update(block)
+    return digest.hexdigest()
+
+
+def input_key(context, base_ids, build_args):
+    """One image's key from its context folder, {base image: id} and {argument: value}."""
+    held = {"files": context_digest(context), "bases": base_ids, "args": build_args}
+    return "inputs:" + hashlib.sha256(json.dumps(held, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def image_contexts(compose_services, repo):
+    """{image: its build context folder}: compose.yaml's, the database engines', the control planes'."""
+    services = list(compose_services.values())
+    services += [s for engine in DATABASES.values() for s in engine().services().values()]
+    contexts = {s["image"]: repo / s["build"]["context"] for s in services if "image" in s and "build" in s}
+    contexts.update({image.tag: repo / image.context for plane in CONTROL_PLANES.values() if (image := plane.image)})
+    return contexts
+
+
+def image_ids(names):
+    """{image: id} of those on this host (missing ones left out)."""
+    result = subprocess.run(["docker", "image", "inspect", *names], capture_output=True, text=True)
+    return {name: record["Id"] for record in json.loads(result.stdout or "[]")
+            for name in record.get("RepoTags") or () if name in names}
+
+
+def keys(names, contexts, build_args):
+    """{image: input_key} for the named images, each of which must be on this host (the disk is
+    made from them)."""
+    missing = sorted(set(names) - set(image_ids(names)))
+    if missing:
+        raise LabError(f"image {missing[0]} is missing on this host: build the lab's images first (make images)")
+    found = {}
+    for name in names:
+        if name not in contexts:
+            raise LabError(f"image {name}: no build context known for it")
+        bases = base_images((contexts[name] / "Dockerfile").read_text())
+        base_ids = image_ids(bases)
+        found[name] = input_key(contexts[name], {b: base_ids.get(b) for b in bases}, build_args)
+    return found
