@@ -13,11 +13,18 @@ from tests.control_plane_contract import check_changes
 from tests.kube_proxy_checks import assert_clients_waited_for_their_kernel, primary_and_replica
 
 pytestmark = pytest.mark.guest
+# The node's grace, longer than the scenario's 4 s: kube-proxy's sync then comes after every
+# client's kernel has given up. With one emulated CPU a sync that overlapped r5's last
+# retransmission timer (13.7 s of CPU, from 10.3 s after the death) delayed its end to 15.78 s,
+# past KERNEL_FACTS.md's window: the lab measured a busy node, not what this test checks.
+GRACE_S = 20
 
 
 def test_kube_proxy_ipvs_keeps_the_lost_backend_at_weight_0_while_its_clients_blackhole(run_in_guest):
     summary, run = run_in_guest("kube-proxy-ipvs-failover", warmup_s=3, observe_s=90,
-                                cells=[{"tcp_retries2": 5}, {"tcp_retries2": 5, "tcp_user_timeout_ms": 3000}])
+                                cells=[{"tcp_retries2": 5}, {"tcp_retries2": 5, "tcp_user_timeout_ms": 3000}],
+                                steps=[{"fault": "node_lost", "target": "mysql-primary", "replacement": "mysql-replica",
+                                        "grace_s": GRACE_S}, {"fault": "promote_replica", "target": "mysql-replica"}])
     check_changes(run.path)
     [end] = [e for e in run.events() if e.get("event") == "observe_end"]
     assert end["control_caught_up"], "the run stopped watching before kube-proxy had synced the write"
