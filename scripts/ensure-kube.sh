@@ -5,7 +5,7 @@
 #   ensure-kube.sh [lab]    etcd, kube-apiserver, kube-proxy: the kube-proxy control plane
 #                           (harness/control/kube_proxy.py). Cold: ~5-16 min on 2 cores.
 #   ensure-kube.sh cluster  kubelet, kube-controller-manager, kube-scheduler: the rest of a
-#                           single-node cluster in a guest (scripts/cluster).
+#                           single-node cluster in a guest (results/bench/cluster-spike-20261126).
 set -euo pipefail
 KUBERNETES=v1.34.2       # k8s.io/kube-proxy v0.34.4 is missing from the proxy (K8S_FACTS.md)
 STAGING=v0.34.2

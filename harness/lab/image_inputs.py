@@ -11,8 +11,6 @@ import re
 import subprocess
 from pathlib import Path
 
-from ..control import CONTROL_PLANES
-from ..databases import DATABASES
 from ..errors import LabError
 
 FROM_RE = re.compile(r"^FROM\s+(?:--\S+\s+)*(\S+)(?:\s+AS\s+(\S+))?", re.I | re.M)
@@ -53,15 +51,6 @@ def input_key(context, base_ids, build_args):
     return "inputs:" + hashlib.sha256(json.dumps(held, sort_keys=True).encode()).hexdigest()[:24]
 
 
-def image_contexts(compose_services, repo):
-    """{image: its build context folder}: compose.yaml's, the database engines', the control planes'."""
-    services = list(compose_services.values())
-    services += [s for engine in DATABASES.values() for s in engine().services().values()]
-    contexts = {s["image"]: repo / s["build"]["context"] for s in services if "image" in s and "build" in s}
-    contexts.update({image.tag: repo / image.context for plane in CONTROL_PLANES.values() if (image := plane.image)})
-    return contexts
-
-
 def image_ids(names):
     """{image: id} of those on this host (missing ones left out)."""
     result = subprocess.run(["docker", "image", "inspect", *names], capture_output=True, text=True)
@@ -75,11 +64,11 @@ def keys(names, contexts, build_args):
     missing = sorted(set(names) - set(image_ids(names)))
     if missing:
         raise LabError(f"image {missing[0]} is missing on this host: build the lab's images first (make images)")
-    found = {}
-    for name in names:
-        if name not in contexts:
-            raise LabError(f"image {name}: no build context known for it")
-        bases = base_images((contexts[name] / "Dockerfile").read_text())
-        base_ids = image_ids(bases)
-        found[name] = input_key(contexts[name], {b: base_ids.get(b) for b in bases}, build_args)
-    return found
+    dockerfiles = {name: (contexts[name] / "Dockerfile").read_text() for name in names if name in contexts}
+    unknown = sorted(set(names) - set(dockerfiles))
+    if unknown:
+        raise LabError(f"image {unknown[0]}: no build context known for it")
+    bases = {name: base_images(text) for name, text in dockerfiles.items()}
+    base_ids = image_ids(sorted({b for found in bases.values() for b in found}))
+    return {name: input_key(contexts[name], {b: base_ids.get(b) for b in bases[name]}, build_args)
+            for name in names}

@@ -120,11 +120,19 @@ def build_plane_images():
                            f"{(result.stdout + result.stderr).strip()[-2000:]}")
 
 
+def image_contexts():
+    """{image: its build context folder}: compose.yaml's, the database engines', the control planes'."""
+    services = list(compose_services().values())
+    services += [s for engine in DATABASES.values() for s in engine().services().values()]
+    contexts = {s["image"]: REPO / s["build"]["context"] for s in services if "image" in s and "build" in s}
+    contexts.update({image.tag: REPO / image.context for image in plane_images()})
+    return contexts
+
+
 def host_image_keys():
     """{image: what it is built from} of the lab's images (harness/lab/image_inputs.py): what the
     guest's disk is keyed by."""
-    return image_inputs.keys(image_names(), image_inputs.image_contexts(compose_services(), REPO),
-                             {"HOST_EXTRA_CA": host_extra_ca()})
+    return image_inputs.keys(image_names(), image_contexts(), {"HOST_EXTRA_CA": host_extra_ca()})
 
 
 def save_host_images(path):

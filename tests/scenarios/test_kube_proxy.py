@@ -26,6 +26,12 @@ def host_state():
     return settings, sorted(tables.splitlines()), host_links()
 
 
+def mysql_endpoints_sampled(run):
+    """[(t, the mysql service chain's endpoints)] from the director's nft table as sampled."""
+    samples = kube_proxy_log.parse_nft_samples(run.read(run.director_table("director")))
+    return [(t, next((eps for chain, eps in table.items() if chain.endswith("/mysql")), {})) for t, table in samples]
+
+
 def test_kube_proxy_nftables_reprograms_the_director_from_the_endpoint_write_and_clients_blackhole(run_scenario):
     before = host_state()
     summary, path = run_scenario("kube-proxy-nftables-failover", warmup_s=3, observe_s=30,
@@ -53,12 +59,10 @@ def test_kube_proxy_nftables_reprograms_the_director_from_the_endpoint_write_and
 
     # The director's own nftables table, sampled twice a second, is the witness: the primary in the
     # service's chain until the sync, the replica only after it.
-    samples = kube_proxy_log.parse_nft_samples(run.read(run.director_table("director")))
-    mysql = [(t, next((eps for chain, eps in table.items() if chain.endswith("/mysql")), {})) for t, table in samples]
+    mysql = mysql_endpoints_sampled(run)
     assert all(primary in eps for t, eps in mysql if t < write.applying_t)
     after = [eps for t, eps in mysql if t > change.t + change.uncertainty_s]
     assert after and all(set(eps) == {replica} for eps in after), after[:3]
-
 
 
 def test_an_unready_pod_keeps_its_flows_and_a_deleted_one_closes_them(run_scenario):
@@ -81,9 +85,7 @@ def test_an_unready_pod_keeps_its_flows_and_a_deleted_one_closes_them(run_scenar
     # (the director's own table)...
     [change, *_] = [c for c in control_plane("kube-proxy", (("mode", "nftables"),)).changes(run) if c.backend == primary]
     assert not_ready["t"] <= change.t < removed["started_t"]
-    samples = kube_proxy_log.parse_nft_samples(run.read(run.director_table("director")))
-    out = [eps for t, eps in ((t, next((e for c, e in table.items() if c.endswith("/mysql")), {})) for t, table in samples)
-           if change.t + change.uncertainty_s < t < removed["started_t"]]
+    out = [eps for t, eps in mysql_endpoints_sampled(run) if change.t + change.uncertainty_s < t < removed["started_t"]]
     assert out and all(set(eps) == {replica} for eps in out), out[:3]
     # ...while the probe's connection, made before, went on being answered by the primary (its own record).
     [cell] = summary["cells"]
