@@ -3,6 +3,10 @@ that each client's wait ended where KERNEL_FACTS.md says, whatever kube-proxy di
 from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
 from tests.scenarios.conftest import cells
 
+# The probe stamps an operation's start just before it sends: the kernel's clock for the
+# unacknowledged request starts at most this much later.
+SEND_STAMP_S = 0.1
+
 
 def primary_and_replica(run):
     """Where compose.yaml places them (.21, .22) on the back network this lab was given."""
@@ -11,9 +15,16 @@ def primary_and_replica(run):
 
 
 def assert_clients_waited_for_their_kernel(summary):
-    """r5 within tcp_retries2=5's range, r5-ut3000 within TCP_USER_TIMEOUT 3 s's (KERNEL_FACTS.md)."""
-    by_name, lead = cells(summary), 0.1 + summary["fault"]["uncertainty_s"]
-    assert_within(by_name["r5"]["probe"]["detect_s"], blackhole_bounds(5, lead, by_name["r5"]["predicted"]["base_rto_s"]),
-                  "r5")
-    assert_within(by_name["r5-ut3000"]["probe"]["detect_s"], user_timeout_bounds(3.0, lead), "r5-ut3000")
+    """r5 within tcp_retries2=5's range, r5-ut3000 within TCP_USER_TIMEOUT 3 s's (KERNEL_FACTS.md),
+    each counted as KERNEL_FACTS.md counts it: from the client's first unanswered send, the failed
+    operation's own start. Counted from the fault's stamp instead, the wait also holds how late
+    the probe sent after the death: in a one-vCPU guest, whose CPU the fault's own execs took,
+    r5-ut3000's error came 5.33 s after the stamp (a CI run), the window from the stamp 3.15-4.64 s."""
+    by_name = cells(summary)
+    for name, bounds in (("r5", blackhole_bounds(5, SEND_STAMP_S, by_name["r5"]["predicted"]["base_rto_s"])),
+                         ("r5-ut3000", user_timeout_bounds(3.0, SEND_STAMP_S))):
+        probe = by_name[name]["probe"]
+        assert probe["error"] and probe["detect_s"] is not None, (name, probe)
+        assert_within(probe["stall_s"], bounds, f"{name} (its failed operation, from its send; "
+                                                 f"{probe['detect_s']} s after the fault's stamp)")
     return by_name
