@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube
+.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status test-cluster
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -33,6 +33,9 @@ help:
 	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole)"
 	@echo "make test-kernel [KERNEL=6.1]  the guest-kernel suite (IPVS semantics, netem) in one guest"
 	@echo "make compare-control-planes [RUNS=\"manual=dir ...\"]  one failover under manual, keepalived, kube-proxy ipvs/nftables"
+	@echo "make cluster-up [KERNEL=6.12]  a single-node Kubernetes cluster in a guest, kept (KUBECONFIG: .lab/cluster/kubeconfig)"
+	@echo "make cluster-down  stop it; make cluster-status: is one up, its node Ready, how long its start took"
+	@echo "make test-cluster  the cluster's tests: up, pods from the lab's images, a Service through kube-proxy IPVS, down"
 	@echo "make kernel-matrix scenario=ID [KERNELS=\"host 6.1 6.12\"]  run on each kernel, compare, store baselines"
 	@echo "make bench-guest [KERNELS=\"6.1 6.12\"]  guest disk build, boot, engine, lab up, a short run; results/bench/"
 	@echo "   KERNEL=6.1|6.12|<package> on scenario, up, baseline, check-baseline runs the lab inside a guest kernel"
@@ -114,6 +117,19 @@ KERNELS ?= host 6.1 6.12
 # module proxy once per machine; `make images` builds them too.
 kube:
 	@scripts/ensure-kube.sh >/dev/null
+
+# A single-node Kubernetes cluster in a guest kernel (never on this host), kept until cluster-down.
+cluster-up: setup guest-tools
+	@$(PY) -m harness cluster-up
+
+cluster-down: venv
+	@$(PY) -m harness cluster-down
+
+cluster-status: venv
+	@$(PY) -m harness cluster-status
+
+test-cluster: setup guest-tools
+	@$(PY) -m pytest -m cluster tests/cluster
 
 compare-control-planes: setup guest-tools
 	@$(PY) -m harness compare-control-planes

@@ -1,6 +1,7 @@
 """blackhole: the lab's command line, one subcommand per job (python -m harness <command> --help).
 
   lab        build, up, down, clean, status          (cli/lab.py)
+  cluster    cluster-up, cluster-down, cluster-status (cli/cluster.py)
   runs       run, baseline, check-baseline, kernel-matrix   (cli/runs.py)
   reports    scenarios, report, explain, compare     (cli/reports.py)
   workshop   workshop, exercise                      (cli/workshop.py)
@@ -14,11 +15,11 @@ import sys
 
 from . import interrupts
 from . import scenario as scenario_module
-from .cli import lab, reports, runs, workshop
+from .cli import cluster, lab, reports, runs, workshop
 from .errors import LabError
 from .workshop.exercises import ExerciseError
 
-GROUPS = (lab, runs, reports, workshop)
+GROUPS = (lab, cluster, runs, reports, workshop)
 
 
 def parser():

@@ -10,7 +10,8 @@ sys.path.insert(0, str(REPO / "images" / "director"))   # lbctl, the director's 
 
 # Markers whose tests run only when asked for by name (`pytest -m slow`, `make test-kernel`).
 ON_REQUEST = {"slow": "slow: run with `pytest -m slow` (make test-slow)",
-              "kernel": "guest-kernel suite: run with `make test-kernel KERNEL=6.1`"}
+              "kernel": "guest-kernel suite: run with `make test-kernel KERNEL=6.1`",
+              "cluster": "a Kubernetes cluster in a guest: run with `make test-cluster`"}
 
 
 @pytest.hookimpl(tryfirst=True)       # before pytest-xdist reads the groups (its hook has no order)

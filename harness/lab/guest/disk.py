@@ -18,11 +18,14 @@ import time
 from pathlib import Path
 
 from ...errors import LabError
+from . import node_images
 from .cache import cache_dir
 
 FILES = Path(__file__).resolve().parent / "files"
 PACKAGES = ("docker.io", "iproute2", "ipvsadm", "nftables", "conntrack", "openssh-server", "kmod", "tini",
-            "procps", "iptables", "ca-certificates")
+            "procps", "iptables", "ca-certificates",
+            # a cluster's node (harness/lab/cluster): kube-proxy's IPVS mode runs ipset; pods' CNI plugins
+            "ipset", "containernetworking-plugins")
 MIRROR = "http://deb.debian.org/debian"
 DISK_SIZE = "16G"
 KEY_NAME = "id_ed25519"
@@ -42,10 +45,12 @@ def rootfs_key():
     return _digest(inspect.getsource(rootfs), *(p.read_bytes() for p in sorted(FILES.iterdir())), PACKAGES, MIRROR)
 
 
-def disk_key(image_keys):
-    """What a disk is made from: its root tree, the code that adds keys and images, the images."""
+def disk_key(image_keys, node_image_keys=None):
+    """What a disk is made from: its root tree, the code that adds keys and images, the images,
+    and a cluster node's images in its containerd, if it has them."""
+    node = (inspect.getsource(node_images), json.dumps(sorted(node_image_keys.items()))) if node_image_keys else ()
     return _digest(rootfs_key(), inspect.getsource(_keys), inspect.getsource(_load_images),
-                   json.dumps(sorted(image_keys.items())))
+                   json.dumps(sorted(image_keys.items())), *node)
 
 
 def _run(command, what, timeout, **kwargs):
@@ -98,15 +103,17 @@ class GuestDisk:
         return json.loads((self.directory / "build.json").read_text())
 
 
-def ensure(image_keys, save_images, say):
+def ensure(image_keys, save_images, say, node=None):
     """The disk for these lab images (built if missing). save_images(path) writes a `docker save`
-    tar of them. Returns (GuestDisk, seconds spent building: 0 when cached)."""
-    disk = GuestDisk(cache_dir("guest", "disks") / disk_key(image_keys))
+    tar of them. node: a cluster node's programs and images (node_images.NodeContents), if any.
+    Returns (GuestDisk, seconds spent building: 0 when cached)."""
+    node_keys = node.keys() if node else None
+    disk = GuestDisk(cache_dir("guest", "disks") / disk_key(image_keys, node_keys))
     if disk.exists():
         (disk.directory / "build.json").touch()          # recently used: kept by prune()
         return disk, 0.0
     started = time.monotonic()
-    say(f"guest: building a disk: {why_rebuilt(image_keys)}")
+    say(f"guest: building a disk: {why_rebuilt(image_keys, node_keys)}")
     base = rootfs(say)
     shutil.rmtree(disk.directory, ignore_errors=True)
     disk.directory.mkdir(parents=True)
@@ -121,28 +128,32 @@ def ensure(image_keys, save_images, say):
         save_images(images_tar)
         _load_images(tree / "var/lib/docker", images_tar, Path(tmp))
         images_tar.unlink()
+        if node:
+            say(f"guest: a cluster node's {len(node.program_files())} programs, and {len(node.image_keys)} images "
+                "imported into its containerd")
+            node.put_in(tree, Path(tmp))
         say(f"guest: writing the {DISK_SIZE} disk image (sparse)")
         _run(["mkfs.ext4", "-q", "-F", "-L", "root", "-d", str(tree), str(disk.image) + ".partial", DISK_SIZE],
              "mkfs.ext4", timeout=900)
     Path(str(disk.image) + ".partial").replace(disk.image)
     (disk.directory / "build.json").write_text(json.dumps(
-        {"rootfs": rootfs_key(), "images": image_keys, "built_s": round(time.monotonic() - started, 1),
+        {"rootfs": rootfs_key(), "images": image_keys, "node_images": node_keys, "built_s": round(time.monotonic() - started, 1),
          "built_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
     prune(keep=KEEP_DISKS)
     return disk, time.monotonic() - started
 
 
-def why_rebuilt(image_keys):
+def why_rebuilt(image_keys, node_keys=None):
     """Why no cached disk fits these images, against the most recently used one."""
     disks = sorted((d for d in cache_dir("guest", "disks").iterdir() if (d / "build.json").exists()),
                    key=lambda d: (d / "build.json").stat().st_mtime, reverse=True)
     if not disks:
         return "none cached yet"
     last = json.loads((disks[0] / "build.json").read_text())
-    return rebuild_reason(last, rootfs_key(), image_keys)
+    return rebuild_reason(last, rootfs_key(), image_keys, node_keys)
 
 
-def rebuild_reason(last_build, rootfs_now, image_keys):
+def rebuild_reason(last_build, rootfs_now, image_keys, node_keys=None):
     """What differs between the last disk's build.json and what is wanted now."""
     reasons = []
     if last_build.get("rootfs") != rootfs_now:
@@ -151,6 +162,14 @@ def rebuild_reason(last_build, rootfs_now, image_keys):
     changed = sorted(name for name in set(before) | set(image_keys) if before.get(name) != image_keys.get(name))
     if changed:
         reasons.append("images changed: " + ", ".join(changed))
+    last_node = last_build.get("node_images") or {}
+    if last_node and node_keys:
+        changed = sorted(name for name in set(last_node) | set(node_keys) if last_node.get(name) != node_keys.get(name))
+        if changed:
+            reasons.append("a cluster node's programs or images changed: " + ", ".join(changed))
+    elif last_node or node_keys:
+        reasons.append("a cluster node's programs and images: " + (
+            "not in the last disk" if node_keys else "the last disk had them, this one does not"))
     return "; ".join(reasons) or "the code that loads images into it changed"
 
 

@@ -33,16 +33,20 @@ class GuestEngine:
     where = "guest"
     shared = False              # its Docker engine is this run's alone
 
-    def __init__(self, spec, image_keys=None, save_images=None, out=sys.stdout, home=None, one_lab=False):
+    def __init__(self, spec, image_keys=None, save_images=None, out=sys.stdout, home=None, one_lab=False,
+                 forwards=(), node_images=None):
         """spec: KERNEL's value; image_keys() -> {image: what it is built from} and save_images(path) give the lab's
         images for the disk (harness/lab/images.py supplies both). home: a directory to keep the
         guest's state in, for a guest that outlives this process (`make up`); without one the
         guest lives in a temporary directory and dies with the process. one_lab: the guest runs
         one lab and no other after it, so taking that lab down is stopping the guest (its
-        containers, overlay and sockets go with it; `compose down` in a TCG guest took 5.4 s)."""
+        containers, overlay and sockets go with it; `compose down` in a TCG guest took 5.4 s).
+        forwards: guest TCP ports this host reaches on its loopback (forwarded_port). node_images:
+        a cluster node's programs and images, on its disk from the start (node_images.NodeContents)."""
         self.spec, self.out, self.home = spec, out, Path(home) if home else None
         self.one_lab = one_lab and home is None
         self._image_keys, self._save_images = image_keys, save_images
+        self.forwards, self._node_images = tuple(forwards), node_images
         self.kernel = self.vm = self.ssh = self.disk = None
         self.cpus = None
         self.state_dir = None
@@ -118,13 +122,15 @@ class GuestEngine:
         self.kernel = kernels.fetch(self.spec)
         initrd, modules = initramfs.initramfs(self.kernel), initramfs.modules_disk(self.kernel)
         self.timings["kernel_s"] = round(time.monotonic() - started, 1)
-        self.disk, built_s = guest_disk.ensure(self._image_keys(), self._save_images, self.say)
+        self.disk, built_s = guest_disk.ensure(self._image_keys(), self._save_images, self.say,
+                                                    node=self._node_images)
         self.timings["disk_build_s"] = round(built_s, 1)
         self.accel, why = accel.choose(self.kernel)
         if self.home:
             self.home.mkdir(parents=True, exist_ok=True)
         self.state_dir = self.home or Path(tempfile.mkdtemp(prefix="blackhole-guest-"))
-        self.vm = Vm(self.state_dir, self.kernel, initrd, modules, self.disk.image, self.accel, cpus=self.cpus)
+        self.vm = Vm(self.state_dir, self.kernel, initrd, modules, self.disk.image, self.accel, cpus=self.cpus,
+                      forwards=self.forwards)
         self.say(f"guest: booting {self.kernel.package} ({self.kernel.version}) under QEMU/{self.accel} ({why}) ...")
         booting = time.monotonic()
         self.vm.start(detached=self.home is not None)
@@ -144,6 +150,7 @@ class GuestEngine:
                                               "release": self.kernel.release, "root": str(self.kernel.root)},
                 "disk": str(self.disk.directory), "port": self.vm.port, "qemu_pid": self.vm.process.pid,
                 "forwarder_pid": self.ssh.forwarder.pid, "accel": self.accel, "timings": self.timings,
+                "forwarded": {str(guest): port for guest, port in self.vm.forwarded.items()},
                 "clock": self.clock}, indent=1))
 
     @classmethod
@@ -156,9 +163,14 @@ class GuestEngine:
         engine.disk = guest_disk.GuestDisk(info["disk"])
         engine.state_dir, engine.accel, engine.timings = home, info["accel"], info["timings"]
         engine.clock, engine.clock_offset_s = info["clock"], info["clock"]["offset_s"]
-        engine.vm = Vm.attached(home, info["qemu_pid"], info["port"])
+        engine.vm = Vm.attached(home, info["qemu_pid"], info["port"],
+                                {int(guest): port for guest, port in info.get("forwarded", {}).items()})
         engine.ssh = Ssh(info["port"], engine.disk, home, forwarder_pid=info["forwarder_pid"])
         return engine
+
+    def forwarded_port(self, guest_port):
+        """This host's loopback port that reaches guest_port (one of forwards)."""
+        return self.vm.forwarded[guest_port]
 
     def _wait(self, what, timeout_s, ready):
         deadline = time.monotonic() + timeout_s

@@ -50,18 +50,22 @@ def qemu_version():
 
 
 class Vm:
-    def __init__(self, state_dir, kernel, initramfs, modules_disk, disk_image, accel, memory_mb=6144, cpus=1):
+    def __init__(self, state_dir, kernel, initramfs, modules_disk, disk_image, accel, memory_mb=6144, cpus=1,
+                 forwards=()):
+        """forwards: guest TCP ports reachable from this host's loopback too (besides ssh's)."""
         self.state_dir = Path(state_dir)
         self.kernel, self.initramfs, self.modules_disk, self.disk_image = kernel, initramfs, modules_disk, disk_image
         self.accel, self.memory_mb, self.cpus = accel, memory_mb, cpus
+        self.forwards = tuple(forwards)
         self.process = None
         self.pid = self.port = None
+        self.forwarded = {}            # guest port -> this host's loopback port
 
     @classmethod
-    def attached(cls, state_dir, pid, port):
+    def attached(cls, state_dir, pid, port, forwarded=None):
         """A QEMU some other process started (a kept guest), known by its pid."""
         vm = cls(state_dir, None, None, None, None, None)
-        vm.pid, vm.port = pid, port
+        vm.pid, vm.port, vm.forwarded = pid, port, dict(forwarded or {})
         return vm
 
     overlay = property(lambda self: self.state_dir / "root-overlay.qcow2")
@@ -70,11 +74,12 @@ class Vm:
 
     def command(self):
         cpu = ["-accel", "tcg,thread=multi", "-cpu", "max"] if self.accel == "tcg" else ["-accel", "kvm", "-cpu", "host"]
+        forwards = "".join(f",hostfwd=tcp:127.0.0.1:{host}-:{guest}" for guest, host in sorted(self.forwarded.items()))
         return [QEMU, "-name", f"{MARKER},process={MARKER}", *cpu, "-smp", str(self.cpus), "-m", str(self.memory_mb),
                 "-kernel", str(self.kernel.vmlinuz), "-initrd", str(self.initramfs), "-append", KERNEL_ARGS,
                 "-drive", f"file={self.overlay},if=virtio,format=qcow2,cache=unsafe",
                 "-drive", f"file={self.modules_disk},if=virtio,format=raw,readonly=on",
-                "-netdev", f"user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{self.port}-:22",
+                "-netdev", f"user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{self.port}-:22{forwards}",
                 "-device", "virtio-net-pci,netdev=n0", "-rtc", "base=utc",
                 "-display", "none", "-monitor", "none", "-serial", f"file:{self.console_log}",
                 "-no-reboot", "-pidfile", str(self.pidfile)]
@@ -87,6 +92,7 @@ class Vm:
         if result.returncode:
             raise LabError(f"qemu-img create failed: {result.stderr.strip()}")
         self.port = free_port()
+        self.forwarded = {guest: free_port() for guest in self.forwards}
         self.process = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=open(self.state_dir / "qemu.stderr", "w"), start_new_session=True,
                                         preexec_fn=None if detached else _die_with_parent)

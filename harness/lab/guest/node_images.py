@@ -1,0 +1,85 @@
+"""What a cluster node's guest disk holds beyond the lab's (harness/lab/cluster), put in on this
+host: its programs in /opt/cluster/bin (pushed over ssh they took 100 s of the node's start), and
+its images in its containerd, imported by a throwaway containerd of our own whose root is the
+guest tree's /var/lib/containerd (the guest's own `docker save | ctr import` of the same ~1.6 GB,
+on its one emulated CPU, had not finished after 10 min)."""
+import dataclasses
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from ...errors import LabError
+
+PROGRAMS_DIR = "opt/cluster/bin"        # in the guest's tree
+NAMESPACE = "k8s.io"                     # the CRI plugin's namespace: what kubelet sees
+# Off the host's network and mounts, like the loading dockerd (disk.py: OWN_NAMESPACES).
+OWN_NAMESPACES = ("unshare", "--net", "--mount", "--propagation", "private", "--")
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeContents:
+    image_keys: dict                    # {image: what it is built from}
+    save_images: object                 # save_images(path): a `docker save` tar of them
+    programs: tuple = ()                # directories whose files go to PROGRAMS_DIR
+
+    def program_files(self):
+        return sorted((f for directory in self.programs for f in Path(directory).iterdir() if f.is_file()),
+                      key=lambda f: f.name)
+
+    def keys(self):
+        """What the disk's node part is made from: the images' keys, each program's size and time."""
+        return {**self.image_keys, **{f"program:{f.name}": f"{f.stat().st_size}-{f.stat().st_mtime_ns}"
+                                      for f in self.program_files()}}
+
+    def put_in(self, tree, tmp):
+        """Programs and images into the guest's tree."""
+        programs = tree / PROGRAMS_DIR
+        programs.mkdir(parents=True, exist_ok=True)
+        for program in self.program_files():
+            shutil.copy2(program, programs / program.name)
+        images_tar = tmp / "node-images.tar"
+        self.save_images(images_tar)
+        load(tree / "var/lib/containerd", images_tar, tmp)
+        images_tar.unlink()
+
+
+def config(root, state, socket):
+    """Only what importing needs: no CRI plugin (it would look for CNI and a network)."""
+    return "\n".join([
+        "version = 2", f'root = "{root}"', f'state = "{state}"',
+        'disabled_plugins = ["io.containerd.grpc.v1.cri"]',
+        "[grpc]", f'  address = "{socket}"', ""])
+
+
+def load(root, images_tar, tmp, timeout_s=900):
+    """`ctr images import` images_tar (a `docker save`) into a containerd root (the guest tree's
+    /var/lib/containerd), unpacked for its overlayfs snapshotter."""
+    root.mkdir(parents=True, exist_ok=True)
+    socket = tmp / "containerd.sock"
+    (tmp / "containerd.toml").write_text(config(root, tmp / "containerd-state", socket))
+    log = open(tmp / "containerd.log", "w")
+    daemon = subprocess.Popen([*OWN_NAMESPACES, "containerd", "--config", str(tmp / "containerd.toml")],
+                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    ctr = ["ctr", "--address", str(socket), "--namespace", NAMESPACE]
+    try:
+        deadline = time.monotonic() + 60
+        while subprocess.run([*ctr, "version"], capture_output=True).returncode:
+            if daemon.poll() is not None or time.monotonic() > deadline:
+                raise LabError(f"guest disk: the loading containerd did not start: "
+                               f"{(tmp / 'containerd.log').read_text()[-800:]}")
+            time.sleep(0.3)
+        result = subprocess.run([*ctr, "images", "import", str(images_tar)], capture_output=True, text=True,
+                                timeout=timeout_s)
+        if result.returncode:
+            raise LabError(f"guest disk: ctr import failed: {(result.stdout + result.stderr)[-800:]}")
+        return sorted(line.split()[0] for line in subprocess.run(
+            [*ctr, "images", "ls", "-q"], capture_output=True, text=True).stdout.splitlines() if line.strip())
+    finally:
+        daemon.terminate()
+        try:
+            daemon.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+            daemon.wait()
+        log.close()
