@@ -6,6 +6,7 @@ settings of the kubelet, containerd and the CNI bridge, and node-start (files/).
 pulled: the sandbox ("pause") image is built here from the lab's Debian base."""
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -40,6 +41,34 @@ def kube_programs():
         if result.returncode:
             raise LabError(f"cluster: building the Kubernetes programs ({programs}) failed: {result.stderr.strip()[-600:]}")
         found.append(Path(result.stdout.split()[-1]))
+    return found
+
+
+# Debian's, unpacked into the node's disk only (the lab's own guests do without them): kube-proxy's
+# IPVS mode runs ipset; the pods' network is made by the CNI plugins.
+DEBIAN_PACKAGES = ("ipset", "libipset13", "containernetworking-plugins")
+
+
+def debian_packages():
+    """The .deb files of DEBIAN_PACKAGES at this host's candidate versions (`apt-get download`),
+    cached per machine."""
+    cache = Path(os.environ.get("BLACKHOLE_CACHE") or Path.home() / ".cache" / "blackhole-lab") / "cluster" / "debs"
+    cache.mkdir(parents=True, exist_ok=True)
+    found = []
+    for package in DEBIAN_PACKAGES:
+        version = subprocess.run(["apt-cache", "policy", package], capture_output=True, text=True).stdout
+        candidate = next((line.split()[1] for line in version.splitlines() if "Candidate:" in line), None)
+        if candidate in (None, "(none)"):
+            raise LabError(f"cluster: Debian's {package} has no candidate here (apt-get update?)")
+        file_version = candidate.split(":")[-1]
+        existing = sorted(cache.glob(f"{package}_{file_version}_*.deb"))
+        if not existing:
+            result = subprocess.run(["apt-get", "download", f"{package}={candidate}"], cwd=cache, capture_output=True,
+                                    text=True, timeout=300)
+            if result.returncode:
+                raise LabError(f"cluster: apt-get download {package} failed: {result.stderr.strip()[-300:]}")
+            existing = sorted(cache.glob(f"{package}_{file_version}_*.deb"))
+        found += existing
     return found
 
 

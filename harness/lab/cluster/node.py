@@ -52,7 +52,7 @@ def node_contents(images):
 
     def save(path):
         subprocess.run(["docker", "save", "-o", str(path), *images], check=True, timeout=900)
-    return NodeContents(keys, save, tuple(assets.kube_programs()))
+    return NodeContents(keys, save, tuple(assets.kube_programs()), tuple(assets.debian_packages()))
 
 
 class ClusterNode:

@@ -18,14 +18,12 @@ import time
 from pathlib import Path
 
 from ...errors import LabError
-from . import node_images
+from . import node_images, throwaway
 from .cache import cache_dir
 
 FILES = Path(__file__).resolve().parent / "files"
 PACKAGES = ("docker.io", "iproute2", "ipvsadm", "nftables", "conntrack", "openssh-server", "kmod", "tini",
-            "procps", "iptables", "ca-certificates",
-            # a cluster's node (harness/lab/cluster): kube-proxy's IPVS mode runs ipset; pods' CNI plugins
-            "ipset", "containernetworking-plugins")
+            "procps", "iptables", "ca-certificates")
 MIRROR = "http://deb.debian.org/debian"
 DISK_SIZE = "16G"
 KEY_NAME = "id_ed25519"
@@ -198,12 +196,6 @@ def _keys(disk, tree):
     disk.known_hosts.write_text(f"{HOST_ALIAS} {public[0]} {public[1]}\n")
 
 
-# The loading dockerd runs in network and mount namespaces of its own: on the host's links a
-# dockerd started with --bridge=none deletes the host's docker0 (moby's
-# removeDefaultBridgeInterface), and its overlay mounts go with it when it exits, however it exits.
-OWN_NAMESPACES = ("unshare", "--net", "--mount", "--propagation", "private", "--")
-
-
 def _load_images(data_root, images_tar, tmp):
     """`docker load` into data_root with a throwaway dockerd of our own, off the host's network."""
     data_root.mkdir(parents=True, exist_ok=True)
@@ -211,7 +203,7 @@ def _load_images(data_root, images_tar, tmp):
     (tmp / "daemon.json").write_text("{}\n")
     log = open(tmp / "dockerd.log", "w")
     daemon = subprocess.Popen(
-        [*OWN_NAMESPACES, "dockerd", "--data-root", str(data_root), "--exec-root", str(tmp / "exec"), "--pidfile", str(pidfile),
+        [*throwaway.OWN_NAMESPACES, "dockerd", "--data-root", str(data_root), "--exec-root", str(tmp / "exec"), "--pidfile", str(pidfile),
          "-H", f"unix://{sock}", "--bridge=none", "--iptables=false", "--ip-masq=false", "--ip-forward=false",
          "--storage-driver=overlay2", "--config-file", str(tmp / "daemon.json"), "--log-level=error"],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -224,12 +216,7 @@ def _load_images(data_root, images_tar, tmp):
             time.sleep(0.3)
         _run(docker + ["load", "-i", str(images_tar)], "docker load", timeout=900)
     finally:
-        daemon.terminate()
-        try:
-            daemon.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
-            daemon.wait()
+        throwaway.stop(daemon)
         log.close()
     for leftover in ("network", "runtimes"):            # state that belongs to that dockerd only
         shutil.rmtree(data_root / leftover, ignore_errors=True)

@@ -10,11 +10,10 @@ import time
 from pathlib import Path
 
 from ...errors import LabError
+from . import throwaway
 
 PROGRAMS_DIR = "opt/cluster/bin"        # in the guest's tree
 NAMESPACE = "k8s.io"                     # the CRI plugin's namespace: what kubelet sees
-# Off the host's network and mounts, like the loading dockerd (disk.py: OWN_NAMESPACES).
-OWN_NAMESPACES = ("unshare", "--net", "--mount", "--propagation", "private", "--")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,6 +21,7 @@ class NodeContents:
     image_keys: dict                    # {image: what it is built from}
     save_images: object                 # save_images(path): a `docker save` tar of them
     programs: tuple = ()                # directories whose files go to PROGRAMS_DIR
+    packages: tuple = ()                # Debian packages (.deb files) unpacked into the tree
 
     def program_files(self):
         return sorted((f for directory in self.programs for f in Path(directory).iterdir() if f.is_file()),
@@ -30,10 +30,15 @@ class NodeContents:
     def keys(self):
         """What the disk's node part is made from: the images' keys, each program's size and time."""
         return {**self.image_keys, **{f"program:{f.name}": f"{f.stat().st_size}-{f.stat().st_mtime_ns}"
-                                      for f in self.program_files()}}
+                                      for f in self.program_files()},
+                **{f"package:{Path(deb).name}": "unpacked" for deb in self.packages}}
 
     def put_in(self, tree, tmp):
-        """Programs and images into the guest's tree."""
+        """Packages, programs and images into the guest's tree."""
+        for deb in self.packages:
+            result = subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)], capture_output=True, text=True)
+            if result.returncode:
+                raise LabError(f"guest disk: unpacking {Path(deb).name} failed: {result.stderr.strip()[-300:]}")
         programs = tree / PROGRAMS_DIR
         programs.mkdir(parents=True, exist_ok=True)
         for program in self.program_files():
@@ -59,7 +64,7 @@ def load(root, images_tar, tmp, timeout_s=900):
     socket = tmp / "containerd.sock"
     (tmp / "containerd.toml").write_text(config(root, tmp / "containerd-state", socket))
     log = open(tmp / "containerd.log", "w")
-    daemon = subprocess.Popen([*OWN_NAMESPACES, "containerd", "--config", str(tmp / "containerd.toml")],
+    daemon = subprocess.Popen([*throwaway.OWN_NAMESPACES, "containerd", "--config", str(tmp / "containerd.toml")],
                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     ctr = ["ctr", "--address", str(socket), "--namespace", NAMESPACE]
     try:
@@ -76,10 +81,5 @@ def load(root, images_tar, tmp, timeout_s=900):
         return sorted(line.split()[0] for line in subprocess.run(
             [*ctr, "images", "ls", "-q"], capture_output=True, text=True).stdout.splitlines() if line.strip())
     finally:
-        daemon.terminate()
-        try:
-            daemon.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
-            daemon.wait()
+        throwaway.stop(daemon)
         log.close()
