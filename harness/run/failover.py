@@ -88,7 +88,7 @@ class FailoverRun(RunBase):
         sampled = self.control.sampled_directors(self.lab.datapath)
         planned = planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
                                          sampled, self.control.table_sample(self.lab.datapath),
-                                         self.control.shares_vip))
+                                         self.control.shares_vip, answer_wait_s=self.ready_limit_s))
         first, rest = loads.early_probes(planned) if probes_first and not early else ([], planned)
         if first:             # they wait for the servers' first answer; the rest need the servers up
             self.phase = "starting the clients"

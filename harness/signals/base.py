@@ -53,6 +53,7 @@ class LoadPlan:
     sampled_directors: tuple = ()   # directors whose table of real servers is sampled (a control plane's)
     table_sample: str = ""          # the bash command that samples it ('': IPVS's, signals/director_table.py)
     watch_vip: bool = False         # sample each client namespace's neighbour entry for the VIP (VRRP)
+    answer_wait_s: float = 0.0      # how long the run may wait, once they start, for every client's first answer
 
     def vip_for(self, cell):
         """The VIP a cell connects to: its director variant's, or the main one."""
@@ -61,7 +62,7 @@ class LoadPlan:
     @property
     def duration_s(self):
         s = self.scenario
-        return s.warmup_s + sum(st.seconds for st in s.steps) + s.observe_s + LOAD_MARGIN_S
+        return s.warmup_s + sum(st.seconds for st in s.steps) + s.observe_s + self.answer_wait_s + LOAD_MARGIN_S
 
 
 def first_cell_load(plan, spec, output, program, port):
