@@ -37,14 +37,6 @@ class KubeApi:
     def create(self, path, body):
         return json.loads(self.request(path, "POST", body))
 
-    def delete(self, path):
-        try:
-            return json.loads(self.request(path, "DELETE"))
-        except ApiError as exc:
-            if exc.status == 404:
-                return None
-            raise
-
     def ready(self):
         """/readyz says ok (False while it starts, or while nothing listens yet)."""
         try:

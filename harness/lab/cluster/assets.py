@@ -105,12 +105,8 @@ def containerd_config():
         '  conf_dir = "/etc/cni/net.d"', ""])
 
 
-def kubeconfig(server, certificate_authority_data=None, certificate_authority=None):
-    cluster = {"server": server}
-    if certificate_authority_data:
-        cluster["certificate-authority-data"] = certificate_authority_data
-    if certificate_authority:
-        cluster["certificate-authority"] = certificate_authority
+def kubeconfig(server, certificate_authority):
+    cluster = {"server": server, "certificate-authority": certificate_authority}
     return {"apiVersion": "v1", "kind": "Config", "current-context": "blackhole-lab",
             "clusters": [{"name": "blackhole-lab", "cluster": cluster}],
             "users": [{"name": "blackhole-lab", "user": {"token": TOKEN}}],

@@ -4,8 +4,8 @@ it (`make cluster-up`), found again by its home (`make cluster-down`, `make clus
 Up: the guest boots a disk that holds the node's programs and images (built on this host:
 guest/node_images.py) with the API server's port forwarded to this host's loopback; the node's
 keys and settings (assets.py) go in over ssh; node-start launches etcd and the API server, then,
-once it is ready, the rest, each under its supervisor; and the command returns once the node is Ready, the default service account exists and kube-proxy (IPVS)
-has programmed the API server's Service: each step timed, in home/cluster.json. A step that fails
+once it is ready, the rest, each under its supervisor; and the command returns once the node is
+Ready, the default service account exists and kube-proxy (IPVS) has programmed the API server's Service: each step timed, in home/cluster.json. A step that fails
 or an interrupt stops the guest and leaves nothing behind.
 """
 import json
@@ -28,7 +28,6 @@ STATE_FILE = "cluster.json"
 DEFAULT_KERNEL = "6.12"
 API_READY_S = 600            # launch to /readyz (TCG, one vCPU: 53 s in the spike)
 NODE_READY_S = 600
-IMAGE_IMPORT_S = 1200
 # The lab's images a pod runs (clients, servers) besides the database's; the director's and the
 # control planes' stay out (the cluster has its own kube-proxy).
 POD_IMAGES = ("blackhole-lab/client:dev", "blackhole-lab/web:dev")
@@ -80,11 +79,15 @@ class ClusterNode:
         engine = self._engine()
         return engine is not None and engine.running() and self.state() is not None
 
-    def api(self):
-        state = self.state()
-        if state is None or not self.running():
+    def _running_engine(self):
+        engine = self._engine()
+        if engine is None or not engine.running() or self.state() is None:
             raise NodeNotUp("cluster: none is up (`make cluster-up` starts one)")
-        return KubeApi(state["server"], assets.TOKEN, self.home / "opt" / "apiserver.crt")
+        return engine
+
+    def api(self):
+        self._running_engine()
+        return KubeApi(self.state()["server"], assets.TOKEN, self.home / "opt" / "apiserver.crt")
 
     def status(self):
         """What is up, as a dict: the node's readiness asked of the API server now."""
@@ -176,14 +179,7 @@ class ClusterNode:
 
     def guest_command(self, command, timeout=60):
         """A shell command on the node (as root), its output; LabError if it fails."""
-        engine = self._engine()
-        if engine is None or not engine.running():
-            raise NodeNotUp("cluster: none is up")
-        return engine.ssh.run(command, timeout=timeout).stdout
-
-    def logs(self, component, lines=200):
-        """The last lines a component wrote on the node (etcd, kube-apiserver, kubelet, ...)."""
-        return self.guest_command(f"tail -n {int(lines)} /var/log/cluster/{component}.log")
+        return self._running_engine().ssh.run(command, timeout=timeout).stdout
 
     # -- helpers -------------------------------------------------------------------
     def _save_logs(self, engine):

@@ -37,14 +37,6 @@ class Ssh:
             raise LabError(f"guest: `{command}` exited {result.returncode}: {result.stderr.strip()[-500:]}")
         return result
 
-    def push_file(self, path, destination, timeout=600):
-        """A file of this host into the guest, at destination."""
-        with open(path, "rb") as source:
-            result = subprocess.run(["ssh", *self._options(), "root@127.0.0.1", f"cat > {destination}"],
-                                    stdin=source, capture_output=True, timeout=timeout)
-        if result.returncode:
-            raise LabError(f"guest: copying {path} in failed: {result.stderr.decode(errors='replace')[-400:]}")
-
     def push_directory(self, directory, destination, timeout=900):
         """A directory of this host into the guest (its contents in destination), as one tar stream."""
         tar = subprocess.Popen(["tar", "-C", str(directory), "-cf", "-", "."], stdout=subprocess.PIPE)
