@@ -4,6 +4,7 @@ its images in its containerd, imported by a throwaway containerd of our own whos
 guest tree's /var/lib/containerd (the guest's own `docker save | ctr import` of the same ~1.6 GB,
 on its one emulated CPU, had not finished after 10 min)."""
 import dataclasses
+import shlex
 import shutil
 import subprocess
 import time
@@ -36,7 +37,12 @@ class NodeContents:
     def put_in(self, tree, tmp):
         """Packages, programs and images into the guest's tree."""
         for deb in self.packages:
-            result = subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)], capture_output=True, text=True)
+            # --keep-directory-symlink: a package's ./lib/ (the CNI plugins' systemd units) goes
+            # through the merged-/usr tree's lib -> usr/lib; `dpkg-deb -x` replaced that link with
+            # a directory, and the guest's init could not find its shell's libraries
+            result = subprocess.run(f"dpkg-deb --fsys-tarfile {shlex.quote(str(deb))} | "
+                                    f"tar -x -C {shlex.quote(str(tree))} --keep-directory-symlink",
+                                    shell=True, capture_output=True, text=True)
             if result.returncode:
                 raise LabError(f"guest disk: unpacking {Path(deb).name} failed: {result.stderr.strip()[-300:]}")
         programs = tree / PROGRAMS_DIR
