@@ -10,6 +10,11 @@ RETRIES2 = {
 FIRST_RTO_S = (0.2, 0.4)        # TCP_USER_TIMEOUT: ETIMEDOUT ~ first RTO + U
 
 
+# The probe stamps an operation's start just before it sends: the kernel's clock for the
+# unacknowledged request, and the application's read timer, start at most this much later.
+SEND_STAMP_S = 0.1
+APP_TIMER_LATE_S = 0.05         # an application's own timer, as bench-scale's 263 read-timeout cells measured
+
 WHEEL_SLACK = 0.125             # a timer may fire up to 12.5 % of its interval late
 RTO_MAX_S = 120.0
 TABLE_RTO_S = 0.2               # the table's ladder starts from RTO ~ 200 ms (+ srtt on a veth path)

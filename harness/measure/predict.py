@@ -20,18 +20,25 @@ class Window:
     earliest_s: float
     latest_s: float
     basis: str                 # why: which limit ends the hang
+    # The latest the window lets the first unacknowledged send go out after t_fault (None: the
+    # window does not count from a send, as an idle connection's).
+    send_by_s: float = None
 
-    def contains(self, value):
-        """value: a measured time, rounded to the millisecond as results store them."""
+    def contains(self, value, sent_s=None):
+        """value: a measured time, rounded to the millisecond as results store them; sent_s: when
+        the operation that ended then was sent. A send later than send_by_s (the probe itself was
+        late: a busy machine did not run it) moves the window with it, as the clocks that end the
+        wait start at that send."""
         if self.expected_s is None:
             return value is None
-        return value is not None and self.earliest_s - 0.0005 <= value <= self.latest_s + 0.0005
+        late = max(0.0, sent_s - self.send_by_s) if value is not None and None not in (sent_s, self.send_by_s) else 0.0
+        return value is not None and self.earliest_s - 0.0005 <= value - late <= self.latest_s + 0.0005
 
     def shifted(self, offset, basis=None):
         if self.expected_s is None:
             return self
         return Window(self.expected_s + offset, self.earliest_s + offset, self.latest_s + offset,
-                      basis or self.basis)
+                      basis or self.basis, None if self.send_by_s is None else self.send_by_s + offset)
 
 
 LOST_PACKETS = (effects.BLACKHOLE, effects.PARTITION)
@@ -102,13 +109,13 @@ def _with_read_timeout(cell, window, interval_s, lead):
 def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
     lead = interval_s + inject_s
     if effect.kind == effects.APP_HANG:              # the kernel keeps ACKing: only the app can tell
-        return _with_read_timeout(cell, Window(None, None, None, "app hang: the kernel ACKs, nothing times out"),
-                                  interval_s, lead)
+        return _sent_by(_with_read_timeout(cell, Window(None, None, None, "app hang: the kernel ACKs, nothing times out"),
+                                           interval_s, lead), lead)
     if effect.kind == effects.RESET and effect.after_s > 0:
         drain = effect.after_s
         return Window(drain + interval_s / 2, drain, drain + lead + 0.5, "drain timeout, then reset")
     if effect.kind == effects.RESET:
-        return Window(interval_s / 2, 0.0, lead + 0.5, "reset at the next packet")
+        return Window(interval_s / 2, 0.0, lead + 0.5, "reset at the next packet", send_by_s=lead)
     if effect.kind not in LOST_PACKETS:
         return Window(None, None, None, f"existing flows are not affected ({effect.kind})")
     if effect.resume_at_s is not None:
@@ -124,7 +131,12 @@ def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
         return _idle(cell, idle, interval_s, inject_s, rto0_s, hz)
     kernel = outstanding_data(cell, rto0_s, hz)
     window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
-    return _with_read_timeout(cell, window, interval_s, lead)
+    return _sent_by(_with_read_timeout(cell, window, interval_s, lead), lead)
+
+
+def _sent_by(window, lead):
+    """A window counted from the next send after the fault, which goes out within lead."""
+    return window if window.expected_s is None else dataclasses.replace(window, send_by_s=lead)
 
 
 def _reset_later(cell, reset_at_s, reset_by_s, interval_s, inject_s, rto0_s, hz):

@@ -2,6 +2,7 @@
 
 Probe (ms precision), seconds after t_fault:
   detect_s   end of the first failed operation after t_fault (None: it never failed)
+  sent_s     that operation's start: the kernel's and the application's clocks start there
   recover_s  end of the first successful operation after the disruption began. A disruption
              is the first failed operation, or an operation slower than SLOW_S that finally
              succeeded (a partition healed in time, a frozen server resumed): that operation's
@@ -23,6 +24,7 @@ class Outcome:
     recover_s: float = None
     error: str = None            # what the application saw first (errno name / MYSQL_<code>)
     stall_s: float = None        # how long the first disrupted operation took
+    sent_s: float = None         # when the first failed operation was sent, s after t_fault (< 0: before it)
     server_before: str = None
     server_after: str = None
     failed_operations: int = 0
@@ -58,6 +60,7 @@ def probe_outcome(operations, t_fault):
         recover_s=round(recovered["t1"] - t_fault, 3) if recovered else None,
         error=first_failure.get("error") if first_failure else None,
         stall_s=round(bad["t1"] - bad["t0"], 3),
+        sent_s=round(first_failure["t0"] - t_fault, 3) if first_failure else None,
         server_before=server_before,
         server_after=recovered["server"] if recovered else None,
         failed_operations=len(failed),

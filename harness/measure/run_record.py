@@ -75,4 +75,4 @@ def verdict(window, outcome, status, observed_s=None):
     if outcome.detect_s is None and window.expected_s is not None:
         if status["state"] != "completed" or (observed_s is not None and observed_s < window.earliest_s):
             return None
-    return window.contains(outcome.detect_s)
+    return window.contains(outcome.detect_s, outcome.sent_s)

@@ -77,4 +77,4 @@ def knobs(cell):
 def predicted(record):
     window = record.window
     return {"expected_s": window.expected_s, "earliest_s": window.earliest_s, "latest_s": window.latest_s,
-            "basis": window.basis, "base_rto_s": record.base_rto_s}
+            "basis": window.basis, "base_rto_s": record.base_rto_s, "send_by_s": window.send_by_s}

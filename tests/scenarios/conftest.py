@@ -7,6 +7,7 @@ import pytest
 from harness import scenario
 from harness.lab import labelled_leftovers
 from harness.pipeline import run_and_report
+from tests.kernel_facts import assert_within
 
 PROJECT = f"blackhole-test-scn-{os.getpid()}"      # for tests that name one (CLI runs)
 NOTHING = {"containers": [], "networks": [], "volumes": []}
@@ -29,6 +30,18 @@ def run_scenario(tmp_path):
         assert_nothing_left(run)
         return run.summary(), run.path
     return run
+
+
+def assert_waited(cell, bounds, name=None):
+    """A cell's wait held to KERNEL_FACTS.md as it counts it: from the client's first unanswered
+    send, the failed operation's own start (its stall_s). Counted from the fault's stamp instead,
+    the wait also holds how late the probe sent after the fault: a busy CI machine's five 5 s
+    read timeouts each ended 5.28 s after the stamp, all with the same delay."""
+    name = name or cell["cell"]
+    probe = cell["probe"]
+    assert probe["error"], (name, probe)
+    assert_within(probe["stall_s"], bounds, f"{name} (its failed operation, from its send; "
+                                            f"{probe['detect_s']} s after the fault's stamp)")
 
 
 def cells(summary):

@@ -7,20 +7,14 @@ from harness.databases import DATABASES
 from harness.measure import ledger
 
 from tests.control_plane_contract import check_changes
-from tests.kernel_facts import assert_within, blackhole_bounds
-from tests.scenarios.conftest import cells
+from tests.kernel_facts import SEND_STAMP_S, assert_within, blackhole_bounds
+from tests.scenarios.conftest import assert_waited, cells
 
 
-def lead_s(summary):
-    """How much after the fault the first unacknowledged send may be: a probe interval (0.1 s)
-    and the fault step's measured uncertainty."""
-    return 0.1 + summary["fault"]["uncertainty_s"]
-
-
-def assert_within_kernel_budget(cell, retries2, summary):
-    """KERNEL_FACTS.md's range for tcp_retries2, its ladder scaled to the RTO the kernel reported (ss)."""
-    bounds = blackhole_bounds(retries2, lead_s(summary), cell["predicted"]["base_rto_s"])
-    assert_within(cell["probe"]["detect_s"], bounds, cell["cell"])
+def assert_within_kernel_budget(cell, retries2):
+    """KERNEL_FACTS.md's range for tcp_retries2, its ladder scaled to the RTO the kernel reported
+    (ss), from the client's failed send."""
+    assert_waited(cell, blackhole_bounds(retries2, SEND_STAMP_S, cell["predicted"]["base_rto_s"]))
 
 
 def assert_within_model(cell):
@@ -43,7 +37,7 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
     by_name = cells(summary)
     assert set(by_name) == {"r3", "r5"}
     for retries2 in (3, 5):
-        assert_within_kernel_budget(by_name[f"r{retries2}"], retries2, summary)
+        assert_within_kernel_budget(by_name[f"r{retries2}"], retries2)
     for cell in by_name.values():
         assert_within_model(cell)
         assert cell["probe"]["error"] == "MYSQL_2013"
@@ -81,7 +75,7 @@ def assert_every_write_accounted_for(summary, path, rto_s):
 def test_silent_kill_hangs_like_a_swap(run_scenario):
     summary, _ = run_scenario("silent-kill", warmup_s=3)
     [cell] = summary["cells"]
-    assert_within_kernel_budget(cell, 5, summary)
+    assert_within_kernel_budget(cell, 5)
     assert_within_model(cell)
     assert cell["probe"]["server_after"] == "mysql-replica"
 
@@ -89,7 +83,7 @@ def test_silent_kill_hangs_like_a_swap(run_scenario):
 def test_iptables_drop_errors_only_where_the_budget_is_shorter_than_the_partition(run_scenario):
     summary, _ = run_scenario("iptables-drop", warmup_s=3)
     by_name = cells(summary)
-    assert_within_kernel_budget(by_name["r3"], 3, summary)
+    assert_within_kernel_budget(by_name["r3"], 3)
     assert_within_model(by_name["r3"])
     assert by_name["r3"]["probe"]["error"] == "MYSQL_2013"
     r15 = by_name["r15"]["probe"]
@@ -101,5 +95,5 @@ def test_iptables_drop_errors_only_where_the_budget_is_shorter_than_the_partitio
 def test_default_lvs_switchover_hangs_for_the_whole_kernel_budget(run_scenario):
     summary, _ = run_scenario("lvs-switchover")
     [cell] = summary["cells"]
-    assert_within_kernel_budget(cell, 15, summary)
+    assert_within_kernel_budget(cell, 15)
     assert_within_model(cell)

@@ -28,6 +28,13 @@ def test_blackhole_then_reconnect_on_the_new_backend():
         "mysql-primary", "mysql-replica", 1)
 
 
+def test_the_failed_operations_send_is_recorded_relative_to_the_fault():
+    late = recovery.probe_outcome([op(-0.1, -0.09), op(0.28, 5.28, False, error="TIMEOUT")], T)
+    assert (late.sent_s, late.stall_s, late.detect_s) == (0.28, 5.0, 5.28)
+    in_flight = recovery.probe_outcome([op(-0.05, 12.9, False, error="MYSQL_2013")], T)
+    assert in_flight.sent_s == -0.05
+
+
 def test_failed_reconnects_before_recovery_are_counted():
     ops = [op(0, 6.7, False, error="MYSQL_2013"), op(6.8, 11.8, False, error="MYSQL_2003"),
            op(11.9, 12.0)]
@@ -99,6 +106,25 @@ def test_a_read_timeout_shorter_than_the_budget_decides():
     window = predict(cell, BLACKHOLE, 0.1, 0.0)
     # the timer starts with the first request after the fault: half a probe interval later on average
     assert (window.expected_s, window.earliest_s, window.basis) == (5.05, 5, "application read timeout 5 s")
+
+
+def test_a_send_later_than_the_window_allows_moves_the_window_with_it():
+    # a CI run: every 5 s read timeout ended 5.28 s after the fault, its operation sent 0.28 s
+    # after it (the probe itself late on a busy machine), the window counted from sends by 0.117 s
+    cell = Cell("r5-rt5", (("tcp_retries2", 5),), read_timeout_s=5)
+    window = predict(cell, BLACKHOLE, 0.1, 0.017)
+    assert window.send_by_s == pytest.approx(0.117) and not window.contains(5.28)
+    assert window.contains(5.28, sent_s=0.28)
+    assert not window.contains(5.6, sent_s=0.28)           # a timer 0.32 s late is still a finding
+    assert not window.contains(5.28, sent_s=0.05)          # sent in time: counted from the fault as before
+    assert window.contains(5.0, sent_s=-0.01) and not window.contains(None, sent_s=0.28)
+
+
+def test_windows_not_counted_from_a_send_ignore_it():
+    idle = predict(CELL5, BLACKHOLE, 0.1, 0.0, idle=(-1.0, None))
+    assert idle.send_by_s is None
+    drain = predict(CELL5, Effect("reset", after_s=5.0), 0.1, 0.0)
+    assert drain.send_by_s is None and not drain.contains(6.5, sent_s=2.0)
 
 
 def test_a_read_timeout_may_lose_to_a_borderline_budgets_earlier_firing():
