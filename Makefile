@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status test-cluster
+.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -33,7 +33,8 @@ help:
 	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole)"
 	@echo "make test-kernel [KERNEL=6.1]  the guest-kernel suite (IPVS semantics, netem) in one guest"
 	@echo "make compare-control-planes [RUNS=\"manual=dir ...\"]  one failover under manual, keepalived, kube-proxy ipvs/nftables"
-	@echo "make cluster-up [KERNEL=6.12]  a single-node Kubernetes cluster in a guest, kept (KUBECONFIG: .lab/cluster/kubeconfig)"
+	@echo "make cluster-up [KERNEL=6.12] [ALLOWED_SYSCTLS=...]  a single-node Kubernetes cluster in a guest, kept (KUBECONFIG: .lab/cluster/kubeconfig)"
+	@echo "make cluster-check scenario=ID  would the cluster (KUBECONFIG, or cluster-up's) run each cell? exit 2 naming the kubelet setting if not"
 	@echo "make cluster-down  stop it; make cluster-status: is one up, its node Ready, how long its start took"
 	@echo "make test-cluster  the cluster's tests: up, pods from the lab's images, a Service through kube-proxy IPVS, down"
 	@echo "make kernel-matrix scenario=ID [KERNELS=\"host 6.1 6.12\"]  run on each kernel, compare, store baselines"
@@ -130,6 +131,9 @@ cluster-down: venv
 
 cluster-status: venv
 	@$(PY) -m harness cluster-status
+
+cluster-check: venv
+	@$(PY) -m harness cluster-check $(or $(scenario),lvs-switchover)
 
 test-cluster: setup guest-tools
 	@$(PY) -m pytest -m cluster tests/cluster

@@ -21,14 +21,19 @@ def settings(scenario, cell, vip, duration_s, netns=None, phase=0.0):
     phase: where in the interval (0 to 1) its ticks fall, against probes started with it: probes
     ticking together would all meet the fault at the same point of their interval, and a grid
     would measure one phase of it, not its spread (the model expects half an interval)."""
+    argv = [*cell_argv(scenario.probe.proto, scenario.probe.interval_ms, cell, vip, duration_s,
+                       phase * scenario.probe.interval_ms), "--stop-on-eof"]
+    return {"cell": cell.name, "env": cell.socket_env(), "argv": argv, "netns": netns}
+
+
+def cell_argv(proto, interval_ms, cell, host, duration_s, phase_ms=0.0):
+    """The probe's options for a cell (scenario.model.Cell) against host."""
     idle = ["--idle-s", f"{cell.idle_s:g}"] if cell.idle_s else []
-    argv = ["--proto", scenario.probe.proto, "--host", vip,
-            "--interval-ms", f"{scenario.probe.interval_ms:g}", "--duration-s", f"{duration_s:.0f}",
+    return ["--proto", proto, "--host", host, "--interval-ms", f"{interval_ms:g}", "--duration-s", f"{duration_s:.0f}",
             "--read-timeout-s", f"{cell.read_timeout_s:g}", "--first-connect-s", f"{FIRST_CONNECT_S:g}",
             "--settle-ops", f"{SETTLE_OPS}", "--settle-interval-ms", f"{SETTLE_INTERVAL_MS:g}",
-            "--phase-ms", f"{phase * scenario.probe.interval_ms:.0f}",
-            "--stop-on-eof", *idle, *(["--user", cell.database_user] if cell.account != "shared" else [])]
-    return {"cell": cell.name, "env": cell.socket_env(), "argv": argv, "netns": netns}
+            "--phase-ms", f"{phase_ms:.0f}", *idle,
+            *(["--user", cell.database_user] if cell.account != "shared" else [])]
 
 
 def group_input(cells_settings):

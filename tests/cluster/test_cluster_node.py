@@ -1,22 +1,24 @@
 """A single-node Kubernetes cluster in a guest kernel (`make cluster-up`): pods from the lab's own
-images, a pod's TCP sysctl where the node allows it and a refusal where it does not, a Service
-through the cluster's kube-proxy in IPVS mode, and nothing left after `make cluster-down`.
+images, a pod's TCP sysctl where the node allows it and, where it does not, a refusal before
+anything starts (cluster-check, from the kubelets' own configuration) that the kubelet's agrees
+with, a Service through the cluster's kube-proxy in IPVS mode, and nothing left after
+`make cluster-down`.
 The witnesses are the cluster's own: the API server's pod status and logs, the kernel's sysctl as
 the pod read it, the node's IPVS table (ipvsadm), and this host's process list."""
 import json
-import time
+import os
+import subprocess
+import sys
 
 import pytest
 
-from harness.lab.cluster import ClusterNode
 from harness.lab.cluster.api import wait_for
+from harness.lab.cluster.pods import CLIENT_IMAGE, WEB_IMAGE, pod, service
 from harness.lab.compose import REPO
-from harness.lab.guest.qemu import running_guests
+from tests.cluster.conftest import FIGURES, NAMESPACE, NOT_ALLOWED, POD_S, phase, wait_running
 
 pytestmark = pytest.mark.cluster
-NAMESPACE = "/api/v1/namespaces/default"
 WEB, CLIENT, FORBIDDEN = "web", "client", "forbidden"
-POD_S = 600                 # created -> Running/Succeeded (TCG: the spike's pod took 13.5 s)
 
 CLIENT_SCRIPT = """
 import json, socket, sys
@@ -38,53 +40,14 @@ sys.exit(1)
 """
 
 
-def pod(name, image, command=None, sysctls=None, labels=None):
-    container = {"name": name, "image": image, "imagePullPolicy": "Never"}
-    if command:
-        container["command"] = command
-    spec = {"containers": [container], "restartPolicy": "Never", "terminationGracePeriodSeconds": 1}
-    if sysctls:
-        spec["securityContext"] = {"sysctls": [{"name": k, "value": str(v)} for k, v in sysctls.items()]}
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "labels": labels or {}}, "spec": spec}
-
-
-FIGURES = {}                # what the tests measured, stored with the start's timings in results/bench/
-
-
-@pytest.fixture(scope="module")
-def node():
-    node = ClusterNode(home=REPO / ".lab" / "cluster-test")
-    guests_before = set(running_guests())
-    try:
-        node.up()
-        yield node
-        bench = REPO / "results" / "bench"
-        bench.mkdir(parents=True, exist_ok=True)
-        (bench / f"cluster-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}.json").write_text(
-            json.dumps({"up": node.state(), "pods": FIGURES}, indent=1) + "\n")
-    finally:
-        node.down()
-    assert set(running_guests()) <= guests_before, "the cluster's QEMU outlived cluster-down"
-    assert not node.home.exists()
-
-
-def phase(api, name):
-    return api.get(f"{NAMESPACE}/pods/{name}")["status"].get("phase")
-
-
 def test_a_service_through_kube_proxy_ipvs_reaches_a_pod_whose_client_has_its_own_tcp_retries2(node):
     api = node.api()
     state = node.state()
     assert all(state["timings"][k] > 0 for k in ("guest_s", "api_ready_s", "node_s", "total_s")), state
-    api.create(f"{NAMESPACE}/pods", pod(WEB, "blackhole-lab/web:dev", labels={"app": WEB}))
-    service = api.create(f"{NAMESPACE}/services", {
-        "apiVersion": "v1", "kind": "Service", "metadata": {"name": WEB},
-        "spec": {"selector": {"app": WEB}, "ports": [{"port": 80, "targetPort": 80}]}})
-    cluster_ip = service["spec"]["clusterIP"]
-    FIGURES["web_pod_running_s"] = wait_for("the web pod Running", lambda: phase(api, WEB) == "Running", POD_S,
-                                            poll_s=0.5)
-    web_ip = api.get(f"{NAMESPACE}/pods/{WEB}")["status"]["podIP"]
-    api.create(f"{NAMESPACE}/pods", pod(CLIENT, "blackhole-lab/client:dev", ["python3", "-c", CLIENT_SCRIPT, cluster_ip],
+    api.create(f"{NAMESPACE}/pods", pod(WEB, WEB_IMAGE, labels={"app": WEB}))
+    cluster_ip = api.create(f"{NAMESPACE}/services", service(WEB, {"app": WEB}, 80))["spec"]["clusterIP"]
+    web_ip = wait_running(api, WEB, "web_pod_running_s")
+    api.create(f"{NAMESPACE}/pods", pod(CLIENT, CLIENT_IMAGE, ["python3", "-c", CLIENT_SCRIPT, cluster_ip],
                                         sysctls={"net.ipv4.tcp_retries2": 5}))
     FIGURES["client_pod_done_s"] = wait_for("the client pod to finish",
                                             lambda: phase(api, CLIENT) in ("Succeeded", "Failed"), POD_S, poll_s=0.5)
@@ -99,11 +62,39 @@ def test_a_service_through_kube_proxy_ipvs_reaches_a_pod_whose_client_has_its_ow
     assert f"{web_ip}:80" in table, table
 
 
-def test_a_pod_asking_for_a_sysctl_the_node_does_not_allow_is_refused_by_the_kubelet(node):
+def cluster_check(node, scenario_file):
+    return subprocess.run([sys.executable, "-m", "harness", "cluster-check", str(scenario_file)], cwd=REPO,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "KUBECONFIG": str(node.kubeconfig_path)})
+
+
+def scenario_with(tmp_path, cells):
+    """lvs-switchover with these cells (YAML flow mappings)."""
+    text = (REPO / "scenarios" / "lvs-switchover.yaml").read_text()
+    path = tmp_path / "cells.yaml"
+    path.write_text(text.replace("  - tcp_retries2: 15\n", "".join(f"  - {cell}\n" for cell in cells)))
+    return path
+
+
+def test_a_cell_the_node_does_not_allow_is_refused_before_anything_starts_as_the_kubelet_refuses_it(node, tmp_path):
     api = node.api()
-    api.create(f"{NAMESPACE}/pods", pod(FORBIDDEN, "blackhole-lab/client:dev", ["true"],
-                                        sysctls={"net.ipv4.tcp_sack": 0}))
-    wait_for("the kubelet's verdict", lambda: phase(api, FORBIDDEN) == "Failed", POD_S)
-    status = api.get(f"{NAMESPACE}/pods/{FORBIDDEN}")["status"]
-    assert status.get("reason") == "SysctlForbidden", status
-    assert "net.ipv4.tcp_sack" in status.get("message", ""), status
+    pods_before = [p["metadata"]["name"] for p in api.get(f"{NAMESPACE}/pods")["items"]]
+    refused = cluster_check(node, scenario_with(tmp_path, ["{tcp_retries2: 5}",
+                                                           "{tcp_retries2: 5, tcp_syn_linear_timeouts: 0}"]))
+    print(refused.stdout + refused.stderr)
+    assert refused.returncode == 2, refused
+    [line] = [line for line in refused.stderr.splitlines() if "cell " in line]
+    assert "cell r5-synlin0:" in line and f"{NOT_ALLOWED}=0" in line and "allowedUnsafeSysctls" in line, line
+    # the node's setting as its kubelet reported it (/configz), not as this test asked for it
+    assert "net.ipv4.tcp_retries2" in refused.stdout and NOT_ALLOWED not in refused.stdout, refused.stdout
+    assert [p["metadata"]["name"] for p in api.get(f"{NAMESPACE}/pods")["items"]] == pods_before, "it started something"
+    allowed = cluster_check(node, scenario_with(tmp_path, ["{tcp_retries2: 5}", "{tcp_keepalive_time: 30}"]))
+    assert allowed.returncode == 0 and "lets all 2 cell(s) run" in allowed.stdout, allowed
+    # The kubelet's own verdict on the refused cell's pod sysctls, and on one no cell can ask for.
+    for name, sysctls, named in ((FORBIDDEN, {"net.ipv4.tcp_retries2": 5, NOT_ALLOWED: 0}, NOT_ALLOWED),
+                                 (f"{FORBIDDEN}-sack", {"net.ipv4.tcp_sack": 0}, "net.ipv4.tcp_sack")):
+        api.create(f"{NAMESPACE}/pods", pod(name, CLIENT_IMAGE, ["true"], sysctls=sysctls))
+        FIGURES[f"{name}_refused_s"] = wait_for("the kubelet's verdict", lambda: phase(api, name) == "Failed", POD_S)
+        status = api.get(f"{NAMESPACE}/pods/{name}")["status"]
+        assert status.get("reason") == "SysctlForbidden", status
+        assert named in status.get("message", ""), status

@@ -1,10 +1,12 @@
 """The API server's REST face, as much of it as the lab needs: JSON in, JSON out, the cluster's
 own certificate checked (assets.py makes it for 127.0.0.1)."""
+import base64
 import json
 import ssl
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 from ...errors import LabError
 
@@ -20,11 +22,39 @@ class KubeApi:
         self.server, self.token = server.rstrip("/"), token
         self.context = ssl.create_default_context(cafile=str(cafile))
 
-    def request(self, path, method="GET", body=None, timeout=15):
+    @classmethod
+    def from_kubeconfig(cls, path):
+        """The current context's cluster and user of a kubeconfig file (JSON, or YAML as kubectl
+        writes it): a bearer token and the cluster's CA, as a file or inline data."""
+        import yaml
+        path = Path(path)
+        try:
+            config = yaml.safe_load(path.read_text())
+        except (OSError, yaml.YAMLError) as exc:
+            raise LabError(f"cluster: cannot read the kubeconfig {path}: {exc}") from None
+        try:
+            context = _named(config["contexts"], config["current-context"])["context"]
+            cluster = _named(config["clusters"], context["cluster"])["cluster"]
+            user = _named(config["users"], context["user"])["user"]
+        except (KeyError, TypeError, StopIteration):
+            raise LabError(f"cluster: {path} has no usable current context (current-context, contexts, clusters, "
+                           "users)") from None
+        if "token" not in user:
+            raise LabError(f"cluster: {path}: the lab speaks to a cluster with a bearer token; the user of its "
+                           "current context has none (client certificates and exec plugins are not supported)")
+        cafile = cluster.get("certificate-authority")
+        if cafile is None and "certificate-authority-data" in cluster:
+            cafile = path.parent / f".{path.name}.ca.crt"
+            cafile.write_bytes(base64.b64decode(cluster["certificate-authority-data"]))
+        if cafile is None:
+            raise LabError(f"cluster: {path}: the cluster has no certificate-authority to check its server with")
+        return cls(cluster["server"], user["token"], (path.parent / cafile) if not Path(cafile).is_absolute() else cafile)
+
+    def request(self, path, method="GET", body=None, timeout=15, content_type="application/json"):
         """The answer's text; ApiError for an HTTP error, OSError when nothing answers."""
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(f"{self.server}{path}", method=method, data=data, headers={
-            "Authorization": f"Bearer {self.token}", "Content-Type": "application/json", "Accept": "application/json"})
+            "Authorization": f"Bearer {self.token}", "Content-Type": content_type, "Accept": "application/json"})
         try:
             with urllib.request.urlopen(request, context=self.context, timeout=timeout) as answer:
                 return answer.read().decode()
@@ -37,12 +67,24 @@ class KubeApi:
     def create(self, path, body):
         return json.loads(self.request(path, "POST", body))
 
+    def patch(self, path, body):
+        """A strategic merge patch (lists of conditions merge by their type)."""
+        return json.loads(self.request(path, "PATCH", body, content_type="application/strategic-merge-patch+json"))
+
+    def delete(self, path, grace_period_s=None):
+        query = "" if grace_period_s is None else f"?gracePeriodSeconds={grace_period_s}"
+        return json.loads(self.request(f"{path}{query}", "DELETE"))
+
     def ready(self):
         """/readyz says ok (False while it starts, or while nothing listens yet)."""
         try:
             return self.request("/readyz", timeout=5) == "ok"
         except (OSError, ApiError):
             return False
+
+
+def _named(entries, name):
+    return next(entry for entry in entries if entry["name"] == name)
 
 
 def wait_for(what, ready, timeout_s, alive=lambda: None, poll_s=2.0):

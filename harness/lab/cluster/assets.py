@@ -119,7 +119,7 @@ def _openssl(directory, *arguments):
         raise LabError(f"cluster: openssl {arguments[0]} failed: {result.stderr.strip()[-400:]}")
 
 
-def prepare(directory):
+def prepare(directory, allowed_unsafe_sysctls=ALLOWED_UNSAFE_SYSCTLS):
     """What /opt/cluster holds besides bin/ (the programs, on the guest's disk: kube_programs), made
     afresh in directory: the keys, the settings, node-start."""
     directory = Path(directory)
@@ -131,7 +131,7 @@ def prepare(directory):
              "-addext", f"subjectAltName=IP:127.0.0.1,IP:{GUEST_NODE_IP},IP:{API_SERVICE_IP},DNS:kubernetes",
              "-keyout", "apiserver.key", "-out", "apiserver.crt")
     (directory / "tokens.csv").write_text(f'{TOKEN},blackhole-lab,blackhole-lab,"system:masters"\n')
-    (directory / "kubelet.json").write_text(json.dumps(kubelet_config(), indent=1) + "\n")
+    (directory / "kubelet.json").write_text(json.dumps(kubelet_config(allowed_unsafe_sysctls), indent=1) + "\n")
     (directory / "10-pods.conflist").write_text(json.dumps(cni_config(), indent=1) + "\n")
     (directory / "containerd.toml").write_text(containerd_config())
     (directory / "kubeconfig").write_text(json.dumps(

@@ -55,8 +55,12 @@ def node_contents(images):
 
 
 class ClusterNode:
-    def __init__(self, home=HOME, kernel=DEFAULT_KERNEL, out=sys.stdout):
+    def __init__(self, home=HOME, kernel=DEFAULT_KERNEL, out=sys.stdout,
+                 allowed_unsafe_sysctls=assets.ALLOWED_UNSAFE_SYSCTLS):
+        """allowed_unsafe_sysctls: the kubelet's allowedUnsafeSysctls (default: every TCP knob a
+        cell can set)."""
         self.home, self.kernel, self.out = Path(home), kernel, out
+        self.allowed_unsafe_sysctls = tuple(allowed_unsafe_sysctls)
         self.guest_home = self.home / "guest"
         self.kubeconfig_path = self.home / "kubeconfig"
 
@@ -111,7 +115,7 @@ class ClusterNode:
         engine = None
         try:
             self.say("cluster: the Kubernetes programs (built from the Go module proxy once per machine) ...")
-            opt = assets.prepare(self.home / "opt")
+            opt = assets.prepare(self.home / "opt", self.allowed_unsafe_sysctls)
             images = [assets.PAUSE_IMAGE, *pod_images()]
             timings["assets_s"] = _since(started)
             engine = GuestEngine(self.kernel, image_keys=host_image_keys, save_images=save_host_images,
@@ -159,6 +163,7 @@ class ClusterNode:
         ca = opt / "apiserver.crt"
         self.kubeconfig_path.write_text(json.dumps(assets.kubeconfig(server, certificate_authority=str(ca)), indent=1))
         state = {"kernel": engine.kernel.release, "package": engine.kernel.package, "server": server,
+                 "allowed_unsafe_sysctls": list(self.allowed_unsafe_sysctls),
                  "timings": timings, "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         (self.home / STATE_FILE).write_text(json.dumps(state, indent=1) + "\n")
         self.say(f"cluster: up in {timings['total_s']} s (guest {timings['guest_s']} s, API server "
@@ -180,6 +185,28 @@ class ClusterNode:
     def guest_command(self, command, timeout=60):
         """A shell command on the node (as root), its output; LabError if it fails."""
         return self._running_engine().ssh.run(command, timeout=timeout).stdout
+
+    # -- the node's own view of its pods ----------------------------------------------
+    def in_pod_network(self, pod_ip, command, timeout=60):
+        """A command run on the node inside the network namespace that holds pod_ip (the CNI
+        plugins made it, under /run/netns), its output."""
+        found = self.guest_command(f"for ns in $(ip netns list | cut -d' ' -f1); do ip -n $ns -4 -o addr show | "
+                                   f"grep -q ' {pod_ip}/' && echo $ns; done; true").split()
+        if len(found) != 1:
+            raise LabError(f"cluster: {len(found)} network namespaces on the node hold {pod_ip}: {found}")
+        return self.guest_command(f"ip netns exec {found[0]} {command}", timeout=timeout)
+
+    def cut_silently(self, pod_ip):
+        """Drop everything into and out of a pod, in its own network namespace: nothing answers
+        and nothing is sent, not even a reset or an ICMP error; ARP is still answered, as by a
+        host whose stack stopped. Returns (started, landed) on the node's clock, which its
+        pods' programs stamp their records with."""
+        chain = "'{ type filter hook %s priority -300; policy drop; }'"
+        out = self.in_pod_network(pod_ip, "sh -c \"date +%s.%N; nft add table inet blackhole-cut; "
+                                          f"nft add chain inet blackhole-cut in {chain % 'input'}; "
+                                          f"nft add chain inet blackhole-cut out {chain % 'output'}; date +%s.%N\"")
+        started, landed = (float(v) for v in out.split())
+        return started, landed
 
     # -- helpers -------------------------------------------------------------------
     def _save_logs(self, engine):

@@ -1,0 +1,51 @@
+"""The lab's programs as Kubernetes objects: the manifests the API server is given (pure).
+
+A cell becomes a pod of the lab's client image running the lab's probe alone (no group: one pod
+per cell). Its TCP sysctls are the pod's `securityContext.sysctls`, which the node must allow
+(allows.py). Its socket options come from the lab's preloaded libsockopts, as on the other places
+the lab runs. Nothing is pulled: every image is already on the node (`imagePullPolicy: Never`)."""
+from ...load import probe
+
+CLIENT_IMAGE = "blackhole-lab/client:dev"
+WEB_IMAGE = "blackhole-lab/web:dev"
+
+
+# A pod with this readiness gate is ready only while the lab says so (serving()): its readiness
+# turned off is a fault, deterministic where a failing readiness probe is not (under TCG a
+# 1 s probe of a healthy nginx timed out now and then, and kube-proxy reset its flows).
+SERVING = "blackhole-lab/serving"
+
+
+def pod(name, image, command=None, sysctls=None, labels=None, env=None, gated=False):
+    """gated: ready only once serving(True) is patched into its status."""
+    container = {"name": name, "image": image, "imagePullPolicy": "Never"}
+    if command:
+        container["command"] = list(command)
+    if env:
+        container["env"] = [{"name": k, "value": str(v)} for k, v in env.items()]
+    spec = {"containers": [container], "restartPolicy": "Never", "terminationGracePeriodSeconds": 1}
+    if gated:
+        spec["readinessGates"] = [{"conditionType": SERVING}]
+    if sysctls:
+        spec["securityContext"] = {"sysctls": [{"name": k, "value": str(v)} for k, v in sysctls.items()]}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "labels": dict(labels or {})}, "spec": spec}
+
+
+def serving(ready, at):
+    """The status patch (strategic merge, on pods/<name>/status) that turns a gated pod's
+    readiness on or off; at: its time, RFC 3339."""
+    return {"status": {"conditions": [{"type": SERVING, "status": "True" if ready else "False",
+                                       "lastTransitionTime": at, "reason": "BlackholeLab"}]}}
+
+
+def service(name, selector, port):
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name},
+            "spec": {"selector": dict(selector), "ports": [{"port": port, "targetPort": port}]}}
+
+
+def probe_pod(name, cell, proto, host, interval_ms, duration_s):
+    """A cell's pod: the probe against host (a Service's ClusterIP) for duration_s, one JSON line
+    per operation in the pod's log."""
+    env = {"LD_PRELOAD": probe.SOCKOPTS_LIBRARY, **cell.socket_env()}
+    return pod(name, CLIENT_IMAGE, ["probe", *probe.cell_argv(proto, interval_ms, cell, host, duration_s)],
+               sysctls=dict(cell.kernel_sysctls()), labels={"blackhole-lab/cell": cell.name}, env=env)
