@@ -42,6 +42,16 @@ def set_serving(api, name, ready):
     api.patch(f"{NAMESPACE}/pods/{name}/status", serving(ready, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
 
 
+def endpoint_ready(api, address):
+    """The ready condition of the endpoint with this address in the Service's EndpointSlices (None: none has it)."""
+    slices = api.get(f"/apis/discovery.k8s.io/v1/namespaces/default/endpointslices"
+                     f"?labelSelector=kubernetes.io/service-name%3D{SERVICE}")["items"]
+    for endpoint in (e for s in slices for e in s.get("endpoints") or ()):
+        if address in endpoint["addresses"]:
+            return endpoint.get("conditions", {}).get("ready")
+    return None
+
+
 def base_rto_s(node, client_ip, cluster_ip):
     """The RTO the client's kernel holds for its connection to the Service (ss, in its pod's namespace)."""
     shown = node.in_pod_network(client_ip, f"ss -tin dst {cluster_ip}")
@@ -78,8 +88,11 @@ def test_a_pod_cut_off_and_made_not_ready_blackholes_each_client_until_its_kerne
     cut = time.monotonic()
     set_serving(api, OLD, False)
     FIGURES["blackhole_cut_took_s"] = round(t_fault - started, 3)
-    # kube-proxy's answer to the endpoint turning not ready: the old pod kept at weight 0 while
-    # its flows remain
+    # The endpoint controller's answer, then kube-proxy's: the old pod kept at weight 0 while its
+    # flows remain
+    FIGURES["blackhole_endpoint_not_ready_s"] = wait_for(
+        "the EndpointSlice to say the old pod is not ready", lambda: endpoint_ready(api, old_ip) is not True, 120,
+        poll_s=0.5)
     weight_zero = re.compile(rf"{re.escape(old_ip)}:80\s+\S+\s+0\s+[1-9]")
     table = {}
 

@@ -1,6 +1,6 @@
 """What a cluster lets a cell do (harness/lab/cluster/allows.py), held to Kubernetes' own source: the
 kubelet's safe sysctls as v1.34.2 lists them (the version scripts/ensure-kube.sh builds, from the
-Go module cache on this machine), and its pattern matching."""
+Go module proxy), and its pattern matching."""
 import base64
 import json
 import re
@@ -22,8 +22,12 @@ SYNLIN = Cell("r5-synlin0", (("tcp_retries2", 5), ("tcp_syn_linear_timeouts", 0)
 
 
 def kubernetes_source(path):
-    cache = subprocess.run(["go", "env", "GOMODCACHE"], capture_output=True, text=True).stdout.strip()
-    return (Path(cache) / f"k8s.io/kubernetes@{KUBERNETES}" / path).read_text()
+    """A file of the Kubernetes source the cluster's programs are built from (fetched from the Go
+    module proxy where this machine has not built them yet)."""
+    found = subprocess.run(["go", "mod", "download", "-json", f"k8s.io/kubernetes@{KUBERNETES}"], cwd="/",
+                           capture_output=True, text=True, timeout=900)
+    assert found.returncode == 0, found.stderr
+    return (Path(json.loads(found.stdout)["Dir"]) / path).read_text()
 
 
 def test_the_safe_set_is_kubernetes_own():
