@@ -30,7 +30,7 @@ def test_kube_proxy_ipvs_keeps_the_lost_backend_at_weight_0_while_its_clients_bl
     assert end["control_caught_up"], "the run stopped watching before kube-proxy had synced the write"
     primary, replica = primary_and_replica(run)
     assert kube_proxy_log.mode(run.read(run.service_log("kube-proxy"))) == "ipvs"
-    assert_clients_waited_for_their_kernel(summary)
+    assert_clients_waited_for_their_kernel(summary, run)
     [change] = [c for c in control_plane("kube-proxy", (("mode", "ipvs"),)).changes(run) if c.backend == primary]
     # The director's IPVS table, sampled after the sync: the replica serves, and the primary is
     # still a real server, at weight 0 (graceful termination), while flows to it are counted. (Not

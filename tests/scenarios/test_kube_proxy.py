@@ -45,7 +45,7 @@ def test_kube_proxy_nftables_reprograms_the_director_from_the_endpoint_write_and
     assert kube_proxy_log.mode(run.read(run.service_log("kube-proxy"))) == "nftables"
 
     # No drain in nftables mode: each client waits for its own kernel (KERNEL_FACTS.md), not for kube-proxy.
-    by_name = assert_clients_waited_for_their_kernel(summary)
+    by_name = assert_clients_waited_for_their_kernel(summary, run)
     for cell in by_name.values():
         assert cell["probe"]["error"] == "MYSQL_2013" and cell["probe"]["server_after"] == "mysql-replica"
 
