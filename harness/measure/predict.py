@@ -31,8 +31,10 @@ class Window:
         wait start at that send."""
         if self.expected_s is None:
             return value is None
-        late = max(0.0, sent_s - self.send_by_s) if value is not None and None not in (sent_s, self.send_by_s) else 0.0
-        return value is not None and self.earliest_s - 0.0005 <= value - late <= self.latest_s + 0.0005
+        if value is None:
+            return False
+        late = 0.0 if sent_s is None or self.send_by_s is None else max(0.0, sent_s - self.send_by_s)
+        return self.earliest_s - 0.0005 <= value - late <= self.latest_s + 0.0005
 
     def shifted(self, offset, basis=None):
         if self.expected_s is None:

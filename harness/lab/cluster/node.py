@@ -5,8 +5,9 @@ Up: the guest boots a disk that holds the node's programs and images (built on t
 guest/node_images.py) with the API server's port forwarded to this host's loopback; the node's
 keys and settings (assets.py) go in over ssh; node-start launches etcd and the API server, then,
 once it is ready, the rest, each under its supervisor; and the command returns once the node is
-Ready, the default service account exists and kube-proxy (IPVS) has programmed the API server's Service: each step timed, in home/cluster.json. A step that fails
-or an interrupt stops the guest and leaves nothing behind.
+Ready, the default service account exists and kube-proxy (IPVS) has programmed the API server's
+Service: each step timed, in home/cluster.json. A step that fails or an interrupt stops the guest
+and leaves nothing behind.
 """
 import json
 import shutil
@@ -205,7 +206,7 @@ class ClusterNode:
         out = self.in_pod_network(pod_ip, "sh -c \"date +%s.%N; nft add table inet blackhole-cut; "
                                           f"nft add chain inet blackhole-cut in {chain % 'input'}; "
                                           f"nft add chain inet blackhole-cut out {chain % 'output'}; date +%s.%N\"")
-        started, landed = (float(v) for v in out.split())
+        started, landed = map(float, out.split())
         return started, landed
 
     # -- helpers -------------------------------------------------------------------
