@@ -1,7 +1,7 @@
 """The kernel's own account of a blackholed connection (ss, sampled twice a second in the client's
 container), as a witness beside what the client reported: when its last retransmission timer was due."""
 from harness import scenario
-from harness.measure import probe_log, ss_log
+from harness.measure import director_flows, probe_log, ss_log
 from tests.kernel_facts import RTO_MAX_S, assert_within
 
 SAMPLER_GAP_S = 1.5           # ss samples every 0.5 s: none for this long after a timer is a stall
@@ -17,7 +17,9 @@ def kernel_ended(run, cell, conn, after_t):
     log = run.read(run.probe_log(cell["cell"]))
     port = next(r["local_port"] for r in probe_log.records(log) if r.get("connected") and r["conn"] == conn)
     by_port = ss_log.by_port(run.ss_samples(namespace))
-    samples = by_port.get(port, [])
+    # A reconnect that took the port again after this connection ended starts from SYN-SENT: its
+    # resent SYNs are not this connection's (a busy zoo's node client took libmariadb's old port).
+    samples = ss_log.first_connection(by_port.get(port, []))
     last = [s for s in samples if s.t > after_t and ss_log.retransmit_due_t(s) is not None][-1:]
     assert last, f"{cell['cell']}: ss never saw connection {conn} (port {port}) retransmitting"
     due_t = ss_log.retransmit_due_t(last[0])
@@ -45,3 +47,17 @@ def assert_reported_what_the_kernel_ended(run, cell, op, kernel_window, sent_t):
     assert ended_t <= op["t1"] <= ended_t + min(2 * rto_s, RTO_MAX_S), (
         f"{cell['cell']}: reported {op['t1'] - ended_t:+.3f} s after the kernel's timer, next due in {2 * rto_s} s")
     print(f"{cell['cell']}: reported {op['t1'] - ended_t:.3f} s after the kernel's timer was due")
+
+
+def reconnects_held_by_the_director(run, namespace):
+    """Local addresses in a client namespace still sending SYNs at the end of the run (ss's last
+    sample) that the director's own table at the end of the run sent to the server the clients
+    used before the fault: reconnects that took a port whose blackholed flow the director kept."""
+    flows_before = director_flows.parse_table(run.read(run.director_flows("before-fault")))
+    old_servers = {f.backend for f in flows_before}
+    assert len(old_servers) == 1, f"the clients used {old_servers} before the fault"
+    kept = {f.client for f in director_flows.parse_table(run.read(run.director_flows("end")))
+            if f.backend in old_servers}
+    samples = ss_log.parse(run.read(run.ss_samples(namespace)))
+    end = max(s.t for s in samples)
+    return {s.local for s in samples if s.t == end and s.state == "SYN-SENT"} & kept

@@ -62,7 +62,7 @@ def first_connection_samples(run, cell, probe_text):
     ports = probe_log.local_ports(probe_text)
     if not ss_path.exists() or not ports:
         return []
-    return list(ss_log.by_port(ss_path).get(ports[0], []))
+    return ss_log.first_connection(ss_log.by_port(ss_path).get(ports[0], []))
 
 
 def verdict(window, outcome, status, observed_s=None):

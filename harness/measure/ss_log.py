@@ -17,6 +17,7 @@ class SocketSample:
     backoff: int = 0
     retrans_total: int = 0       # retrans:<unacked>/<total>
     timer: str = ""              # e.g. 'on,1.2sec,3' (the RTO timer, expiry, retransmits)
+    local: str = ""              # the local address, 10.213.5.128:51548
 
 
 def _number(pattern, text, kind=float, default=None):
@@ -38,7 +39,7 @@ def parse(text):
                 rtt_ms=_number(r"\brtt:([\d.]+)/", info),
                 backoff=_number(r"\bbackoff:(\d+)", info, int, 0),
                 retrans_total=_number(r"\bretrans:\d+/(\d+)", info, int, 0),
-                timer=(re.search(r"timer:\(([^)]*)\)", header) or [None, ""])[1]))
+                timer=(re.search(r"timer:\(([^)]*)\)", header) or [None, ""])[1], local=local))
 
     for line in text.splitlines():
         if line.startswith("@ "):
@@ -79,6 +80,19 @@ def retransmit_due_t(sample):
     if kind != "on":
         return None
     return sample.t + timer_left_s(rest.partition(",")[0])
+
+
+def first_connection(samples):
+    """The samples of the first connection a port had: a later socket that took the port once
+    that connection was gone starts again from SYN-SENT, and its samples are not the first's."""
+    own = []
+    for sample in samples:
+        if sample.state == "SYN-SENT":
+            if own:
+                break
+            continue
+        own.append(sample)
+    return own
 
 
 def for_ports(samples, ports):

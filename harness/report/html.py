@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from .. import store
-from . import client_grid, connect_section, data_section, health_section, lb_split, tables
+from . import client_grid, connect_section, data_section, health_section, kept_flows_section, lb_split, tables
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
@@ -57,6 +57,7 @@ def run_page(run, summary, charts):
             *_connect_section(summary),
             *_health_section(summary),
             *_data_section(summary),
+            *_kept_flows_section(summary),
             "<p>Times are seconds after the fault took effect. detect: the first error the application saw; "
             "recover: its first success after that. The model window comes from the kernel model "
             "(<code>blackhole explain</code>).</p>",
@@ -119,6 +120,16 @@ def _health_section(summary):
     return (["<h2>Health checks: failures, flaps, time out of rotation</h2>",
              table(health_section.HEADER, [[html.escape(v) for v in row] for row in health_section.rows(part)])]
             + [f"<p>{html.escape(line)}</p>" for line in health_section.explanations(part)])
+
+
+def _kept_flows_section(summary):
+    """Reconnects a flow the director kept blackholed (report/kept_flows_section.py), when there were any."""
+    found = kept_flows_section.part_of(summary)
+    if not found:
+        return []
+    return ["<h2>Reconnects into a flow the director kept</h2>",
+            table(kept_flows_section.HEADER, [[html.escape(v) for v in row] for row in kept_flows_section.rows(found)]),
+            f"<p>{html.escape(kept_flows_section.explanation(found))}</p>"]
 
 
 def _worst(summary):

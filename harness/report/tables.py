@@ -2,7 +2,7 @@
 import json
 
 from ..databases import DATABASES
-from . import client_grid, data_section, lb_split
+from . import client_grid, data_section, kept_flows_section, lb_split
 
 
 def _fmt(value, unit=" s"):
@@ -124,6 +124,11 @@ def markdown(summary):
         lines += ["", "Data: what became of each write", ""] + _markdown_table(data_section.HEADER,
                                                                                data_section.rows(data))
         lines += [""] + data_section.explanations(data)
+    kept = kept_flows_section.part_of(summary)
+    if kept:
+        lines += ["", "Reconnects into a flow the director kept", ""] + _markdown_table(
+            kept_flows_section.HEADER, kept_flows_section.rows(kept))
+        lines += ["", kept_flows_section.explanation(kept)]
     details_header, details = client_grid.client_details(summary)
     if details:
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)

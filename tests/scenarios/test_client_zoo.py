@@ -11,7 +11,8 @@ from harness import scenario
 from harness.measure import probe_log
 from harness.pipeline import run_and_report
 from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
-from tests.kernel_witness import assert_reported_what_the_kernel_ended, first_failure
+from tests.kernel_witness import (assert_reported_what_the_kernel_ended, first_failure,
+                                  reconnects_held_by_the_director)
 from tests.scenarios.conftest import assert_nothing_left, cells
 
 CLIENTS = ("pymysql", "jdbc", "hikari", "go", "node", "libmariadb", "sysbench")
@@ -59,19 +60,52 @@ def kernel_bounds(summary, cell):
     return blackhole_bounds(5, lead(summary), cell["predicted"]["base_rto_s"])
 
 
+@pytest.fixture(scope="module")
+def hung(zoo_run):
+    return hung_reconnects(*zoo_run)
+
+
+def hung_reconnects(summary, run):
+    """Cells whose client never worked again after its failed operation: no new connection and no
+    answer after it. Each must be a reconnect the director's kept flow held: every zoo cell shares
+    one namespace, and a client's new connection may take a port another's blackholed connection
+    had freed; ss then shows its SYNs resent until the end and the director's own table still
+    sends that address to the primary. Those the run's summary must report too."""
+    t_fault = summary["fault"]["t"]
+    hung = set()
+    for cell in summary["cells"]:
+        records = probe_log.records(run.read(run.probe_log(cell["cell"])))
+        failed = next((r for r in records if r.get("ok") is False and r["t1"] > t_fault), None)
+        if failed and not any(r.get("connected", 0) > failed["t0"] or (r.get("ok") and r["t0"] > failed["t1"])
+                              for r in records):
+            hung.add(cell["cell"])
+    if hung:
+        held = reconnects_held_by_the_director(run, "r5")
+        print(f"reconnects the director held: {sorted(held)}; cells whose client never came back: {sorted(hung)}")
+        assert len(hung) <= len(held), f"{sorted(hung)} never came back, but the director held only {sorted(held)}"
+        reported = {r["client"] for r in summary["signals"]["director_flows"]["kept_flow_reconnects"]}
+        assert held <= reported, f"the summary left out {held - reported}"
+    return hung
+
+
+def assert_back_on_the_replica(cell, hung):
+    assert cell["probe"]["server_after"] == "mysql-replica" or cell["cell"] in hung, (
+        f"{cell['cell']} did not get back to work")
+
+
 def assert_waited_for_the_kernel(summary, run, cell, kernel_window):
     op = first_failure(run, cell, summary["fault"]["t"])
     assert op["t1"] - summary["fault"]["t"] == pytest.approx(cell["probe"]["detect_s"], abs=0.001)
     assert_reported_what_the_kernel_ended(run, cell, op, kernel_window, summary["fault"]["t"])
 
 
-def test_every_client_at_its_defaults_waits_for_the_kernel(zoo_run):
+def test_every_client_at_its_defaults_waits_for_the_kernel(zoo_run, hung):
     summary, run = zoo_run
     by_name = cells(summary)
     for client in CLIENTS:
         cell = by_name[f"{client}-defaults"]
         assert_waited_for_the_kernel(summary, run, cell, kernel_bounds(summary, cell))
-        assert cell["probe"]["server_after"] == "mysql-replica", f"{client} did not get back to work"
+        assert_back_on_the_replica(cell, hung)
 
 
 def test_each_drivers_own_timeout_ends_the_wait(zoo_run):
@@ -107,7 +141,7 @@ def test_keepalive_does_not_help_a_connection_with_a_request_outstanding(zoo_run
         assert_waited_for_the_kernel(summary, run, cell, kernel_bounds(summary, cell))
 
 
-def test_the_page_names_each_driver_and_what_the_application_saw(zoo_run):
+def test_the_page_names_each_driver_and_what_the_application_saw(zoo_run, hung):
     summary, run = zoo_run
     for cell in summary["cells"]:
         if cell["cell"].startswith("pymysql"):
@@ -116,12 +150,13 @@ def test_the_page_names_each_driver_and_what_the_application_saw(zoo_run):
         client = cell["client"]
         assert client["driver"] and client["saw"], cell["cell"]
         connected = [r for r in probe_log.records(run.read(run.probe_log(cell["cell"]))) if "connected" in r]
-        assert len(connected) >= 2, f"{cell['cell']}: no second connection after the failover"
+        assert len(connected) >= 2 or cell["cell"] in hung, (
+            f"{cell['cell']}: no second connection after the failover")
     page = run.page.read_text()
     assert "Which settings save each client" in page and "mysql-connector-j 8.4.0" in page
 
 
-def test_accounts_of_their_own_change_nothing_on_mariadb(zoo_run):
+def test_accounts_of_their_own_change_nothing_on_mariadb(zoo_run, hung):
     """MariaDB's logins (mysql_native_password) need no key: a cell logging in with an account of its
     own (tests/scenarios/test_mysql_logins.py has MySQL's) works before the fault, waits for the
     kernel like any, and logs in again on the promoted replica."""
@@ -132,22 +167,24 @@ def test_accounts_of_their_own_change_nothing_on_mariadb(zoo_run):
     for cell in own:
         assert cell["probe"]["never_worked"] is None and cell["probe"]["server_before"] == "mysql-primary", cell
         assert_waited_for_the_kernel(summary, run, cell, kernel_bounds(summary, cell))
-        assert cell["probe"]["server_after"] == "mysql-replica", cell["cell"]
+        assert_back_on_the_replica(cell, hung)
 
 
-def test_a_pool_checks_its_idle_connections_before_handing_them_out(zoo_run):
+def test_a_pool_checks_its_idle_connections_before_handing_them_out(zoo_run, hung):
     """The two idle connections the fault caught are each checked (and found dead after HikariCP's
     validation timeout) before the application gets a connection: no dead one handed out."""
     summary, run = zoo_run
     cell = cells(summary)["hikari-pool3"]
     assert_waited_for_the_kernel(summary, run, cell, kernel_bounds(summary, cell))
     assert cell["client"]["dead_connections_handed_out"] == 0
+    if cell["cell"] in hung:        # its new connection's SYNs went to a flow the director kept (hung_reconnects)
+        return
     checks_s = (POOL_SIZE - 1) * HIKARI_VALIDATION_TIMEOUT_S
     assert checks_s - 0.1 <= cell["client"]["reconnect_s"] <= checks_s + 2.0, cell["client"]
     assert cell["probe"]["server_after"] == "mysql-replica"
 
 
-def test_a_pool_that_skips_the_check_hands_out_each_dead_idle_connection(zoo_run):
+def test_a_pool_that_skips_the_check_hands_out_each_dead_idle_connection(zoo_run, hung):
     """aliveBypassWindowMs longer than the run: each idle connection the fault caught is handed out
     and its query waits out the whole tcp_retries2 budget again, one after another."""
     summary, run = zoo_run
@@ -161,4 +198,4 @@ def test_a_pool_that_skips_the_check_hands_out_each_dead_idle_connection(zoo_run
         # (the driver's write follows t0 within DRIVER_WRITE_S)
         assert_reported_what_the_kernel_ended(
             run, cell, op, blackhole_bounds(5, DRIVER_WRITE_S, cell["predicted"]["base_rto_s"]), op["t0"])
-    assert cell["probe"]["server_after"] == "mysql-replica"
+    assert_back_on_the_replica(cell, hung)

@@ -65,7 +65,7 @@ def test_ss_samples_show_the_retransmission_ladder_of_a_blackholed_socket(matrix
     summary, run, _ = matrix_run
     fault_t = summary["fault"]["t"]
     ports = probe_log.local_ports(run.probe_log("r8").read_text())
-    samples = ss_log.for_ports(ss_log.parse(run.ss_samples("r8").read_text()), ports[:1])
+    samples = ss_log.first_connection(ss_log.for_ports(ss_log.parse(run.ss_samples("r8").read_text()), ports[:1]))
     during = [s for s in samples if fault_t < s.t < fault_t + 100]
     assert during, "no ss sample of the blackholed socket during the hang"
     retransmits = [s.retrans_total for s in during]
