@@ -25,6 +25,9 @@ def collect_logs(run, lab):
 
 LEDGER_SQL = "SELECT seq, COUNT(*) FROM sbtest.ledger GROUP BY seq ORDER BY seq"
 SEMI_SYNC_SQL = "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync%'"
+# A busy machine's Docker engine once held all four reads of a run (two servers, two queries each)
+# past a 30 s limit while other labs of make test came and went; the servers' logs showed nothing.
+LEDGER_READ_LIMIT_S = 90
 
 
 def read_ledgers(run, lab, servers):
@@ -33,7 +36,8 @@ def read_ledgers(run, lab, servers):
     read is recorded with why."""
     def read(server, sql):
         try:
-            return "".join("\t".join(row) + "\n" for row in lab.database.query(lab, server, sql))
+            rows = lab.database.query(lab, server, sql, timeout=LEDGER_READ_LIMIT_S)
+            return "".join("\t".join(row) + "\n" for row in rows)
         except Exception as exc:
             return f"# unreadable: {str(exc).splitlines()[0] if str(exc) else repr(exc)}\n"
     wanted = [(server, path, sql) for server in servers
