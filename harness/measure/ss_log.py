@@ -95,6 +95,13 @@ def first_connection(samples):
     return own
 
 
+def nothing_unacked_after(samples, t, hold_s=2.0):
+    """A connection still there hold_s after t on which ss never saw a retransmission timer after t:
+    nothing it sent went unacknowledged, so nothing of it is resent."""
+    after = [s for s in samples if s.t > t]
+    return bool(after) and after[-1].t > t + hold_s and not any(s.timer.startswith("on") for s in after)
+
+
 def for_ports(samples, ports):
     ports = set(ports)
     return [s for s in samples if s.local_port in ports]

@@ -22,6 +22,19 @@ def _in_window(verdict, summary):
     return "yes" if verdict else "NO"
 
 
+LOST_ANSWER = "lost answer"
+
+
+def lost_answer_note(summary):
+    """What 'lost answer' in the error column means, when a cell of the run shows it; else ''."""
+    waiting = [c["cell"] for c in summary.get("cells", []) if c.get("probe", {}).get("waits_for_a_lost_answer")]
+    if not waiting:
+        return ""
+    return (f"{LOST_ANSWER} ({', '.join(waiting)}): the old server had acknowledged the request in flight and its "
+            "answer went with the flow; ss saw nothing left to resend, so neither tcp_retries2 nor a director's "
+            "reset ends the wait, only a read timeout or keepalive would.")
+
+
 def failover_rows(summary):
     rows = []
     for c in summary["cells"]:
@@ -29,7 +42,8 @@ def failover_rows(summary):
         window = "never" if w["expected_s"] is None else f"{w['earliest_s']:.1f}–{w['latest_s']:.1f} s"
         verdict = "never worked" if p.get("never_worked") else _in_window(p["within_window"], summary)
         rows.append([c["cell"], _fmt(p["detect_s"]), window, verdict,
-                     _fmt(p["recover_s"]), p["error"] or "—", p["server_after"] or "—",
+                     _fmt(p["recover_s"]), p["error"] or (LOST_ANSWER if p.get("waits_for_a_lost_answer") else "—"),
+                     p["server_after"] or "—",
                      _fmt(sb.get("detect_s")), _fmt(sb.get("recover_s")),
                      "—" if not sb else str(sb["stalled_s"])])
     return rows
@@ -132,6 +146,8 @@ def markdown(summary):
     details_header, details = client_grid.client_details(summary)
     if details:
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)
+    if lost_answer_note(summary):
+        lines += ["", lost_answer_note(summary)]
     if summary.get("note"):
         lines += ["", summary["note"]]
     lines += ["", "Times are seconds after the fault step started (probe: ms precision; sysbench: 1 s lines)."]

@@ -162,10 +162,14 @@ class CellRecord:
         return (idle[0] - t_fault, idle[1] - t_fault if idle[1] else None) if idle else None
 
     @functools.cached_property
+    def first_connection_samples(self):
+        """ss's samples of the cell's first connection (the one the fault catches); [] if none."""
+        return first_connection_samples(self.context.run, self.cell, self.probe_text)
+
+    @functools.cached_property
     def base_rto_s(self):
         """The base RTO the kernel used for the cell's first connection (ss), or None."""
-        samples = first_connection_samples(self.context.run, self.cell, self.probe_text)
-        return ss_log.base_rto_s(samples, self.context.t_fault)
+        return ss_log.base_rto_s(self.first_connection_samples, self.context.t_fault)
 
     @functools.cached_property
     def window(self):

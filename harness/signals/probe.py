@@ -2,7 +2,7 @@
 container, a fork per cell) or a client of the zoo. When the cell's client first saw the fault
 (detect) and worked again (recover), against the kernel model's window."""
 from ..load import probe, zoo
-from ..measure import client_log
+from ..measure import client_log, ss_log
 from ..measure.run_record import verdict
 from ..load.clients import DEFAULT_CLIENT
 from .base import Load, Signal
@@ -37,8 +37,21 @@ class Probe(Signal):
                 "probe": {**outcome.__dict__, "within_window": verdict(window, outcome, c.status, c.observed_s),
                           "ratio": (round(outcome.detect_s / window.expected_s, 3)
                                     if outcome.detect_s is not None and window.expected_s else None)}}
+        if waits_for_a_lost_answer(record):
+            part["probe"]["waits_for_a_lost_answer"] = True
         cell = record.cell
         if cell.client != DEFAULT_CLIENT:
             part["client"] = {"name": cell.client, "settings": dict(cell.client_settings),
                               **client_log.client_entry(record.probe_text, record.ops, c.t_fault, outcome)}
         return part
+
+
+def waits_for_a_lost_answer(record):
+    """No operation ended after the fault (in a cell not told to idle), yet ss saw its connection
+    there and never retransmitting: the old server had acknowledged the request in flight and its
+    answer went with the flow. With nothing unacknowledged to resend, neither tcp_retries2 nor a
+    director's reset (which meets only a packet the client sends) ends the wait; a read timeout or
+    keepalive would."""
+    t_fault = record.context.t_fault
+    return (record.idle is None and not any(op["t1"] > t_fault for op in record.ops)
+            and ss_log.nothing_unacked_after(record.first_connection_samples, t_fault))

@@ -61,6 +61,8 @@ def test_exercise_6_the_director_resets_instead(tmp_path):
                and answer_lost_in_flight(RunDir(path), c["cell"], summary["fault"]["t"])]
     print(f"answers lost in flight: {waiting}")
     assert len(waiting) < len(summary["cells"])
+    assert all(c["probe"].get("waits_for_a_lost_answer") for c in summary["cells"] if c["cell"] in waiting), \
+        "the run's table does not say 'lost answer'"
     for cell in summary["cells"]:
         if cell["cell"] in waiting:
             continue
