@@ -2,13 +2,14 @@
 container), as a witness beside what the client reported: when its last retransmission timer was due."""
 from harness import scenario
 from harness.measure import director_flows, probe_log, ss_log
+from harness.measure.run_record import first_connection_samples
 from tests.kernel_facts import RTO_MAX_S, assert_within
 
 SAMPLER_GAP_S = 1.5           # ss samples every 0.5 s: none for this long after a timer is a stall
 
 
-def namespace_of(run, cell_name):
-    return next(c.namespace for c in scenario.of_run(run).cells if c.name == cell_name)
+def cell_of(run, cell_name):
+    return next(c for c in scenario.of_run(run).cells if c.name == cell_name)
 
 
 def answer_lost_in_flight(run, cell_name, t_fault):
@@ -17,10 +18,8 @@ def answer_lost_in_flight(run, cell_name, t_fault):
     the flow's entry (IPVS semantics, tests/lab/answer_in_flight.py), and neither the kernel's
     retransmissions nor a director's reset, which meets only what a client sends, can end the
     wait. Seen in make test runs under three labs (the old backend slow to answer)."""
-    port = probe_log.local_ports(run.read(run.probe_log(cell_name)))[0]
-    samples = ss_log.first_connection(ss_log.by_port(run.ss_samples(namespace_of(run, cell_name))).get(port, []))
-    after = [s for s in samples if s.t > t_fault]
-    return bool(after) and after[-1].t > t_fault + 2 and not any(s.timer.startswith("on") for s in after)
+    samples = first_connection_samples(run, cell_of(run, cell_name), run.read(run.probe_log(cell_name)))
+    return ss_log.nothing_unacked_after(samples, t_fault)
 
 
 def kernel_ended(run, cell, conn, after_t):
@@ -29,7 +28,7 @@ def kernel_ended(run, cell, conn, after_t):
     retransmitting), the RTO then, and whether the sampler was running when that timer came due.
     If it was, a later rung would have shown: that timer was the last. If it stood still then (a
     busy machine once stopped it for 9 s), the ladder's end went unseen."""
-    namespace = namespace_of(run, cell["cell"])
+    namespace = cell_of(run, cell["cell"]).namespace
     log = run.read(run.probe_log(cell["cell"]))
     port = next(r["local_port"] for r in probe_log.records(log) if r.get("connected") and r["conn"] == conn)
     by_port = ss_log.by_port(run.ss_samples(namespace))

@@ -53,7 +53,7 @@ def run_page(run, summary, charts):
             f"<code>{html.escape(str(fault.get('name')))}</code> {html.escape(json.dumps(fault.get('params', {})))}</p>",
             client_grid.html_table(summary),
             table(header, rows),
-            *([f"<p>{html.escape(tables.lost_answer_note(summary))}</p>"] if tables.lost_answer_note(summary) else []),
+            *[f"<p>{html.escape(note)}</p>" for note in [tables.lost_answer_note(summary)] if note],
             *_lb_split(summary),
             *_connect_section(summary),
             *_health_section(summary),

@@ -146,8 +146,9 @@ def markdown(summary):
     details_header, details = client_grid.client_details(summary)
     if details:
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)
-    if lost_answer_note(summary):
-        lines += ["", lost_answer_note(summary)]
+    lost_answer = lost_answer_note(summary)
+    if lost_answer:
+        lines += ["", lost_answer]
     if summary.get("note"):
         lines += ["", summary["note"]]
     lines += ["", "Times are seconds after the fault step started (probe: ms precision; sysbench: 1 s lines)."]
