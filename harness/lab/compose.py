@@ -221,7 +221,7 @@ class ComposeLab(ContainerNodes, Lab):
         if pending:
             print(f"warning: {', '.join(pending)} still ran or held an exec after being killed; removing anyway",
                   file=sys.stderr)
-        gives_up = None
+        gives_up, restarted = None, False
         while True:
             try:
                 # nothing in the lab keeps state worth a clean shutdown (its logs are kept before this)
@@ -237,9 +237,14 @@ class ComposeLab(ContainerNodes, Lab):
                           file=sys.stderr)
                 gives_up = gives_up or min(deadline, time.monotonic() + STALE_ENDPOINT_WAIT_S)
                 if time.monotonic() + STALE_ENDPOINT_RETRY_S > gives_up:
+                    if not restarted and self.engine.restart_docker_if_idle():
+                        restarted, deadline = True, max(deadline, time.monotonic() + STALE_ENDPOINT_WAIT_S * 6)
+                        print("lab: restarted the guest's dockerd to forget a stale endpoint (moby/moby#42119)",
+                              file=sys.stderr)
+                        continue
                     raise LabError(f"{exc}\nDocker still counts an endpoint of a removed container on that network "
                                    "(moby/moby#42119), even after `network disconnect --force`; restarting dockerd "
-                                   "while no lab runs clears it") from None
+                                   "while no lab runs clears it" + (" (a restart did not)" if restarted else "")) from None
                 time.sleep(STALE_ENDPOINT_RETRY_S)
 
     def keep(self):

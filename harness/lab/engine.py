@@ -9,6 +9,7 @@ which one a run used:
   sysctl_defaults()      every TCP and IPVS sysctl a new network namespace starts with (read once)
   clock_offset_s         the lab's clock minus this process's (0 on the host)
   problem()              what of the place itself broke (QEMU, the tunnel, the guest's dockerd), or None
+  restart_docker_if_idle()   a new dockerd where no container runs and the engine is the run's alone
   describe(), collect(dir)   what env.json records; evidence kept with a run
 """
 import gzip
@@ -67,6 +68,10 @@ class HostEngine:
 
     def stop(self):
         """Nothing to stop: this machine stays up."""
+
+    def restart_docker_if_idle(self):
+        """This machine's dockerd is never restarted by the lab (other work may use it)."""
+        return False
 
     def problem(self):
         """This machine's engine is judged by its answers (ComposeLab.problems)."""

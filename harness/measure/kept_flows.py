@@ -29,8 +29,10 @@ def _resent(sample):
 
 def reconnects_into_kept_flows(samples, flows, t_fault):
     """[KeptFlowReconnect] of one client namespace. samples: its ss samples (ss_log.parse);
-    flows: the director's table after the fault's steps (director_flows.parse_table)."""
-    kept = {flow.client: flow for flow in flows}
+    flows: the director's table after the fault's steps (director_flows.parse_table). Only an
+    ESTABLISHED flow is an old connection kept: a SYN_RECV one is the reconnect's own, scheduled
+    to whatever the director held then (a backend a control plane had not yet taken out)."""
+    kept = {flow.client: flow for flow in flows if flow.state == "ESTABLISHED"}
     by_address = {}
     for sample in samples:
         if sample.t > t_fault and sample.local in kept:

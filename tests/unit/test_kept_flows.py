@@ -52,3 +52,12 @@ def test_the_page_section_lists_each_reconnect_and_how_many_still_waited():
                                                  "16.5 s", "18.5 s", "no"]
     assert kept_flows_section.explanation(found).startswith("2 reconnect(s)") and "(1 still waiting" in \
         kept_flows_section.explanation(found)
+
+
+def test_a_flow_the_reconnect_itself_made_is_not_a_kept_one():
+    """keepalived's run: the director scheduled r5-ut3000's new SYN to the dead primary before the
+    check took it out; its table shows that flow in SYN_RECV, not an old connection's flow."""
+    own_flow = ("TCP 00:59  SYN_RECV    10.213.5.128:51548 10.213.5.10:3306   10.213.6.21:3306\n"
+                "TCP 14:59  ESTABLISHED 10.213.5.128:51600 10.213.5.10:3306   10.213.6.21:3306\n")
+    found = kept_flows.reconnects_into_kept_flows(ss_log.parse(SS), director_flows.parse_table(own_flow), 99.0)
+    assert [f.client for f in found] == ["10.213.5.128:51600"]

@@ -26,6 +26,11 @@ ENGINE_TIMEOUT_S = 180        # ssh to `docker info` answering
 CLOCK_SAMPLES = 20
 GUEST_FILE = "guest.json"     # in a kept guest's home: how to find it again
 # What the host needs to build and boot a guest (scripts/ensure-guest-tools.sh installs them).
+# The guest's init lets IPVS sync's multicast through Docker's filter (files/blackhole-guest-init);
+# a restarted dockerd keeps DOCKER-USER's rules, and this puts the rule back if it did not.
+SYNC_MULTICAST = ("for _ in $(seq 1 240); do iptables -L DOCKER-USER >/dev/null 2>&1 && break; sleep 0.5; done; "
+                  "iptables -C DOCKER-USER -p udp -d 224.0.0.81 --dport 8848 -j ACCEPT 2>/dev/null || "
+                  "iptables -I DOCKER-USER -p udp -d 224.0.0.81 --dport 8848 -j ACCEPT")
 HOST_TOOLS = ("qemu-system-x86_64", "qemu-img", "cpio", "debootstrap", "ssh", "ssh-keygen", "mkfs.ext4", "depmod")
 
 
@@ -222,6 +227,18 @@ class GuestEngine:
         if self.state_dir is not None:
             shutil.rmtree(self.state_dir, ignore_errors=True)       # the overlay and sockets with it
         self.vm = self.ssh = self.state_dir = None
+
+    def restart_docker_if_idle(self):
+        """Restart the guest's dockerd when no container is left in it, and say whether it did.
+        Docker 20.10 now and then keeps counting an endpoint of a removed container on a network,
+        and only a new dockerd forgets it (moby/moby#42119); this guest is the run's alone."""
+        if self.ssh is None or self.ssh.run("docker ps -aq", timeout=60).stdout.strip():
+            return False
+        self.ssh.run("pkill -x dockerd; for _ in $(seq 1 300); do pgrep -x dockerd >/dev/null || break; sleep 0.2; done; "
+                     f"(setsid dockerd --log-level=warn >> /var/log/dockerd.log 2>&1 </dev/null &); {SYNC_MULTICAST}",
+                     timeout=120)
+        self._wait("the Docker engine to answer after its restart", ENGINE_TIMEOUT_S, self._docker_answers)
+        return True
 
     # -- the engine's face -------------------------------------------------------
     @property
