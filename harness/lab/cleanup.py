@@ -6,7 +6,9 @@ people's running ones too. Guests: a run's QEMU dies with its run; what is left 
 state directory, and `everything` also stops guests `make up` kept.
 """
 import glob
+import os
 import shutil
+import time
 from pathlib import Path
 
 from . import registry
@@ -96,6 +98,22 @@ def clean(engine=None, everything=False):
     return {"removed": removed, "kept": kept, "guests": removed_guests}
 
 
+# A guest's state directory is made just before its QEMU starts and writes qemu.pid: one without
+# it is a guest starting (another run's, a test beside this one) until it is this old.
+STARTING_GUEST_S = 300
+
+
+# Where guests keep their state: a run's temporary directory, and a kept guest's (`make up`).
+GUEST_STATE_DIRS = ("/tmp/blackhole-guest-*", str(Path(__file__).resolve().parents[2] / ".lab/*/guest"))
+
+
+def _younger_than(path, seconds):
+    try:
+        return time.time() - os.stat(path).st_mtime < seconds
+    except OSError:
+        return False
+
+
 def clean_guests(everything=False):
     """State directories of guests whose QEMU is gone; with everything, running guests too."""
     from .guest.qemu import kill_pid, running_guests
@@ -105,9 +123,11 @@ def clean_guests(everything=False):
             kill_pid(pid)
             gone.append(f"qemu pid {pid}")
     running = set(running_guests())
-    for state in glob.glob("/tmp/blackhole-guest-*") + glob.glob(str(Path(__file__).resolve().parents[2] / ".lab/*/guest")):
+    for state in (found for pattern in GUEST_STATE_DIRS for found in glob.glob(pattern)):
         pidfile = Path(state) / "qemu.pid"
         pid = int(pidfile.read_text()) if pidfile.exists() and pidfile.read_text().strip().isdigit() else None
+        if pid is None and _younger_than(state, STARTING_GUEST_S):
+            continue                    # a guest still starting: its QEMU has no pid file yet
         if pid not in running:
             shutil.rmtree(state, ignore_errors=True)
             gone.append(state)
