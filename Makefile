@@ -96,15 +96,16 @@ test-unit: venv
 	@$(PY) -m pytest -q tests/unit
 
 # The host part on TEST_WORKERS pytest workers side by side (tests that share a lab or a run stay
-# in one: tests/conftest.py; the labs mostly wait on kernel timers, so three fit two cores), and
-# beside it the guest part (scripts/run-tests.sh), its guests with TEST_GUEST_CPUS virtual CPUs (two where the host has
+# in one: tests/conftest.py; the labs mostly wait on kernel timers, so three fit two cores), then
+# the guest part alone, its guests with TEST_GUEST_CPUS virtual CPUs (two where the host has
 # them): on this machine one vCPU no longer kept up with a lab's execs (an `lbctl list` in the
 # director timed out after 60 s; the kube-proxy lab took 513 s to come up, 124-131 s before).
 TEST_WORKERS ?= 3
 TEST_GUEST_CPUS ?= $(shell [ "$$(nproc)" -ge 2 ] && echo 2 || echo 1)
 test: setup guest-tools
 	@scripts/ensure-chromium.sh
-	@scripts/run-tests.sh "$(PY)" $(TEST_WORKERS) $(TEST_GUEST_CPUS)
+	@$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not guest" tests
+	@GUEST_CPUS=$(TEST_GUEST_CPUS) $(PY) -m pytest -m guest tests
 
 test-slow: setup guest-tools
 	@$(PY) -m pytest -m slow tests
