@@ -6,7 +6,8 @@ Probe (ms precision), seconds after t_fault:
   recover_s  end of the first successful operation after the disruption began. A disruption
              is the first failed operation, or an operation slower than SLOW_S that finally
              succeeded (a partition healed in time, a frozen server resumed): that operation's
-             own end is then the recovery.
+             own end is then the recovery; but an operation in flight at the fault answered
+             slowly, whose connection then failed, is passed over for that failure.
 never_worked: the client never worked before the fault (a login refused from the start): what it
              saw, and no detect or recover, as the fault had nothing to take from it.
 sysbench (1 s report lines): detect_s is the first line counting a reconnect (a lost
@@ -45,6 +46,8 @@ def probe_outcome(operations, t_fault):
     after = sorted((op for op in operations if op["t1"] > t_fault), key=lambda op: op["t1"])
     server_before = ended_before[-1]["server"] if ended_before else None
     bad = next((op for op in after if not op.get("ok") or op["t1"] - op["t0"] > SLOW_S), None)
+    if bad is not None and bad.get("ok") and bad["t0"] < t_fault:
+        bad = _failed_later_on_its_connection(after, bad) or bad
     if bad is None:
         return Outcome(server_before=server_before)
     if bad.get("ok"):
@@ -65,6 +68,13 @@ def probe_outcome(operations, t_fault):
         server_after=recovered["server"] if recovered else None,
         failed_operations=len(failed),
     )
+
+
+def _failed_later_on_its_connection(after, slow):
+    """An operation in flight at the fault that was answered slowly (a busy machine, a stalled
+    server) but whose connection then failed: the failure is the disruption, not that answer."""
+    return next((op for op in after if not op.get("ok") and op["t0"] >= slow["t1"]
+                 and op.get("conn") is not None and op.get("conn") == slow.get("conn")), None)
 
 
 def said(op):

@@ -48,6 +48,22 @@ def test_a_stall_that_ends_well_is_a_recovery_without_detection():
     assert outcome.detect_s is None and outcome.recover_s == 20.9 and outcome.stall_s == 20.9
 
 
+def test_a_slow_answer_in_flight_at_the_fault_is_passed_over_when_its_connection_then_fails():
+    """A busy machine's JDBC cell: its query sent 0.7 s before the swap was answered 1.2 s later by
+    the old primary, and its next one on that connection blackholed for 16 s."""
+    ops = [op(-0.9, -0.84), op(-0.7, 0.5), op(0.5, 16.6, False, error="CommunicationsException"),
+           op(16.6, 16.81, server="mysql-replica")]
+    for record, conn in zip(ops, (1, 1, 1, 2)):
+        record["conn"] = conn
+    outcome = recovery.probe_outcome(ops, T)
+    assert (outcome.detect_s, outcome.recover_s, outcome.server_after) == (16.6, 16.81, "mysql-replica")
+    assert outcome.stall_s == 16.1 and outcome.sent_s == 0.5
+    sent_after_the_fault = [dict(record, t0=T + 0.05, t1=T + 1.3) if i == 1 else record for i, record in enumerate(ops)]
+    assert recovery.probe_outcome(sent_after_the_fault, T).recover_s == 1.3     # a stall the fault made, then its end
+    other_connection = [dict(record, conn=3) if i == 2 else record for i, record in enumerate(ops)]
+    assert recovery.probe_outcome(other_connection, T).recover_s == 0.5
+
+
 def test_an_untouched_client_is_not_disrupted():
     outcome = recovery.probe_outcome([op(0.1, 0.11), op(0.2, 0.21)], T)
     assert not outcome.disrupted and outcome.recover_s is None
