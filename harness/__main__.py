@@ -11,6 +11,7 @@ check-baseline put the lab: this host, or a QEMU guest booting that Debian kerne
 subcommand's handler only calls the module that does the work.
 """
 import argparse
+import subprocess
 import sys
 
 from . import interrupts
@@ -37,6 +38,9 @@ def main(argv=None):
     try:
         args.handler(args)
     except (LabError, scenario_module.ScenarioError, ExerciseError) as exc:
+        print(f"blackhole: {exc}", file=sys.stderr)
+        return 2
+    except subprocess.TimeoutExpired as exc:       # a command in the lab that never ended (the run recorded it)
         print(f"blackhole: {exc}", file=sys.stderr)
         return 2
     except interrupts.Interrupted as exc:
