@@ -25,12 +25,12 @@ BOOT_TIMEOUT_S = 240          # QEMU start to ssh (TCG: ~25-35 s measured)
 ENGINE_TIMEOUT_S = 180        # ssh to `docker info` answering
 CLOCK_SAMPLES = 20
 GUEST_FILE = "guest.json"     # in a kept guest's home: how to find it again
-# What the host needs to build and boot a guest (scripts/ensure-guest-tools.sh installs them).
 # The guest's init lets IPVS sync's multicast through Docker's filter (files/blackhole-guest-init);
 # a restarted dockerd keeps DOCKER-USER's rules, and this puts the rule back if it did not.
 SYNC_MULTICAST = ("for _ in $(seq 1 240); do iptables -L DOCKER-USER >/dev/null 2>&1 && break; sleep 0.5; done; "
                   "iptables -C DOCKER-USER -p udp -d 224.0.0.81 --dport 8848 -j ACCEPT 2>/dev/null || "
                   "iptables -I DOCKER-USER -p udp -d 224.0.0.81 --dport 8848 -j ACCEPT")
+# What the host needs to build and boot a guest (scripts/ensure-guest-tools.sh installs them).
 HOST_TOOLS = ("qemu-system-x86_64", "qemu-img", "cpio", "debootstrap", "ssh", "ssh-keygen", "mkfs.ext4", "depmod")
 
 
