@@ -121,8 +121,8 @@ class Lab(abc.ABC):
         return self.networks_of(service)[network]
 
     def addresses(self, service):
-        """Every IPv4 address of a node, on all lab networks."""
-        return sorted(self.networks_of(service).values())
+        """Every IPv4 address of a node, on all lab networks (one network may stand for two)."""
+        return sorted(set(self.networks_of(service).values()))
 
     def kernel_release(self):
         return self.kernel.kernel_release()

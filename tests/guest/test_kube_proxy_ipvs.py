@@ -18,10 +18,13 @@ pytestmark = pytest.mark.guest
 # retransmission timer (13.7 s of CPU, from 10.3 s after the death) delayed its end to 15.78 s,
 # past KERNEL_FACTS.md's window: the lab measured a busy node, not what this test checks.
 GRACE_S = 20
+# Only the limit: the run ends once every client is back and kube-proxy has synced. With matrix
+# runs looping beside make test, the sync came 87 s after the death, past a 90 s limit.
+OBSERVE_S = 240
 
 
 def test_kube_proxy_ipvs_keeps_the_lost_backend_at_weight_0_while_its_clients_blackhole(run_in_guest):
-    summary, run = run_in_guest("kube-proxy-ipvs-failover", warmup_s=3, observe_s=90,
+    summary, run = run_in_guest("kube-proxy-ipvs-failover", warmup_s=3, observe_s=OBSERVE_S,
                                 cells=[{"tcp_retries2": 5}, {"tcp_retries2": 5, "tcp_user_timeout_ms": 3000}],
                                 steps=[{"fault": "node_lost", "target": "mysql-primary", "replacement": "mysql-replica",
                                         "grace_s": GRACE_S}, {"fault": "promote_replica", "target": "mysql-replica"}])

@@ -32,10 +32,11 @@ def test_a_lab_in_a_guest_keeps_the_lab_contract(guest):
     assert guest_docker(guest, "info").returncode == 0
     assert guest.ssh.run("iptables -C DOCKER-USER " + " ".join(MULTICAST_RULE), check=False).returncode == 0
 
-    lab_contract.refused_by_preflight_before_anything_starts(guest, PROJECT)
+    witness = lab_contract.DockerWitness(guest, ["docker", "-H", guest.docker_host])
+    lab_contract.refused_by_preflight_before_anything_starts(lab_contract.lab_for(guest, PROJECT), witness)
     lab = lab_contract.lab_for(guest, PROJECT)
     try:
         lab.up(timeout_s=600)
-        lab_contract.check_a_running_lab(lab, ["docker", "-H", guest.docker_host])
+        lab_contract.check_a_running_lab(lab, witness)
     finally:
-        lab_contract.down_leaves_nothing(lab, guest)
+        lab_contract.down_leaves_nothing(lab, witness)

@@ -49,3 +49,13 @@ def probe_pod(name, cell, proto, host, interval_ms, duration_s):
     env = {"LD_PRELOAD": probe.SOCKOPTS_LIBRARY, **cell.socket_env()}
     return pod(name, CLIENT_IMAGE, ["probe", *probe.cell_argv(proto, interval_ms, cell, host, duration_s)],
                sysctls=dict(cell.kernel_sysctls()), labels={"blackhole-lab/cell": cell.name}, env=env)
+
+
+def vip_service(name, selector, ports):
+    """One Service whose ClusterIP is the lab's VIP for every port in ports ({port name: number}):
+    each port targets the pods' container port of that name, so a port's endpoints are only the
+    selected pods that declare it (the mysql servers for 3306, the web servers for 80), as the
+    director's one VIP has a table per port."""
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name},
+            "spec": {"selector": dict(selector),
+                     "ports": [{"name": n, "port": p, "targetPort": n} for n, p in sorted(ports.items())]}}

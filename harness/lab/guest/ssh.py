@@ -29,9 +29,13 @@ class Ssh:
                         "-o", "ControlPersist=yes"]
         return options
 
+    def argv(self, command):
+        """The command line that runs a shell command in the guest (as root)."""
+        return ["ssh", *self._options(), "root@127.0.0.1", command]
+
     def run(self, command, timeout=60, check=True, stdin=None):
         """A shell command in the guest (as root)."""
-        result = subprocess.run(["ssh", *self._options(), "root@127.0.0.1", command], input=stdin,
+        result = subprocess.run(self.argv(command), input=stdin,
                                 capture_output=True, text=True, timeout=timeout)
         if check and result.returncode:
             raise LabError(f"guest: `{command}` exited {result.returncode}: {result.stderr.strip()[-500:]}")
@@ -52,7 +56,7 @@ class Ssh:
 
     def popen(self, command):
         """A long-lived shell command in the guest, with pipes to its stdin and stdout."""
-        return subprocess.Popen(["ssh", *self._options(), "root@127.0.0.1", command], stdin=subprocess.PIPE,
+        return subprocess.Popen(self.argv(command), stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
     def reachable(self):
