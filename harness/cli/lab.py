@@ -3,7 +3,6 @@ import os
 import sys
 
 from ..databases import DATABASES
-from ..director import Director
 from ..lab import DEFAULT_PROJECT, REPO, ComposeLab, HostEngine, build_plane_images, clean, engine_for, environment_from_os, kept_engine
 from .options import add, datapath, db_engine, kernel, project
 
@@ -85,4 +84,4 @@ def cmd_status(args, lab=None):
     lab = lab or make_lab(args)
     for service, health in sorted(lab.health().items()):
         print(f"  {service:16} {health}")
-    print(f"  director datapath: {Director(lab).datapath}; kernel {lab.kernel_release()} ({lab.engine.where})")
+    print(f"  director datapath: {lab.director().datapath}; kernel {lab.kernel_release()} ({lab.engine.where})")

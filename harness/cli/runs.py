@@ -15,6 +15,8 @@ from ..scenario.control import needs_ipvs
 from ..store import RunDir
 from .options import add, kernel, project
 
+LABS = ("compose", "kubernetes")     # LAB=: Compose labs (this host, a guest), or the kept cluster
+
 
 def add_commands(commands):
     command = add(commands, "run", cmd_run, "run scenarios/ID.yaml (overrides from the environment: "
@@ -67,9 +69,23 @@ def run_scenario(args, scenario, raw):
     keep_lab = os.environ.get("KEEP_LAB") == "1"
     if keep_lab and kernel != HOST:
         print("run: KEEP_LAB=1 keeps a lab on this host only: the guest goes, and its lab with it")
-    with engine_for(kernel, one_lab=True) as engine:
+    with place_for(kernel) as engine:
         return run_and_report(scenario, raw, project=args.project, lab_env=environment_from_os(), engine=engine,
                               keep_lab=keep_lab)
+
+
+def place_for(kernel):
+    """Where a run's lab goes: LAB=kubernetes, the cluster `make cluster-up` keeps; otherwise
+    Compose on this host or in a guest booting KERNEL."""
+    lab = os.environ.get("LAB") or "compose"
+    if lab not in LABS:
+        raise LabError(f"LAB={lab}: one of {', '.join(LABS)}")
+    if lab == "kubernetes":
+        from ..lab.cluster.place import ClusterPlace
+        if kernel != HOST:
+            print(f"run: LAB=kubernetes runs on the cluster's own node kernel; KERNEL={kernel} is not used")
+        return ClusterPlace()
+    return engine_for(kernel, one_lab=True)
 
 
 def _run_for_baseline(args):

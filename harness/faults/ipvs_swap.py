@@ -1,7 +1,6 @@
 """The seed's switch on the director: `ipvsadm -d old; ipvsadm -a new` (or the nftables equivalent),
 a command of the manual control plane (harness/control/manual.py)."""
 from .. import topology
-from ..director.commands import LbCommands
 from ..measure.effects import BLACKHOLE, RESET, Effect
 from .base import Fault, Param
 
@@ -38,6 +37,6 @@ class IpvsSwap(Fault):
         return {"LB_EXPIRE_NODEST_CONN": "1" if self.effect().kind == RESET else "0"}
 
     def inject(self):
-        applying, applied = LbCommands(self.lab).swap(self.p["service"], self.p["old"], self.p["new"],
+        applying, applied = self.lab.director_commands().swap(self.p["service"], self.p["old"], self.p["new"],
                                                       nodest=self.p["nodest"], drain_s=self.p["drain_s"])
         return {"landed_t": applying, "uncertainty_s": applied - applying}

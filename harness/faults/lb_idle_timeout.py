@@ -5,7 +5,6 @@ IPVS gives a connection a new timeout only at its next packet, so an idle flow w
 old one: the lab therefore starts with this timeout, before any flow exists (lab_settings),
 on both datapaths. The step marks the moment the measurement counts from and applies it again
 (on the nftables path that also sets it on the flows conntrack already tracks)."""
-from ..director.commands import LbCommands
 from ..measure.effects import LB_FORGETS_FLOW, Effect
 from .base import Fault, Param
 
@@ -21,5 +20,5 @@ class LbIdleTimeout(Fault):
         return {"LB_IDLE_TIMEOUT": str(int(self.p["seconds"]))}
 
     def inject(self):
-        applying, applied = LbCommands(self.lab).set_idle_timeout(self.p["seconds"])
+        applying, applied = self.lab.director_commands().set_idle_timeout(self.p["seconds"])
         return {"landed_t": applying, "uncertainty_s": applied - applying}

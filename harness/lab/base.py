@@ -116,6 +116,18 @@ class Lab(abc.ABC):
     def keep_evidence(self, directory):
         """Keep what the place the lab runs in can tell about a run (a guest's console log)."""
 
+    # -- the director ---------------------------------------------------------
+    def director(self, service="director"):
+        """The director as its datapath shows it (harness/director/'s Director): a Compose lab's
+        is its director container, read and changed with lbctl; another place may have its own."""
+        from ..director import Director
+        return Director(self, service)
+
+    def director_commands(self):
+        """The changes the harness makes to the director (harness/director/commands.py)."""
+        from ..director.commands import LbCommands
+        return LbCommands(self)
+
     # -- derived -------------------------------------------------------------
     def address(self, service, network):
         return self.networks_of(service)[network]

@@ -4,7 +4,6 @@ server namespace's kernel counters before and after and its listen queue sampled
 import json
 import time
 
-from ..director import Director
 from .base import RunBase
 
 VIP_PORTS = {("web-a", "upstream"): 8081, ("web-b", "upstream"): 8082, ("web-a", "nginx"): 81, ("web-b", "nginx"): 82}
@@ -50,13 +49,13 @@ class BurstRun(RunBase):
             values = self.lab.exec(service, ["sh", "-c", "cat /proc/sys/net/ipv4/tcp_syn_retries; "
                                    "cat /proc/sys/net/ipv4/tcp_syn_linear_timeouts 2>/dev/null || echo 0"]).stdout.split()
             clients[namespace] = {"tcp_syn_retries": int(values[0]), "tcp_syn_linear_timeouts": int(values[1])}
-        env = {"kernel": self.lab.kernel_release(), "datapath": Director(self.lab).datapath, "servers": servers,
+        env = {"kernel": self.lab.kernel_release(), "datapath": self.lab.director().datapath, "servers": servers,
                "lab_env": self.scenario.lab_env(), "namespaces": clients}
         self.run.env_file.write_text(json.dumps(env, indent=1) + "\n")
 
     def _burst(self, cell):
         s, run = self.scenario, self.run
-        vip = Director(self.lab).vip_address()
+        vip = self.lab.director().vip_address()
         path = f"/slow?cell={cell.name}" if cell.target == "nginx" else "/"
         run.write_text(run.cell_file(cell.name, "nstat-before.txt"), self.lab.exec(cell.server, ["nstat", "-az"]).stdout)
         self.say(f"run: {cell.name}: {s.connections} connections at once to {cell.server} ({cell.target}) ...")

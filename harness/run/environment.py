@@ -72,7 +72,8 @@ def collect(lab, director, scenario):
         "datapath": state.result()["datapath"],
         "datapath_requested": scenario.datapath,
         "images": lab_record["images"],
-        "versions": {"docker_compose": lab_record["docker_compose"], **versions.result()},
+        "versions": {**{tool: lab_record[tool] for tool in ("docker_compose", "kubernetes") if tool in lab_record},
+                     **versions.result()},
         "cell_namespaces": lab.cell_namespaces,     # a container each, or netns in one container
         "control_plane": scenario.control,          # who changed the director (harness/control/)
         "database": lab.database.name,              # the engine the database servers ran (harness/databases/)

@@ -12,7 +12,6 @@ import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from ..director import Director
 from ..errors import DiskFull, LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
@@ -79,11 +78,11 @@ class FailoverRun(RunBase):
         probes_first = loads.probes_before_servers_ready(s, self.control.start_allowance_s)
         self.lab.up(wait=not probes_first, preflight=self.refuse_what_the_kernel_lacks,
                     timeout_s=int(180 + self.control.start_allowance_s))
-        self.director = Director(self.lab)
+        self.director = self.lab.director()
         self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not probes_first)
         vip = self.director.vip_address()
         self.loads = loads.RunningLoads(self.lab, self.run)
-        variant_vips = {variant: Director(self.lab, service).vip_address()
+        variant_vips = {variant: self.lab.director(service).vip_address()
                         for service, variant in self.control.directors().items() if variant}
         sampled = self.control.sampled_directors(self.lab.datapath)
         planned = planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,

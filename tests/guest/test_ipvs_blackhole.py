@@ -1,17 +1,12 @@
 """In a guest kernel that has IPVS: the seed's blackhole through the real ipvsadm director."""
 import pytest
 
-from harness.measure import director_flows, probe_log
+from tests.flow_witness import assert_blackholed_flow_kept_and_reconnection_elsewhere
 from tests.kernel_facts import blackhole_bounds
 from tests.kernel_witness import assert_reported_what_the_kernel_ended, first_failure
 
 pytestmark = pytest.mark.guest
 PROBE_WRITE_S = 0.05
-
-
-def entry_of(run, label, port):
-    flows = director_flows.parse_table(run.read(run.director_flows(label)))
-    return director_flows.of_client_port(flows, port)
 
 
 def test_the_seed_blackhole_through_real_ipvs(run_in_guest, guest):
@@ -36,9 +31,4 @@ def test_the_seed_blackhole_through_real_ipvs(run_in_guest, guest):
     assert probe["error"] == "MYSQL_2013" and probe["server_after"] == "mysql-replica"
     # The director's own table: the blackholed connection's entry outlives the swap, still
     # pointing at the removed primary, while the reconnection lands elsewhere.
-    first, second = probe_log.local_ports(run.read(run.probe_log(cell["cell"])))[:2]
-    [before] = entry_of(run, "before-fault", first)
-    [after] = entry_of(run, "after-steps", first)
-    assert after.state == "ESTABLISHED" and after.backend == before.backend
-    [reconnected] = entry_of(run, "end", second)
-    assert reconnected.backend != before.backend
+    assert_blackholed_flow_kept_and_reconnection_elsewhere(run, cell["cell"])

@@ -75,3 +75,11 @@ def test_a_kubeconfig_with_a_token_and_inline_ca_data(tmp_path):
     path.write_text("current-context: nowhere\n")
     with pytest.raises(LabError, match="no usable current context"):
         KubeApi.from_kubeconfig(path)
+
+
+def test_a_pods_sysctl_no_node_allows_is_named_with_the_setting():
+    nodes = [allows.NodeAllows("node", ("net.ipv4.tcp_retries2",))]
+    assert allows.pod_refusals(nodes, {"web-a": {"net.core.somaxconn": "4096", "net.ipv4.tcp_syncookies": "1"},
+                                       "client-r5": {"net.ipv4.tcp_retries2": "5"}}) == [
+        "no node lets pod web-a set net.core.somaxconn: add it to the kubelet's allowedUnsafeSysctls "
+        "(--allowed-unsafe-sysctls)"]

@@ -71,3 +71,10 @@ def refusals(cells, nodes):
                              f"{sysctl} to the kubelet's {SETTING} (--allowed-unsafe-sysctls); the nodes allow "
                              f"{allowed}")
     return lines
+
+
+def pod_refusals(nodes, sysctls_of_pods):
+    """One line per sysctl of a pod that no node allows; sysctls_of_pods: {pod: {sysctl: value}}."""
+    return [f"no node lets pod {pod} set {name}: add it to the kubelet's {SETTING} (--allowed-unsafe-sysctls)"
+            for pod, sysctls in sorted(sysctls_of_pods.items()) for name in sorted(sysctls)
+            if not any(node.allows(name) for node in nodes)]

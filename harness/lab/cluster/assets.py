@@ -90,10 +90,15 @@ def kubelet_config(allowed_unsafe_sysctls=ALLOWED_UNSAFE_SYSCTLS):
 
 
 def cni_config():
+    """The pods' bridge. The firewall plugin lets a pod's own traffic and its answers through the
+    node's FORWARD chain, whose policy the guest's dockerd sets to DROP: without it one pod reached
+    another only through a Service (kube-proxy's rules accept that), and a replica never reached
+    its primary."""
     return {"cniVersion": "0.4.0", "name": "pods", "plugins": [
         {"type": "bridge", "bridge": "cni0", "isGateway": True, "ipMasq": False, "hairpinMode": True,
          "ipam": {"type": "host-local", "ranges": [[{"subnet": POD_RANGE}]], "routes": [{"dst": "0.0.0.0/0"}]}},
-        {"type": "portmap", "capabilities": {"portMappings": True}}]}
+        {"type": "portmap", "capabilities": {"portMappings": True}},
+        {"type": "firewall", "backend": "iptables"}]}
 
 
 def containerd_config():

@@ -22,45 +22,37 @@ import time
 
 from ...databases.base import database as database_named
 from ...errors import LabError
-from ...topology import BACK, DIRECTOR, FRONT, PRIMARY, SERVERS, SERVICE_PORTS, SERVICE_SERVERS, VIP_HOST
+from ...topology import BACK, DIRECTOR, FRONT, SERVERS
 from ..base import Lab
 from ..compose import REPO
-from ..engine import HostEngine
-from . import allows, assets, from_compose, pod_status
+from . import allows, assets, making, pod_status
 from .api import ApiError, wait_for
+from .director import ClusterCommands, ClusterDirector
 from .node_shell import NodeShell
-from .pods import serving, vip_service
+from .making import API_POLL_S, BEHIND_VIP, INITIAL_BACKENDS, POD_START_S, VIP_SERVICE
 
-# compose.yaml's LB_SERVICES: the server the director starts each service's VIP with
-INITIAL_BACKENDS = {"mysql": PRIMARY, "web": "web-a"}
-VIP_SERVICE = "vip"
-BEHIND_VIP = "blackhole-lab/behind-vip"      # a pod with it is one of the VIP's endpoints
 LAB_LABEL = "blackhole-lab/lab"
 KUBE_PROXY_LOG = "/var/log/cluster/kube-proxy.log"
-POD_START_S = 900               # created -> running (TCG: 70-80 s for a pod of the lab's images)
 NAMESPACE_GONE_S = 300
-API_POLL_S = 1.0
 RESTART_GRACE_S = 3             # as the Compose labs' `restart --timeout 3`
-
-
-def rfc3339_now():
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 class ClusterLab(Lab):
     cell_namespaces = "container"
 
-    def __init__(self, node, project, cells=(), servers=None, database=None, workdir=None):
+    def __init__(self, node, project, cells=(), servers=None, database=None, workdir=None, env=None):
         """node: the cluster (cluster.ClusterNode, up); project: the namespace the lab's objects
-        live in; cells, servers, database: as ComposeLab's."""
+        live in; cells, servers, database, env: as ComposeLab's."""
         self.node, self.project = node, project
         self.cells = tuple(cells)
+        self.user_env = dict(env or {})
         self.servers = tuple(SERVERS if servers is None else servers)
         self.database = database or database_named()
         self.workdir = workdir or REPO / ".lab" / f"{project}-cluster"
         self._engine = self._api = self._shell = None
         self._pods = {}                  # service -> its pod's status (pod_status.summary), as last read
         self._restarts_asked = {}        # service -> restarts the lab made
+        self._cut = {}                   # service -> its pod's address, while its network is cut
         self._vip = None
 
     # -- the cluster -------------------------------------------------------------
@@ -82,7 +74,7 @@ class ClusterLab(Lab):
             self._api = self.node.api()
         return self._api
 
-    def _path(self, kind, name=""):
+    def path(self, kind, name=""):
         core = kind in ("pods", "services", "events")
         base = f"/api/v1/namespaces/{self.project}" if core else f"/apis/discovery.k8s.io/v1/namespaces/{self.project}"
         return f"{base}/{kind}" + (f"/{name}" if name else "")
@@ -91,74 +83,32 @@ class ClusterLab(Lab):
         """The services that are pods: every server and cell's, not the director."""
         return [*self.servers, *(cell.service for cell in self.cells)]
 
-    def _rendered(self):
-        """Each pod service's definition as Compose resolves it for a lab of this shape."""
-        from ..compose import ComposeLab
-        shape = ComposeLab(project=self.project, cells=self.cells, servers=self.servers, database=self.database,
-                           workdir=self.workdir, engine=HostEngine(), datapath="nftables")
-        return shape.docker.compose.config(return_json=True)["services"]
-
     # -- lifecycle -----------------------------------------------------------------
-    def up(self, wait=True, preflight=None):
+    def up(self, wait=True, preflight=None, timeout_s=POD_START_S):
         engine = self.engine
         if preflight:
             preflight(self.kernel)
-        definitions = self._rendered()
-        self._refuse_what_the_nodes_forbid(definitions)
+        definitions = making.rendered_services(self)
+        refused = allows.pod_refusals(allows.what_nodes_allow(self.api), {
+            service: definitions[service].get("sysctls") or {} for service in self.pod_services()})
+        if refused:
+            raise LabError(f"cluster: {refused[0]}" + (f" ({len(refused) - 1} more refused)" if len(refused) > 1 else ""))
         engine.clock = engine.measure_clock()
         engine.clock_offset_s = engine.clock["offset_s"]
         self.api.create("/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {
             "name": self.project, "labels": {LAB_LABEL: "1"}}})
         try:
-            self._make(definitions)
+            self._vip = making.make(self, definitions)
             if wait:
-                self.wait_healthy(POD_START_S)
+                self.wait_healthy(max(timeout_s, POD_START_S))
         except BaseException:
             self.down()
             raise
 
-    def _refuse_what_the_nodes_forbid(self, definitions):
-        nodes = allows.what_nodes_allow(self.api)
-        forbidden = sorted({(service, name) for service in self.pod_services()
-                            for name in (definitions[service].get("sysctls") or {})
-                            if not any(node.allows(name) for node in nodes)})
-        if forbidden:
-            service, name = forbidden[0]
-            raise LabError(f"cluster: no node lets pod {service} set {name}: add it to the kubelet's "
-                           f"{allows.SETTING} (--allowed-unsafe-sysctls)"
-                           + (f" ({len(forbidden) - 1} more refused)" if len(forbidden) > 1 else ""))
-
-    def _make(self, definitions):
-        """The VIP's Service first (its ClusterIP is the address the clients are told), then the
-        pods wave by wave, each after those its addresses name; a server is behind the VIP if
-        compose.yaml's director starts with it."""
-        planned = from_compose.planned_addresses(definitions, DIRECTOR, FRONT, VIP_HOST)
-        ports = {name: port for name, port in SERVICE_PORTS.items() if set(SERVICE_SERVERS[name]) & set(self.servers)}
-        self._vip = self.api.create(self._path("services"),
-                                    vip_service(VIP_SERVICE, {BEHIND_VIP: "yes"}, ports))["spec"]["clusterIP"]
-        addresses = {planned["vip"]: self._vip}
-        for wave in from_compose.creation_waves(definitions, self.pod_services()):
-            for service in wave:
-                serves = {name: SERVICE_PORTS[name] for name, servers in SERVICE_SERVERS.items() if service in servers}
-                behind = {BEHIND_VIP: "yes"} if service in INITIAL_BACKENDS.values() else {}
-                self.api.create(self._path("pods"), from_compose.pod_for(
-                    service, definitions[service], self.project, addresses, gated=service in self.servers,
-                    host_aliases=self._known_addresses(), ports=serves, labels=behind))
-            for service in wave:
-                wait_for(f"pod {service} to get an address", lambda s=service: self._read_pod(s).get("ip"),
-                         POD_START_S, poll_s=API_POLL_S)
-                if service in planned:
-                    addresses[planned[service]] = self._pods[service]["ip"]
-                if service in self.servers:
-                    self.api.patch(self._path("pods", service) + "/status", serving(True, rfc3339_now()))
-
-    def _known_addresses(self):
-        return {service: pod["ip"] for service, pod in self._pods.items() if pod.get("ip")}
-
-    def _read_pod(self, service):
+    def read_pod(self, service):
         """pod_status.summary of the service's pod, read from the API server now ({} if none)."""
         try:
-            pod = self.api.get(self._path("pods", service))
+            pod = self.api.get(self.path("pods", service))
         except ApiError as exc:
             if exc.status == 404:
                 self._pods.pop(service, None)
@@ -175,7 +125,7 @@ class ClusterLab(Lab):
         def healthy():
             not_yet = []
             for service in wanted:
-                pod = self._read_pod(service)
+                pod = self.read_pod(service)
                 if not pod:
                     raise LabError(f"not healthy: {service} (its pod is gone)")
                 if pod["phase"] in ("Failed", "Succeeded"):
@@ -191,7 +141,7 @@ class ClusterLab(Lab):
     def _why(self, service):
         """The pod's own last events, in one line."""
         try:
-            events = self.api.get(self._path("events") + f"?fieldSelector=involvedObject.name%3D{service}")["items"]
+            events = self.api.get(self.path("events") + f"?fieldSelector=involvedObject.name%3D{service}")["items"]
         except (ApiError, OSError):
             return "no events"
         return "; ".join(f"{e.get('reason')}: {e.get('message', '')[:160]}" for e in events[-3:]) or "no events"
@@ -226,7 +176,7 @@ class ClusterLab(Lab):
         problems = {}
         try:
             for service in self.pod_services():
-                pod = self._read_pod(service)
+                pod = self.read_pod(service)
                 if not pod:
                     problems[service] = f"{service}: its pod is gone"
                 elif not pod_status.running(pod):
@@ -245,14 +195,14 @@ class ClusterLab(Lab):
     def restart(self, service, timeout_s=120):
         """The container's PID 1 ends (SIGTERM, SIGKILL after the grace, as `compose restart`) and
         the kubelet starts it again in the same pod; returns once the new one runs."""
-        before = self._read_pod(service)
+        before = self.read_pod(service)
         if not before.get("id"):
             raise LabError(f"{service}: no container to restart")
         self._restarts_asked[service] = before["restarts"] + 1
         self.shell.stop(before["id"], RESTART_GRACE_S)
 
         def new_one_runs():
-            pod = self._read_pod(service)
+            pod = self.read_pod(service)
             return pod.get("id") not in ("", before["id"]) and pod_status.running(pod)
         wait_for(f"{service} to run again", new_one_runs, timeout_s, poll_s=API_POLL_S)
 
@@ -264,7 +214,7 @@ class ClusterLab(Lab):
             return shlex.join(command)
         pod = self._pods.get(service) or {}
         if not pod_status.running(pod):
-            pod = self._read_pod(service)
+            pod = self.read_pod(service)
         if not pod.get("id"):
             raise LabError(f"{service}: no running container in the lab's namespace {self.project}")
         return self.shell.in_container(pod["id"], command)
@@ -288,21 +238,46 @@ class ClusterLab(Lab):
         """The pod's log, timestamped, as the kubelet kept it; the director's: kube-proxy's."""
         if service == DIRECTOR:
             return self.shell.run(f"cat {KUBE_PROXY_LOG}", timeout=60).stdout
-        return self.api.request(self._path("pods", service) + "/log?timestamps=true", timeout=60)
+        return self.api.request(self.path("pods", service) + "/log?timestamps=true", timeout=60)
 
     def networks_of(self, service):
         if service == DIRECTOR:
             address = self.shell.run("ip -4 -o addr show dev eth0", timeout=30).stdout.split()[3].split("/")[0]
         else:
-            address = (self._pods.get(service) or {}).get("ip") or self._read_pod(service).get("ip")
+            address = (self._pods.get(service) or {}).get("ip") or self.read_pod(service).get("ip")
         if not address:
             raise LabError(f"no running pod for service {service!r}")
         return {FRONT: address, BACK: address}
 
+    # -- the director: the node's kube-proxy ------------------------------------------
+    def director(self, service=DIRECTOR):
+        return ClusterDirector(self, service)
+
+    def director_commands(self):
+        return ClusterCommands(self)
+
+    def set_behind_vip(self, service, behind):
+        """Put a server's pod behind the VIP (an endpoint of its Service) or take it out."""
+        self.api.patch(self.path("pods", service), {"metadata": {"labels": {BEHIND_VIP: "yes" if behind else None}}})
+
+    def reset_behind_vip(self):
+        """The VIP's servers back to those the lab started with, and every cut pod's network back."""
+        for service in self.servers:
+            if service in self._cut:
+                self.node.heal_cut(self._cut.pop(service))
+            self.set_behind_vip(service, service in INITIAL_BACKENDS.values())
+
+    def cut_silently(self, service):
+        """The pod's network stops, as a hung or lost node's: (started, landed) on the node's clock."""
+        address = self.address(service, BACK)
+        started, landed = self.node.cut_silently(address)
+        self._cut[service] = address
+        return started, landed
+
     def vip_address(self):
         """The VIP: the ClusterIP of the lab's Service."""
         if self._vip is None:
-            self._vip = self.api.get(self._path("services", VIP_SERVICE))["spec"]["clusterIP"]
+            self._vip = self.api.get(self.path("services", VIP_SERVICE))["spec"]["clusterIP"]
         return self._vip
 
     # -- the place -----------------------------------------------------------------
@@ -320,7 +295,7 @@ class ClusterLab(Lab):
     def describe(self):
         version = self.api.get("/version")
         images = {service: pod.get("image") for service in self.pod_services()
-                  for pod in [self._read_pod(service)] if pod}
+                  for pod in [self.read_pod(service)] if pod}
         images[DIRECTOR] = self.shell.run(f"{assets.GUEST_DIR}/bin/kube-proxy --version", timeout=60).stdout.strip()
         return {"kernel": self.engine.kernel_release(),
                 "where": {**self.engine.describe(), "where": "cluster", "node": self.node.state()},
@@ -330,5 +305,5 @@ class ClusterLab(Lab):
 
     def keep_evidence(self, directory):
         self.engine.collect(directory)
-        events = self.api.request(self._path("events"), timeout=60)
+        events = self.api.request(self.path("events"), timeout=60)
         (directory / "cluster-events.json").write_text(json.dumps(json.loads(events), indent=1) + "\n")

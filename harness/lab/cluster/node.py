@@ -209,6 +209,10 @@ class ClusterNode:
         started, landed = map(float, out.split())
         return started, landed
 
+    def heal_cut(self, pod_ip):
+        """Undo cut_silently: the pod's network answers again."""
+        self.in_pod_network(pod_ip, "nft delete table inet blackhole-cut")
+
     # -- helpers -------------------------------------------------------------------
     def _save_logs(self, engine):
         """The components' logs and timeline, beside the home for a failed up to be read after."""

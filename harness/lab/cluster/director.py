@@ -1,0 +1,80 @@
+"""The director of a lab on a cluster: the node's kube-proxy (IPVS), which the lab reads but does
+not program; the seed's swap in cluster terms.
+
+  ClusterDirector   harness/director's Director face: the VIP (the lab's Service's ClusterIP),
+                    a backend's address, the table's state and flows read with ipvsadm on the node
+  ClusterCommands   harness/director/commands.py's LbCommands face. kube-proxy never drops a
+                    removed endpoint's flows: it keeps the backend at weight 0 while they last
+                    (graceful termination), so they go on reaching it. The swap's blackhole in a
+                    cluster is therefore the old server gone silent (its pod's network cut, as a
+                    primary that hangs or loses its node) and taken out of the Service, the new
+                    one put in: kube-proxy's own table change follows. What only a director
+                    container can do (nodest reset, a drain, an idle timeout) is refused.
+"""
+from ...errors import LabError
+from ...topology import BACK, DIRECTOR, SERVICE_PORTS
+
+IPVS_TIMEOUT_COMMAND = ["ipvsadm", "-L", "--timeout"]
+CUT_TABLE = "blackhole-cut"
+
+
+class ClusterDirector:
+    def __init__(self, lab, service=DIRECTOR):
+        if service != DIRECTOR:
+            raise LabError(f"cluster: the director is the node's kube-proxy; there is no {service}")
+        self.lab, self.service = lab, service
+
+    def vip_address(self):
+        return self.lab.vip_address()
+
+    def vip(self, name):
+        return f"{self.vip_address()}:{SERVICE_PORTS[name]}"
+
+    def backend(self, name, server):
+        return f"{self.lab.address(server, BACK)}:{SERVICE_PORTS[name]}"
+
+    def state(self):
+        """What lbctl list says of a director container, as far as IPVS on the node tells it."""
+        shown = self.lab.exec(DIRECTOR, IPVS_TIMEOUT_COMMAND).stdout.split()
+        # "Timeout (tcp tcpfin udp): 900 120 300"
+        return {"datapath": "ipvs", "idle_timeout_s": int(shown[-3]), "control": "kube-proxy"}
+
+    @property
+    def datapath(self):
+        return "ipvs"
+
+    def flows(self):
+        return self.lab.exec(DIRECTOR, ["ipvsadm", "-Lnc"], check=False).stdout
+
+
+class ClusterCommands:
+    def __init__(self, lab):
+        self.lab = lab
+        self.director = ClusterDirector(lab)
+
+    def swap(self, name, old, new, nodest="drop", drain_s=0.0):
+        """The old server's pod cut off silently and out of the Service, the new one in; returns
+        (applying_t, applied_t): the cut landed between the two (the node's clock)."""
+        if nodest != "drop" or drain_s:
+            raise LabError("cluster: kube-proxy keeps a removed backend's flows (graceful termination); a swap with "
+                           f"nodest={nodest} or a drain needs the lab's own director (LAB=host or KERNEL=...)")
+        if old not in self.lab.servers or new not in self.lab.servers:
+            raise LabError(f"cluster: the lab runs no {old if old not in self.lab.servers else new}")
+        applying, applied = self.lab.cut_silently(old)
+        self.lab.set_behind_vip(old, False)
+        self.lab.set_behind_vip(new, True)
+        return applying, applied
+
+    def set_idle_timeout(self, seconds):
+        raise LabError("cluster: the IPVS timeouts are kube-proxy's own (--ipvs-tcp-timeout); the lab does not "
+                       "change them on a cluster")
+
+    def reset(self):
+        """The Service back as the lab started it, every cut undone."""
+        self.lab.reset_behind_vip()
+
+    def state(self):
+        return self.director.state()
+
+    def vip(self, name):
+        return self.director.vip(name)

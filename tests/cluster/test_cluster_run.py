@@ -1,0 +1,63 @@
+"""A scenario run on the cluster (LAB=kubernetes): the seed, lvs-switchover, through the same
+pipeline, probes and report as on the Compose labs, with the cluster's own kube-proxy (IPVS) as
+the director; and a cell the node's kubelet does not allow refused before anything is made.
+The witnesses: KERNEL_FACTS.md's window counted from the blackholed query's own send, the
+node's IPVS flow table (ipvsadm), and the API server's list of namespaces."""
+import io
+
+import pytest
+
+from harness import scenario
+from harness.errors import LabError
+from harness.lab.cluster.place import ClusterPlace
+from harness.pipeline import run_and_report
+from tests.cluster.conftest import NOT_ALLOWED
+from tests.flow_witness import assert_blackholed_flow_kept_and_reconnection_elsewhere
+from tests.kernel_facts import blackhole_bounds
+from tests.kernel_witness import assert_reported_what_the_kernel_ended, first_failure
+
+pytestmark = pytest.mark.cluster
+PROBE_WRITE_S = 0.05
+
+
+def lab_namespaces(api):
+    return sorted(n["metadata"]["name"] for n in api.get("/api/v1/namespaces")["items"]
+                  if n["metadata"]["name"].startswith("blackhole-"))
+
+
+def run_on_cluster(node, tmp_path, scenario_id, **overrides):
+    parsed, raw = scenario.load(scenario_id, overrides)
+    out = io.StringIO()
+    try:
+        return run_and_report(parsed, raw, results=tmp_path, out=out, engine=ClusterPlace(node))
+    finally:
+        print(out.getvalue())
+
+
+def test_the_seed_blackhole_through_the_clusters_kube_proxy(node, tmp_path):
+    api = node.api()
+    before = lab_namespaces(api)
+    run = run_on_cluster(node, tmp_path, "lvs-switchover", TCP_RETRIES2="5", warmup_s=10)
+    assert lab_namespaces(api) == before, "the run left its namespace on the cluster"
+    summary, env = run.summary(), run.env()
+    [cell] = summary["cells"]
+    assert env["where"]["where"] == "cluster" and env["datapath"] == "ipvs"
+    assert env["versions"]["kubernetes"] == api.get("/version")["gitVersion"]
+    probe, t_fault = cell["probe"], summary["fault"]["t"]
+    op = first_failure(run, cell, t_fault)
+    assert op["t1"] - t_fault == pytest.approx(probe["detect_s"], abs=0.001)
+    assert_reported_what_the_kernel_ended(
+        run, cell, op, blackhole_bounds(5, PROBE_WRITE_S, cell["predicted"]["base_rto_s"]), op["t0"])
+    assert probe["error"] == "MYSQL_2013" and probe["server_after"] == "mysql-replica"
+    # kube-proxy's own table: the blackholed connection's entry outlives the swap, still to the
+    # silent primary (graceful termination keeps it), while the reconnection goes to the replica.
+    assert_blackholed_flow_kept_and_reconnection_elsewhere(run, cell["cell"])
+
+
+def test_a_cell_the_kubelet_does_not_allow_is_refused_before_anything_is_made(node, tmp_path):
+    api = node.api()
+    before = lab_namespaces(api)
+    knob = NOT_ALLOWED.rsplit(".", 1)[1]
+    with pytest.raises(LabError, match=rf"{NOT_ALLOWED}.*allowedUnsafeSysctls"):
+        run_on_cluster(node, tmp_path, "lvs-switchover", cells=[{"tcp_retries2": 5, knob: 2}], warmup_s=5)
+    assert lab_namespaces(api) == before

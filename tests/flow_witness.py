@@ -1,0 +1,18 @@
+"""The director's own flow table as a witness of a blackhole (what `lbctl flows` or `ipvsadm -Lnc`
+printed at the run's snapshots)."""
+from harness.measure import director_flows, probe_log
+
+
+def entry_of(run, label, port):
+    return director_flows.of_client_port(director_flows.parse_table(run.read(run.director_flows(label))), port)
+
+
+def assert_blackholed_flow_kept_and_reconnection_elsewhere(run, cell_name):
+    """The blackholed connection's entry outlives the fault's steps, still pointing at the backend
+    it had, while the cell's reconnection lands on another."""
+    first, second = probe_log.local_ports(run.read(run.probe_log(cell_name)))[:2]
+    [before] = entry_of(run, "before-fault", first)
+    [after] = entry_of(run, "after-steps", first)
+    assert after.state == "ESTABLISHED" and after.backend == before.backend, (before, after)
+    [reconnected] = entry_of(run, "end", second)
+    assert reconnected.backend != before.backend, (before, reconnected)

@@ -1,0 +1,45 @@
+"""LAB=kubernetes: what a cluster cannot give a lab is refused with one line, before anything
+asks the cluster (harness/lab/cluster/place.py, lab.py's of_shape, cli/runs.py's place_for)."""
+import pytest
+
+from harness.cli.runs import place_for
+from harness.errors import LabError
+from harness.lab import ClientCell, lab_on
+from harness.lab.cluster.place import ClusterPlace
+
+
+class NoCluster(ClusterPlace):
+    """A place whose cluster must never be asked."""
+    def ensure_started(self, say=None):
+        raise AssertionError("asked the cluster")
+
+
+@pytest.mark.parametrize("shape, says", [
+    ({"cell_namespaces": "netns"}, "pod of its own"),
+    ({"datapath": "nftables"}, "IPVS mode"),
+    ({"services": [{"keepalived": {}}]}, "kube-proxy"),
+    ({"cells": [ClientCell("r5-slow", netem="delay 50ms")]}, "netem"),
+])
+def test_what_a_cluster_cannot_give_is_refused_by_name(shape, says):
+    with pytest.raises(LabError, match=says):
+        lab_on(NoCluster(), project="p", **shape)
+
+
+def test_an_empty_control_plane_service_list_is_no_refusal():
+    class Asked(ClusterPlace):
+        def ensure_started(self, say=None):
+            raise LabError("asked")
+    with pytest.raises(LabError, match="asked"):
+        lab_on(Asked(), project="p", services=[{}])
+
+
+def test_a_kubeconfig_of_another_cluster_is_refused(monkeypatch, tmp_path):
+    monkeypatch.setenv("KUBECONFIG", str(tmp_path / "elsewhere"))
+    with pytest.raises(LabError, match="not the cluster `make cluster-up` keeps"):
+        ClusterPlace().ensure_started()
+
+
+def test_an_unknown_lab_is_refused(monkeypatch):
+    monkeypatch.setenv("LAB", "nomad")
+    with pytest.raises(LabError, match="LAB=nomad: one of compose, kubernetes"):
+        place_for("host")
