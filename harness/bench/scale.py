@@ -108,14 +108,15 @@ def probe_gaps_s(run, cells, t_fault):
     return gaps
 
 
-def measure(raw, scenario_id, project):
+def measure(raw, scenario_id, project, engine=None):
     """One failover of the raw definition, measured: the figures of a row of bench-scale (and of
-    bench-namespaces, which measures its grids the same way)."""
+    bench-namespaces and bench-cluster-scale, which measure their grids the same way); engine:
+    where its lab runs (None: this host)."""
     parsed = scenario_files.parse_definition(copy.deepcopy(raw), "bench", scenario_id)
     size = len(parsed.cells)
     with MachineLoad() as load:
         started = time.time()
-        run = run_and_report(parsed, raw, project=project, out=io.StringIO())
+        run = run_and_report(parsed, raw, project=project, out=io.StringIO(), engine=engine)
         ended = time.time()
     summary = run.summary()
     if summary["status"]["state"] != "completed" or not summary.get("fault"):

@@ -33,6 +33,7 @@ from .making import API_POLL_S, BEHIND_VIP, INITIAL_BACKENDS, POD_START_S, VIP_S
 
 LAB_LABEL = "blackhole-lab/lab"
 KUBE_PROXY_LOG = "/var/log/cluster/kube-proxy.log"
+KUBE_PROXY_METRICS_PORT = 10249         # files/node-start's --metrics-bind-address
 NAMESPACE_GONE_S = 300
 RESTART_GRACE_S = 3             # as the Compose labs' `restart --timeout 3`
 
@@ -88,6 +89,10 @@ class ClusterLab(Lab):
         engine = self.engine
         if preflight:
             preflight(self.kernel)
+        mode = self.kube_proxy_mode()
+        if mode != "ipvs":
+            raise LabError(f"cluster: the node's kube-proxy runs in {mode or 'no known'} mode; the lab's director is "
+                           "kube-proxy in IPVS mode (--proxy-mode ipvs)")
         definitions = making.rendered_services(self)
         refused = allows.pod_refusals(allows.what_nodes_allow(self.api), {
             service: definitions[service].get("sysctls") or {} for service in self.pod_services()})
@@ -273,6 +278,13 @@ class ClusterLab(Lab):
         started, landed = self.node.cut_silently(address)
         self._cut[service] = address
         return started, landed
+
+    def kube_proxy_mode(self):
+        """The mode the node's kube-proxy says it runs in (its /proxyMode page), or None."""
+        page = self.shell.run(f"exec 3<>/dev/tcp/127.0.0.1/{KUBE_PROXY_METRICS_PORT} && "
+                              "printf 'GET /proxyMode HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3", check=False, timeout=30).stdout
+        body = page.replace("\r\n", "\n").split("\n\n", 1)[-1].strip()
+        return body or None
 
     def vip_address(self):
         """The VIP: the ClusterIP of the lab's Service."""
