@@ -15,7 +15,6 @@ from ...errors import LabError
 from ...topology import BACK, DIRECTOR, SERVICE_PORTS
 
 IPVS_TIMEOUT_COMMAND = ["ipvsadm", "-L", "--timeout"]
-CUT_TABLE = "blackhole-cut"
 
 
 class ClusterDirector:

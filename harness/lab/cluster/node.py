@@ -202,10 +202,10 @@ class ClusterNode:
         and nothing is sent, not even a reset or an ICMP error; ARP is still answered, as by a
         host whose stack stopped. Returns (started, landed) on the node's clock, which its
         pods' programs stamp their records with."""
-        chain = "'{ type filter hook %s priority -300; policy drop; }'"
-        out = self.in_pod_network(pod_ip, "sh -c \"date +%s.%N; nft add table inet blackhole-cut; "
-                                          f"nft add chain inet blackhole-cut in {chain % 'input'}; "
-                                          f"nft add chain inet blackhole-cut out {chain % 'output'}; date +%s.%N\"")
+        # one nft process, one transaction: both hooks drop from the same instant
+        chain = "add chain inet blackhole-cut %s { type filter hook %s priority -300; policy drop; }"
+        batch = f"add table inet blackhole-cut; {chain % ('in', 'input')}; {chain % ('out', 'output')}"
+        out = self.in_pod_network(pod_ip, f"sh -c \"date +%s.%N && nft '{batch}' && date +%s.%N\"")
         started, landed = map(float, out.split())
         return started, landed
 
