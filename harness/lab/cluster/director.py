@@ -11,26 +11,28 @@ not program; the seed's swap in cluster terms.
                     one put in: kube-proxy's own table change follows. What only a director
                     container can do (nodest reset, a drain, an idle timeout) is refused.
 """
+from ...director import Director
+from ...director.commands import LbCommands
 from ...errors import LabError
-from ...topology import BACK, DIRECTOR, SERVICE_PORTS
+from ...topology import DIRECTOR
 
 IPVS_TIMEOUT_COMMAND = ["ipvsadm", "-L", "--timeout"]
 
 
-class ClusterDirector:
+class ClusterDirector(Director):
+    """Director's face over the node's kube-proxy: the VIP is the Service's ClusterIP, the table
+    is IPVS's on the node (vip and backend come with Director)."""
+
     def __init__(self, lab, service=DIRECTOR):
         if service != DIRECTOR:
             raise LabError(f"cluster: the director is the node's kube-proxy; there is no {service}")
-        self.lab, self.service = lab, service
+        super().__init__(lab, service)
 
     def vip_address(self):
         return self.lab.vip_address()
 
-    def vip(self, name):
-        return f"{self.vip_address()}:{SERVICE_PORTS[name]}"
-
-    def backend(self, name, server):
-        return f"{self.lab.address(server, BACK)}:{SERVICE_PORTS[name]}"
+    def lbctl(self, *args):
+        raise LabError(f"cluster: the director is the node's kube-proxy, which has no lbctl ({' '.join(map(str, args))})")
 
     def state(self):
         """What lbctl list says of a director container, as far as IPVS on the node tells it."""
@@ -46,7 +48,9 @@ class ClusterDirector:
         return self.lab.exec(DIRECTOR, ["ipvsadm", "-Lnc"], check=False).stdout
 
 
-class ClusterCommands:
+class ClusterCommands(LbCommands):
+    """LbCommands' face in cluster terms (state and vip come with LbCommands)."""
+
     def __init__(self, lab):
         self.lab = lab
         self.director = ClusterDirector(lab)
@@ -56,7 +60,7 @@ class ClusterCommands:
         (applying_t, applied_t): the cut landed between the two (the node's clock)."""
         if nodest != "drop" or drain_s:
             raise LabError("cluster: kube-proxy keeps a removed backend's flows (graceful termination); a swap with "
-                           f"nodest={nodest} or a drain needs the lab's own director (LAB=host or KERNEL=...)")
+                           f"nodest={nodest} or a drain needs the lab's own director (LAB=compose, the default)")
         if old not in self.lab.servers or new not in self.lab.servers:
             raise LabError(f"cluster: the lab runs no {old if old not in self.lab.servers else new}")
         applying, applied = self.lab.cut_silently(old)
@@ -71,9 +75,3 @@ class ClusterCommands:
     def reset(self):
         """The Service back as the lab started it, every cut undone."""
         self.lab.reset_behind_vip()
-
-    def state(self):
-        return self.director.state()
-
-    def vip(self, name):
-        return self.director.vip(name)

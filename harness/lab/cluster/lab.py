@@ -23,7 +23,7 @@ import time
 from ...databases.base import database as database_named
 from ...errors import LabError
 from ...topology import BACK, DIRECTOR, FRONT, SERVERS
-from ..base import Lab
+from ..base import ExecResult, Lab
 from ..compose import REPO
 from . import allows, assets, making, pod_status
 from .api import ApiError, wait_for
@@ -76,9 +76,8 @@ class ClusterLab(Lab):
         return self._api
 
     def path(self, kind, name=""):
-        core = kind in ("pods", "services", "events")
-        base = f"/api/v1/namespaces/{self.project}" if core else f"/apis/discovery.k8s.io/v1/namespaces/{self.project}"
-        return f"{base}/{kind}" + (f"/{name}" if name else "")
+        """The API path of the lab's namespaced core objects (pods, services, events)."""
+        return f"/api/v1/namespaces/{self.project}/{kind}" + (f"/{name}" if name else "")
 
     def pod_services(self):
         """The services that are pods: every server and cell's, not the director."""
@@ -138,10 +137,7 @@ class ClusterLab(Lab):
                 if not (pod["ready"] if service in self.servers else pod["started"]):
                     not_yet.append(service)
             return not not_yet
-        try:
-            wait_for("the lab's pods to be ready", healthy, timeout_s, poll_s=API_POLL_S)
-        except LabError as exc:
-            raise LabError(str(exc).replace("cluster: gave up waiting", "not healthy: gave up waiting")) from None
+        wait_for("the lab's pods to be ready", healthy, timeout_s, poll_s=API_POLL_S)
 
     def _why(self, service):
         """The pod's own last events, in one line."""
@@ -225,7 +221,6 @@ class ClusterLab(Lab):
         return self.shell.in_container(pod["id"], command)
 
     def exec(self, service, command, check=True, timeout=60, stdin=None):
-        from ..base import ExecResult
         result = self.shell.run(self._shell_command(service, command), timeout=timeout, check=False,
                                 stdin=stdin if stdin is not None else "")
         if check and result.returncode:

@@ -8,9 +8,7 @@ from .node import ClusterNode, NodeNotUp
 
 
 class ClusterPlace:
-    where = "cluster"
-    one_lab = False              # the cluster outlives the run; the run's namespace goes with its lab
-    shared = True
+    where = "cluster"              # lab_on's cue: the cluster outlives the run, its namespace goes with the lab
 
     def __init__(self, node=None):
         self.node = node or ClusterNode()
@@ -48,9 +46,3 @@ class ClusterPlace:
         self.ensure_started()
         from .lab import ClusterLab
         return ClusterLab(self.node, project, cells=cells, servers=servers, database=database, workdir=workdir, env=env)
-
-    def running(self):
-        return self.node.running()
-
-    def stop(self):
-        """Nothing: the cluster is kept until `make cluster-down`."""
