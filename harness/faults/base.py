@@ -46,6 +46,11 @@ class Fault(Registered):
         lab starts."""
         return ()
 
+    def needs_services(self):
+        """{service: what it is} this fault talks to on a Compose lab beyond the director and the
+        servers (a control plane's): a lab without one refuses the fault before it starts."""
+        return {}
+
     def stops(self):
         """Services this fault stops or restarts on purpose (the run's watchdog expects them down)."""
         return set()

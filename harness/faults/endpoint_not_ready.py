@@ -1,7 +1,8 @@
 """A pod's readiness probe fails: its endpoint turns `ready: false` (serving false, not
 terminating), and a replacement's turns ready if one is named. The server itself goes on
 serving: kube-proxy only stops sending it new flows (IPVS: weight 0 while its connections
-last; nftables: out of the service's chain, its flows kept by conntrack)."""
+last; nftables: out of the service's chain, its flows kept by conntrack). On a cluster the pod's
+own readiness turns off, and the cluster's endpoint controller writes the slice."""
 from ..measure.effects import NONE, Effect
 from . import endpoint_slices
 from .endpoint_slices import EndpointFault
@@ -15,4 +16,7 @@ class EndpointNotReady(EndpointFault):
         return Effect(NONE)
 
     def inject(self):
+        pods = self.lab.pods()
+        if pods is not None:
+            return pods.turn_unready(self.p["target"], self.replacement())
         return endpoint_slices.write(self.lab, self.p["target"], endpoint_slices.NOT_READY, self.p["replacement"])

@@ -1,7 +1,8 @@
 """A pod is deleted: its endpoint turns terminating (ready false, serving true), the server is
 told to stop (SIGTERM, as the kubelet does: it closes its connections as it shuts down), and
 after its grace period the endpoint leaves the slice. A replacement's endpoint turns ready with
-the first write, if one is named."""
+the first write, if one is named. On a cluster the pod itself is deleted with that grace period,
+and the kubelet and the endpoint controller do the rest."""
 from ..measure.effects import RESET, Effect
 from ..server_process import process_on
 from . import endpoint_slices
@@ -23,6 +24,9 @@ class EndpointRemoved(EndpointFault):
 
     def inject(self):
         target, replacement = self.p["target"], self.p["replacement"]
+        pods = self.lab.pods()
+        if pods is not None:
+            return pods.delete(target, self.replacement(), self.p["grace_s"])
         landed = endpoint_slices.write(self.lab, target, endpoint_slices.TERMINATING, replacement)
         endpoint_slices.write(self.lab, target, None, replacement, at=landed["landed_t"] + self.p["grace_s"])
         # what existing flows notice (a reset) comes with the server's shutdown, after the write

@@ -33,6 +33,13 @@ class EndpointFault(Fault):
     def problem(cls, params):
         return problem(params)
 
+    def needs_services(self):
+        return {API_SERVICE: "the Kubernetes API server `control: kube-proxy` adds (LAB=kubernetes: the cluster's own)"}
+
+    def replacement(self):
+        """The replacement server, or None."""
+        return None if self.p["replacement"] == NONE else self.p["replacement"]
+
 
 def problem(params):
     """What is wrong with a target and its replacement taken together, or None."""

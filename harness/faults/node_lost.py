@@ -28,10 +28,14 @@ class NodeLost(EndpointFault):
         return Effect(BLACKHOLE)
 
     def inject(self):
+        pods = self.lab.pods()
+        if pods is not None:
+            return pods.lose_node(self.p["target"], self.replacement(), self.p["grace_s"])
         landed = self._cut().inject()
         endpoint_slices.write(self.lab, self.p["target"], endpoint_slices.NOT_READY, self.p["replacement"],
                               at=landed["landed_t"] + self.p["grace_s"])
         return landed
 
     def recover(self):
-        self._cut().recover()
+        if self.lab.pods() is None:
+            self._cut().recover()

@@ -128,6 +128,26 @@ class Lab(abc.ABC):
         from ..director.commands import LbCommands
         return LbCommands(self)
 
+    def directors_programmed_by_themselves(self):
+        """Directors that something besides the harness and a scenario's control plane programs
+        (a cluster's kube-proxy): the run samples their table, as a control plane's."""
+        return ()
+
+    # -- Kubernetes' own terms -------------------------------------------------
+    def pods(self):
+        """The lab's servers as pods a cluster runs, which faults in Kubernetes' terms act on
+        (a pod's readiness off, a pod deleted, its node lost); None where the servers are
+        containers: those faults then write the kube-api container's EndpointSlices
+        (harness/faults/endpoint_slices.py)."""
+        return None
+
+    def refusal(self, fault):
+        """Why this lab cannot make `fault` (a Fault, its params checked), in one line, or None;
+        asked before anything starts: here, a service it talks to that the lab does not run."""
+        runs = set(self.services())
+        missing = [f"{service}, {why}" for service, why in fault.needs_services().items() if service not in runs]
+        return f"fault {fault.name} needs {'; '.join(missing)}" if missing else None
+
     # -- derived -------------------------------------------------------------
     def address(self, service, network):
         return self.networks_of(service)[network]

@@ -7,7 +7,7 @@ import time
 
 from ..control import control_plane
 from ..databases import database
-from ..errors import DiskFull
+from ..errors import DiskFull, LabError
 from ..lab import ClientCell, lab_on, planned_addresses
 from . import preflight
 from ..interrupts import Cleanup
@@ -83,6 +83,9 @@ class RunBase:
                           cell_namespaces=getattr(s, "cell_namespaces", DEFAULT_CELL_NAMESPACES),
                           services=[self.control.services(planned_addresses(), db, s.servers_used())], database=db)
         faults = [step.make_fault() for step in s.steps if step.kind == "fault"]
+        refused = [why for why in map(self.lab.refusal, faults) if why]
+        if refused:
+            raise LabError(refused[0])
         self.refuse_what_the_kernel_lacks = preflight.kernel_supports(clients, self.control, faults)
         self.events = EventLog(self.run.events_file, clock=self.lab.now)
         self.say(f"run: {s.id} -> {shown(self.run.path)}")

@@ -84,7 +84,8 @@ class FailoverRun(RunBase):
         self.loads = loads.RunningLoads(self.lab, self.run)
         variant_vips = {variant: self.lab.director(service).vip_address()
                         for service, variant in self.control.directors().items() if variant}
-        sampled = self.control.sampled_directors(self.lab.datapath)
+        sampled = tuple(dict.fromkeys([*self.control.sampled_directors(self.lab.datapath),
+                                       *self.lab.directors_programmed_by_themselves()]))
         planned = planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
                                          sampled, self.control.table_sample(self.lab.datapath),
                                          self.control.shares_vip, answer_wait_s=self.ready_limit_s))

@@ -34,11 +34,19 @@ def run_on_cluster(node, tmp_path, scenario_id, **overrides):
         print(out.getvalue())
 
 
-def test_the_seed_blackhole_through_the_clusters_kube_proxy(node, tmp_path):
+def node_tables(node):
+    return sorted(node.guest_command("nft list tables").split("\n"))
+
+
+@pytest.mark.parametrize("scenario_id", ["lvs-switchover", "silent-kill"])
+def test_the_seed_blackhole_through_the_clusters_kube_proxy(node, tmp_path, scenario_id):
+    """The seed's swap (the old primary's pod cut silently, out of the Service) and silent_kill (its
+    pod cut, its server killed: the kubelet and kube-proxy then take it out by themselves)."""
     api = node.api()
-    before = lab_namespaces(api)
-    run = run_on_cluster(node, tmp_path, "lvs-switchover", TCP_RETRIES2="5", warmup_s=10)
+    before, tables = lab_namespaces(api), node_tables(node)
+    run = run_on_cluster(node, tmp_path, scenario_id, TCP_RETRIES2="5", warmup_s=10)
     assert lab_namespaces(api) == before, "the run left its namespace on the cluster"
+    assert node_tables(node) == tables, "the run left nft tables on the node"
     summary, env = run.summary(), run.env()
     [cell] = summary["cells"]
     assert env["where"]["where"] == "cluster" and env["datapath"] == "ipvs"

@@ -1,10 +1,16 @@
 """kube-proxy as the director's control plane, nftables mode, on this host's kernel: the real
 kube-proxy reprograms the director from an EndpointSlice write, the blackholed clients end where
 the kernel says, and nothing of it reaches the host."""
+import io
 import subprocess
 from pathlib import Path
 
+import pytest
+
+from harness import scenario
 from harness.control import control_plane, kube_proxy_log
+from harness.errors import LabError
+from harness.pipeline import run_and_report
 from harness.measure.run_record import first_fault
 from harness.store import RunDir
 
@@ -101,3 +107,14 @@ def test_an_unready_pod_keeps_its_flows_and_a_deleted_one_closes_them(run_scenar
     probe = cell["probe"]
     assert probe["detect_s"] is not None and probe["detect_s"] < 20, probe
     assert probe["server_after"] == "mysql-replica", probe
+
+
+def test_a_kubernetes_fault_on_a_lab_without_an_api_server_is_refused_before_the_lab_starts(tmp_path):
+    """pod-unready-then-deleted has no `control: kube-proxy`: on a Compose lab its faults would have
+    nobody to write their EndpointSlices to, which is said before anything starts."""
+    parsed, raw = scenario.load("pod-unready-then-deleted", {"warmup_s": 3})
+    with pytest.raises(LabError, match=r"fault endpoint_not_ready needs kube-api, .*control: kube-proxy"):
+        run_and_report(parsed, raw, results=tmp_path, out=io.StringIO())
+    started = [line for path in tmp_path.rglob("events.jsonl") for line in path.read_text().splitlines()
+               if '"lab_starting"' in line]
+    assert not started, started

@@ -15,6 +15,7 @@ from ...director import Director
 from ...director.commands import LbCommands
 from ...errors import LabError
 from ...topology import DIRECTOR
+from .fault_support import SWAP_NEEDS_DIRECTOR
 
 IPVS_TIMEOUT_COMMAND = ["ipvsadm", "-L", "--timeout"]
 
@@ -59,13 +60,13 @@ class ClusterCommands(LbCommands):
         """The old server's pod cut off silently and out of the Service, the new one in; returns
         (applying_t, applied_t): the cut landed between the two (the node's clock)."""
         if nodest != "drop" or drain_s:
-            raise LabError("cluster: kube-proxy keeps a removed backend's flows (graceful termination); a swap with "
-                           f"nodest={nodest} or a drain needs the lab's own director (LAB=compose, the default)")
+            raise LabError("cluster: " + SWAP_NEEDS_DIRECTOR.format(nodest=nodest))
         if old not in self.lab.servers or new not in self.lab.servers:
             raise LabError(f"cluster: the lab runs no {old if old not in self.lab.servers else new}")
-        applying, applied = self.lab.cut_silently(old)
-        self.lab.set_behind_vip(old, False)
-        self.lab.set_behind_vip(new, True)
+        pods = self.lab.pods()
+        applying, applied = pods.cut_silently(old)
+        pods.set_behind_vip(old, False)
+        pods.set_behind_vip(new, True)
         return applying, applied
 
     def set_idle_timeout(self, seconds):
@@ -74,4 +75,4 @@ class ClusterCommands(LbCommands):
 
     def reset(self):
         """The Service back as the lab started it, every cut undone."""
-        self.lab.reset_behind_vip()
+        self.lab.pods().reset()

@@ -25,11 +25,12 @@ from ...errors import LabError
 from ...topology import BACK, DIRECTOR, FRONT, SERVERS
 from ..base import ExecResult, Lab
 from ..compose import REPO
-from . import allows, assets, making, pod_status
+from . import allows, assets, fault_support, health, making, pod_status
 from .api import ApiError, wait_for
 from .director import ClusterCommands, ClusterDirector
 from .node_shell import NodeShell
-from .making import API_POLL_S, BEHIND_VIP, INITIAL_BACKENDS, POD_START_S, VIP_SERVICE
+from .pod_faults import ClusterPods
+from .making import API_POLL_S, POD_START_S, VIP_SERVICE
 
 LAB_LABEL = "blackhole-lab/lab"
 KUBE_PROXY_LOG = "/var/log/cluster/kube-proxy.log"
@@ -52,8 +53,9 @@ class ClusterLab(Lab):
         self.workdir = workdir or REPO / ".lab" / f"{project}-cluster"
         self._engine = self._api = self._shell = None
         self._pods = {}                  # service -> its pod's status (pod_status.summary), as last read
-        self._restarts_asked = {}        # service -> restarts the lab made
-        self._cut = {}                   # service -> its pod's address, while its network is cut
+        self.restarts_asked = {}        # service -> restarts the lab made
+        self._pod_faults = None
+        self._kept_logs = {}             # service -> its pod's log, read before the pod was deleted
         self._vip = None
 
     # -- the cluster -------------------------------------------------------------
@@ -124,28 +126,7 @@ class ClusterLab(Lab):
     def wait_healthy(self, timeout_s=180, only=None):
         """Until each pod (only: of these services) is ready: a server once its health check first
         passed and the lab's gate is on, a cell once its container runs."""
-        wanted = [s for s in (only or self.pod_services()) if s != DIRECTOR]
-
-        def healthy():
-            not_yet = []
-            for service in wanted:
-                pod = self.read_pod(service)
-                if not pod:
-                    raise LabError(f"not healthy: {service} (its pod is gone)")
-                if pod["phase"] in ("Failed", "Succeeded"):
-                    raise LabError(f"not healthy: {service} (pod {pod['phase']}: {self._why(service)})")
-                if not (pod["ready"] if service in self.servers else pod["started"]):
-                    not_yet.append(service)
-            return not not_yet
-        wait_for("the lab's pods to be ready", healthy, timeout_s, poll_s=API_POLL_S)
-
-    def _why(self, service):
-        """The pod's own last events, in one line."""
-        try:
-            events = self.api.get(self.path("events") + f"?fieldSelector=involvedObject.name%3D{service}")["items"]
-        except (ApiError, OSError):
-            return "no events"
-        return "; ".join(f"{e.get('reason')}: {e.get('message', '')[:160]}" for e in events[-3:]) or "no events"
+        health.wait_healthy(self, timeout_s, only)
 
     def down(self):
         """Delete the lab's namespace (everything in it goes with it) and wait until it is gone;
@@ -174,21 +155,7 @@ class ClusterLab(Lab):
     def problems(self):
         """{service: what is wrong} for each pod that is gone, not running, or was restarted by
         the kubelet rather than by the lab; and kube-proxy (the director) not running."""
-        problems = {}
-        try:
-            for service in self.pod_services():
-                pod = self.read_pod(service)
-                if not pod:
-                    problems[service] = f"{service}: its pod is gone"
-                elif not pod_status.running(pod):
-                    problems[service] = f"{service}: pod {pod['phase']}, container {', '.join(pod['state']) or 'none'}"
-                elif pod["restarts"] > self._restarts_asked.get(service, 0):
-                    problems[service] = f"{service}: its container was restarted by the kubelet"
-            if self.shell.run("pgrep -x kube-proxy", check=False, timeout=30).returncode:
-                problems[DIRECTOR] = f"{DIRECTOR}: the node's kube-proxy is not running"
-        except (OSError, subprocess.TimeoutExpired, LabError) as exc:
-            return {"*": self.engine.problem() or f"the cluster does not answer ({str(exc).strip()[:200]})"}
-        return problems
+        return health.problems(self)
 
     def services(self):
         return sorted([DIRECTOR, *self.pod_services()])
@@ -199,7 +166,7 @@ class ClusterLab(Lab):
         before = self.read_pod(service)
         if not before.get("id"):
             raise LabError(f"{service}: no container to restart")
-        self._restarts_asked[service] = before["restarts"] + 1
+        self.restarts_asked[service] = before["restarts"] + 1
         self.shell.stop(before["id"], RESTART_GRACE_S)
 
         def new_one_runs():
@@ -238,7 +205,20 @@ class ClusterLab(Lab):
         """The pod's log, timestamped, as the kubelet kept it; the director's: kube-proxy's."""
         if service == DIRECTOR:
             return self.shell.run(f"cat {KUBE_PROXY_LOG}", timeout=60).stdout
-        return self.api.request(self.path("pods", service) + "/log?timestamps=true", timeout=60)
+        try:
+            return self.api.request(self.path("pods", service) + "/log?timestamps=true", timeout=60)
+        except ApiError as exc:
+            if exc.status == 404 and service in self._kept_logs:
+                return self._kept_logs[service]
+            raise
+
+    def keep_log(self, service):
+        """Read the pod's log now, for logs() to give once the pod is deleted."""
+        try:
+            self._kept_logs[service] = self.api.request(self.path("pods", service) + "/log?timestamps=true", timeout=60)
+        except ApiError as exc:
+            if exc.status != 404:
+                raise
 
     def networks_of(self, service):
         if service == DIRECTOR:
@@ -256,23 +236,16 @@ class ClusterLab(Lab):
     def director_commands(self):
         return ClusterCommands(self)
 
-    def set_behind_vip(self, service, behind):
-        """Put a server's pod behind the VIP (an endpoint of its Service) or take it out."""
-        self.api.patch(self.path("pods", service), {"metadata": {"labels": {BEHIND_VIP: "yes" if behind else None}}})
+    def directors_programmed_by_themselves(self):
+        return (DIRECTOR,)
 
-    def reset_behind_vip(self):
-        """The VIP's servers back to those the lab started with, and every cut pod's network back."""
-        for service in self.servers:
-            if service in self._cut:
-                self.node.heal_cut(self._cut.pop(service))
-            self.set_behind_vip(service, service in INITIAL_BACKENDS.values())
+    def pods(self):
+        if self._pod_faults is None:
+            self._pod_faults = ClusterPods(self)
+        return self._pod_faults
 
-    def cut_silently(self, service):
-        """The pod's network stops, as a hung or lost node's: (started, landed) on the node's clock."""
-        address = self.address(service, BACK)
-        started, landed = self.node.cut_silently(address)
-        self._cut[service] = address
-        return started, landed
+    def refusal(self, fault):
+        return fault_support.refusal(self, fault)
 
     def kube_proxy_mode(self):
         """The mode the node's kube-proxy says it runs in (its /proxyMode page), or None."""

@@ -43,6 +43,18 @@ class NodeShell:
         self.run(f"kill -TERM {pid}; for _ in $(seq 1 {int(grace_s * 10)}); do sleep 0.1; "
                  f"kill -0 {pid} 2>/dev/null || exit 0; done; kill -KILL {pid}", timeout=60)
 
+    def wait_gone(self, container_id, limit_s):
+        """Until the container's PID 1 has ended (polled every 50 ms on the node); the node's
+        clock then."""
+        pid = self.pid(container_id)
+        polls = int(limit_s * 20)
+        result = self.run(f"for _ in $(seq 1 {polls}); do kill -0 {pid} 2>/dev/null || exec date +%s.%N; "
+                          "sleep 0.05; done; exit 1", timeout=limit_s + 60, check=False)
+        if result.returncode:
+            raise LabError(f"cluster node: container {container_id[:12]} (PID {pid}) still runs after {limit_s:g} s")
+        self._pids.pop(container_id, None)
+        return float(result.stdout.split()[-1])
+
 
 def running_tasks(listing):
     """{container id: PID} of the running tasks in `ctr task ls` output."""

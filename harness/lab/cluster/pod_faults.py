@@ -1,0 +1,84 @@
+"""What a cluster lab does to its server pods when a fault says so (ClusterLab.pods()): the
+faults in Kubernetes' own terms (harness/faults' endpoint_not_ready, endpoint_removed,
+node_lost) and the seed's swap (director.py). The harness acts on the pod; the cluster's own
+endpoint controller and kube-proxy do the rest, in their own time.
+
+  set_behind_vip  a server's pod made an endpoint of the VIP's Service, or taken out of it
+  cut_silently    the pod's network stops, in its own namespace: nothing answers, nothing is sent
+  turn_unready    the pod's readiness gate (pods.SERVING) turned off: the endpoint controller
+                  marks its endpoint not ready and kube-proxy takes it out of the Service (IPVS:
+                  weight 0 while its flows last). The server goes on serving.
+  delete          the pod deleted with a grace period, as `kubectl delete pod`: the kubelet
+                  sends its container SIGTERM (the server closes its connections as it shuts
+                  down), SIGKILL after the grace; its endpoint turns terminating, then goes
+  lose_node       refused: the lab's node is the cluster's only one (fault_support.py)
+
+Each fault returns when it landed, as a fault's inject() does: {"landed_t", "uncertainty_s"} on
+the node's clock, which the pods' programs stamp their records with.
+"""
+from ...errors import LabError
+from .api import ApiError
+from .fault_support import lost_node_refusal
+from .making import BEHIND_VIP, INITIAL_BACKENDS, rfc3339_now
+from .pods import serving
+
+GONE_AFTER_GRACE_S = 60          # the kubelet's SIGKILL after the grace, and a TCG node's slowness
+
+
+class ClusterPods:
+    def __init__(self, lab):
+        self.lab = lab
+        self._cut = {}               # service -> its pod's address, while its network is cut
+
+    def set_behind_vip(self, service, behind):
+        """Put a server's pod behind the VIP (an endpoint of its Service) or take it out."""
+        self.lab.api.patch(self.lab.path("pods", service),
+                           {"metadata": {"labels": {BEHIND_VIP: "yes" if behind else None}}})
+
+    def reset(self):
+        """The VIP's servers back to those the lab started with, every cut undone; a deleted pod
+        stays deleted."""
+        for service in self.lab.servers:
+            if service in self._cut:
+                self.lab.node.heal_cut(self._cut.pop(service))
+            try:
+                self.set_behind_vip(service, service in INITIAL_BACKENDS.values())
+            except ApiError as exc:
+                if exc.status != 404:
+                    raise
+
+    def cut_silently(self, service):
+        """The pod's network stops, as a hung or lost node's: (started, landed)."""
+        address = self.lab.address(service, "back")
+        started, landed = self.lab.node.cut_silently(address)
+        self._cut[service] = address
+        return started, landed
+
+    def _replacement_in(self, replacement):
+        if replacement is not None:
+            self.set_behind_vip(replacement, True)
+
+    def turn_unready(self, target, replacement=None):
+        self._replacement_in(replacement)
+        asked = self.lab.now()
+        self.lab.api.patch(self.lab.path("pods", target) + "/status", serving(False, rfc3339_now()))
+        return {"landed_t": asked, "uncertainty_s": round(self.lab.now() - asked, 6)}
+
+    def delete(self, target, replacement=None, grace_s=2.0):
+        """From the API server's DELETE to the end of the container's PID 1 (seen on the node):
+        the server's connections close in between, as its shutdown goes."""
+        lab = self.lab
+        container = lab.read_pod(target).get("id")
+        if not container:
+            raise LabError(f"{target}: no running container to delete")
+        self._replacement_in(replacement)
+        lab.keep_log(target)
+        asked = lab.now()
+        lab.api.delete(lab.path("pods", target), grace_period_s=int(round(grace_s)))
+        ended = lab.shell.wait_gone(container, grace_s + GONE_AFTER_GRACE_S)
+        lab.keep_log(target)            # its shutdown's lines, if the API server still has the pod
+        return {"landed_t": asked, "uncertainty_s": round(ended - asked, 6),
+                "seen": {"container_ended_t": round(ended, 6)}}
+
+    def lose_node(self, target, replacement=None, grace_s=40.0):
+        raise LabError(lost_node_refusal(self.lab, target))
