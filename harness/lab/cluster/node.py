@@ -29,6 +29,12 @@ STATE_FILE = "cluster.json"
 DEFAULT_KERNEL = "6.12"
 API_READY_S = 600            # launch to /readyz (TCG, one vCPU: 53 s in the spike)
 NODE_READY_S = 600
+# A request the server's kernel ACKed just before the cut still gets its answer out: cut both
+# ways at once, a client whose query was ACKed and not yet answered has nothing to retransmit
+# and waits for ever (an app hang, not a blackhole: seen on the cluster, a sysbench connection
+# silent for 900 s after the seed's swap). Twice the slowest answer the probe saw from a busy
+# TCG guest (0.47 s); harness/faults/silent_kill.py's exec between its two cuts takes as long.
+ANSWERS_IN_FLIGHT_S = 1.0
 # The lab's images a pod runs (clients, servers) besides the database's; the director's and the
 # control planes' stay out (the cluster has its own kube-proxy).
 POD_IMAGES = ("blackhole-lab/client:dev", "blackhole-lab/web:dev")
@@ -198,14 +204,15 @@ class ClusterNode:
         return self.guest_command(f"ip netns exec {found[0]} {command}", timeout=timeout)
 
     def cut_silently(self, pod_ip):
-        """Drop everything into and out of a pod, in its own network namespace: nothing answers
-        and nothing is sent, not even a reset or an ICMP error; ARP is still answered, as by a
-        host whose stack stopped. Returns (started, landed) on the node's clock, which its
-        pods' programs stamp their records with."""
-        # one nft process, one transaction: both hooks drop from the same instant
+        """Drop everything into a pod, then, ANSWERS_IN_FLIGHT_S later, everything out of it, in
+        its own network namespace: nothing answers and nothing is sent, not even a reset or an
+        ICMP error; ARP is still answered, as by a host whose stack stopped. Returns (started,
+        landed) of the first cut, the death, on the node's clock, which its pods' programs
+        stamp their records with."""
         chain = "add chain inet blackhole-cut %s { type filter hook %s priority -300; policy drop; }"
-        batch = f"add table inet blackhole-cut; {chain % ('in', 'input')}; {chain % ('out', 'output')}"
-        out = self.in_pod_network(pod_ip, f"sh -c \"date +%s.%N && nft '{batch}' && date +%s.%N\"")
+        inbound = f"add table inet blackhole-cut; {chain % ('in', 'input')}"
+        out = self.in_pod_network(pod_ip, f"sh -c \"date +%s.%N && nft '{inbound}' && date +%s.%N && "
+                                          f"sleep {ANSWERS_IN_FLIGHT_S} && nft '{chain % ('out', 'output')}'\"")
         started, landed = map(float, out.split())
         return started, landed
 
