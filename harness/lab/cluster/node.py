@@ -32,8 +32,8 @@ NODE_READY_S = 600
 # A request the server's kernel ACKed just before the cut still gets its answer out: cut both
 # ways at once, a client whose query was ACKed and not yet answered has nothing to retransmit
 # and waits for ever (an app hang, not a blackhole: seen on the cluster, a sysbench connection
-# silent for 900 s after the seed's swap). Twice the slowest answer the probe saw from a busy
-# TCG guest (0.47 s); harness/faults/silent_kill.py's exec between its two cuts takes as long.
+# silent until the run's 1100 s limit after the seed's swap). Twice the slowest answer the probe
+# saw from a busy TCG guest (0.47 s); silent_kill's exec between its two cuts takes about as long.
 ANSWERS_IN_FLIGHT_S = 1.0
 # The lab's images a pod runs (clients, servers) besides the database's; the director's and the
 # control planes' stay out (the cluster has its own kube-proxy).
