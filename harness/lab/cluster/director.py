@@ -15,7 +15,7 @@ from ...director import Director
 from ...director.commands import LbCommands
 from ...errors import LabError
 from ...topology import DIRECTOR
-from .fault_support import SWAP_NEEDS_DIRECTOR
+from .fault_support import swap_problem
 
 IPVS_TIMEOUT_COMMAND = ["ipvsadm", "-L", "--timeout"]
 
@@ -59,8 +59,9 @@ class ClusterCommands(LbCommands):
     def swap(self, name, old, new, nodest="drop", drain_s=0.0):
         """The old server's pod cut off silently and out of the Service, the new one in; returns
         (applying_t, applied_t): the cut landed between the two (the node's clock)."""
-        if nodest != "drop" or drain_s:
-            raise LabError("cluster: " + SWAP_NEEDS_DIRECTOR.format(nodest=nodest))
+        problem = swap_problem(nodest, drain_s)
+        if problem:
+            raise LabError(f"cluster: {problem}")
         if old not in self.lab.servers or new not in self.lab.servers:
             raise LabError(f"cluster: the lab runs no {old if old not in self.lab.servers else new}")
         pods = self.lab.pods()

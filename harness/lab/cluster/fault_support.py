@@ -2,13 +2,19 @@
 one is named here with what it needs of the cluster, and anything else is refused in one line.
 Each one made here is run, or refused, by a test on the test cluster (tests/cluster/)."""
 
-SWAP_NEEDS_DIRECTOR = ("kube-proxy keeps a removed backend's flows (graceful termination); a swap with nodest={nodest} "
-                       "or a drain needs the lab's own director (LAB=compose, the default)")
+def swap_problem(nodest, drain_s):
+    """Why kube-proxy cannot make this swap, or None."""
+    if nodest != "drop" or drain_s:
+        return (f"kube-proxy keeps a removed backend's flows (graceful termination); a swap with nodest={nodest} "
+                "or a drain needs the lab's own director (LAB=compose, the default)")
+    return None
 
 
 def _swap(params, lab):
-    if params.get("nodest", "drop") != "drop" or params.get("drain_s", 0):
-        return SWAP_NEEDS_DIRECTOR.format(nodest=params.get("nodest"))
+    return swap_problem(params.get("nodest", "drop"), params.get("drain_s", 0.0))
+
+
+def _as_it_is(params, lab):
     return None
 
 
@@ -19,11 +25,11 @@ def _node_lost(params, lab):
 # fault -> a check of its params ({name: value}) that returns why the cluster cannot make it, or None
 MADE = {
     "ipvs_swap": _swap,
-    "promote_replica": lambda params, lab: None,
-    "endpoint_not_ready": lambda params, lab: None,
-    "endpoint_removed": lambda params, lab: None,
+    "promote_replica": _as_it_is,
+    "endpoint_not_ready": _as_it_is,
+    "endpoint_removed": _as_it_is,
     "node_lost": _node_lost,
-    "silent_kill": lambda params, lab: None,       # it cuts the pod on the node too (the node is a director)
+    "silent_kill": _as_it_is,          # it cuts the pod on the node too (the node is a director)
 }
 
 

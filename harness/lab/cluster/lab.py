@@ -206,7 +206,7 @@ class ClusterLab(Lab):
         if service == DIRECTOR:
             return self.shell.run(f"cat {KUBE_PROXY_LOG}", timeout=60).stdout
         try:
-            return self.api.request(self.path("pods", service) + "/log?timestamps=true", timeout=60)
+            return self._pod_log(service)
         except ApiError as exc:
             if exc.status == 404 and service in self._kept_logs:
                 return self._kept_logs[service]
@@ -215,10 +215,13 @@ class ClusterLab(Lab):
     def keep_log(self, service):
         """Read the pod's log now, for logs() to give once the pod is deleted."""
         try:
-            self._kept_logs[service] = self.api.request(self.path("pods", service) + "/log?timestamps=true", timeout=60)
+            self._kept_logs[service] = self._pod_log(service)
         except ApiError as exc:
             if exc.status != 404:
                 raise
+
+    def _pod_log(self, service):
+        return self.api.request(self.path("pods", service) + "/log?timestamps=true", timeout=60)
 
     def networks_of(self, service):
         if service == DIRECTOR:

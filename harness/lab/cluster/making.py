@@ -6,7 +6,7 @@ from ...topology import DIRECTOR, FRONT, PRIMARY, SERVICE_PORTS, SERVICE_SERVERS
 from ..engine import HostEngine
 from . import from_compose
 from .api import wait_for
-from .pods import serving, vip_service
+from .pods import vip_service
 
 # compose.yaml's LB_SERVICES: the server the director starts each service's VIP with
 INITIAL_BACKENDS = {"mysql": PRIMARY, "web": "web-a"}
@@ -51,5 +51,5 @@ def make(lab, definitions):
             if service in planned:
                 addresses[planned[service]] = known[service]
             if service in lab.servers:
-                lab.api.patch(lab.path("pods", service) + "/status", serving(True, rfc3339_now()))
+                lab.pods().set_serving(service, True)
     return vip

@@ -17,6 +17,7 @@ Each fault returns when it landed, as a fault's inject() does: {"landed_t", "unc
 the node's clock, which the pods' programs stamp their records with.
 """
 from ...errors import LabError
+from ...topology import BACK
 from .api import ApiError
 from .fault_support import lost_node_refusal
 from .making import BEHIND_VIP, INITIAL_BACKENDS, rfc3339_now
@@ -49,7 +50,7 @@ class ClusterPods:
 
     def cut_silently(self, service):
         """The pod's network stops, as a hung or lost node's: (started, landed)."""
-        address = self.lab.address(service, "back")
+        address = self.lab.address(service, BACK)
         started, landed = self.lab.node.cut_silently(address)
         self._cut[service] = address
         return started, landed
@@ -58,10 +59,14 @@ class ClusterPods:
         if replacement is not None:
             self.set_behind_vip(replacement, True)
 
+    def set_serving(self, service, ready):
+        """Turn the pod's readiness gate (pods.SERVING) on or off."""
+        self.lab.api.patch(self.lab.path("pods", service) + "/status", serving(ready, rfc3339_now()))
+
     def turn_unready(self, target, replacement=None):
         self._replacement_in(replacement)
         asked = self.lab.now()
-        self.lab.api.patch(self.lab.path("pods", target) + "/status", serving(False, rfc3339_now()))
+        self.set_serving(target, False)
         return {"landed_t": asked, "uncertainty_s": round(self.lab.now() - asked, 6)}
 
     def delete(self, target, replacement=None, grace_s=2.0):
