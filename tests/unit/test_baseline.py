@@ -1,7 +1,9 @@
 """Baselines compare cell by cell, each within its own model-derived tolerance."""
 import copy
 
-from harness.measure import baseline
+import pytest
+
+from harness.measure import baseline, kernel_model
 
 SUMMARY = {
     "scenario": "matrix-short", "run": "20261122T000000Z-abc", "kernel": "6.18.44-fc-v595",
@@ -93,3 +95,29 @@ def test_a_baseline_from_another_kernel_warns():
     other["kernel"] = "6.1.0-28-amd64"
     warning = baseline.kernel_warning(other, SUMMARY)
     assert "6.1.0-28-amd64" in warning and "6.18.44-fc-v595" in warning
+
+
+def _r5(detect_s, rto0_s, basis_extra=""):
+    """A tcp_retries2=5 cell as the harness writes it, its model at the base RTO ss measured."""
+    kernel = kernel_model.for_knobs(5, 0, rto0_s=rto0_s)
+    basis = f"tcp_retries2=5 budget 12.6 s{basis_extra}, base RTO {rto0_s * 1000:.0f} ms (measured)"
+    return {"cell": "r5", "knobs": {"tcp_retries2": 5}, "probe": {"detect_s": detect_s, "recover_s": detect_s, "error": "MYSQL_2013"},
+            "predicted": {"expected_s": kernel.detect_s + 0.05, "earliest_s": kernel.earliest_s,
+                          "latest_s": kernel.latest_s + 0.12, "basis": basis, "base_rto_s": rto0_s}}
+
+
+def test_what_a_longer_measured_rto_explains_is_taken_off_the_delta():
+    """A busy make test: r5 14.141 s at a base RTO of 212 ms against a baseline of 13.387 s taken
+    at 204 ms, +0.754 s, past its ±0.583 s; the ladder (63 base RTOs) explains +0.512 s of it."""
+    reference = baseline.from_summary({**SUMMARY, "cells": [_r5(13.387, 0.204)]}, ENV, interval_s=0.1)
+    busy = {**SUMMARY, "cells": [_r5(14.141, 0.212)]}
+    [row] = baseline.compare(reference, busy)
+    assert row.verdict == "ok" and row.delta_s > row.tolerance_s
+    assert row.rto_shift_s == pytest.approx(63 * 0.008, abs=0.01)
+    assert "+0.512" in baseline.table([row])
+    # beyond what the RTO explains, by more than the tolerance: still a regression
+    [late] = baseline.compare(reference, {**SUMMARY, "cells": [_r5(13.387 + row.rto_shift_s + row.tolerance_s + 0.05, 0.212)]})
+    assert late.verdict == "REGRESSION"
+    # a model that differs in more than the measured RTO explains nothing
+    [other] = baseline.compare(reference, {**SUMMARY, "cells": [_r5(14.141, 0.212, ", RTO capped at 1 s")]})
+    assert other.rto_shift_s == 0.0 and other.verdict == "REGRESSION"
