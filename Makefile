@@ -31,7 +31,7 @@ help:
 	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
 	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~35 min)"
 	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole)"
-	@echo "make test-kernel [KERNEL=6.1]  the guest-kernel suite (IPVS semantics, netem) in one guest"
+	@echo "make test-kernel [KERNEL=6.1]  the guest-kernel suite (IPVS semantics, netem, kube-proxy IPVS) in one guest"
 	@echo "make compare-control-planes [RUNS=\"manual=dir ...\"]  one failover under manual, keepalived, kube-proxy ipvs/nftables"
 	@echo "make cluster-up [KERNEL=6.12] [ALLOWED_SYSCTLS=...]  a single-node Kubernetes cluster in a guest, kept (KUBECONFIG: .lab/cluster/kubeconfig)"
 	@echo "make cluster-check scenario=ID  would the cluster (KUBECONFIG, or cluster-up's) run each cell? exit 2 naming the kubelet setting if not"
@@ -112,7 +112,7 @@ test: setup guest-tools
 test-slow: setup guest-tools
 	@$(PY) -m pytest -m slow tests
 
-# The guest-kernel suite: IPVS semantics, netem, refused knobs, the lab's director tests, in one
+# The guest-kernel suite: IPVS semantics, netem, refused knobs, the lab's director tests, kube-proxy's IPVS mode, in one
 # guest booting KERNEL (default 6.12).
 test-kernel: KERNEL := $(if $(filter-out host,$(KERNEL)),$(KERNEL),6.12)
 test-kernel: setup guest-tools

@@ -2,7 +2,11 @@
 weight 0 in the director's own table while the blackholed flows last, and the clients end where
 the kernel says. With one emulated vCPU the EndpointSlice write came 14.6 s after the death and
 kube-proxy's sync took 17-20 s, after every client had given up on its own: the run watches on
-until kube-proxy's own metrics say it has synced the write (observe_s is only the limit)."""
+until kube-proxy's own metrics say it has synced the write (observe_s is only the limit).
+
+In make test-kernel, not make test: bringing an API server, etcd and kube-proxy up in a TCG guest
+takes two of its ~5 minutes, and make test keeps kube-proxy's nftables mode on this host
+(tests/scenarios/test_kube_proxy.py) while make test-cluster runs its IPVS mode under a real kubelet."""
 
 import pytest
 
@@ -12,7 +16,7 @@ from harness.measure import director_table
 from tests.control_plane_contract import check_changes
 from tests.kube_proxy_checks import assert_clients_waited_for_their_kernel, primary_and_replica
 
-pytestmark = pytest.mark.guest
+pytestmark = [pytest.mark.guest, pytest.mark.kernel]
 # The node's grace, longer than the scenario's 4 s: kube-proxy's sync then comes after every
 # client's kernel has given up. With one emulated CPU a sync that overlapped r5's last
 # retransmission timer (13.7 s of CPU, from 10.3 s after the death) delayed its end to 15.78 s,

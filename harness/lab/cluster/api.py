@@ -11,6 +11,9 @@ from pathlib import Path
 from ...errors import LabError
 
 
+GET_TRIES = 3
+
+
 class ApiError(LabError):
     def __init__(self, status, text):
         super().__init__(f"cluster: the API server answered {status}: {text[:300]}")
@@ -61,8 +64,16 @@ class KubeApi:
         except urllib.error.HTTPError as exc:
             raise ApiError(exc.code, exc.read().decode(errors="replace")) from None
 
-    def get(self, path):
-        return json.loads(self.request(path))
+    def get(self, path, timeout=15):
+        """A GET changes nothing, so one that times out is asked again, up to GET_TRIES times: right
+        after cluster-up, a GET to an API server on an emulated CPU once went unanswered for 15 s
+        and failed a run that the same GET a moment later would have let go on."""
+        for attempt in range(1, GET_TRIES + 1):
+            try:
+                return json.loads(self.request(path, timeout=timeout))
+            except (TimeoutError, urllib.error.URLError) as exc:
+                if attempt == GET_TRIES or not _timed_out(exc):
+                    raise
 
     def create(self, path, body):
         return json.loads(self.request(path, "POST", body))
@@ -81,6 +92,10 @@ class KubeApi:
             return self.request("/readyz", timeout=5) == "ok"
         except (OSError, ApiError):
             return False
+
+
+def _timed_out(exc):
+    return isinstance(exc, TimeoutError) or isinstance(getattr(exc, "reason", None), TimeoutError)
 
 
 def _named(entries, name):

@@ -1,0 +1,70 @@
+"""The cluster's API client asks a GET again when it times out, and nothing else again."""
+import http.server
+import json
+import subprocess
+import threading
+import time
+
+import pytest
+
+from harness.lab.cluster import api
+
+
+class SlowFirstAnswers(http.server.BaseHTTPRequestHandler):
+    """Answers {"n": <request number>}; the first `slow` requests only after 1 s."""
+    slow = 1
+    seen = []
+
+    def _answer(self):
+        self.seen.append(self.command)
+        if len(self.seen) <= self.slow:
+            time.sleep(1.0)
+        body = json.dumps({"n": len(self.seen)}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_DELETE = _answer
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def server(tmp_path):
+    SlowFirstAnswers.seen = []
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowFirstAnswers)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield api.KubeApi(f"http://127.0.0.1:{httpd.server_address[1]}", "token", _a_ca(tmp_path))
+    httpd.shutdown()
+
+
+def _a_ca(directory):
+    """A certificate for the client's context to load (plain http never asks it for one)."""
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=test", "-days", "1",
+                    "-keyout", str(directory / "ca.key"), "-out", str(directory / "ca.crt")],
+                   check=True, capture_output=True)
+    return directory / "ca.crt"
+
+
+def test_a_get_that_times_out_is_asked_again(server):
+    assert server.get("/api/v1/pods", timeout=0.3) == {"n": 2}
+    assert SlowFirstAnswers.seen == ["GET", "GET"]
+
+
+def test_a_get_that_never_answers_in_time_fails_after_its_tries(server):
+    SlowFirstAnswers.slow = api.GET_TRIES
+    try:
+        with pytest.raises((TimeoutError, OSError)):
+            server.get("/api/v1/pods", timeout=0.3)
+    finally:
+        SlowFirstAnswers.slow = 1
+    assert SlowFirstAnswers.seen == ["GET"] * api.GET_TRIES
+
+
+def test_a_delete_that_times_out_is_not_sent_again(server):
+    with pytest.raises((TimeoutError, OSError)):
+        server.request("/api/v1/pods/x", "DELETE", timeout=0.3)
+    time.sleep(1.2)
+    assert SlowFirstAnswers.seen == ["DELETE"]
