@@ -41,7 +41,7 @@ help:
 	@echo "make kernel-matrix scenario=ID [KERNELS=\"host 6.1 6.12\"]  run on each kernel, compare, store baselines"
 	@echo "make bench-guest [KERNELS=\"6.1 6.12\"]  guest disk build, boot, engine, lab up, a short run; results/bench/"
 	@echo "   KERNEL=6.1|6.12|<package> on scenario, up, baseline, check-baseline runs the lab inside a guest kernel"
-	@echo "   LAB=kubernetes on scenario runs the lab as pods on the cluster make cluster-up keeps (its kube-proxy the director)"
+	@echo "   LAB=kubernetes on scenario runs the lab as pods on the cluster make cluster-up keeps, or KUBECONFIG's (its kube-proxy the director)"
 	@echo "make bench-up      time cold build, warm up --wait and down; stored in results/bench/"
 	@echo "make soak-interrupt [RUNS=20] [SEED=n]  runs hit by SIGINT/SIGTERM at random moments: all must end cleanly"
 	@echo "make bench-matrix  a short knob matrix from one failover: wall time, model error; results/bench/"

@@ -6,6 +6,8 @@
 #                           (harness/control/kube_proxy.py). Cold: ~5-16 min on 2 cores.
 #   ensure-kube.sh cluster  kubelet, kube-controller-manager, kube-scheduler: the rest of a
 #                           single-node cluster in a guest (results/bench/cluster-spike-20261126).
+#   ensure-kube.sh kubectl  kubectl: the lab's exec on a cluster given only by its kubeconfig
+#                           (harness/lab/cluster/agent.py), where this host has none.
 set -euo pipefail
 KUBERNETES=v1.34.2       # k8s.io/kube-proxy v0.34.4 is missing from the proxy (K8S_FACTS.md)
 STAGING=v0.34.2
@@ -16,7 +18,8 @@ SET=${1:-lab}
 case $SET in
   lab) OUT=$CACHE/kube/kubernetes-$KUBERNETES-etcd-$ETCD; BINARIES="etcd kube-apiserver kube-proxy" ;;
   cluster) OUT=$CACHE/kube/cluster-kubernetes-$KUBERNETES; BINARIES="kubelet kube-controller-manager kube-scheduler" ;;
-  *) echo "usage: $0 [lab|cluster]" >&2; exit 2 ;;
+  kubectl) OUT=$CACHE/kube/kubectl-$KUBERNETES; BINARIES="kubectl" ;;
+  *) echo "usage: $0 [lab|cluster|kubectl]" >&2; exit 2 ;;
 esac
 
 have_all() { for b in $BINARIES; do [ -x "$OUT/$b" ] || return 1; done; }

@@ -75,8 +75,8 @@ def run_scenario(args, scenario, raw):
 
 
 def place_for(kernel):
-    """Where a run's lab goes: LAB=kubernetes, the cluster `make cluster-up` keeps; otherwise
-    Compose on this host or in a guest booting KERNEL."""
+    """Where a run's lab goes: LAB=kubernetes, the cluster `make cluster-up` keeps (or the one
+    KUBECONFIG names); otherwise Compose on this host or in a guest booting KERNEL."""
     lab = os.environ.get("LAB") or "compose"
     if lab not in LABS:
         raise LabError(f"LAB={lab}: one of {', '.join(LABS)}")

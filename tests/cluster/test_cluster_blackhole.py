@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from harness.lab.cluster import pod_network
 from harness.lab.cluster.api import wait_for
 from harness.lab.cluster.pods import WEB_IMAGE, pod, probe_pod, service, serving
 from harness.measure import probe_log, recovery
@@ -54,7 +55,7 @@ def endpoint_ready(api, address):
 
 def base_rto_s(node, client_ip, cluster_ip):
     """The RTO the client's kernel holds for its connection to the Service (ss, in its pod's namespace)."""
-    shown = node.in_pod_network(client_ip, f"ss -tin dst {cluster_ip}")
+    shown = pod_network.run_in(node.shell(), client_ip, f"ss -tin dst {cluster_ip}")
     rto = re.search(r"\brto:([\d.]+)", shown)
     assert rto, shown
     return float(rto.group(1)) / 1000
@@ -84,7 +85,7 @@ def test_a_pod_cut_off_and_made_not_ready_blackholes_each_client_until_its_kerne
                  if "connected" in r]
     assert connected and connected[0]["sockopts"].get("tcp_user_timeout_ms") == 3000, connected[:1]
 
-    started, t_fault = node.cut_silently(old_ip)
+    started, t_fault = pod_network.cut_silently(node.shell(), old_ip)
     cut = time.monotonic()
     set_serving(api, OLD, False)
     FIGURES["blackhole_cut_took_s"] = round(t_fault - started, 3)

@@ -4,11 +4,13 @@ the director; and a cell the node's kubelet does not allow refused before anythi
 The witnesses: KERNEL_FACTS.md's window counted from the blackholed query's own send, the
 node's IPVS flow table (ipvsadm), and the API server's list of namespaces."""
 import io
+import shutil
 
 import pytest
 
 from harness import scenario
 from harness.errors import LabError
+from harness.lab.cluster.agent import RemoteNode
 from harness.lab.cluster.place import ClusterPlace
 from harness.pipeline import run_and_report
 from tests.cluster.conftest import NOT_ALLOWED
@@ -41,18 +43,30 @@ def node_tables(node):
     return sorted(node.guest_command("nft list tables").split("\n"))
 
 
-@pytest.mark.parametrize("scenario_id", ["lvs-switchover", "silent-kill"])
-def test_the_seed_blackhole_through_the_clusters_kube_proxy(node, tmp_path, scenario_id):
+def given_by_its_kubeconfig(node, directory):
+    """The same cluster as a user's would be: its kubeconfig (a copy elsewhere) and nothing else."""
+    copy = directory / "kubeconfig"
+    shutil.copy(node.kubeconfig_path, copy)
+    return RemoteNode(copy)
+
+
+@pytest.mark.parametrize("scenario_id,reached", [("lvs-switchover", "by ssh"), ("silent-kill", "by ssh"),
+                                                 ("lvs-switchover", "by its kubeconfig")])
+def test_the_seed_blackhole_through_the_clusters_kube_proxy(node, tmp_path, scenario_id, reached):
     """The seed's swap (the old primary's pod cut silently, out of the Service) and silent_kill (its
-    pod cut, its server killed: the kubelet and kube-proxy then take it out by themselves)."""
+    pod cut, its server killed: the kubelet and kube-proxy then take it out by themselves). By its
+    kubeconfig: no ssh to the node, whose shell is then the node agent's pod (kubectl exec)."""
     api = node.api()
     before, tables = lab_namespaces(api), node_tables(node)
-    run = run_on_cluster(node, tmp_path, scenario_id, TCP_RETRIES2="5", warmup_s=10, observe_s=OBSERVE_S)
+    through = node if reached == "by ssh" else given_by_its_kubeconfig(node, tmp_path)
+    run = run_on_cluster(through, tmp_path, scenario_id, TCP_RETRIES2="5", warmup_s=10, observe_s=OBSERVE_S)
     assert lab_namespaces(api) == before, "the run left its namespace on the cluster"
     assert node_tables(node) == tables, "the run left nft tables on the node"
     summary, env = run.summary(), run.env()
     [cell] = summary["cells"]
     assert env["where"]["where"] == "cluster" and env["datapath"] == "ipvs"
+    assert ("kubectl exec" in env["where"].get("transport", "")) == (reached == "by its kubeconfig")
+    assert env["kernel"] == node.guest_command("uname -r").strip()
     assert env["versions"]["kubernetes"] == api.get("/version")["gitVersion"]
     probe, t_fault = cell["probe"], summary["fault"]["t"]
     op = first_failure(run, cell, t_fault)
@@ -68,10 +82,13 @@ def test_the_seed_blackhole_through_the_clusters_kube_proxy(node, tmp_path, scen
     assert_blackholed_flow_kept_and_reconnection_elsewhere(run, cell["cell"])
 
 
-def test_a_cell_the_kubelet_does_not_allow_is_refused_before_anything_is_made(node, tmp_path):
+@pytest.mark.parametrize("reached", ["by ssh", "by its kubeconfig"])
+def test_a_cell_the_kubelet_does_not_allow_is_refused_before_anything_is_made(node, tmp_path, reached):
+    """By its kubeconfig, the node agent the lab made to ask the node goes too."""
     api = node.api()
     before = lab_namespaces(api)
     knob = NOT_ALLOWED.rsplit(".", 1)[1]
+    through = node if reached == "by ssh" else given_by_its_kubeconfig(node, tmp_path)
     with pytest.raises(LabError, match=rf"{NOT_ALLOWED}.*allowedUnsafeSysctls"):
-        run_on_cluster(node, tmp_path, "lvs-switchover", cells=[{"tcp_retries2": 5, knob: 2}], warmup_s=5)
+        run_on_cluster(through, tmp_path, "lvs-switchover", cells=[{"tcp_retries2": 5, knob: 2}], warmup_s=5)
     assert lab_namespaces(api) == before

@@ -1,7 +1,6 @@
 """The cluster's API client asks a GET again when it times out, and nothing else again."""
 import http.server
 import json
-import subprocess
 import threading
 import time
 
@@ -32,20 +31,12 @@ class SlowFirstAnswers(http.server.BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def server(tmp_path):
+def server(ca_file):
     SlowFirstAnswers.seen = []
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowFirstAnswers)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield api.KubeApi(f"http://127.0.0.1:{httpd.server_address[1]}", "token", _a_ca(tmp_path))
+    yield api.KubeApi(f"http://127.0.0.1:{httpd.server_address[1]}", "token", ca_file)    # plain http: never used
     httpd.shutdown()
-
-
-def _a_ca(directory):
-    """A certificate for the client's context to load (plain http never asks it for one)."""
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=test", "-days", "1",
-                    "-keyout", str(directory / "ca.key"), "-out", str(directory / "ca.crt")],
-                   check=True, capture_output=True)
-    return directory / "ca.crt"
 
 
 def test_a_get_that_times_out_is_asked_again(server):

@@ -1,10 +1,14 @@
 """LAB=kubernetes: what a cluster cannot give a lab is refused with one line, before anything
 asks the cluster (harness/lab/cluster/place.py, lab.py's of_shape, cli/runs.py's place_for)."""
+import json
+import socket
+
 import pytest
 
 from harness.cli.runs import place_for
 from harness.errors import LabError
 from harness.lab import ClientCell, lab_on
+from harness.lab.cluster.assets import kubeconfig
 from harness.lab.cluster.place import ClusterPlace
 
 
@@ -33,9 +37,17 @@ def test_an_empty_control_plane_service_list_is_no_refusal():
         lab_on(Asked(), project="p", services=[{}])
 
 
-def test_a_kubeconfig_of_another_cluster_is_refused(monkeypatch, tmp_path):
+def test_a_kubeconfig_that_is_not_there_or_whose_server_does_not_answer_is_refused(monkeypatch, tmp_path, ca_file):
     monkeypatch.setenv("KUBECONFIG", str(tmp_path / "elsewhere"))
-    with pytest.raises(LabError, match="not the cluster `make cluster-up` keeps"):
+    with pytest.raises(LabError, match="elsewhere: no such file"):
+        ClusterPlace()
+    with socket.socket() as unused:             # a loopback port nothing listens on
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    config = tmp_path / "other"
+    config.write_text(json.dumps(kubeconfig(f"https://127.0.0.1:{port}", str(ca_file))))
+    monkeypatch.setenv("KUBECONFIG", str(config))
+    with pytest.raises(LabError, match=rf"127.0.0.1:{port}\) does not answer /readyz"):
         ClusterPlace().ensure_started()
 
 

@@ -37,11 +37,12 @@ def rewrite_addresses(value, addresses):
     return text
 
 
-def pod_for(service, definition, namespace, addresses, gated=False, host_aliases=None, ports=None, labels=None):
+def pod_for(service, definition, namespace, addresses, gated=False, host_aliases=None, ports=None, labels=None,
+            node_name=None):
     """The pod manifest of one rendered Compose service; addresses: {Compose's address: the
     cluster's}; gated: ready only while the lab says so (pods.serving); host_aliases: {name:
     address} written into the pod's /etc/hosts (the cluster has no DNS for the lab's names);
-    ports: {name: container port} it serves; labels: more labels."""
+    ports: {name: container port} it serves; labels: more labels; node_name: the node it must go on."""
     container = {"name": service, "image": definition["image"], "imagePullPolicy": "Never"}
     if ports:
         container["ports"] = [{"name": n, "containerPort": p} for n, p in sorted(ports.items())]
@@ -69,6 +70,8 @@ def pod_for(service, definition, namespace, addresses, gated=False, host_aliases
             "enableServiceLinks": False, "automountServiceAccountToken": False}
     if definition.get("hostname"):
         spec["hostname"] = definition["hostname"]
+    if node_name:
+        spec["nodeName"] = node_name
     if volumes:
         spec["volumes"] = volumes
     if gated:

@@ -25,15 +25,14 @@ from ...errors import LabError
 from ...topology import BACK, DIRECTOR, FRONT, SERVERS
 from ..base import ExecResult, Lab
 from ..compose import REPO
-from . import allows, assets, fault_support, health, making, pod_status
+from . import allows, fault_support, health, making, pod_status
 from .api import ApiError, wait_for
 from .director import ClusterCommands, ClusterDirector
 from .node_shell import NodeShell
 from .pod_faults import ClusterPods
+from .pods import lab_namespace
 from .making import API_POLL_S, POD_START_S, VIP_SERVICE
 
-LAB_LABEL = "blackhole-lab/lab"
-KUBE_PROXY_LOG = "/var/log/cluster/kube-proxy.log"
 KUBE_PROXY_METRICS_PORT = 10249         # files/node-start's --metrics-bind-address
 NAMESPACE_GONE_S = 300
 RESTART_GRACE_S = 3             # as the Compose labs' `restart --timeout 3`
@@ -62,7 +61,7 @@ class ClusterLab(Lab):
     @property
     def engine(self):
         if self._engine is None:
-            self._engine = self.node._running_engine()
+            self._engine = self.node.engine_for(self.project)
         return self._engine
 
     @property
@@ -87,6 +86,14 @@ class ClusterLab(Lab):
 
     # -- lifecycle -----------------------------------------------------------------
     def up(self, wait=True, preflight=None, timeout_s=POD_START_S):
+        """Nothing is left when it fails or is interrupted, not even a refusal's node agent (agent.py)."""
+        try:
+            self._up(wait, preflight, timeout_s)
+        except BaseException:
+            self.down()
+            raise
+
+    def _up(self, wait, preflight, timeout_s):
         engine = self.engine
         if preflight:
             preflight(self.kernel)
@@ -95,21 +102,22 @@ class ClusterLab(Lab):
             raise LabError(f"cluster: the node's kube-proxy runs in {mode or 'no known'} mode; the lab's director is "
                            "kube-proxy in IPVS mode (--proxy-mode ipvs)")
         definitions = making.rendered_services(self)
-        refused = allows.pod_refusals(allows.what_nodes_allow(self.api), {
+        pinned = self.node.pinned_node()
+        nodes = [n for n in allows.what_nodes_allow(self.api) if pinned in (None, n.node)]
+        refused = allows.pod_refusals(nodes, {
             service: definitions[service].get("sysctls") or {} for service in self.pod_services()})
         if refused:
             raise LabError(f"cluster: {refused[0]}" + (f" ({len(refused) - 1} more refused)" if len(refused) > 1 else ""))
         engine.clock = engine.measure_clock()
         engine.clock_offset_s = engine.clock["offset_s"]
-        self.api.create("/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {
-            "name": self.project, "labels": {LAB_LABEL: "1"}}})
         try:
-            self._vip = making.make(self, definitions)
-            if wait:
-                self.wait_healthy(max(timeout_s, POD_START_S))
-        except BaseException:
-            self.down()
-            raise
+            self.api.create("/api/v1/namespaces", lab_namespace(self.project))
+        except ApiError as exc:
+            if exc.status != 409:           # made already with the node's agent (agent.py)
+                raise
+        self._vip = making.make(self, definitions)
+        if wait:
+            self.wait_healthy(max(timeout_s, POD_START_S))
 
     def read_pod(self, service):
         """pod_status.summary of the service's pod, read from the API server now ({} if none)."""
@@ -204,7 +212,7 @@ class ClusterLab(Lab):
     def logs(self, service):
         """The pod's log, timestamped, as the kubelet kept it; the director's: kube-proxy's."""
         if service == DIRECTOR:
-            return self.shell.run(f"cat {KUBE_PROXY_LOG}", timeout=60).stdout
+            return self.node.kube_proxy_log(self.shell)
         try:
             return self._pod_log(service)
         except ApiError as exc:
@@ -279,7 +287,7 @@ class ClusterLab(Lab):
         version = self.api.get("/version")
         images = {service: pod.get("image") for service in self.pod_services()
                   for pod in [self.read_pod(service)] if pod}
-        images[DIRECTOR] = self.shell.run(f"{assets.GUEST_DIR}/bin/kube-proxy --version", timeout=60).stdout.strip()
+        images[DIRECTOR] = self.node.kube_proxy_version(self.shell)
         return {"kernel": self.engine.kernel_release(),
                 "where": {**self.engine.describe(), "where": "cluster", "node": self.node.state()},
                 "kernel_facts": {"hz": self.engine.hz(), "sysctl_defaults": self.engine.sysctl_defaults()},

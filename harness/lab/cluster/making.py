@@ -43,7 +43,7 @@ def make(lab, definitions):
             behind = {BEHIND_VIP: "yes"} if service in INITIAL_BACKENDS.values() else {}
             lab.api.create(lab.path("pods"), from_compose.pod_for(
                 service, definitions[service], lab.project, addresses, gated=service in lab.servers,
-                host_aliases=dict(known), ports=serves, labels=behind))
+                host_aliases=dict(known), ports=serves, labels=behind, node_name=lab.node.pinned_node()))
         for service in wave:
             wait_for(f"pod {service} to get an address", lambda s=service: lab.read_pod(s).get("ip"),
                      POD_START_S, poll_s=API_POLL_S)

@@ -27,14 +27,9 @@ from .api import KubeApi, node_ready, wait_for
 HOME = REPO / ".lab" / "cluster"
 STATE_FILE = "cluster.json"
 DEFAULT_KERNEL = "6.12"
+KUBE_PROXY_LOG = "/var/log/cluster/kube-proxy.log"     # files/node-start's
 API_READY_S = 600            # launch to /readyz (TCG, one vCPU: 53 s in the spike)
 NODE_READY_S = 600
-# A request the server's kernel ACKed just before the cut still gets its answer out: cut both
-# ways at once, a client whose query was ACKed and not yet answered has nothing to retransmit
-# and waits for ever (an app hang, not a blackhole: seen on the cluster, a sysbench connection
-# silent until the run's 1100 s limit after the seed's swap). Twice the slowest answer the probe
-# saw from a busy TCG guest (0.47 s); silent_kill's exec between its two cuts takes about as long.
-ANSWERS_IN_FLIGHT_S = 1.0
 # The lab's images a pod runs (clients, servers) besides the database's; the director's and the
 # control planes' stay out (the cluster has its own kube-proxy).
 POD_IMAGES = ("blackhole-lab/client:dev", "blackhole-lab/web:dev")
@@ -89,6 +84,14 @@ class ClusterNode:
     def running(self):
         engine = self._engine()
         return engine is not None and engine.running() and self.state() is not None
+
+    def ensure_reachable(self):
+        if not self.running():
+            raise NodeNotUp("LAB=kubernetes: no cluster is up; `make cluster-up` starts one (about 3 minutes)")
+
+    def pinned_node(self):
+        """The node the lab's pods must go on: None, the cluster has one."""
+        return None
 
     def _running_engine(self):
         engine = self._engine()
@@ -189,36 +192,24 @@ class ClusterNode:
             self.say("cluster: down (its guest stopped)" if there else "cluster: none was up")
         return there
 
+    def shell(self):
+        """The node's shell (node_shell.NodeShell), over its guest's ssh."""
+        from .node_shell import NodeShell
+        return NodeShell(self._running_engine())
+
+    def engine_for(self, project):
+        """The engine face a lab in namespace project uses on this node: the guest's."""
+        return self._running_engine()
+
+    def kube_proxy_log(self, shell):
+        return shell.run(f"cat {KUBE_PROXY_LOG}", timeout=60).stdout
+
+    def kube_proxy_version(self, shell):
+        return shell.run(f"{assets.GUEST_DIR}/bin/kube-proxy --version", timeout=60).stdout.strip()
+
     def guest_command(self, command, timeout=60):
         """A shell command on the node (as root), its output; LabError if it fails."""
         return self._running_engine().ssh.run(command, timeout=timeout).stdout
-
-    # -- the node's own view of its pods ----------------------------------------------
-    def in_pod_network(self, pod_ip, command, timeout=60):
-        """A command run on the node inside the network namespace that holds pod_ip (the CNI
-        plugins made it, under /run/netns), its output."""
-        found = self.guest_command(f"for ns in $(ip netns list | cut -d' ' -f1); do ip -n $ns -4 -o addr show | "
-                                   f"grep -q ' {pod_ip}/' && echo $ns; done; true").split()
-        if len(found) != 1:
-            raise LabError(f"cluster: {len(found)} network namespaces on the node hold {pod_ip}: {found}")
-        return self.guest_command(f"ip netns exec {found[0]} {command}", timeout=timeout)
-
-    def cut_silently(self, pod_ip):
-        """Drop everything into a pod, then, ANSWERS_IN_FLIGHT_S later, everything out of it, in
-        its own network namespace: nothing answers and nothing is sent, not even a reset or an
-        ICMP error; ARP is still answered, as by a host whose stack stopped. Returns (started,
-        landed) of the first cut, the death, on the node's clock, which its pods' programs
-        stamp their records with."""
-        chain = "add chain inet blackhole-cut %s { type filter hook %s priority -300; policy drop; }"
-        inbound = f"add table inet blackhole-cut; {chain % ('in', 'input')}"
-        out = self.in_pod_network(pod_ip, f"sh -c \"date +%s.%N && nft '{inbound}' && date +%s.%N && "
-                                          f"sleep {ANSWERS_IN_FLIGHT_S} && nft '{chain % ('out', 'output')}'\"")
-        started, landed = map(float, out.split())
-        return started, landed
-
-    def heal_cut(self, pod_ip):
-        """Undo cut_silently: the pod's network answers again."""
-        self.in_pod_network(pod_ip, "nft delete table inet blackhole-cut")
 
     # -- helpers -------------------------------------------------------------------
     def _save_logs(self, engine):

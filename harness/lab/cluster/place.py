@@ -1,17 +1,29 @@
 """The cluster as a place the lab runs (LAB=kubernetes): the single-node cluster `make cluster-up`
-keeps in a guest, reached through its API server and, for exec, its node's ssh. A cluster given
-only by a kubeconfig has no node shell the lab can use yet, so it is refused by name."""
+keeps in a guest, reached through its API server and, for exec, its node's ssh; or, with a
+KUBECONFIG other than cluster-up's, the cluster it names, reached through its API server alone
+(agent.py: the node's shell is a privileged pod on it)."""
 import os
 
 from ...errors import LabError
-from .node import ClusterNode, NodeNotUp
+from .agent import RemoteNode
+from .node import ClusterNode
+
+
+def node_for(kubeconfig):
+    """cluster-up's node, unless KUBECONFIG names another cluster."""
+    own = ClusterNode()
+    if kubeconfig and os.path.realpath(kubeconfig) != os.path.realpath(own.kubeconfig_path):
+        if not os.path.exists(kubeconfig):
+            raise LabError(f"LAB=kubernetes: KUBECONFIG={kubeconfig}: no such file")
+        return RemoteNode(kubeconfig)
+    return own
 
 
 class ClusterPlace:
     where = "cluster"              # lab_on's cue: the cluster outlives the run, its namespace goes with the lab
 
     def __init__(self, node=None):
-        self.node = node or ClusterNode()
+        self.node = node or node_for(os.environ.get("KUBECONFIG"))
 
     def __enter__(self):
         return self
@@ -20,13 +32,7 @@ class ClusterPlace:
         return False
 
     def ensure_started(self, say=None):
-        kubeconfig = os.environ.get("KUBECONFIG")
-        if kubeconfig and os.path.realpath(kubeconfig) != os.path.realpath(self.node.kubeconfig_path):
-            raise LabError(f"LAB=kubernetes: KUBECONFIG={kubeconfig} is not the cluster `make cluster-up` keeps "
-                           f"({self.node.kubeconfig_path}); the lab runs its commands on that cluster's node over "
-                           "ssh, which another cluster does not offer")
-        if not self.node.running():
-            raise NodeNotUp("LAB=kubernetes: no cluster is up; `make cluster-up` starts one (about 3 minutes)")
+        self.node.ensure_reachable()
 
     def lab_of_shape(self, project, cells=(), datapath="auto", env=None, workdir=None, servers=None, net_admin=(),
                      cell_namespaces="container", services=(), database=None):

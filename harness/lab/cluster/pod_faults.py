@@ -18,6 +18,7 @@ the node's clock, which the pods' programs stamp their records with.
 """
 from ...errors import LabError
 from ...topology import BACK
+from . import pod_network
 from .api import ApiError
 from .fault_support import lost_node_refusal
 from .making import BEHIND_VIP, INITIAL_BACKENDS, rfc3339_now
@@ -41,7 +42,7 @@ class ClusterPods:
         stays deleted."""
         for service in self.lab.servers:
             if service in self._cut:
-                self.lab.node.heal_cut(self._cut.pop(service))
+                pod_network.heal_cut(self.lab.shell, self._cut.pop(service))
             try:
                 self.set_behind_vip(service, service in INITIAL_BACKENDS.values())
             except ApiError as exc:
@@ -51,7 +52,7 @@ class ClusterPods:
     def cut_silently(self, service):
         """The pod's network stops, as a hung or lost node's: (started, landed)."""
         address = self.lab.address(service, BACK)
-        started, landed = self.lab.node.cut_silently(address)
+        started, landed = pod_network.cut_silently(self.lab.shell, address)
         self._cut[service] = address
         return started, landed
 

@@ -8,6 +8,11 @@ from ...load import probe
 
 CLIENT_IMAGE = "blackhole-lab/client:dev"
 WEB_IMAGE = "blackhole-lab/web:dev"
+LAB_LABEL = "blackhole-lab/lab"         # on a lab's namespace
+
+
+def lab_namespace(name):
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": {LAB_LABEL: "1"}}}
 
 
 # A pod with this readiness gate is ready only while the lab says so (serving()): its readiness

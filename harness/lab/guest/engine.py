@@ -16,14 +16,13 @@ from pathlib import Path
 from python_on_whales import DockerClient
 
 from ...errors import LabError
-from ..engine import SYSCTL_DEFAULTS_SCRIPT, parse_sysctl_defaults
+from ..shell_kernel import ShellKernel
 from . import accel, disk as guest_disk, initramfs, kernels
 from .qemu import Vm, guest_cpus, qemu_version
 from .ssh import Ssh
 
 BOOT_TIMEOUT_S = 240          # QEMU start to ssh (TCG: ~25-35 s measured)
 ENGINE_TIMEOUT_S = 180        # ssh to `docker info` answering
-CLOCK_SAMPLES = 20
 GUEST_FILE = "guest.json"     # in a kept guest's home: how to find it again
 # The guest's init lets IPVS sync's multicast through Docker's filter (files/blackhole-guest-init);
 # a restarted dockerd keeps DOCKER-USER's rules, and this puts the rule back if it did not.
@@ -34,7 +33,7 @@ SYNC_MULTICAST = ("for _ in $(seq 1 240); do iptables -L DOCKER-USER >/dev/null 
 HOST_TOOLS = ("qemu-system-x86_64", "qemu-img", "cpio", "debootstrap", "ssh", "ssh-keygen", "mkfs.ext4", "depmod")
 
 
-class GuestEngine:
+class GuestEngine(ShellKernel):
     where = "guest"
     shared = False              # its Docker engine is this run's alone
 
@@ -57,8 +56,6 @@ class GuestEngine:
         self.state_dir = None
         self.timings, self.accel = {}, None
         self.clock_offset_s, self.clock = 0.0, {}
-        self._features = {}
-        self._sysctl_defaults = None
         self.failed = None
 
     def __enter__(self):
@@ -197,25 +194,6 @@ class GuestEngine:
         self.clock = self.measure_clock()
         self.clock_offset_s = self.clock["offset_s"]
 
-    def measure_clock(self):
-        """guest clock - our clock, from the sample with the shortest round trip (NTP's way),
-        read through one shell whose `$EPOCHREALTIME` costs no process per sample."""
-        reader = self.ssh.popen("while read -r _; do echo $EPOCHREALTIME; done")
-        samples = []
-        try:
-            for _ in range(CLOCK_SAMPLES):
-                before = time.time()
-                reader.stdin.write("\n")
-                reader.stdin.flush()
-                guest = float(reader.stdout.readline())
-                after = time.time()
-                samples.append((after - before, guest - (before + after) / 2))
-        finally:
-            reader.stdin.close()
-            reader.wait(timeout=10)
-        rtt, offset = min(samples)
-        return {"offset_s": round(offset, 4), "uncertainty_s": round(rtt / 2, 4)}
-
     def stop(self):
         if self.ssh is not None:
             try:
@@ -254,31 +232,9 @@ class GuestEngine:
     def hz(self):
         return self.kernel.hz
 
-    def _test(self, condition):
-        if condition not in self._features:
-            self._features[condition] = self.ssh.run(f"test {condition}", check=False).returncode == 0
-        return self._features[condition]
-
-    def has_ipvs(self):
-        return self._test("-e /proc/net/ip_vs")
-
-    def has_netem(self):
-        return self.has_qdisc("netem")
-
     def has_qdisc(self, kind):
         """Loaded at the guest's start (files/blackhole-guest-init), or not in this kernel."""
         return self._test(f"-d /sys/module/sch_{kind}")
-
-    def has_sysctl(self, path):
-        return self._test(f"-e {path}")
-
-    def sysctl_defaults(self):
-        """Read once per boot, in a new network namespace of the guest."""
-        if self._sysctl_defaults is None:
-            script = SYSCTL_DEFAULTS_SCRIPT.replace("'", "'\\''")
-            self._sysctl_defaults = parse_sysctl_defaults(
-                self.ssh.run(f"unshare --net sh -c '{script}'", timeout=60).stdout)
-        return self._sysctl_defaults
 
     def describe(self):
         return {"where": self.where, "kernel": self.kernel.release, **self.kernel.describe(),

@@ -1,0 +1,207 @@
+"""A cluster given only by its kubeconfig (LAB=kubernetes KUBECONFIG=<not cluster-up's>): no ssh to
+its node, so the lab's node shell is a pod on the node, the node agent, entered with `kubectl
+exec`. It is privileged and shares the node's PID namespace, so `nsenter -t 1` puts each command
+in the node's own namespaces, and everything the lab does on a node runs as it does over the
+cluster-up guest's ssh (node_shell.NodeShell): nsenter into a pod's container, nft in a pod's
+network namespace, the IPVS table, kube-proxy's metrics page.
+
+What such a cluster must give (each refused with one line when it does not): a Ready node the
+lab's pods can all be put on (BLACKHOLE_NODE names one; else the first Ready node by name), the
+right to run a privileged pod with the node's PID and network namespaces on it, the lab's images
+on that node (pods never pull them), bash, nft, ip and ipvsadm on the node, containerd (ctr),
+and kube-proxy in IPVS mode.
+
+The agent lives in the lab's namespace and goes with it when the lab is taken down."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from ...errors import LabError
+from ..compose import REPO
+from ..engine import config_hz
+from ..shell_kernel import ShellKernel
+from .api import ApiError, KubeApi, node_ready, wait_for
+from .node import KUBE_PROXY_LOG, NodeNotUp
+from .pods import CLIENT_IMAGE, lab_namespace
+
+AGENT = "node-agent"
+AGENT_START_S = 600
+
+
+def kubectl():
+    """This host's kubectl, or the one ensure-kube.sh builds from the Go module proxy."""
+    found = shutil.which("kubectl")
+    if found:
+        return found
+    result = subprocess.run([str(REPO / "scripts" / "ensure-kube.sh"), "kubectl"], stdout=subprocess.PIPE, text=True)
+    if result.returncode:           # its progress and its error went to stderr, as they came
+        raise LabError(f"cluster: no kubectl on this host, and building it failed (exit {result.returncode})")
+    return str(Path(result.stdout.split()[-1]) / "kubectl")
+
+
+def agent_pod(namespace, node_name, image):
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": AGENT, "namespace": namespace, "labels": {"blackhole-lab/role": AGENT}},
+            "spec": {"nodeName": node_name, "hostPID": True, "hostNetwork": True,
+                     "terminationGracePeriodSeconds": 0, "automountServiceAccountToken": False,
+                     "tolerations": [{"operator": "Exists"}],
+                     "containers": [{"name": AGENT, "image": image, "imagePullPolicy": "Never",
+                                     "command": ["sleep", "infinity"],
+                                     "securityContext": {"privileged": True}}]}}
+
+
+class AgentShell:
+    """ssh's face (argv, run, popen) over `kubectl exec` into the node agent: bash in the node's
+    own namespaces."""
+
+    def __init__(self, kubectl_path, kubeconfig, namespace):
+        self.kubectl, self.kubeconfig, self.namespace = kubectl_path, str(kubeconfig), namespace
+
+    def argv(self, command):
+        return [self.kubectl, "--kubeconfig", self.kubeconfig, "-n", self.namespace, "exec", "-i", AGENT, "--",
+                "nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--", "bash", "-c", command]
+
+    def run(self, command, timeout=60, check=True, stdin=None):
+        result = subprocess.run(self.argv(command), input=stdin if stdin is not None else "",
+                                capture_output=True, text=True, timeout=timeout)
+        if check and result.returncode:
+            raise LabError(f"cluster node (agent): `{command}` exited {result.returncode}: "
+                           f"{result.stderr.strip()[-500:]}")
+        return result
+
+    def popen(self, command):
+        return subprocess.Popen(self.argv(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+
+class AgentEngine(ShellKernel):
+    """The engine face of a node reached through its agent: its kernel and clock."""
+    where = "cluster"
+
+    def __init__(self, shell, node_name):
+        self.ssh, self.node_name = shell, node_name
+        self.clock_offset_s, self.clock = 0.0, {}
+        self._release = self._hz = None
+
+    def kernel_release(self):
+        if self._release is None:
+            self._release = self.ssh.run("uname -r", timeout=60).stdout.strip()
+        return self._release
+
+    def hz(self):
+        """CONFIG_HZ from the node's /boot or /proc/config.gz; None if neither says."""
+        if self._hz is None:
+            text = self.ssh.run("cat /boot/config-$(uname -r) 2>/dev/null || zcat /proc/config.gz 2>/dev/null; true",
+                                timeout=60).stdout
+            self._hz = config_hz(text) if text.strip() else None
+        return self._hz
+
+    def has_qdisc(self, kind):
+        """Tried in a throwaway network namespace of the node (its own links are not touched)."""
+        self._features = self._features or {}
+        if kind not in self._features:
+            self._features[kind] = self.ssh.run(f"unshare --net tc qdisc add dev lo root {kind}",
+                                                check=False).returncode == 0
+        return self._features[kind]
+
+    def describe(self):
+        return {"where": self.where, "kernel": self.kernel_release(), "hz": self.hz(), "node": self.node_name,
+                "transport": f"kubectl exec into the privileged pod {AGENT} (the node's namespaces)",
+                "clock_at_start": self.clock}
+
+    def collect(self, directory):
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        info = {"describe": self.describe()}
+        try:
+            info["clock_at_end"] = self.measure_clock()
+        except (LabError, subprocess.TimeoutExpired, ValueError):
+            pass
+        (directory / "node.json").write_text(json.dumps(info, indent=1, default=str) + "\n")
+
+
+class RemoteNode:
+    """The ClusterNode face (api, state, engine_for, shell's helpers) of a cluster given by a kubeconfig."""
+
+    def __init__(self, kubeconfig, node_name=None, out=sys.stdout):
+        self.kubeconfig_path, self.out = Path(kubeconfig), out
+        self.node_name = node_name or os.environ.get("BLACKHOLE_NODE") or None
+        self._api = None
+
+    def api(self):
+        if self._api is None:
+            self._api = KubeApi.from_kubeconfig(self.kubeconfig_path)
+        return self._api
+
+    def running(self):
+        return self.api().ready()
+
+    def ensure_reachable(self):
+        if not self.running():
+            raise NodeNotUp(f"LAB=kubernetes: the API server of KUBECONFIG={self.kubeconfig_path} "
+                            f"({self.api().server}) does not answer /readyz")
+
+    def pinned_node(self):
+        """The node the lab's pods and its agent go on."""
+        if self.node_name is None:
+            nodes = sorted(self.api().get("/api/v1/nodes")["items"], key=lambda n: n["metadata"]["name"])
+            ready = [n["metadata"]["name"] for n in nodes if node_ready(n) and not n["spec"].get("unschedulable")]
+            if not ready:
+                raise LabError(f"cluster: no Ready node in KUBECONFIG={self.kubeconfig_path}'s cluster")
+            self.node_name = ready[0]
+        return self.node_name
+
+    def state(self):
+        return {"server": self.api().server, "kubeconfig": str(self.kubeconfig_path), "node": self.pinned_node()}
+
+    def engine_for(self, project):
+        """The node agent in the lab's namespace (made here if the lab has not yet), running."""
+        api, node = self.api(), self.pinned_node()
+        for path, body in (("/api/v1/namespaces", lab_namespace(project)),
+                           (f"/api/v1/namespaces/{project}/pods", agent_pod(project, node, CLIENT_IMAGE))):
+            try:
+                api.create(path, body)
+            except ApiError as exc:
+                if exc.status != 409:            # already there
+                    raise LabError(f"cluster: making the node agent on {node} was refused: {exc}") from None
+        wait_for(f"the node agent on {node} to run", lambda: _running(api, project), AGENT_START_S, poll_s=1.0)
+        return AgentEngine(AgentShell(kubectl(), self.kubeconfig_path, project), node)
+
+    def shell(self, project):
+        from .node_shell import NodeShell
+        return NodeShell(self.engine_for(project))
+
+    def _kube_proxy_pod(self):
+        """kube-proxy's pod on the lab's node (kube-system, k8s-app=kube-proxy, as kubeadm and most
+        installers run it), or None: a kube-proxy run as a process of the node's."""
+        pods = self.api().get("/api/v1/namespaces/kube-system/pods?labelSelector=k8s-app%3Dkube-proxy"
+                              f"&fieldSelector=spec.nodeName%3D{self.pinned_node()}")["items"]
+        return pods[0] if pods else None
+
+    def kube_proxy_log(self, shell):
+        pod = self._kube_proxy_pod()
+        if pod is not None:
+            return self.api().request(f"/api/v1/namespaces/kube-system/pods/{pod['metadata']['name']}/log"
+                                      "?timestamps=true", timeout=60)
+        return shell.run(f"journalctl -u kube-proxy -o short-iso --no-pager 2>/dev/null | grep . || "
+                         f"cat {KUBE_PROXY_LOG} 2>/dev/null; true", timeout=60).stdout
+
+    def kube_proxy_version(self, shell):
+        pod = self._kube_proxy_pod()
+        if pod is not None:
+            return pod["spec"]["containers"][0]["image"]
+        return shell.run("\"$(readlink /proc/$(pgrep -xo kube-proxy)/exe)\" --version 2>/dev/null; true",
+                         timeout=60).stdout.strip()
+
+
+def _running(api, namespace):
+    status = api.get(f"/api/v1/namespaces/{namespace}/pods/{AGENT}").get("status", {})
+    for waiting in (s.get("state", {}).get("waiting") for s in status.get("containerStatuses") or ()):
+        if waiting and waiting.get("reason") in ("ErrImageNeverPull", "CreateContainerConfigError",
+                                                 "CreateContainerError"):
+            raise LabError(f"cluster: the node agent cannot start: {waiting['reason']}: "
+                           f"{waiting.get('message', '')[:300]} (the lab's images must be on the node)")
+    return status.get("phase") == "Running"

@@ -1,0 +1,56 @@
+"""What a kernel reached through a shell says about itself (a guest over ssh, a cluster's node
+through its agent pod): the features a run needs, the sysctls a new network namespace starts
+with, and its clock against ours. The class using it gives `ssh` (run, popen)."""
+import time
+
+from .engine import SYSCTL_DEFAULTS_SCRIPT, parse_sysctl_defaults
+
+CLOCK_SAMPLES = 20
+
+
+class ShellKernel:
+    _features = None
+    _sysctl_defaults = None
+
+    def _test(self, condition):
+        if self._features is None:
+            self._features = {}
+        if condition not in self._features:
+            self._features[condition] = self.ssh.run(f"test {condition}", check=False).returncode == 0
+        return self._features[condition]
+
+    def has_ipvs(self):
+        return self._test("-e /proc/net/ip_vs")
+
+    def has_netem(self):
+        return self.has_qdisc("netem")
+
+    def has_sysctl(self, path):
+        return self._test(f"-e {path}")
+
+    def sysctl_defaults(self):
+        """Read once, in a new network namespace (the kernel's defaults, not the node's settings)."""
+        if self._sysctl_defaults is None:
+            script = SYSCTL_DEFAULTS_SCRIPT.replace("'", "'\\''")
+            self._sysctl_defaults = parse_sysctl_defaults(
+                self.ssh.run(f"unshare --net sh -c '{script}'", timeout=60).stdout)
+        return self._sysctl_defaults
+
+    def measure_clock(self):
+        """its clock - ours, from the sample with the shortest round trip (NTP's way), read
+        through one bash whose `$EPOCHREALTIME` costs no process per sample."""
+        reader = self.ssh.popen("while read -r _; do echo $EPOCHREALTIME; done")
+        samples = []
+        try:
+            for _ in range(CLOCK_SAMPLES):
+                before = time.time()
+                reader.stdin.write("\n")
+                reader.stdin.flush()
+                theirs = float(reader.stdout.readline())
+                after = time.time()
+                samples.append((after - before, theirs - (before + after) / 2))
+        finally:
+            reader.stdin.close()
+            reader.wait(timeout=10)
+        rtt, offset = min(samples)
+        return {"offset_s": round(offset, 4), "uncertainty_s": round(rtt / 2, 4)}
