@@ -12,7 +12,11 @@ def test_nodest_reset_recovers_within_a_second_and_a_half(run_scenario):
     if cell["probe"]["detect_s"] is None and waited:
         summary, _ = run_scenario("nodest-reset", warmup_s=3)      # the rare other outcome: measure again
         [cell] = summary["cells"]
-    assert cell["probe"]["error"] == "MYSQL_2013"
+    # The reset meets the client's next packet: its query (lost during the query, 2013) or, on a
+    # busy machine, a late ACK of the last answer, when the next query then finds the connection
+    # gone (2006, failing 0.000 s after its send, 0.132 s after the fault: a make test). Either is
+    # the director's reset; a kernel timeout is neither.
+    assert cell["probe"]["error"] in ("MYSQL_2013", "MYSQL_2006"), cell["probe"]
     # counted from the earliest the swap may have landed: on a busy machine it lands up to
     # uncertainty_s later, and the reset comes at the client's next packet after that
     assert cell["probe"]["recover_s"] <= 1.5 + summary["fault"]["uncertainty_s"]
