@@ -29,7 +29,7 @@ help:
 	@echo "make up            bring the lab up (installs/builds what is missing)"
 	@echo "make down          take this lab down"
 	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
-	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~35 min)"
+	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~31 min)"
 	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole)"
 	@echo "make test-kernel [KERNEL=6.1]  the guest-kernel suite (IPVS semantics, netem, kube-proxy IPVS) in one guest"
 	@echo "make compare-control-planes [RUNS=\"manual=dir ...\"]  one failover under manual, keepalived, kube-proxy ipvs/nftables"
