@@ -12,12 +12,16 @@ class ShellKernel:
     _features = None
     _sysctl_defaults = None
 
-    def _test(self, condition):
+    def _succeeds(self, command):
+        """Whether command exits 0 there, asked once."""
         if self._features is None:
             self._features = {}
-        if condition not in self._features:
-            self._features[condition] = self.ssh.run(f"test {condition}", check=False).returncode == 0
-        return self._features[condition]
+        if command not in self._features:
+            self._features[command] = self.ssh.run(command, check=False).returncode == 0
+        return self._features[command]
+
+    def _test(self, condition):
+        return self._succeeds(f"test {condition}")
 
     def has_ipvs(self):
         return self._test("-e /proc/net/ip_vs")

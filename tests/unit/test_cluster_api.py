@@ -59,3 +59,30 @@ def test_a_delete_that_times_out_is_not_sent_again(server):
         server.request("/api/v1/pods/x", "DELETE", timeout=0.3)
     time.sleep(1.2)
     assert SlowFirstAnswers.seen == ["DELETE"]
+
+
+class Answers(http.server.BaseHTTPRequestHandler):
+    """POST answers with the status its path names (/409, /500)."""
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        body = b'{"kind": "Status"}'
+        self.send_response(int(self.path.strip("/")))
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_creating_what_is_already_there_is_no_error_and_anything_else_refused_is(ca_file):
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answers)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        client = api.KubeApi(f"http://127.0.0.1:{httpd.server_address[1]}", "token", ca_file)
+        client.create_unless_there("/409", {})
+        with pytest.raises(api.ApiError) as refused:
+            client.create_unless_there("/500", {})
+        assert refused.value.status == 500
+    finally:
+        httpd.shutdown()

@@ -101,11 +101,17 @@ class AgentEngine(ShellKernel):
 
     def has_qdisc(self, kind):
         """Tried in a throwaway network namespace of the node (its own links are not touched)."""
-        self._features = self._features or {}
-        if kind not in self._features:
-            self._features[kind] = self.ssh.run(f"unshare --net tc qdisc add dev lo root {kind}",
-                                                check=False).returncode == 0
-        return self._features[kind]
+        return self._succeeds(f"unshare --net tc qdisc add dev lo root {kind}")
+
+    def problem(self):
+        """Why the node's shell does not answer now (health.problems asks when a check failed), or None."""
+        try:
+            self.ssh.run("true", timeout=30)
+        except subprocess.TimeoutExpired:
+            return f"the node agent ({AGENT}) does not answer kubectl exec within 30 s"
+        except LabError as exc:
+            return f"the node agent ({AGENT}): {exc}"
+        return None
 
     def describe(self):
         return {"where": self.where, "kernel": self.kernel_release(), "hz": self.hz(), "node": self.node_name,
@@ -160,19 +166,13 @@ class RemoteNode:
     def engine_for(self, project):
         """The node agent in the lab's namespace (made here if the lab has not yet), running."""
         api, node = self.api(), self.pinned_node()
-        for path, body in (("/api/v1/namespaces", lab_namespace(project)),
-                           (f"/api/v1/namespaces/{project}/pods", agent_pod(project, node, CLIENT_IMAGE))):
-            try:
-                api.create(path, body)
-            except ApiError as exc:
-                if exc.status != 409:            # already there
-                    raise LabError(f"cluster: making the node agent on {node} was refused: {exc}") from None
+        try:
+            api.create_unless_there("/api/v1/namespaces", lab_namespace(project))
+            api.create_unless_there(f"/api/v1/namespaces/{project}/pods", agent_pod(project, node, CLIENT_IMAGE))
+        except ApiError as exc:
+            raise LabError(f"cluster: making the node agent on {node} was refused: {exc}") from None
         wait_for(f"the node agent on {node} to run", lambda: _running(api, project), AGENT_START_S, poll_s=1.0)
         return AgentEngine(AgentShell(kubectl(), self.kubeconfig_path, project), node)
-
-    def shell(self, project):
-        from .node_shell import NodeShell
-        return NodeShell(self.engine_for(project))
 
     def _kube_proxy_pod(self):
         """kube-proxy's pod on the lab's node (kube-system, k8s-app=kube-proxy, as kubeadm and most

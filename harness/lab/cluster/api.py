@@ -78,6 +78,14 @@ class KubeApi:
     def create(self, path, body):
         return json.loads(self.request(path, "POST", body))
 
+    def create_unless_there(self, path, body):
+        """Create it; one already there (409) is left as it is."""
+        try:
+            self.create(path, body)
+        except ApiError as exc:
+            if exc.status != 409:
+                raise
+
     def patch(self, path, body):
         """A strategic merge patch (lists of conditions merge by their type)."""
         return json.loads(self.request(path, "PATCH", body, content_type="application/strategic-merge-patch+json"))

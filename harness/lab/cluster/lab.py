@@ -110,11 +110,7 @@ class ClusterLab(Lab):
             raise LabError(f"cluster: {refused[0]}" + (f" ({len(refused) - 1} more refused)" if len(refused) > 1 else ""))
         engine.clock = engine.measure_clock()
         engine.clock_offset_s = engine.clock["offset_s"]
-        try:
-            self.api.create("/api/v1/namespaces", lab_namespace(self.project))
-        except ApiError as exc:
-            if exc.status != 409:           # made already with the node's agent (agent.py)
-                raise
+        self.api.create_unless_there("/api/v1/namespaces", lab_namespace(self.project))   # the agent's may be there
         self._vip = making.make(self, definitions)
         if wait:
             self.wait_healthy(max(timeout_s, POD_START_S))
