@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     int number = 0;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
-    while (now() < deadline) {
+    do {
         double t0 = now();
         MYSQL_RES *result = NULL;
         MYSQL_ROW row = NULL;
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
         double left = interval_s - (now() - t0);
         if (left > 0)
             usleep((useconds_t)(left * 1e6));
-    }
+    } while (now() < deadline);
     if (conn)
         mysql_close(conn);
     return 0;

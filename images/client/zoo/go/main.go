@@ -75,7 +75,7 @@ func main() {
 	// Which pooled connection a borrow handed out: numbered as dial saw them open.
 	numbers := map[any]int{}
 	deadline := now() + durationS
-	for now() < deadline {
+	for first := true; first || now() < deadline; first = false {
 		t0 := now()
 		var server string
 		number := 0

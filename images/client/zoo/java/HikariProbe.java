@@ -39,7 +39,7 @@ public class HikariProbe {
             }
         }
         try (HikariDataSource pool = new HikariDataSource(config)) {
-            while (ZooLog.now() < deadline) {
+            do {
                 double t0 = ZooLog.now();
                 int number = 0;
                 try (Connection conn = pool.getConnection()) {
@@ -52,7 +52,7 @@ public class HikariProbe {
                     ZooLog.failed(t0, e, number);
                 }
                 ZooLog.pace(t0, intervalMs);
-            }
+            } while (ZooLog.now() < deadline);
         }
     }
 }

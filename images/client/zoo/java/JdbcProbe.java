@@ -21,7 +21,7 @@ public class JdbcProbe {
         }
         Connection conn = null;
         int number = 0;                    // 0: no connection (a connect that failed)
-        while (ZooLog.now() < deadline) {
+        do {
             double t0 = ZooLog.now();
             try {
                 if (conn == null) {
@@ -41,6 +41,6 @@ public class JdbcProbe {
                 }
             }
             ZooLog.pace(t0, intervalMs);
-        }
+        } while (ZooLog.now() < deadline);
     }
 }

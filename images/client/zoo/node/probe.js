@@ -43,7 +43,7 @@ async function main() {
   const deadline = now() + Number(durationS);
   let conn = null;
   let number = 0;
-  while (now() < deadline) {
+  do {
     const t0 = now();
     try {
       if (conn === null) conn = await connect(++number);
@@ -54,7 +54,7 @@ async function main() {
       conn = null;
     }
     await sleep(Number(intervalMs) - (now() - t0) * 1000);
-  }
+  } while (now() < deadline);
   if (conn !== null) conn.destroy();
 }
 
