@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-cluster-scale bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
+.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -37,6 +37,7 @@ help:
 	@echo "make cluster-check scenario=ID  would the cluster (KUBECONFIG, or cluster-up's) run each cell? exit 2 naming the kubelet setting if not"
 	@echo "make cluster-down  stop it; make cluster-status: is one up, its node Ready, how long its start took"
 	@echo "make bench-cluster-scale [SIZES=\"4 8 16\"]  bench-scale's grids as pods on the cluster's one node: error vs cells per node"
+	@echo "make bench-node-agent [KUBECONFIG=..]  a node command through the node agent: a kubectl exec each vs the exec sessions"
 	@echo "make test-cluster  the cluster's tests: up, pods from the lab's images, a Service through kube-proxy IPVS, down"
 	@echo "make kernel-matrix scenario=ID [KERNELS=\"host 6.1 6.12\"]  run on each kernel, compare, store baselines"
 	@echo "make bench-guest [KERNELS=\"6.1 6.12\"]  guest disk build, boot, engine, lab up, a short run; results/bench/"
@@ -139,6 +140,10 @@ cluster-check: venv
 
 bench-cluster-scale: setup
 	@$(PY) -m harness.bench.cluster_scale
+
+# A node command through the node agent (LAB=kubernetes by a kubeconfig): a kubectl exec each, and the exec sessions.
+bench-node-agent: setup
+	@$(PY) -m harness.bench.node_agent
 
 test-cluster: setup guest-tools
 	@$(PY) -m pytest -m cluster tests/cluster

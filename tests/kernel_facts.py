@@ -74,6 +74,15 @@ def assert_within(value, bounds, what):
         f"{what}: {value if value is None else round(value, 3)} s, KERNEL_FACTS.md says {shown} s")
 
 
+def assert_meets(bracket, bounds, what):
+    """bracket: (earliest, latest) a measured moment lies in; it must meet one of the windows."""
+    windows = bounds if isinstance(bounds, list) else [bounds]
+    shown = " or ".join(f"{low:.2f}-{high:.2f}" for low, high in windows)
+    earliest, latest = bracket
+    assert any(earliest <= high and low <= latest for low, high in windows), (
+        f"{what}: {earliest:.3f}-{latest:.3f} s, KERNEL_FACTS.md says {shown} s")
+
+
 # PRODUCTION_FACTS.md (seed 003): when an unanswered SYN is sent again, s after the first, with
 # the default tcp_syn_retries=6: kernels with tcp_syn_linear_timeouts (>= 6.5, default 4) and without.
 SYN_RETRANSMITTED_AT_S = {"linear": (1, 2, 3, 4, 5, 7, 11, 19, 35, 67), "doubling": (1, 3, 7, 15, 31, 63)}

@@ -1,4 +1,5 @@
-"""`ss -tino` samples (blocks headed '@ <unix time>') -> per-socket retransmission evidence."""
+"""`ss -tino` samples (blocks headed '@ <unix time>', each closed by '@. <unix time>' once ss had
+returned: ss read the sockets between the two) -> per-socket retransmission evidence."""
 import collections
 import dataclasses
 import functools
@@ -18,6 +19,7 @@ class SocketSample:
     retrans_total: int = 0       # retrans:<unacked>/<total>
     timer: str = ""              # e.g. 'on,1.2sec,3' (the RTO timer, expiry, retransmits)
     local: str = ""              # the local address, 10.213.5.128:51548
+    t_read: float = None         # when ss had returned (None in samples from before it was stamped)
 
 
 def _number(pattern, text, kind=float, default=None):
@@ -41,11 +43,17 @@ def parse(text):
                 retrans_total=_number(r"\bretrans:\d+/(\d+)", info, int, 0),
                 timer=(re.search(r"timer:\(([^)]*)\)", header) or [None, ""])[1], local=local))
 
+    block = 0                    # where the samples of the current block start
     for line in text.splitlines():
-        if line.startswith("@ "):
+        if line.startswith("@. "):
             if header:
                 flush()
-            header, t = None, float(line[2:])
+            header, read = None, float(line[3:])
+            samples[block:] = [dataclasses.replace(sample, t_read=read) for sample in samples[block:]]
+        elif line.startswith("@ "):
+            if header:
+                flush()
+            header, t, block = None, float(line[2:]), len(samples)
         elif line[:1].isspace() and header:
             flush(line)
             header = None
@@ -72,14 +80,24 @@ def timer_left_s(text):
     return ((minutes * 60 + secs) * 1000 + msecs) / 1000
 
 
-def retransmit_due_t(sample):
-    """When the retransmission timer ss showed (timer:(on,<left>,<n>)) was due: the sample's time
-    plus what was left. ss read it a little after that time, so this is, if anything, early.
-    None when the socket had no retransmission timer running."""
-    kind, _, rest = sample.timer.partition(",")
-    if kind != "on":
-        return None
-    return sample.t + timer_left_s(rest.partition(",")[0])
+def retransmit_due_bracket(samples):
+    """(earliest, latest) time the last retransmission timer of a connection's samples can have
+    been due, from every sample of that timer (the same retransmission count). Each sample says
+    what was left when ss read it, somewhere between the sample's stamp and its closing stamp, so
+    the timer was due no sooner than the stamp plus what was left and no later than the closing
+    stamp plus it; the samples together narrow that down. A sample read once the timer was due
+    (nothing left) says only that it was due by the closing stamp. earliest is None when every
+    sample of the timer was read after it was due, latest None without closing stamps; (None,
+    None) when no sample shows a retransmission timer."""
+    timed = [s for s in samples if s.timer.startswith("on,")]
+    if not timed:
+        return None, None
+    rung = [s for s in timed if s.timer.rsplit(",", 1)[-1] == timed[-1].timer.rsplit(",", 1)[-1]]
+    lefts = [(s, timer_left_s(s.timer.split(",")[1])) for s in rung]
+    earliest = max((s.t + left for s, left in lefts if left > 0), default=None)
+    reads = [s.t_read + left for s, left in lefts if s.t_read is not None]
+    latest = min(reads) if reads else None
+    return earliest, (max(earliest, latest) if None not in (earliest, latest) else latest)
 
 
 def first_connection(samples):

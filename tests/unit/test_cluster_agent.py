@@ -30,6 +30,9 @@ def test_a_node_command_runs_in_pid_1s_namespaces_through_kubectl_exec():
     assert argv[:8] == ["/k/kubectl", "--kubeconfig", "/c/config", "-n", "lab-1", "exec", "-i", agent.AGENT]
     assert argv[argv.index("--") + 1:] == ["nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--", "bash", "-c",
                                            "ipvsadm -Ln"]
+    # the exec sessions that run() uses: the same exec into the agent, their loop in PID 1's namespaces
+    sessions = agent.AgentShell("/k/kubectl", "/c/config", "lab-1").sessions
+    assert sessions.transport == argv[:argv.index("--") + 1] and sessions.enter is True
 
 
 class Nodes:

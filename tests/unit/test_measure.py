@@ -1,6 +1,8 @@
 """Recovery measurement, sysbench parsing and the model windows: pure functions over run files."""
 import pytest
 
+from harness.measure import ss_log
+
 from harness.measure.effects import Effect
 from harness.measure import recovery, sysbench_log
 from harness.measure.predict import predict
@@ -229,10 +231,41 @@ def test_ss_timers_read_as_iproute2_prints_them():
 def test_a_retransmission_timer_is_due_when_ss_said_it_would_be():
     from harness.measure import ss_log
     retransmitting, keepalive = ss_log.parse(SS)
-    assert ss_log.retransmit_due_t(retransmitting) == pytest.approx(1795308170.100 + 1.632)
-    assert ss_log.retransmit_due_t(keepalive) is None
-    overdue = ss_log.SocketSample(t=10.0, state="ESTAB", local_port=1, timer="on,,4")
-    assert ss_log.retransmit_due_t(overdue) == 10.0
+    assert ss_log.retransmit_due_bracket([retransmitting]) == (pytest.approx(1795308170.100 + 1.632), None)
+    assert ss_log.retransmit_due_bracket([keepalive]) == (None, None)
+
+
+def ladder_end(stamps):
+    """Samples of one connection: (stamp, closing stamp or None, timer) each."""
+    return [ss_log.SocketSample(t=t, t_read=read, state="ESTAB", local_port=38412, timer=timer)
+            for t, read, timer in stamps]
+
+
+def test_every_sample_of_the_last_timer_narrows_when_it_was_due():
+    """A cluster run's last rung (s after its fault; ss took up to a second to read on a loaded
+    TCG node, so the last sample alone, read after the timer was due, said 12.104 s)."""
+    samples = ladder_end([(3.0, None, "on,3.252ms,4"), (6.443, None, "on,6.440ms,5"), (7.734, None, "on,5.132ms,5"),
+                          (8.923, None, "on,3.828ms,5"), (11.19, None, "on,1.972ms,5"), (12.104, None, "on,,5")])
+    assert ss_log.retransmit_due_bracket(samples) == (pytest.approx(11.19 + 1.972), None)
+    closed = ladder_end([(6.443, 6.9, "on,6.440ms,5"), (11.19, 11.3, "on,1.972ms,5"), (12.104, 13.4, "on,,5")])
+    assert ss_log.retransmit_due_bracket(closed) == (pytest.approx(13.162), pytest.approx(11.3 + 1.972))
+    # brackets that do not meet (a clock that jumped) give the earliest as both ends, never latest < earliest
+    assert ss_log.retransmit_due_bracket(ladder_end([(11.19, 11.3, "on,1.972ms,5"), (12.0, 12.5, "on,100ms,5")])) == (
+        pytest.approx(13.162), pytest.approx(13.162))
+    # read only after it was due: due by the closing stamp, no sooner than nothing
+    assert ss_log.retransmit_due_bracket(ladder_end([(6.0, 6.2, "on,1.000ms,4"), (12.1, 12.4, "on,,5")])) == (
+        None, pytest.approx(12.4))
+
+
+def test_a_closing_stamp_gives_each_socket_of_its_block_when_ss_had_read_it():
+    samples = ss_log.parse(SS.replace("@ 1795308170.600", "@. 1795308170.350\n@ 1795308170.600\n"
+                                      "ESTAB 0 0 10.213.1.129:43210 10.213.1.10:3306 timer:(on,1.300sec,3)\n"
+                                      "@. 1795308170.700"))
+    assert [(s.local_port, s.t, s.t_read) for s in samples] == [
+        (43210, 1795308170.1, 1795308170.35), (43999, 1795308170.1, 1795308170.35),
+        (43210, 1795308170.6, 1795308170.7)]
+    assert ss_log.retransmit_due_bracket([samples[0], samples[2]]) == (
+        pytest.approx(1795308170.6 + 1.3), pytest.approx(1795308170.35 + 1.632))
 
 
 def test_lb_idle_timeout_forgets_an_idle_flow_and_the_datapath_decides_what_follows():

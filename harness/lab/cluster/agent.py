@@ -23,11 +23,13 @@ from ...errors import LabError
 from ..compose import REPO
 from ..engine import config_hz
 from ..shell_kernel import ShellKernel
+from .agent_session import SessionPool
 from .api import ApiError, KubeApi, node_ready, wait_for
 from .node import KUBE_PROXY_LOG, NodeNotUp
 from .pods import CLIENT_IMAGE, lab_namespace
 
 AGENT = "node-agent"
+NODE_NAMESPACES = ["nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--"]     # from the agent: PID 1's
 AGENT_START_S = 600
 
 
@@ -55,18 +57,20 @@ def agent_pod(namespace, node_name, image):
 
 class AgentShell:
     """ssh's face (argv, run, popen) over `kubectl exec` into the node agent: bash in the node's
-    own namespaces."""
+    own namespaces. run() goes over long-lived exec sessions (agent_session.py); popen() is a
+    process of its own, as long as what it runs."""
 
     def __init__(self, kubectl_path, kubeconfig, namespace):
         self.kubectl, self.kubeconfig, self.namespace = kubectl_path, str(kubeconfig), namespace
+        self.transport = [self.kubectl, "--kubeconfig", self.kubeconfig, "-n", self.namespace, "exec", "-i", AGENT,
+                          "--"]
+        self.sessions = SessionPool(self.transport, enter=True)
 
     def argv(self, command):
-        return [self.kubectl, "--kubeconfig", self.kubeconfig, "-n", self.namespace, "exec", "-i", AGENT, "--",
-                "nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--", "bash", "-c", command]
+        return [*self.transport, *NODE_NAMESPACES, "bash", "-c", command]
 
     def run(self, command, timeout=60, check=True, stdin=None):
-        result = subprocess.run(self.argv(command), input=stdin if stdin is not None else "",
-                                capture_output=True, text=True, timeout=timeout)
+        result = self.sessions.run(command, timeout, stdin if stdin is not None else "")
         if check and result.returncode:
             raise LabError(f"cluster node (agent): `{command}` exited {result.returncode}: "
                            f"{result.stderr.strip()[-500:]}")
@@ -75,6 +79,9 @@ class AgentShell:
     def popen(self, command):
         return subprocess.Popen(self.argv(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def close(self):
+        self.sessions.close()
 
 
 class AgentEngine(ShellKernel):
@@ -136,6 +143,7 @@ class RemoteNode:
         self.kubeconfig_path, self.out = Path(kubeconfig), out
         self.node_name = node_name or os.environ.get("BLACKHOLE_NODE") or None
         self._api = None
+        self._engines = {}               # project -> its AgentEngine
 
     def api(self):
         if self._api is None:
@@ -172,7 +180,14 @@ class RemoteNode:
         except ApiError as exc:
             raise LabError(f"cluster: making the node agent on {node} was refused: {exc}") from None
         wait_for(f"the node agent on {node} to run", lambda: _running(api, project), AGENT_START_S, poll_s=1.0)
-        return AgentEngine(AgentShell(kubectl(), self.kubeconfig_path, project), node)
+        self._engines[project] = AgentEngine(AgentShell(kubectl(), self.kubeconfig_path, project), node)
+        return self._engines[project]
+
+    def release(self, project):
+        """The lab in namespace project is going: end its agent's exec sessions."""
+        engine = self._engines.pop(project, None)
+        if engine is not None:
+            engine.ssh.close()
 
     def _kube_proxy_pod(self):
         """kube-proxy's pod on the lab's node (kube-system, k8s-app=kube-proxy, as kubeadm and most

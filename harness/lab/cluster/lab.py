@@ -135,6 +135,8 @@ class ClusterLab(Lab):
     def down(self):
         """Delete the lab's namespace (everything in it goes with it) and wait until it is gone;
         nothing to do when the cluster or the namespace is not there."""
+        if self._engine is not None:
+            self.node.release(self.project)
         try:
             api = self.api
         except LabError:

@@ -201,6 +201,9 @@ class ClusterNode:
         """The engine face a lab in namespace project uses on this node: the guest's."""
         return self._running_engine()
 
+    def release(self, project):
+        """The lab in namespace project is going; the guest's ssh stays for the node's other work."""
+
     def kube_proxy_log(self, shell):
         return shell.run(f"cat {KUBE_PROXY_LOG}", timeout=60).stdout
 

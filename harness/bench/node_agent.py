@@ -1,0 +1,91 @@
+"""make bench-node-agent [KUBECONFIG=...] [COMMANDS=20]: what a node command costs through the node
+agent (LAB=kubernetes with a kubeconfig of its own: agent.py), a `kubectl exec` per command against
+the lab's exec sessions (agent_session.py), side by side on the same agent: COMMANDS of each, in
+turns, then four threads at once through the sessions. Without KUBECONFIG it reaches the cluster
+`make cluster-up` keeps through a copy of its kubeconfig, as a foreign cluster would be. The
+agent lives in a namespace of its own, deleted after."""
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from . import store
+
+PROJECT = "blackhole-bench-agent"
+COMMAND = "uname -r"
+
+
+def spread(seconds):
+    ordered = sorted(seconds)
+    return {"median_s": round(statistics.median(ordered), 3),
+            "p95_s": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 3),
+            "max_s": round(ordered[-1], 3)}
+
+
+def timed(run):
+    started = time.monotonic()
+    run()
+    return time.monotonic() - started
+
+
+def one_exec_each(shell):
+    result = subprocess.run(shell.argv(COMMAND), input="", capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+
+def side_by_side(shell, threads=4, each=5):
+    took = []
+
+    def worker():
+        for _ in range(each):
+            took.append(timed(lambda: shell.run(COMMAND, timeout=60)))
+    workers = [threading.Thread(target=worker) for _ in range(threads)]
+    started = time.monotonic()
+    for worker_thread in workers:
+        worker_thread.start()
+    for worker_thread in workers:
+        worker_thread.join()
+    return {**spread(took), "threads": threads, "commands": threads * each, "wall_s": round(time.monotonic() - started, 2)}
+
+
+def main():
+    from ..lab.cluster.agent import RemoteNode
+    from ..lab.cluster.lab import ClusterLab
+    from ..lab.cluster.node import ClusterNode
+    count = int(os.environ.get("COMMANDS", "20"))
+    with tempfile.TemporaryDirectory() as scratch:
+        kubeconfig = os.environ.get("KUBECONFIG")
+        if not kubeconfig:
+            kubeconfig = Path(scratch) / "kubeconfig"
+            shutil.copy(ClusterNode().kubeconfig_path, kubeconfig)
+        node = RemoteNode(kubeconfig)
+        node.ensure_reachable()
+        lab = ClusterLab(node, PROJECT)
+        try:
+            print(f"bench-node-agent: the agent on {node.pinned_node()} ...", flush=True)
+            shell = lab.engine.ssh
+            shell.run("true", timeout=120)                     # the first session's start, apart
+            print(f"bench-node-agent: {count} commands, a kubectl exec each ...", flush=True)
+            per_exec = spread([timed(lambda: one_exec_each(shell)) for _ in range(count)])
+            print(f"bench-node-agent: {count} commands through the sessions ...", flush=True)
+            per_session = spread([timed(lambda: shell.run(COMMAND, timeout=60)) for _ in range(count)])
+            threads = side_by_side(shell)
+        finally:
+            lab.down()
+    print(f"  a kubectl exec each: median {per_exec['median_s']} s, p95 {per_exec['p95_s']} s, max {per_exec['max_s']} s")
+    print(f"  exec sessions:       median {per_session['median_s']} s, p95 {per_session['p95_s']} s, "
+          f"max {per_session['max_s']} s")
+    print(f"  4 threads at once:   median {threads['median_s']} s, p95 {threads['p95_s']} s, "
+          f"{threads['commands']} commands in {threads['wall_s']} s, {shell.sessions.started} sessions started")
+    path = store("node-agent", {"node": node.state(), "command": COMMAND, "commands": count,
+                                "kubectl_exec_each": per_exec, "sessions": per_session, "threads": threads,
+                                "sessions_started": shell.sessions.started})
+    print(f"stored: {path.relative_to(path.parents[2])}")
+
+
+if __name__ == "__main__":
+    main()
