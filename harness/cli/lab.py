@@ -15,7 +15,7 @@ def add_commands(commands):
     add(commands, "down", cmd_down, "stop and remove this project's containers and networks (and its guest)",
         project, datapath)
     command = add(commands, "clean", cmd_clean, "remove the labs whose owner is gone (found by label, also "
-                  "after a crash)")
+                  "after a crash); with LAB=kubernetes, the lab namespaces a killed run left on the cluster")
     command.add_argument("--all", action="store_true", default=bool(os.environ.get("ALL")),
                          help="every lab, also kept ones and those whose owner is running")
     add(commands, "status", cmd_status, "health of each service and the director's datapath", project, datapath)
@@ -76,8 +76,27 @@ def cmd_clean(args):
         print(f"lab: clean: kept {project_name}: {why} (make clean ALL=1 removes it too)")
     for guest in result["guests"]:
         print(f"lab: clean: removed guest {guest}")
-    if not any(result.values()):
+    on_cluster = clean_cluster(args.all)
+    if not any(result.values()) and not any(on_cluster.values()):
         print("lab: clean: nothing to clean")
+
+
+def clean_cluster(everything):
+    """The lab namespaces a killed run left on a cluster: LAB=kubernetes's (KUBECONFIG's, else
+    cluster-up's), or cluster-up's when it is up."""
+    from ..lab.cluster import leftovers
+    from ..lab.cluster.place import node_for
+    node = node_for(os.environ.get("KUBECONFIG") if os.environ.get("LAB") == "kubernetes" else None)
+    if os.environ.get("LAB") == "kubernetes":
+        node.ensure_reachable()
+    elif not node.running():
+        return {}
+    result = leftovers.clean(node.api(), everything, say=lambda line: print(f"lab: {line}", flush=True))
+    for name in result["removed"]:
+        print(f"lab: clean: removed namespace {name} from the cluster" + ("" if everything else " (its owner is gone)"))
+    for name, why in result["kept"].items():
+        print(f"lab: clean: kept namespace {name} on the cluster: {why} (make clean ALL=1 removes it too)")
+    return result
 
 
 def cmd_status(args, lab=None):

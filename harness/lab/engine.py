@@ -46,6 +46,24 @@ def config_hz(config_text):
     return int(m.group(1)) if m else None
 
 
+# A kernel without its config at hand: its jiffies counted over 2 s of its own clock, read from
+# /proc/timer_list (root only): "<now ns> <jiffies>" twice.
+JIFFIES_SCRIPT = ("awk '/^now at/ {n = $3} /^jiffies:/ {print n, $2; exit}' /proc/timer_list; sleep 2; "
+                  "awk '/^now at/ {n = $3} /^jiffies:/ {print n, $2; exit}' /proc/timer_list")
+HZ_CHOICES = (100, 250, 300, 1000)          # Kconfig's
+
+
+def hz_from_jiffies(text):
+    """CONFIG_HZ from JIFFIES_SCRIPT's output: the Kconfig value within 8% of the jiffies counted
+    per second (a slow read between the two clocks moves it a little), else None."""
+    samples = [tuple(map(int, line.split())) for line in text.splitlines() if len(line.split()) == 2]
+    if len(samples) != 2 or samples[1][0] <= samples[0][0]:
+        return None
+    rate = (samples[1][1] - samples[0][1]) / ((samples[1][0] - samples[0][0]) / 1e9)
+    nearest = min(HZ_CHOICES, key=lambda hz: abs(hz - rate))
+    return nearest if abs(rate - nearest) <= 0.08 * nearest else None
+
+
 class HostEngine:
     """This machine's Docker engine and kernel."""
     where = "host"

@@ -67,6 +67,9 @@ def test_the_seed_blackhole_through_the_clusters_kube_proxy(node, tmp_path, scen
     assert env["where"]["where"] == "cluster" and env["datapath"] == "ipvs"
     assert ("kubectl exec" in env["where"].get("transport", "")) == (reached == "by its kubeconfig")
     assert env["kernel"] == node.guest_command("uname -r").strip()
+    # HZ: the kernel package's config (the ssh path's guest), by its kubeconfig counted from the node's jiffies
+    package_hz = node.engine_for(None).hz()
+    assert package_hz is not None and env["kernel_facts"]["hz"] == package_hz
     assert env["versions"]["kubernetes"] == api.get("/version")["gitVersion"]
     probe, t_fault = cell["probe"], summary["fault"]["t"]
     op = first_failure(run, cell, t_fault)

@@ -88,3 +88,16 @@ def test_commands_of_several_threads_run_side_by_side_on_sessions_of_their_own(p
     for thread in threads:
         thread.join()
     assert sorted(loops) == ["a", "b", "c"] and len(set(loops.values())) == 3
+
+
+def test_a_command_busy_when_the_pool_closes_ends_its_session_once_done(tmp_path):
+    pool = SessionPool(*HERE)
+    loops = []
+    busy = threading.Thread(target=lambda: loops.append(loop_of(pool, f"until [ -e {tmp_path}/go ]; do sleep 0.05; done", 30)))
+    busy.start()
+    while not pool._idle:          # its spare started beside it
+        time.sleep(0.01)
+    pool.close()
+    (tmp_path / "go").touch()
+    busy.join()
+    assert pool._idle == [] and subprocess.run(["kill", "-0", str(loops[0])], capture_output=True).returncode != 0

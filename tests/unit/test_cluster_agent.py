@@ -61,3 +61,17 @@ def test_the_lab_takes_the_first_ready_schedulable_node_unless_one_is_named(tmp_
     none_ready._api = Nodes([node("a", ready=False)])
     with pytest.raises(LabError, match="no Ready node"):
         none_ready.pinned_node()
+
+
+def test_a_kernel_without_its_config_is_known_by_its_jiffies_over_two_seconds():
+    from harness.lab.engine import hz_from_jiffies
+
+    def read(hz, took_s=2.0, late_s=0.0):
+        """Two samples of (now ns, jiffies) took_s apart, the second's jiffies read late_s after its clock."""
+        start_ns, start_jiffies = 88986200328402, 4317138755
+        return (f"{start_ns} {start_jiffies}\n"
+                f"{start_ns + int(took_s * 1e9)} {start_jiffies + int((took_s + late_s) * hz)}\n")
+    assert [hz_from_jiffies(read(hz)) for hz in (100, 250, 300, 1000)] == [100, 250, 300, 1000]
+    assert hz_from_jiffies(read(250, late_s=0.12)) == 250           # a slow read, still 250 and not 300
+    assert hz_from_jiffies(read(250, late_s=0.2)) is None           # 275 jiffies/s: neither, said as unknown
+    assert hz_from_jiffies("") is None and hz_from_jiffies("awk: cannot open /proc/timer_list\n") is None

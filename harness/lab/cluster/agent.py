@@ -21,11 +21,12 @@ from pathlib import Path
 
 from ...errors import LabError
 from ..compose import REPO
-from ..engine import config_hz
+from ..engine import JIFFIES_SCRIPT, config_hz, hz_from_jiffies
 from ..shell_kernel import ShellKernel
 from .agent_session import SessionPool
 from .api import ApiError, KubeApi, node_ready, wait_for
 from .node import KUBE_PROXY_LOG, NodeNotUp
+from .leftovers import owner_here
 from .pods import CLIENT_IMAGE, lab_namespace
 
 AGENT = "node-agent"
@@ -91,7 +92,7 @@ class AgentEngine(ShellKernel):
     def __init__(self, shell, node_name):
         self.ssh, self.node_name = shell, node_name
         self.clock_offset_s, self.clock = 0.0, {}
-        self._release = self._hz = None
+        self._release = self._hz = self.hz_from = None
 
     def kernel_release(self):
         if self._release is None:
@@ -99,11 +100,16 @@ class AgentEngine(ShellKernel):
         return self._release
 
     def hz(self):
-        """CONFIG_HZ from the node's /boot or /proc/config.gz; None if neither says."""
+        """CONFIG_HZ from the node's /boot or /proc/config.gz; else its jiffies counted over 2 s
+        (engine.hz_from_jiffies); None if neither says."""
         if self._hz is None:
             text = self.ssh.run("cat /boot/config-$(uname -r) 2>/dev/null || zcat /proc/config.gz 2>/dev/null; true",
                                 timeout=60).stdout
             self._hz = config_hz(text) if text.strip() else None
+            self.hz_from = "the kernel's config" if self._hz else None
+            if self._hz is None:
+                self._hz = hz_from_jiffies(self.ssh.run(JIFFIES_SCRIPT, timeout=60, check=False).stdout)
+                self.hz_from = "jiffies counted over 2 s (/proc/timer_list)" if self._hz else None
         return self._hz
 
     def has_qdisc(self, kind):
@@ -121,7 +127,8 @@ class AgentEngine(ShellKernel):
         return None
 
     def describe(self):
-        return {"where": self.where, "kernel": self.kernel_release(), "hz": self.hz(), "node": self.node_name,
+        return {"where": self.where, "kernel": self.kernel_release(), "hz": self.hz(), "hz_from": self.hz_from,
+                "node": self.node_name,
                 "transport": f"kubectl exec into the privileged pod {AGENT} (the node's namespaces)",
                 "clock_at_start": self.clock}
 
@@ -175,7 +182,7 @@ class RemoteNode:
         """The node agent in the lab's namespace (made here if the lab has not yet), running."""
         api, node = self.api(), self.pinned_node()
         try:
-            api.create_unless_there("/api/v1/namespaces", lab_namespace(project))
+            api.create_unless_there("/api/v1/namespaces", lab_namespace(project, owner_here()))
             api.create_unless_there(f"/api/v1/namespaces/{project}/pods", agent_pod(project, node, CLIENT_IMAGE))
         except ApiError as exc:
             raise LabError(f"cluster: making the node agent on {node} was refused: {exc}") from None

@@ -131,7 +131,7 @@ class SessionPool:
 
     def __init__(self, transport, enter):
         self.transport, self.enter = list(transport), enter
-        self._idle, self._lock = [], threading.Lock()
+        self._idle, self._lock, self._closed = [], threading.Lock(), False
         self.started = 0
 
     def run(self, command, timeout, stdin=""):
@@ -158,7 +158,7 @@ class SessionPool:
                 session.close()
             else:
                 session = self._start()
-            if not self._idle:
+            if not self._idle and not self._closed:
                 self._idle.append(self._start())
             return session
 
@@ -168,13 +168,15 @@ class SessionPool:
 
     def _give_back(self, session):
         with self._lock:
-            if len(self._idle) < KEEP_IDLE and session.alive():
+            if not self._closed and len(self._idle) < KEEP_IDLE and session.alive():
                 self._idle.append(session)
                 return
         session.close()
 
     def close(self):
+        """End the idle sessions now, and each busy one when its command is done."""
         with self._lock:
+            self._closed = True
             idle, self._idle = self._idle, []
         for session in idle:
             session.close()

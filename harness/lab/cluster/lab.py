@@ -30,6 +30,7 @@ from .api import ApiError, wait_for
 from .director import ClusterCommands, ClusterDirector
 from .node_shell import NodeShell
 from .pod_faults import ClusterPods
+from .leftovers import owner_here
 from .pods import lab_namespace
 from .making import API_POLL_S, POD_START_S, VIP_SERVICE
 
@@ -110,7 +111,7 @@ class ClusterLab(Lab):
             raise LabError(f"cluster: {refused[0]}" + (f" ({len(refused) - 1} more refused)" if len(refused) > 1 else ""))
         engine.clock = engine.measure_clock()
         engine.clock_offset_s = engine.clock["offset_s"]
-        self.api.create_unless_there("/api/v1/namespaces", lab_namespace(self.project))   # the agent's may be there
+        self.api.create_unless_there("/api/v1/namespaces", lab_namespace(self.project, owner_here()))   # the agent's may be there
         self._vip = making.make(self, definitions)
         if wait:
             self.wait_healthy(max(timeout_s, POD_START_S))

@@ -9,10 +9,13 @@ from ...load import probe
 CLIENT_IMAGE = "blackhole-lab/client:dev"
 WEB_IMAGE = "blackhole-lab/web:dev"
 LAB_LABEL = "blackhole-lab/lab"         # on a lab's namespace
+OWNER = "blackhole-lab/owner"           # its annotation: who made it (leftovers.py)
 
 
-def lab_namespace(name):
-    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": {LAB_LABEL: "1"}}}
+def lab_namespace(name, owner):
+    """owner: who made it (leftovers.owner_here()), for `make clean` to tell a dead run's lab."""
+    return {"apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": name, "labels": {LAB_LABEL: "1"}, "annotations": {OWNER: owner}}}
 
 
 # A pod with this readiness gate is ready only while the lab says so (serving()): its readiness
