@@ -14,16 +14,15 @@ import time
 from pathlib import Path
 
 from . import store
+from .scale import percentile
 
 PROJECT = "blackhole-bench-agent"
 COMMAND = "uname -r"
 
 
 def spread(seconds):
-    ordered = sorted(seconds)
-    return {"median_s": round(statistics.median(ordered), 3),
-            "p95_s": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 3),
-            "max_s": round(ordered[-1], 3)}
+    return {"median_s": round(statistics.median(seconds), 3), "p95_s": round(percentile(seconds, 0.95), 3),
+            "max_s": round(max(seconds), 3)}
 
 
 def timed(run):

@@ -78,6 +78,14 @@ class KubeApi:
     def create(self, path, body):
         return json.loads(self.request(path, "POST", body))
 
+    def gone(self, path):
+        """Whether the object at path is gone (its GET answers 404)."""
+        try:
+            self.get(path)
+        except ApiError as exc:
+            return exc.status == 404
+        return False
+
     def create_unless_there(self, path, body):
         """Create it; one already there (409) is left as it is."""
         try:

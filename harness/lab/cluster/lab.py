@@ -150,14 +150,8 @@ class ClusterLab(Lab):
             return
         finally:
             self._pods, self._vip, self._shell = {}, None, None
-
-        def gone():
-            try:
-                api.get(f"/api/v1/namespaces/{self.project}")
-            except ApiError as exc:
-                return exc.status == 404
-            return False
-        wait_for(f"namespace {self.project} to be deleted", gone, NAMESPACE_GONE_S, poll_s=API_POLL_S)
+        wait_for(f"namespace {self.project} to be deleted", lambda: api.gone(f"/api/v1/namespaces/{self.project}"),
+                 NAMESPACE_GONE_S, poll_s=API_POLL_S)
 
     def problems(self):
         """{service: what is wrong} for each pod that is gone, not running, or was restarted by

@@ -55,9 +55,7 @@ def clean(api, everything=False, say=print):
         say(f"cluster: clean: deleting namespace {name} ...")
         api.delete(f"/api/v1/namespaces/{name}", grace_period_s=0)
         removed.append(name)
-    def all_gone():
-        listed_now = api.get(f"/api/v1/namespaces?labelSelector={LAB_LABEL}")["items"]
-        return not {n["metadata"]["name"] for n in listed_now} & set(removed)
     if removed:
-        wait_for(f"namespaces {', '.join(removed)} to be deleted", all_gone, GONE_S, poll_s=1.0)
+        wait_for(f"namespaces {', '.join(removed)} to be deleted",
+                 lambda: all(api.gone(f"/api/v1/namespaces/{name}") for name in removed), GONE_S, poll_s=1.0)
     return {"removed": removed, "kept": kept}
