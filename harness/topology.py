@@ -11,6 +11,7 @@ VIP_HOST = 10                           # the VIP: front network's .10 (compose.
 PROTOCOLS = ("mysql", "http")           # what a probe speaks
 PRIMARY = "mysql-primary"       # the database server the lab starts as the primary
 SERVICE_SERVERS = {"mysql": ("mysql-primary", "mysql-replica"), "web": ("web-a", "web-b")}
+DATABASE_REPLICAS = tuple(s for s in SERVICE_SERVERS["mysql"] if s != PRIMARY)
 PROTOCOL_SERVERS = {"mysql": SERVICE_SERVERS["mysql"], "http": SERVICE_SERVERS["web"]}
 PROTOCOL_PORTS = {"mysql": SERVICE_PORTS["mysql"], "http": SERVICE_PORTS["web"]}
 

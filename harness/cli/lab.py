@@ -4,6 +4,7 @@ import sys
 
 from ..databases import DATABASES
 from ..lab import DEFAULT_PROJECT, REPO, ComposeLab, HostEngine, build_plane_images, clean, engine_for, environment_from_os, kept_engine
+from ..lab.images import built_as_recorded, record_build
 from .options import add, datapath, db_engine, kernel, project
 
 
@@ -35,10 +36,14 @@ def make_lab(args, engine=None, database=None):
 def cmd_build(args):
     """Every database engine's images too (each engine's lab builds its own): a run picks one with
     DB_ENGINE, and a guest's disk is made from all of them. Always on this host."""
+    if built_as_recorded():
+        print("lab: images up to date (built here from what the checkout holds now)")
+        return
     print("lab: building images (cached layers are reused) ...", flush=True)
     for name in sorted(DATABASES):
         make_lab(args, HostEngine(), DATABASES[name]()).build()
     build_plane_images()
+    record_build()
     print("lab: images built")
 
 

@@ -16,7 +16,7 @@ import yaml
 from ..databases.base import database as database_named
 from ..errors import LabError
 from ..topology import CELL_NAMESPACES, DEFAULT_CELL_NAMESPACES, DEFAULT_DATAPATH, FRONT
-from . import compose_files, images, netns_cells, registry
+from . import compose_files, health_check_loop, images, netns_cells, registry
 from .base import Lab
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
@@ -26,7 +26,6 @@ from .safe_removal import disconnect_stale_endpoints, kill_and_wait_for_probes
 
 REPO = images.REPO
 DEFAULT_PROJECT = "blackhole-lab"
-HEALTH_POLL_S = 0.25
 STALE_ENDPOINT = "has active endpoints"
 STALE_ENDPOINT_RETRY_S, STALE_ENDPOINT_WAIT_S = 2.0, 10.0
 # The lab knobs a user can set from make or the shell.
@@ -163,8 +162,8 @@ class ComposeLab(ContainerNodes, Lab):
             preflight(self.kernel)
         self._claim_subnets()
         self._reset_nodes()
-        waiting = ["--wait", "--wait-timeout", str(timeout_s)] if wait else []
-        self._compose("up", "--detach", *waiting, "--remove-orphans", *self.shape.started())
+        started = time.monotonic()
+        self._compose("up", "--detach", "--remove-orphans", *self.shape.started())
         self._running_services = self.services()
         self._learn_containers()
         if self.shape.in_netns:
@@ -172,23 +171,24 @@ class ComposeLab(ContainerNodes, Lab):
         for cell in self.cells:
             if cell.netem:
                 self.exec(cell.service, ["tc", "qdisc", "replace", "dev", "eth0", "root", "netem", *cell.netem.split()])
+        if wait:
+            self.wait_healthy(max(1.0, timeout_s - (time.monotonic() - started)))
 
     def wait_healthy(self, timeout_s=180, only=None):
-        """Until every container with a health check passes it (only: of these services); a LabError
-        when one fails it, stops, or the time is up."""
-        deadline = time.monotonic() + timeout_s
-        while True:
-            found = self.health()
-            health = {service: found.get(service, "gone") for service in only or self._running_services}
-            failed = {s: h for s, h in health.items() if h not in ("healthy", "starting", "running")}
-            if failed:
-                raise LabError("not healthy: " + ", ".join(f"{s} ({h})" for s, h in sorted(failed.items())))
-            waiting = sorted(s for s, h in health.items() if h == "starting")
-            if not waiting:
-                return
-            if time.monotonic() > deadline:
-                raise LabError(f"not healthy within {timeout_s:g} s: {', '.join(waiting)}")
-            time.sleep(HEALTH_POLL_S)
+        """Until every container with a health check passes it (only: of these services), as Docker
+        reports it or as the check run by the lab itself says; a LabError when one fails it,
+        stops, or the time is up (health_check_loop.py)."""
+        health_check_loop.wait_healthy(self, only or self._running_services, timeout_s)
+
+    def check_until_passes(self, service, timeout_s):
+        """Whether the service's own health check, run in a loop in its container, passed in time."""
+        command = health_check_loop.until_passes(self._health_tests().get(service), timeout_s)
+        if command is None:
+            return False
+        try:
+            return self.exec(service, command, check=False, timeout=timeout_s + 30).returncode == 0
+        except subprocess.TimeoutExpired:
+            return False
 
     def _make_netns_cells(self):
         """Each cell's namespace in the one client container, made with one exec."""

@@ -1,4 +1,5 @@
 """The lab's images: as compose.yaml names them, built on this host, handed to a guest."""
+import json
 import os
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ from ..control import CONTROL_PLANES
 from ..databases import DATABASES
 from ..errors import LabError
 from . import image_inputs
+from .guest.cache import cache_dir
 
 REPO = Path(__file__).resolve().parents[2]
 CONTEXTS = REPO / "images"             # every image's build context is a folder of this one
@@ -133,6 +135,28 @@ def host_image_keys():
     """{image: what it is built from} of the lab's images (harness/lab/image_inputs.py): what the
     guest's disk is keyed by."""
     return image_inputs.keys(image_names(), image_contexts(), {"HOST_EXTRA_CA": host_extra_ca()})
+
+
+def _built_record():
+    return cache_dir("images") / "built.json"
+
+
+def built_as_recorded():
+    """Whether this host's images are the ones the last build here made, from the inputs the
+    checkout has now (then a build would only walk Compose's cache: 2.7 s a run)."""
+    try:
+        record = json.loads(_built_record().read_text())
+    except (OSError, ValueError):
+        return False
+    names = image_names()
+    if image_inputs.image_ids(names) != record.get("ids"):
+        return False
+    return host_image_keys() == record.get("keys")
+
+
+def record_build():
+    ids = image_inputs.image_ids(image_names())
+    _built_record().write_text(json.dumps({"keys": host_image_keys(), "ids": ids}, indent=1) + "\n")
 
 
 def save_host_images(path):

@@ -29,6 +29,11 @@ class ContainerNodes:
         """{service: its container's state}, stopped containers too."""
         return dict(self._project_containers(lambda c: (c.config.labels.get(SERVICE_LABEL), c.state)))
 
+    def _health_tests(self):
+        """{service: its container's health check test as Docker runs it (None: it has none)}."""
+        return dict(self._project_containers(lambda c: (
+            c.config.labels.get(SERVICE_LABEL), c.config.healthcheck.test if c.config.healthcheck else None)))
+
     def _container(self, service):
         """The name of the service's container, or None if it has none."""
         if service not in self._containers:

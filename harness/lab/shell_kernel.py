@@ -6,6 +6,7 @@ import time
 from .engine import SYSCTL_DEFAULTS_SCRIPT, parse_sysctl_defaults
 
 CLOCK_SAMPLES = 20
+CLOCK_TOLERANCE_S = 0.005     # its clock against ours, once set
 
 
 class ShellKernel:
@@ -39,6 +40,18 @@ class ShellKernel:
             self._sysctl_defaults = parse_sysctl_defaults(
                 self.ssh.run(f"unshare --net sh -c '{script}'", timeout=60).stdout)
         return self._sysctl_defaults
+
+    def set_clock_from_ours(self):
+        """Set its clock from ours, then measure what is left and take that off too (a `date -s @now`
+        sent over a shell lands late by the shell's own start); what remains is measured and kept
+        in clock, clock_offset_s (a guest's timeline is its clock: ComposeLab.now adds the offset)."""
+        self.ssh.run("true", timeout=30)             # a shared connection up: what is sent is set at once
+        self.ssh.run(f"date -s @{time.time():.6f} >/dev/null", timeout=30)
+        self.clock = self.measure_clock()
+        if abs(self.clock["offset_s"]) > CLOCK_TOLERANCE_S + self.clock["uncertainty_s"]:
+            self.ssh.run(f"date -s 'now {-self.clock['offset_s']:+.6f} seconds' >/dev/null", timeout=30)
+            self.clock = self.measure_clock()
+        self.clock_offset_s = self.clock["offset_s"]
 
     def measure_clock(self):
         """its clock - ours, from the sample with the shortest round trip (NTP's way), read

@@ -3,8 +3,9 @@
   lab up -> (sysbench prepare) -> loads start -> every client answered -> warm-up -> steps
   (faults, waits, heals) -> observe until every cell recovered or the limit -> faults undone,
   loads stopped and evidence collected, lab down and the timeline merged (always: also on error
-  and Ctrl-C). A run of probes only starts them as soon as the containers run (the probes wait
-  for the servers); meanwhile the servers' health checks and env.json, done before any fault.
+  and Ctrl-C). The lab's probes start as soon as the containers run (they wait for the servers'
+  first answer), the other loads once the nodes they write to pass their checks; meanwhile the
+  replica's check (it passes once replicating) and env.json, done before any fault.
 The run returns its directory; reports are drawn from it afterwards (harness/report/).
 """
 import json
@@ -18,7 +19,7 @@ from ..signals.base import LoadPlan
 from ..signals.combined import planned_loads
 from ..scenario.model import ACCOUNT_PASSWORD
 from ..store import shown
-from ..topology import DIRECTOR, PRIMARY, SERVICE_SERVERS
+from ..topology import DATABASE_REPLICAS, DIRECTOR, PRIMARY, SERVICE_SERVERS
 from . import environment, evidence, loads
 from .base import RunBase
 from .live import CellView, LiveView
@@ -90,11 +91,10 @@ class FailoverRun(RunBase):
                                          sampled, self.control.table_sample(self.lab.datapath),
                                          self.control.shares_vip, answer_wait_s=self.ready_limit_s))
         first, rest = loads.early_probes(planned) if probes_first and not early else ([], planned)
-        if first:             # they wait for the servers' first answer; the rest need the servers up
+        if first:             # they wait for the servers' first answer; the rest need what they write to
             self.phase = "starting the clients"
             self.loads.start(first)
-            self.lab.wait_healthy(self.ready_limit_s)
-            self.events.add("servers_ready")
+            self.lab.wait_healthy(self.ready_limit_s, only=self._needed_by_the_loads())
         if s.sysbench:
             self.say("run: sysbench prepare ...")
             self.lab.exec(s.cells[0].service, sysbench.prepare_command(s.sysbench, vip), timeout=300)
@@ -106,7 +106,7 @@ class FailoverRun(RunBase):
         # servers' health checks (when the clients started alongside them); env.json, once the
         # director is configured; once every client answers, the director's table of their flows.
         background = ThreadPoolExecutor(3, thread_name_prefix="run-background")
-        self.servers_ready = background.submit(self._servers_ready, early)
+        self.servers_ready = background.submit(self._servers_ready, early or bool(first))
         self.env_recorded = background.submit(self._environment, early)
         self._wait_until_every_cell_answers()
         self.events.add("loads_ready")
@@ -146,6 +146,11 @@ class FailoverRun(RunBase):
             self.lab.database.create_account(self.lab, PRIMARY, cell.database_user, ACCOUNT_PASSWORD,
                                              log_in_once=cell.account == "primed")
         self.events.add("accounts_created", cells={c.name: c.account for c in own})
+
+    def _needed_by_the_loads(self):
+        """Every node but the database's replicas: the loads write to the primary, and a replica,
+        healthy once it replicates, is waited for beside the warm-up, before any fault."""
+        return [service for service in self.lab.services() if service not in DATABASE_REPLICAS]
 
     def _servers_ready(self, wait_for_servers):
         if wait_for_servers:
@@ -263,7 +268,8 @@ class FailoverRun(RunBase):
             # a machine that stood still 36 s once held its pkills past a 30 s limit
             keeping.insert(0, ("stopping the clients", self.loads.stop, STOP_CLIENTS_LIMIT_S))
         if self.director:
-            keeping.append(("keeping the director's table and the logs", self._keep_evidence, 90))
+            keeping += [("keeping the director's table", lambda: evidence.snapshot_flows(self.run, self.director, "end"), 90),
+                        ("keeping the logs", lambda: evidence.collect_logs(self.run, self.lab), 90)]
         steps.append(keeping)
         if self.loads and self.scenario.writer:       # once the writer has stopped
             steps.append(("reading the ledger on each database server", self._read_ledgers,
@@ -280,10 +286,6 @@ class FailoverRun(RunBase):
                 self.events.add("recovered", name=fault.name)
             except Exception as exc:          # the next fault is still undone; the failure is recorded
                 self.events.add("recover_failed", name=fault.name, error=repr(exc))
-
-    def _keep_evidence(self):
-        evidence.snapshot_flows(self.run, self.director, "end")
-        evidence.collect_logs(self.run, self.lab)
 
     def _read_ledgers(self):
         """Once the writer has stopped: a ledger read while it still wrote (its stop overran on a busy

@@ -17,11 +17,12 @@ from python_on_whales import DockerClient
 
 from ...errors import LabError
 from ..shell_kernel import ShellKernel
-from . import accel, disk as guest_disk, initramfs, kernels
+from . import accel, disk as guest_disk, initramfs, kernels, snapshot
 from .qemu import Vm, guest_cpus, qemu_version
 from .ssh import Ssh
 
 BOOT_TIMEOUT_S = 240          # QEMU start to ssh (TCG: ~25-35 s measured)
+RESUME_TIMEOUT_S = 60         # QEMU start to ssh, resuming a saved guest
 ENGINE_TIMEOUT_S = 180        # ssh to `docker info` answering
 GUEST_FILE = "guest.json"     # in a kept guest's home: how to find it again
 # The guest's init lets IPVS sync's multicast through Docker's filter (files/blackhole-guest-init);
@@ -55,6 +56,7 @@ class GuestEngine(ShellKernel):
         self.cpus = None
         self.state_dir = None
         self.timings, self.accel = {}, None
+        self.started = None            # {"how": "booted"} or {"how": "resumed", "saved": ...}
         self.clock_offset_s, self.clock = 0.0, {}
         self.failed = None
 
@@ -133,18 +135,14 @@ class GuestEngine(ShellKernel):
         self.state_dir = self.home or Path(tempfile.mkdtemp(prefix="blackhole-guest-"))
         self.vm = Vm(self.state_dir, self.kernel, initrd, modules, self.disk.image, self.accel, cpus=self.cpus,
                       forwards=self.forwards)
-        self.say(f"guest: booting {self.kernel.package} ({self.kernel.version}) under QEMU/{self.accel} ({why}) ...")
-        booting = time.monotonic()
-        self.vm.start(detached=self.home is not None)
-        self.ssh = Ssh(self.vm.port, self.disk, self.state_dir)
-        self._wait("ssh to answer", BOOT_TIMEOUT_S, self.ssh.reachable)
-        self.timings["boot_s"] = round(time.monotonic() - booting, 1)
-        self._sync_clock()
-        engine = time.monotonic()
-        self.ssh.forward_docker()
-        self._wait("the Docker engine to answer", ENGINE_TIMEOUT_S, self._docker_answers)
-        self.timings["engine_ready_s"] = round(time.monotonic() - engine, 1)
-        self.say(f"guest: {self.kernel.release} up: boot {self.timings['boot_s']} s, "
+        saving = snapshot.enabled() and self._node_images is None
+        wanted = snapshot.key(self.vm) if saving else None
+        saved = snapshot.find(wanted) if saving else None
+        if saved is None or not self._resume(saved):
+            self._boot(why)
+            if saving:
+                self._save(wanted)
+        self.say(f"guest: {self.kernel.release} up: {self.started['how']} in {self.timings['boot_s']} s, "
                  f"Docker engine {self.timings['engine_ready_s']} s later")
         if self.home:
             (self.home / GUEST_FILE).write_text(json.dumps({
@@ -153,7 +151,60 @@ class GuestEngine(ShellKernel):
                 "disk": str(self.disk.directory), "port": self.vm.port, "qemu_pid": self.vm.process.pid,
                 "forwarder_pid": self.ssh.forwarder.pid, "accel": self.accel, "timings": self.timings,
                 "forwarded": {str(guest): port for guest, port in self.vm.forwarded.items()},
-                "clock": self.clock}, indent=1))
+                "clock": self.clock, "started": self.started}, indent=1))
+
+    def _boot(self, why):
+        self.say(f"guest: booting {self.kernel.package} ({self.kernel.version}) under QEMU/{self.accel} ({why}) ...")
+        booting = time.monotonic()
+        self.vm.start(detached=self.home is not None)
+        self.ssh = Ssh(self.vm.port, self.disk, self.state_dir)
+        self._wait("ssh to answer", BOOT_TIMEOUT_S, self.ssh.reachable)
+        self.timings["boot_s"] = round(time.monotonic() - booting, 1)
+        self.started = {"how": "booted"}
+        self._engine_up()
+
+    def _resume(self, saved):
+        """Start as the saved guest; False, with the saved guest thrown away, when it does not resume."""
+        info = saved.info()
+        self.say(f"guest: resuming {self.kernel.package} as saved at {info['utc']} under QEMU/{self.accel} ...")
+        resuming = time.monotonic()
+        self.vm.restore = saved
+        try:
+            self.vm.start(detached=self.home is not None)
+            snapshot.resume(self.vm, RESUME_TIMEOUT_S)
+            self.ssh = Ssh(self.vm.port, self.disk, self.state_dir)
+            self._wait("the resumed guest's ssh", RESUME_TIMEOUT_S, self.ssh.reachable)
+            self.ssh.run(snapshot.reseed_command(), timeout=30)
+        except (LabError, subprocess.TimeoutExpired) as exc:
+            qemu_said = (self.vm.console_tail(lines=1) or "").strip()
+            self.say(f"guest: the saved guest did not resume ({str(exc).splitlines()[0]}"
+                     f"{'; QEMU: ' + qemu_said if qemu_said else ''}); booting instead")
+            self._close_ssh()
+            self.vm.stop()
+            snapshot.discard(saved)
+            self.vm.restore = None
+            return False
+        self.timings["boot_s"] = round(time.monotonic() - resuming, 1)
+        self.started = {"how": "resumed", "saved": info, "saved_key": saved.key}
+        self._engine_up()
+        return True
+
+    def _engine_up(self):
+        self.set_clock_from_ours()
+        engine = time.monotonic()
+        self.ssh.forward_docker()
+        self._wait("the Docker engine to answer", ENGINE_TIMEOUT_S, self._docker_answers)
+        self.timings["engine_ready_s"] = round(time.monotonic() - engine, 1)
+
+    def _save(self, wanted):
+        """Save the booted guest for the next run, with none of this host's connections open in it;
+        a guest that cannot be saved still runs this one."""
+        self.ssh.close()
+        try:
+            self.timings["save_s"] = snapshot.save(self.vm, wanted, self.say)
+        except LabError as exc:
+            self.say(f"{exc}; the next run boots again")
+        self._engine_up()
 
     @classmethod
     def attach(cls, home, out=sys.stdout):
@@ -165,6 +216,7 @@ class GuestEngine(ShellKernel):
         engine.disk = guest_disk.GuestDisk(info["disk"])
         engine.state_dir, engine.accel, engine.timings = home, info["accel"], info["timings"]
         engine.clock, engine.clock_offset_s = info["clock"], info["clock"]["offset_s"]
+        engine.started = info.get("started")
         engine.vm = Vm.attached(home, info["qemu_pid"], info["port"],
                                 {int(guest): port for guest, port in info.get("forwarded", {}).items()})
         engine.ssh = Ssh(info["port"], engine.disk, home, forwarder_pid=info["forwarder_pid"])
@@ -187,19 +239,15 @@ class GuestEngine(ShellKernel):
     def _docker_answers(self):
         return subprocess.run(["docker", "-H", self.docker_host, "info"], capture_output=True).returncode == 0
 
-    def _sync_clock(self):
-        """Set the guest's clock from ours, then measure what is left: the lab's timeline is the
-        guest's clock, and harness events are put on it (ComposeLab.now)."""
-        self.ssh.run(f"date -s @{time.time():.6f} >/dev/null", timeout=30)
-        self.clock = self.measure_clock()
-        self.clock_offset_s = self.clock["offset_s"]
-
-    def stop(self):
+    def _close_ssh(self):
         if self.ssh is not None:
             try:
                 self.ssh.close()
             except Exception:          # the guest may already be gone; QEMU is stopped next anyway
                 pass
+
+    def stop(self):
+        self._close_ssh()
         if self.vm is not None:
             self.vm.stop()
         if self.state_dir is not None:
@@ -239,7 +287,8 @@ class GuestEngine(ShellKernel):
     def describe(self):
         return {"where": self.where, "kernel": self.kernel.release, **self.kernel.describe(),
                 "accel": self.accel, "cpus": self.cpus, "qemu": qemu_version(), "timings": self.timings,
-                "clock_at_boot": self.clock, "disk": self.disk.build_info() if self.disk else None}
+                "clock_at_boot": self.clock, "disk": self.disk.build_info() if self.disk else None,
+                "started": self.started}
 
     def collect(self, directory):
         """The guest's console log and its clock's offset now, kept with a run."""

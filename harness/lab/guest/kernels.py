@@ -12,6 +12,7 @@ sources are left alone. Only the generic -amd64 flavour: -cloud lacks drivers th
 """
 import dataclasses
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -31,6 +32,8 @@ ARCHIVE_SUITES = (("http://deb.debian.org/debian", "bullseye"),
                   ("http://deb.debian.org/debian", "trixie"),
                   ("http://deb.debian.org/debian", "trixie-backports"))
 ARCHIVE_MAX_AGE_S = 24 * 3600      # the archive's package lists are read again after a day
+HOST_LISTS = Path("/var/lib/apt/lists")
+RESOLVED = "resolved.json"         # in the kernels' cache: what each KERNEL= meant, and by which lists
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,15 +161,56 @@ def find(spec):
 
 def fetch(spec):
     """The kernel KERNEL=spec means, downloaded and unpacked into the cache (once)."""
-    package, archive = find(spec)
-    version = archive.apt("apt-cache", "show", "--no-all-versions", package)
-    version = re.search(r"^Version: (\S+)", version, re.M).group(1)
+    package, version = _resolved_before(spec)
     root = cache_dir("kernels") / f"{package}_{version}"
+    if package is None or not (root / ".unpacked.json").exists():
+        package, archive = find(spec)
+        version = archive.apt("apt-cache", "show", "--no-all-versions", package)
+        version = re.search(r"^Version: (\S+)", version, re.M).group(1)
+        root = cache_dir("kernels") / f"{package}_{version}"
+        if not (root / ".unpacked.json").exists():
+            _unpack(archive, package, version, root)
+        _remember(spec, package, version, archive)
     marker = root / ".unpacked.json"
-    if not marker.exists():
-        _unpack(archive, package, version, root)
     info = json.loads(marker.read_text())
     return Kernel(package, version, info["release"], root, info.get("suite"))
+
+
+def _lists_stamp(archive_name):
+    """What a package list's answer depends on: the host's lists as apt last wrote them, the lab's
+    archive's while younger than a day (lab_archive reads them again then); None: ask apt."""
+    if archive_name == HOST_SOURCES.name:
+        return str(HOST_LISTS.stat().st_mtime_ns) if HOST_LISTS.exists() else None
+    stamp = cache_dir("apt-archive") / "lists" / ".read"
+    if not stamp.exists() or time.time() - stamp.stat().st_mtime > ARCHIVE_MAX_AGE_S:
+        return None
+    return str(stamp.stat().st_mtime_ns)
+
+
+def _resolved_before(spec):
+    """(package, version) KERNEL=spec meant the last time, if the package lists it was read from
+    have not changed since; (None, None) otherwise. Asking apt costs a second or more a run."""
+    known = _read_resolved().get(spec)
+    if known and known["stamp"] is not None and known["stamp"] == _lists_stamp(known["archive"]):
+        return known["package"], known["version"]
+    return None, None
+
+
+def _read_resolved():
+    try:
+        return json.loads((cache_dir("kernels") / RESOLVED).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _remember(spec, package, version, archive):
+    known = _read_resolved()
+    known[spec] = {"package": package, "version": version, "archive": archive.name,
+                   "stamp": _lists_stamp(archive.name)}
+    record = cache_dir("kernels") / RESOLVED
+    partial = record.with_name(f".{RESOLVED}.{os.getpid()}")
+    partial.write_text(json.dumps(known, indent=1) + "\n")
+    os.replace(partial, record)              # runs side by side each read a whole file
 
 
 # Since trixie's 6.16, linux-image-* holds nothing itself: the kernel, its modules and its base

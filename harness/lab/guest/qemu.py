@@ -6,6 +6,7 @@ QEMU dies with the process that started it (PR_SET_PDEATHSIG), whatever way that
 """
 import ctypes
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -53,10 +54,13 @@ def qemu_version():
 
 class Vm:
     def __init__(self, state_dir, kernel, initramfs, modules_disk, disk_image, accel, memory_mb=6144, cpus=1,
-                 forwards=()):
-        """forwards: guest TCP ports reachable from this host's loopback too (besides ssh's)."""
+                 forwards=(), restore=None):
+        """forwards: guest TCP ports reachable from this host's loopback too (besides ssh's).
+        restore: a saved guest (snapshot.Snapshot) to resume instead of booting: its disk under
+        the overlay and its memory loaded at start."""
         self.state_dir = Path(state_dir)
         self.kernel, self.initramfs, self.modules_disk, self.disk_image = kernel, initramfs, modules_disk, disk_image
+        self.restore = restore
         self.accel, self.memory_mb, self.cpus = accel, memory_mb, cpus
         self.forwards = tuple(forwards)
         self.process = None
@@ -73,6 +77,7 @@ class Vm:
     overlay = property(lambda self: self.state_dir / "root-overlay.qcow2")
     console_log = property(lambda self: self.state_dir / "console.log")
     pidfile = property(lambda self: self.state_dir / "qemu.pid")
+    qmp_socket = property(lambda self: self.state_dir / "qmp.sock")
 
     def command(self):
         cpu = ["-accel", "tcg,thread=multi", "-cpu", "max"] if self.accel == "tcg" else ["-accel", "kvm", "-cpu", "host"]
@@ -84,12 +89,15 @@ class Vm:
                 "-netdev", f"user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{self.port}-:22{forwards}",
                 "-device", "virtio-net-pci,netdev=n0", "-rtc", "base=utc",
                 "-display", "none", "-monitor", "none", "-serial", f"file:{self.console_log}",
-                "-no-reboot", "-pidfile", str(self.pidfile)]
+                "-qmp", f"unix:{self.qmp_socket},server=on,wait=off",
+                "-no-reboot", "-pidfile", str(self.pidfile),
+                *(["-incoming", f"exec:cat {shlex.quote(str(self.restore.memory))}"] if self.restore else [])]
 
     def start(self, detached=False):
         """Boot it. detached: it outlives this process (`make up`); otherwise it dies with it."""
         self.state_dir.mkdir(parents=True, exist_ok=True)
-        result = subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(self.disk_image), "-F", "raw",
+        backing, backing_format = (self.restore.disk, "qcow2") if self.restore else (self.disk_image, "raw")
+        result = subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(backing), "-F", backing_format,
                                  str(self.overlay)], capture_output=True, text=True)
         if result.returncode:
             raise LabError(f"qemu-img create failed: {result.stderr.strip()}")

@@ -1,0 +1,58 @@
+"""QEMU's machine protocol (QMP) over the unix socket a guest's QEMU listens on: enough of it to
+pause a guest, write its state to a file and let it go on."""
+import json
+import socket
+import time
+
+from ...errors import LabError
+
+
+class Qmp:
+    def __init__(self, path, timeout_s=30, alive=None):
+        """alive(): whether the QEMU is still there (one that exited never opens its socket)."""
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.settimeout(timeout_s)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                self.sock.connect(str(path))
+                break
+            except (FileNotFoundError, ConnectionRefusedError):
+                if alive is not None and not alive():
+                    self.sock.close()
+                    raise LabError("guest: QEMU exited before its control socket answered") from None
+                if time.monotonic() > deadline:
+                    self.sock.close()
+                    raise LabError(f"guest: QEMU's control socket {path} did not answer in {timeout_s} s") from None
+                time.sleep(0.1)
+        self.reader = self.sock.makefile("r")
+        self._read()                                   # the greeting
+        self.execute("qmp_capabilities")
+
+    def _read(self):
+        line = self.reader.readline()
+        if not line:
+            raise LabError("guest: QEMU closed its control socket")
+        return json.loads(line)
+
+    def execute(self, command, **arguments):
+        """The command's return value; an error QEMU answers with raises LabError."""
+        self.sock.sendall(json.dumps({"execute": command, "arguments": arguments}).encode() + b"\n")
+        while True:
+            answer = self._read()
+            if "return" in answer:
+                return answer["return"]
+            if "error" in answer:
+                raise LabError(f"guest: QEMU refused {command}: {answer['error'].get('desc')}")
+            # anything else is an asynchronous event (STOP, RESUME, MIGRATION ...): not our answer
+
+    def close(self):
+        self.reader.close()
+        self.sock.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
