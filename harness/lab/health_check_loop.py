@@ -27,10 +27,10 @@ def until_passes(test, timeout_s):
     return ["sh", "-c", loop, "health-check", *test[1:]]
 
 
-def wait_healthy(lab, services, timeout_s):
-    """Until each of services is healthy as Docker reports it (lab.health()) or its own check,
-    looped in its container (lab.check_until_passes), passed; a LabError when one fails its
-    check, stops, or the time is up."""
+def wait_healthy(lab, services, timeout_s, own_checks=True):
+    """Until each of services is healthy as Docker reports it (lab.health()) or, with own_checks,
+    its own check looped in its container (lab.check_until_passes) passed; a LabError when one
+    fails its check, stops, or the time is up."""
     deadline = time.monotonic() + timeout_s
     checks, checking = ThreadPoolExecutor(4, thread_name_prefix="health-check"), {}
     try:
@@ -46,7 +46,7 @@ def wait_healthy(lab, services, timeout_s):
                 return
             if time.monotonic() > deadline:
                 raise LabError(f"not healthy within {timeout_s:g} s: {', '.join(waiting)}")
-            for service in waiting:
+            for service in waiting if own_checks else ():
                 if service not in checking:
                     checking[service] = checks.submit(lab.check_until_passes, service, deadline - time.monotonic())
             time.sleep(HEALTH_POLL_S)
