@@ -8,6 +8,7 @@ import pytest
 
 from harness.lab import engine_for
 from harness.lab.guest import snapshot
+from harness.lab.guest.qemu import running_guests
 from tests.guest.conftest import KERNEL
 
 pytestmark = [pytest.mark.guest, pytest.mark.xdist_group("tests/guest")]
@@ -53,6 +54,7 @@ def test_a_saved_guest_that_does_not_load_is_booted_saved_again_and_then_resumed
     assert again is not None and again.info()["memory_mib"] > 1, "the booted guest was not saved anew"
 
     third, said = _started()
+    qemu_pid = third.vm.process.pid
     try:
         assert third.started == {"how": "resumed", "saved": again.info(), "saved_key": key}, said
         assert third.kernel_release() == subprocess.run(
@@ -60,4 +62,4 @@ def test_a_saved_guest_that_does_not_load_is_booted_saved_again_and_then_resumed
         _runs_a_container_on_an_internal_network(third)
     finally:
         third.stop()
-    assert subprocess.run(["pgrep", "-f", f"blackhole-guest.*{key}"], capture_output=True).returncode == 1
+    assert qemu_pid not in running_guests(), "the resumed guest's QEMU outlived its stop"
