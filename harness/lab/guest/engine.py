@@ -202,8 +202,8 @@ class GuestEngine(ShellKernel):
         self.ssh.close()
         try:
             self.timings["save_s"] = snapshot.save(self.vm, wanted, self.say)
-        except LabError as exc:
-            self.say(f"{exc}; the next run boots again")
+        except (LabError, OSError) as exc:             # OSError: the cache's disk full, say
+            self.say(f"guest: not saved ({str(exc).splitlines()[0]}); the next run boots again")
         self._engine_up()
 
     @classmethod
