@@ -12,17 +12,19 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
+from python_on_whales.exceptions import DockerException
 
 from ..databases.base import database as database_named
 from ..errors import LabError
 from ..topology import CELL_NAMESPACES, DEFAULT_CELL_NAMESPACES, DEFAULT_DATAPATH, FRONT
 from . import compose_files, health_check_loop, images, netns_cells, registry
+from .bounded_run import run_bounded
 from .base import Lab
 from .datapath import resolve_datapath
-from .docker_lists import listed_again_if_one_vanished
+from .docker_lists import TIMED_OUT, listed_again_if_one_vanished
 from .engine import HostEngine
 from .nodes import SERVICE_LABEL, ContainerNodes
-from .safe_removal import disconnect_stale_endpoints, kill_and_wait_for_probes
+from .safe_removal import bounded_docker_call, disconnect_stale_endpoints, kill_and_wait_for_probes
 
 REPO = images.REPO
 DEFAULT_PROJECT = "blackhole-lab"
@@ -142,8 +144,7 @@ class ComposeLab(ContainerNodes, Lab):
 
     def _compose(self, *args, timeout=None):
         """Run a compose command quietly; its output only matters when it fails."""
-        result = subprocess.run(self._compose_command("--progress", "quiet", *args), capture_output=True,
-                                text=True, timeout=timeout)
+        result = run_bounded(self._compose_command("--progress", "quiet", *args), timeout=timeout)
         if result.returncode:
             output = (result.stdout + result.stderr).strip()[-2000:]
             raise LabError(f"docker compose {' '.join(args)} failed ({result.returncode}):\n{output}")
@@ -227,7 +228,12 @@ class ComposeLab(ContainerNodes, Lab):
         Docker 20.10 does so now and then for a moment after removing a hundred containers, and
         sometimes for good (moby/moby#42119: only restarting dockerd clears it)."""
         deadline = time.monotonic() + timeout_s
-        pending = kill_and_wait_for_probes(self.engine.docker(), self.project, timeout_s=min(10.0, timeout_s / 4))
+        try:
+            pending = kill_and_wait_for_probes(self.engine.docker(client_call=bounded_docker_call()), self.project,
+                                               timeout_s=min(10.0, timeout_s / 4))
+        except DockerException as exc:      # one that did not answer in time: compose down tries anyway
+            said = "no answer in time" if exc.return_code == TIMED_OUT else (exc.stderr or "").strip()[-200:]
+            pending = [f"(the engine's list of them: {said})"]
         if pending:
             print(f"warning: {', '.join(pending)} still ran or held an exec after being killed; removing anyway",
                   file=sys.stderr)
@@ -238,6 +244,9 @@ class ComposeLab(ContainerNodes, Lab):
                 self._compose("down", "--remove-orphans", "--volumes", "--timeout", "0",
                               timeout=max(1.0, deadline - time.monotonic()))
                 return
+            except subprocess.TimeoutExpired:
+                raise LabError(f"`docker compose down` of {self.project} did not end within {timeout_s:g} s; its "
+                               "containers may remain" + self.engine.what_is_stuck()) from None
             except LabError as exc:
                 if STALE_ENDPOINT not in str(exc):
                     raise

@@ -3,6 +3,8 @@ import time
 
 from python_on_whales.exceptions import DockerException
 
+TIMED_OUT = 124            # timeout(1)'s exit code: an engine that did not answer is not asked again
+
 
 def listed_again_if_one_vanished(list_them, attempts=3):
     """What list_them() reads from Docker's containers or networks. Listing them is `ls` then
@@ -12,7 +14,7 @@ def listed_again_if_one_vanished(list_them, attempts=3):
     for attempt in range(attempts):
         try:
             return list_them()
-        except DockerException:
-            if attempt == attempts - 1:
+        except DockerException as exc:
+            if attempt == attempts - 1 or exc.return_code == TIMED_OUT:
                 raise
             time.sleep(0.2)

@@ -23,6 +23,7 @@ from pathlib import Path
 from python_on_whales import DockerClient
 
 from .registry import registry_dir
+from .stuck import STUCK_SCRIPT, describe_stuck, parse_stuck
 
 
 # Prints "name<TAB>value" for every TCP and IPVS sysctl of the namespace it runs in (run in a new
@@ -94,6 +95,11 @@ class HostEngine:
     def problem(self):
         """This machine's engine is judged by its answers (ComposeLab.problems)."""
         return None
+
+    def what_is_stuck(self):
+        """This machine's processes stuck in the kernel and its hang messages ('' if none)."""
+        result = subprocess.run(["sh", "-c", STUCK_SCRIPT], capture_output=True, text=True, timeout=30)
+        return describe_stuck(parse_stuck(result.stdout))
 
     def compose_env(self):
         """compose.yaml variables this place needs (none here: the defaults are this host's)."""

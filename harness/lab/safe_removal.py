@@ -22,6 +22,13 @@ from .docker_lists import listed_again_if_one_vanished
 PROJECT_LABEL = "com.docker.compose.project"
 POLL_S = 0.1
 SETTLE_S = 0.5
+DOCKER_CALL_LIMIT_S = 20
+
+
+def bounded_docker_call(limit_s=DOCKER_CALL_LIMIT_S):
+    """A docker client command line whose every call ends within limit_s (killed 5 s after its TERM):
+    a wedged engine makes a removal fail with a reason instead of hanging it."""
+    return ["timeout", "--kill-after=5", f"{limit_s:g}", "docker"]
 
 
 def pending_execs(states):

@@ -4,6 +4,7 @@ with, and its clock against ours. The class using it gives `ssh` (run, popen).""
 import time
 
 from .engine import SYSCTL_DEFAULTS_SCRIPT, parse_sysctl_defaults
+from .stuck import STUCK_SCRIPT, describe_stuck, parse_stuck
 
 CLOCK_SAMPLES = 20
 CLOCK_TOLERANCE_S = 0.005     # its clock against ours, once set
@@ -40,6 +41,14 @@ class ShellKernel:
             self._sysctl_defaults = parse_sysctl_defaults(
                 self.ssh.run(f"unshare --net sh -c '{script}'", timeout=60).stdout)
         return self._sysctl_defaults
+
+    def what_is_stuck(self):
+        """Its processes stuck in the kernel and its hang messages, said in a line or two ('' if none or
+        if the shell does not answer either)."""
+        try:
+            return describe_stuck(parse_stuck(self.ssh.run(STUCK_SCRIPT, timeout=30, check=False).stdout))
+        except Exception as exc:
+            return f"\n(its shell did not answer either: {str(exc).strip()[:200]})"
 
     def set_clock_from_ours(self):
         """Set its clock from ours, then measure what is left and take that off too (a `date -s @now`

@@ -19,7 +19,9 @@ from .events import EventLog
 def run_steps(cleanup, steps, events):
     """Cleanup: each entry of steps is (what it does, step, limit in s), or a list of such entries
     that run side by side. Each runs whatever became of the others, and no longer than its limit
-    (a step that overruns is left behind in its thread, and recorded); each one's time is recorded."""
+    (a step that overruns is left behind in its thread, and recorded); each one's time is recorded.
+    Returns what went wrong, one line per step that failed or overran."""
+    wrong = []
     for entry in steps:
         group = entry if isinstance(entry, list) else [entry]
         cleanup.step(" and ".join(doing for doing, _, _ in group))
@@ -29,10 +31,13 @@ def run_steps(cleanup, steps, events):
             worker.join(max(0.0, started + limit_s - events.clock()))
             if worker.is_alive():
                 events.add("cleanup_overran", step=doing, limit_s=limit_s)
+                wrong.append(f"{doing}: still not done after {limit_s:g} s")
             elif "error" in outcome:
                 events.add("cleanup_failed", step=doing, error=repr(outcome["error"]))
+                wrong.append(f"{doing}: {str(outcome['error']).strip() or repr(outcome['error'])}")
             else:
                 events.add("cleanup_step", step=doing, started_t=started, took_s=round(outcome["took_s"], 3))
+    return wrong
 
 
 def _start_step(doing, step):
@@ -107,7 +112,11 @@ class RunBase:
             raise
         finally:
             with Cleanup() as cleanup:
-                run_steps(cleanup, cleanup_steps(), self.events)
+                wrong = run_steps(cleanup, cleanup_steps(), self.events)
+                for line in wrong:
+                    self.say(f"run: cleanup went wrong: {line}")
+                if wrong:
+                    self.say("run: `make clean` removes whatever the run left behind")
                 self.say(f"run: results in {shown(self.run.path)}")
         return self.run
 

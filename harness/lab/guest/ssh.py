@@ -18,6 +18,10 @@ class Ssh:
     def docker_socket(self):
         return self.state_dir / "docker.sock"
 
+    @property
+    def forward_log(self):
+        return self.state_dir / "docker-forward.log"
+
     def _options(self, shared=True):
         """shared: commands go through one persistent connection (a new one costs a handshake)."""
         options = ["-i", str(self.disk.key), "-p", str(self.port), "-o", "BatchMode=yes",
@@ -68,14 +72,17 @@ class Ssh:
     def forward_docker(self, timeout_s=60):
         """Forward the guest's /var/run/docker.sock to docker_socket; returns once it answers."""
         self.docker_socket.unlink(missing_ok=True)
-        self.forwarder = subprocess.Popen(
-            ["ssh", *self._options(shared=False), "-N", "-o", "ExitOnForwardFailure=yes", "-o", "StreamLocalBindUnlink=yes",
-             "-L", f"{self.docker_socket}:/var/run/docker.sock", "root@127.0.0.1"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        # Its messages go to a file: a pipe nobody reads would stop the forward once full.
+        with open(self.forward_log, "ab") as log:
+            self.forwarder = subprocess.Popen(
+                ["ssh", *self._options(shared=False), "-N", "-o", "ExitOnForwardFailure=yes", "-o", "StreamLocalBindUnlink=yes",
+                 "-L", f"{self.docker_socket}:/var/run/docker.sock", "root@127.0.0.1"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.forwarder.poll() is not None:
-                raise LabError(f"guest: forwarding the Docker socket failed: {self.forwarder.stderr.read()[-300:]}")
+                said = self.forward_log.read_text(errors="replace")[-300:]
+                raise LabError(f"guest: forwarding the Docker socket failed: {said}")
             if self.docker_socket.exists():
                 return
             time.sleep(0.1)
