@@ -4,7 +4,7 @@ with, and its clock against ours. The class using it gives `ssh` (run, popen).""
 import time
 
 from .engine import SYSCTL_DEFAULTS_SCRIPT, parse_sysctl_defaults
-from .stuck import STUCK_SCRIPT, describe_stuck, parse_stuck
+from .stuck import describe_stuck, parse_stuck, stuck_script
 
 CLOCK_SAMPLES = 20
 CLOCK_TOLERANCE_S = 0.005     # its clock against ours, once set
@@ -13,6 +13,7 @@ CLOCK_TOLERANCE_S = 0.005     # its clock against ours, once set
 class ShellKernel:
     _features = None
     _sysctl_defaults = None
+    engine_log = None              # where its dockerd writes, if it keeps a log of its own
 
     def _succeeds(self, command):
         """Whether command exits 0 there, asked once."""
@@ -46,7 +47,7 @@ class ShellKernel:
         """Its processes stuck in the kernel and its hang messages, said in a line or two ('' if none or
         if the shell does not answer either)."""
         try:
-            return describe_stuck(parse_stuck(self.ssh.run(STUCK_SCRIPT, timeout=30, check=False).stdout))
+            return describe_stuck(parse_stuck(self.ssh.run(stuck_script(self.engine_log), timeout=30, check=False).stdout))
         except Exception as exc:
             return f"\n(its shell did not answer either: {str(exc).strip()[:200]})"
 

@@ -1,5 +1,5 @@
 from harness.lab.safe_removal import pending_execs
-from harness.lab.stuck import describe_stuck, parse_stuck
+from harness.lab.stuck import describe_stuck, parse_stuck, stuck_script
 
 
 def test_a_running_container_or_one_holding_an_exec_is_pending():
@@ -28,3 +28,11 @@ def test_processes_stuck_in_the_kernel_and_its_hang_messages_are_read_from_the_s
 
 def test_nothing_stuck_says_nothing():
     assert describe_stuck(parse_stuck("--\n")) == ""
+
+
+def test_the_engine_log_tail_is_read_where_the_engine_keeps_one():
+    assert "tail -n 5 /var/log/dockerd.log" in stuck_script("/var/log/dockerd.log")
+    text = "--\n--\ntime=\"2026-11-28T03:46:10Z\" level=error msg=\"stream copy error: reading from a closed fifo\"\n"
+    found = parse_stuck(text)
+    assert found["engine_log"] == ['time="2026-11-28T03:46:10Z" level=error msg="stream copy error: reading from a closed fifo"']
+    assert "dockerd: time=" in describe_stuck(found)

@@ -25,6 +25,7 @@ BOOT_TIMEOUT_S = 240          # QEMU start to ssh (TCG: ~25-35 s measured)
 RESUME_TIMEOUT_S = 60         # QEMU start to ssh, resuming a saved guest
 ENGINE_TIMEOUT_S = 180        # ssh to `docker info` answering
 GUEST_FILE = "guest.json"     # in a kept guest's home: how to find it again
+DOCKERD_LOG = "/var/log/dockerd.log"   # files/blackhole-guest-init starts dockerd writing here
 # The guest's init lets IPVS sync's multicast through Docker's filter (files/blackhole-guest-init);
 # a restarted dockerd keeps DOCKER-USER's rules, and this puts the rule back if it did not.
 SYNC_MULTICAST = ("for _ in $(seq 1 240); do iptables -L DOCKER-USER >/dev/null 2>&1 && break; sleep 0.5; done; "
@@ -37,6 +38,7 @@ HOST_TOOLS = ("qemu-system-x86_64", "qemu-img", "cpio", "debootstrap", "ssh", "s
 class GuestEngine(ShellKernel):
     where = "guest"
     shared = False              # its Docker engine is this run's alone
+    engine_log = DOCKERD_LOG
 
     def __init__(self, spec, image_keys=None, save_images=None, out=sys.stdout, home=None, one_lab=False,
                  forwards=(), node_images=None):
@@ -261,7 +263,7 @@ class GuestEngine(ShellKernel):
         if self.ssh is None or self.ssh.run("docker ps -aq", timeout=60).stdout.strip():
             return False
         self.ssh.run("pkill -x dockerd; for _ in $(seq 1 300); do pgrep -x dockerd >/dev/null || break; sleep 0.2; done; "
-                     f"(setsid dockerd --log-level=warn >> /var/log/dockerd.log 2>&1 </dev/null &); {SYNC_MULTICAST}",
+                     f"(setsid dockerd --log-level=warn >> {DOCKERD_LOG} 2>&1 </dev/null &); {SYNC_MULTICAST}",
                      timeout=120)
         self._wait("the Docker engine to answer after its restart", ENGINE_TIMEOUT_S, self._docker_answers)
         return True
