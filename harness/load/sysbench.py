@@ -7,6 +7,11 @@ from .probe import SOCKOPTS_LIBRARY
 
 PRELOAD = "/usr/local/lib/blackhole/libsysbench_reconnect.so"
 PROCESS = "sysbench oltp_read_write"     # what pkill -f matches to stop it (and its stamp wrapper)
+GATE_POLL_S = 0.1
+# sh -c GATE_SCRIPT name <file> <polls> CMD...: CMD once the file exists, or a line saying it never did.
+GATE_SCRIPT = ('gate=$1 polls=$2; shift 2; n=0; while [ ! -e "$gate" ]; do n=$((n + 1)); '
+               'if [ $n -gt $polls ]; then echo "sysbench: not told to start within the run\'s limit ($gate)"; exit 1; fi; '
+               f'sleep {GATE_POLL_S}; done; exec "$@"')
 
 
 def _common(spec, vip):
@@ -15,15 +20,26 @@ def _common(spec, vip):
             f"--tables={spec.tables}", f"--table-size={spec.table_size}"]
 
 
-def prepare_command(spec, vip):
-    return _common(spec, vip) + ["prepare"]
+def prepare_command(spec, vip, opens_gate=None):
+    """opens_gate: the file that tells sysbench run commands waiting on it (run_command's gate) to start, made
+    once the tables are there."""
+    prepare = _common(spec, vip) + ["prepare"]
+    if not opens_gate:
+        return prepare
+    return ["sh", "-c", '"$@" && touch "$0"', opens_gate, *prepare]
 
 
-def run_command(spec, vip, duration_s, socket_env=None):
+def run_command(spec, vip, duration_s, socket_env=None, gate=None):
     """Stamped (`stamp`: one wall-clock time per line), bounded by --time, with the cell's
-    socket options applied by libsockopts."""
+    socket options applied by libsockopts. gate=(file, limit_s): started ahead, it waits until the
+    file exists (prepare_command makes it) and then starts at once: the exec session and its stamp,
+    which take seconds to start in an emulated guest, are ready by then."""
     preload = f"{PRELOAD} {SOCKOPTS_LIBRARY}"
     env = [f"{k}={v}" for k, v in (socket_env or {}).items()]
-    return ["env", f"LD_PRELOAD={preload}", "SOCKOPT_VERBOSE=1", *env, "stamp"] + _common(spec, vip) + [
+    waiting = []
+    if gate:
+        path, limit_s = gate
+        waiting = ["sh", "-c", GATE_SCRIPT, "sysbench-gate", path, str(int(limit_s / GATE_POLL_S))]
+    return ["stamp", *waiting, "env", f"LD_PRELOAD={preload}", "SOCKOPT_VERBOSE=1", *env] + _common(spec, vip) + [
         f"--threads={spec.threads}", f"--time={duration_s:.0f}", "--report-interval=1",
         "--mysql-ignore-errors=all", "--db-ps-mode=disable", "--skip-trx=on", "run"]

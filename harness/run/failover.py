@@ -30,6 +30,7 @@ DISK_FREE_MIN_BYTES = 1 << 20  # less free under the run's directory: the disk i
 STOP_CLIENTS_LIMIT_S = 90      # the clients' stop, bounded (then left to run on in its thread)
 LEDGER_WAIT_S = 120.0          # how long the ledger's read waits for the writer's stop to end
 READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
+PREPARE_LIMIT_S = 300          # sysbench prepare: its tables made
 
 
 def plain_view(cells, scenario, run, out, clock):
@@ -87,17 +88,25 @@ class FailoverRun(RunBase):
                         for service, variant in self.control.directors().items() if variant}
         sampled = tuple(dict.fromkeys([*self.control.sampled_directors(self.lab.datapath),
                                        *self.lab.directors_programmed_by_themselves()]))
+        # With the probes started ahead, sysbench starts beside them and waits for its tables (a gate file).
+        gate = (f"/tmp/blackhole-sysbench-go-{self.run.path.name}", self.ready_limit_s + PREPARE_LIMIT_S) \
+            if probes_first and not early and s.sysbench else None
         planned = planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
                                          sampled, self.control.table_sample(self.lab.datapath),
-                                         self.control.shares_vip, answer_wait_s=self.ready_limit_s))
-        first, rest = loads.early_probes(planned) if probes_first and not early else ([], planned)
+                                         self.control.shares_vip, answer_wait_s=self.ready_limit_s,
+                                         sysbench_gate=gate or ()))
+        first, rest = (loads.early_probes(planned, armed=(sysbench.PROCESS,)) if probes_first and not early
+                       else ([], planned))
         if first:             # they wait for the servers' first answer; the rest need what they write to
             self.phase = "starting the clients"
             self.loads.start(first)
             self.lab.wait_healthy(self.ready_limit_s, only=self._needed_by_the_loads())
         if s.sysbench:
             self.say("run: sysbench prepare ...")
-            self.lab.exec(s.cells[0].service, sysbench.prepare_command(s.sysbench, vip), timeout=300)
+            self.lab.exec(s.cells[0].service, sysbench.prepare_command(s.sysbench, vip, opens_gate=gate and gate[0]),
+                          timeout=PREPARE_LIMIT_S)
+            for service in loads.other_sysbench_containers(s, self.lab.placement) if gate else ():
+                self.lab.exec(service, ["touch", gate[0]])
         self._create_accounts()
         self.phase = "starting the clients"
         self.loads.start(rest)

@@ -35,10 +35,25 @@ def probes_before_servers_ready(scenario, control_start_allowance_s=0.0):
             and all(c.account == "shared" for c in scenario.cells))
 
 
-def early_probes(planned):
-    """(the lab's own probe groups, the other loads) of a run's planned loads."""
-    first = [load for load in planned if load.process_pattern == probe.PROCESS]
-    return first, [load for load in planned if load.process_pattern != probe.PROCESS]
+def early_probes(planned, armed=()):
+    """(the lab's own probe groups and the loads of the armed kinds (process patterns: loads that wait
+    for a go of their own), the other loads) of a run's planned loads."""
+    early = (probe.PROCESS, *armed)
+    first = [load for load in planned if load.process_pattern in early]
+    return first, [load for load in planned if load.process_pattern not in early]
+
+
+def other_sysbench_containers(scenario, placement):
+    """A cell's service in each container, other than the first cell's (where sysbench prepare
+    runs), in which a cell's sysbench runs: placement(service) -> (container service, netns)."""
+    s = scenario
+    first = placement(s.cells[0].service)[0]
+    others = {}
+    for cell in s.cells:
+        container = placement(cell.service)[0]
+        if s.runs_sysbench(cell) and container != first:
+            others.setdefault(container, cell.service)
+    return list(others.values())
 
 
 def watch_after_recovery_s(scenario):

@@ -54,6 +54,7 @@ class LoadPlan:
     table_sample: str = ""          # the bash command that samples it ('': IPVS's, signals/director_table.py)
     watch_vip: bool = False         # sample each client namespace's neighbour entry for the VIP (VRRP)
     answer_wait_s: float = 0.0      # how long the run may wait, once they start, for every client's first answer
+    sysbench_gate: tuple = ()       # (file, limit_s): sysbench starts ahead and waits for the file (load/sysbench.py)
 
     def vip_for(self, cell):
         """The VIP a cell connects to: its director variant's, or the main one."""

@@ -13,7 +13,8 @@ class Sysbench(Signal):
     def loads(self, plan):
         s = plan.scenario
         return [Load(cell.service, plan.run.sysbench_log(cell.name),
-                     tuple(sysbench.run_command(s.sysbench, plan.vip_for(cell), plan.duration_s, cell.socket_env())),
+                     tuple(sysbench.run_command(s.sysbench, plan.vip_for(cell), plan.duration_s, cell.socket_env(),
+                                                gate=plan.sysbench_gate or None)),
                      sysbench.PROCESS)
                 for cell in s.cells if s.runs_sysbench(cell)]
 
