@@ -9,24 +9,22 @@
 The run returns its directory; reports are drawn from it afterwards (harness/report/).
 """
 import json
-import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from ..errors import DiskFull, LabError
+from ..errors import LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
 from ..signals.combined import planned_loads
 from ..scenario.model import ACCOUNT_PASSWORD
-from ..store import shown
 from ..topology import DATABASE_REPLICAS, DIRECTOR, PRIMARY, SERVICE_SERVERS
 from . import environment, evidence, loads
 from .base import RunBase
+from .lab_watch import LabWatch
 from .live import CellView, LiveView
 
 TICK_S = 0.1                  # how often the run reads the clients' output
-LAB_CHECK_EVERY_S = 3.0       # how often the run looks whether its lab is still whole
-DISK_FREE_MIN_BYTES = 1 << 20  # less free under the run's directory: the disk is full
+CONTROL_CHECK_EVERY_S = 3.0   # how often the run asks whether the control plane has acted
 STOP_CLIENTS_LIMIT_S = 90      # the clients' stop, bounded (then left to run on in its thread)
 LEDGER_WAIT_S = 120.0          # how long the ledger's read waits for the writer's stop to end
 READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
@@ -48,7 +46,7 @@ class FailoverRun(RunBase):
         self.injected, self.director, self.loads = [], None, None
         self.env_recorded = None          # a future: env.json's contents, once the director is ready
         self.servers_ready = None         # a future: the servers' health checks passed
-        self.lab_checked = 0.0
+        self.lab_watch = None             # lab_watch.LabWatch, once the lab is up
         self.counting_from_unnoticed = False   # the view counts from a fault existing flows do not notice
         self.control_before = None        # the control plane's progress() before the steps
         self.control_caught_up_at = None  # when it was seen to have acted on them (lab clock)
@@ -81,6 +79,8 @@ class FailoverRun(RunBase):
         self.lab.up(wait=not probes_first, preflight=self.refuse_what_the_kernel_lacks,
                     timeout_s=int(180 + self.control.start_allowance_s))
         self.director = self.lab.director()
+        self.lab_watch = LabWatch(self.lab, self.run.path,
+                                  lambda: {service for fault in self.injected for service in fault.stops()})
         self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not probes_first)
         vip = self.director.vip_address()
         self.loads = loads.RunningLoads(self.lab, self.run)
@@ -111,14 +111,14 @@ class FailoverRun(RunBase):
         self.phase = "starting the clients"
         self.loads.start(rest)
         self.events.add("load_start", cells=[c.name for c in s.cells])
-        # In the background while the clients start and warm up, done before any fault: the
-        # servers' health checks (when the clients started alongside them); env.json, once the
-        # director is configured; once every client answers, the director's table of their flows.
+        # In the background, done before any fault: the servers' health checks (when the clients
+        # started alongside them); once every client answers, env.json and the director's table of
+        # their flows (their execs would slow the clients' start: in an emulated guest ~10 s of them).
         background = ThreadPoolExecutor(3, thread_name_prefix="run-background")
         self.servers_ready = background.submit(self._servers_ready, early or bool(first))
-        self.env_recorded = background.submit(self._environment, early)
         self._wait_until_every_cell_answers()
         self.events.add("loads_ready")
+        self.env_recorded = background.submit(self._environment, early)
         flows_kept = background.submit(evidence.snapshot_flows, self.run, self.director, "before-fault")
         background.shutdown(wait=False)
         self.view.note(f"every client answers; warm-up {s.warmup_s:g} s")
@@ -182,9 +182,8 @@ class FailoverRun(RunBase):
         deadline = self.lab.now() + self.ready_limit_s
         while self.lab.now() < deadline:
             self._watch(self.lab.now() + TICK_S)
-            for background in (self.servers_ready, self.env_recorded):
-                if background.done() and background.exception():
-                    raise background.exception()        # a server that never got healthy, say
+            if self.servers_ready.done() and self.servers_ready.exception():
+                raise self.servers_ready.exception()     # a server that never got healthy, say
             if not self.view.waiting_for():
                 return
             ended = self.loads.ended()
@@ -232,7 +231,7 @@ class FailoverRun(RunBase):
             time.sleep(max(0.0, min(TICK_S - (now - self.view.started) % TICK_S, until - now)))
             now = self.lab.now()
             self.view.tick(now)
-            self._check_lab(now)
+            self.lab_watch.tick(now)
             if stop_when_recovered and self.view.all_recovered():
                 recovered_at = recovered_at or now
                 if now - recovered_at >= loads.watch_after_recovery_s(self.scenario) and self._control_caught_up(now):
@@ -244,7 +243,7 @@ class FailoverRun(RunBase):
         guest each question is a process in the director's namespace)."""
         if self.control_before is None or self.control_caught_up_at is not None:
             return True
-        if now - self.control_checked < LAB_CHECK_EVERY_S:
+        if now - self.control_checked < CONTROL_CHECK_EVERY_S:
             return False
         self.control_checked = now
         if not self.control.caught_up(self.lab, self.control_before):
@@ -254,23 +253,12 @@ class FailoverRun(RunBase):
         self.view.note(f"{self.control.name} has acted on the steps' changes")
         return True
 
-    def _check_lab(self, now):
-        """Every few seconds: is every container still there and running (but those a fault stops)?"""
-        if now - self.lab_checked < LAB_CHECK_EVERY_S:
-            return
-        self.lab_checked = now
-        free = shutil.disk_usage(self.run.path).free
-        if free < DISK_FREE_MIN_BYTES:
-            raise DiskFull(f"the disk holding {shown(self.run.path)} is full ({free} bytes free)")
-        expected_down = {service for fault in self.injected for service in fault.stops()}
-        problems = [p for service, p in self.lab.problems().items() if service not in expected_down]
-        if problems:
-            raise LabError("the lab broke: " + "; ".join(problems))
-
     def _cleanup_steps(self):
         """Faults undone first; then the clients stopped while the evidence is kept; the writer's
         ledger read back from each database server; then the lab taken down while the timeline is
         merged (run_steps runs a list's steps side by side)."""
+        if self.lab_watch:
+            self.lab_watch.close()
         steps = [("undoing faults", self._recover_faults, 60)]
         keeping = [("keeping the guest's console", lambda: self.lab.keep_evidence(self.run.guest_dir), 30)]
         if self.loads:
