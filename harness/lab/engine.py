@@ -23,7 +23,7 @@ from pathlib import Path
 from python_on_whales import DockerClient
 
 from .registry import registry_dir
-from .stuck import STUCK_SCRIPT, describe_stuck, parse_stuck
+from .stuck import describe_stuck, parse_stuck, stuck_script
 
 
 # Prints "name<TAB>value" for every TCP and IPVS sysctl of the namespace it runs in (run in a new
@@ -98,7 +98,10 @@ class HostEngine:
 
     def what_is_stuck(self):
         """This machine's processes stuck in the kernel and its hang messages ('' if none)."""
-        result = subprocess.run(["sh", "-c", STUCK_SCRIPT], capture_output=True, text=True, timeout=30)
+        try:
+            result = subprocess.run(["sh", "-c", stuck_script()], capture_output=True, text=True, timeout=30)
+        except subprocess.TimeoutExpired:
+            return "\n(reading this machine's processes did not end in 30 s either)"
         return describe_stuck(parse_stuck(result.stdout))
 
     def compose_env(self):
