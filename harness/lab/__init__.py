@@ -34,7 +34,8 @@ def engine_for(kernel, out=sys.stdout, keep_in=None, one_lab=False):
 
 def kept_engine(keep_in, out=sys.stdout):
     """The guest `make up KERNEL=...` left running in keep_in, or this host if there is none."""
-    from .guest.engine import GUEST_FILE, GuestEngine
+    from .guest.engine import GuestEngine
+    from .guest.kept import GUEST_FILE
     if (Path(keep_in) / GUEST_FILE).exists():
         return GuestEngine.attach(keep_in, out=out)
     return HostEngine()

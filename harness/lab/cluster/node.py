@@ -76,7 +76,8 @@ class ClusterNode:
         return json.loads(path.read_text()) if path.exists() else None
 
     def _engine(self):
-        from ..guest.engine import GUEST_FILE, GuestEngine
+        from ..guest.engine import GuestEngine
+        from ..guest.kept import GUEST_FILE
         if not (self.guest_home / GUEST_FILE).exists():
             return None
         return GuestEngine.attach(self.guest_home, out=self.out)

@@ -17,14 +17,14 @@ from python_on_whales import DockerClient
 
 from ...errors import LabError
 from ..shell_kernel import ShellKernel
-from . import accel, disk as guest_disk, initramfs, kernels, snapshot
-from .qemu import Vm, guest_cpus, qemu_version
+from . import accel, disk as guest_disk, initramfs, kernels, kept, snapshot
+from .qemu import KernelDied, Vm, guest_cpus, qemu_version
 from .ssh import Ssh
 
 BOOT_TIMEOUT_S = 240          # QEMU start to ssh (TCG: ~25-35 s measured)
 RESUME_TIMEOUT_S = 60         # QEMU start to ssh, resuming a saved guest
 ENGINE_TIMEOUT_S = 180        # ssh to `docker info` answering
-GUEST_FILE = "guest.json"     # in a kept guest's home: how to find it again
+BOOT_ATTEMPTS = 2             # a kernel that dies booting is booted once more
 DOCKERD_LOG = "/var/log/dockerd.log"   # files/blackhole-guest-init starts dockerd writing here
 # The guest's init lets IPVS sync's multicast through Docker's filter (files/blackhole-guest-init);
 # a restarted dockerd keeps DOCKER-USER's rules, and this puts the rule back if it did not.
@@ -147,22 +147,36 @@ class GuestEngine(ShellKernel):
         self.say(f"guest: {self.kernel.release} up: {self.started['how']} in {self.timings['boot_s']} s, "
                  f"Docker engine {self.timings['engine_ready_s']} s later")
         if self.home:
-            (self.home / GUEST_FILE).write_text(json.dumps({
-                "spec": self.spec, "kernel": {"package": self.kernel.package, "version": self.kernel.version,
-                                              "release": self.kernel.release, "root": str(self.kernel.root)},
-                "disk": str(self.disk.directory), "port": self.vm.port, "qemu_pid": self.vm.process.pid,
-                "forwarder_pid": self.ssh.forwarder.pid, "accel": self.accel, "timings": self.timings,
-                "forwarded": {str(guest): port for guest, port in self.vm.forwarded.items()},
-                "clock": self.clock, "started": self.started}, indent=1))
+            kept.record(self, self.home)
 
     def _boot(self, why):
-        self.say(f"guest: booting {self.kernel.package} ({self.kernel.version}) under QEMU/{self.accel} ({why}) ...")
-        booting = time.monotonic()
-        self.vm.start(detached=self.home is not None)
-        self.ssh = Ssh(self.vm.port, self.disk, self.state_dir)
-        self._wait("ssh to answer", BOOT_TIMEOUT_S, self.ssh.reachable)
+        """Boot, and once more if the kernel dies on the way: two vCPUs under TCG can Oops at random
+        in early boot (update_rq_clock from sched_init_debug, before init runs); a second death
+        is not chance, and raises."""
+        for attempt in range(1, BOOT_ATTEMPTS + 1):
+            self.say(f"guest: booting {self.kernel.package} ({self.kernel.version}) under QEMU/{self.accel} "
+                     f"({why}) ...")
+            booting = time.monotonic()
+            self.vm.start(detached=self.home is not None)
+            self.ssh = Ssh(self.vm.port, self.disk, self.state_dir)
+            try:
+                self.vm.wait_for("ssh to answer", BOOT_TIMEOUT_S, self.ssh.reachable)
+                died = self.vm.kernel_death()       # between the last look and ssh's answer
+                if died:
+                    raise KernelDied(f"guest: its kernel died while booting: {died}; console:\n"
+                                     f"{self.vm.console_tail()}", died)
+                break
+            except KernelDied as died:
+                if attempt == BOOT_ATTEMPTS:
+                    raise
+                shutil.copy(self.vm.console_log, self.state_dir / f"console-boot-{attempt}.log")
+                self.say(f"guest: its kernel died while booting ({died.line}); booting it once more, "
+                         f"its console kept with the run as console-boot-{attempt}.log")
+                self._close_ssh()
+                self.vm.stop()
+                why = f"boot {attempt + 1}"
         self.timings["boot_s"] = round(time.monotonic() - booting, 1)
-        self.started = {"how": "booted"}
+        self.started = {"how": "booted", **({"boots": attempt} if attempt > 1 else {})}
         self._engine_up()
 
     def _resume(self, saved):
@@ -175,7 +189,7 @@ class GuestEngine(ShellKernel):
             self.vm.start(detached=self.home is not None)
             snapshot.resume(self.vm, RESUME_TIMEOUT_S)
             self.ssh = Ssh(self.vm.port, self.disk, self.state_dir)
-            self._wait("the resumed guest's ssh", RESUME_TIMEOUT_S, self.ssh.reachable)
+            self.vm.wait_for("the resumed guest's ssh", RESUME_TIMEOUT_S, self.ssh.reachable)
             self.ssh.run(snapshot.reseed_command(), timeout=30)
         except (LabError, subprocess.TimeoutExpired) as exc:
             qemu_said = (self.vm.console_tail(lines=1) or "").strip()
@@ -195,7 +209,7 @@ class GuestEngine(ShellKernel):
         self.set_clock_from_ours()
         engine = time.monotonic()
         self.ssh.forward_docker()
-        self._wait("the Docker engine to answer", ENGINE_TIMEOUT_S, self._docker_answers)
+        self.vm.wait_for("the Docker engine to answer", ENGINE_TIMEOUT_S, self._docker_answers)
         self.timings["engine_ready_s"] = round(time.monotonic() - engine, 1)
 
     def _save(self, wanted):
@@ -211,32 +225,11 @@ class GuestEngine(ShellKernel):
     @classmethod
     def attach(cls, home, out=sys.stdout):
         """The guest a `make up` left running with its state in home."""
-        home = Path(home)
-        info = json.loads((home / GUEST_FILE).read_text())
-        engine = cls(info["spec"], out=out, home=home)
-        engine.kernel = kernels.Kernel(**{**info["kernel"], "root": Path(info["kernel"]["root"])})
-        engine.disk = guest_disk.GuestDisk(info["disk"])
-        engine.state_dir, engine.accel, engine.timings = home, info["accel"], info["timings"]
-        engine.clock, engine.clock_offset_s = info["clock"], info["clock"]["offset_s"]
-        engine.started = info.get("started")
-        engine.vm = Vm.attached(home, info["qemu_pid"], info["port"],
-                                {int(guest): port for guest, port in info.get("forwarded", {}).items()})
-        engine.ssh = Ssh(info["port"], engine.disk, home, forwarder_pid=info["forwarder_pid"])
-        return engine
+        return kept.attach(cls, Path(home), out)
 
     def forwarded_port(self, guest_port):
         """This host's loopback port that reaches guest_port (one of forwards)."""
         return self.vm.forwarded[guest_port]
-
-    def _wait(self, what, timeout_s, ready):
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if not self.vm.alive():
-                raise LabError(f"guest: QEMU exited while waiting for {what}; console:\n{self.vm.console_tail()}")
-            if ready():
-                return
-            time.sleep(1)
-        raise LabError(f"guest: gave up waiting {timeout_s} s for {what}; console:\n{self.vm.console_tail()}")
 
     def _docker_answers(self):
         return subprocess.run(["docker", "-H", self.docker_host, "info"], capture_output=True).returncode == 0
@@ -265,7 +258,7 @@ class GuestEngine(ShellKernel):
         self.ssh.run("pkill -x dockerd; for _ in $(seq 1 300); do pgrep -x dockerd >/dev/null || break; sleep 0.2; done; "
                      f"(setsid dockerd --log-level=warn >> {DOCKERD_LOG} 2>&1 </dev/null &); {SYNC_MULTICAST}",
                      timeout=120)
-        self._wait("the Docker engine to answer after its restart", ENGINE_TIMEOUT_S, self._docker_answers)
+        self.vm.wait_for("the Docker engine to answer after its restart", ENGINE_TIMEOUT_S, self._docker_answers)
         return True
 
     # -- the engine's face -------------------------------------------------------
@@ -298,6 +291,8 @@ class GuestEngine(ShellKernel):
         directory.mkdir(parents=True, exist_ok=True)
         if self.vm is not None and self.vm.console_log.exists():
             shutil.copy(self.vm.console_log, directory / "console.log")
+        for died in self.state_dir.glob("console-boot-*.log") if self.state_dir else ():
+            shutil.copy(died, directory / died.name)
         info = {"describe": self.describe() if self.kernel else None}
         if self.vm is not None and self.vm.alive() and self.ssh is not None:
             try:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from ...errors import LabError
+from .console import kernel_death
 
 MARKER = "blackhole-lab-guest"
 QEMU = "qemu-system-x86_64"
@@ -21,6 +22,16 @@ KERNEL_ARGS = "console=ttyS0 apparmor=0 panic=-1 loglevel=4"   # AppArmor on a m
 
 
 DEFAULT_GUEST_CPUS = 2
+
+
+def kernel_args(environ=os.environ):
+    """The guest kernel's command line: KERNEL_ARGS and GUEST_KERNEL_ARGS's words after them
+    (loglevel=7 to read more of a boot on the console, say)."""
+    extra = environ.get("GUEST_KERNEL_ARGS", "").split()
+    bad = [word for word in extra if any(c in word for c in "\"'\\")]
+    if bad:
+        raise LabError(f"GUEST_KERNEL_ARGS: {' '.join(bad)}: give kernel parameters as name or name=value, unquoted")
+    return " ".join([KERNEL_ARGS, *extra])
 
 
 def guest_cpus(environ=os.environ):
@@ -52,6 +63,13 @@ def qemu_version():
     return result.stdout.splitlines()[0] if result.returncode == 0 else None
 
 
+class KernelDied(LabError):
+    """The guest's console says its kernel Oopsed or panicked: line, its words."""
+    def __init__(self, message, line):
+        super().__init__(message)
+        self.line = line
+
+
 class Vm:
     def __init__(self, state_dir, kernel, initramfs, modules_disk, disk_image, accel, memory_mb=6144, cpus=1,
                  forwards=(), restore=None):
@@ -61,6 +79,7 @@ class Vm:
         self.state_dir = Path(state_dir)
         self.kernel, self.initramfs, self.modules_disk, self.disk_image = kernel, initramfs, modules_disk, disk_image
         self.restore = restore
+        self.kernel_args = kernel_args()
         self.accel, self.memory_mb, self.cpus = accel, memory_mb, cpus
         self.forwards = tuple(forwards)
         self.process = None
@@ -83,7 +102,7 @@ class Vm:
         cpu = ["-accel", "tcg,thread=multi", "-cpu", "max"] if self.accel == "tcg" else ["-accel", "kvm", "-cpu", "host"]
         forwards = "".join(f",hostfwd=tcp:127.0.0.1:{host}-:{guest}" for guest, host in sorted(self.forwarded.items()))
         return [QEMU, "-name", f"{MARKER},process={MARKER}", *cpu, "-smp", str(self.cpus), "-m", str(self.memory_mb),
-                "-kernel", str(self.kernel.vmlinuz), "-initrd", str(self.initramfs), "-append", KERNEL_ARGS,
+                "-kernel", str(self.kernel.vmlinuz), "-initrd", str(self.initramfs), "-append", self.kernel_args,
                 "-drive", f"file={self.overlay},if=virtio,format=qcow2,cache=unsafe",
                 "-drive", f"file={self.modules_disk},if=virtio,format=raw,readonly=on",
                 "-netdev", f"user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:{self.port}-:22{forwards}",
@@ -118,6 +137,26 @@ class Vm:
         stderr = self.state_dir / "qemu.stderr"
         text += stderr.read_text(errors="replace") if stderr.exists() else ""
         return "\n".join(text.splitlines()[-lines:])
+
+    def wait_for(self, what, timeout_s, ready):
+        """Poll ready() each second until it answers True; a kernel that dies, a QEMU that exits
+        or the time running out raise with the console's last lines."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            died = self.kernel_death()
+            if died:
+                raise KernelDied(f"guest: its kernel died while waiting for {what}: {died}; console:\n"
+                                 f"{self.console_tail()}", died)
+            if not self.alive():
+                raise LabError(f"guest: QEMU exited while waiting for {what}; console:\n{self.console_tail()}")
+            if ready():
+                return
+            time.sleep(1)
+        raise LabError(f"guest: gave up waiting {timeout_s} s for {what}; console:\n{self.console_tail()}")
+
+    def kernel_death(self):
+        """The console's line saying this guest's kernel Oopsed or panicked, or None."""
+        return kernel_death(self.console_log.read_text(errors="replace")) if self.console_log.exists() else None
 
     def stop(self, timeout_s=10):
         """Kill QEMU (the overlay is thrown away, so nothing needs a clean shutdown) and delete the overlay."""

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ...errors import LabError
 from .cache import cache_dir
-from .qemu import KERNEL_ARGS, Vm, qemu_version
+from .qemu import Vm, qemu_version
 from .qmp import Qmp
 
 KEEP = 6                             # a five-kernel matrix's and one more
@@ -70,7 +70,7 @@ def key(vm):
     """What a guest booted as vm is, for resuming: equal keys, interchangeable machines."""
     h = hashlib.sha256()
     for part in (_stamp(vm.disk_image), vm.kernel.package, vm.kernel.version, _stamp(vm.initramfs),
-                 _stamp(vm.modules_disk), vm.cpus, vm.memory_mb, vm.accel, qemu_version(), KERNEL_ARGS,
+                 _stamp(vm.modules_disk), vm.cpus, vm.memory_mb, vm.accel, qemu_version(), vm.kernel_args,
                  sorted(vm.forwards), inspect.getsource(Vm.command)):
         h.update(str(part).encode() + b"\0")
     return h.hexdigest()[:16]

@@ -1,0 +1,33 @@
+"""A kept guest (`make up`): what its home records so a later process can find and use it."""
+import json
+from pathlib import Path
+
+from . import disk as guest_disk, kernels
+from .qemu import Vm
+from .ssh import Ssh
+
+GUEST_FILE = "guest.json"     # in a kept guest's home: how to find it again
+
+
+def record(engine, home):
+    (home / GUEST_FILE).write_text(json.dumps({
+        "spec": engine.spec, "kernel": {"package": engine.kernel.package, "version": engine.kernel.version,
+                                        "release": engine.kernel.release, "root": str(engine.kernel.root)},
+        "disk": str(engine.disk.directory), "port": engine.vm.port, "qemu_pid": engine.vm.process.pid,
+        "forwarder_pid": engine.ssh.forwarder.pid, "accel": engine.accel, "timings": engine.timings,
+        "forwarded": {str(guest): port for guest, port in engine.vm.forwarded.items()},
+        "clock": engine.clock, "started": engine.started}, indent=1))
+
+
+def attach(engine_class, home, out):
+    info = json.loads((home / GUEST_FILE).read_text())
+    engine = engine_class(info["spec"], out=out, home=home)
+    engine.kernel = kernels.Kernel(**{**info["kernel"], "root": Path(info["kernel"]["root"])})
+    engine.disk = guest_disk.GuestDisk(info["disk"])
+    engine.state_dir, engine.accel, engine.timings = home, info["accel"], info["timings"]
+    engine.clock, engine.clock_offset_s = info["clock"], info["clock"]["offset_s"]
+    engine.started = info.get("started")
+    engine.vm = Vm.attached(home, info["qemu_pid"], info["port"],
+                            {int(guest): port for guest, port in info.get("forwarded", {}).items()})
+    engine.ssh = Ssh(info["port"], engine.disk, home, forwarder_pid=info["forwarder_pid"])
+    return engine
