@@ -28,11 +28,11 @@ class Director:
     def backend(self, name, server):
         return f"{self.lab.address(server, BACK)}:{SERVICE_PORTS[name]}"
 
-    def lbctl(self, *args):
-        return self.lab.exec(self.service, ["lbctl", *map(str, args)]).stdout
+    def lbctl(self, *args, timeout=60):
+        return self.lab.exec(self.service, ["lbctl", *map(str, args)], timeout=timeout).stdout
 
-    def state(self):
-        return json.loads(self.lbctl("list"))
+    def state(self, timeout=60):
+        return json.loads(self.lbctl("list", timeout=timeout))
 
     @property
     def datapath(self):

@@ -5,6 +5,12 @@ from ..scenario.knobs import SYSCTL_KNOBS
 from ..topology import DIRECTOR, FRONT, is_director
 
 SYSCTL_FILES = {name: knob.proc_path for name, knob in SYSCTL_KNOBS.items()}
+# How long one of its execs may take. It is asked during the warm-up, off the measured path, and a
+# busy machine's engine can stand still longer than the lab's usual 60 s: in one clean-clone
+# `make test` beside a looping matrix, containerd answered nothing for ~100 s (dockerd: health
+# checks and "get state" past their deadlines from 08:54:42 to 08:56:35) and an `lbctl list`
+# whose whole answer had been printed did not end within 60 s.
+EXEC_LIMIT_S = 300
 
 
 # What the director's kernel does with flows: conntrack's loose pick-up, and IPVS's own settings
@@ -22,7 +28,7 @@ def _read_ints(lab, services_and_files):
     exec, all side by side."""
     results = lab.exec_each([(service, ["sh", "-c", "; ".join(f"cat {path} 2>/dev/null || echo -"
                                                              for path in files.values())])
-                             for service, files in services_and_files], check=False)
+                             for service, files in services_and_files], check=False, timeout=EXEC_LIMIT_S)
     return [{name: int(v) for name, v in zip(files, result.stdout.split()) if v.lstrip("-").isdigit()}
             for (_, files), result in zip(services_and_files, results)]
 
@@ -39,7 +45,8 @@ def _versions(lab, scenario):
         (lab.database.name, "mysql-primary", list(lab.database.version_command)),
         ("nginx", "web-a", ["nginx", "-v"]),
         ("nft", DIRECTOR, ["nft", "--version"])) if service in running]
-    results = lab.exec_each([(service, command) for _, service, command in asked], check=False)
+    results = lab.exec_each([(service, command) for _, service, command in asked], check=False,
+                            timeout=EXEC_LIMIT_S)
     return {name: _first_line(result) for (name, _, _), result in zip(asked, results)}
 
 
@@ -50,7 +57,7 @@ def collect(lab, director, scenario):
     with ThreadPoolExecutor(4) as pool:
         sysctls = pool.submit(_read_ints, lab, [(service, SYSCTL_FILES) for _, service in containers]
                               + [(d, DIRECTOR_SYSCTLS) for d in others] + [(DIRECTOR, DIRECTOR_SYSCTLS)])
-        state, described = pool.submit(director.state), pool.submit(lab.describe)
+        state, described = pool.submit(director.state, timeout=EXEC_LIMIT_S), pool.submit(lab.describe)
         versions = pool.submit(_versions, lab, scenario)
     # A knob this kernel does not have is left out.
     *applied, director_sysctls = sysctls.result()

@@ -35,9 +35,9 @@ class ClusterDirector(Director):
     def lbctl(self, *args):
         raise LabError(f"cluster: the director is the node's kube-proxy, which has no lbctl ({' '.join(map(str, args))})")
 
-    def state(self):
+    def state(self, timeout=60):
         """What lbctl list says of a director container, as far as IPVS on the node tells it."""
-        shown = self.lab.exec(DIRECTOR, IPVS_TIMEOUT_COMMAND).stdout.split()
+        shown = self.lab.exec(DIRECTOR, IPVS_TIMEOUT_COMMAND, timeout=timeout).stdout.split()
         # "Timeout (tcp tcpfin udp): 900 120 300"
         return {"datapath": "ipvs", "idle_timeout_s": int(shown[-3]), "control": "kube-proxy"}
 
