@@ -41,5 +41,5 @@ def run_command(spec, vip, duration_s, socket_env=None, gate=None):
         path, limit_s = gate
         waiting = ["sh", "-c", GATE_SCRIPT, "sysbench-gate", path, str(int(limit_s / GATE_POLL_S))]
     return ["stamp", *waiting, "env", f"LD_PRELOAD={preload}", "SOCKOPT_VERBOSE=1", *env] + _common(spec, vip) + [
-        f"--threads={spec.threads}", f"--time={duration_s:.0f}", "--report-interval=1",
+        f"--threads={spec.threads}", f"--rate={spec.rate}", f"--time={duration_s:.0f}", "--report-interval=1",
         "--mysql-ignore-errors=all", "--db-ps-mode=disable", "--skip-trx=on", "run"]

@@ -1,9 +1,17 @@
 """A scenario's load: section (the clients' loads besides each cell's probe), its lb: and its
 replication: sections."""
+import dataclasses
+
 from .. import topology
 from ..databases import DATABASES
 from .model import ConnectProbe, LoadBalancer, Probe, Replication, Sysbench, Wrk, Writer
 from .reader import Reader, ScenarioError
+
+# sysbench --rate queues the transactions its stuck threads cannot start; a full queue is FATAL and
+# pacing ends (measured on 1.0.20 with its server stopped: "queue length" rose to 131071 and stayed,
+# the FATAL line beside it): the rate times the longest its threads can hang stays below that.
+SYSBENCH_QUEUE = 131_071
+DEFAULT_SYSBENCH_RATE = 50      # transactions per second (unpaced: ~350 on this host, and a CPU each)
 
 
 def read_load(r):
@@ -23,10 +31,11 @@ def read_load(r):
         w = Reader(load.raw["wrk"], "load.wrk", {"threads", "connections"})
         wrk = Wrk(w.get("threads", int, 1, minimum=1, maximum=8), w.get("connections", int, 4, minimum=1, maximum=256))
     if "sysbench" in load.raw:
-        sb = Reader(load.raw["sysbench"], "load.sysbench", {"threads", "tables", "table_size"})
+        sb = Reader(load.raw["sysbench"], "load.sysbench", {"threads", "tables", "table_size", "rate"})
         sysbench = Sysbench(sb.get("threads", int, 1, minimum=1, maximum=64),
                             sb.get("tables", int, 2, minimum=1, maximum=64),
-                            sb.get("table_size", int, 1000, minimum=1, maximum=1_000_000))
+                            sb.get("table_size", int, 1000, minimum=1, maximum=1_000_000),
+                            sb.get("rate", int, None, minimum=0, maximum=SYSBENCH_QUEUE))
     pr = Reader(load.raw.get("probe", {}), "load.probe", {"proto", "interval_ms"})
     probe = Probe(pr.get("proto", str, "mysql", choices=topology.PROTOCOLS),
                   pr.get("interval_ms", float, 100.0, minimum=10, maximum=10_000))
@@ -48,3 +57,19 @@ def read_lb(raw):
         return LoadBalancer()
     b = Reader(raw["lb"], "lb", {"idle_timeout_s", "conntrack_loose"})
     return LoadBalancer(int(b.get("idle_timeout_s", "duration", 900)), b.get("conntrack_loose", int, 1, choices=(0, 1)))
+
+
+def paced(sysbench, hang_s):
+    """sysbench with its rate set: the one asked for, else DEFAULT_SYSBENCH_RATE or what its queue
+    allows over a hang of hang_s (the scenario's steps and observation); a rate whose queue would
+    fill within that is refused."""
+    if sysbench is None:
+        return None
+    most = int(SYSBENCH_QUEUE * 0.9 / hang_s)
+    if sysbench.rate is None:
+        return dataclasses.replace(sysbench, rate=max(1, min(DEFAULT_SYSBENCH_RATE, most)))
+    if sysbench.rate > most:
+        raise ScenarioError(f"load.sysbench.rate: {sysbench.rate} transactions/s would fill sysbench's queue of "
+                            f"{SYSBENCH_QUEUE} within a {hang_s:g} s hang (it then stops); give at most {most}, "
+                            "or 0 for unpaced")
+    return sysbench

@@ -10,7 +10,7 @@ from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from .client_settings import read_client
 from .control import director_variants, needs_ipvs, read_control
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
-from .loads import read_lb, read_load, read_replication
+from .loads import paced, read_lb, read_load, read_replication
 from .model import ACCOUNTS, Cell, Scenario, Step
 from .reader import Reader, ScenarioError, parse_duration
 
@@ -233,14 +233,15 @@ def _parse(raw, scenario_id):
     if not any(s.kind == "fault" for s in steps):
         raise ScenarioError("steps: at least one fault step is needed")
     fault_settings = _fault_settings(steps)
+    observe_s = r.get("observe_s", "duration", 60.0, maximum=7200)
 
     return Scenario(
         id=scenario_id or "adhoc",
         description=r.get("description", str, ""),
         cells=cells, steps=steps,
         warmup_s=r.get("warmup_s", "duration", 10.0, maximum=3600),
-        observe_s=r.get("observe_s", "duration", 60.0, maximum=7200),
-        sysbench=sysbench, probe=probe,
+        observe_s=observe_s,
+        sysbench=paced(sysbench, observe_s + sum(st.seconds for st in steps)), probe=probe,
         datapath=r.get("datapath", str, topology.DEFAULT_DATAPATH, choices=topology.DATAPATHS),
         wrk=wrk, connect=connect, writer=writer, lb=lb, fault_settings=fault_settings,
         cell_namespaces=r.get("namespaces", str, topology.DEFAULT_CELL_NAMESPACES, choices=topology.CELL_NAMESPACES),
