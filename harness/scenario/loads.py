@@ -65,7 +65,7 @@ def paced(sysbench, hang_s):
     fill within that is refused."""
     if sysbench is None:
         return None
-    most = int(SYSBENCH_QUEUE * 0.9 / hang_s)
+    most = int(SYSBENCH_QUEUE * 0.9 / max(hang_s, 1.0))
     if sysbench.rate is None:
         return dataclasses.replace(sysbench, rate=max(1, min(DEFAULT_SYSBENCH_RATE, most)))
     if sysbench.rate > most:

@@ -87,7 +87,7 @@ class Sysbench:
     threads: int = 1
     tables: int = 2
     table_size: int = 1000
-    rate: int = None        # transactions per second for all its threads (--rate); 0: as fast as they go
+    rate: int | None = None   # transactions per second for all its threads (--rate); 0: as fast as they go
 
 
 @dataclasses.dataclass(frozen=True)

@@ -32,7 +32,7 @@ class ClusterDirector(Director):
     def vip_address(self):
         return self.lab.vip_address()
 
-    def lbctl(self, *args):
+    def lbctl(self, *args, timeout=60):
         raise LabError(f"cluster: the director is the node's kube-proxy, which has no lbctl ({' '.join(map(str, args))})")
 
     def state(self, timeout=60):

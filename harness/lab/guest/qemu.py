@@ -139,18 +139,19 @@ class Vm:
         return "\n".join(text.splitlines()[-lines:])
 
     def wait_for(self, what, timeout_s, ready):
-        """Poll ready() each second until it answers True; a kernel that dies, a QEMU that exits
-        or the time running out raise with the console's last lines."""
+        """Poll ready() each second until it answers True; a kernel that dies (also just before
+        that answer), a QEMU that exits or the time running out raise with the console's last lines."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
+            answered = self.alive() and ready()
             died = self.kernel_death()
             if died:
                 raise KernelDied(f"guest: its kernel died while waiting for {what}: {died}; console:\n"
                                  f"{self.console_tail()}", died)
+            if answered:
+                return
             if not self.alive():
                 raise LabError(f"guest: QEMU exited while waiting for {what}; console:\n{self.console_tail()}")
-            if ready():
-                return
             time.sleep(1)
         raise LabError(f"guest: gave up waiting {timeout_s} s for {what}; console:\n{self.console_tail()}")
 
