@@ -15,6 +15,8 @@ import dataclasses
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
+from ..errors import LabError
+
 EXEC_SIDE_BY_SIDE = 8          # execs at once (each is a process of ours)
 
 
@@ -23,6 +25,12 @@ class ExecResult:
     returncode: int
     stdout: str
     stderr: str
+
+    def failed(self, service, command):
+        """The LabError of a command that exited non-zero: what it said on stderr, or on stdout when
+        stderr was empty (sysbench and the mysql client print their FATAL lines there)."""
+        said = (self.stderr.strip() or self.stdout.strip())[-500:]
+        return LabError(f"{service}: {' '.join(command)} exited {self.returncode}: {said}")
 
 
 @dataclasses.dataclass(frozen=True)

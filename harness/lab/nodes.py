@@ -77,10 +77,10 @@ class ContainerNodes:
         given = {"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}
         result = subprocess.run(self._exec_command(service, command), capture_output=True, text=True,
                                 timeout=timeout, **given)
+        done = ExecResult(result.returncode, result.stdout, result.stderr)
         if check and result.returncode:
-            raise LabError(f"{service}: {' '.join(command)} exited {result.returncode}: "
-                           f"{result.stderr.strip()[-500:]}")
-        return ExecResult(result.returncode, result.stdout, result.stderr)
+            raise done.failed(service, command)
+        return done
 
     def spawn(self, service, command, stdout=subprocess.PIPE):
         """Start a command in a service, with a pipe to its stdin; stdout to a pipe or a file.

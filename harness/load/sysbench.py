@@ -14,6 +14,13 @@ GATE_SCRIPT = ('gate=$1 polls=$2; shift 2; n=0; while [ ! -e "$gate" ]; do n=$((
                f'sleep {GATE_POLL_S}; done; exec "$@"')
 
 
+def not_connected(output):
+    """Whether sysbench's output says its first connection was not taken (nothing answers at the
+    address yet): it printed `FATAL: unable to connect to MySQL server on host ...` before it did
+    anything else."""
+    return "unable to connect to MySQL server" in output
+
+
 def _common(spec, vip):
     return ["sysbench", "oltp_read_write", "--db-driver=mysql", f"--mysql-host={vip}",
             "--mysql-user=sbtest", "--mysql-password=sbtest", "--mysql-db=sbtest",

@@ -89,7 +89,8 @@ class FailoverRun(RunBase):
         sampled = tuple(dict.fromkeys([*self.control.sampled_directors(self.lab.datapath),
                                        *self.lab.directors_programmed_by_themselves()]))
         # With the probes started ahead, sysbench starts beside them and waits for its tables (a gate file).
-        gate = (f"/tmp/blackhole-sysbench-go-{self.run.path.name}", self.ready_limit_s + PREPARE_LIMIT_S) \
+        gate_limit_s = self.ready_limit_s + loads.VIP_NOT_TAKING_LIMIT_S + PREPARE_LIMIT_S
+        gate = (f"/tmp/blackhole-sysbench-go-{self.run.path.name}", gate_limit_s) \
             if probes_first and not early and s.sysbench else None
         planned = planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
                                          sampled, self.control.table_sample(self.lab.datapath),
@@ -103,8 +104,9 @@ class FailoverRun(RunBase):
             self.lab.wait_healthy(self.ready_limit_s, only=self._needed_by_the_loads())
         if s.sysbench:
             self.say("run: sysbench prepare ...")
-            self.lab.exec(s.cells[0].service, sysbench.prepare_command(s.sysbench, vip, opens_gate=gate and gate[0]),
-                          timeout=PREPARE_LIMIT_S)
+            loads.prepare_sysbench(self.lab, s.cells[0].service,
+                                   sysbench.prepare_command(s.sysbench, vip, opens_gate=gate and gate[0]),
+                                   PREPARE_LIMIT_S, self.say)
             for service in loads.other_sysbench_containers(s, self.lab.placement) if gate else ():
                 self.lab.exec(service, ["touch", gate[0]])
         self._create_accounts()

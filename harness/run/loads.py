@@ -6,12 +6,14 @@ import subprocess
 import threading
 import time
 
-from ..load import probe, wrk
+from ..load import probe, sysbench, wrk
 from ..load.clients import DEFAULT_CLIENT
 from ..signals.base import Load
 
 RECOVERY_GRACE_S = 0.2        # a run watches this long after the last cell is back (two probe intervals)
 EOF_GRACE_S = 1.0            # a probe ends within an interval of its stdin closing, a sampler at once
+VIP_NOT_TAKING_LIMIT_S = 120.0  # sysbench prepare asked again this long while the VIP takes no connection
+PREPARE_AGAIN_S = 1.0
 
 
 def start_before_servers_ready(scenario):
@@ -54,6 +56,27 @@ def other_sysbench_containers(scenario, placement):
         if s.runs_sysbench(cell) and container != first:
             others.setdefault(container, cell.service)
     return list(others.values())
+
+
+def prepare_sysbench(lab, service, command, attempt_limit_s, say, clock=time.monotonic, sleep=time.sleep):
+    """sysbench prepare through the VIP, asked again while nothing takes its connection there. Healthy
+    servers are not yet a VIP that answers: a cluster's kube-proxy programs a Service's endpoint at
+    its next sync (~15 s apart on an emulated node), and until then the VIP refuses. Any other
+    failure, or a VIP that still refuses after VIP_NOT_TAKING_LIMIT_S, ends the run with sysbench's
+    own words."""
+    deadline = clock() + VIP_NOT_TAKING_LIMIT_S
+    told = False
+    while True:
+        result = lab.exec(service, command, check=False, timeout=attempt_limit_s)
+        if not result.returncode:
+            return
+        if not sysbench.not_connected(result.stdout) or clock() >= deadline:
+            raise result.failed(service, command)
+        if not told:
+            say(f"run: sysbench prepare: the VIP takes no connection yet; asking again every {PREPARE_AGAIN_S:g} s "
+                f"for up to {VIP_NOT_TAKING_LIMIT_S:g} s")
+            told = True
+        sleep(PREPARE_AGAIN_S)
 
 
 def watch_after_recovery_s(scenario):

@@ -191,9 +191,10 @@ class ClusterLab(Lab):
     def exec(self, service, command, check=True, timeout=60, stdin=None):
         result = self.shell.run(self._shell_command(service, command), timeout=timeout, check=False,
                                 stdin=stdin if stdin is not None else "")
+        done = ExecResult(result.returncode, result.stdout, result.stderr)
         if check and result.returncode:
-            raise LabError(f"{service}: {' '.join(command)} exited {result.returncode}: {result.stderr.strip()[-500:]}")
-        return ExecResult(result.returncode, result.stdout, result.stderr)
+            raise done.failed(service, command)
+        return done
 
     def spawn(self, service, command, stdout=subprocess.PIPE):
         return subprocess.Popen(self.shell.argv(self._shell_command(service, command)), stdin=subprocess.PIPE,
