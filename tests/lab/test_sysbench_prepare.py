@@ -18,19 +18,22 @@ def test_prepare_is_asked_again_while_the_vip_refuses_then_makes_its_tables(lab,
     cleanup = [*prepare[:-1], "cleanup"]
     lab.exec("client", cleanup, check=False)
     director.swap("mysql", old="mysql-primary", new="web-a")
-    told, swapped_back = [], threading.Event()
+    told, refused, swapped_back = [], threading.Event(), threading.Event()
+
+    def say(line):
+        told.append(line)
+        refused.set()
 
     def swap_back_once_refused():
-        if told_event.wait(SWAP_BACK_LIMIT_S):
+        if refused.wait(SWAP_BACK_LIMIT_S):
             director.swap("mysql", old="web-a", new="mysql-primary")
             swapped_back.set()
-    told_event = threading.Event()
     swapper = threading.Thread(target=swap_back_once_refused)
     swapper.start()
     try:
-        loads.prepare_sysbench(lab, "client", prepare, 120, lambda line: (told.append(line), told_event.set()))
+        loads.prepare_sysbench(lab, "client", prepare, 120, say)
     finally:
-        told_event.set()
+        refused.set()
         swapper.join()
         made = lab.exec("client", ["mariadb", "-h", vip, "-usbtest", "-psbtest", "-N", "-e",
                                    f"SELECT COUNT(*) FROM sbtest.sbtest{spec.tables}"], check=False)
