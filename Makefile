@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
+.PHONY: check plan-check plan soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -15,13 +15,27 @@ else
 .DEFAULT_GOAL := help
 endif
 
-help:
+# Every knob given (make's command line, the environment) is checked before anything is
+# installed, built or started, with the Python the venv is made from (harness/settings/: standard
+# library only): a misspelt or unused knob, a bad value, an unknown scenario or kernel is one line
+# and exit 2. Make exports its command-line variables, so the check reads their values there.
+GIVEN := $(strip $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$v)))
+check:
+	@$(PYTHON) -m harness.settings check --goals "$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))" --given "$(GIVEN)"
+
+# The scenario itself, its overrides applied and parsed as a run would (this needs the venv's
+# YAML reader), still before Docker or an image.
+plan-check: check venv
+	@$(PY) -m harness plan $(scenario) --check
+
+help: check
 	@echo "make scenario=ID   run a scenario (make scenarios lists them); e.g. make scenario=lvs-switchover"
 	@echo "                   knobs: TCP_RETRIES2=N WARMUP_S=S OBSERVE_S=S LB_DATAPATH=auto|ipvs|nftables"
 	@echo "                          NAMESPACES=container|netns (a client container per cell namespace, or one for all)"
 	@echo "                          DB_ENGINE=mariadb|mysql (MariaDB 10.11, or MySQL 9.7 from Debian's unstable suite)"
 	@echo "                          KEEPALIVED=\"delay_loop=2 retry=1 vrrp=sync ...\" (scenarios whose director keepalived runs)"
 	@echo "                          CONNECT_PROBE=N (N connects/s through the VIP: connection-setup latency; 0: none)"
+	@echo "make plan scenario=ID|FILE  what a run would do (where, cells, steps, model, keepalived.conf, time); nothing started"
 	@echo "make scenarios     list the scenarios"
 	@echo "make report [RUN=dir]  results/index.html of every run; with RUN, re-render that run's page too"
 	@echo "make baseline scenario=ID           store the scenario's per-cell results in baselines/"
@@ -51,7 +65,9 @@ help:
 	@echo "make bench-connect-probe [ROUNDS=2]  the connection-setup prober's cost: CPU and model error without/with it"
 	@echo "make bench-db-images  each database engine's image: build time (no cache), size, start to healthy"
 	@echo "make bench-kube    the kube-proxy plane's programs: cold Go build, cached reuse, image build"
-	@echo "make explain K=\"TCP_RETRIES2=8 TCP_USER_TIMEOUT_MS=0\"  the kernel model in plain words"
+	@echo "make explain TCP_RETRIES2=8 [CLIENT=jdbc socketTimeout=3000]  the model's answer in plain words"
+	@echo "Every knob is checked before anything is installed: a misspelt or unused one is exit 2."
+	@echo ".venv/bin/blackhole CMD  the same with exit codes kept: 1 regressed, 2 invalid input, 3 lab failed"
 	@echo "make workshop      the workshop's exercises (docs/workshop/); make exercise N=1 [PAUSE=1] runs one, narrated"
 	@echo "make workshop-docs docs/workshop/exercises.md and answers.md (the latter from the latest run of each)"
 	@echo "make compare RUNS=\"[label=]dir ...\"  runs side by side on one page (the whole room's view)"
@@ -61,20 +77,25 @@ help:
 KERNEL ?= host
 # A guest's tools: for KERNEL=<a Debian kernel>, and for scenarios whose director keepalived runs
 # (it programs IPVS, which this host's kernel lacks: the run boots a guest by itself).
-GUEST_TOOLS := $(if $(filter-out host,$(KERNEL)),guest-tools,$(if $(scenario),$(shell grep -qs '^control:' scenarios/$(scenario).yaml && echo guest-tools)))
+SCENARIO_FILE = $(if $(filter %.yaml %.yml,$(scenario)),$(scenario),scenarios/$(scenario).yaml)
+GUEST_TOOLS := $(if $(filter-out host,$(KERNEL)),guest-tools,$(if $(scenario),$(shell grep -qs '^control:' $(SCENARIO_FILE) && echo guest-tools)))
 
-setup: host images venv $(GUEST_TOOLS)
+setup: check venv host images $(GUEST_TOOLS)
 
-guest-tools:
+guest-tools: check
 	@scripts/ensure-guest-tools.sh
 
-host:
+host: check
 	@scripts/ensure-host.sh
 
-images: host venv
+images: check host venv
 	@$(PY) -m harness build
 
-venv: $(VENV)/.installed
+venv: check $(VENV)/.installed $(VENV)/bin/blackhole
+
+# The command scripts and CI call where the exit code matters (make turns every failure into 2).
+$(VENV)/bin/blackhole: scripts/blackhole $(VENV)/.installed
+	@install -m 0755 scripts/blackhole $@
 
 $(VENV)/.installed: requirements.txt
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 needed"' \
@@ -151,8 +172,7 @@ test-cluster: setup guest-tools
 compare-control-planes: setup guest-tools
 	@$(PY) -m harness compare-control-planes
 
-kernel-matrix: setup guest-tools
-	@test -n "$(scenario)" || { echo "usage: make kernel-matrix scenario=<id> [KERNELS=\"host 6.1 6.12\"]" >&2; exit 2; }
+kernel-matrix: plan-check setup guest-tools
 	@$(PY) -m harness kernel-matrix $(scenario) --kernels "$(KERNELS)"
 
 RUNS ?= 20
@@ -163,9 +183,12 @@ soak-interrupt: setup
 bench-guest: setup guest-tools
 	@$(PY) -m harness.bench.guest $(KERNELS)
 
-run: setup
-	@test -n "$(scenario)" || { echo "usage: make scenario=<id>  (make scenarios lists them)" >&2; exit 2; }
+run: plan-check setup
 	@$(PY) -m harness run $(scenario)
+
+plan: check venv
+	@test -n "$(scenario)" || { echo "usage: make plan scenario=<id or file>" >&2; exit 2; }
+	@$(PY) -m harness plan $(scenario)
 
 scenarios: venv
 	@$(PY) -m harness scenarios
@@ -174,12 +197,10 @@ RUN ?=
 report: venv
 	@$(PY) -m harness report $(RUN)
 
-baseline: setup
-	@test -n "$(scenario)" || { echo "usage: make baseline scenario=<id>" >&2; exit 2; }
+baseline: plan-check setup
 	@$(PY) -m harness baseline $(scenario) $(if $(BASELINE),--baseline $(BASELINE))
 
-check-baseline: setup
-	@test -n "$(scenario)" || { echo "usage: make check-baseline scenario=<id> [BASELINE=file]" >&2; exit 2; }
+check-baseline: plan-check setup
 	@$(PY) -m harness check-baseline $(scenario) $(if $(BASELINE),--baseline $(BASELINE))
 
 bench-up: setup
@@ -217,9 +238,8 @@ RUNS ?=
 compare: venv
 	@$(PY) -m harness compare $(RUNS)
 
+# make explain TCP_RETRIES2=5 CLIENT=jdbc socketTimeout=3000 works as well as K="..." (the check has
+# refused whatever explain does not take, so each word is a plain NAME=VALUE).
 K ?=
-EXPLAIN_KNOBS := TCP_RETRIES2 TCP_USER_TIMEOUT_MS READ_TIMEOUT_S KEEPALIVE RTT_MS HZ CLIENT DELAY_LOOP CONNECT_TIMEOUT \
-  RETRY DELAY_BEFORE_RETRY EXPIRE_NODEST_CONN KUBE_PROXY NODE_GRACE_S
-# make explain TCP_RETRIES2=5 works as well as make explain K="TCP_RETRIES2=5"
-explain: venv
-	@$(PY) -m harness explain $(K) $(foreach knob,$(EXPLAIN_KNOBS),$(if $(value $(knob)),$(knob)=$(value $(knob))))
+explain: check venv
+	@$(PY) -m harness explain $(K) $(foreach v,$(filter-out K PYTHON,$(GIVEN)),'$v=$($v)')

@@ -3,53 +3,98 @@
   lab        build, up, down, clean, status          (cli/lab.py)
   cluster    cluster-up, cluster-down, cluster-status (cli/cluster.py)
   runs       run, baseline, check-baseline, kernel-matrix   (cli/runs.py)
+  plan       plan: a run resolved, nothing started       (cli/plan.py)
   reports    scenarios, report, explain, compare     (cli/reports.py)
   workshop   workshop, exercise                      (cli/workshop.py)
 
 KERNEL=host|6.1|6.12|<package version> (or --kernel) says where run, up, baseline and
 check-baseline put the lab: this host, or a QEMU guest booting that Debian kernel. Each
 subcommand's handler only calls the module that does the work.
+
+Exit codes, kept by .venv/bin/blackhole (make turns every failure into 2):
+  0  done;  1  check-baseline found a regression;  2  the input is invalid, nothing was started;
+  3  the lab failed (the run directory, if one was made, says why);  130/143  interrupted.
 """
 import argparse
+import contextlib
+import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from . import interrupts
-from . import scenario as scenario_module
-from .cli import cluster, lab, reports, runs, workshop
-from .errors import LabError
-from .workshop.exercises import ExerciseError
+from .cli import cluster, lab, plan, reports, runs, workshop
+from .errors import InvalidInput, LabError
+from .settings import check
 
-GROUPS = (lab, cluster, runs, reports, workshop)
+INVALID, LAB_FAILED = 2, 3
+
+GROUPS = (lab, cluster, runs, plan, reports, workshop)
 
 
 def parser():
     top = argparse.ArgumentParser(prog="blackhole", description=__doc__,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    top.add_argument("--version", action="version", version=f"blackhole-lab {version()}")
+    top.add_argument("--json", action="store_true", help="the progress on stderr; on stdout one JSON object: the "
+                     "exit code, the error, and the run's directory and summary where there is one")
     commands = top.add_subparsers(dest="command", required=True, metavar="command")
     for group in GROUPS:
         group.add_commands(commands)
     return top
 
 
+def version():
+    """The commit this clone is at (and whether it was changed), or 'unknown' outside a git clone."""
+    repo = Path(__file__).resolve().parents[1]
+    try:
+        return subprocess.run(["git", "-C", str(repo), "describe", "--always", "--dirty"], capture_output=True,
+                              text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
 def main(argv=None):
     args = parser().parse_args(argv)
-    interrupts.install()
+    if not args.json:
+        return run_command(args)
+    with contextlib.redirect_stdout(sys.stderr):
+        code = run_command(args)
+    run = getattr(args, "run", None)
+    print(json.dumps({"command": args.command, "exit_code": code, "error": getattr(args, "error", None),
+                      "run_dir": str(run.path) if run else None,
+                      "summary": run.summary() if run and run.summary_json.exists() else None}))
+    return code
+
+
+def run_command(args):
+    """The subcommand's exit code: 0, 1 (check-baseline: a regression), 2 (invalid input), 3 (the
+    lab failed), 130/143 (interrupted). The error said goes into args.error too."""
     try:
+        check((args.command,), (), dict(os.environ), from_make=False)  # the environment's knobs, as make's check
+        interrupts.install()
         args.handler(args)
-    except (LabError, scenario_module.ScenarioError, ExerciseError) as exc:
-        print(f"blackhole: {exc}", file=sys.stderr)
-        return 2
-    except subprocess.TimeoutExpired as exc:       # a command in the lab that never ended (the run recorded it)
-        print(f"blackhole: {exc}", file=sys.stderr)
-        return 2
+    except InvalidInput as exc:
+        return said(args, exc, INVALID)
+    except (LabError, subprocess.TimeoutExpired) as exc:   # a command in the lab that never ended: the run recorded it
+        return said(args, exc, LAB_FAILED)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else said(args, exc.code, INVALID)
+    except BrokenPipeError:                    # its reader went away (| head): nothing more to say
+        sys.stderr.close()
+        return 0
     except interrupts.Interrupted as exc:
-        print(f"blackhole: interrupted by {exc.name}", file=sys.stderr)
-        return exc.exit_code
+        return said(args, f"interrupted by {exc.name}", exc.exit_code)
     except KeyboardInterrupt:
-        print("blackhole: interrupted", file=sys.stderr)
-        return 130
+        return said(args, "interrupted", 130)
     return 0
+
+
+def said(args, error, code):
+    args.error = str(error)
+    print(f"blackhole: {error}", file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ scenario line up cell by cell; runs of different scenarios get their cells named
 from pathlib import Path
 
 from . import store
-from .errors import LabError
+from .errors import InvalidInput
 from .measure import comparison
 from .report import comparison_page
 
@@ -19,19 +19,19 @@ def parse_runs(words):
             label, path = None, word
         run = store.RunDir(Path(path))
         if not run.summary_json.exists():
-            raise LabError(f"{path}: not a run directory with a summary.json (make report {path} renders one)")
+            raise InvalidInput(f"{path}: not a run directory with a summary.json (make report {path} renders one)")
         runs.append((label or run.name, run))
     if len(runs) < 2:
-        raise LabError("compare needs at least two runs: make compare RUNS=\"results/a/<run> results/b/<run>\"")
+        raise InvalidInput("compare needs at least two runs: make compare RUNS=\"results/a/<run> results/b/<run>\"")
     labels = [label for label, _ in runs]
     if len(set(labels)) != len(labels):
-        raise LabError(f"two runs are labelled alike ({', '.join(labels)}); name them: RUNS=\"alice=dir bob=dir\"")
+        raise InvalidInput(f"two runs are labelled alike ({', '.join(labels)}); name them: RUNS=\"alice=dir bob=dir\"")
     return runs
 
 
 def _failover_only(label, summary):
     if summary.get("kind") == "burst":
-        raise LabError(f"{label}: a burst run ({summary['scenario']}) has no recovery times to compare")
+        raise InvalidInput(f"{label}: a burst run ({summary['scenario']}) has no recovery times to compare")
     return summary
 
 

@@ -14,9 +14,10 @@ from .pipeline import run_and_report
 from .report import comparison_page
 
 
-def run(scenario_id, kernels, project, out=sys.stdout):
-    """Returns (the comparison page, {kernel spec: RunDir}, [baseline files])."""
-    parsed, raw = scenario.load(scenario_id, None)
+def run(scenario_id, kernels, project, overrides=None, out=sys.stdout):
+    """Returns (the comparison page, {kernel spec: RunDir}, [baseline files]). overrides: make's
+    (TCP_RETRIES2=5, ...), applied to the scenario on every kernel."""
+    parsed, raw = scenario.load(scenario_id, overrides)
     if parsed.kind != "failover":
         raise scenario.ScenarioError(f"{scenario_id}: a kernel matrix compares failover scenarios only")
     runs, baselines = {}, []

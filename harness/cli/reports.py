@@ -3,7 +3,8 @@ import sys
 
 from .. import compare_runs
 from .. import scenario as scenario_module
-from ..errors import LabError
+from ..errors import InvalidInput
+from ..settings import SettingsError
 from ..report import explain, html
 from ..report.render import render
 from ..report.tables import terminal_table
@@ -31,7 +32,7 @@ def cmd_report(args):
     if args.target:
         run = RunDir(args.target)
         if not run.scenario_file.exists():
-            raise LabError(f"{args.target}: not a run directory (it has no scenario.yaml)")
+            raise InvalidInput(f"{args.target}: not a run directory (it has no scenario.yaml)")
         summary = render(run, link_latest=False)
         print(terminal_table(summary))
         print(f"written: {run.path}/summary.json, summary.md, charts/, {run.page}")
@@ -41,7 +42,7 @@ def cmd_report(args):
 def cmd_explain(args):
     try:
         print(explain.explain(explain.parse_knobs(args.knobs)))
-    except explain.ExplainError as exc:
+    except SettingsError as exc:
         print(f"blackhole: explain: {exc}\nknobs:\n{explain.usage()}", file=sys.stderr)
         raise SystemExit(2)
 

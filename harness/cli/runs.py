@@ -7,12 +7,13 @@ from pathlib import Path
 from .. import compare_runs, kernel_matrix, plane_comparison
 from ..measure import baseline
 from .. import scenario as scenario_module
-from ..errors import LabError
-from ..lab import DEFAULT_GUEST_KERNEL, HOST, HostEngine, engine_for, environment_from_os
+from ..errors import InvalidInput, LabError
+from ..lab import DEFAULT_GUEST_KERNEL, HOST, HostEngine, check_kernel, engine_for, environment_from_os
 from ..pipeline import run_and_report
 from ..report import explain
 from ..scenario.control import needs_ipvs
 from ..store import RunDir
+from ..settings import targets
 from .options import add, kernel, project
 
 LABS = ("compose", "kubernetes")     # LAB=: Compose labs (this host, a guest), or the kept cluster
@@ -55,7 +56,7 @@ def cmd_run(args):
           + (f"; overrides {overrides}" if overrides else ""))
     if scenario.kind == "failover":
         print(f"run: {explain.expectation(scenario)}")
-    run_scenario(args, scenario, raw)
+    args.run = run_scenario(args, scenario, raw)
 
 
 def run_scenario(args, scenario, raw):
@@ -69,6 +70,7 @@ def run_scenario(args, scenario, raw):
     keep_lab = os.environ.get("KEEP_LAB") == "1"
     if keep_lab and kernel != HOST:
         print("run: KEEP_LAB=1 keeps a lab on this host only: the guest goes, and its lab with it")
+    check_kernel(kernel)
     with place_for(kernel) as engine:
         return run_and_report(scenario, raw, project=args.project, lab_env=environment_from_os(), engine=engine,
                               keep_lab=keep_lab)
@@ -79,7 +81,7 @@ def place_for(kernel):
     KUBECONFIG names); otherwise Compose on this host or in a guest booting KERNEL."""
     lab = os.environ.get("LAB") or "compose"
     if lab not in LABS:
-        raise LabError(f"LAB={lab}: one of {', '.join(LABS)}")
+        raise InvalidInput(f"LAB={lab}: one of {', '.join(LABS)}")
     if lab == "kubernetes":
         from ..lab.cluster.place import ClusterPlace
         if kernel != HOST:
@@ -94,12 +96,12 @@ def _run_for_baseline(args):
         return RunDir(args.run_dir)
     scenario, raw = scenario_module.load(args.target, scenario_overrides())
     if scenario.kind != "failover":
-        raise LabError(f"{args.target}: baselines are kept for failover scenarios only")
+        raise InvalidInput(f"{args.target}: baselines are kept for failover scenarios only")
     return run_scenario(args, scenario, raw)
 
 
 def cmd_baseline(args):
-    run = _run_for_baseline(args)
+    run = args.run = _run_for_baseline(args)
     summary, env = run.summary(), run.env()
     interval = scenario_module.of_run(run).probe.interval_ms / 1000
     path = baseline.write(baseline.from_summary(summary, env, interval),
@@ -110,10 +112,10 @@ def cmd_baseline(args):
 def cmd_check_baseline(args):
     path = Path(args.baseline) if args.baseline else None
     if path is not None and not path.exists():
-        raise LabError(f"{path}: no such baseline file")
+        raise InvalidInput(f"{path}: no such baseline file")
     if path is None and not baseline.available(args.target):
-        raise LabError(f"no baseline for {args.target} in baselines/ (make baseline scenario={args.target})")
-    run = _run_for_baseline(args)
+        raise InvalidInput(f"no baseline for {args.target} in baselines/ (make baseline scenario={args.target})")
+    run = args.run = _run_for_baseline(args)
     summary = run.summary()
     path = path or baseline.find(args.target, summary["kernel"])
     if path is None:
@@ -134,7 +136,9 @@ def cmd_compare_control_planes(args):
 
 
 def cmd_kernel_matrix(args):
-    kernels = args.kernels.split()
-    page, runs, baselines = kernel_matrix.run(args.target, kernels, args.project)
+    kernels = targets.kernels(args.kernels, "KERNELS")
+    for spec in kernels:
+        check_kernel(spec)
+    page, runs, baselines = kernel_matrix.run(args.target, kernels, args.project, scenario_overrides())
     print(f"kernel-matrix: {len(runs)} kernels; baselines: {', '.join(str(b) for b in baselines)}")
     print(f"kernel-matrix: comparison page {page}")

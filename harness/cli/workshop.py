@@ -1,7 +1,7 @@
 """workshop, exercise: the workshop's exercises (docs/workshop/)."""
 import os
 
-from ..errors import LabError
+from ..errors import InvalidInput
 from ..lab import HOST
 from ..workshop import session
 from .options import add, kernel, project
@@ -28,6 +28,6 @@ def cmd_workshop(args):
 
 def cmd_exercise(args):
     if not args.target or not args.target.isdigit():
-        raise LabError("exercise needs its number: make exercise N=1 (make workshop lists them)")
+        raise InvalidInput("exercise needs its number: make exercise N=1 (make workshop lists them)")
     session.run_exercise(int(args.target), args.kernel if args.kernel != HOST else None, args.project,
                          pause=args.pause)

@@ -32,6 +32,13 @@ def engine_for(kernel, out=sys.stdout, keep_in=None, one_lab=False):
                        one_lab=one_lab)
 
 
+def check_kernel(kernel):
+    """A guest kernel no Debian package answers is refused here, before a run directory is made."""
+    if kernel and kernel != HOST:
+        from .guest import kernels
+        kernels.exists(kernel)
+
+
 def kept_engine(keep_in, out=sys.stdout):
     """The guest `make up KERNEL=...` left running in keep_in, or this host if there is none."""
     from .guest.engine import GuestEngine
@@ -42,6 +49,6 @@ def kept_engine(keep_in, out=sys.stdout):
 
 
 __all__ = ["ClientCell", "ComposeLab", "DEFAULT_GUEST_KERNEL", "DEFAULT_PROJECT", "ExecResult", "HOST", "HostEngine", "LABEL", "Lab",
-           "LabError", "REPO", "build_plane_images", "clean", "engine_for", "environment_from_os", "host_image_keys", "image_names",
+           "LabError", "REPO", "build_plane_images", "check_kernel", "clean", "engine_for", "environment_from_os", "host_image_keys", "image_names",
            "image_sizes_mb", "kept_engine", "lab_on", "labelled_leftovers", "listed_again_if_one_vanished",
            "planned_addresses", "resolve_datapath", "save_host_images"]

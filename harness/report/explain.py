@@ -2,7 +2,11 @@
 from . import explain_kube
 from ..control.keepalived_settings import TIMERS_LATE_S, KeepalivedSettings, lb_noticed
 from ..measure import kernel_model, predict
-from ..load.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
+from ..load.clients import CLIENTS, DEFAULT_CLIENT
+from ..settings import drivers
+from ..settings.edge import unknown
+from ..settings.kinds import SettingsError
+from ..settings.registry import KNOBS as KNOB_TABLE
 
 # What the lab measured about a driver that its documentation leaves open (README: the client zoo).
 DRIVER_NOTES = {
@@ -34,78 +38,47 @@ MYSQL_AUTH_NOTES = {
     "sysbench": "logs in (MariaDB Connector/C 3.3.20 fetches the server's RSA key unasked).",
 }
 
-KNOBS = {
-    "TCP_RETRIES2": (int, 15, "net.ipv4.tcp_retries2 (per network namespace)"),
-    "TCP_USER_TIMEOUT_MS": (int, 0, "TCP_USER_TIMEOUT socket option, ms (0: off)"),
-    "READ_TIMEOUT_S": (float, 0.0, "application read timeout, s (0: none)"),
-    "KEEPALIVE": (str, "", "keepalive IDLE/INTERVAL/PROBES in s, for an idle connection (e.g. 5/1/3)"),
-    "RTT_MS": (float, 0.5, "round-trip time of the path, ms"),
-    "HZ": (int, kernel_model.HZ, "the kernel's CONFIG_HZ (timer granularity)"),
-    "CLIENT": (str, DEFAULT_CLIENT, f"the client ({', '.join(CLIENTS)}); its own settings follow as "
-                                    "setting=value, e.g. CLIENT=jdbc socketTimeout=3000"),
-    # keepalived in front (harness/control/keepalived.py): given any of these, when it notices a dead server
-    "DELAY_LOOP": (float, None, "keepalived: s between checks (its default 60)"),
-    "CONNECT_TIMEOUT": (float, None, "keepalived: s a check waits for its connect (its default 5)"),
-    "RETRY": (int, None, "keepalived: failed attempts after the first (its default 1)"),
-    "DELAY_BEFORE_RETRY": (float, None, "keepalived: s between those attempts (its default 1)"),
-    "EXPIRE_NODEST_CONN": (int, None, "the director's net.ipv4.vs.expire_nodest_conn, 0 or 1 (default 0)"),
-    # kube-proxy in front (harness/control/kube_proxy.py)
-    "KUBE_PROXY": (str, "", "kube-proxy's mode in front: ipvs or nftables (default: none)"),
-    "NODE_GRACE_S": (float, None, "kube-proxy: the node-monitor grace period, s (Kubernetes' default 40)"),
-}
+# explain's knobs and their defaults; what each may be is the settings registry's (harness/settings/).
+DEFAULTS = {"TCP_RETRIES2": 15, "TCP_USER_TIMEOUT_MS": 0, "READ_TIMEOUT_S": 0.0, "KEEPALIVE": "", "RTT_MS": 0.5,
+            "HZ": kernel_model.HZ, "CLIENT": DEFAULT_CLIENT, "DELAY_LOOP": None, "CONNECT_TIMEOUT": None,
+            "RETRY": None, "DELAY_BEFORE_RETRY": None, "EXPIRE_NODEST_CONN": None, "KUBE_PROXY": "",
+            "NODE_GRACE_S": None}
+KNOBS = {name: (DEFAULTS[name], KNOB_TABLE[name].meaning) for name in DEFAULTS}
+AS_NUMBER = ("HZ", "EXPIRE_NODEST_CONN")              # choices the model counts with
 KEEPALIVED_KNOBS = ("DELAY_LOOP", "CONNECT_TIMEOUT", "RETRY", "DELAY_BEFORE_RETRY", "EXPIRE_NODEST_CONN")
 
 
-class ExplainError(ValueError):
+class ExplainError(SettingsError):
     pass
 
 
 def parse_knobs(words):
-    values = {name: default for name, (_, default, _) in KNOBS.items()}
+    """KNOB=VALUE words (a driver's settings by their own names among them) -> the model's inputs."""
+    values = dict(DEFAULTS)
     driver_words = []
     for word in words:
         name, sep, text = word.partition("=")
-        if sep and name.upper() not in KNOBS:
+        if not sep:
+            raise ExplainError(f"{word!r}: expected KNOB=VALUE with KNOB one of {', '.join(KNOBS)}")
+        if name.upper() not in KNOBS:
             driver_words.append((name, text))
             continue
         name = name.upper()
-        if not sep:
-            raise ExplainError(f"{word!r}: expected KNOB=VALUE with KNOB one of {', '.join(KNOBS)}")
-        kind = KNOBS[name][0]
-        try:
-            values[name] = kind(text)
-        except ValueError:
-            raise ExplainError(f"{name}: {text!r} is not a {kind.__name__}") from None
-    if values["KEEPALIVE"]:
-        parts = values["KEEPALIVE"].split("/")
-        if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
-            raise ExplainError(f"KEEPALIVE: {values['KEEPALIVE']!r} is not IDLE/INTERVAL/PROBES, e.g. 5/1/3")
-    values["SETTINGS"] = _driver_settings(values["CLIENT"], driver_words)
+        values[name] = KNOB_TABLE[name].parse(text, name)
+        if name in AS_NUMBER:
+            values[name] = int(values[name])
+    values["SETTINGS"] = drivers.settings_of(values["CLIENT"], _known_settings(values["CLIENT"], driver_words))
     if values["SETTINGS"]:
         values["READ_TIMEOUT_S"] = CLIENTS[values["CLIENT"]].read_timeout_s(values["SETTINGS"]) or values["READ_TIMEOUT_S"]
     return values
 
 
-def _driver_settings(client, words):
-    if client not in CLIENTS:
-        raise ExplainError(f"CLIENT: {client!r} is not one of {', '.join(CLIENTS)}")
-    spec = CLIENTS[client].settings
-    settings = []
-    for name, text in words:
-        if name not in spec:
-            known = ", ".join(spec) or "none"
-            raise ExplainError(f"{name}: neither a knob ({', '.join(KNOBS)}) nor a setting of {client} ({known})")
-        kind = spec[name].kind
-        if kind is bool:
-            value = {"true": True, "false": False}.get(text.lower())
-        elif kind is int:
-            value = int(text) if text.isdigit() else None
-        else:
-            value = text if go_duration_s(text) is not None else None
-        if value is None:
-            raise ExplainError(f"{name}: {text!r} is not {'true/false' if kind is bool else 'a whole number' if kind is int else 'a duration like 2s'}")
-        settings.append((name, value))
-    return tuple(settings)
+def _known_settings(client, words):
+    """Each word a setting of some driver; anything else is no knob at all, said with the nearest."""
+    for name, _ in words:
+        if not drivers.clients_with(name):
+            raise unknown(name, ("explain",), where="among explain's knobs")
+    return words
 
 
 def _driver_lines(values, prediction):
@@ -137,7 +110,7 @@ def explain(values):
     rtt_s, hz = values["RTT_MS"] / 1000, values["HZ"]
     prediction = kernel_model.for_knobs(retries2, user_timeout_ms, rtt_s, hz)
     rto0 = kernel_model.initial_rto_s(rtt_s, hz)
-    lines = [
+    lines = [_answer(values, prediction, user_timeout_ms), "",
         f"Knobs: tcp_retries2={retries2}, TCP_USER_TIMEOUT={'off' if not user_timeout_ms else f'{user_timeout_ms} ms'}, "
         f"read timeout={values['READ_TIMEOUT_S'] or 'none'}, RTT {values['RTT_MS']:g} ms, HZ {hz}.",
         "",
@@ -174,12 +147,21 @@ def explain(values):
     if any(values[name] is not None for name in KEEPALIVED_KNOBS):
         lines += _keepalived_lines(values, prediction, rto0)
     if values["KUBE_PROXY"]:
-        if values["KUBE_PROXY"] not in explain_kube.MODES:
-            raise ExplainError(f"KUBE_PROXY must be one of {', '.join(explain_kube.MODES)}, not {values['KUBE_PROXY']!r}")
         lines += explain_kube.lines(values["KUBE_PROXY"], values["NODE_GRACE_S"], prediction)
     lines += ["", "Cures: TCP_USER_TIMEOUT or a read timeout (per socket), a lower tcp_retries2 (per namespace),",
               "or a load balancer that resets the flows of a removed server (nodest=reset, drain)."]
     return "\n".join(lines)
+
+
+def _answer(values, prediction, user_timeout_ms):
+    """The one line the question is about: what ends a busy client's wait, and when."""
+    timeout = values["READ_TIMEOUT_S"]
+    if timeout and timeout < prediction.detect_s:
+        setting = CLIENTS[values["CLIENT"]].read_timeout if values["SETTINGS"] else "the read timeout"
+        return (f"Answer: the application's {setting} ends a busy client's wait after about {timeout:g} s "
+                f"(the kernel alone: {prediction.detect_s:.1f} s).")
+    limit = f"TCP_USER_TIMEOUT={user_timeout_ms} ms" if user_timeout_ms else f"tcp_retries2={values['TCP_RETRIES2']}"
+    return f"Answer: the kernel ({limit}) ends a busy client's wait after about {prediction.detect_s:.1f} s."
 
 
 def _keepalived_lines(values, prediction, rto0):
@@ -205,12 +187,18 @@ def _keepalived_lines(values, prediction, rto0):
     return lines
 
 
-def expectation(scenario):
-    """What the model expects of a failover scenario's run, in a line (said before it starts)."""
+def expected_errors_s(scenario):
+    """(the first fault, each cell's expected error time after it where the model expects one)."""
     first = next(step for step in scenario.steps if step.kind == "fault")
     effect = first.effect()
     windows = [predict.predict(c, effect, scenario.probe.interval_ms / 1000, 0.0) for c in scenario.cells]
-    expected = [w.expected_s for w in windows if w.expected_s is not None]
+    return first, [w.expected_s for w in windows if w.expected_s is not None]
+
+
+def expectation(scenario):
+    """What the model expects of a failover scenario's run, in a line (said before it starts)."""
+    first, expected = expected_errors_s(scenario)
+    effect = first.effect()
     told = (f"the first error after ~{max(expected):.3g} s in the slowest cell" if expected
             else "no error in any cell")
     if scenario.control != "manual":
@@ -220,4 +208,4 @@ def expectation(scenario):
 
 
 def usage():
-    return "\n".join(f"  {name}=...  {text} (default {default!r})" for name, (_, default, text) in KNOBS.items())
+    return "\n".join(f"  {name}=...  {text} (default {default!r})" for name, (default, text) in KNOBS.items())

@@ -2,12 +2,14 @@
 import math
 import re
 
+from ..errors import InvalidInput
+
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,30}$")
 TYPE_NAMES = {dict: "a mapping", list: "a list", int: "an integer", float: "a number", str: "a string",
               bool: "true or false"}
 
 
-class ScenarioError(ValueError):
+class ScenarioError(InvalidInput):
     """Raised with a message naming the file and the field."""
 
 

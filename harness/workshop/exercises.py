@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from .. import scenario as scenario_files
+from ..errors import InvalidInput
 from ..scenario import ScenarioError
 from . import answers
 
@@ -18,7 +19,7 @@ REQUIRED = {"title": str, "scenario": str, "minutes": (int, float), "question": 
 OPTIONAL = {"wrong_guesses": list, "kernel": str, "overrides": dict}
 
 
-class ExerciseError(ValueError):
+class ExerciseError(InvalidInput):
     pass
 
 

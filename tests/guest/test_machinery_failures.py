@@ -76,7 +76,7 @@ def test_the_guest_machinery_failing_mid_run_ends_it_with_what_failed(tmp_path, 
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
     named = [line for line in output.splitlines() if says in line]
-    assert run.returncode == 2 and named, output
+    assert run.returncode == 3 and named, output
     status = run_dir.summary()["status"]
     assert status["state"] == "failed" and says in status["reason"], status
     print(f"{says}: noticed {status['t'] - broken_at:.1f} s after; {named[0]}")

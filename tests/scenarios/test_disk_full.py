@@ -27,7 +27,7 @@ def test_a_full_disk_mid_run_ends_the_run_with_the_reason_and_its_summary(tmp_pa
         _fill(results)
         output, _ = run.communicate(timeout=180)
         said = [line for line in output.splitlines() if "is full" in line]
-        assert run.returncode == 2 and said, output
+        assert run.returncode == 3 and said, output
         status = run_dir.summary()["status"]
         assert status["state"] == "failed" and "is full" in status["reason"], status
         print(f"{said[0]} (noticed {status['t'] - filled_at:.1f} s after the disk filled)")

@@ -6,7 +6,7 @@ import socket
 import pytest
 
 from harness.cli.runs import place_for
-from harness.errors import LabError
+from harness.errors import InvalidInput, LabError
 from harness.lab import ClientCell, lab_on
 from harness.lab.cluster.assets import kubeconfig
 from harness.lab.cluster.place import ClusterPlace
@@ -53,5 +53,5 @@ def test_a_kubeconfig_that_is_not_there_or_whose_server_does_not_answer_is_refus
 
 def test_an_unknown_lab_is_refused(monkeypatch):
     monkeypatch.setenv("LAB", "nomad")
-    with pytest.raises(LabError, match="LAB=nomad: one of compose, kubernetes"):
+    with pytest.raises(InvalidInput, match="LAB=nomad: one of compose, kubernetes"):
         place_for("host")

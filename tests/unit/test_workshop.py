@@ -161,7 +161,7 @@ def test_runs_of_different_scenarios_compare_cell_by_cell_under_their_scenarios_
     comparison = json.loads((page.parent / "comparison.json").read_text())
     assert [c["cell"] for c in comparison["cells"]] == ["workshop-seed/r5", "workshop-lb-reset/defaults"]
     assert all(c["flags"] == [] for c in comparison["cells"])        # not "missing": other scenarios
-    with pytest.raises(compare_runs.LabError, match="at least two runs"):
+    with pytest.raises(compare_runs.InvalidInput, match="at least two runs"):
         compare_runs.parse_runs([str(tmp_path / "workshop-seed" / "a")])
 
 

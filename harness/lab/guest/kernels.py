@@ -19,7 +19,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from ...errors import LabError
+from ...errors import InvalidInput, LabError
 from .cache import cache_dir
 
 # 6.1 and 6.12 are bookworm's builds (the committed baselines were measured on them).
@@ -157,6 +157,17 @@ def find(spec):
     except LabError:
         archive = lab_archive()
         return resolve(spec, host | archive.packages()), archive
+
+
+def exists(spec):
+    """Refuse a KERNEL= no package answers (InvalidInput), before a run makes its directory: the
+    package lists are read here (or the last resolution's record reused), nothing is downloaded."""
+    if _resolved_before(spec)[0] is not None:
+        return
+    try:
+        find(spec)
+    except LabError as exc:
+        raise InvalidInput(str(exc)) from None
 
 
 def fetch(spec):

@@ -1,0 +1,46 @@
+"""A driver's own settings given by name (CLIENT=jdbc socketTimeout=3000), validated against the
+client's table in load/clients.py: the same table a scenario cell's `jdbc: {...}` is read with."""
+from ..load.clients import CLIENTS, go_duration_s
+from .kinds import SettingsError, _shown
+
+
+def clients_with(name):
+    return [client for client, spec in CLIENTS.items() if name in spec.settings]
+
+
+def every_setting_name():
+    return sorted({name for spec in CLIENTS.values() for name in spec.settings})
+
+
+def setting_value(client, name, text):
+    """The value of one of `client`'s settings, or SettingsError saying what it takes."""
+    spec = CLIENTS[client].settings
+    if name not in spec:
+        others = clients_with(name)
+        if others:
+            raise SettingsError(f"{name} is a setting of {', '.join(others)}, not of {client}: give CLIENT="
+                                f"{others[0]}")
+        known = ", ".join(spec) or "none"
+        raise SettingsError(f"{name}: not a setting of {client} (its settings: {known})")
+    setting = spec[name]
+    if setting.kind is bool:
+        value = {"true": True, "false": False}.get(text.lower())
+        wanted = "true or false"
+    elif setting.kind is int:
+        value = int(text) if text.strip().isdigit() else None
+        wanted = f"a whole number, {setting.minimum}-{setting.maximum}"
+        if value is not None and not setting.minimum <= value <= setting.maximum:
+            value = None
+    else:
+        value = text if go_duration_s(text) is not None else None
+        wanted = "a duration like 2s or 1500ms"
+    if value is None:
+        raise SettingsError(f"{name}={_shown(text)}: {client}'s {name} takes {wanted}")
+    return value
+
+
+def settings_of(client, pairs):
+    """((name, value), ...) of (name, text) pairs for `client`."""
+    if client not in CLIENTS:
+        raise SettingsError(f"CLIENT={_shown(client)}: must be one of {', '.join(CLIENTS)}")
+    return tuple((name, setting_value(client, name, text)) for name, text in pairs)

@@ -1,0 +1,89 @@
+"""The check at the edge: every knob a user gave, for the goals they asked for, validated once
+before anything is installed, built or started. A name that is no knob, or a knob the goal does
+not use, is an error with what was probably meant; nothing is dropped without a word."""
+import dataclasses
+import difflib
+
+from .drivers import clients_with, every_setting_name
+from .kinds import SettingsError, _shown
+from .registry import KNOBS, goals_of, used_by
+
+MAKE_OWN = frozenset({"MAKEFLAGS", "MAKELEVEL", "MFLAGS", "SHELL", "MAKEOVERRIDES", "GNUMAKEFLAGS"})
+NEEDS_SCENARIO = ("run", "baseline", "check-baseline", "kernel-matrix", "plan")
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """What the user asked for, validated: the goals, each knob's value, and explain's driver
+    settings given by name (CLIENT=jdbc socketTimeout=3000)."""
+    goals: tuple
+    values: tuple = ()            # ((name, value), ...)
+    driver: tuple = ()            # ((name, text), ...)
+
+    def get(self, name, default=None):
+        return dict(self.values).get(name, default)
+
+    def __contains__(self, name):
+        return name in dict(self.values)
+
+
+def default_goals(goals, command_line):
+    """make's goals as given, or the one plain `make` runs (run with a scenario, else help)."""
+    return tuple(goals) or (("run",) if "scenario" in command_line else ("help",))
+
+
+def check(goals, command_line, environ, from_make=True):
+    """Settings for `goals`, from the names given on make's command line (their values are in
+    environ, where make exports them) and the knobs set in the environment; SettingsError else.
+    from_make: the goals are make's (a scenario comes as scenario=, not as an argument)."""
+    goals = default_goals(goals, command_line)
+    values, driver = {}, []
+    for name in command_line:
+        if name in MAKE_OWN:
+            continue
+        text = environ.get(name, "")
+        knob = KNOBS.get(name)
+        if knob is None:
+            if "explain" in goals and clients_with(name):
+                driver.append((name, text))
+                continue
+            raise unknown(name, goals)
+        if not any(used_by(knob, goal) for goal in goals):
+            raise SettingsError(f"{name}: make {' '.join(goals)} does not use it; it is a knob of {goals_of(knob)}")
+        values[name] = knob.parse(text, name)
+    for name, text in environ.items():
+        if name in command_line or name in MAKE_OWN:
+            continue
+        knob = KNOBS.get(name)
+        if knob is not None and text and any(used_by(knob, goal) for goal in goals):
+            values[name] = knob.parse(text, name)
+        elif knob is None and misspelt_knob(name):
+            raise unknown(name, goals, where="in the environment")
+    missing = [goal for goal in goals if from_make and goal in NEEDS_SCENARIO and "scenario" not in values]
+    if missing:
+        raise SettingsError(f"make {missing[0]} needs a scenario: make {missing[0]} scenario=ID (make scenarios "
+                            "lists them)")
+    return Settings(goals, tuple(values.items()), tuple(driver))
+
+
+def candidates():
+    return sorted(KNOBS) + every_setting_name()
+
+
+def misspelt_knob(name):
+    """An environment name one slip away from a knob (TCP_RETRIES for TCP_RETRIES2): the environment
+    holds much else, so only a name this close and sharing the knob's start counts."""
+    if not name.isupper():
+        return False
+    return any(knob[:4] == name[:4] for knob in difflib.get_close_matches(name, list(KNOBS), n=3, cutoff=0.85))
+
+
+def unknown(name, goals, where="on the command line"):
+    near = [c for c in candidates() if c.lower() == name.lower()] \
+        or difflib.get_close_matches(name, candidates(), n=2, cutoff=0.75) \
+        or [c for c in candidates() if c.lower() in difflib.get_close_matches(name.lower(),
+                                                                             [k.lower() for k in candidates()],
+                                                                             n=1, cutoff=0.75)]
+    hint = f"; did you mean {' or '.join(near)}?" if near else ""
+    return SettingsError(f"{_shown(name)} ({where}): not a knob of make {' '.join(goals)}{hint} "
+                         "(make help lists the knobs)")

@@ -1,0 +1,135 @@
+"""What a knob's text may be: each kind turns the text a user gave (make's command line, the
+environment) into a value, or raises SettingsError naming the knob and saying why. Standard
+library only: the edge check runs before the lab's virtualenv exists."""
+import math
+import re
+from pathlib import Path
+
+from ..errors import InvalidInput
+
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,30}$")          # a scenario id, a cell name
+SERIES_RE = re.compile(r"^\d+\.\d+$")
+PACKAGE_RE = re.compile(r"^(linux-image-)?\d+\.\d+\.\d+[\w.+~-]*$")
+DURATION_RE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*")
+
+
+class SettingsError(InvalidInput):
+    """A knob the user gave is unknown, malformed or out of range; the message says which and why."""
+
+
+def _shown(text, limit=40):
+    text = repr(text)
+    return text if len(text) <= limit else text[:limit] + "...'"
+
+
+def whole(minimum, maximum):
+    def parse(text, name):
+        if not re.fullmatch(r"\s*-?\d+\s*", text):
+            raise SettingsError(f"{name}={_shown(text)}: must be a whole number ({minimum}-{maximum})")
+        value = int(text)
+        if not minimum <= value <= maximum:
+            raise SettingsError(f"{name}={value}: must be between {minimum} and {maximum}")
+        return value
+    parse.describe = f"a whole number, {minimum}-{maximum}"
+    return parse
+
+
+def number(minimum, maximum, unit=""):
+    def parse(text, name):
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise SettingsError(f"{name}={_shown(text)}: must be a number ({minimum:g}-{maximum:g}{unit})")
+        if not minimum <= value <= maximum:
+            raise SettingsError(f"{name}={text.strip()}: must be between {minimum:g} and {maximum:g}{unit}")
+        return value
+    parse.describe = f"a number, {minimum:g}-{maximum:g}{unit}"
+    return parse
+
+
+def duration(maximum_s):
+    """Seconds from '12', '1.5', '30s', '250ms', '2m'."""
+    def parse(text, name):
+        m = DURATION_RE.fullmatch(text)
+        if not m:
+            raise SettingsError(f"{name}={_shown(text)}: not a duration (seconds, or 30s, 250ms, 2m)")
+        seconds = float(m.group(1)) * {"ms": 0.001, "s": 1.0, "m": 60.0, None: 1.0}[m.group(2)]
+        if seconds > maximum_s:
+            raise SettingsError(f"{name}={text.strip()}: at most {maximum_s:g} s")
+        return seconds
+    parse.describe = f"a duration up to {maximum_s:g} s (30, 30s, 250ms, 2m)"
+    return parse
+
+
+def choice(*choices):
+    def parse(text, name):
+        if text not in choices:
+            raise SettingsError(f"{name}={_shown(text)}: must be one of {', '.join(choices)}")
+        return text
+    parse.describe = "|".join(choices)
+    return parse
+
+
+def flag(text, name):
+    if text not in ("0", "1"):
+        raise SettingsError(f"{name}={_shown(text)}: 0 or 1")
+    return text == "1"
+
+
+flag.describe = "0|1"
+
+
+def words(text, name):
+    return tuple(text.split())
+
+
+words.describe = "words"
+
+
+def whole_list(minimum, maximum):
+    one = whole(minimum, maximum)
+
+    def parse(text, name):
+        values = [one(word, name) for word in text.split()]
+        if not values:
+            raise SettingsError(f"{name}: empty; give at least one number ({minimum}-{maximum})")
+        return tuple(values)
+    parse.describe = f"whole numbers, {minimum}-{maximum}, space-separated"
+    return parse
+
+
+def keepalive(text, name):
+    parts = text.split("/")
+    if len(parts) != 3 or not all(p.isdigit() and 0 < int(p) <= 32767 for p in parts):
+        raise SettingsError(f"{name}={_shown(text)}: IDLE/INTERVAL/PROBES in whole seconds, e.g. 5/1/3")
+    return text
+
+
+keepalive.describe = "IDLE/INTERVAL/PROBES, e.g. 5/1/3"
+
+
+def existing_file(text, name):
+    if not Path(text).is_file():
+        raise SettingsError(f"{name}={_shown(text)}: no such file")
+    return text
+
+
+existing_file.describe = "a file"
+
+
+def existing_dir(text, name):
+    if not Path(text).is_dir():
+        raise SettingsError(f"{name}={_shown(text)}: no such directory")
+    return text
+
+
+existing_dir.describe = "a directory"
+
+
+def anything(text, name):
+    return text
+
+
+anything.describe = "text"
