@@ -10,13 +10,14 @@ import time
 from pathlib import Path
 
 from harness.lab import REPO, labelled_leftovers, registry
+from tests import make_env
 
 NOTHING = {"containers": [], "networks": [], "volumes": []}
 KEPT, KILLED = f"blackhole-test-kept-{os.getpid()}", f"blackhole-test-killed-{os.getpid()}"
 
 
 def make(target, project, **kwargs):
-    env = {**os.environ, "LAB_PROJECT": project}
+    env = make_env.environment(LAB_PROJECT=project)
     return subprocess.run(["make", target], cwd=REPO, env=env, capture_output=True, text=True, **kwargs)
 
 
@@ -47,7 +48,7 @@ def kill_make_up_midway(attempts=3):
     kill can land after the lab came up and was kept: that is not the case under test, so that
     lab is taken down and the kill tried again. Returns the last `make up` process."""
     for _ in range(attempts):
-        killed = subprocess.Popen(["make", "up"], cwd=REPO, env={**os.environ, "LAB_PROJECT": KILLED},
+        killed = subprocess.Popen(["make", "up"], cwd=REPO, env=make_env.environment(LAB_PROJECT=KILLED),
                                   start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 120
         while time.time() < deadline and not labelled_leftovers(project=KILLED)["containers"]:
@@ -69,7 +70,8 @@ def test_make_clean_removes_the_dead_owners_lab_and_keeps_the_kept_one():
         kill_make_up_midway()
         assert labelled_leftovers(project=KILLED)["networks"], "nothing left to clean: the test proves nothing"
 
-        cleaned = subprocess.run(["make", "clean"], cwd=REPO, capture_output=True, text=True, check=True)
+        cleaned = subprocess.run(["make", "clean"], cwd=REPO, env=make_env.environment(), capture_output=True, text=True,
+                                 check=True)
         assert labelled_leftovers(project=KILLED) == NOTHING, cleaned.stdout
         assert f"removed {KILLED}" in cleaned.stdout and f"kept {KEPT}: kept by `make up`" in cleaned.stdout
         assert labelled_leftovers(project=KEPT)["containers"], "make clean removed a kept lab"

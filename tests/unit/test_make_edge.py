@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import make_env
+
 REPO = Path(__file__).resolve().parents[2]
 INSTALLERS = ("docker", "apt-get", "pip", "pip3", "debootstrap", "qemu-system-x86_64")
 
@@ -56,7 +58,8 @@ def test_make_refuses_before_anything_is_installed(bare_clone, words, says):
 
 def test_make_explain_takes_a_drivers_settings_without_K():
     done = subprocess.run(["make", "-s", "--no-print-directory", "-C", str(REPO), "explain", "CLIENT=jdbc",
-                           "socketTimeout=3000"], capture_output=True, text=True, timeout=300)
+                           "socketTimeout=3000"], capture_output=True, text=True, timeout=300,
+                          env=make_env.environment())
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith("Answer: the application's socketTimeout ends a busy client's "
                                                   "wait after about 3 s")
