@@ -1,7 +1,7 @@
 """scenarios, report, explain, compare: what is known without a lab (no Docker)."""
 import sys
 
-from .. import compare_runs
+from .. import compare_runs, imports
 from .. import scenario as scenario_module
 from ..errors import InvalidInput
 from ..settings import SettingsError
@@ -40,8 +40,14 @@ def cmd_report(args):
 
 
 def cmd_explain(args):
+    folders = [word.partition("=")[2] for word in args.knobs if word.startswith("FROM=")]
+    words = [word for word in args.knobs if not word.startswith("FROM=")]
     try:
-        print(explain.explain(explain.parse_knobs(args.knobs)))
+        if folders:
+            incident = imports.from_dir(folders[-1])
+            print("\n".join(incident.lines()) + "\n")
+            words = incident.explain_words() + words          # a knob given on the command line wins
+        print(explain.explain(explain.parse_knobs(words)))
     except SettingsError as exc:
         print(f"blackhole: explain: {exc}\nknobs:\n{explain.usage()}", file=sys.stderr)
         raise SystemExit(2)

@@ -1,0 +1,114 @@
+"""A driver's connection string -> the zoo client it names, with its settings. Each format as its
+documentation writes it:
+  Connector/J   jdbc:mysql://host:3306/db?socketTimeout=3000&connectTimeout=1000  (also
+                jdbc:mysql:loadbalance://, :replication://, mysqlx:// is refused)
+  Go            user:pass@tcp(host:3306)/db?readTimeout=2s&timeout=1s   (go-sql-driver/mysql's DSN)
+  SQLAlchemy    mysql+pymysql://user:pass@host:3306/db?read_timeout=3   (its query goes to PyMySQL's
+                connect(): read_timeout is the lab probe's read timeout)
+A parameter is used (a setting the client's table has), or named as not modelled; never dropped."""
+import dataclasses
+import re
+from urllib.parse import parse_qsl, unquote
+
+from ..errors import InvalidInput
+from ..load.clients import CLIENTS
+from ..settings.drivers import setting_value
+from ..settings.kinds import SettingsError
+
+GO_DSN = re.compile(r"^(?:(?P<user>[^@]*)@)?(?P<net>\w+)?(?:\((?P<addr>[^)]*)\))?/(?P<db>[^?]*)(?:\?(?P<query>.*))?$")
+PYMYSQL = {"read_timeout": "read_timeout_s"}     # PyMySQL's connect() argument -> the lab probe's cell knob
+
+
+@dataclasses.dataclass(frozen=True)
+class DriverImport:
+    source: str
+    client: str
+    settings: tuple = ()          # ((setting, value), ...) of the client's table
+    cell: tuple = ()              # ((cell key, value), ...) for the lab's probe (PyMySQL)
+    not_modelled: tuple = ()      # ((parameter, value), ...)
+
+    def lines(self):
+        out = [f"{self.source}: the client: {self.client} ({CLIENTS[self.client].library})"]
+        out += [f"{self.source}: used: {name}={value}" for name, value in self.settings + self.cell]
+        out += [f"{self.source}: not modelled: {name}={value}" for name, value in self.not_modelled]
+        return out
+
+    def explain_words(self):
+        words = [f"CLIENT={self.client}"] + [f"{name}={_text(value)}" for name, value in self.settings]
+        return words + [f"READ_TIMEOUT_S={value:g}" for name, value in self.cell if name == "read_timeout_s"]
+
+
+def _text(value):
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def parse(text, source="driver.url"):
+    url = " ".join(text.split())
+    if not url:
+        raise InvalidInput(f"{source}: empty: give a JDBC URL, a Go DSN or a SQLAlchemy URL")
+    if url.startswith("jdbc:"):
+        return _jdbc(url, source)
+    if re.match(r"^mysql(\+\w+)?://", url):
+        return _sqlalchemy(url, source)
+    if GO_DSN.match(url) and "://" not in url:
+        return _go(url, source)
+    raise InvalidInput(f"{source}: {url[:60]!r}: not a JDBC URL (jdbc:mysql://...), a Go DSN "
+                       "(user@tcp(host:port)/db?...) or a SQLAlchemy URL (mysql+pymysql://...)")
+
+
+def _jdbc(url, source):
+    m = re.match(r"^jdbc:(mysql|mariadb)(?::(loadbalance|replication|failover))?://[^/?]*(?:/[^?]*)?(?:\?(.*))?$", url)
+    if not m:
+        raise InvalidInput(f"{source}: {url[:60]!r}: not a Connector/J URL (jdbc:mysql://host:port/db?k=v&...)")
+    return _with_params("jdbc", m.group(3) or "", source)
+
+
+def _go(url, source):
+    m = GO_DSN.match(url)
+    if m.group("net") not in (None, "tcp", "tcp4", "tcp6"):
+        raise InvalidInput(f"{source}: protocol {m.group('net')!r}: the lab's clients connect over TCP")
+    return _with_params("go", m.group("query") or "", source)
+
+
+def _sqlalchemy(url, source):
+    m = re.match(r"^mysql(?:\+(\w+))?://[^?]*(?:\?(.*))?$", url)
+    dialect = m.group(1) or "mysqldb"
+    if dialect != "pymysql":
+        raise InvalidInput(f"{source}: mysql+{dialect}: the zoo's Python client is PyMySQL (mysql+pymysql://)")
+    cell, not_modelled = [], []
+    for name, value in _query(m.group(2) or "", source):
+        if name in PYMYSQL:
+            cell.append((PYMYSQL[name], _seconds(name, value, source)))
+        else:
+            not_modelled.append((name, value))
+    return DriverImport(source, "pymysql", cell=tuple(cell), not_modelled=tuple(not_modelled))
+
+
+def _with_params(client, query, source):
+    settings, not_modelled = [], []
+    for name, value in _query(query, source):
+        if name in CLIENTS[client].settings:
+            try:
+                settings.append((name, setting_value(client, name, value)))
+            except SettingsError as exc:
+                raise InvalidInput(f"{source}: {exc}") from None
+        else:
+            not_modelled.append((name, value))
+    return DriverImport(source, client, tuple(settings), not_modelled=tuple(not_modelled))
+
+
+def _query(query, source):
+    pairs = parse_qsl(query, keep_blank_values=True, separator="&")
+    if query and not pairs:
+        raise InvalidInput(f"{source}: {query[:60]!r}: parameters are name=value joined by &")
+    return [(unquote(name), unquote(value)) for name, value in pairs]
+
+
+def _seconds(name, value, source):
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 3600:
+        raise InvalidInput(f"{source}: {name}={value!r}: seconds, 0-3600")
+    return seconds
