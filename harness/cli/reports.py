@@ -47,7 +47,10 @@ def cmd_explain(args):
             incident = imports.from_dir(folders[-1])
             print("\n".join(incident.lines()) + "\n")
             words = incident.explain_words() + words          # a knob given on the command line wins
-        print(explain.explain(explain.parse_knobs(words)))
+        values = explain.parse_knobs(words)
+        print(explain.explain(values))
+        if folders and incident.incident_times:
+            print("\n" + explain.beside_incident(values, incident.incident_times))
     except SettingsError as exc:
         print(f"blackhole: explain: {exc}\nknobs:\n{explain.usage()}", file=sys.stderr)
         raise SystemExit(2)

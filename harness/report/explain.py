@@ -164,6 +164,24 @@ def _answer(values, prediction, user_timeout_ms):
     return f"Answer: the kernel ({limit}) ends a busy client's wait after about {prediction.detect_s:.1f} s."
 
 
+def beside_incident(values, times):
+    """The model's answer set beside the operator's timeline (seconds after the death)."""
+    prediction = kernel_model.for_knobs(values["TCP_RETRIES2"], values["TCP_USER_TIMEOUT_MS"]
+                                        if CLIENTS[values["CLIENT"]].via_libc else 0, values["RTT_MS"] / 1000, values["HZ"])
+    model = min(prediction.detect_s, values["READ_TIMEOUT_S"] or prediction.detect_s)
+    first = times.get("first_error")
+    told = f"the application's first error {first:.0f} s after the death" if first is not None else "no first error given"
+    lines = [f"Your incident: {told}; the model: a query in flight at the death errs after ~{model:.1f} s "
+             "(one sent later, up to the moment the load balancer changed, errs that much after it was sent)."]
+    changed = times.get("lb_changed")
+    if changed is not None and any(values[name] is not None for name in KEEPALIVED_KNOBS[:4]):
+        given = {name.lower(): values[name] for name in KEEPALIVED_KNOBS[:4] if values[name] is not None}
+        notice = lb_noticed(KeepalivedSettings(**given))
+        lines.append(f"Your load balancer changed {changed:.0f} s after the death; keepalived's timers put that "
+                     f"{notice.earliest_s:g}-{notice.latest_s - TIMERS_LATE_S:g} s after it.")
+    return "\n".join(lines)
+
+
 def _keepalived_lines(values, prediction, rto0):
     """keepalived in front: when it takes a silently dead server out, and what the client sees after."""
     given = {name.lower(): values[name] for name in KEEPALIVED_KNOBS[:4] if values[name] is not None}

@@ -1,0 +1,169 @@
+"""An operator's keepalived.conf (keepalived_tree.py) -> the lab's keepalived settings, each
+directive used, named as not modelled, or refused with file:line. The lab's director has one
+MySQL virtual server: the operator's first real server is its primary, the sorry server (or a
+second real server, said so) its standby; the timers are keepalived's own (keepalived.conf(5)):
+delay_loop on the virtual server or its checker, connect_timeout, retry (nb_get_retry before 2.0),
+delay_before_retry on the checker."""
+import dataclasses
+
+from ..errors import InvalidInput
+from . import keepalived_tree
+
+NO_BEARING = {"router_id", "notification_email", "notification_email_from", "smtp_server", "smtp_connect_timeout",
+              "script_user", "enable_script_security", "weight", "state", "interface", "virtual_router_id",
+              "priority", "virtual_ipaddress", "authentication", "unicast_peer", "unicast_src_ip", "connect_ip",
+              "connect_port", "bindto", "virtualhost", "vrrp_skip_check_adv_addr", "vrrp_garp_interval",
+              "vrrp_gna_interval", "vrrp_strict"}
+CHECKERS = {"TCP_CHECK": "tcp", "MISC_CHECK": "mysql", "HTTP_GET": "tcp", "SSL_GET": "tcp"}
+
+
+@dataclasses.dataclass
+class KeepalivedImport:
+    source: str
+    settings: dict = dataclasses.field(default_factory=dict)   # control.keepalived's settings, as a scenario says them
+    idle_timeout_s: int = None                                   # lvs_timeouts tcp: the director's flow timeout
+    used: list = dataclasses.field(default_factory=list)         # "file:line: directive: what it became"
+    not_modelled: list = dataclasses.field(default_factory=list)
+    no_bearing: list = dataclasses.field(default_factory=list)
+
+    def lines(self):
+        return ([f"{line}" for line in self.used] + [f"{line} (not modelled)" for line in self.not_modelled]
+                + ([f"{self.source}: no bearing on a failover: {', '.join(sorted(set(self.no_bearing)))}"]
+                   if self.no_bearing else []))
+
+    def explain_words(self):
+        names = {"delay_loop": "DELAY_LOOP", "connect_timeout": "CONNECT_TIMEOUT", "retry": "RETRY",
+                 "delay_before_retry": "DELAY_BEFORE_RETRY"}
+        words = [f"{names[key]}={value:g}" for key, value in self.settings.items() if key in names]
+        return words or ["DELAY_LOOP=60"]        # keepalived runs with its defaults: the model says so
+
+
+def read(path):
+    return interpret(keepalived_tree.parse_file(path), str(path))
+
+
+def interpret(statements, source="keepalived.conf"):
+    found = KeepalivedImport(source)
+    servers = [s for s in statements if s.keyword == "virtual_server"]
+    if not servers:
+        raise InvalidInput(f"{source}: no virtual_server: the lab models keepalived in front of a database")
+    main = next((s for s in servers if s.args[-1:] == ("3306",)), servers[0])
+    for statement in statements:
+        if statement is main:
+            _virtual_server(statement, found)
+        elif statement.keyword == "global_defs":
+            _global_defs(statement, found)
+        elif statement.keyword == "vrrp_instance":
+            _vrrp(statement, found)
+        else:
+            found.not_modelled.append(f"{statement.where}: {statement.keyword} {' '.join(statement.args)}: the lab's "
+                                      "director has one virtual server, on the MySQL port" if statement.keyword ==
+                                      "virtual_server" else f"{statement.where}: {statement.keyword}")
+    if "vrrp" in found.settings and any("lvs_sync_daemon" in line for line in found.used):
+        found.settings["vrrp"] = "sync"
+    return found
+
+
+def _number(statement, minimum=0.0):
+    try:
+        value = float(statement.args[0])
+    except (IndexError, ValueError):
+        raise InvalidInput(f"{statement.where}: {statement.keyword}: a number, not "
+                           f"{' '.join(statement.args) or 'nothing'}") from None
+    if value < minimum:
+        raise InvalidInput(f"{statement.where}: {statement.keyword}: at least {minimum:g}, not {value:g}")
+    return int(value) if value == int(value) else value
+
+
+def _use(found, statement, key, value):
+    found.settings[key] = value
+    found.used.append(f"{statement.where}: {statement.keyword} {' '.join(statement.args)}: {key} {value}")
+
+
+def _global_defs(block, found):
+    for s in block.block:
+        if s.keyword == "lvs_timeouts" and "tcp" in s.args and s.args.index("tcp") + 1 < len(s.args):
+            found.idle_timeout_s = int(float(s.args[s.args.index("tcp") + 1]))
+            found.used.append(f"{s.where}: lvs_timeouts tcp {found.idle_timeout_s}: the director's flow timeout")
+        elif s.keyword == "lvs_sync_daemon":
+            found.used.append(f"{s.where}: lvs_sync_daemon: the backup director gets the connection table (vrrp sync)")
+        elif s.keyword in NO_BEARING:
+            found.no_bearing.append(s.keyword)
+        else:
+            found.not_modelled.append(f"{s.where}: {s.keyword}")
+
+
+def _vrrp(block, found):
+    found.settings.setdefault("vrrp", "plain")
+    found.used.append(f"{block.where}: vrrp_instance {' '.join(block.args)}: a backup director sharing the VIP")
+    for s in block.block:
+        if s.keyword == "advert_int":
+            _use(found, s, "advert_int", _number(s, 1))
+        elif s.keyword in ("nopreempt", "preempt"):
+            _use(found, s, "preempt", s.keyword == "preempt")
+        elif s.keyword in NO_BEARING:
+            found.no_bearing.append(s.keyword)
+        else:
+            found.not_modelled.append(f"{s.where}: {s.keyword} {' '.join(s.args)}".rstrip())
+
+
+def _virtual_server(block, found):
+    reals = block.find("real_server")
+    if not reals:
+        raise InvalidInput(f"{block.where}: virtual_server {' '.join(block.args)}: no real_server")
+    for s in block.block:
+        if s.keyword == "delay_loop":
+            _use(found, s, "delay_loop", _number(s, 0.1))
+        elif s.keyword == "lb_kind" and s.args[:1] != ("NAT",):
+            raise InvalidInput(f"{s.where}: lb_kind {' '.join(s.args)}: the lab's director runs NAT (the servers "
+                               "answer through it); direct return (DR, TUN) is not modelled")
+        elif s.keyword == "protocol" and s.args[:1] != ("TCP",):
+            raise InvalidInput(f"{s.where}: protocol {' '.join(s.args)}: the lab models TCP connections")
+        elif s.keyword == "lb_algo":
+            found.used.append(f"{s.where}: lb_algo {' '.join(s.args)}: no choice to make: the lab's director "
+                              "sends to one server at a time")
+        elif s.keyword in ("lb_kind", "protocol"):
+            found.used.append(f"{s.where}: {s.keyword} {s.args[0]}: as the lab's director")
+        elif s.keyword == "sorry_server":
+            found.used.append(f"{s.where}: sorry_server: the lab's replica (keepalived puts it in when the primary fails)")
+        elif s.keyword == "real_server" and s is reals[0]:
+            _real_server(s, found)
+        elif s.keyword == "real_server" and s is reals[1] and not block.first("sorry_server"):
+            found.used.append(f"{s.where}: real_server {' '.join(s.args)}: the lab's replica, as a sorry server (here "
+                              "it takes the traffic when the first fails, not beside it)")
+        elif s.keyword in NO_BEARING:
+            found.no_bearing.append(s.keyword)
+        else:
+            found.not_modelled.append(f"{s.where}: {s.keyword} {' '.join(s.args)}".rstrip())
+
+
+def _real_server(block, found):
+    found.used.append(f"{block.where}: real_server {' '.join(block.args)}: the lab's primary")
+    checkers = [s for s in block.block if s.keyword in CHECKERS]
+    for s in block.block:
+        if s.keyword == "inhibit_on_failure":
+            _use(found, s, "inhibit_on_failure", True)
+        elif s is (checkers[0] if checkers else None):
+            _checker(s, found)
+        elif s.keyword in NO_BEARING:
+            found.no_bearing.append(s.keyword)
+        else:
+            found.not_modelled.append(f"{s.where}: {s.keyword} {' '.join(s.args)}".rstrip())
+
+
+def _checker(block, found):
+    _use(found, block, "check", CHECKERS[block.keyword])
+    if block.keyword != "TCP_CHECK":
+        found.not_modelled.append(f"{block.where}: {block.keyword}: the lab checks with its own "
+                                  f"{'MySQL handshake (MISC_CHECK)' if block.keyword == 'MISC_CHECK' else 'TCP_CHECK'}")
+    for s in block.block:
+        if s.keyword in ("connect_timeout", "delay_before_retry", "delay_loop"):
+            _use(found, s, s.keyword, _number(s, 0.1 if s.keyword != "delay_before_retry" else 0))
+        elif s.keyword in ("retry", "nb_get_retry"):
+            _use(found, s, "retry", int(_number(s)))
+        elif s.keyword == "misc_timeout":
+            _use(found, s, "connect_timeout", max(_number(s, 1.1) - 1, 0.1))
+        elif s.keyword in NO_BEARING:
+            found.no_bearing.append(s.keyword)
+        else:
+            found.not_modelled.append(f"{s.where}: {s.keyword} {' '.join(s.args)}".rstrip())

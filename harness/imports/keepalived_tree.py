@@ -1,0 +1,103 @@
+"""keepalived.conf as keepalived.conf(5) writes it -> a tree of statements, each with its file and
+line. A statement is a keyword and its words to the end of the line, or to a `{` that opens its
+block (closed by a `}`); `#` and `!` start a comment; "..." keeps spaces in one word; `include
+GLOB` reads further files (relative to the including file's folder), at any level. Pure: it reads
+the files it is given, and nothing else."""
+import dataclasses
+import glob
+import re
+from pathlib import Path
+
+from ..errors import InvalidInput
+
+TOKEN = re.compile(r'"[^"]*"|[{}]|[^\s{}"]+')
+MAX_INCLUDE_DEPTH = 8
+
+
+@dataclasses.dataclass(frozen=True)
+class Statement:
+    keyword: str
+    args: tuple
+    where: str                        # file:line
+    block: tuple = None               # child statements, or None for a plain line
+
+    def find(self, keyword):
+        return [child for child in self.block or () if child.keyword == keyword]
+
+    def first(self, keyword):
+        found = self.find(keyword)
+        return found[0] if found else None
+
+    def shape(self):
+        """The statement without where it came from: what two configurations are compared by."""
+        return (self.keyword, self.args, None if self.block is None else tuple(c.shape() for c in self.block))
+
+
+def parse_file(path):
+    """The top-level statements of a keepalived.conf and the files it includes."""
+    path = Path(path)
+    if not path.is_file():
+        raise InvalidInput(f"{path}: no such file")
+    return parse_text(path.read_text(errors="replace"), str(path), path.parent)
+
+
+def parse_text(text, source="keepalived.conf", folder=None, depth=0):
+    root = []
+    stack = [(None, root)]
+    for where, words in _lines(text, source, folder, depth):
+        pending = []
+        for word in words:
+            if word == "{":
+                if not pending:
+                    raise InvalidInput(f"{where}: '{{' with no keyword before it")
+                stack.append((Statement(pending[0], tuple(pending[1:]), where), []))
+                pending = []
+            elif word == "}":
+                if pending:
+                    stack[-1][1].append(Statement(pending[0], tuple(pending[1:]), where))
+                    pending = []
+                if len(stack) == 1:
+                    raise InvalidInput(f"{where}: '}}' closes no block")
+                opened, children = stack.pop()
+                stack[-1][1].append(dataclasses.replace(opened, block=tuple(children)))
+            else:
+                pending.append(word.strip('"') if word.startswith('"') else word)
+        if pending:
+            stack[-1][1].append(Statement(pending[0], tuple(pending[1:]), where))
+    if len(stack) > 1:
+        raise InvalidInput(f"{stack[-1][0].where}: {stack[-1][0].keyword}: its block is never closed")
+    return tuple(root)
+
+
+def _lines(text, source, folder, depth):
+    """(file:line, words) of each line, the lines of included files in their place, so that an
+    included file's statements join the block its include is in."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        where, words = f"{source}:{number}", _words(line)
+        if words[:1] == ["include"]:
+            yield from _included(words, where, folder, depth)
+        elif words:
+            yield where, words
+
+
+def _words(line):
+    words = []
+    for token in TOKEN.findall(line):
+        if token[0] in "#!":
+            break
+        words.append(token)
+    return words
+
+
+def _included(words, where, folder, depth):
+    if len(words) != 2:
+        raise InvalidInput(f"{where}: include takes one file or pattern")
+    if depth >= MAX_INCLUDE_DEPTH:
+        raise InvalidInput(f"{where}: include nested deeper than {MAX_INCLUDE_DEPTH} (a loop?)")
+    pattern = words[1].strip('"')
+    pattern = pattern if Path(pattern).is_absolute() or folder is None else str(Path(folder) / pattern)
+    files = sorted(glob.glob(pattern))
+    if not files:
+        raise InvalidInput(f"{where}: include {words[1]}: no file matches")
+    for name in files:
+        yield from _lines(Path(name).read_text(errors="replace"), name, Path(name).parent, depth + 1)
