@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: check plan-check plan soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
+.PHONY: check plan-check plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -36,6 +36,8 @@ help: check
 	@echo "                          KEEPALIVED=\"delay_loop=2 retry=1 vrrp=sync ...\" (scenarios whose director keepalived runs)"
 	@echo "                          CONNECT_PROBE=N (N connects/s through the VIP: connection-setup latency; 0: none)"
 	@echo "make plan scenario=ID|FILE  what a run would do (where, cells, steps, model, keepalived.conf, time); nothing started"
+	@echo "make explain FROM=dir/  an incident's folder (sysctl.txt, driver.url, keepalived.conf, incident.yaml) answered"
+	@echo "make replay FROM=dir/   that incident replayed: your cell and six cures in one failover, ranked (a guest)"
 	@echo "make scenarios     list the scenarios"
 	@echo "make report [RUN=dir]  results/index.html of every run; with RUN, re-render that run's page too"
 	@echo "make baseline scenario=ID           store the scenario's per-cell results in baselines/"
@@ -187,8 +189,12 @@ run: plan-check setup
 	@$(PY) -m harness run $(scenario)
 
 plan: check venv
-	@test -n "$(scenario)" || { echo "usage: make plan scenario=<id or file>" >&2; exit 2; }
 	@$(PY) -m harness plan $(scenario)
+
+# An incident's folder (examples/incident-0312) replayed: the operator's cell and the cures in one
+# failover behind keepalived, in a guest booting the Debian series nearest the dump's kernel.
+replay: check venv setup guest-tools
+	@$(PY) -m harness replay $(FROM)
 
 scenarios: venv
 	@$(PY) -m harness scenarios

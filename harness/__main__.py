@@ -4,6 +4,7 @@
   cluster    cluster-up, cluster-down, cluster-status (cli/cluster.py)
   runs       run, baseline, check-baseline, kernel-matrix   (cli/runs.py)
   plan       plan: a run resolved, nothing started       (cli/plan.py)
+  replay     replay: an incident's folder as a failover  (cli/replay.py)
   reports    scenarios, report, explain, compare     (cli/reports.py)
   workshop   workshop, exercise                      (cli/workshop.py)
 
@@ -24,13 +25,13 @@ import sys
 from pathlib import Path
 
 from . import interrupts
-from .cli import cluster, lab, plan, reports, runs, workshop
+from .cli import cluster, lab, plan, replay, reports, runs, workshop
 from .errors import InvalidInput, LabError
 from .settings import check
 
 INVALID, LAB_FAILED = 2, 3
 
-GROUPS = (lab, cluster, runs, plan, reports, workshop)
+GROUPS = (lab, cluster, runs, plan, replay, reports, workshop)
 
 
 def parser():

@@ -2,7 +2,9 @@
 import os
 from pathlib import Path
 
-from .. import plan
+from .. import imports, plan
+from ..errors import InvalidInput
+from ..replay import build
 from .. import scenario as scenario_module
 from .options import add, kernel
 from .runs import scenario_overrides
@@ -12,13 +14,24 @@ def add_commands(commands):
     command = add(commands, "plan", cmd_plan, "a scenario resolved (make's overrides applied): where it runs, its "
                   "cells, steps, model, keepalived.conf and run time; nothing started. --check: validate only",
                   kernel)
-    command.add_argument("target", metavar="ID", help="scenario id, or a scenario file")
+    command.add_argument("target", metavar="ID", nargs="?", help="scenario id, or a scenario file")
+    command.add_argument("--from", dest="folder", default=os.environ.get("FROM"),
+                         help="an incident's folder: plan its replay (make replay FROM=...)")
     command.add_argument("--check", action="store_true", help="say nothing unless the scenario is invalid (exit 2)")
 
 
 def cmd_plan(args):
-    scenario, _ = scenario_module.load(args.target, scenario_overrides())
+    kernel = args.kernel
+    if args.target:
+        scenario, _ = scenario_module.load(args.target, scenario_overrides())
+    elif args.folder:
+        definition, series, chosen = build.scenario(imports.from_dir(args.folder))
+        scenario = scenario_module.parse_definition(definition, f"the replay of {args.folder}", "replay")
+        kernel = kernel if kernel != "host" else series
+        print("\n".join(f"replay: {line}" for line in chosen))
+    else:
+        raise InvalidInput("plan: a scenario id or file, or --from an incident's folder")
     if args.check:
         return
-    for line in plan.lines(scenario, args.kernel, Path("/proc/net/ip_vs").exists(), os.environ):
+    for line in plan.lines(scenario, kernel, Path("/proc/net/ip_vs").exists(), os.environ):
         print(line)

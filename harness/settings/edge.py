@@ -9,7 +9,7 @@ from .kinds import SettingsError, _shown
 from .registry import KNOBS, goals_of, used_by
 
 MAKE_OWN = frozenset({"MAKEFLAGS", "MAKELEVEL", "MFLAGS", "SHELL", "MAKEOVERRIDES", "GNUMAKEFLAGS"})
-NEEDS_SCENARIO = ("run", "baseline", "check-baseline", "kernel-matrix", "plan")
+NEEDS_SCENARIO = ("run", "baseline", "check-baseline", "kernel-matrix")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,6 +63,10 @@ def check(goals, command_line, environ, from_make=True):
     if missing:
         raise SettingsError(f"make {missing[0]} needs a scenario: make {missing[0]} scenario=ID (make scenarios "
                             "lists them)")
+    if from_make and "replay" in goals and "FROM" not in values:
+        raise SettingsError("make replay needs an incident's folder: make replay FROM=dir/ (examples/incident-0312)")
+    if from_make and "plan" in goals and not {"scenario", "FROM"} & set(values):
+        raise SettingsError("make plan needs scenario=ID|FILE or FROM=dir/")
     return Settings(goals, tuple(values.items()), tuple(driver))
 
 

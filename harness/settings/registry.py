@@ -26,8 +26,8 @@ class Knob:
 EVERY_GOAL = ("*",)
 RUNS = ("run", "baseline", "check-baseline")
 SCENARIO_GOALS = RUNS + ("kernel-matrix", "cluster-check", "setup", "guest-tools", "plan", "plan-check")
-PLACE_GOALS = RUNS + ("plan", "up", "setup", "images", "guest-tools", "test-kernel", "cluster-up", "compare-control-planes")
-LAB_GOALS = RUNS + ("up", "down", "status", "clean", "cluster-check", "bench-node-agent")
+PLACE_GOALS = RUNS + ("plan", "replay", "up", "setup", "images", "guest-tools", "test-kernel", "cluster-up", "compare-control-planes")
+LAB_GOALS = RUNS + ("replay", "up", "down", "status", "clean", "cluster-check", "bench-node-agent")
 SIZES_GOALS = ("bench-scale", "bench-namespaces", "bench-cluster-scale")
 
 RETRIES2 = SYSCTL_KNOBS["tcp_retries2"]
@@ -91,7 +91,8 @@ PLACES = (
 HZ_VALUES = ("100", "250", "300", "1000")
 EXPLAIN_ONLY = ("explain",)
 EXPLAIN = (
-    Knob("FROM", kinds.existing_dir, EXPLAIN_ONLY, "an incident's folder: sysctl.txt (sysctl -a), driver.url"),
+    Knob("FROM", kinds.existing_dir, ("explain", "replay", "plan"),
+         "an incident's folder: sysctl.txt (sysctl -a), driver.url, keepalived.conf, incident.yaml"),
     Knob("K", kinds.words, EXPLAIN_ONLY, "explain's knobs as words: K=\"TCP_RETRIES2=8 CLIENT=jdbc socketTimeout=3000\""),
     Knob("TCP_USER_TIMEOUT_MS", kinds.whole(0, 3_600_000), EXPLAIN_ONLY, "TCP_USER_TIMEOUT, ms (0: off)"),
     Knob("READ_TIMEOUT_S", kinds.duration(3600), EXPLAIN_ONLY, "the application's read timeout, s (0: none)"),

@@ -1,0 +1,28 @@
+"""replay: an incident's folder replayed as one failover, the operator's cell beside the cures."""
+import os
+
+from .. import replay as replay_module
+from ..lab import HOST, check_kernel
+from ..replay.page import terminal
+from .options import add, project
+from .runs import run_scenario
+
+
+def add_commands(commands):
+    command = add(commands, "replay", cmd_replay, "replay an incident's folder (sysctl.txt, driver.url, "
+                  "keepalived.conf, incident.yaml): the operator's cell and the cures in one failover, ranked", project)
+    command.add_argument("folder", metavar="DIR")
+    command.add_argument("--kernel", default=os.environ.get("KERNEL") or None,
+                         help="boot this Debian kernel instead of the series nearest the dump's")
+
+
+def cmd_replay(args):
+    replay = replay_module.prepare(args.folder)
+    for line in replay.lines():
+        print(f"replay: {line}")
+    args.kernel = args.kernel if args.kernel and args.kernel != HOST else replay.series
+    check_kernel(args.kernel)
+    run = args.run = run_scenario(args, replay.scenario, replay.definition)
+    ranked, page = replay_module.finish(replay, run, args.kernel)
+    print(terminal(ranked))
+    print(f"replay: page {page}")

@@ -1,0 +1,52 @@
+"""replay.html and the terminal's table of a replay: the headline, the cures ranked, what the
+import used and left out."""
+import html
+
+from .ranking import Ranking
+
+STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;color:#222}table{border-collapse:collapse}"
+         "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}td.n{text-align:right}.out{color:#b00}"
+         "pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap}")
+
+
+def _back(row):
+    return "not back" if row.back_s is None else f"{row.back_s:.1f} s"
+
+
+def _at(seconds):
+    return "-" if seconds is None else f"{seconds:.1f} s"
+
+
+def _saved(row):
+    return "" if row.saved_s is None else f"{row.saved_s:+.1f} s".replace("+", "")
+
+
+def terminal(ranking: Ranking):
+    lines = [ranking.headline(), "", f"  {'cell':<18} {'error':>8} {'model':>13} {'back':>9} {'saved':>8}  change"]
+    for r in (ranking.yours, *ranking.cures):
+        window = f"{r.model[0]:.1f}-{r.model[1]:.1f} s" + ("" if r.within_model else "!")
+        lines.append(f"  {r.cell:<18} {_at(r.error_s):>8} {window:>13} {_back(r):>9} {_saved(r):>8}  {r.change}")
+    return "\n".join(lines)
+
+
+def render(path, ranking: Ranking, replay, run_page):
+    rows = []
+    for r in (ranking.yours, *ranking.cures):
+        outside = "" if r.within_model else ' class="out"'
+        rows.append(f"<tr><td>{html.escape(r.cell)}</td><td>{html.escape(r.change)}</td><td class=n>{_back(r)}</td>"
+                    f"<td class=n>{_saved(r)}</td><td>{html.escape(r.error)} at {_at(r.error_s)}</td>"
+                    f"<td{outside}>{r.model[0]:.1f}-"
+                    f"{r.model[1]:.1f} s{'' if r.within_model else ' (outside)'}</td><td>{html.escape(r.cost)}</td></tr>")
+    body = [f"<h1>Replay of {html.escape(replay['folder'])}</h1>", f"<p><b>{html.escape(ranking.headline())}</b></p>",
+            "<h2>What would have cut it, ranked by the time saved</h2>",
+            "<table><tr><th>cell</th><th>change</th><th>back after the death</th><th>saved</th><th>the client saw</th>"
+            "<th>model (error)</th><th>cost</th></tr>", *rows, "</table>",
+            "<p>Every cell ran through the same failover: one silent death of the primary behind keepalived with "
+            "your timers. \"Back\" is the death to the client's first answer again; \"saved\" is your cell's back "
+            "less the cure's.</p>",
+            f'<p>The run\'s own page, with every signal: <a href="{html.escape(run_page)}">{html.escape(run_page)}</a></p>',
+            "<h2>What was imported, and what was not</h2>",
+            f"<pre>{html.escape(chr(10).join(replay.get('imports', []) + replay.get('chosen', [])))}</pre>"]
+    path.write_text(f"<!doctype html><meta charset=utf-8><title>replay</title><style>{STYLE}</style>"
+                    + "\n".join(body) + "\n")
+    return path

@@ -1,0 +1,45 @@
+"""make replay on a short incident (tests/replay_incident: tcp_retries2=5, keepalived checking
+every 2 s, a Connector/J URL without a socket timeout): the operator's cell and the cures through
+one failover in the guest, each client's error bounded by the kernel's numbers (kernel_facts) or
+the driver's own timeout, not by the harness's model; the ranking and its page from the run."""
+import io
+from pathlib import Path
+
+import pytest
+
+from harness import replay as replay_module
+from harness.pipeline import run_and_report
+from tests.guest.conftest import PROJECT, containers_in
+from tests.kernel_facts import APP_TIMER_LATE_S, WHEEL_SLACK, assert_within, blackhole_bounds, user_timeout_bounds
+from tests.scenarios.conftest import cells
+
+pytestmark = pytest.mark.guest
+INCIDENT = Path(__file__).resolve().parents[1] / "replay_incident"
+
+
+def test_a_short_incident_is_replayed_with_its_cures_ranked(guest, tmp_path):
+    replay = replay_module.prepare(str(INCIDENT))
+    out = io.StringIO()
+    run = run_and_report(replay.scenario, replay.definition, project=PROJECT, results=tmp_path, out=out, engine=guest)
+    print(out.getvalue())
+    assert containers_in(guest) == []
+    ranked, page = replay_module.finish(replay, run, "6.12")
+    summary = run.summary()
+    by_name, lead = cells(summary), 0.1 + summary["fault"]["uncertainty_s"]
+    # busy connections: the operator's cell and keepalive's wait out the kernel's budget for tcp_retries2=5
+    for name in ("yours", "keepalive-5-1-3"):
+        assert_within(by_name[name]["probe"]["detect_s"], blackhole_bounds(5, lead, by_name[name]["predicted"]["base_rto_s"]),
+                      name)
+    assert_within(by_name["user-timeout-3s"]["probe"]["detect_s"], user_timeout_bounds(3.0, lead), "user-timeout-3s")
+    # Connector/J's socketTimeout=3000: its own timer, started when the query was sent
+    read = by_name["read-timeout-3s"]["probe"]["detect_s"]
+    assert 3.0 - 0.1 <= read <= 3.0 + lead + APP_TIMER_LATE_S + 0.5, read
+    # expire_nodest_conn=1: reset by the first retransmission after keepalived's removal (by 2x that time)
+    reset = by_name["director-reset"]
+    assert reset["lb"]["noticed_s"] <= reset["probe"]["detect_s"] <= 2 * reset["lb"]["noticed_by_s"] * (1 + WHEEL_SLACK) + lead
+    # the ranking, from the run's own figures
+    assert [r.cell for r in ranked.cures][-1] == "keepalive-5-1-3"     # it saved nothing on a busy connection
+    assert ranked.cures[0].saved_s > 5 and ranked.yours.back_s is not None
+    text = page.read_text()
+    assert "Your clients hung" in text and "keepalived.conf:3: delay_loop 2" in text
+    assert (run.path / "incident" / "sysctl.txt").exists() and (run.path / "replay.json").exists()

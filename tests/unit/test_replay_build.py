@@ -1,0 +1,54 @@
+"""The replay's failover built from an incident's folder, and its ranking read from a summary."""
+from pathlib import Path
+
+from harness import imports, scenario
+from harness.replay import build, ranking
+from harness.replay.page import terminal
+
+SHORT = Path(__file__).resolve().parents[1] / "replay_incident"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "incident-0312"
+
+
+def test_the_operators_cell_and_six_cures_in_one_failover_behind_their_keepalived():
+    definition, series, chosen = build.scenario(imports.from_dir(str(SHORT)))
+    parsed = scenario.parse_definition(definition, "replay", "replay")
+    assert series == "6.12" and "a guest booting Debian's 6.12" in chosen[0]
+    names = [cell.name for cell in parsed.cells]
+    assert names == ["yours", "read-timeout-3s", "user-timeout-3s", "director-reset", "keepalive-5-1-3"]
+    yours = parsed.cells[0]
+    assert yours.client == "jdbc" and dict(yours.client_settings) == {"connectTimeout": 2000}
+    assert dict(yours.sysctls) == {"tcp_retries2": 5}           # the others are the kernel's defaults
+    assert dict(parsed.control_settings)["delay_loop"] == 2 and dict(parsed.control_settings)["retry"] == 1
+    cures = {cell.name: cell for cell in parsed.cells[1:]}
+    assert cures["read-timeout-3s"].read_timeout_s == 3 and cures["user-timeout-3s"].tcp_user_timeout_ms == 3000
+    assert cures["director-reset"].director == "reset" and "tcp_retries2=8: not below yours (5)" in " ".join(chosen)
+
+
+def test_a_vendor_kernel_gets_the_nearest_series_said_in_a_line():
+    assert build.kernel_for("6.18.44-fc-v857")[0] == "6.12"
+    assert build.kernel_for("6.1.0-28-amd64") == ("6.1", "kernel 6.1.0-28-amd64: a guest booting Debian's 6.1 "
+                                                          "(this host lacks IPVS)")
+    assert build.kernel_for("4.19.0-20-amd64")[0] == "5.10" and build.kernel_for(None)[0] == "6.12"
+    _, _, chosen = build.scenario(imports.from_dir(str(EXAMPLE)))
+    assert "Linux 6.12 does not have it (since 6.15)" in " ".join(chosen)
+
+
+def cell(name, detect, back, earliest, latest, inside=True):
+    return {"cell": name, "predicted": {"earliest_s": earliest, "latest_s": latest},
+            "probe": {"detect_s": detect, "recover_s": back, "error": "MYSQL_2013", "within_window": inside},
+            "lb": {"noticed_s": 3.1, "model": {"earliest_s": 1.0, "latest_s": 5.5}} if name == "yours" else {}}
+
+
+def test_the_cures_are_ranked_by_the_time_they_saved():
+    summary = {"observed_s": 60, "cells": [cell("yours", 18.0, 18.4, 17.0, 19.5), cell("read-timeout-3s", 3.1, 3.5, 3, 3.4),
+                                          cell("keepalive-5-1-3", 18.1, 18.6, 17, 19.5),
+                                          cell("director-reset", 3.6, 4.0, 3.2, 5.9, inside=False)]}
+    replay = {"cures": [{"name": n, "change": n, "cost": "c"} for n in ("keepalive-5-1-3", "director-reset",
+                                                                          "read-timeout-3s")],
+              "incident": {"recovered": 19.0}}
+    ranked = ranking.rank(summary, replay)
+    assert [r.cell for r in ranked.cures] == ["read-timeout-3s", "director-reset", "keepalive-5-1-3"]
+    assert [r.saved_s for r in ranked.cures] == [14.9, 14.4, -0.2]
+    assert ranked.headline() == ("Your clients hung 18.4 s (model 17.0-19.5 s for the error, your incident 19 s); "
+                                 "the load balancer noticed at 3.1 s (model 1.0-5.5 s).")
+    assert "3.2-5.9 s!" in terminal(ranked)
