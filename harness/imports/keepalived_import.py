@@ -64,6 +64,11 @@ def interpret(statements, source="keepalived.conf"):
     return found
 
 
+def _has_block(statement):
+    if statement.block is None:
+        raise InvalidInput(f"{statement.where}: {statement.keyword}: its settings go in a {{ ... }} block")
+
+
 def _number(statement, minimum=0.0):
     try:
         value = float(statement.args[0])
@@ -81,6 +86,7 @@ def _use(found, statement, key, value):
 
 
 def _global_defs(block, found):
+    _has_block(block)
     for s in block.block:
         if s.keyword == "lvs_timeouts" and "tcp" in s.args and s.args.index("tcp") + 1 < len(s.args):
             found.idle_timeout_s = int(float(s.args[s.args.index("tcp") + 1]))
@@ -94,6 +100,7 @@ def _global_defs(block, found):
 
 
 def _vrrp(block, found):
+    _has_block(block)
     found.settings.setdefault("vrrp", "plain")
     found.used.append(f"{block.where}: vrrp_instance {' '.join(block.args)}: a backup director sharing the VIP")
     for s in block.block:
@@ -108,6 +115,7 @@ def _vrrp(block, found):
 
 
 def _virtual_server(block, found):
+    _has_block(block)
     reals = block.find("real_server")
     if not reals:
         raise InvalidInput(f"{block.where}: virtual_server {' '.join(block.args)}: no real_server")
@@ -138,6 +146,7 @@ def _virtual_server(block, found):
 
 
 def _real_server(block, found):
+    _has_block(block)
     found.used.append(f"{block.where}: real_server {' '.join(block.args)}: the lab's primary")
     checkers = [s for s in block.block if s.keyword in CHECKERS]
     for s in block.block:
@@ -152,6 +161,7 @@ def _real_server(block, found):
 
 
 def _checker(block, found):
+    _has_block(block)
     _use(found, block, "check", CHECKERS[block.keyword])
     if block.keyword != "TCP_CHECK":
         found.not_modelled.append(f"{block.where}: {block.keyword}: the lab checks with its own "

@@ -9,6 +9,18 @@ def _between(low, high):
     return "—" if low is None else f"{low:.2f} s" if abs(high - low) < 0.005 else f"{low:.2f}–{high:.2f} s"
 
 
+def client_noticed(lb, probe):
+    """The LB's change to the client's error; a client that gave up before the change is said in
+    words, with what its reconnection met: the dead server, until the change put the new one in."""
+    if lb["client_noticed_from_s"] is None or lb["client_noticed_from_s"] >= 0:
+        return _between(lb["client_noticed_s"], lb["client_noticed_from_s"])
+    before = -lb["client_noticed_from_s"]
+    back = probe.get("recover_s")
+    then = (f"; its reconnects met the dead server until the change, back {back - lb['noticed_s']:.1f} s after it"
+            if back is not None and lb["noticed_s"] is not None else "; not back within the observation")
+    return f"gave up {before:.1f} s before the LB's change{then}"
+
+
 def rows(summary):
     found = []
     for cell in summary.get("cells", []):
@@ -19,7 +31,7 @@ def rows(summary):
         found.append([cell["cell"], lb["director"], _between(lb["noticed_s"], lb["noticed_by_s"]),
                       "—" if model is None else f"{model['earliest_s']:.1f}–{model['latest_s']:.1f} s",
                       "—" if lb["within_model"] is None else "yes" if lb["within_model"] else "NO",
-                      _between(lb["client_noticed_s"], lb["client_noticed_from_s"]), cell["probe"]["server_after"] or "—",
+                      client_noticed(lb, cell["probe"]), cell["probe"]["server_after"] or "—",
                       lb["change"] or "none"])
     return found
 

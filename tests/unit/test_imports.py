@@ -102,3 +102,35 @@ def test_the_parsers_answer_or_refuse_every_input():
                 parse(text)
             except InvalidInput:
                 pass
+
+
+KEEPALIVED_SAMPLE = (REPO / "tests" / "replay_incident" / "keepalived.conf").read_text()
+TIMELINE_SAMPLE = (REPO / "tests" / "replay_incident" / "incident.yaml").read_text()
+PIECES = ["{", "}", "delay_loop", "retry", "connect_timeout", "lb_kind", "NAT", "DR", "2", "-1", "x", "\n", '"', "#",
+          "!", "vrrp_instance v {", "advert_int", "nopreempt", "died:", "recovered:", "03:12", "99:99", "940", ": ",
+          "real_server 1.2.3.4 3306 {", "MISC_CHECK {", "misc_timeout 0.5", "lvs_timeouts tcp"]
+
+
+def mutated(text, rng):
+    """The text with a few of its words dropped, doubled or replaced: near misses of a valid file."""
+    words = re.split(r"(\s+)", text)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(words))
+        words[i] = rng.choice(["", words[i] * 2, rng.choice(PIECES)])
+    return "".join(words)
+
+
+def test_keepalived_conf_and_the_timeline_answer_or_refuse_every_input():
+    from harness.imports import keepalived_import, keepalived_tree, timeline
+    rng, answered = random.Random(11), {"keepalived": 0, "timeline": 0}
+    for _ in range(3000):
+        for name, sample, read in (
+                ("keepalived", KEEPALIVED_SAMPLE,
+                 lambda t: keepalived_import.interpret(keepalived_tree.parse_text(t, "f.conf"), "f.conf")),
+                ("timeline", TIMELINE_SAMPLE, timeline.parse)):
+            try:
+                read(mutated(sample, rng))
+                answered[name] += 1
+            except InvalidInput:
+                pass
+    assert all(100 < n < 2900 for n in answered.values()), answered      # near misses both ways

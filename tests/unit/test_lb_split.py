@@ -1,0 +1,23 @@
+"""The outage in two on the page: a client that gave up before the LB's change is said in words
+(keepalived's default timers: delay_loop 60 s, a 3 s read timeout), never as a negative time."""
+from harness.report import lb_split
+
+
+def summary(detect, back, noticed=45.2, by=45.9):
+    lb = {"director": "director", "noticed_s": noticed, "noticed_by_s": by, "model": None, "within_model": None,
+          "client_noticed_s": round(detect - by, 3), "client_noticed_from_s": round(detect - noticed, 3),
+          "change": "removed mysql-primary"}
+    return {"cells": [{"cell": "c", "lb": lb, "probe": {"detect_s": detect, "recover_s": back,
+                                                          "server_after": "mysql-replica"}}]}
+
+
+def test_a_client_that_gave_up_before_the_change_is_said_in_words():
+    [row] = lb_split.rows(summary(3.1, 46.5))
+    assert row[5] == "gave up 42.1 s before the LB's change; its reconnects met the dead server until the change, " \
+                     "back 1.3 s after it"
+    assert "-" not in row[5].split(";")[0]
+
+
+def test_a_client_after_the_change_keeps_its_interval():
+    [row] = lb_split.rows(summary(50.0, 50.4))
+    assert row[5] == "4.10–4.80 s"
