@@ -6,12 +6,13 @@ import dataclasses
 from pathlib import Path
 
 from ..errors import InvalidInput
-from . import driver_url, keepalived_import, sysctl_dump, timeline
+from . import driver_files, driver_url, keepalived_import, sysctl_dump, timeline
 
-READERS = {"sysctl.txt": lambda path, source: sysctl_dump.parse(path.read_text(errors="replace"), source),
-           "driver.url": lambda path, source: driver_url.parse(path.read_text(errors="replace"), source),
-           "keepalived.conf": lambda path, source: keepalived_import.read(path),
-           "incident.yaml": lambda path, source: timeline.parse(path.read_text(errors="replace"), source)}
+DRIVER_FILES = ("driver.url", "hikari.properties", "mysql2.json", "my.cnf")
+TEXT_READERS = {"sysctl.txt": sysctl_dump.parse, "driver.url": driver_url.parse,
+                "hikari.properties": driver_files.hikari_properties, "mysql2.json": driver_files.mysql2_json,
+                "my.cnf": driver_files.my_cnf, "incident.yaml": timeline.parse}
+READERS = (*TEXT_READERS, "keepalived.conf")           # keepalived.conf reads the files it includes itself
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,11 +44,19 @@ def from_dir(folder):
     path = Path(folder)
     if not path.is_dir():
         raise InvalidInput(f"FROM={folder}: no such directory")
-    found = {name: read(path / name, f"{folder.rstrip('/')}/{name}") for name, read in READERS.items()
-             if (path / name).is_file()}
+    found = {name: _read(path / name, f"{folder.rstrip('/')}/{name}") for name in READERS if (path / name).is_file()}
     if not found:
         raise InvalidInput(f"FROM={folder}: none of {', '.join(READERS)} in it")
     unread = tuple(sorted(p.name for p in path.iterdir() if p.is_file() and p.name not in READERS
                           and p.suffix != ".md"))
-    return Incident(folder.rstrip("/"), found.get("sysctl.txt"), found.get("driver.url"), found.get("keepalived.conf"),
-                    found.get("incident.yaml"), unread)
+    drivers = [name for name in DRIVER_FILES if name in found]
+    if len(drivers) > 1:
+        raise InvalidInput(f"FROM={folder}: {' and '.join(drivers)}: one application's driver at a time")
+    return Incident(folder.rstrip("/"), found.get("sysctl.txt"), found[drivers[0]] if drivers else None,
+                    found.get("keepalived.conf"), found.get("incident.yaml"), unread)
+
+
+def _read(path, source):
+    if path.name == "keepalived.conf":
+        return keepalived_import.read(path)
+    return TEXT_READERS[path.name](path.read_text(errors="replace"), source)

@@ -1,0 +1,87 @@
+"""A driver's settings from its own configuration file, as each documents it:
+  hikari.properties  HikariCP's properties file: its pool settings (maximumPoolSize, ...),
+                     jdbcUrl (Connector/J's parameters in it) and dataSource.<property>
+  mysql2.json        the options object of mysql2's createConnection/createPool, as JSON
+  my.cnf             MariaDB Connector/C's option file: its [client] group (connect-timeout,
+                     read-timeout, write-timeout)
+Each setting is used (the client's table has it), or named as not modelled."""
+import configparser
+import json
+import re
+
+from ..errors import InvalidInput
+from ..load.clients import CLIENTS
+from ..settings.drivers import setting_value
+from ..settings.kinds import SettingsError
+from . import driver_url
+
+# Connector/C's option names in a [client] group -> its mysql_options() constant
+CONNECTOR_C = {"connect-timeout": "MYSQL_OPT_CONNECT_TIMEOUT", "read-timeout": "MYSQL_OPT_READ_TIMEOUT",
+               "write-timeout": "MYSQL_OPT_WRITE_TIMEOUT"}
+MY_CNF_GROUPS = ("client", "client-mariadb")
+PROPERTY = re.compile(r"^([^=:\s]+)\s*(?:[=:]|\s)\s*(.*)$")     # java.util.Properties: key=value, key: value, key value
+
+
+def _setting(client, name, text, source, where):
+    try:
+        return setting_value(client, name, text)
+    except SettingsError as exc:
+        raise InvalidInput(f"{source}: {where}: {exc}") from None
+
+
+def hikari_properties(text, source="hikari.properties"):
+    settings, not_modelled, url = [], [], None
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith(("#", "!")):
+            continue
+        m = PROPERTY.match(line)
+        if not m:
+            raise InvalidInput(f"{source}:{number}: {line[:60]!r}: not key=value")
+        key, value = m.group(1), m.group(2).strip()
+        name = key.removeprefix("dataSource.")
+        if key == "jdbcUrl":
+            url = driver_url.parse(value, f"{source}:{number}")
+        elif name in CLIENTS["hikari"].settings:
+            settings.append((name, _setting("hikari", name, value, source, number)))
+        else:
+            not_modelled.append((key, value))
+    if url is not None:
+        settings = [*((n, v) for n, v in url.settings if n not in dict(settings)), *settings]
+        not_modelled = [*url.not_modelled, *not_modelled]
+    return driver_url.DriverImport(source, "hikari", tuple(settings), not_modelled=tuple(not_modelled))
+
+
+def mysql2_json(text, source="mysql2.json"):
+    try:
+        options = json.loads(text)
+    except ValueError as exc:
+        raise InvalidInput(f"{source}: not JSON: {exc}") from None
+    if not isinstance(options, dict):
+        raise InvalidInput(f"{source}: mysql2's options are an object ({{\"connectTimeout\": 10000, ...}})")
+    settings, not_modelled = [], []
+    for name, value in options.items():
+        text_value = json.dumps(value) if not isinstance(value, str) else value
+        if name in CLIENTS["node"].settings:
+            settings.append((name, _setting("node", name, text_value, source, name)))
+        else:
+            not_modelled.append((name, text_value))
+    return driver_url.DriverImport(source, "node", tuple(settings), not_modelled=tuple(not_modelled))
+
+
+def my_cnf(text, source="my.cnf"):
+    parser = configparser.ConfigParser(allow_no_value=True, strict=False, interpolation=None)
+    try:
+        parser.read_string(text, source)
+    except configparser.Error as exc:
+        raise InvalidInput(f"{source}: not an option file: {str(exc).splitlines()[0]}") from None
+    settings, not_modelled = [], []
+    for group in parser.sections():
+        for key, value in parser.items(group, raw=True):
+            name = key.replace("_", "-")
+            if group in MY_CNF_GROUPS and name in CONNECTOR_C:
+                settings.append((CONNECTOR_C[name], _setting("libmariadb", CONNECTOR_C[name], value or "", source,
+                                                            f"[{group}] {key}")))
+            else:
+                not_modelled.append((f"[{group}] {key}", value or ""))
+    return driver_url.DriverImport(source, "libmariadb", tuple(settings), not_modelled=tuple(not_modelled))
