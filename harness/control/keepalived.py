@@ -5,7 +5,7 @@ notify_down hook), never touching net.ipv4.vs.*; with VRRP, two directors share 
 import dataclasses
 import re
 
-from ..measure.effects import BLACKHOLE
+from ..measure.effects import BLACKHOLE, NONE, RESET, Effect
 from ..measure import director_table, health_checks
 from ..measure.kernel_model import syn_retransmit_times
 from ..measure.sysctl_knobs import KERNEL_DEFAULTS
@@ -178,6 +178,8 @@ class Keepalived(ControlPlane):
         if self.shares_vip:
             return self._after_takeover(effect, changes, t_fault)
         variant = self.config.director(self.directors().get(director))
+        if effect.kind == NONE:
+            return _false_alarm(effect, variant, director, changes, t_fault)
         if effect.kind != BLACKHOLE or variant.inhibit_on_failure or not variant.expire_nodest_conn:
             return effect
         removal = next((c for c in changes if c.director == director and c.t >= t_fault
@@ -206,6 +208,20 @@ class Keepalived(ControlPlane):
     def _after_takeover(self, effect, changes, t_fault):
         takeover = next((c for c in changes if c.what == TAKES_VIP and c.t >= t_fault), None)
         return _from_change(effect, takeover, t_fault, "resume" if self.config.vrrp == "sync" else "reset")
+
+
+def _false_alarm(effect, variant, director, changes, t_fault):
+    """A fault that killed nothing, and keepalived took the live server out all the same (its checks
+    failed: a health-check storm). Deleted, the server's flows get no answer from then on (with
+    expire_nodest_conn=0: a blackhole the client's kernel waits out) or a reset at their next
+    packet (=1); kept at weight 0 (inhibit_on_failure) they go on."""
+    service_ports = tuple(f":{port}" for port in keepalived_conf.PORTS.values())    # not the extra virtual servers'
+    removal = next((c for c in changes if c.director == director and c.t >= t_fault and c.what.startswith("removed")
+                    and c.what.endswith(service_ports)), None)
+    if removal is None or variant.inhibit_on_failure:
+        return effect
+    return Effect(RESET if variant.expire_nodest_conn else BLACKHOLE, starts_at_s=round(removal.t - t_fault, 3),
+                  starts_by_s=round(removal.t + removal.uncertainty_s - t_fault, 3))
 
 
 def _from_change(effect, change, t_fault, what):

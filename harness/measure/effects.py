@@ -21,6 +21,9 @@ class Effect:
     reset_by_s: float = None         # ... at the latest from then on (when that is known only so closely)
     resume_at_s: float = None        # BLACKHOLE: the flows go on from then on (a backup director that has
     resume_by_s: float = None        # them from connection sync took the VIP over), by resume_by_s at the latest
+    starts_at_s: float = None        # the effect begins this long after the fault, not with it: the fault
+    starts_by_s: float = None        # killed nothing, a control plane's change did (a live server taken out
+                                     # by its false alarm), by starts_by_s at the latest
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -43,7 +46,7 @@ class Effect:
             record["reset_at_s"] = self.reset_at_s
         if self.reset_by_s is not None:
             record["reset_by_s"] = self.reset_by_s
-        for key in ("resume_at_s", "resume_by_s"):
+        for key in ("resume_at_s", "resume_by_s", "starts_at_s", "starts_by_s"):
             if getattr(self, key) is not None:
                 record[key] = getattr(self, key)
         return record

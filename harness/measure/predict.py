@@ -62,6 +62,8 @@ def predict(cell, effect, interval_s, inject_s, healed_after_s=None, idle=None, 
     cell was idle (from its log); rto0_s: the base RTO the kernel used for the cell's socket,
     when measured (ss); lb: the director's datapath and conntrack_loose (env.json); hz: the
     run's kernel's CONFIG_HZ (timer granularity)."""
+    if effect.starts_at_s is not None:
+        return _started_later(cell, effect, interval_s, inject_s, healed_after_s, idle, rto0_s, lb, hz)
     bypassed = not cell.socket_options_reach_kernel and (cell.tcp_user_timeout_ms or cell.keepalive)
     if bypassed:              # preloaded options never reach a program that does not connect through libc
         cell = dataclasses.replace(cell, tcp_user_timeout_ms=0, keepalive=())
@@ -75,6 +77,19 @@ def predict(cell, effect, interval_s, inject_s, healed_after_s=None, idle=None, 
     if healed_after_s is not None and window.expected_s is not None and window.earliest_s > healed_after_s:
         return Window(None, None, None, f"healed after {healed_after_s:.1f} s, before {window.basis} ran out")
     return window
+
+
+def _started_later(cell, effect, interval_s, inject_s, healed_after_s, idle, rto0_s, lb, hz):
+    """An effect a control plane's change began, starts_at_s-starts_by_s after the fault: the
+    client's own window, counted from then (the next send after it within a probe interval)."""
+    at, by = effect.starts_at_s, effect.starts_by_s if effect.starts_by_s is not None else effect.starts_at_s
+    own = predict(cell, dataclasses.replace(effect, starts_at_s=None, starts_by_s=None), interval_s, inject_s, None,
+                  idle, rto0_s, lb, hz)
+    if own.expected_s is None:
+        return own
+    basis = f"from the control plane's change at {at:.2f}-{by:.2f} s: {own.basis}"
+    return Window(own.expected_s + (at + by) / 2, own.earliest_s + at, own.latest_s + by, basis,
+                  None if own.send_by_s is None else own.send_by_s + by)
 
 
 def outstanding_data(cell, rto0_s=None, hz=kernel_model.HZ):
