@@ -17,7 +17,6 @@ Exit codes, kept by .venv/bin/blackhole (make turns every failure into 2):
   3  the lab failed (the run directory, if one was made, says why);  130/143  interrupted.
 """
 import argparse
-import contextlib
 import json
 import os
 import subprocess
@@ -60,8 +59,14 @@ def main(argv=None):
     args = parser().parse_args(argv)
     if not args.json:
         return run_command(args)
-    with contextlib.redirect_stdout(sys.stderr):
+    saved = os.dup(1)                 # the progress, and what the lab's programs print, go to stderr
+    os.dup2(2, 1)
+    try:
         code = run_command(args)
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
     run = getattr(args, "run", None)
     print(json.dumps({"command": args.command, "exit_code": code, "error": getattr(args, "error", None),
                       "run_dir": str(run.path) if run else None,

@@ -1,0 +1,40 @@
+"""The lab's own command keeps its exit codes where make turns every failure into 2: invalid input
+is 2 with nothing started, --json puts one object on stdout and the progress on stderr."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def blackhole(*words, **env):
+    return subprocess.run([sys.executable, "-m", "harness", *words], cwd=REPO, capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", **env}, timeout=120)
+
+
+def test_invalid_input_is_2_and_said_in_one_line():
+    done = blackhole("plan", "nosuch")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "no such scenario" in done.stderr
+    assert blackhole("plan", "lvs-switchover", TCP_RETRIES2="0").returncode == 2
+
+
+def test_json_is_one_object_on_stdout():
+    done = blackhole("--json", "plan", "lvs-switchover", TCP_RETRIES2="5")
+    answer = json.loads(done.stdout)
+    assert done.returncode == answer["exit_code"] == 0 and answer["command"] == "plan" and answer["error"] is None
+    assert "tcp_retries2=5" in done.stderr                    # the plan itself went to stderr
+    refused = json.loads(blackhole("--json", "plan", "lvs-switchover", KERNEL="9.9").stdout)
+    assert refused["exit_code"] == 2 and "not a kernel series" in refused["error"]
+
+
+def test_the_installed_command_runs_this_clones_harness_from_anywhere():
+    """make's venv step installs .venv/bin/blackhole (scripts/blackhole); it finds its clone by
+    its own path, so a CI job may call it from any directory."""
+    command = REPO / ".venv" / "bin" / "blackhole"
+    assert command.read_text() == (REPO / "scripts" / "blackhole").read_text()
+    done = subprocess.run([str(command), "--version"], cwd="/", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("blackhole-lab ")
+    done = subprocess.run([str(command), "plan", "lvs-switchover"], cwd="/", capture_output=True, text=True,
+                          timeout=60, env={"PATH": "/usr/bin:/bin", "TCP_RETRIES2": "abc"})
+    assert done.returncode == 2 and "TCP_RETRIES2='abc'" in done.stderr
