@@ -82,7 +82,8 @@ def _number(statement, minimum=0.0):
 
 def _use(found, statement, key, value):
     found.settings[key] = value
-    found.used.append(f"{statement.where}: {statement.keyword} {' '.join(statement.args)}: {key} {value}")
+    said = " ".join((statement.keyword, *statement.args))
+    found.used.append(f"{statement.where}: {said}: {key} {value}" if said != f"{key} {value}" else f"{statement.where}: {said}")
 
 
 def _global_defs(block, found):

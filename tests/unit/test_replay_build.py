@@ -16,7 +16,7 @@ def test_the_operators_cell_and_six_cures_in_one_failover_behind_their_keepalive
     names = [cell.name for cell in parsed.cells]
     assert names == ["yours", "read-timeout-3s", "user-timeout-3s", "director-reset", "keepalive-5-1-3"]
     yours = parsed.cells[0]
-    assert yours.client == "jdbc" and dict(yours.client_settings) == {"connectTimeout": 2000}
+    assert yours.client == "pymysql" and yours.read_timeout_s == 0
     assert dict(yours.sysctls) == {"tcp_retries2": 5}           # the others are the kernel's defaults
     assert dict(parsed.control_settings)["delay_loop"] == 2 and dict(parsed.control_settings)["retry"] == 1
     cures = {cell.name: cell for cell in parsed.cells[1:]}
