@@ -1,5 +1,5 @@
-"""keepalived's knobs as the lab exposes them, with keepalived's own defaults (keepalived.conf(5),
-../shared/PRODUCTION_FACTS.md section 1), and its timing model for "LB noticed"."""
+"""keepalived's knobs as the lab exposes them, with keepalived's own defaults (keepalived.conf(5):
+its checker and VRRP defaults), and its timing model for "LB noticed"."""
 import dataclasses
 
 from .base import NoticeWindow

@@ -80,6 +80,15 @@ def _number(statement, minimum=0.0):
     return int(value) if value == int(value) else value
 
 
+def _unused(found, statement, with_args=True):
+    """A directive the lab does not turn: named as having no bearing, or as not modelled."""
+    if statement.keyword in NO_BEARING:
+        found.no_bearing.append(statement.keyword)
+    else:
+        args = f" {' '.join(statement.args)}" if with_args and statement.args else ""
+        found.not_modelled.append(f"{statement.where}: {statement.keyword}{args}")
+
+
 def _use(found, statement, key, value):
     found.settings[key] = value
     said = " ".join((statement.keyword, *statement.args))
@@ -94,10 +103,8 @@ def _global_defs(block, found):
             found.used.append(f"{s.where}: lvs_timeouts tcp {found.idle_timeout_s}: the director's flow timeout")
         elif s.keyword == "lvs_sync_daemon":
             found.used.append(f"{s.where}: lvs_sync_daemon: the backup director gets the connection table (vrrp sync)")
-        elif s.keyword in NO_BEARING:
-            found.no_bearing.append(s.keyword)
         else:
-            found.not_modelled.append(f"{s.where}: {s.keyword}")
+            _unused(found, s, with_args=False)
 
 
 def _vrrp(block, found):
@@ -109,10 +116,8 @@ def _vrrp(block, found):
             _use(found, s, "advert_int", _number(s, 1))
         elif s.keyword in ("nopreempt", "preempt"):
             _use(found, s, "preempt", s.keyword == "preempt")
-        elif s.keyword in NO_BEARING:
-            found.no_bearing.append(s.keyword)
         else:
-            found.not_modelled.append(f"{s.where}: {s.keyword} {' '.join(s.args)}".rstrip())
+            _unused(found, s)
 
 
 def _virtual_server(block, found):
@@ -140,10 +145,8 @@ def _virtual_server(block, found):
         elif s.keyword == "real_server" and s is reals[1] and not block.first("sorry_server"):
             found.used.append(f"{s.where}: real_server {' '.join(s.args)}: the lab's replica, as a sorry server (here "
                               "it takes the traffic when the first fails, not beside it)")
-        elif s.keyword in NO_BEARING:
-            found.no_bearing.append(s.keyword)
         else:
-            found.not_modelled.append(f"{s.where}: {s.keyword} {' '.join(s.args)}".rstrip())
+            _unused(found, s)
 
 
 def _real_server(block, found):
@@ -155,10 +158,8 @@ def _real_server(block, found):
             _use(found, s, "inhibit_on_failure", True)
         elif s is (checkers[0] if checkers else None):
             _checker(s, found)
-        elif s.keyword in NO_BEARING:
-            found.no_bearing.append(s.keyword)
         else:
-            found.not_modelled.append(f"{s.where}: {s.keyword} {' '.join(s.args)}".rstrip())
+            _unused(found, s)
 
 
 def _checker(block, found):
@@ -174,7 +175,5 @@ def _checker(block, found):
             _use(found, s, "retry", int(_number(s)))
         elif s.keyword == "misc_timeout":
             _use(found, s, "connect_timeout", max(_number(s, 1.1) - 1, 0.1))
-        elif s.keyword in NO_BEARING:
-            found.no_bearing.append(s.keyword)
         else:
-            found.not_modelled.append(f"{s.where}: {s.keyword} {' '.join(s.args)}".rstrip())
+            _unused(found, s)
