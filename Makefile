@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: check plan-check plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
+.PHONY: check plan-check plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -57,6 +57,7 @@ help: check
 	@echo "make test-cluster  the cluster's tests: up, pods from the lab's images, a Service through kube-proxy IPVS, down"
 	@echo "make kernel-matrix scenario=ID [KERNELS=\"host 6.1 6.12\"]  run on each kernel, compare, store baselines"
 	@echo "make bench-guest [KERNELS=\"6.1 6.12\"]  guest disk build, boot, engine, lab up, a short run; results/bench/"
+	@echo "make sysctl-dumps [KERNELS=\"5.10 6.1 6.12 7.3\"]  sysctl -a of each guest kernel into tests/sysctl_dumps/"
 	@echo "   KERNEL=6.1|6.12|<package> on scenario, up, baseline, check-baseline runs the lab inside a guest kernel"
 	@echo "   LAB=kubernetes on scenario runs the lab as pods on the cluster make cluster-up keeps, or KUBECONFIG's (its kube-proxy the director)"
 	@echo "make bench-up      time cold build, warm up --wait and down; stored in results/bench/"
@@ -184,6 +185,10 @@ soak-interrupt: setup
 
 bench-guest: setup guest-tools
 	@$(PY) -m harness.bench.guest $(KERNELS)
+
+# `sysctl -a` of each guest kernel, kept in tests/sysctl_dumps/ for the sysctl import's unit test.
+sysctl-dumps: setup guest-tools
+	@$(PY) -m tests.sysctl_dumps.capture $(or $(KERNELS),5.10 6.1 6.12 7.3)
 
 run: plan-check setup
 	@$(PY) -m harness run $(scenario)

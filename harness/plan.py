@@ -28,7 +28,9 @@ def lines(scenario, kernel, host_has_ipvs, environ):
                + (f" ({', '.join(f'{k}={v}' for k, v in scenario.control_settings)})" if scenario.control_settings else ""))
     out.append(f"datapath: {scenario.datapath}; cell namespaces: {scenario.cell_namespaces}")
     out.append(f"loads: probe every {scenario.probe.interval_ms:g} ms" + "".join(
-        f", {name}" for name in ("sysbench", "wrk", "connect", "writer") if getattr(scenario, name)))
+        f", {name}" for name in ("sysbench", "wrk", "connect") if getattr(scenario, name))
+        + (f", writer {scenario.writer.rate_per_s:g}/s{' (by default; WRITER=0: none)' if scenario.writer.by_default else ''}"
+           if scenario.writer else ""))
     out.append(f"cells ({len(scenario.cells)}):")
     out += [f"  {cell.name:<28} {cell_knobs(cell)}" for cell in scenario.cells]
     out.append("steps:")

@@ -2,7 +2,7 @@
 container), as a witness beside what the client reported: when its last retransmission timer was due."""
 from harness import scenario
 from harness.measure import director_flows, probe_log, ss_log
-from harness.measure.run_record import first_connection_samples
+from harness.measure.run_record import caught_connection_samples
 from tests.kernel_facts import RTO_MAX_S, assert_meets, assert_within
 
 SAMPLER_GAP_S = 1.5           # ss samples every 0.5 s: none for this long after a timer is a stall
@@ -18,7 +18,7 @@ def answer_lost_in_flight(run, cell_name, t_fault):
     the flow's entry (IPVS semantics, tests/lab/answer_in_flight.py), and neither the kernel's
     retransmissions nor a director's reset, which meets only what a client sends, can end the
     wait. Seen in make test runs under three labs (the old backend slow to answer)."""
-    samples = first_connection_samples(run, cell_of(run, cell_name), run.read(run.probe_log(cell_name)))
+    samples = caught_connection_samples(run, cell_of(run, cell_name), run.read(run.probe_log(cell_name)), t_fault)
     return ss_log.nothing_unacked_after(samples, t_fault)
 
 

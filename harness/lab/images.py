@@ -160,6 +160,19 @@ def record_build():
 
 
 def save_host_images(path):
+    """The lab's images into one archive for a guest's disk, which is keyed by the checkout's
+    files: images built from other files (edited since the last build) are refused, or the disk
+    would carry the old images under the new files' key until those files changed again."""
+    try:
+        built_from = json.loads(_built_record().read_text()).get("keys")
+    except (OSError, ValueError):
+        built_from = None
+    now = host_image_keys()
+    stale = sorted(name for name in now if (built_from or {}).get(name) != now[name])
+    if stale:
+        raise LabError(f"image {stale[0]} was built from other files than the checkout has now"
+                       f"{f' (and {len(stale) - 1} more)' if len(stale) > 1 else ''}: build the lab's images "
+                       "first (make images), then the guest's disk is made from them")
     subprocess.run(["docker", "save", "-o", str(path), *image_names()], check=True, timeout=900)
 
 

@@ -35,3 +35,19 @@ def idle_period(text):
 def local_ports(text):
     """The local ports of the probe's connections (from its 'connected' records)."""
     return [r["local_port"] for r in records(text) if "connected" in r and "local_port" in r]
+
+
+def caught_connection(text, t_fault):
+    """(local port, when it connected) of the connection a fault at t_fault caught: the one the
+    last operation sent before the fault used (its `conn`), else the first; None when no record
+    names a port. A first connect that failed before the fault (a JVM's, slow in an emulated
+    guest) left the probe on its second connection, and its first was gone before the fault."""
+    every = list(records(text))
+    connected = [r for r in every if "connected" in r and "local_port" in r]
+    if not connected:
+        return None
+    by_number = {r["conn"]: r for r in connected if "conn" in r}
+    in_use = [r["conn"] for r in every if "t0" in r and r.get("conn") and t_fault is not None and r["t0"] <= t_fault]
+    record = by_number.get(in_use[-1]) if in_use else None
+    record = record or connected[0]
+    return record["local_port"], record["connected"]

@@ -55,14 +55,21 @@ def next_operation(ops, after_t):
             "server": op.get("server")}
 
 
-def first_connection_samples(run, cell, probe_text):
-    """The ss samples of the cell's first probe connection (the one a fault catches), taken by
-    the sampler of the cell's container; [] when there are none."""
+# ss's '@' stamp is taken before ss runs, so a sample can carry a time up to this much before the
+# socket it shows connected (a loaded node: ss started a second late, ss_sampler.py).
+SAMPLE_LEAD_S = 1.0
+
+
+def caught_connection_samples(run, cell, probe_text, t_fault):
+    """The ss samples of the probe connection the fault caught (probe_log.caught_connection),
+    taken by the sampler of the cell's container; [] when there are none."""
     ss_path = run.ss_samples(cell.namespace)
-    ports = probe_log.local_ports(probe_text)
-    if not ss_path.exists() or not ports:
+    caught = probe_log.caught_connection(probe_text, t_fault)
+    if not ss_path.exists() or not caught:
         return []
-    return ss_log.first_connection(ss_log.by_port(ss_path).get(ports[0], []))
+    port, connected_t = caught
+    samples = [s for s in ss_log.by_port(ss_path).get(port, []) if s.t >= connected_t - SAMPLE_LEAD_S]
+    return ss_log.first_connection(samples)
 
 
 def verdict(window, outcome, status, observed_s=None):

@@ -19,7 +19,7 @@ import numpy as np  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
 from . import connect_chart, data_chart  # noqa: E402
-from ..measure.run_record import first_connection_samples  # noqa: E402
+from ..measure.run_record import caught_connection_samples  # noqa: E402
 from ..scenario.files import of_run  # noqa: E402
 
 FAULT_COLOUR = "#f4cccc"
@@ -159,7 +159,7 @@ def retransmissions(run, summary, path):
     series = []
     for c in hung:
         probe_text = run.read(run.probe_log(c["cell"]))
-        samples = [s for s in first_connection_samples(run, cells[c["cell"]], probe_text)
+        samples = [s for s in caught_connection_samples(run, cells[c["cell"]], probe_text, t_fault)
                    if t_fault - 1 <= s.t <= t_fault + c["probe"]["detect_s"] + 1]
         if samples:
             series.append((c, samples))

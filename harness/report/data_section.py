@@ -20,7 +20,9 @@ def _seqs(seqs, limit=20):
 def explanations(part):
     lines = [f"A writer inserted sequence-numbered rows through the VIP at {part['rate_per_s']:g}/s, each tried "
              f"up to {part['attempts_per_write']} time(s) until acknowledged; after the run {part['new_primary']} "
-             "(the server taking writes at the end) was read back directly."]
+             "(the server taking writes at the end) was read back directly."
+             + (" (The writer every failover has; load.writer: off or WRITER=0 leaves it out.)"
+                if part.get("by_default") else "")]
     semi = part.get("semi_sync_on_first_primary")
     if part.get("replication") == "semi-sync":
         first = part["old_primary"] or part["new_primary"]

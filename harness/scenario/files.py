@@ -79,15 +79,19 @@ def _set_control_settings(plane):
     return apply
 
 
-def _set_load_rate(key, what, kind):
-    """CONNECT_PROBE=N / WRITER=N: that load of the scenario at N per second (0: none)."""
+def _set_load_rate(key, what, kind, none=None):
+    """CONNECT_PROBE=N / WRITER=N: that load of the scenario at N per second (0: none; `none`, when
+    given, is what the section then says: the writer's `off`, or its default would run)."""
     def apply(raw, name, text):
         rate = _typed(name, text, kind)
         load = raw.setdefault("load", {}) if isinstance(raw.get("load", {}), dict) else None
         if "burst" in raw or load is None:
             raise ScenarioError(f"{name}: only a failover scenario's load can take the {what}")
         if rate == 0:
-            load.pop(key, None)
+            if none is None:
+                load.pop(key, None)
+            else:
+                load[key] = none
         else:
             load[key] = {**(load.get(key) or {}), "rate_per_s": rate}
     return apply
@@ -103,7 +107,7 @@ OVERRIDES = {
     "NAMESPACES": _set_top("namespaces", str),
     "KEEPALIVED": _set_control_settings("keepalived"),
     "CONNECT_PROBE": _set_load_rate("connect", "connect prober", int),
-    "WRITER": _set_load_rate("writer", "writer", float),
+    "WRITER": _set_load_rate("writer", "writer", float, none=False),
     "DB_ENGINE": _set_top("database", str),
     "REPLICATION": _set_in_section("replication", "mode", str),
     "SEMI_SYNC_TIMEOUT_MS": _set_in_section("replication", "semi_sync_timeout_ms", int),

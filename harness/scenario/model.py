@@ -108,9 +108,10 @@ class ConnectProbe:
 class Writer:
     """Sequence-numbered inserts through the VIP (load.writer), each write tried up to `attempts`
     times until acknowledged; after the run both servers are read back (data accounting)."""
-    rate_per_s: float = 20.0
+    rate_per_s: float = 4.0
     attempts: int = 2
     read_timeout_s: float = 0.0      # the writer's own wait for an answer (0: none, the kernel decides)
+    by_default: bool = False         # the scenario did not ask for it (load.writer: off leaves it out)
 
 
 @dataclasses.dataclass(frozen=True)

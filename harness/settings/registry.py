@@ -75,7 +75,7 @@ OVERRIDES = (
 PLACES = (
     Knob("scenario", targets.scenario, SCENARIO_GOALS, "the scenario to run"),
     Knob("KERNEL", targets.kernel, PLACE_GOALS, "where the lab runs: host, or a guest booting that Debian kernel"),
-    Knob("KERNELS", targets.kernels, ("kernel-matrix", "bench-guest"), "the kernels a matrix runs on"),
+    Knob("KERNELS", targets.kernels, ("kernel-matrix", "bench-guest", "sysctl-dumps"), "the kernels a matrix runs on"),
     Knob("LAB", kinds.choice("compose", "kubernetes"), LAB_GOALS, "Compose (host or guest), or the kept cluster"),
     Knob("KUBECONFIG", kinds.existing_file, LAB_GOALS + ("cluster-up", "test-cluster"), "a cluster's kubeconfig"),
     Knob("KEEP_LAB", kinds.flag, RUNS, "leave the lab up after the run (host only)"),

@@ -15,7 +15,7 @@ import functools
 from ..control.base import control_plane
 from ..measure import kernel_model, probe_log, recovery, ss_log
 from ..measure.predict import predict
-from ..measure.run_record import (fault_effect, first_connection_samples, first_fault, heal_of, observed_until,
+from ..measure.run_record import (caught_connection_samples, fault_effect, first_fault, heal_of, observed_until,
                                   run_status)
 
 LOAD_MARGIN_S = 60.0          # loads run this much longer than the run could need, then stop by themselves
@@ -163,14 +163,14 @@ class CellRecord:
         return (idle[0] - t_fault, idle[1] - t_fault if idle[1] else None) if idle else None
 
     @functools.cached_property
-    def first_connection_samples(self):
-        """ss's samples of the cell's first connection (the one the fault catches); [] if none."""
-        return first_connection_samples(self.context.run, self.cell, self.probe_text)
+    def caught_connection_samples(self):
+        """ss's samples of the connection the fault caught; [] if none."""
+        return caught_connection_samples(self.context.run, self.cell, self.probe_text, self.context.t_fault)
 
     @functools.cached_property
     def base_rto_s(self):
-        """The base RTO the kernel used for the cell's first connection (ss), or None."""
-        return ss_log.base_rto_s(self.first_connection_samples, self.context.t_fault)
+        """The base RTO the kernel used for the connection the fault caught (ss), or None."""
+        return ss_log.base_rto_s(self.caught_connection_samples, self.context.t_fault)
 
     @functools.cached_property
     def window(self):

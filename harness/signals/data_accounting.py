@@ -33,7 +33,7 @@ class DataAccounting(Signal):
         first_primary = old or new
         semi_sync = ledger.parse_semi_sync(run.read(run.semi_sync_status(first_primary)))
         seconds = ledger.per_second(attempts, accounting.get("lost_seqs", []), t_fault) if t_fault is not None else []
-        return {"per_second": seconds, "rate_per_s": s.writer.rate_per_s, "attempts_per_write": s.writer.attempts,
+        return {"per_second": seconds, "rate_per_s": s.writer.rate_per_s, "by_default": s.writer.by_default, "attempts_per_write": s.writer.attempts,
                 "replication": s.replication.mode, "semi_sync_timeout_ms": s.replication.semi_sync_timeout_ms,
                 "semi_sync_on_first_primary": semi_sync if s.replication.mode == "semi-sync" else None,
                 "new_primary": new, "old_primary": old, "position_at_promotion": position,

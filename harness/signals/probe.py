@@ -54,4 +54,4 @@ def waits_for_a_lost_answer(record):
     keepalive would."""
     t_fault = record.context.t_fault
     return (record.idle is None and not any(op["t1"] > t_fault for op in record.ops)
-            and ss_log.nothing_unacked_after(record.first_connection_samples, t_fault))
+            and ss_log.nothing_unacked_after(record.caught_connection_samples, t_fault))

@@ -38,6 +38,7 @@ public class HikariProbe {
                 default: config.addDataSourceProperty(kv[0], kv[1]);
             }
         }
+        ZooWarmup.linkFailurePath(config.getDataSourceProperties());
         try (HikariDataSource pool = new HikariDataSource(config)) {
             do {
                 double t0 = ZooLog.now();

@@ -19,6 +19,7 @@ public class JdbcProbe {
             String[] kv = args[i].split("=", 2);
             props.setProperty(kv[0], kv[1]);
         }
+        ZooWarmup.linkFailurePath(props);
         Connection conn = null;
         int number = 0;                    // 0: no connection (a connect that failed)
         do {

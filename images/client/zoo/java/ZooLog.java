@@ -37,12 +37,17 @@ final class ZooLog {
 
     /** The application sees the exception's class; its message (and cause) go to detail. */
     static void failed(double t0, Exception e, int conn) {
-        String detail = String.valueOf(e.getMessage()).split("\n")[0];
-        if (e instanceof SQLException && ((SQLException) e).getSQLState() != null)
-            detail = "SQLState " + ((SQLException) e).getSQLState() + ": " + detail;
+        String detail = describe(e);
         emit(String.format("{\"t0\": %.6f, \"t1\": %.6f, \"ok\": false, \"error\": \"%s\", \"detail\": \"%s\", \"conn\": %d}",
                            t0, now(), e.getClass().getSimpleName(),
                            quote(detail.length() > 200 ? detail.substring(0, 200) : detail), conn));
+    }
+
+    static String describe(Exception e) {
+        String detail = String.valueOf(e.getMessage()).split("\n")[0];
+        if (e instanceof SQLException && ((SQLException) e).getSQLState() != null)
+            detail = "SQLState " + ((SQLException) e).getSQLState() + ": " + detail;
+        return detail;
     }
 
     static String quote(String s) {
