@@ -26,10 +26,11 @@ def test_the_report_of_a_real_run_opens_with_every_chart(matrix_run, tmp_path):
     report.render(run)                                          # re-rendered from disk only
     page = run.page
     charts = sorted(p.name for p in run.charts_dir.glob("*.png"))
-    assert charts == ["recovery.png", "retransmissions.png", "timeline.png"]
+    # write-outcomes.png: the writer every failover through the database has
+    assert charts == ["recovery.png", "retransmissions.png", "timeline.png", "write-outcomes.png"]
 
     dom = chromium("--virtual-time-budget=10000", "--dump-dom", page.as_uri()).stdout
-    assert re.search(r'data-images="3/3"', dom), "not every chart image loaded in the browser"
+    assert re.search(r'data-images="4/4"', dom), "not every chart image loaded in the browser"
     assert "r8" in dom and "model window" in dom
 
     screenshot = tmp_path / "report.png"
