@@ -9,7 +9,7 @@
 #   ensure-kube.sh kubectl  kubectl: the lab's exec on a cluster given only by its kubeconfig
 #                           (harness/lab/cluster/agent.py), where this host has none.
 set -euo pipefail
-KUBERNETES=v1.34.2       # k8s.io/kube-proxy v0.34.4 is missing from the proxy (K8S_FACTS.md)
+KUBERNETES=v1.34.2       # k8s.io/kube-proxy v0.34.4 is missing from the proxy (docs/facts/kubernetes.md)
 STAGING=v0.34.2
 ETCD=v3.6.4              # what Kubernetes 1.34 pins
 GO_MIN=1.24

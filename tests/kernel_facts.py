@@ -1,4 +1,4 @@
-"""What ../shared/KERNEL_FACTS.md says the kernel does, as numbers tests can hold a run to,
+"""What docs/facts/kernel.md says the kernel does, as numbers tests can hold a run to,
 independently of the harness's own model (harness/measure/kernel_model.py)."""
 
 # tcp_retries2: (budget s, expected ETIMEDOUT after the first unacknowledged send on a veth path: low, high)
@@ -24,7 +24,7 @@ def blackhole_bounds(retries2, lead_s, base_rto_s=None):
     """Seconds after the fault, as windows the error may fall in. The table's range, the first
     unacknowledged send being up to lead_s (a probe interval, and the fault step's uncertainty)
     after the fault. Given the base RTO the kernel reported for the socket (ss), the ladder, a sum
-    of doublings of it, scales with it: VM_FACTS.md's guests (204-216 ms) stretch it by up to ~1 s.
+    of doublings of it, scales with it: docs/facts/guest.md's guests (204-216 ms) stretch it by up to ~1 s.
     Plus an earlier firing's window where that firing can already end it (earliest_firing_window).
     The table was measured on an idle machine; the timer that ends the hang, set for about half of
     it (the RTO doubles), may fire up to WHEEL_SLACK of that late, as it does on a loaded one (a
@@ -44,7 +44,7 @@ def blackhole_bounds(retries2, lead_s, base_rto_s=None):
 
 
 def earliest_firing_window(retries2, rto_s, lead_s):
-    """KERNEL_FACTS.md: the budget is checked only when the RTO timer fires, from the first
+    """docs/facts/kernel.md: the budget is checked only when the RTO timer fires, from the first
     retransmission on, and each timer may fire up to WHEEL_SLACK late. The TLP fires one RTO
     after the first send, the first retransmission (it starts the clock) one more RTO later,
     then the RTO doubles up to RTO_MAX_S. The first firing that, late, can be past the budget
@@ -71,7 +71,7 @@ def assert_within(value, bounds, what):
     windows = bounds if isinstance(bounds, list) else [bounds]
     shown = " or ".join(f"{low:.2f}-{high:.2f}" for low, high in windows)
     assert value is not None and any(low <= value <= high for low, high in windows), (
-        f"{what}: {value if value is None else round(value, 3)} s, KERNEL_FACTS.md says {shown} s")
+        f"{what}: {value if value is None else round(value, 3)} s, docs/facts/kernel.md says {shown} s")
 
 
 def assert_meets(bracket, bounds, what):
@@ -80,10 +80,10 @@ def assert_meets(bracket, bounds, what):
     shown = " or ".join(f"{low:.2f}-{high:.2f}" for low, high in windows)
     earliest, latest = bracket
     assert any(earliest <= high and low <= latest for low, high in windows), (
-        f"{what}: {earliest:.3f}-{latest:.3f} s, KERNEL_FACTS.md says {shown} s")
+        f"{what}: {earliest:.3f}-{latest:.3f} s, docs/facts/kernel.md says {shown} s")
 
 
-# PRODUCTION_FACTS.md (seed 003): when an unanswered SYN is sent again, s after the first, with
+# docs/facts/production.md (seed 003): when an unanswered SYN is sent again, s after the first, with
 # the default tcp_syn_retries=6: kernels with tcp_syn_linear_timeouts (>= 6.5, default 4) and without.
 SYN_RETRANSMITTED_AT_S = {"linear": (1, 2, 3, 4, 5, 7, 11, 19, 35, 67), "doubling": (1, 3, 7, 15, 31, 63)}
 

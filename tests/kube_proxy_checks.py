@@ -1,5 +1,5 @@
 """What the kube-proxy tests (host: nftables; guest: IPVS) check alike: the lab's addresses, and
-that each client's wait ended where KERNEL_FACTS.md says, whatever kube-proxy did."""
+that each client's wait ended where docs/facts/kernel.md says, whatever kube-proxy did."""
 from harness.measure import probe_log
 from tests.kernel_facts import SEND_STAMP_S, blackhole_bounds, user_timeout_bounds
 from tests.scenarios.conftest import assert_waited, cells
@@ -25,8 +25,8 @@ def probe_overhead_s(run, cell, t_fault):
 
 
 def assert_clients_waited_for_their_kernel(summary, run):
-    """r5 within tcp_retries2=5's range, r5-ut3000 within TCP_USER_TIMEOUT 3 s's (KERNEL_FACTS.md),
-    each counted as KERNEL_FACTS.md counts it: from the client's first unanswered send, the failed
+    """r5 within tcp_retries2=5's range, r5-ut3000 within TCP_USER_TIMEOUT 3 s's (docs/facts/kernel.md),
+    each counted as docs/facts/kernel.md counts it: from the client's first unanswered send, the failed
     operation's own start, with the probe's own overhead as observed before the fault. Counted
     from the fault's stamp instead, the wait also holds how late the probe sent after the death:
     in a one-vCPU guest, whose CPU the fault's own execs took, r5-ut3000's error came 5.33 s after

@@ -107,7 +107,7 @@ def check_a_running_lab(lab, witness):
     assert described["where"]["where"] in witness.where and witness.describes_its_tools(described)
     assert set(described["images"]) >= {DIRECTOR, SERVER, CELL.service}
     assert lab.datapath in ("ipvs", "nftables") and lab.datapath == ("ipvs" if lab.kernel.has_ipvs() else "nftables")
-    # the kernel's defaults, read in a new namespace: KERNEL_FACTS.md's (tcp_retries2 15, tcp_syn_retries 6),
+    # the kernel's defaults, read in a new namespace: docs/facts/kernel.md's (tcp_retries2 15, tcp_syn_retries 6),
     # IPVS's own sysctls exactly where the kernel has IPVS
     facts = described["kernel_facts"]
     defaults = facts["sysctl_defaults"]

@@ -1,7 +1,7 @@
 """keepalived as the director's control plane: it health-checks the real servers and programs
 IPVS itself (a failed primary out, the replica, its sorry server, in; the promotion by its
 notify_down hook), never touching net.ipv4.vs.*; with VRRP, two directors share the VIP.
-../shared/PRODUCTION_FACTS.md sections 1 and 2."""
+docs/facts/production.md sections 1 and 2."""
 import dataclasses
 import re
 

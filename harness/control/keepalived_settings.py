@@ -38,7 +38,7 @@ class KeepalivedSettings:
 
 
 # VRRP version 2 (keepalived's default): the backup declares the master down 3 advert intervals plus
-# a skew of (256 - its priority)/256 s after the last advert it heard (PRODUCTION_FACTS.md section 1)
+# a skew of (256 - its priority)/256 s after the last advert it heard (docs/facts/production.md section 1)
 BACKUP_PRIORITY = 100
 
 

@@ -10,7 +10,7 @@ Service's EndpointSlice, and kube-proxy reprograms the director by itself.
   nftables mode  no drain at all: the endpoint leaves the service's chain at once, and a TCP
                  flow keeps the conntrack DNAT it had to the backend that is gone.
 Either way a flow to a backend that vanished silently stays a blackhole until the client's own
-kernel gives up (kubernetes#71358, #77903). ../shared/PRODUCTION_FACTS.md section 3."""
+kernel gives up (kubernetes#71358, #77903). docs/facts/production.md section 3."""
 from ..measure import director_table
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, SERVICE_SERVERS
 from . import kube_proxy_log, kube_proxy_metrics
@@ -35,7 +35,7 @@ NFT_SAMPLE = "nft list table ip kube-proxy 2>/dev/null | grep -E 'chain service-
 # kube-proxy's --min-sync-period default: a change waits at most this long for the sync that
 # programs it, when the previous sync was less than this long ago (its BoundedFrequencyRunner).
 MIN_SYNC_PERIOD_S = 1.0
-# One sync's own time: 35-73 ms on this host's kernel (../shared/K8S_FACTS.md); allowed ten
+# One sync's own time: 35-73 ms on this host's kernel (docs/facts/kubernetes.md); allowed ten
 # times that, or what kube-proxy's log says the sync took when that is longer: in a TCG guest,
 # where each ipset and iptables-restore is a process on one emulated CPU, 8.6-17 s.
 SYNC_BUDGET_S = 0.75
@@ -128,7 +128,7 @@ class KubeProxy(ControlPlane):
         min-sync-period, and the sync itself."""
         written = max(0.0, (change.cause_t if change.cause_t is not None else change.t) - death_t)
         sync_s = max(SYNC_BUDGET_S, change.took_s or 0.0)
-        took = f"that sync took {sync_s:.2f} s by its log" if sync_s > SYNC_BUDGET_S else "one sync 35-73 ms: K8S_FACTS.md"
+        took = f"that sync took {sync_s:.2f} s by its log" if sync_s > SYNC_BUDGET_S else "one sync 35-73 ms: docs/facts/kubernetes.md"
         return NoticeWindow(written + 0.05, written, written + MIN_SYNC_PERIOD_S + sync_s,
                             f"the EndpointSlice written {written:.2f} s after the death, then kube-proxy's next "
                             f"sync (min-sync-period {MIN_SYNC_PERIOD_S:g} s, {took})")

@@ -1,4 +1,4 @@
-"""Oracle's MySQL 9.7 from Debian's unstable suite (images/mysql97, MYSQL_FACTS.md): GTID
+"""Oracle's MySQL 9.7 from Debian's unstable suite (images/mysql97, docs/facts/mysql.md): GTID
 replication set up by the image's entrypoint; the replica runs with super_read_only."""
 from .base import DatabaseEngine
 
@@ -13,7 +13,7 @@ class MySQL(DatabaseEngine):
     sql_client = ("mysql",)
     version_command = ("mysqld", "--version")
     position_variable = "@@gtid_executed"
-    full_login_options = ("--get-server-public-key",)     # caching_sha2_password without TLS (MYSQL_FACTS.md)
+    full_login_options = ("--get-server-public-key",)     # caching_sha2_password without TLS (docs/facts/mysql.md)
     stop_receiving_sql = "STOP REPLICA IO_THREAD"
     promote_sql = ("STOP REPLICA; RESET REPLICA ALL; SET GLOBAL super_read_only = OFF; "
                    "SET GLOBAL read_only = OFF;")

@@ -1,4 +1,4 @@
-"""When does the kernel give up on a blackholed connection? (../shared/KERNEL_FACTS.md)
+"""When does the kernel give up on a blackholed connection? (docs/facts/kernel.md)
 
 With data outstanding and no ACK ever coming back:
   t=0            the segment is sent

@@ -50,7 +50,7 @@ LOST_PACKETS = (effects.BLACKHOLE, effects.PARTITION)
 # ended 5.186 s after the fault, their send due by 0.124 s: their timers 0.062 s late or more.
 APP_TIMER_LATE_S = 0.12
 # How long a reset the director sends on a retransmission takes to reach the application: a round
-# trip on the lab's path (up to 15 ms in a TCG guest, VM_FACTS.md) and the client's scheduling
+# trip on the lab's path (up to 15 ms in a TCG guest, docs/facts/guest.md) and the client's scheduling
 # (a keepalived-failover run in a 6.12 guest: the error came 35 ms after the retransmission's latest firing).
 RESET_DELIVERY_S = 0.05
 

@@ -69,7 +69,7 @@ class Cell:
 
 
 # shared: the lab's own account, which any client's login warms (caching_sha2_password keeps a
-# login in its cache; MYSQL_FACTS.md). cold: an account of the cell's own nobody has logged in with.
+# login in its cache; docs/facts/mysql.md). cold: an account of the cell's own nobody has logged in with.
 # primed: one logged in once on the primary before the clients start, as an account in use is: the
 # replica, promoted, has never seen it log in.
 ACCOUNTS = ("shared", "cold", "primed")

@@ -36,7 +36,7 @@ SQL
   fi
 else
   : "${PRIMARY_HOST:?}"
-  # caching_sha2_password over a channel without TLS needs the source's RSA key (MYSQL_FACTS.md);
+  # caching_sha2_password over a channel without TLS needs the source's RSA key (docs/facts/mysql.md);
   # the channel's TLS is on by default, the key is asked for in case it is not.
   [ "$REPLICATION" = semi-sync ] && mysql -e "SET GLOBAL rpl_semi_sync_replica_enabled = ON"
   mysql <<SQL

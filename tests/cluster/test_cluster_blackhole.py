@@ -6,7 +6,7 @@ IPVS table at weight 0 while the blackholed connections last. Each client waits 
 kernel, then reconnects to the pod that is left. (The pod is not deleted during the hang: its
 address gone from the node's bridge, the node would answer the retransmissions with ICMP host
 unreachable, which is not silent.)
-The witnesses are outside the harness: KERNEL_FACTS.md's ranges, counted from each client's own
+The witnesses are outside the harness: docs/facts/kernel.md's ranges, counted from each client's own
 failed send; the node's IPVS table (ipvsadm); the pods' names as nginx answers them."""
 import re
 import time

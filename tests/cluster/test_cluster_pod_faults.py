@@ -3,7 +3,7 @@ turned off, then its pod deleted (scenarios/pod-unready-then-deleted.yaml), and 
 refused where the cluster has one node. The witnesses are not the harness: the node's own IPVS
 table (the primary at weight 0 while not ready, the replica serving), the node's IPVS flows and
 the probe's own record (the connection kept to the primary), the kubelet's Killing event, and
-KERNEL_FACTS.md's budget, which a kernel timeout could not have beaten."""
+docs/facts/kernel.md's budget, which a kernel timeout could not have beaten."""
 import json
 
 import pytest

@@ -1,7 +1,7 @@
 """A scenario run on the cluster (LAB=kubernetes): the seed, lvs-switchover, through the same
 pipeline, probes and report as on the Compose labs, with the cluster's own kube-proxy (IPVS) as
 the director; and a cell the node's kubelet does not allow refused before anything is made.
-The witnesses: KERNEL_FACTS.md's window counted from the blackholed query's own send, the
+The witnesses: docs/facts/kernel.md's window counted from the blackholed query's own send, the
 node's IPVS flow table (ipvsadm), and the API server's list of namespaces."""
 import io
 import shutil

@@ -1,12 +1,12 @@
 """Two directors share the VIP with VRRP; the master dies silently under load. The backup takes
-the VIP over after missing three adverts (PRODUCTION_FACTS.md: 3 x advert_int + (256-priority)/256
+the VIP over after missing three adverts (docs/facts/production.md: 3 x advert_int + (256-priority)/256
 s, 3.61 s at priority 100), the clients' neighbour entries move with its gratuitous ARP, and each
 client's established flow meets the backup at its next retransmission: without connection sync
 the backup's own stack resets it; with it (lvs_sync_daemon) it goes on to the same backend. When
-the master comes back it preempts, and the same happens the other way (KERNEL_FACTS.md: the next
+the master comes back it preempts, and the same happens the other way (docs/facts/kernel.md: the next
 retransmission after a moment t comes by 2t, plus the wheel's slack). With sync, a flow survives
 the failback only if the restarted master learned it before taking the VIP back: IPVS syncs a
-flow at its 3rd packet, then every 50th (PRODUCTION_FACTS.md), so a restarted master that
+flow at its 3rd packet, then every 50th (docs/facts/production.md), so a restarted master that
 preempts within a few seconds of its start may not know a flow yet, and resets it like a master
 without sync would (keepalived's preempt_delay, from state BACKUP, is the way to give it time)."""
 import pytest

@@ -1,7 +1,7 @@
 """scenarios/healthcheck-storm.yaml in a guest kernel, short: keepalived's checks of a healthy
 primary from 8 virtual services on two directors, its SYNs limited to 5/s for 25 s. Bounds from
 outside the harness: the scenario's own connect_timeout and limit, the SYN schedules of
-PRODUCTION_FACTS.md (the guest kernel's), and keepalived's own log."""
+docs/facts/production.md (the guest kernel's), and keepalived's own log."""
 import pytest
 
 from harness.measure import connect_log, health_checks

@@ -16,8 +16,8 @@ def test_the_seed_blackhole_through_real_ipvs(run_in_guest, guest):
     assert env["datapath"] == "ipvs" and env["where"]["where"] == "guest"
     assert env["kernel"] == guest.kernel_release() and env["director"]["ipvs_expire_nodest_conn"] == 0
     probe, t_fault = cell["probe"], summary["fault"]["t"]
-    # KERNEL_FACTS.md (tcp_retries2=5: 12.8-13.5 s after the first unacknowledged send), its ladder
-    # scaled to the RTO the guest's kernel reported (VM_FACTS.md: 204-216 ms under TCG), counted
+    # docs/facts/kernel.md (tcp_retries2=5: 12.8-13.5 s after the first unacknowledged send), its ladder
+    # scaled to the RTO the guest's kernel reported (docs/facts/guest.md: 204-216 ms under TCG), counted
     # from the blackholed query's own send (the probe writes it right after stamping t0), by the
     # kernel's own timer (ss) and by what the probe reported. How late after the fault the probe
     # sent it is the machine's business (CI's busy guest: 14.28 s from the fault once), printed.

@@ -1,8 +1,8 @@
 """keepalived as the director's control plane, in a guest kernel with IPVS: nobody swaps the
 director; keepalived notices the primary's silent death by its own checks, takes it out and
 promotes the replica (its notify_down hook), and each client's outage splits into "LB noticed"
-and "client noticed". Bounds from PRODUCTION_FACTS.md (keepalived's worst case) and
-KERNEL_FACTS.md (the retransmission ladder), not from the harness's model."""
+and "client noticed". Bounds from docs/facts/production.md (keepalived's worst case) and
+docs/facts/kernel.md (the retransmission ladder), not from the harness's model."""
 import pytest
 
 from tests.control_plane_contract import check_changes
@@ -12,7 +12,7 @@ from tests.scenarios.conftest import cells
 pytestmark = pytest.mark.guest
 
 DELAY_LOOP, CONNECT_TIMEOUT, RETRY, DELAY_BEFORE_RETRY = 2, 1, 1, 1
-# PRODUCTION_FACTS.md: a silent host is taken out delay_loop + (retry+1)*connect_timeout +
+# docs/facts/production.md: a silent host is taken out delay_loop + (retry+1)*connect_timeout +
 # retry*delay_before_retry after its death at the latest; the acceptance allows 1 s either way.
 WORST_S = DELAY_LOOP + (RETRY + 1) * CONNECT_TIMEOUT + RETRY * DELAY_BEFORE_RETRY
 BEST_S = (RETRY + 1) * CONNECT_TIMEOUT + RETRY * DELAY_BEFORE_RETRY

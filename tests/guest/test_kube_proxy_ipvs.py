@@ -20,10 +20,10 @@ pytestmark = [pytest.mark.guest, pytest.mark.kernel]
 # The node's grace, longer than the scenario's 4 s: kube-proxy's sync then comes after every
 # client's kernel has given up. With one emulated CPU a sync that overlapped r5's last
 # retransmission timer (13.7 s of CPU, from 10.3 s after the death) delayed its end to 15.78 s,
-# past KERNEL_FACTS.md's window: the lab measured a busy node, not what this test checks.
+# past docs/facts/kernel.md's window: the lab measured a busy node, not what this test checks.
 GRACE_S = 20
 # The replica's promotion waits until r5-ut3000's kernel has given up (3.15-4.12 s after its send,
-# KERNEL_FACTS.md): otherwise its execs (a mysql client each, started through runc) fall right in
+# docs/facts/kernel.md): otherwise its execs (a mysql client each, started through runc) fall right in
 # that window on the guest's two emulated CPUs. Once (a CI run, kube-proxy's sync taking 26.3 s)
 # the error came 4.97 s after the send.
 PROMOTION_AFTER_S = 5

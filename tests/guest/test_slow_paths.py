@@ -1,7 +1,7 @@
 """Slow paths in a guest kernel (sch_plug, ifb, sch_netem), one lab: the primary's receive path
 held for 0.6 s every 4 s (rx_stall), then its link 150 ms slower (slow_link). Bounds from
 outside the harness: the stall and the delay the steps ask for, the initial SYN RTO of 1 s
-(PRODUCTION_FACTS.md: a SYN held for less is never resent), and that neither a plug queue nor
+(docs/facts/production.md: a SYN held for less is never resent), and that neither a plug queue nor
 a delay drops anything, so no connect and no query may fail."""
 import pytest
 

@@ -1,5 +1,5 @@
 """Each client of the zoo against MySQL 9.7 with its authentication cache cold, without TLS (the
-zoo's own settings): caching_sha2_password then needs the server's RSA key (MYSQL_FACTS.md). The
+zoo's own settings): caching_sha2_password then needs the server's RSA key (docs/facts/mysql.md). The
 outcome is the driver's and the server's own: the first operation's answer or error, after the
 server's cache was emptied (FLUSH PRIVILEGES) and nobody else connected."""
 import json

@@ -33,7 +33,7 @@ def run_scenario(tmp_path):
 
 
 def assert_waited(cell, bounds, name=None):
-    """A cell's wait held to KERNEL_FACTS.md as it counts it: from the client's first unanswered
+    """A cell's wait held to docs/facts/kernel.md as it counts it: from the client's first unanswered
     send, the failed operation's own start (its stall_s). Counted from the fault's stamp instead,
     the wait also holds how late the probe sent after the fault: a busy CI machine's five 5 s
     read timeouts each ended 5.28 s after the stamp, all with the same delay."""

@@ -12,7 +12,7 @@ from tests.scenarios.conftest import assert_waited, cells
 
 
 def assert_within_kernel_budget(cell, retries2):
-    """KERNEL_FACTS.md's range for tcp_retries2, its ladder scaled to the RTO the kernel reported
+    """docs/facts/kernel.md's range for tcp_retries2, its ladder scaled to the RTO the kernel reported
     (ss), from the client's failed send."""
     assert_waited(cell, blackhole_bounds(retries2, SEND_STAMP_S, cell["predicted"]["base_rto_s"]))
 
@@ -30,7 +30,7 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
     summary, path = run_scenario("lvs-switchover", warmup_s=3, observe_s=60, database=database, WRITER="20",
                                  cells=[{"tcp_retries2": 3}, {"tcp_retries2": 5}])
     check_changes(path)             # the manual control plane's contract (tests/control_plane_contract.py)
-    # the server that ran, as it printed its own version (MYSQL_FACTS.md: sid's MySQL is 9.7)
+    # the server that ran, as it printed its own version (docs/facts/mysql.md: sid's MySQL is 9.7)
     printed = json.loads((path / "env.json").read_text())["versions"][database]
     assert summary["database"] == {"engine": database, "version": printed.split("Ver ")[1].split()[0]}
     assert ("Ver 9.7." if database == "mysql" else "MariaDB") in printed, printed
@@ -46,7 +46,7 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
         assert not sysbench["crashed"], "sysbench died on reconnect (is the LD_PRELOAD remedy loaded?)"
         assert sysbench["reconnects"] > 0          # a rate per report line: 0.97 is one reconnect
         # tps is 0 through sysbench's own hang, at least the earliest its kernel may end it
-        # (KERNEL_FACTS.md; r3 is borderline: sysbench once errored at the earlier firing, 4.06 s,
+        # (docs/facts/kernel.md; r3 is borderline: sysbench once errored at the earlier firing, 4.06 s,
         # while the probe beside it waited for the table's row, 6.70 s).
         retries2 = cell["knobs"]["tcp_retries2"]
         earliest_s = blackhole_bounds(retries2, 0.0, cell["predicted"]["base_rto_s"])[0][0]

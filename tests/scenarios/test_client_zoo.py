@@ -1,7 +1,7 @@
 """The client zoo (scenarios/client-zoo-short.yaml): seven real MySQL clients through one
 lvs-switchover failover at tcp_retries2=5, each at its defaults, with its own 3 s timeout (sysbench
 has none), with TCP_USER_TIMEOUT 5000 and with keepalive 5/1/3; and a HikariCP pool of three whose
-idle connections the fault catches. Bounds come from KERNEL_FACTS.md, from the settings the
+idle connections the fault catches. Bounds come from docs/facts/kernel.md, from the settings the
 scenario gives each driver and from HikariCP's documented defaults, not from the harness's model."""
 import io
 
@@ -24,7 +24,7 @@ HIKARI_VALIDATION_TIMEOUT_S = 5.0   # HikariCP's documented default validationTi
 # quiet run the JVM clients came 0.13-0.14 s after the C clients, in a clean clone's CI run with two
 # labs starting beside this one 2.4-2.9 s after the kernel's timer (hikari, jdbc: 16.4 s), when every
 # process of the machine, ss's sampler too, stood still for 2 s. The tests hold the kernel to
-# KERNEL_FACTS.md by its own timer (ss) and the client to reporting that error (kernel_ended); what
+# docs/facts/kernel.md by its own timer (ss) and the client to reporting that error (kernel_ended); what
 # each client took is printed. A driver's own timeout runs on the client's clock, so its test keeps
 # an allowance for the client's notice (the JVM's from stop 20's CI run).
 APP_NOTICE_S = 0.05
@@ -56,7 +56,7 @@ def client_of(cell):
 
 
 def kernel_bounds(summary, cell):
-    """KERNEL_FACTS.md's tcp_retries2=5 range, its ladder scaled to the RTO the kernel reported (ss)."""
+    """docs/facts/kernel.md's tcp_retries2=5 range, its ladder scaled to the RTO the kernel reported (ss)."""
     return blackhole_bounds(5, lead(summary), cell["predicted"]["base_rto_s"])
 
 

@@ -58,7 +58,7 @@ def test_backend_restart_resets_old_connections_at_their_next_request(run_scenar
     for name, cell in by_name.items():
         probe = cell["probe"]
         assert probe["error"] == "ECONNRESET", (name, probe)
-        # Far inside the smallest budget here (tcp_retries2=5: 12.6 s, KERNEL_FACTS.md): no blackhole.
+        # Far inside the smallest budget here (tcp_retries2=5: 12.6 s, docs/facts/kernel.md): no blackhole.
         assert probe["detect_s"] < 2.0, (name, probe)
         assert probe["server_before"] == probe["server_after"] == "web-a"
         reconnects = [op["conn"] for op in _probe_operations(run_dir, name) if op["t0"] > summary["fault"]["t"]]

@@ -50,7 +50,7 @@ def test_kube_proxy_nftables_reprograms_the_director_from_the_endpoint_write_and
     primary, replica = primary_and_replica(run)
     assert kube_proxy_log.mode(run.read(run.service_log("kube-proxy"))) == "nftables"
 
-    # No drain in nftables mode: each client waits for its own kernel (KERNEL_FACTS.md), not for kube-proxy.
+    # No drain in nftables mode: each client waits for its own kernel (docs/facts/kernel.md), not for kube-proxy.
     by_name = assert_clients_waited_for_their_kernel(summary, run)
     for cell in by_name.values():
         assert cell["probe"]["error"] == "MYSQL_2013" and cell["probe"]["server_after"] == "mysql-replica"
@@ -75,7 +75,7 @@ def test_an_unready_pod_keeps_its_flows_and_a_deleted_one_closes_them(run_scenar
     """endpoint_not_ready (effect none), then endpoint_removed (effect reset), on the kernel's
     default tcp_retries2=15: the flow kept its DNAT while kube-proxy had already taken the primary
     out of the service's chain, and the deleted pod's shutdown ended it long before the 924.6 s a
-    blackhole would have taken (KERNEL_FACTS.md)."""
+    blackhole would have taken (docs/facts/kernel.md)."""
     to_replica = {"target": "mysql-primary", "replacement": "mysql-replica"}
     summary, path = run_scenario("kube-proxy-nftables-failover", warmup_s=3, observe_s=20,
                                  cells=[{"tcp_retries2": 15}],

@@ -18,7 +18,7 @@ def test_one_failover_measures_every_cell_of_the_matrix(matrix_run):
     outside = {name: (c["probe"]["detect_s"], c["predicted"]) for name, c in by_name.items()
                if not c["probe"]["within_window"]}
     assert not outside, f"cells outside the model window: {outside}"
-    # And against KERNEL_FACTS.md's numbers, which do not come from the model, counted as it counts
+    # And against docs/facts/kernel.md's numbers, which do not come from the model, counted as it counts
     # them: from the client's first unanswered send, the failed operation's own start (its
     # stall_s). From the fault's stamp instead, the wait also holds how late the probe sent: a
     # CI run's five read-timeout cells each ended 5.28 s after the stamp, 0.11 s past the window
@@ -87,7 +87,7 @@ def test_idle_connections_keepalive_finds_the_dead_peer_and_nothing_else_does(ru
     by_name = cells(summary)
     keepalive, plain = by_name["r5-ka5-1-3-idle"], by_name["r5-idle"]
     assert keepalive["probe"]["error"] == "ETIMEDOUT" and keepalive["probe"]["within_window"]
-    # KERNEL_FACTS.md: an idle dead peer is found KEEPIDLE + KEEPCNT x INTVL after the last thing
+    # docs/facts/kernel.md: an idle dead peer is found KEEPIDLE + KEEPCNT x INTVL after the last thing
     # it answered (5 + 3 x 1 = 8 s), the slack a tick or two. That is the last data (the probe's
     # own record) if it died before the first keepalive probe, KEEPIDLE after the last data; if it
     # died after it, that probe's answer, and the peer is found KEEPIDLE later. A busy machine's

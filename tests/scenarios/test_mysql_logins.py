@@ -1,6 +1,6 @@
 """Accounts of a cell's own on MySQL 9.7 (client-zoo-short's Connector/J cells, DB_ENGINE=mysql),
 through the zoo's failover. caching_sha2_password without TLS needs the server's RSA key for a login
-the server has not cached (MYSQL_FACTS.md); Connector/J asks for it only with
+the server has not cached (docs/facts/mysql.md); Connector/J asks for it only with
 allowPublicKeyRetrieval. The witnesses are the drivers' own errors and a second client: the cell
 with the fix logs in to the same server at the same time, so the server itself takes logins."""
 import io

@@ -1,5 +1,5 @@
 """Cells as network namespaces in one client container (`namespaces: netns`): each namespace has
-its own sysctls and address, the kernel holds each cell to KERNEL_FACTS.md as in a container of
+its own sysctls and address, the kernel holds each cell to docs/facts/kernel.md as in a container of
 its own, and nothing of the namespaces outlives the run."""
 import subprocess
 from pathlib import Path
@@ -41,7 +41,7 @@ def test_a_grid_in_network_namespaces_of_one_container(run_scenario):
         port = probe_log.local_ports(run.read(run.probe_log(name)))[0]
         assert f"{cell['front_address']}:{port}" in before, f"{name}: no flow from {cell['front_address']}:{port}"
 
-    # What the kernel does in each namespace, held to KERNEL_FACTS.md (not the harness's model),
+    # What the kernel does in each namespace, held to docs/facts/kernel.md (not the harness's model),
     # counted from each client's failed send.
     for retries2 in (2, 3, 5):
         plain = by_name[f"r{retries2}"]

@@ -1,6 +1,6 @@
 """scenarios/syn-throttle.yaml on the real lab: the primary's inbound SYNs limited to 40/s for
 20 s while the connect prober offers 100 connects/s through the VIP. Bounds from outside the
-harness: the SYN schedule in PRODUCTION_FACTS.md, the nft limit the scenario sets, and the
+harness: the SYN schedule in docs/facts/production.md, the nft limit the scenario sets, and the
 established connection of the cell's own probe, which a SYN limit must leave alone."""
 import json
 

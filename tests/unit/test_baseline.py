@@ -64,7 +64,7 @@ def test_tolerance_comes_from_each_cells_model_window():
 
 
 def test_a_borderline_cell_may_take_either_firing_its_model_window_holds():
-    """tcp_retries2=3 at RTO 208 ms: KERNEL_FACTS.md's earlier firing (~3.5 s) or the budget's (~6.7 s)."""
+    """tcp_retries2=3 at RTO 208 ms: docs/facts/kernel.md's earlier firing (~3.5 s) or the budget's (~6.7 s)."""
     early = copy.deepcopy(SUMMARY)
     early["cells"][0]["probe"]["detect_s"] = 3.6
     early["cells"][0]["predicted"] = {"expected_s": 6.76, "earliest_s": 3.3, "latest_s": 7.2, "basis": "either"}

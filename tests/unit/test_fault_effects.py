@@ -51,7 +51,7 @@ def test_backend_restart_is_a_scenario_step_and_its_clients_expect_a_reset_at_th
     step = parse(raw, "r.yaml", "r").steps[0]
     effect = step.effect()
     window = predict(Cell("r15", (("tcp_retries2", 15),)), effect, interval_s=0.1, inject_s=1.0)
-    # The budget of tcp_retries2=15 (924.6 s, KERNEL_FACTS.md) plays no part: a reset ends the wait.
+    # The budget of tcp_retries2=15 (924.6 s, docs/facts/kernel.md) plays no part: a reset ends the wait.
     assert window.basis == "reset at the next packet"
     assert window.latest_s < 2.0 and window.contains(0.3)
 

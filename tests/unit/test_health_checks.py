@@ -1,5 +1,5 @@
 """keepalived's log read back as health checks: failures, flaps, time out of rotation; and the
-SYNs a check gets within its connect timeout, against PRODUCTION_FACTS.md's SYN schedules."""
+SYNs a check gets within its connect timeout, against docs/facts/production.md's SYN schedules."""
 from harness.measure import health_checks
 from harness.measure.kernel_model import syn_retransmit_times
 from tests.kernel_facts import syn_schedule

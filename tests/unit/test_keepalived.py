@@ -1,6 +1,6 @@
 """keepalived as the control plane, without a lab: the keepalived.conf it generates, its timing
-model against PRODUCTION_FACTS.md's figures, its log read back, its knobs validated, and what its
-removal does to a blackholed cell's window (KERNEL_FACTS.md: expire_nodest_conn=1 resets at the
+model against docs/facts/production.md's figures, its log read back, its knobs validated, and what its
+removal does to a blackholed cell's window (docs/facts/kernel.md: expire_nodest_conn=1 resets at the
 next packet the client sends)."""
 import datetime
 import os
@@ -32,7 +32,7 @@ LOG = """\
 
 
 def test_the_worst_case_is_production_facts_formula():
-    # PRODUCTION_FACTS.md section 1: delay_loop + (retry+1)*connect_timeout + retry*delay_before_retry;
+    # docs/facts/production.md section 1: delay_loop + (retry+1)*connect_timeout + retry*delay_before_retry;
     # keepalived's defaults give 71 s for TCP_CHECK, 61 s of it the delay_loop.
     defaults = lb_noticed(KeepalivedSettings())
     assert (defaults.earliest_s, round(defaults.latest_s - 0.5, 6)) == (11.0, 71.0)
@@ -89,7 +89,7 @@ def test_a_removal_with_expire_nodest_conn_1_resets_the_flow_at_the_next_retrans
     assert reset == Effect("blackhole", reset_at_s=4.9, reset_by_s=4.9)
     assert plane.effect_on(Effect("blackhole"), "director-inhibit", [removal], t_fault) == Effect("blackhole")
     assert plane.effect_on(Effect("blackhole"), "director", [removal], t_fault) == Effect("blackhole")
-    # KERNEL_FACTS.md: an RTO of 200 ms doubles from the first retransmission (0.4 s): 0.8, 1.6, 3.2, 6.4 s;
+    # docs/facts/kernel.md: an RTO of 200 ms doubles from the first retransmission (0.4 s): 0.8, 1.6, 3.2, 6.4 s;
     # the first one after 4.9 s comes at ~6.4 s after the first unacknowledged send (one probe
     # interval after the fault at most), each timer up to 12.5 % late.
     window = predict(Cell("r5", (("tcp_retries2", 5),)), reset, interval_s=0.1, inject_s=0.0, rto0_s=0.2)

@@ -1,4 +1,4 @@
-"""The tests' own reading of KERNEL_FACTS.md (tests/kernel_facts.py), which scenario tests hold runs to."""
+"""The tests' own reading of docs/facts/kernel.md (tests/kernel_facts.py), which scenario tests hold runs to."""
 import pytest
 
 from harness.measure import kernel_model

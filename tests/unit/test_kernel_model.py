@@ -1,4 +1,4 @@
-"""The kernel model against ../shared/KERNEL_FACTS.md's table (measured on veth paths)."""
+"""The kernel model against docs/facts/kernel.md's table (measured on veth paths)."""
 import pytest
 
 from harness.measure import kernel_model
@@ -49,7 +49,7 @@ def test_timer_slack_grows_with_the_wheel_level():
 
 
 def test_keepalive_window_allows_the_idle_timers_coarser_granule():
-    # KERNEL_FACTS.md: timers fire late by up to one wheel granule (<= 12.5 % of the delay).
+    # docs/facts/kernel.md: timers fire late by up to one wheel granule (<= 12.5 % of the delay).
     # The 5 s idle tick sits on a coarser level than the 1 s probe ticks, so the latest
     # detection is later than 8 s by more than the probes' slack alone (CI saw 8.26 s).
     ka = kernel_model.keepalive(5, 1, 3)

@@ -149,7 +149,7 @@ def test_a_read_timeout_may_lose_to_a_borderline_budgets_earlier_firing():
     cell = Cell("r3-rt5", (("tcp_retries2", 3),), read_timeout_s=5)
     settled = predict(cell, BLACKHOLE, 0.1, 0.0, rto0_s=0.204)
     assert settled.earliest_s == 5 and settled.basis == "application read timeout 5 s"
-    # KERNEL_FACTS.md: at RTO 208 ms a firing ~3.5 s in comes within the timer slack of the 3.0 s
+    # docs/facts/kernel.md: at RTO 208 ms a firing ~3.5 s in comes within the timer slack of the 3.0 s
     # budget and may end the wait (the table's tcp_retries2=4 row has the same borderline); a make
     # test run measured 3.715 s for this cell
     slower = predict(cell, BLACKHOLE, 0.1, 0.0, rto0_s=0.208)

@@ -1,5 +1,5 @@
 """The two shortest exercises end to end, as a participant runs them (make exercise N=5, N=6):
-the narrated view, the lesson in the run's own figures, bounds from KERNEL_FACTS.md."""
+the narrated view, the lesson in the run's own figures, bounds from docs/facts/kernel.md."""
 import io
 import re
 
@@ -37,7 +37,7 @@ def test_exercise_5_the_applications_own_read_timeout(tmp_path):
     by_name = cells(summary)
     for name, timeout_s in (("rt1s", 1.0), ("rt2s", 2.0), ("rt5s", 5.0)):
         assert_within(by_name[name]["probe"]["detect_s"], (timeout_s - 0.05, timeout_s + 0.5 + lead(summary)), name)
-    late = by_name["retries2-5-rt20s"]       # the kernel's budget ends first: KERNEL_FACTS.md's tcp_retries2=5
+    late = by_name["retries2-5-rt20s"]       # the kernel's budget ends first: docs/facts/kernel.md's tcp_retries2=5
     assert_within(late["probe"]["detect_s"], blackhole_bounds(5, lead(summary), late["predicted"]["base_rto_s"]),
                   late["cell"])
     # narrated: the fault said in words, the kernel's retransmissions counted from ss, the countdowns
@@ -46,14 +46,14 @@ def test_exercise_5_the_applications_own_read_timeout(tmp_path):
     assert re.search(r"retries2-5-rt20s +RTO \d/5 next [\d.]+s, budget \d+s left, error in ~\d+s", text)
     lesson = text.split("What it teaches, in your run's figures", 1)[1]
     # the lesson quotes the kernel's figure of this run (14.0 s as well as 13.x s: it is held to
-    # KERNEL_FACTS.md above), not a fixed one
+    # docs/facts/kernel.md above), not a fixed one
     assert "not in this run" not in lesson and f"{late['probe']['detect_s']:.1f} s" in " ".join(lesson.split())
     assert all(len(line) <= 80 for line in terminal_lines(text, path)), "wider than an 80-column terminal"
 
 
 def test_exercise_6_the_director_resets_instead(tmp_path):
     summary, text, path = run_exercise(6, tmp_path)
-    # KERNEL_FACTS.md: expire_nodest_conn=1 resets a flow at its next packet (the next request, or
+    # docs/facts/kernel.md: expire_nodest_conn=1 resets a flow at its next packet (the next request, or
     # the outstanding one's retransmission after one RTO): every client is told within about an RTO.
     # A cell whose request the old server had ACKed just before the swap waits for an answer the
     # director dropped: nothing is left to send, so nothing meets the reset (ss: no timer on).

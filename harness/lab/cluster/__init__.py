@@ -10,7 +10,7 @@ the lab's third place to run, beside this host and a bare guest.
               pod's network namespace, a pod cut off silently
   allows.py   what a cluster lets a scenario's cells do, asked of its kubelets (cluster-check)
   pods.py     the lab's programs as pods and Services (manifests)
-Never on this host: kubelet changes host-wide sysctls and cgroups (K8S_FACTS.md).
+Never on this host: kubelet changes host-wide sysctls and cgroups (docs/facts/kubernetes.md).
 """
 from .node import ClusterNode, NodeNotUp
 
