@@ -46,8 +46,6 @@ def caught_connection(text, t_fault):
     connected = [r for r in every if "connected" in r and "local_port" in r]
     if not connected:
         return None
-    by_number = {r["conn"]: r for r in connected if "conn" in r}
     in_use = [r["conn"] for r in every if "t0" in r and r.get("conn") and t_fault is not None and r["t0"] <= t_fault]
-    record = by_number.get(in_use[-1]) if in_use else None
-    record = record or connected[0]
+    record = next((r for r in connected if in_use and r.get("conn") == in_use[-1]), connected[0])
     return record["local_port"], record["connected"]
