@@ -146,6 +146,10 @@ class RunDir:
         """`ipvsadm -Ln` of a director, sampled (a control plane that acts by itself)."""
         return self._at("director", f"table-{service}.txt")
 
+    def machine_cpu(self):
+        """The first line of /proc/stat of the machine the clients ran on, sampled."""
+        return self._at("machine", "cpu.txt")
+
     def service_log(self, service):
         return self._at("logs", f"{service}.log")
 

@@ -2,6 +2,7 @@
 import used and left out."""
 import html
 
+from ..report import saturation
 from .ranking import Ranking
 
 STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;color:#222}table{border-collapse:collapse}"
@@ -21,12 +22,25 @@ def _saved(row):
     return "" if row.saved_s is None else f"{row.saved_s:+.1f} s".replace("+", "")
 
 
+def _outside(row):
+    """'' in the window; ' (outside)', or ' (outside, CPU 99%)' when the machine was saturated."""
+    if row.within_model:
+        return ""
+    return " (outside)" if row.busy_while_late is None else f" (outside, CPU {row.busy_while_late:.0%})"
+
+
+def _late_note(ranking):
+    return saturation.note([(r.cell, r.busy_while_late) for r in (ranking.yours, *ranking.cures)
+                            if r.busy_while_late is not None])
+
+
 def terminal(ranking: Ranking):
     lines = [ranking.headline(), "", f"  {'cell':<18} {'error':>8} {'model':>13} {'back':>9} {'saved':>8}  change"]
     for r in (ranking.yours, *ranking.cures):
         window = f"{r.model[0]:.1f}-{r.model[1]:.1f} s" + ("" if r.within_model else "!")
         lines.append(f"  {r.cell:<18} {_at(r.error_s):>8} {window:>13} {_back(r):>9} {_saved(r):>8}  {r.change}")
-    return "\n".join(lines)
+    late = _late_note(ranking)
+    return "\n".join(lines + ([f"! outside the model. {late}"] if late else []))
 
 
 def render(path, ranking: Ranking, replay, run_page):
@@ -36,11 +50,12 @@ def render(path, ranking: Ranking, replay, run_page):
         rows.append(f"<tr><td>{html.escape(r.cell)}</td><td>{html.escape(r.change)}</td><td class=n>{_back(r)}</td>"
                     f"<td class=n>{_saved(r)}</td><td>{html.escape(r.error)} at {_at(r.error_s)}</td>"
                     f"<td{outside}>{r.model[0]:.1f}-"
-                    f"{r.model[1]:.1f} s{'' if r.within_model else ' (outside)'}</td><td>{html.escape(r.cost)}</td></tr>")
+                    f"{r.model[1]:.1f} s{_outside(r)}</td><td>{html.escape(r.cost)}</td></tr>")
     body = [f"<h1>Replay of {html.escape(replay['folder'])}</h1>", f"<p><b>{html.escape(ranking.headline())}</b></p>",
             "<h2>What would have cut it, ranked by the time saved</h2>",
             "<table><tr><th>cell</th><th>change</th><th>back after the death</th><th>saved</th><th>the client saw</th>"
             "<th>model (error)</th><th>cost</th></tr>", *rows, "</table>",
+            *[f"<p>{html.escape(note)}</p>" for note in [_late_note(ranking)] if note],
             "<p>Every cell ran through the same failover: one silent death of the primary behind keepalived with "
             "your timers. \"Back\" is the death to the client's first answer again; \"saved\" is your cell's back "
             "less the cure's.</p>",

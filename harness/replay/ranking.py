@@ -3,6 +3,7 @@ own clients hung beside the model and their incident, when the load balancer not
 cures ranked by the time each saved, each with its cost. Pure."""
 import dataclasses
 
+from ..report import saturation
 from .build import YOURS
 
 
@@ -17,6 +18,7 @@ class Row:
     model: tuple              # (earliest, latest) s of the client's error, the model's
     within_model: bool
     saved_s: float            # the operator's own cell's time less this one's (None where either is unknown)
+    busy_while_late: float = None   # late on a machine with no idle CPU: its busy share (report/saturation.py)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,7 +51,8 @@ def row(cell, cure, yours_back):
     return Row(cell["cell"], cure.get("change", "your settings"), cure.get("cost", ""), back, probe.get("detect_s"),
                probe.get("error") or "",
                (predicted.get("earliest_s") or 0.0, predicted.get("latest_s") or 0.0), bool(probe.get("within_window")),
-               None if back is None or yours_back is None else round(yours_back - back, 1))
+               None if back is None or yours_back is None else round(yours_back - back, 1),
+               saturation.late_share(cell))
 
 
 def rank(summary, replay):

@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 from .. import store
-from . import client_grid, connect_section, data_section, health_section, kept_flows_section, lb_split, tables
+from . import (client_grid, connect_section, data_section, health_section, kept_flows_section, lb_split, saturation,
+               tables)
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
@@ -53,7 +54,7 @@ def run_page(run, summary, charts):
             f"<code>{html.escape(str(fault.get('name')))}</code> {html.escape(json.dumps(fault.get('params', {})))}</p>",
             client_grid.html_table(summary),
             table(header, rows),
-            *[f"<p>{html.escape(note)}</p>" for note in [tables.lost_answer_note(summary)] if note],
+            *[f"<p>{html.escape(note)}</p>" for note in _notes(summary) if note],
             *_lb_split(summary),
             *_connect_section(summary),
             *_health_section(summary),
@@ -165,3 +166,8 @@ def index_page(results):
                  + "</ul>")
     (results / "index.html").write_text(page("blackhole-lab runs", body))
     return results / "index.html"
+
+
+def _notes(summary):
+    """The paragraphs under the cells' table: cells late on a saturated machine, lost answers."""
+    return [saturation.note(saturation.late_cells(summary.get("cells", []))), tables.lost_answer_note(summary)]

@@ -2,7 +2,7 @@
 import json
 
 from ..databases import DATABASES
-from . import client_grid, data_section, kept_flows_section, lb_split
+from . import client_grid, data_section, kept_flows_section, lb_split, saturation
 
 
 def _fmt(value, unit=" s"):
@@ -40,7 +40,8 @@ def failover_rows(summary):
     for c in summary["cells"]:
         p, w, sb = c["probe"], c["predicted"], c.get("sysbench", {})
         window = "never" if w["expected_s"] is None else f"{w['earliest_s']:.1f}–{w['latest_s']:.1f} s"
-        verdict = "never worked" if p.get("never_worked") else _in_window(p["within_window"], summary)
+        verdict = ("never worked" if p.get("never_worked")
+                   else _in_window(p["within_window"], summary) + saturation.verdict_suffix(c))
         rows.append([c["cell"], _fmt(p["detect_s"]), window, verdict,
                      _fmt(p["recover_s"]), p["error"] or (LOST_ANSWER if p.get("waits_for_a_lost_answer") else "—"),
                      p["server_after"] or "—",
@@ -97,6 +98,9 @@ def terminal_table(summary, narrow=False):
         widths = [max(len(r[i]) for r in rows) for i in range(len(keep))]
         return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
     text = _aligned(rows)
+    late = saturation.note(saturation.late_cells(summary.get("cells", [])))
+    if late:
+        text += "\n" + late
     split = lb_split.rows(summary)
     if split:
         text += "\n\n" + _aligned([lb_split.HEADER] + split) + "\n" + lb_split.explanation(summary)
@@ -146,6 +150,9 @@ def markdown(summary):
     details_header, details = client_grid.client_details(summary)
     if details:
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)
+    late = saturation.note(saturation.late_cells(summary.get("cells", [])))
+    if late:
+        lines += ["", late]
     lost_answer = lost_answer_note(summary)
     if lost_answer:
         lines += ["", lost_answer]

@@ -12,6 +12,7 @@ from .director_table import DirectorTable
 from .health_checks import HealthChecks
 from .idle import AfterIdle
 from .lb_noticed import LbNoticed
+from .machine_cpu import MachineCpu
 from .probe import Probe
 from .query_latency import QueryLatency
 from .retransmissions import Retransmissions
@@ -21,7 +22,7 @@ from .wrk import Wrk
 
 SIGNALS = (Probe(), LbNoticed(), VipNeighbour(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows(),
            DirectorTable(), ConnectLatency(), QueryLatency(),
-           HealthChecks(), DataAccounting())
+           HealthChecks(), DataAccounting(), MachineCpu())
 
 
 def planned_loads(plan):

@@ -52,3 +52,17 @@ def test_the_cures_are_ranked_by_the_time_they_saved():
     assert ranked.headline() == ("Your clients hung 18.4 s (model 17.0-19.5 s for the error, your incident 19 s); "
                                  "the load balancer noticed at 3.1 s (model 1.0-5.5 s).")
     assert "3.2-5.9 s!" in terminal(ranked)
+
+
+def test_a_cure_late_on_a_saturated_machine_says_so_in_the_ranking():
+    late = cell("read-timeout-3s", 4.6, 5.0, 3.0, 3.7, inside=False)
+    late["machine"] = {"busy_while_waiting": 0.99, "saturated": True}
+    early = cell("director-reset", 3.1, 3.3, 3.2, 5.9, inside=False)          # early: not the machine's doing
+    early["machine"] = {"busy_while_waiting": 1.0, "saturated": True}
+    summary = {"observed_s": 60, "cells": [cell("yours", 18.0, 18.4, 17.0, 19.5), late, early]}
+    replay = {"cures": [{"name": n, "change": n, "cost": "c"} for n in ("read-timeout-3s", "director-reset")]}
+    ranked = ranking.rank(summary, replay)
+    assert {r.cell: r.busy_while_late for r in ranked.cures} == {"read-timeout-3s": 0.99, "director-reset": None}
+    text = terminal(ranked)
+    assert "3.0-3.7 s!" in text and "CPU busy while they waited (read-timeout-3s 99%)" in text
+    assert "director-reset 100%" not in text

@@ -1,0 +1,69 @@
+"""The machine's CPU, sampled from /proc/stat: its busy share between two moments, and a cell whose
+error came after its window on a saturated machine says so beside its verdict."""
+import json
+
+from harness import report
+from harness.report import tables
+from harness.measure import machine_cpu
+from tests.unit.test_render import T, write_run
+
+# /proc/stat's first line: user nice system idle iowait irq softirq steal guest guest_nice (USER_HZ ticks)
+BEFORE = "cpu  1000 0 500 2000 100 0 0 0 0 0"
+SATURATED = "cpu  5400 0 500 2000 100 0 0 0 0 0"        # 4400 ticks more, all user: 100% busy
+HALF = "cpu  3000 0 700 4100 100 100 100 0 0 0"         # 2400 busy (user 2000, system 200, irq, softirq), 2100 idle
+
+
+def samples_text(*pairs):
+    return "".join(f"@ {t}\n{line}\n" for t, line in pairs)
+
+
+def test_the_busy_share_is_the_ticks_not_idle_nor_iowait_over_all_ticks():
+    samples = machine_cpu.parse_samples(samples_text((T - 2, BEFORE), (T + 20, HALF)))
+    assert [(s.busy, s.total) for s in samples] == [(1500, 3600), (3900, 8100)]
+    assert machine_cpu.busy_share(samples, T, T + 10) == round(2400 / 4500, 3)
+
+
+def test_no_share_where_the_samples_do_not_bracket_the_wait():
+    samples = machine_cpu.parse_samples(samples_text((T - 2, BEFORE), (T + 20, HALF)))
+    assert machine_cpu.busy_share(samples, T - 3, T + 10) is None
+    assert machine_cpu.busy_share(samples, T, T + 21) is None
+    assert machine_cpu.parse_samples("@ 1.0\n") == []
+
+
+def late_run(tmp_path, cpu_after):
+    """The r5 cell's error 2 s after its window's end (15.45 s; tcp_retries2=5 ends near 13 s)."""
+    run = write_run(tmp_path)
+    ops = [json.loads(line) for line in run.probe_log("r5").read_text().splitlines()]
+    ops[-2]["t1"], ops[-1]["t0"], ops[-1]["t1"] = T + 15.45, T + 15.5, T + 15.52
+    run.write_text(run.probe_log("r5"), "".join(json.dumps(op) + "\n" for op in ops))
+    run.write_text(run.machine_cpu(), samples_text((T - 2, BEFORE), (T + 20, cpu_after)))
+    return run
+
+
+def test_a_late_cell_on_a_saturated_machine_says_so(tmp_path):
+    run = late_run(tmp_path, SATURATED)
+    summary = report.render(run)
+    [cell] = summary["cells"]
+    assert cell["probe"]["within_window"] is False and cell["probe"]["detect_s"] > cell["predicted"]["latest_s"]
+    assert cell["machine"] == {"busy_while_waiting": 1.0, "saturated": True}
+    assert summary["signals"]["machine"]["busy_after_fault"] == 1.0
+    for text in (run.summary_md.read_text(), tables.terminal_table(summary), run.page.read_text()):
+        assert "NO (CPU 100%)" in text and "CPU busy while they waited (r5 100%)" in text
+
+
+def test_a_late_cell_on_a_machine_with_idle_cpu_is_plainly_outside(tmp_path):
+    run = late_run(tmp_path, HALF)
+    summary = report.render(run)
+    [cell] = summary["cells"]
+    assert cell["machine"] == {"busy_while_waiting": round(2400 / 4500, 3), "saturated": False}
+    assert cell["probe"]["within_window"] is False
+    assert "| NO |" in run.summary_md.read_text() and "CPU busy" not in run.summary_md.read_text()
+
+
+def test_a_cell_in_its_window_on_a_saturated_machine_is_not_marked(tmp_path):
+    run = write_run(tmp_path)
+    run.write_text(run.machine_cpu(), samples_text((T - 2, BEFORE), (T + 20, SATURATED)))
+    summary = report.render(run)
+    [cell] = summary["cells"]
+    assert cell["probe"]["within_window"] and cell["machine"]["saturated"]
+    assert "CPU busy while they waited" not in run.summary_md.read_text()
