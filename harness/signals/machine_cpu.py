@@ -1,7 +1,8 @@
 """How busy the machine the clients ran on was (/proc/stat, read by bash itself twice a second
 in the first cell's container: no process per sample): while each cell waited for the error that
-ended its hang, and around the fault. A cell whose error came late while the machine had no idle
-CPU says so beside its verdict (measure/machine_cpu.py)."""
+ended its hang, while it was late (from the latest its window allows to the error), and around
+the fault. A cell whose error came late while the machine had no idle CPU says so beside its
+verdict (measure/machine_cpu.py)."""
 from ..measure import machine_cpu
 from ..load import sampling
 from .base import Load, Signal
@@ -22,12 +23,19 @@ class MachineCpu(Signal):
                      stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True)]
 
     def summarize_cell(self, record):
-        outcome, t_fault = record.outcome, record.context.t_fault
+        outcome, window, t_fault = record.outcome, record.window, record.context.t_fault
         if outcome.detect_s is None or outcome.sent_s is None:
             return {}
-        share = machine_cpu.busy_share(_samples(record.context), t_fault + outcome.sent_s, t_fault + outcome.detect_s)
-        return {} if share is None else {"machine": {"busy_while_waiting": share,
-                                                     "saturated": share >= machine_cpu.SATURATED}}
+        samples = _samples(record.context)
+        waiting = machine_cpu.busy_share(samples, t_fault + outcome.sent_s, t_fault + outcome.detect_s)
+        if waiting is None:
+            return {}
+        part = {"busy_while_waiting": waiting}
+        due_by = _due_by(window, outcome.sent_s)
+        if due_by is not None and outcome.detect_s > due_by:
+            part["busy_while_late"] = machine_cpu.busy_share(samples, t_fault + due_by, t_fault + outcome.detect_s)
+        deciding = part.get("busy_while_late", waiting)
+        return {"machine": {**part, "saturated": deciding is not None and deciding >= machine_cpu.SATURATED}}
 
     def summarize_run(self, context):
         samples = _samples(context)
@@ -42,3 +50,12 @@ class MachineCpu(Signal):
 def _samples(context):
     path = context.run.machine_cpu()
     return machine_cpu.parse_samples(path.read_text()) if path.exists() else []
+
+
+def _due_by(window, sent_s):
+    """The latest the window lets the error come, moved with a send later than it allows (None:
+    the model expects none)."""
+    if window.expected_s is None:
+        return None
+    late_send = 0.0 if window.send_by_s is None else max(0.0, sent_s - window.send_by_s)
+    return window.latest_s + late_send

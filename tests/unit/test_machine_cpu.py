@@ -45,17 +45,18 @@ def test_a_late_cell_on_a_saturated_machine_says_so(tmp_path):
     summary = report.render(run)
     [cell] = summary["cells"]
     assert cell["probe"]["within_window"] is False and cell["probe"]["detect_s"] > cell["predicted"]["latest_s"]
-    assert cell["machine"] == {"busy_while_waiting": 1.0, "saturated": True}
+    assert cell["machine"] == {"busy_while_waiting": 1.0, "busy_while_late": 1.0, "saturated": True}
     assert summary["signals"]["machine"]["busy_after_fault"] == 1.0
     for text in (run.summary_md.read_text(), tables.terminal_table(summary), run.page.read_text()):
-        assert "NO (CPU 100%)" in text and "CPU busy while they waited (r5 100%)" in text
+        assert "NO (CPU 100%)" in text and "CPU busy while they were late (r5 100%)" in text
 
 
 def test_a_late_cell_on_a_machine_with_idle_cpu_is_plainly_outside(tmp_path):
     run = late_run(tmp_path, HALF)
     summary = report.render(run)
     [cell] = summary["cells"]
-    assert cell["machine"] == {"busy_while_waiting": round(2400 / 4500, 3), "saturated": False}
+    assert cell["machine"] == {"busy_while_waiting": round(2400 / 4500, 3), "busy_while_late": round(2400 / 4500, 3),
+                               "saturated": False}
     assert cell["probe"]["within_window"] is False
     assert "| NO |" in run.summary_md.read_text() and "CPU busy" not in run.summary_md.read_text()
 
@@ -66,4 +67,17 @@ def test_a_cell_in_its_window_on_a_saturated_machine_is_not_marked(tmp_path):
     summary = report.render(run)
     [cell] = summary["cells"]
     assert cell["probe"]["within_window"] and cell["machine"]["saturated"]
-    assert "CPU busy while they waited" not in run.summary_md.read_text()
+    assert "busy_while_late" not in cell["machine"] and "CPU busy while" not in run.summary_md.read_text()
+
+
+def test_what_decides_is_the_cpu_while_the_cell_was_late_not_its_whole_wait(tmp_path):
+    # half busy until 13 s (before the window's end), then saturated until after the error
+    run = late_run(tmp_path, HALF)
+    then = HALF.split()
+    saturated_after = "cpu  " + " ".join([str(int(then[1]) + 1000)] + then[2:])
+    run.write_text(run.machine_cpu(), samples_text((T - 2, BEFORE), (T + 13, HALF), (T + 20, saturated_after)))
+    summary = report.render(run)
+    [cell] = summary["cells"]
+    assert cell["predicted"]["latest_s"] >= 13
+    assert cell["machine"] == {"busy_while_waiting": round(3400 / 5500, 3), "busy_while_late": 1.0, "saturated": True}
+    assert "NO (CPU 100%)" in run.summary_md.read_text()

@@ -64,5 +64,5 @@ def test_a_cure_late_on_a_saturated_machine_says_so_in_the_ranking():
     ranked = ranking.rank(summary, replay)
     assert {r.cell: r.busy_while_late for r in ranked.cures} == {"read-timeout-3s": 0.99, "director-reset": None}
     text = terminal(ranked)
-    assert "3.0-3.7 s!" in text and "CPU busy while they waited (read-timeout-3s 99%)" in text
+    assert "3.0-3.7 s!" in text and "CPU busy while they were late (read-timeout-3s 99%)" in text
     assert "director-reset 100%" not in text
