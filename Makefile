@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: check plan-check plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
+.PHONY: check plan-check plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -122,6 +122,10 @@ clean: venv host
 test-unit: venv
 	@$(PY) -m pytest -q tests/unit
 
+# pyflakes' checks and syntax errors (ruff.toml), before any test runs.
+lint: venv
+	@$(VENV)/bin/ruff check --quiet harness tests scripts && echo "lint: clean (ruff: harness, tests, scripts)"
+
 # The host part on TEST_WORKERS pytest workers side by side (tests that share a lab or a run stay
 # in one: tests/conftest.py; the labs mostly wait on kernel timers, so three fit two cores), then
 # the guest part alone, its guests with TEST_GUEST_CPUS virtual CPUs (two where the host has
@@ -129,7 +133,7 @@ test-unit: venv
 # director timed out after 60 s; the kube-proxy lab took 513 s to come up, 124-131 s before).
 TEST_WORKERS ?= 3
 TEST_GUEST_CPUS ?= $(shell [ "$$(nproc)" -ge 2 ] && echo 2 || echo 1)
-test: setup guest-tools
+test: lint setup guest-tools
 	@scripts/ensure-chromium.sh
 	@$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not guest" tests
 	@GUEST_CPUS=$(TEST_GUEST_CPUS) $(PY) -m pytest -m guest tests

@@ -2,7 +2,7 @@
 when it changed it and why, read from the run's files, and its "LB noticed" model around that.
 The witness is the clients' own record: none of them reached the new backend before the first
 change after the fault (a plane may also change it before, as keepalived does while servers start)."""
-from harness.control import CONTROL_PLANES, control_plane
+from harness.control import control_plane
 from harness.measure.run_record import first_fault
 from harness.scenario import of_run
 from harness.store import RunDir

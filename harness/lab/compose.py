@@ -6,30 +6,26 @@ its workdir (compose_files.py says what they hold).
 """
 import os
 import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
-from python_on_whales.exceptions import DockerException
 
 from ..databases.base import database as database_named
 from ..errors import LabError
 from ..topology import CELL_NAMESPACES, DEFAULT_CELL_NAMESPACES, DEFAULT_DATAPATH, FRONT
 from . import compose_files, health_check_loop, images, netns_cells, registry
 from .bounded_run import run_bounded
+from .compose_down import compose_down
 from .base import Lab
 from .datapath import resolve_datapath
-from .docker_lists import TIMED_OUT, listed_again_if_one_vanished
+from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
 from .nodes import SERVICE_LABEL, ContainerNodes
-from .safe_removal import bounded_docker_call, disconnect_stale_endpoints, kill_and_wait_for_probes
 
 REPO = images.REPO
 DEFAULT_PROJECT = "blackhole-lab"
-STALE_ENDPOINT = "has active endpoints"
-STALE_ENDPOINT_RETRY_S, STALE_ENDPOINT_WAIT_S = 2.0, 10.0
 # The lab knobs a user can set from make or the shell.
 USER_ENV = ("TCP_RETRIES2", "LB_IDLE_TIMEOUT", "LAB_FRONT_PREFIX", "LAB_BACK_PREFIX")
 DEFAULT_SUBNETS = {"LAB_FRONT_PREFIX": "10.213.1", "LAB_BACK_PREFIX": "10.213.2"}    # compose.yaml's
@@ -218,53 +214,10 @@ class ComposeLab(ContainerNodes, Lab):
             if self.engine.one_lab:            # the guest is this lab's alone: stopping it takes everything
                 self.engine.stop()
             elif self.engine.running():        # a guest that is gone took its lab with it
-                self._compose_down(timeout_s)
+                compose_down(self.engine, self.project, self._compose, timeout_s)
         finally:
             if self.engine.shared:
                 registry.release(self.project)
-
-    def _compose_down(self, timeout_s):
-        """`compose down`, again while a network still counts an endpoint of a removed container:
-        Docker 20.10 does so now and then for a moment after removing a hundred containers, and
-        sometimes for good (moby/moby#42119: only restarting dockerd clears it)."""
-        deadline = time.monotonic() + timeout_s
-        try:
-            pending = kill_and_wait_for_probes(self.engine.docker(client_call=bounded_docker_call()), self.project,
-                                               timeout_s=min(10.0, timeout_s / 4))
-        except DockerException as exc:      # one that did not answer in time: compose down tries anyway
-            said = "no answer in time" if exc.return_code == TIMED_OUT else (exc.stderr or "").strip()[-200:]
-            pending = [f"(the engine's list of them: {said})"]
-        if pending:
-            print(f"warning: {', '.join(pending)} still ran or held an exec after being killed; removing anyway",
-                  file=sys.stderr)
-        gives_up, restarted = None, False
-        while True:
-            try:
-                # nothing in the lab keeps state worth a clean shutdown (its logs are kept before this)
-                self._compose("down", "--remove-orphans", "--volumes", "--timeout", "0",
-                              timeout=max(1.0, deadline - time.monotonic()))
-                return
-            except subprocess.TimeoutExpired:
-                raise LabError(f"`docker compose down` of {self.project} did not end within {timeout_s:g} s; its "
-                               "containers may remain" + self.engine.what_is_stuck()) from None
-            except LabError as exc:
-                if STALE_ENDPOINT not in str(exc):
-                    raise
-                if gives_up is not None:            # it stayed: take the stale endpoints off by force
-                    cleared = disconnect_stale_endpoints(self.engine.docker(), self.project)
-                    print(f"lab: took stale endpoints off by force (moby/moby#42119): {', '.join(cleared) or 'none'}",
-                          file=sys.stderr)
-                gives_up = gives_up or min(deadline, time.monotonic() + STALE_ENDPOINT_WAIT_S)
-                if time.monotonic() + STALE_ENDPOINT_RETRY_S > gives_up:
-                    if not restarted and self.engine.restart_docker_if_idle():
-                        restarted, deadline = True, max(deadline, time.monotonic() + STALE_ENDPOINT_WAIT_S * 6)
-                        print("lab: restarted the guest's dockerd to forget a stale endpoint (moby/moby#42119)",
-                              file=sys.stderr)
-                        continue
-                    raise LabError(f"{exc}\nDocker still counts an endpoint of a removed container on that network "
-                                   "(moby/moby#42119), even after `network disconnect --force`; restarting dockerd "
-                                   "while no lab runs clears it" + (" (a restart did not)" if restarted else "")) from None
-                time.sleep(STALE_ENDPOINT_RETRY_S)
 
     def keep(self):
         """This lab outlives the process that made it (`make up`)."""
