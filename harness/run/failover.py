@@ -16,9 +16,9 @@ from ..errors import LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
 from ..signals.combined import planned_loads
-from ..scenario.model import ACCOUNT_PASSWORD
-from ..topology import DATABASE_REPLICAS, DIRECTOR, PRIMARY, SERVICE_SERVERS
+from ..topology import DATABASE_REPLICAS, DIRECTOR, SERVICE_SERVERS
 from . import environment, evidence, loads
+from .accounts import create_accounts
 from .base import RunBase
 from .lab_watch import LabWatch
 from .live import CellView, LiveView
@@ -109,7 +109,7 @@ class FailoverRun(RunBase):
                                    PREPARE_LIMIT_S, self.say)
             for service in loads.other_sysbench_containers(s, self.lab.placement) if gate else ():
                 self.lab.exec(service, ["touch", gate[0]])
-        self._create_accounts()
+        create_accounts(self.lab, self.scenario.cells, self.say, self.events)
         self.phase = "starting the clients"
         self.loads.start(rest)
         self.events.add("load_start", cells=[c.name for c in s.cells])
@@ -147,16 +147,6 @@ class FailoverRun(RunBase):
                         control_caught_up=self.control_caught_up_at is not None or self.control_before is None)
         if self.when_observed:
             self.when_observed()
-
-    def _create_accounts(self):
-        own = [c for c in self.scenario.cells if c.account != "shared"]
-        if not own:
-            return
-        self.say(f"run: accounts of their own for {', '.join(c.name for c in own)} ...")
-        for cell in own:
-            self.lab.database.create_account(self.lab, PRIMARY, cell.database_user, ACCOUNT_PASSWORD,
-                                             log_in_once=cell.account == "primed")
-        self.events.add("accounts_created", cells={c.name: c.account for c in own})
 
     def _needed_by_the_loads(self):
         """Every node but the database's replicas: the loads write to the primary, and a replica,
