@@ -4,7 +4,7 @@ import json
 import pytest
 
 from harness.databases import DATABASES
-from harness.measure import ledger
+from harness.measure import ledger, machine_cpu
 
 from tests.control_plane_contract import check_changes
 from tests.kernel_facts import SEND_STAMP_S, assert_within, blackhole_bounds
@@ -73,11 +73,26 @@ def assert_every_write_accounted_for(summary, path, rto_s):
 
 
 def test_silent_kill_hangs_like_a_swap(run_scenario):
-    summary, _ = run_scenario("silent-kill", warmup_s=3)
+    before = cpu_ticks_here()
+    summary, path = run_scenario("silent-kill", warmup_s=3)
+    after = cpu_ticks_here()
     [cell] = summary["cells"]
     assert_within_kernel_budget(cell, 5)
     assert_within_model(cell)
     assert cell["probe"]["server_after"] == "mysql-replica"
+    # The machine's CPU, sampled in the client container, is this machine's own /proc/stat: its
+    # counters lie between what this test read before the run and after it.
+    samples = machine_cpu.parse_samples((path / "machine" / "cpu.txt").read_text())
+    assert len(samples) >= 10
+    assert before[0] <= samples[0].busy <= samples[-1].busy <= after[0]
+    assert before[1] <= samples[0].total <= samples[-1].total <= after[1]
+    assert 0.0 <= cell["machine"]["busy_while_waiting"] <= 1.0
+
+
+def cpu_ticks_here():
+    """(busy, total) ticks of this machine's CPUs, from its /proc/stat's first line."""
+    ticks = [int(v) for v in open("/proc/stat").readline().split()[1:9]]
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
 
 
 def test_iptables_drop_errors_only_where_the_budget_is_shorter_than_the_partition(run_scenario):
