@@ -44,7 +44,10 @@ def _versions(lab, scenario):
         ("sysbench", scenario.cells[0].service, ["sysbench", "--version"]),
         (lab.database.name, "mysql-primary", list(lab.database.version_command)),
         ("nginx", "web-a", ["nginx", "-v"]),
-        ("nft", DIRECTOR, ["nft", "--version"])) if service in running]
+        ("nft", DIRECTOR, ["nft", "--version"]),
+        *([("ipvsadm", DIRECTOR, ["ipvsadm", "--version"])] if lab.datapath == "ipvs" else []),
+        *([("keepalived", DIRECTOR, ["keepalived", "--version"])] if scenario.control == "keepalived" else []))
+        if service in running]
     results = lab.exec_each([(service, command) for _, service, command in asked], check=False,
                             timeout=EXEC_LIMIT_S)
     return {name: _first_line(result) for (name, _, _), result in zip(asked, results)}

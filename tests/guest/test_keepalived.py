@@ -23,6 +23,9 @@ def test_keepalived_takes_a_silently_dead_primary_out_and_each_client_follows(ru
     check_changes(run.path)                       # the control plane's contract
     env, by_name = run.env(), cells(summary)
     assert env["control_plane"] == "keepalived" and env["datapath"] == "ipvs"
+    # the control plane's and the datapath's tools, as they printed their own versions
+    assert env["versions"]["keepalived"].startswith("Keepalived v2."), env["versions"]
+    assert env["versions"]["ipvsadm"].startswith("ipvsadm v1."), env["versions"]
     assert env["directors"]["director-reset"]["ipvs_expire_nodest_conn"] == 1
     assert env["director"]["ipvs_expire_nodest_conn"] == 0
     lead = 0.1 + summary["fault"]["uncertainty_s"]
