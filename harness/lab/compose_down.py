@@ -34,7 +34,7 @@ def compose_down(engine, project, compose, timeout_s):
         try:
             # nothing in the lab keeps state worth a clean shutdown (its logs are kept before this)
             compose("down", "--remove-orphans", "--volumes", "--timeout", "0",
-                          timeout=max(1.0, deadline - time.monotonic()))
+                    timeout=max(1.0, deadline - time.monotonic()))
             return
         except subprocess.TimeoutExpired:
             raise LabError(f"`docker compose down` of {project} did not end within {timeout_s:g} s; its "

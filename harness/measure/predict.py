@@ -33,8 +33,12 @@ class Window:
             return value is None
         if value is None:
             return False
-        late = 0.0 if sent_s is None or self.send_by_s is None else max(0.0, sent_s - self.send_by_s)
+        late = self.late_send_s(sent_s)
         return self.earliest_s - 0.0005 <= value - late <= self.latest_s + 0.0005
+
+    def late_send_s(self, sent_s):
+        """How much later than send_by_s the operation went out (0 when on time or unknown)."""
+        return 0.0 if sent_s is None or self.send_by_s is None else max(0.0, sent_s - self.send_by_s)
 
     def shifted(self, offset, basis=None):
         if self.expected_s is None:

@@ -170,4 +170,4 @@ def index_page(results):
 
 def _notes(summary):
     """The paragraphs under the cells' table: cells late on a saturated machine, lost answers."""
-    return [saturation.note(saturation.late_cells(summary.get("cells", []))), tables.lost_answer_note(summary)]
+    return [saturation.summary_note(summary), tables.lost_answer_note(summary)]

@@ -98,7 +98,7 @@ def terminal_table(summary, narrow=False):
         widths = [max(len(r[i]) for r in rows) for i in range(len(keep))]
         return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
     text = _aligned(rows)
-    late = saturation.note(saturation.late_cells(summary.get("cells", [])))
+    late = saturation.summary_note(summary)
     if late:
         text += "\n" + late
     split = lb_split.rows(summary)
@@ -150,7 +150,7 @@ def markdown(summary):
     details_header, details = client_grid.client_details(summary)
     if details:
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)
-    late = saturation.note(saturation.late_cells(summary.get("cells", [])))
+    late = saturation.summary_note(summary)
     if late:
         lines += ["", late]
     lost_answer = lost_answer_note(summary)

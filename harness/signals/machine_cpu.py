@@ -3,8 +3,11 @@ in the first cell's container: no process per sample): while each cell waited fo
 ended its hang, while it was late (from the latest its window allows to the error), and around
 the fault. A cell whose error came late while the machine had no idle CPU says so beside its
 verdict (measure/machine_cpu.py)."""
-from ..measure import machine_cpu
+import functools
+from pathlib import Path
+
 from ..load import sampling
+from ..measure import machine_cpu
 from .base import Load, Signal
 
 PROCESS = "blackhole-cpu-sampler"
@@ -31,7 +34,7 @@ class MachineCpu(Signal):
         if waiting is None:
             return {}
         part = {"busy_while_waiting": waiting}
-        due_by = _due_by(window, outcome.sent_s)
+        due_by = None if window.expected_s is None else window.latest_s + window.late_send_s(outcome.sent_s)
         if due_by is not None and outcome.detect_s > due_by:
             part["busy_while_late"] = machine_cpu.busy_share(samples, t_fault + due_by, t_fault + outcome.detect_s)
         deciding = part.get("busy_while_late", waiting)
@@ -49,13 +52,11 @@ class MachineCpu(Signal):
 
 def _samples(context):
     path = context.run.machine_cpu()
-    return machine_cpu.parse_samples(path.read_text()) if path.exists() else []
+    return _parsed(str(path), path.stat().st_mtime_ns) if path.exists() else []
 
 
-def _due_by(window, sent_s):
-    """The latest the window lets the error come, moved with a send later than it allows (None:
-    the model expects none)."""
-    if window.expected_s is None:
-        return None
-    late_send = 0.0 if window.send_by_s is None else max(0.0, sent_s - window.send_by_s)
-    return window.latest_s + late_send
+@functools.lru_cache(maxsize=4)
+def _parsed(path, _mtime_ns):
+    """The file's samples, read once for all the cells of a run (keyed by its change time too)."""
+    return tuple(machine_cpu.parse_samples(Path(path).read_text()))
+

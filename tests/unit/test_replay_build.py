@@ -56,7 +56,7 @@ def test_the_cures_are_ranked_by_the_time_they_saved():
 
 def test_a_cure_late_on_a_saturated_machine_says_so_in_the_ranking():
     late = cell("read-timeout-3s", 4.6, 5.0, 3.0, 3.7, inside=False)
-    late["machine"] = {"busy_while_waiting": 0.99, "saturated": True}
+    late["machine"] = {"busy_while_waiting": 0.9, "busy_while_late": 0.99, "saturated": True}
     early = cell("director-reset", 3.1, 3.3, 3.2, 5.9, inside=False)          # early: not the machine's doing
     early["machine"] = {"busy_while_waiting": 1.0, "saturated": True}
     summary = {"observed_s": 60, "cells": [cell("yours", 18.0, 18.4, 17.0, 19.5), late, early]}
