@@ -76,7 +76,7 @@ help: check
 	@echo "make compare RUNS=\"[label=]dir ...\"  runs side by side on one page (the whole room's view)"
 
 # KERNEL=host (default) runs the lab on this machine; KERNEL=6.1|6.12|<package version> inside a
-# QEMU guest booting that Debian kernel (README: "Other kernels").
+# QEMU guest booting that Debian kernel (docs/guest-kernels.md).
 KERNEL ?= host
 # A guest's tools: for KERNEL=<a Debian kernel>, and for scenarios whose director keepalived runs
 # (it programs IPVS, which this host's kernel lacks: the run boots a guest by itself).
