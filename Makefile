@@ -6,7 +6,10 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: check plan-check plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster
+.PHONY: check plan-check plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
+# Prerequisites of other targets, not called by hand (docs/reference.md lists them; every other
+# target is in `make help`: tests/unit/test_lists.py).
+INTERNAL_TARGETS := check plan-check host guest-tools images venv run kube
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -45,7 +48,13 @@ help: check
 	@echo "make up            bring the lab up (installs/builds what is missing)"
 	@echo "make down          take this lab down"
 	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
-	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~31 min)"
+	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~23 min here)"
+	@echo "make test-unit     the unit tests only (pure logic, no Docker; about a minute)"
+	@echo "make lint          ruff (pinned) over the harness, its tests and scripts; make test runs it first"
+	@echo "make setup         install and build what the lab needs (Docker, Compose, images, venv), nothing started"
+	@echo "make status        health of each service of this lab, its director's datapath and kernel"
+	@echo "make reference     write docs/reference.md (targets, knobs, scenarios, registries) from the code"
+	@echo "make help          this list (the default goal)"
 	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole)"
 	@echo "make test-kernel [KERNEL=6.1]  the guest-kernel suite (IPVS semantics, netem, kube-proxy IPVS) in one guest"
 	@echo "make compare-control-planes [RUNS=\"manual=dir ...\"]  one failover under manual, keepalived, kube-proxy ipvs/nftables"
@@ -118,6 +127,9 @@ status: venv
 
 clean: venv host
 	@$(PY) -m harness clean
+
+reference: venv
+	@$(PY) -m harness.report.reference
 
 test-unit: venv
 	@$(PY) -m pytest -q tests/unit

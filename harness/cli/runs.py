@@ -8,7 +8,7 @@ from .. import compare_runs, kernel_matrix, plane_comparison
 from ..measure import baseline
 from .. import scenario as scenario_module
 from ..errors import InvalidInput, LabError
-from ..lab import DEFAULT_GUEST_KERNEL, HOST, HostEngine, check_kernel, engine_for, environment_from_os
+from ..lab import COMPOSE, DEFAULT_GUEST_KERNEL, HOST, HostEngine, check_kernel, environment_from_os, open_place
 from ..pipeline import run_and_report
 from ..report import explain
 from ..scenario.control import needs_ipvs
@@ -16,7 +16,6 @@ from ..store import RunDir
 from ..settings import targets
 from .options import add, kernel, project
 
-LABS = ("compose", "kubernetes")     # LAB=: Compose labs (this host, a guest), or the kept cluster
 
 
 def add_commands(commands):
@@ -77,17 +76,9 @@ def run_scenario(args, scenario, raw):
 
 
 def place_for(kernel):
-    """Where a run's lab goes: LAB=kubernetes, the cluster `make cluster-up` keeps (or the one
-    KUBECONFIG names); otherwise Compose on this host or in a guest booting KERNEL."""
-    lab = os.environ.get("LAB") or "compose"
-    if lab not in LABS:
-        raise InvalidInput(f"LAB={lab}: one of {', '.join(LABS)}")
-    if lab == "kubernetes":
-        from ..lab.cluster.place import ClusterPlace
-        if kernel != HOST:
-            print(f"run: LAB=kubernetes runs on the cluster's own node kernel; KERNEL={kernel} is not used")
-        return ClusterPlace()
-    return engine_for(kernel, one_lab=True)
+    """Where a run's lab goes (lab/places.py): LAB=kubernetes, the cluster `make cluster-up` keeps
+    (or the one KUBECONFIG names); otherwise Compose on this host or in a guest booting KERNEL."""
+    return open_place(kernel, os.environ.get("LAB") or COMPOSE, one_lab=True)
 
 
 def _run_for_baseline(args):

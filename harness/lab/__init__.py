@@ -14,22 +14,18 @@ from .compose import DEFAULT_PROJECT, REPO, ComposeLab, environment_from_os, lab
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
+from .places import COMPOSE, HOST, PLACES, open_place
 from .images import LABEL, build_plane_images, host_image_keys, image_names, image_sizes_mb, planned_addresses, save_host_images
 
-HOST = "host"
 DEFAULT_GUEST_KERNEL = "6.12"          # a scenario that needs what this host's kernel lacks boots this one
 
 
 def engine_for(kernel, out=sys.stdout, keep_in=None, one_lab=False):
-    """Where a lab runs for KERNEL=kernel: this host ('host' or unset) or a guest booting that
-    packaged kernel, whose disk carries this host's lab images. keep_in: a directory for a guest
-    that outlives this process (`make up`; found again with kept_engine). one_lab: the caller runs
-    one lab on it, so a guest may go when that lab is taken down."""
-    if not kernel or kernel == HOST:
-        return HostEngine()
-    from .guest import GuestEngine
-    return GuestEngine(kernel, image_keys=host_image_keys, save_images=save_host_images, out=out, home=keep_in,
-                       one_lab=one_lab)
+    """Where a Compose lab runs for KERNEL=kernel (places.py): this host ('host' or unset) or a guest
+    booting that packaged kernel, whose disk carries this host's lab images. keep_in: a directory
+    for a guest that outlives this process (`make up`; found again with kept_engine). one_lab: the
+    caller runs one lab on it, so a guest may go when that lab is taken down."""
+    return open_place(kernel, COMPOSE, out=out, keep_in=keep_in, one_lab=one_lab)
 
 
 def check_kernel(kernel):
@@ -48,7 +44,7 @@ def kept_engine(keep_in, out=sys.stdout):
     return HostEngine()
 
 
-__all__ = ["ClientCell", "ComposeLab", "DEFAULT_GUEST_KERNEL", "DEFAULT_PROJECT", "ExecResult", "HOST", "HostEngine", "LABEL", "Lab",
-           "LabError", "REPO", "build_plane_images", "check_kernel", "clean", "engine_for", "environment_from_os", "host_image_keys", "image_names",
-           "image_sizes_mb", "kept_engine", "lab_on", "labelled_leftovers", "listed_again_if_one_vanished",
+__all__ = ["COMPOSE", "ClientCell", "ComposeLab", "DEFAULT_GUEST_KERNEL", "DEFAULT_PROJECT", "ExecResult", "HOST", "HostEngine", "LABEL", "Lab",
+           "LabError", "PLACES", "REPO", "build_plane_images", "check_kernel", "clean", "engine_for", "environment_from_os", "host_image_keys", "image_names",
+           "image_sizes_mb", "kept_engine", "lab_on", "labelled_leftovers", "open_place", "listed_again_if_one_vanished",
            "planned_addresses", "resolve_datapath", "save_host_images"]

@@ -36,12 +36,11 @@ def environment_from_os():
 
 
 def lab_on(engine, **shape):
-    """A lab (base.Lab) of this shape (ComposeLab's arguments) where `engine` runs it: Compose
-    on this host's or a guest's Docker engine (None: this host), or pods on the cluster
-    (cluster.place.ClusterPlace)."""
-    if getattr(engine, "where", None) == "cluster":
-        return engine.lab_of_shape(**shape)
-    return ComposeLab(engine=engine, **shape)
+    """A lab (base.Lab) of this shape (ComposeLab's arguments) where `engine` runs it (places.py):
+    Compose on this host's (None) or a guest's Docker engine, or pods on the cluster."""
+    if engine is None:
+        return ComposeLab(**shape)
+    return engine.lab_of_shape(**shape)
 
 
 class ComposeLab(ContainerNodes, Lab):

@@ -65,7 +65,16 @@ def hz_from_jiffies(text):
     return nearest if abs(rate - nearest) <= 0.08 * nearest else None
 
 
-class HostEngine:
+class ComposeEngine:
+    """A place whose labs Compose runs on a Docker engine (this host, a guest): its lab of a shape
+    is a ComposeLab on it (places.py)."""
+
+    def lab_of_shape(self, **shape):
+        from .compose import ComposeLab
+        return ComposeLab(engine=self, **shape)
+
+
+class HostEngine(ComposeEngine):
     """This machine's Docker engine and kernel."""
     where = "host"
     shared = True               # other labs (other runs, other users) may be on this engine

@@ -20,7 +20,7 @@ def node_for(kubeconfig):
 
 
 class ClusterPlace:
-    where = "cluster"              # lab_on's cue: the cluster outlives the run, its namespace goes with the lab
+    where = "cluster"              # the cluster outlives the run; its namespace goes with the lab
 
     def __init__(self, node=None):
         self.node = node or node_for(os.environ.get("KUBECONFIG"))

@@ -16,6 +16,7 @@ from pathlib import Path
 from python_on_whales import DockerClient
 
 from ...errors import LabError
+from ..engine import ComposeEngine
 from ..shell_kernel import ShellKernel
 from . import accel, disk as guest_disk, initramfs, kernels, kept, snapshot
 from .qemu import KernelDied, Vm, guest_cpus, qemu_version
@@ -35,7 +36,7 @@ SYNC_MULTICAST = ("for _ in $(seq 1 240); do iptables -L DOCKER-USER >/dev/null 
 HOST_TOOLS = ("qemu-system-x86_64", "qemu-img", "cpio", "debootstrap", "ssh", "ssh-keygen", "mkfs.ext4", "depmod")
 
 
-class GuestEngine(ShellKernel):
+class GuestEngine(ComposeEngine, ShellKernel):
     where = "guest"
     shared = False              # its Docker engine is this run's alone
     engine_log = DOCKERD_LOG

@@ -1,0 +1,64 @@
+"""Where a lab runs, one entry per place: this host's Docker engine, a QEMU guest booting another
+Debian kernel (both run the lab with Compose), or the single-node Kubernetes cluster (its pods).
+
+A place opens a context manager (an engine: `with` boots and stops what it needs) whose
+`lab_of_shape(**ComposeLab's arguments)` gives the run its Lab. Choosing a place happens here only:
+`open_place(kernel, lab)`. docs/adding-a-place-to-run.md is the recipe for a fourth."""
+import dataclasses
+import sys
+from typing import Callable
+
+from ..errors import InvalidInput
+
+HOST = "host"
+COMPOSE, KUBERNETES = "compose", "kubernetes"
+LABS = (COMPOSE, KUBERNETES)                  # LAB=...
+
+
+@dataclasses.dataclass(frozen=True)
+class Place:
+    name: str
+    summary: str
+    chosen_by: str
+    open: Callable            # (kernel, out, keep_in, one_lab) -> an engine with lab_of_shape
+
+
+def _host(kernel, out, keep_in, one_lab):
+    from .engine import HostEngine
+    return HostEngine()
+
+
+def _guest(kernel, out, keep_in, one_lab):
+    from .guest import GuestEngine
+    from .images import host_image_keys, save_host_images
+    return GuestEngine(kernel, image_keys=host_image_keys, save_images=save_host_images, out=out, home=keep_in,
+                       one_lab=one_lab)
+
+
+def _cluster(kernel, out, keep_in, one_lab):
+    from .cluster.place import ClusterPlace
+    if kernel and kernel != HOST:
+        print(f"run: LAB=kubernetes runs on the cluster's own node kernel; KERNEL={kernel} is not used", file=out)
+    return ClusterPlace()
+
+
+PLACES = {place.name: place for place in (
+    Place(HOST, "Docker Compose on this machine's own kernel and Docker engine.", "KERNEL=host (the default)", _host),
+    Place("guest", "Docker Compose inside a QEMU guest booting a packaged Debian kernel (IPVS, netem, another "
+          "kernel's sysctls); its Docker engine reached over ssh.", "KERNEL=5.10|6.1|6.12|7.3|<package>", _guest),
+    Place(KUBERNETES, "Pods on the single-node Kubernetes cluster `make cluster-up` keeps in a guest (or the one "
+          "KUBECONFIG names); its kube-proxy is the director.", "LAB=kubernetes", _cluster),
+)}
+
+
+def place_name(kernel, lab=COMPOSE):
+    if lab not in LABS:
+        raise InvalidInput(f"LAB={lab}: one of {', '.join(LABS)}")
+    if lab == KUBERNETES:
+        return KUBERNETES
+    return HOST if not kernel or kernel == HOST else "guest"
+
+
+def open_place(kernel, lab=COMPOSE, out=sys.stdout, keep_in=None, one_lab=False):
+    """The engine of the place KERNEL and LAB name (not started: `with` it)."""
+    return PLACES[place_name(kernel, lab)].open(kernel, out, keep_in, one_lab)

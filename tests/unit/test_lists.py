@@ -1,0 +1,77 @@
+"""What the README, `make help` and docs/ list is what the code has: the make targets, the members
+of each registry, the generated reference; every link in the docs lands inside the repository."""
+import re
+from pathlib import Path
+
+import pytest
+
+from harness.control import CONTROL_PLANES
+from harness.databases import DATABASES
+from harness.faults import FAULTS
+from harness.lab.places import PLACES
+from harness.report import reference
+from harness.signals.combined import SIGNALS
+
+REPO = Path(__file__).resolve().parents[2]
+README = REPO / "README.md"
+DOCS = sorted([README, *REPO.glob("docs/**/*.md"), *REPO.glob("examples/**/*.md"), *REPO.glob("images/**/*.md"),
+               *REPO.glob("exercises/**/*.md")])
+MAKE_GOAL = re.compile(r"`make ([a-z][a-z0-9-]*)(?=[\s`\[])")
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+README_LIMIT = 250
+
+
+def test_the_committed_reference_is_what_the_code_writes():
+    assert (REPO / "docs" / "reference.md").read_text() == reference.reference(), "stale: run make reference"
+
+
+def test_every_target_is_in_make_help_or_named_internal():
+    phony = set(reference.phony_targets())
+    helped = {goal for line in reference.make_help() for goal in re.findall(r"make ([a-z][a-z0-9-]*)(?![=\w-])", line)}
+    internal = set(reference.internal_targets())
+    assert phony and internal <= phony
+    assert phony - internal - helped == set(), "targets make help does not list"
+    assert helped - phony == set(), "make help names targets the Makefile lacks"
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_make_goal_a_document_names_exists(doc):
+    phony = set(reference.phony_targets())
+    named = set(MAKE_GOAL.findall(doc.read_text())) - {"scenario"}
+    assert named - phony == set(), f"{doc.name} names make goals the Makefile lacks"
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_link_lands_inside_the_repository(doc):
+    text = doc.read_text()
+    assert "../shared" not in text
+    for target in LINK.findall(text):
+        if re.match(r"(https?|mailto):", target) or target.startswith("#"):
+            continue
+        path = (doc.parent / target.split("#")[0]).resolve()
+        assert path.is_relative_to(REPO), f"{doc.name}: {target} leaves the repository"
+        assert path.exists(), f"{doc.name}: {target} does not exist"
+
+
+def axes_rows():
+    rows = {}
+    for line in README.read_text().splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 4 and cells[1].startswith("`harness/"):
+            rows[cells[0]] = {m.strip() for m in cells[2].split(",")}
+    return rows
+
+
+def test_the_readme_lists_each_registry_whole():
+    rows = axes_rows()
+    assert rows == {
+        "where the lab runs": set(PLACES),
+        "who changes the director": set(CONTROL_PLANES),
+        "which database": set(DATABASES),
+        "what happens (faults)": set(FAULTS),
+        "what is measured (signals)": {s.name for s in SIGNALS},
+    }
+
+
+def test_the_readme_is_a_front_door():
+    assert len(README.read_text().splitlines()) <= README_LIMIT
