@@ -1,5 +1,5 @@
 """LAB=kubernetes: what a cluster cannot give a lab is refused with one line, before anything
-asks the cluster (harness/lab/cluster/place.py, lab.py's of_shape, cli/runs.py's place_for)."""
+asks the cluster (harness/lab/cluster/place.py's lab_of_shape, lab/places.py's open_place)."""
 import json
 import socket
 
