@@ -33,8 +33,8 @@ class DirectorChange:
     why: str                   # 'scenario step 0', 'health check failed', ...
     director: str = DIRECTOR   # the director container whose table changed
     backend: str = ""          # the real server it took out ('10.213.2.21:3306'), when it took one out
-    cause_t: float = None      # when what it acted on happened, when that is another's act (an API write)
-    took_s: float = None       # how long acting took, by the control plane's own account (a kube-proxy sync)
+    cause_t: float | None = None      # when what it acted on happened, when that is another's act (an API write)
+    took_s: float | None = None       # how long acting took, by the control plane's own account (a kube-proxy sync)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,13 +60,13 @@ class Setting:
     """One setting a control plane takes from a scenario (validated by the scenario parser)."""
     kind: object               # int, float, bool, str, "duration", or "variants" (named director variants)
     default: object = None
-    minimum: float = None
-    maximum: float = None
-    choices: tuple = None
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple | None = None
     help: str = ""
 
 
-CONTROL_PLANES = {}            # name -> ControlPlane subclass: each registers itself when its module is imported
+CONTROL_PLANES: dict[str, type] = {}          # name -> ControlPlane subclass: each registers itself when its module is imported
 DEFAULT_CONTROL_PLANE = "manual"
 
 
@@ -82,7 +82,7 @@ class ControlPlane(Registered):
     needs_ipvs = False
     acts_by_itself = False
     shares_vip = False         # two directors hold the VIP in turn (VRRP)
-    image = None               # a PlaneImage its services run, if they run one of their own
+    image: "PlaneImage | None" = None   # a PlaneImage its services run, if they run one of their own
     start_allowance_s = 0.0    # how much longer than the lab's own its services may take to be ready
 
     def __init__(self, settings=()):

@@ -12,7 +12,7 @@ measurement call these, never a server's process name or SQL of their own.
 from ..registered import Registered
 from ..server_process import ServerProcess
 
-DATABASES = {}                 # name -> DatabaseEngine subclass: each registers itself when its module is imported
+DATABASES: dict[str, type] = {}               # name -> DatabaseEngine subclass: each registers itself when its module is imported
 DEFAULT_DATABASE = "mariadb"
 
 
@@ -27,14 +27,14 @@ class DatabaseEngine(Registered, ServerProcess):
     title = ""                   # how a page names it
     image = ""                   # the image both database servers run
     server_process = ""          # the server's process name (pkill -x)
-    sql_client = ()              # runs SQL (-e) inside a server's container
-    version_command = ()         # prints the server's version
+    sql_client: tuple[str, ...] = ()   # runs SQL (-e) inside a server's container
+    version_command: tuple[str, ...] = ()   # prints the server's version
     stop_receiving_sql = ""      # stops the replica receiving (its applier goes on)
     promote_sql = ""             # what makes a replica the primary, once it applied what it received
     position_variable = ""       # the GTID set of what a server applied
     replication_modes = ("async", "semi-sync")
     apply_wait_s = 10            # how long a promotion waits for the replica to apply what it received
-    full_login_options = ()      # what sql_client needs to log in over TCP with a password the server has not cached
+    full_login_options: tuple[str, ...] = ()   # what sql_client needs to log in over TCP with a password the server has not cached
 
     def services(self):
         """{service: Compose overrides} for the database servers (empty: compose.yaml's own)."""

@@ -13,7 +13,7 @@ class Param:
     help: str = ""
 
 
-FAULTS = {}                    # name -> Fault subclass: each registers itself when its module is imported
+FAULTS: dict[str, type] = {}                  # name -> Fault subclass: each registers itself when its module is imported
 
 
 class Fault(Registered):

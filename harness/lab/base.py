@@ -13,7 +13,10 @@ implementation, and tests/lab/test_lab_contract.py holds every implementation to
 import abc
 import dataclasses
 import subprocess
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
 
 from ..errors import LabError
 
@@ -52,76 +55,77 @@ class Lab(abc.ABC):
 
     # -- lifecycle -----------------------------------------------------------
     @abc.abstractmethod
-    def up(self, wait=True, preflight=None):
+    def up(self, wait: bool = True, preflight: Callable[[Any], None] | None = None) -> None:
         """Start the lab; wait=False: return once its nodes run, before their health checks pass;
         preflight(kernel): called once the kernel under the lab is there, before any node starts."""
 
     @abc.abstractmethod
-    def wait_healthy(self, timeout_s=180, only=None):
+    def wait_healthy(self, timeout_s: float = 180, only: Iterable[str] | None = None) -> None:
         """Until every node with a health check passes it (only: of these services); LabError if not."""
 
     @abc.abstractmethod
-    def down(self):
+    def down(self) -> None:
         """Remove everything the lab made, wherever it is; safe to repeat."""
 
     @abc.abstractmethod
-    def problems(self):
+    def problems(self) -> dict[str, str]:
         """{service: what is wrong} for each node that is gone or not running."""
 
     @abc.abstractmethod
-    def services(self):
+    def services(self) -> list[str]:
         """The services this lab runs."""
 
     @abc.abstractmethod
-    def restart(self, service):
+    def restart(self, service: str) -> None:
         """Restart a node (its processes end as they would on a restart)."""
 
     # -- nodes ---------------------------------------------------------------
     @abc.abstractmethod
-    def exec(self, service, command, check=True, timeout=60, stdin=None):
+    def exec(self, service: str, command: Sequence[str], check: bool = True, timeout: float = 60,
+             stdin: str | None = None) -> ExecResult:
         """Run a command in a node (a cell's service: in its network namespace); an ExecResult,
         LabError on a non-zero exit when check."""
 
     @abc.abstractmethod
-    def spawn(self, service, command, stdout=subprocess.PIPE):
+    def spawn(self, service: str, command: Sequence[str], stdout: Any = subprocess.PIPE) -> subprocess.Popen:
         """Start a command in a node with a pipe to its stdin; a Popen-like process of its own session."""
 
     @abc.abstractmethod
-    def placement(self, service):
+    def placement(self, service: str) -> tuple[str, str | None]:
         """(the service whose node runs a cell's programs, the network namespace file to enter there
         or None)."""
 
     @abc.abstractmethod
-    def logs(self, service):
+    def logs(self, service: str) -> str:
         """The node's log, timestamped."""
 
     @abc.abstractmethod
-    def networks_of(self, service):
+    def networks_of(self, service: str) -> dict[str, str]:
         """{network: address} of a node on the lab's networks."""
 
     # -- the place -----------------------------------------------------------
     @abc.abstractmethod
-    def now(self):
+    def now(self) -> float:
         """The lab's clock (the one its nodes stamp their records with)."""
 
     @property
     @abc.abstractmethod
-    def datapath(self):
+    def datapath(self) -> str:
         """The director's datapath, as the kernel under the lab allows: 'ipvs' or 'nftables'."""
 
     @property
     @abc.abstractmethod
-    def kernel(self):
+    def kernel(self) -> Any:
         """The kernel under the lab: kernel_release(), hz(), has_ipvs(), has_netem(), has_qdisc(kind),
         has_sysctl(path)."""
 
     @abc.abstractmethod
-    def describe(self):
+    def describe(self) -> dict:
         """What env.json records of the lab: {"kernel", "where", "kernel_facts", "lab", "images",
         "docker_compose"}; kernel_facts: {"hz", "sysctl_defaults": {name under net.ipv4: value}}."""
 
     @abc.abstractmethod
-    def keep_evidence(self, directory):
+    def keep_evidence(self, directory: Path) -> None:
         """Keep what the place the lab runs in can tell about a run (a guest's console log)."""
 
     # -- the director ---------------------------------------------------------

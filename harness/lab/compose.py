@@ -149,7 +149,7 @@ class ComposeLab(ContainerNodes, Lab):
     def build(self, no_cache=False):
         images.build(self._compose_command(), self.engine, no_cache)
 
-    def up(self, timeout_s=180, wait=True, preflight=None):
+    def up(self, wait=True, preflight=None, timeout_s=180):
         """Start the lab; wait=False: return once its containers run, before their health checks
         pass (wait_healthy then waits for them); preflight(kernel): called once the kernel under
         the lab is there, before anything of the lab starts (it refuses what that kernel lacks)."""

@@ -15,7 +15,7 @@ CELL_LABEL = "org.blackhole-lab.cell"
 class LabShape:
     """What one lab is made of, besides compose.yaml."""
     cells: tuple = ()                 # ClientCell, a client namespace each
-    servers: tuple = None             # the servers started (None: all of compose.yaml's)
+    servers: tuple | None = None             # the servers started (None: all of compose.yaml's)
     net_admin: frozenset = frozenset()   # nodes besides the director that get CAP_NET_ADMIN
     in_netns: bool = False            # the cells are namespaces of one client container
     services: tuple = ()              # ({service: its Compose definition}, ...) a database or control plane adds

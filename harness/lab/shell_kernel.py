@@ -13,7 +13,7 @@ CLOCK_TOLERANCE_S = 0.005     # its clock against ours, once set
 class ShellKernel:
     _features = None
     _sysctl_defaults = None
-    engine_log = None              # where its dockerd writes, if it keeps a log of its own
+    engine_log: str | None = None  # where its dockerd writes, if it keeps a log of its own
 
     def _succeeds(self, command):
         """Whether command exits 0 there, asked once."""

@@ -22,10 +22,10 @@ class Setting:
 @dataclasses.dataclass(frozen=True)
 class Client:
     name: str
-    program: str                # what runs in the client container (None: the lab's own probe)
+    program: str | None         # what runs in the client container (None: the lab's own probe)
     library: str                # the library and how it is pinned
     settings: dict = dataclasses.field(default_factory=dict)
-    read_timeout: str = None    # the setting that bounds a wait for an answer
+    read_timeout: str | None = None    # the setting that bounds a wait for an answer
     via_libc: bool = True       # connects through libc (an LD_PRELOAD library sees its sockets)
 
     def read_timeout_s(self, settings):

@@ -14,8 +14,8 @@ QUANTILES = (("p50", 0.50), ("p99", 0.99), ("p99_9", 0.999))
 @dataclasses.dataclass(frozen=True)
 class Connect:
     t0: float                 # when connect() was called (wall clock)
-    seconds: float = None     # until established; None: it failed
-    error: str = None         # errno name, TIMEOUT or STOPPED
+    seconds: float | None = None     # until established; None: it failed
+    error: str | None = None         # errno name, TIMEOUT or STOPPED
     syn_retrans: int = 0      # SYNs the kernel resent for it
 
     @property

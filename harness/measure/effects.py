@@ -15,14 +15,14 @@ KINDS = (BLACKHOLE, PARTITION, RESET, APP_HANG, LB_FORGETS_FLOW, NONE)
 class Effect:
     kind: str
     after_s: float = 0.0             # RESET: old flows keep working this long first
-    idle_timeout_s: float = None     # LB_FORGETS_FLOW
-    reset_at_s: float = None         # BLACKHOLE: the load balancer resets the flows from then on (its
+    idle_timeout_s: float | None = None     # LB_FORGETS_FLOW
+    reset_at_s: float | None = None         # BLACKHOLE: the load balancer resets the flows from then on (its
                                      # control plane removed the server with expire_nodest_conn=1) ...
-    reset_by_s: float = None         # ... at the latest from then on (when that is known only so closely)
-    resume_at_s: float = None        # BLACKHOLE: the flows go on from then on (a backup director that has
-    resume_by_s: float = None        # them from connection sync took the VIP over), by resume_by_s at the latest
-    starts_at_s: float = None        # the effect begins this long after the fault, not with it: the fault
-    starts_by_s: float = None        # killed nothing, a control plane's change did (a live server taken out
+    reset_by_s: float | None = None         # ... at the latest from then on (when that is known only so closely)
+    resume_at_s: float | None = None        # BLACKHOLE: the flows go on from then on (a backup director that has
+    resume_by_s: float | None = None        # them from connection sync took the VIP over), by resume_by_s at the latest
+    starts_at_s: float | None = None        # the effect begins this long after the fault, not with it: the fault
+    starts_by_s: float | None = None        # killed nothing, a control plane's change did (a live server taken out
                                      # by its false alarm), by starts_by_s at the latest
 
     def __post_init__(self):

@@ -22,7 +22,7 @@ class Window:
     basis: str                 # why: which limit ends the hang
     # The latest the window lets the first unacknowledged send go out after t_fault (None: the
     # window does not count from a send, as an idle connection's).
-    send_by_s: float = None
+    send_by_s: float | None = None
 
     def contains(self, value, sent_s=None):
         """value: a measured time, rounded to the millisecond as results store them; sent_s: when

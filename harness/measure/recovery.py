@@ -21,15 +21,15 @@ SLOW_S = 1.0
 
 @dataclasses.dataclass(frozen=True)
 class Outcome:
-    detect_s: float = None
-    recover_s: float = None
-    error: str = None            # what the application saw first (errno name / MYSQL_<code>)
-    stall_s: float = None        # how long the first disrupted operation took
-    sent_s: float = None         # when the first failed operation was sent, s after t_fault (< 0: before it)
-    server_before: str = None
-    server_after: str = None
+    detect_s: float | None = None
+    recover_s: float | None = None
+    error: str | None = None            # what the application saw first (errno name / MYSQL_<code>)
+    stall_s: float | None = None        # how long the first disrupted operation took
+    sent_s: float | None = None         # when the first failed operation was sent, s after t_fault (< 0: before it)
+    server_before: str | None = None
+    server_after: str | None = None
     failed_operations: int = 0
-    never_worked: str = None     # what a client that never worked before the fault saw (error: detail)
+    never_worked: str | None = None     # what a client that never worked before the fault saw (error: detail)
 
     @property
     def disrupted(self):
@@ -85,8 +85,8 @@ def said(op):
 
 @dataclasses.dataclass(frozen=True)
 class SysbenchOutcome:
-    detect_s: float = None
-    recover_s: float = None
+    detect_s: float | None = None
+    recover_s: float | None = None
     stalled_s: int = 0           # report lines (seconds) with tps == 0 from the fault to recovery
     reconnects: float = 0.0
     disrupted: bool = False

@@ -13,13 +13,13 @@ class SocketSample:
     t: float
     state: str
     local_port: int
-    rto_ms: float = None
-    rtt_ms: float = None         # the smoothed round trip (rtt:<srtt>/<rttvar>)
+    rto_ms: float | None = None
+    rtt_ms: float | None = None         # the smoothed round trip (rtt:<srtt>/<rttvar>)
     backoff: int = 0
     retrans_total: int = 0       # retrans:<unacked>/<total>
     timer: str = ""              # e.g. 'on,1.2sec,3' (the RTO timer, expiry, retransmits)
     local: str = ""              # the local address, 10.213.5.128:51548
-    t_read: float = None         # when ss had returned (None in samples from before it was stamped)
+    t_read: float | None = None         # when ss had returned (None in samples from before it was stamped)
 
 
 def _number(pattern, text, kind=float, default=None):

@@ -9,7 +9,7 @@ class SysctlKnob:
     maximum: int
     kernel_default: int     # what a new namespace starts with
     abbreviation: str       # how container names spell it: r5, syn2, ...
-    since: str = None       # the Linux release that added it, when that is recent
+    since: str | None = None       # the Linux release that added it, when that is recent
 
     @property
     def proc_path(self):

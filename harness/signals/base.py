@@ -27,7 +27,7 @@ class Load:
     output: object            # the run's file its stdout goes to (None: a group's, see cells)
     command: tuple
     process_pattern: str      # what `pkill -f` matches to stop it
-    cell: str = None          # the cell whose client it is
+    cell: str | None = None          # the cell whose client it is
     stop_signal: str = "INT"  # what it is asked to stop with (the clients end cleanly on SIGINT)
     stops_on_eof: bool = False   # it ends when its stdin is closed (no exec needed to stop it)
     cells: tuple = ()         # a group: ((tag, its file), ...), its output tagged (a probe group: by cell)

@@ -43,7 +43,7 @@ class Kernel:
     version: str             # the package version, 6.12.117-1~deb12u1
     release: str             # uname -r: 6.12.117+deb12-amd64
     root: Path               # the unpacked package
-    suite: str = None        # where it came from: bookworm-security/main, trixie-backports/main
+    suite: str | None = None        # where it came from: bookworm-security/main, trixie-backports/main
 
     @property
     def vmlinuz(self):

@@ -1,0 +1,39 @@
+"""Every place's Lab takes the protocol's arguments (harness/lab/base.py) in the protocol's order
+with its defaults: a caller written against the protocol works on every place. What a place adds
+comes after them and has a default (its own time limits, say)."""
+import inspect
+
+import pytest
+
+from harness.lab.base import Lab
+from harness.lab.cluster.lab import ClusterLab
+from harness.lab.compose import ComposeLab
+from harness.lab.places import PLACES
+
+IMPLEMENTATIONS = (ComposeLab, ClusterLab)
+PROTOCOL = sorted(Lab.__abstractmethods__)
+
+
+def parameters(function):
+    return list(inspect.signature(function).parameters.values())
+
+
+def test_every_place_opens_an_engine_that_gives_a_lab():
+    assert set(PLACES) == {"host", "guest", "kubernetes"}
+    assert all(callable(place.open) and place.summary and place.chosen_by for place in PLACES.values())
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("member", PROTOCOL)
+def test_an_implementation_takes_the_protocols_arguments(implementation, member):
+    declared = inspect.getattr_static(Lab, member)
+    given = inspect.getattr_static(implementation, member)
+    assert getattr(given, "__isabstractmethod__", False) is False, f"{implementation.__name__}.{member} missing"
+    if isinstance(declared, property):
+        assert isinstance(given, property), f"{implementation.__name__}.{member}: a property in the protocol"
+        return
+    wanted, has = parameters(declared), parameters(given)
+    assert [(p.name, p.kind, p.default) for p in has[:len(wanted)]] == \
+        [(p.name, p.kind, p.default) for p in wanted], f"{implementation.__name__}.{member}{inspect.signature(given)}"
+    extra = has[len(wanted):]
+    assert all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in extra)
