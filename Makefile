@@ -129,7 +129,7 @@ clean: venv host
 	@$(PY) -m harness clean
 
 reference: venv
-	@$(PY) -m harness.report.reference
+	@$(PY) -m harness.cli.reference
 
 test-unit: venv
 	@$(PY) -m pytest -q tests/unit

@@ -6,6 +6,7 @@ own readiness turns off, and the cluster's endpoint controller writes the slice.
 from ..measure.effects import NONE, Effect
 from . import endpoint_slices
 from .endpoint_slices import EndpointFault
+from ..abilities import pods_of
 
 
 class EndpointNotReady(EndpointFault):
@@ -16,7 +17,7 @@ class EndpointNotReady(EndpointFault):
         return Effect(NONE)
 
     def inject(self):
-        pods = self.lab.pods()
+        pods = pods_of(self.lab)
         if pods is not None:
             return pods.turn_unready(self.p["target"], self.replacement())
         return endpoint_slices.write(self.lab, self.p["target"], endpoint_slices.NOT_READY, self.p["replacement"])

@@ -8,6 +8,7 @@ from ..server_process import process_on
 from . import endpoint_slices
 from .base import Param
 from .endpoint_slices import EndpointFault
+from ..abilities import pods_of
 
 
 class EndpointRemoved(EndpointFault):
@@ -24,7 +25,7 @@ class EndpointRemoved(EndpointFault):
 
     def inject(self):
         target, replacement = self.p["target"], self.p["replacement"]
-        pods = self.lab.pods()
+        pods = pods_of(self.lab)
         if pods is not None:
             return pods.delete(target, self.replacement(), self.p["grace_s"])
         landed = endpoint_slices.write(self.lab, target, endpoint_slices.TERMINATING, replacement)

@@ -7,6 +7,7 @@ from . import endpoint_slices
 from .base import Param
 from .endpoint_slices import EndpointFault
 from .silent_kill import SilentKill
+from ..abilities import pods_of
 
 
 class NodeLost(EndpointFault):
@@ -28,7 +29,7 @@ class NodeLost(EndpointFault):
         return Effect(BLACKHOLE)
 
     def inject(self):
-        pods = self.lab.pods()
+        pods = pods_of(self.lab)
         if pods is not None:
             return pods.lose_node(self.p["target"], self.replacement(), self.p["grace_s"])
         landed = self._cut().inject()
@@ -37,5 +38,5 @@ class NodeLost(EndpointFault):
         return landed
 
     def recover(self):
-        if self.lab.pods() is None:
+        if pods_of(self.lab) is None:
             self._cut().recover()

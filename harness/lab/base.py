@@ -145,14 +145,6 @@ class Lab(abc.ABC):
         (a cluster's kube-proxy): the run samples their table, as a control plane's."""
         return ()
 
-    # -- Kubernetes' own terms -------------------------------------------------
-    def pods(self):
-        """The lab's servers as pods a cluster runs, which faults in Kubernetes' terms act on
-        (a pod's readiness off, a pod deleted, its node lost); None where the servers are
-        containers: those faults then write the kube-api container's EndpointSlices
-        (harness/faults/endpoint_slices.py)."""
-        return None
-
     def refusal(self, fault):
         """Why this lab cannot make `fault` (a Fault, its params checked), in one line, or None;
         asked before anything starts: here, a service it talks to that the lab does not run."""

@@ -5,6 +5,7 @@ import inspect
 
 import pytest
 
+from harness.abilities import RunsServersAsPods
 from harness.lab.base import Lab
 from harness.lab.cluster.lab import ClusterLab
 from harness.lab.compose import ComposeLab
@@ -37,3 +38,9 @@ def test_an_implementation_takes_the_protocols_arguments(implementation, member)
         [(p.name, p.kind, p.default) for p in wanted], f"{implementation.__name__}.{member}{inspect.signature(given)}"
     extra = has[len(wanted):]
     assert all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in extra)
+
+
+def test_an_ability_is_had_by_the_places_that_have_it_only():
+    assert issubclass(ClusterLab, RunsServersAsPods)
+    assert not issubclass(ComposeLab, RunsServersAsPods)
+    assert not hasattr(Lab, "pods")

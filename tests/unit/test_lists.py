@@ -9,7 +9,7 @@ from harness.control import CONTROL_PLANES
 from harness.databases import DATABASES
 from harness.faults import FAULTS
 from harness.lab.places import PLACES
-from harness.report import reference
+from harness.cli import reference
 from harness.signals.combined import SIGNALS
 
 REPO = Path(__file__).resolve().parents[2]

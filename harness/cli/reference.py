@@ -92,7 +92,7 @@ def members():
 
 def reference():
     out = ["# Reference", "",
-           "Written from the code by `make reference` (harness/report/reference.py); do not edit by hand:",
+           "Written from the code by `make reference` (harness.cli.reference.py); do not edit by hand:",
            "`make test` fails when it is stale.", "", "## Make targets", "", "`make help` prints:", "", "```"]
     out += make_help() + ["```", "", "Called by other targets, not by hand: "
                           + ", ".join(f"`{t}`" for t in internal_targets()) + ".", "", "## Knobs", "",
