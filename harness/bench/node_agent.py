@@ -66,7 +66,7 @@ def main():
         lab = ClusterLab(node, PROJECT)
         try:
             print(f"bench-node-agent: the agent on {node.pinned_node()} ...", flush=True)
-            shell = lab.engine.ssh
+            shell = lab.node_shell()
             shell.run("true", timeout=120)                     # the first session's start, apart
             print(f"bench-node-agent: {count} commands, a kubectl exec each ...", flush=True)
             per_exec = spread([timed(lambda: one_exec_each(shell)) for _ in range(count)])

@@ -68,8 +68,8 @@ def cmd_up(args):
 def cmd_down(args):
     lab = make_lab(args)
     lab.down()
-    lab.engine.stop()
-    print("lab: down" + (" (and its guest stopped)" if lab.engine.where == "guest" else ""))
+    lab.stop_place()
+    print("lab: down" + (" (and its guest stopped)" if lab.where == "guest" else ""))
 
 
 def cmd_clean(args):
@@ -108,4 +108,4 @@ def cmd_status(args, lab=None):
     lab = lab or make_lab(args)
     for service, health in sorted(lab.health().items()):
         print(f"  {service:16} {health}")
-    print(f"  director datapath: {lab.director().datapath}; kernel {lab.kernel_release()} ({lab.engine.where})")
+    print(f"  director datapath: {lab.director().datapath}; kernel {lab.kernel_release()} ({lab.where})")

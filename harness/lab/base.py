@@ -128,6 +128,12 @@ class Lab(abc.ABC):
     def keep_evidence(self, directory: Path) -> None:
         """Keep what the place the lab runs in can tell about a run (a guest's console log)."""
 
+    @property
+    def can_be_kept(self):
+        """Whether the lab may stay up after the run (KEEP_LAB=1): only where its place outlives
+        the run (this host's engine; a guest goes, and its lab with it)."""
+        return False
+
     # -- the director ---------------------------------------------------------
     def director(self, service="director"):
         """The director as its datapath shows it (harness/director/'s Director): a Compose lab's

@@ -256,6 +256,19 @@ class ComposeLab(ContainerNodes, Lab):
                 for service, state in self._container_states().items()}
 
     # -- the place -----------------------------------------------------------
+    @property
+    def can_be_kept(self):
+        return self.engine.shared
+
+    @property
+    def where(self):
+        """The place's name as env.json records it: host or guest."""
+        return self.engine.where
+
+    def stop_place(self):
+        """Stop what the place runs besides the lab (a kept guest); this host's engine stays."""
+        self.engine.stop()
+
     def describe(self):
         """Its parts asked for side by side (a run records this while its clients start)."""
         with ThreadPoolExecutor(4) as pool:

@@ -263,7 +263,7 @@ class FailoverRun(RunBase):
         if self.loads and self.scenario.writer:       # once the writer has stopped
             steps.append(("reading the ledger on each database server", self._read_ledgers,
                           LEDGER_WAIT_S + evidence.LEDGER_READ_LIMIT_S + 30))
-        kept = self.keep_lab and self.lab.engine.shared      # a guest goes, and its lab with it
+        kept = self.keep_lab and self.lab.can_be_kept
         steps += [[("keeping the lab up", self._keep, 5) if kept else ("taking the lab down", self._down, 150),
                    ("merging the timeline", lambda: evidence.merge_client_events(self.events, self.run, self.scenario.cells), 60)]]
         return steps

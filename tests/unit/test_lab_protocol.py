@@ -2,6 +2,8 @@
 with its defaults: a caller written against the protocol works on every place. What a place adds
 comes after them and has a default (its own time limits, say)."""
 import inspect
+import re
+from pathlib import Path
 
 import pytest
 
@@ -44,3 +46,11 @@ def test_an_ability_is_had_by_the_places_that_have_it_only():
     assert issubclass(ClusterLab, RunsServersAsPods)
     assert not issubclass(ComposeLab, RunsServersAsPods)
     assert not hasattr(Lab, "pods")
+
+
+def test_no_module_outside_the_lab_package_reaches_a_labs_engine():
+    harness = Path(__file__).resolve().parents[2] / "harness"
+    reaching = [f"{path.relative_to(harness)}:{number}" for path in harness.rglob("*.py")
+                if "lab" not in path.relative_to(harness).parts[:1]
+                for number, line in enumerate(path.read_text().splitlines(), 1) if re.search(r"\blab\.engine\b", line)]
+    assert reaching == []

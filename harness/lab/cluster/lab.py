@@ -288,6 +288,11 @@ class ClusterLab(Lab):
                 "lab": {"project": self.project, "namespace": self.project, "vip": self._vip},
                 "images": images, "kubernetes": version.get("gitVersion")}
 
+    def node_shell(self):
+        """The shell on the node this lab's commands go through (the node agent's sessions, or
+        the guest's ssh): what `make bench-node-agent` times."""
+        return self.engine.ssh
+
     def keep_evidence(self, directory):
         self.engine.collect(directory)
         events = self.api.request(self.path("events"), timeout=60)
