@@ -1,6 +1,10 @@
 """The run page's connection-setup section (load.connect): each phase's percentiles with the
 count behind them, and the connects grouped by the SYNs their kernel resent, beside the SYN
 schedule that explains each group."""
+from .blocks import Subheading, Table
+
+TITLE = "Connection setup through the VIP"
+READS = {"signals": ("connect",), "cells": ("query_latency",)}
 PHASES = (("before", "warm-up, before the fault"), ("during", "while the fault lasted"), ("after", "after the heal"))
 HEADER = ["phase", "connects", "established", "failed", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors"]
 SYN_HEADER = ["SYNs resent", "established", "failed", "connect() took (s)", "the SYN schedule's retransmission"]
@@ -53,3 +57,11 @@ def explanation(part):
             f"A percentile of fewer than 1000 connects is their maximum (nearest rank), hence the counts. "
             f"That namespace's SYN schedule: tcp_syn_retries={s['tcp_syn_retries']}, "
             f"tcp_syn_linear_timeouts={s['tcp_syn_linear_timeouts']}.")
+
+
+def blocks(summary):
+    part = summary.get("signals", {}).get("connect")
+    if not part:
+        return []
+    return [Table(HEADER, phase_rows(part)), Table(SYN_HEADER, syn_rows(part)), explanation(part),
+            Subheading("The probes' queries, by phase"), Table(["cell"] + HEADER, query_rows(summary))]

@@ -1,5 +1,9 @@
 """The run page's data-accounting section (load.writer): what the writer was told about its
 writes, beside what the new primary holds (signals/data_accounting.py)."""
+from .blocks import Table
+
+TITLE = "Data: what became of each write"
+READS = {"signals": ("data",)}
 HEADER = ["writes", "acknowledged", "never written", "attempts in doubt", "writes left in doubt",
           "in doubt, committed", "lost", "duplicates", "retried"]
 
@@ -48,3 +52,8 @@ def explanations(part):
     if part.get("unreadable"):
         lines.append(f"Could not be read after the run: {', '.join(part['unreadable'])}.")
     return lines
+
+
+def blocks(summary):
+    part = summary.get("signals", {}).get("data")
+    return [Table(HEADER, rows(part)), *explanations(part)] if part else []

@@ -2,6 +2,10 @@
 its failed checks, flaps and time out of rotation in each period, and why a check failed: the
 SYNs it gets within connect_timeout on that director's kernel, against the share of SYNs the
 backend's limit dropped."""
+from .blocks import Table
+
+TITLE = "Health checks: failures, flaps, time out of rotation"
+READS = {"signals": ("health_checks",)}
 HEADER = ["director", "real server", "period", "failed checks", "flaps", "virtual servers hit", "out of rotation (s)"]
 PERIODS = (("before", "warm-up, before the fault"), ("during", "while it lasted"), ("after", "after the heal"))
 
@@ -33,3 +37,8 @@ def explanations(part):
                      f"{b['syns_passed']} ({share:.0%} dropped) — {odds}." if share is not None else
                      f"{backend}: its limit saw no SYN.")
     return lines
+
+
+def blocks(summary):
+    part = summary.get("signals", {}).get("health_checks")
+    return [Table(HEADER, rows(part)), *explanations(part)] if part else []

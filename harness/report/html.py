@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 
 from .. import store
-from . import (client_grid, connect_section, data_section, health_section, kept_flows_section, lb_split, saturation,
-               tables)
+from . import client_grid, saturation, sections, tables
+from .blocks import Subheading, Table
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
@@ -55,11 +55,7 @@ def run_page(run, summary, charts):
             client_grid.html_table(summary),
             table(header, rows),
             *[f"<p>{html.escape(note)}</p>" for note in _notes(summary) if note],
-            *_lb_split(summary),
-            *_connect_section(summary),
-            *_health_section(summary),
-            *_data_section(summary),
-            *_kept_flows_section(summary),
+            *_sections(summary),
             "<p>Times are seconds after the fault took effect. detect: the first error the application saw; "
             "recover: its first success after that. The model window comes from the kernel model "
             "(<code>blackhole explain</code>).</p>",
@@ -79,59 +75,19 @@ def run_page(run, summary, charts):
     return run.page
 
 
-def _lb_split(summary):
-    """The outage in two (report/lb_split.py), when a control plane acted by itself."""
-    split = lb_split.rows(summary)
-    if not split:
-        return []
-    return ["<h2>The outage in two: LB noticed, then client noticed</h2>",
-            table(lb_split.HEADER, [[html.escape(v) for v in row] for row in split]),
-            f"<p>{html.escape(lb_split.explanation(summary))} Client noticed: from the director's change to the "
-            "client's error; the client's own model window above is counted from the fault.</p>"]
-
-
-def _connect_section(summary):
-    """Connection setup through the VIP (report/connect_section.py), when the run measured it."""
-    part = summary.get("signals", {}).get("connect")
-    if not part:
-        return []
-    return ["<h2>Connection setup through the VIP</h2>",
-            table(connect_section.HEADER, [[html.escape(v) for v in row] for row in connect_section.phase_rows(part)]),
-            table(connect_section.SYN_HEADER, [[html.escape(v) for v in row] for row in connect_section.syn_rows(part)]),
-            f"<p>{html.escape(connect_section.explanation(part))}</p>",
-            "<h3>The probes' queries, by phase</h3>",
-            table(["cell"] + connect_section.HEADER, [[html.escape(v) for v in row]
-                                                       for row in connect_section.query_rows(summary)])]
-
-
-def _data_section(summary):
-    """What became of the writer's writes (report/data_section.py), when the run had a writer."""
-    part = summary.get("signals", {}).get("data")
-    if not part:
-        return []
-    return (["<h2>Data: what became of each write</h2>",
-             table(data_section.HEADER, [[html.escape(v) for v in row] for row in data_section.rows(part)])]
-            + [f"<p>{html.escape(line)}</p>" for line in data_section.explanations(part)])
-
-
-def _health_section(summary):
-    """What the control plane's health checks did (report/health_section.py), when it checks."""
-    part = summary.get("signals", {}).get("health_checks")
-    if not part:
-        return []
-    return (["<h2>Health checks: failures, flaps, time out of rotation</h2>",
-             table(health_section.HEADER, [[html.escape(v) for v in row] for row in health_section.rows(part)])]
-            + [f"<p>{html.escape(line)}</p>" for line in health_section.explanations(part)])
-
-
-def _kept_flows_section(summary):
-    """Reconnects a flow the director kept blackholed (report/kept_flows_section.py), when there were any."""
-    found = kept_flows_section.part_of(summary)
-    if not found:
-        return []
-    return ["<h2>Reconnects into a flow the director kept</h2>",
-            table(kept_flows_section.HEADER, [[html.escape(v) for v in row] for row in kept_flows_section.rows(found)]),
-            f"<p>{html.escape(kept_flows_section.explanation(found))}</p>"]
+def _sections(summary):
+    """The sections after the table (report/sections.py), each a heading and its blocks."""
+    parts = []
+    for title, blocks in sections.shown(summary):
+        parts.append(f"<h2>{html.escape(title)}</h2>")
+        for block in blocks:
+            if isinstance(block, Table):
+                parts.append(table(block.header, [[html.escape(v) for v in row] for row in block.rows]))
+            elif isinstance(block, Subheading):
+                parts.append(f"<h3>{html.escape(block.text)}</h3>")
+            else:
+                parts.append(f"<p>{html.escape(block)}</p>")
+    return parts
 
 
 def _worst(summary):

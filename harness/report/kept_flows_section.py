@@ -1,5 +1,9 @@
 """The run page's section on reconnects a flow the director kept blackholed
 (signals/director_flows.py, measure/kept_flows.py)."""
+from .blocks import Table
+
+TITLE = "Reconnects into a flow the director kept"
+READS = {"signals": ("director_flows",)}
 HEADER = ["client namespace", "reconnect from", "director's kept flow to", "its state", "SYN resent from",
           "last seen waiting", "got through"]
 
@@ -19,3 +23,8 @@ def explanation(found):
             "their SYNs followed the kept flow to the server the fault took away and were lost too "
             f"({stuck} still waiting when the run ended). A client without a connect timeout of its own waits "
             "out tcp_syn_retries there; times are seconds after the fault.")
+
+
+def blocks(summary):
+    found = part_of(summary)
+    return [Table(HEADER, rows(found)), explanation(found)] if found else []

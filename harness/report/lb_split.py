@@ -1,7 +1,10 @@
 """Each cell's outage in two, where a control plane acted by itself (keepalived): "LB noticed"
 (the fault to its change of the cell's director, beside its model) and "client noticed" (that
 change to the client's error). Nothing for runs whose director a scenario step changed."""
+from .blocks import Table
 
+TITLE = "The outage in two: LB noticed, then client noticed"
+READS = {"cells": ("lb", "probe")}
 HEADER = ["cell", "director", "LB noticed", "LB model", "in model", "client noticed", "then on", "LB change"]
 
 
@@ -46,3 +49,11 @@ def explanation(summary):
         return ("LB model: none: the fault killed nothing, so each change was a false alarm of the control "
                 "plane's own checks.")
     return "LB model: none (the control plane changed nothing after the fault)."
+
+
+def blocks(summary):
+    split = rows(summary)
+    if not split:
+        return []
+    return [Table(HEADER, split), f"{explanation(summary)} Client noticed: from the director's change to the client's "
+            "error; the client's own model window above is counted from the fault."]

@@ -2,7 +2,8 @@
 import json
 
 from ..databases import DATABASES
-from . import client_grid, data_section, kept_flows_section, lb_split, saturation
+from . import client_grid, lb_split, saturation, sections
+from .blocks import Subheading, Table
 
 
 def _fmt(value, unit=" s"):
@@ -133,20 +134,17 @@ def markdown(summary):
     lines = [f"# {summary['scenario']} — {summary['run']}", "", status_line(summary), "",
              f"kernel {summary.get('kernel')}, datapath {summary.get('datapath')}, database {database_line(summary)}; "
              f"fault `{fault.get('name')}` {fault.get('params', {})}", ""] + _markdown_table(header, rows)
-    split = lb_split.rows(summary)
-    if split:
-        lines += ["", "The outage in two: LB noticed, then client noticed", ""] + _markdown_table(lb_split.HEADER, split)
-        lines += ["", lb_split.explanation(summary)]
-    data = summary.get("signals", {}).get("data")
-    if data:
-        lines += ["", "Data: what became of each write", ""] + _markdown_table(data_section.HEADER,
-                                                                               data_section.rows(data))
-        lines += [""] + data_section.explanations(data)
-    kept = kept_flows_section.part_of(summary)
-    if kept:
-        lines += ["", "Reconnects into a flow the director kept", ""] + _markdown_table(
-            kept_flows_section.HEADER, kept_flows_section.rows(kept))
-        lines += ["", kept_flows_section.explanation(kept)]
+    for title, blocks in sections.shown(summary):
+        lines += ["", title]
+        for block in blocks:
+            if isinstance(block, Table):
+                lines += [""] + _markdown_table(block.header, block.rows)
+            elif isinstance(block, Subheading):
+                lines += ["", block.text]
+            elif lines[-1] and not lines[-1].startswith("|") and lines[-1] != title:
+                lines.append(block)            # the sentences after a table: one paragraph
+            else:
+                lines += ["", block]
     details_header, details = client_grid.client_details(summary)
     if details:
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)

@@ -1,0 +1,51 @@
+"""The page's and summary.md's sections (report/sections.py): each reads only the parts of
+summary.json it declares (READS), shows nothing for a run without them, and the page and
+summary.md show the same sections in the same order. The fixture is a replay's summary (6.12
+guest: keepalived's LB split, health checks, the writer) with a connection-setup part and kept-flow
+reconnects made by the measure functions from prober lines and ss/director samples."""
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.report import html, sections, tables
+from harness.report.blocks import Subheading, Table
+
+FULL = json.loads((Path(__file__).parent / "fixtures" / "summary_with_every_section.json").read_text())
+
+
+def only_what_it_reads(summary, reads):
+    """The summary with every signal part and every cell key the section does not declare removed
+    (a cell keeps its name)."""
+    kept = copy.deepcopy(summary)
+    kept["signals"] = {k: v for k, v in summary.get("signals", {}).items() if k in reads.get("signals", ())}
+    kept["cells"] = [{k: v for k, v in cell.items() if k == "cell" or k in reads.get("cells", ())}
+                     for cell in summary["cells"]]
+    return kept
+
+
+@pytest.mark.parametrize("section", sections.SECTIONS, ids=lambda s: s.__name__.rsplit(".", 1)[1])
+def test_a_section_reads_only_its_own_parts(section):
+    shown = section.blocks(FULL)
+    assert shown and any(isinstance(b, Table) and b.rows for b in shown)
+    assert section.blocks(only_what_it_reads(FULL, section.READS)) == shown
+
+
+@pytest.mark.parametrize("section", sections.SECTIONS, ids=lambda s: s.__name__.rsplit(".", 1)[1])
+def test_a_run_without_its_parts_shows_no_section(section):
+    assert section.blocks(only_what_it_reads(FULL, {})) == []
+
+
+def test_the_page_and_summary_md_show_every_section_in_the_registrys_order():
+    titles = [section.TITLE for section in sections.SECTIONS]
+    md = tables.markdown(FULL)
+    page = "\n".join(html._sections(FULL))
+    assert [md.index(f"\n{t}\n") for t in titles] == sorted(md.index(f"\n{t}\n") for t in titles)
+    assert [page.index(f"<h2>{t}</h2>") for t in titles] == sorted(page.index(f"<h2>{t}</h2>") for t in titles)
+    for _, blocks in sections.shown(FULL):
+        for block in blocks:
+            if isinstance(block, Table):
+                assert "| " + " | ".join(block.header) + " |" in md
+            elif isinstance(block, Subheading):
+                assert f"<h3>{block.text}</h3>" in page.replace("&#x27;", "'")
