@@ -107,6 +107,11 @@ class ControlPlane(Registered):
         servers the run starts."""
         return {}
 
+    def version_commands(self):
+        """[(name, service, command)] printing the version of each program it runs (env.json's
+        versions, the page's Environment table)."""
+        return ()
+
     def lab_settings(self):
         return {}
 

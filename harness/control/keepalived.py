@@ -105,6 +105,9 @@ class Keepalived(ControlPlane):
     def lab_settings(self):
         return {"LB_CONTROL": self.name, "LB_EXPIRE_NODEST_CONN": str(self.config.expire_nodest_conn)}
 
+    def version_commands(self):
+        return (("keepalived", DIRECTOR, ("keepalived", "--version")),)
+
     def services(self, addresses, database, servers):
         """The main director's keepalived.conf; a second director for VRRP (the VIP and the back
         address floating between them) and one per variant (its own VIP, its own sysctl). A

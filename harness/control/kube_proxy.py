@@ -78,6 +78,11 @@ class KubeProxy(ControlPlane):
         return {"LB_CONTROL": self.name, "LB_EXPIRE_NODEST_CONN": "1", "LB_EXPIRE_QUIESCENT_TEMPLATE": "1",
                 "LB_CONN_REUSE_MODE": str(self.settings.get("conn_reuse_mode", 1))}
 
+    def version_commands(self):
+        return (("etcd", API_SERVICE, ("etcd", "--version")),
+                ("kube-apiserver", API_SERVICE, ("kube-apiserver", "--version")),
+                ("kube-proxy", PROXY_SERVICE, ("kube-proxy", "--version")))
+
     def services(self, addresses, database, servers):
         vip, back = addresses[DIRECTOR][FRONT], addresses[DIRECTOR][BACK]
         api_address = f"{back.rsplit('.', 1)[0]}.{API_HOST}"

@@ -87,3 +87,16 @@ CLIENTS = {c.name: c for c in (
     # sysbench has no read timeout of its own; it runs on the scenario's load.sysbench tables.
     Client("sysbench", "zoo-sysbench", "sysbench 1.0.20 (Debian) oltp_read_only, 1 thread, on MariaDB Connector/C"),
 )}
+
+
+JAVA_LIBRARIES = "/usr/local/lib/zoo/java/lib"
+# What prints each client's library version as the client image holds it (env.json's versions;
+# sysbench's own is there already).
+VERSION_COMMANDS = {
+    "pymysql": "python3 -c 'import pymysql; print(\"PyMySQL\", pymysql.__version__)'",
+    "jdbc": f"ls {JAVA_LIBRARIES} | grep mysql-connector",
+    "hikari": f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|mysql-connector' | tr '\\n' ' '",
+    "go": "grep -ao 'go-sql-driver/mysql.v[0-9][0-9.]*' /usr/local/bin/zoo-go | head -1 | tr '\\t' ' '",
+    "node": "node -p '\"mysql2 \" + require(\"/usr/local/lib/zoo/node/node_modules/mysql2/package.json\").version'",
+    "libmariadb": "dpkg-query -W -f='libmariadb3 ${Version}' libmariadb3",
+}

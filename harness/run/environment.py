@@ -1,6 +1,7 @@
 """env.json: what a run ran on (where, kernel, datapath, versions, every sysctl applied)."""
 from concurrent.futures import ThreadPoolExecutor
 
+from ..load.clients import VERSION_COMMANDS
 from ..scenario.knobs import SYSCTL_KNOBS
 from ..topology import DIRECTOR, FRONT, is_director
 
@@ -38,7 +39,16 @@ def _first_line(result):
     return text.splitlines()[0] if text else ""
 
 
-def _versions(lab, scenario):
+def _client_version_commands(scenario):
+    """(client NAME, the first cell's service running it, its version command) per client the cells use."""
+    first = {}
+    for cell in scenario.cells:
+        first.setdefault(cell.client, cell.service)
+    return [(f"client {name}", service, ("sh", "-c", VERSION_COMMANDS[name]))
+            for name, service in first.items() if name in VERSION_COMMANDS]
+
+
+def _versions(lab, scenario, control):
     running = set(lab.services()) | {c.service for c in scenario.cells}
     asked = [(name, service, command) for name, service, command in (
         ("sysbench", scenario.cells[0].service, ["sysbench", "--version"]),
@@ -46,14 +56,22 @@ def _versions(lab, scenario):
         ("nginx", "web-a", ["nginx", "-v"]),
         ("nft", DIRECTOR, ["nft", "--version"]),
         *([("ipvsadm", DIRECTOR, ["ipvsadm", "--version"])] if lab.datapath == "ipvs" else []),
-        *([("keepalived", DIRECTOR, ["keepalived", "--version"])] if scenario.control == "keepalived" else []))
+        *control.version_commands(), *_client_version_commands(scenario))
         if service in running]
     results = lab.exec_each([(service, command) for _, service, command in asked], check=False,
                             timeout=EXEC_LIMIT_S)
     return {name: _first_line(result) for (name, _, _), result in zip(asked, results)}
 
 
-def collect(lab, director, scenario):
+def place_versions(where):
+    """What a guest's record says of the machine under the lab: QEMU and the kernel package."""
+    found = {"qemu": where.get("qemu")} if where.get("qemu") else {}
+    if where.get("package"):
+        found["kernel package"] = f"{where['package']} {where.get('package_version', '')}".strip()
+    return found
+
+
+def collect(lab, director, scenario, control):
     """Its parts are asked for side by side (a run records this while its clients start)."""
     containers = sorted({(c.namespace, c.service) for c in scenario.cells})
     others = [s for s in lab.services() if is_director(s) and s != DIRECTOR]      # a control plane's more directors
@@ -61,7 +79,7 @@ def collect(lab, director, scenario):
         sysctls = pool.submit(_read_ints, lab, [(service, SYSCTL_FILES) for _, service in containers]
                               + [(d, DIRECTOR_SYSCTLS) for d in others] + [(DIRECTOR, DIRECTOR_SYSCTLS)])
         state, described = pool.submit(director.state, timeout=EXEC_LIMIT_S), pool.submit(lab.describe)
-        versions = pool.submit(_versions, lab, scenario)
+        versions = pool.submit(_versions, lab, scenario, control)
     # A knob this kernel does not have is left out.
     *applied, director_sysctls = sysctls.result()
     applied, other_directors = applied[:len(containers)], dict(zip(others, applied[len(containers):]))
@@ -83,7 +101,7 @@ def collect(lab, director, scenario):
         "datapath_requested": scenario.datapath,
         "images": lab_record["images"],
         "versions": {**{tool: lab_record[tool] for tool in ("docker_compose", "kubernetes") if tool in lab_record},
-                     **versions.result()},
+                     **place_versions(lab_record["where"]), **versions.result()},
         "cell_namespaces": lab.cell_namespaces,     # a container each, or netns in one container
         "control_plane": scenario.control,          # who changed the director (harness/control/)
         "database": lab.database.name,              # the engine the database servers ran (harness/databases/)

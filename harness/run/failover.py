@@ -161,7 +161,7 @@ class FailoverRun(RunBase):
     def _environment(self, director_may_be_starting):
         if director_may_be_starting:
             self.lab.wait_healthy(self.ready_limit_s, only=(DIRECTOR,))
-        return environment.collect(self.lab, self.director, self.scenario)
+        return environment.collect(self.lab, self.director, self.scenario, self.control)
 
     def _write_env(self, env):
         self.run.env_file.write_text(json.dumps(env, indent=1) + "\n")

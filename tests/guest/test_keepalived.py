@@ -3,6 +3,8 @@ director; keepalived notices the primary's silent death by its own checks, takes
 promotes the replica (its notify_down hook), and each client's outage splits into "LB noticed"
 and "client noticed". Bounds from docs/facts/production.md (keepalived's worst case) and
 docs/facts/kernel.md (the retransmission ladder), not from the harness's model."""
+import subprocess
+
 import pytest
 
 from tests.control_plane_contract import check_changes
@@ -26,6 +28,12 @@ def test_keepalived_takes_a_silently_dead_primary_out_and_each_client_follows(ru
     # the control plane's and the datapath's tools, as they printed their own versions
     assert env["versions"]["keepalived"].startswith("Keepalived v2."), env["versions"]
     assert env["versions"]["ipvsadm"].startswith("ipvsadm v1."), env["versions"]
+    # the place under the lab: this machine's QEMU as it prints its own version, and the kernel
+    # package whose release the guest's own uname reported
+    qemu = subprocess.run(["qemu-system-x86_64", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    assert qemu.split()[3] in env["versions"]["qemu"], (qemu, env["versions"]["qemu"])
+    assert env["kernel"].split("-amd64")[0].split("+")[0] in env["versions"]["kernel package"].replace("linux-image-", ""), \
+        (env["kernel"], env["versions"]["kernel package"])
     assert env["directors"]["director-reset"]["ipvs_expire_nodest_conn"] == 1
     assert env["director"]["ipvs_expire_nodest_conn"] == 0
     lead = 0.1 + summary["fault"]["uncertainty_s"]

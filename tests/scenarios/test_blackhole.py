@@ -34,6 +34,8 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
     printed = json.loads((path / "env.json").read_text())["versions"][database]
     assert summary["database"] == {"engine": database, "version": printed.split("Ver ")[1].split()[0]}
     assert ("Ver 9.7." if database == "mysql" else "MariaDB") in printed, printed
+    assert json.loads((path / "env.json").read_text())["versions"]["client pymysql"].startswith("PyMySQL 1."), \
+        "the lab's probe's driver, as the client image holds it"
     by_name = cells(summary)
     assert set(by_name) == {"r3", "r5"}
     for retries2 in (3, 5):

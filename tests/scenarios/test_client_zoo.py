@@ -4,10 +4,12 @@ has none), with TCP_USER_TIMEOUT 5000 and with keepalive 5/1/3; and a HikariCP p
 idle connections the fault catches. Bounds come from docs/facts/kernel.md, from the settings the
 scenario gives each driver and from HikariCP's documented defaults, not from the harness's model."""
 import io
+import re
 
 import pytest
 
 from harness import scenario
+from harness.load.clients import CLIENTS as CATALOGUE
 from harness.measure import probe_log
 from harness.pipeline import run_and_report
 from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
@@ -154,6 +156,17 @@ def test_the_page_names_each_driver_and_what_the_application_saw(zoo_run, hung):
             f"{cell['cell']}: no second connection after the failover")
     page = run.page.read_text()
     assert "Which settings save each client" in page and "mysql-connector-j 8.4.0" in page
+
+
+def test_env_json_records_each_drivers_version_as_its_image_holds_it(zoo_run):
+    """The catalogue's claim (harness/load/clients.py: the version each library is pinned at) against
+    what the run found in the client image."""
+    summary, run = zoo_run
+    versions = run.env()["versions"]
+    for name in {cell["client"]["name"] for cell in summary["cells"] if cell.get("client")} - {"sysbench"}:
+        pinned = re.search(r"\d+\.\d+\.\d+", CATALOGUE[name].library)
+        printed = versions[f"client {name}"]
+        assert printed and (pinned is None or pinned.group() in printed), (name, printed, CATALOGUE[name].library)
 
 
 def test_accounts_of_their_own_change_nothing_on_mariadb(zoo_run, hung):

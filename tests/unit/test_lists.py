@@ -9,6 +9,8 @@ from harness.control import CONTROL_PLANES
 from harness.databases import DATABASES
 from harness.faults import FAULTS
 from harness.lab.places import PLACES
+from harness.load.clients import CLIENTS, VERSION_COMMANDS
+from harness.run.environment import place_versions
 from harness.cli import reference
 from harness.signals.combined import SIGNALS
 
@@ -75,3 +77,16 @@ def test_the_readme_lists_each_registry_whole():
 
 def test_the_readme_is_a_front_door():
     assert len(README.read_text().splitlines()) <= README_LIMIT
+
+
+def test_every_client_but_sysbench_has_a_version_command():
+    # sysbench's version is recorded for every run that has it (run/environment.py)
+    assert set(VERSION_COMMANDS) == set(CLIENTS) - {"sysbench"}
+
+
+def test_a_guests_qemu_and_kernel_package_are_versions_of_the_run():
+    where = {"where": "guest", "package": "linux-image-6.12.117+deb12-amd64", "package_version": "6.12.117-1~deb12u1",
+             "qemu": "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)"}
+    assert place_versions(where) == {"qemu": where["qemu"],
+                                     "kernel package": "linux-image-6.12.117+deb12-amd64 6.12.117-1~deb12u1"}
+    assert place_versions({"where": "host", "kernel": "6.18.0"}) == {}
