@@ -5,7 +5,7 @@
 #   ensure-kube.sh [lab]    etcd, kube-apiserver, kube-proxy: the kube-proxy control plane
 #                           (harness/control/kube_proxy.py). Cold: ~5-16 min on 2 cores.
 #   ensure-kube.sh cluster  kubelet, kube-controller-manager, kube-scheduler: the rest of a
-#                           single-node cluster in a guest (results/bench/cluster-spike-20261126).
+#                           single-node cluster in a guest (docs/kubernetes-cluster.md).
 #   ensure-kube.sh kubectl  kubectl: the lab's exec on a cluster given only by its kubeconfig
 #                           (harness/lab/cluster/agent.py), where this host has none.
 set -euo pipefail

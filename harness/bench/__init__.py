@@ -1,20 +1,48 @@
-"""Benchmarks: each prints its figures and stores them under results/bench/."""
+"""Benchmarks: each prints its figures, writes them (with its charts) under results/bench/, and
+appends them to its history, benchmarks/<name>.jsonl (committed: one line per stored run, with
+when, the commit and the machine; benchmarks/README.md)."""
 import datetime
 import json
+import os
 import platform
+import subprocess
+from pathlib import Path
 
 from ..measure import run_phases
 from ..store import bench_dir
 
 
-def store(name, figures):
-    """Write figures (with when and where they were taken) to results/bench/<name>-<UTC>.json."""
+HISTORY = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def commit():
+    """This clone's commit (and whether it was changed), or None outside a git clone."""
+    try:
+        return subprocess.run(["git", "-C", str(HISTORY.parent), "describe", "--always", "--dirty"],
+                              capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def machine():
+    pages, page = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    return {"cpus": os.cpu_count(), "memory_gib": round(pages * page / 2**30, 1), "kernel": platform.release()}
+
+
+def store(name, figures, history=None):
+    """Write figures (with when and where they were taken) to results/bench/<name>-<UTC>.json and
+    append them to the benchmark's history (benchmarks/<name>.jsonl)."""
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     record = {"bench": name, "utc": stamp, "kernel": platform.release(), **figures}
     directory = bench_dir()
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{name}-{stamp}.json"
     path.write_text(json.dumps(record, indent=1) + "\n")
+    history = Path(history or HISTORY)
+    history.mkdir(parents=True, exist_ok=True)
+    line = {"utc": stamp, "commit": commit(), "machine": machine(), **{k: v for k, v in record.items() if k != "utc"}}
+    with open(history / f"{name}.jsonl", "a") as f:
+        f.write(json.dumps(line, separators=(",", ":")) + "\n")
     return path
 
 

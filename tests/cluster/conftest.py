@@ -1,5 +1,5 @@
 """One cluster for the cluster tests (`make test-cluster`): up once, down at the end, nothing left;
-what the tests measured stored with its start's timings in results/bench/cluster-<stamp>.json."""
+what the tests measured stored with its start's timings (harness/bench store(): benchmarks/cluster.jsonl)."""
 import json
 import time
 

@@ -17,7 +17,7 @@ from harness.signals.combined import SIGNALS
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 DOCS = sorted([README, *REPO.glob("docs/**/*.md"), *REPO.glob("examples/**/*.md"), *REPO.glob("images/**/*.md"),
-               *REPO.glob("exercises/**/*.md")])
+               *REPO.glob("exercises/**/*.md"), *REPO.glob("benchmarks/**/*.md")])
 MAKE_GOAL = re.compile(r"`make ([a-z][a-z0-9-]*)(?=[\s`\[])")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 README_LIMIT = 250
