@@ -14,6 +14,7 @@ from ..interrupts import Cleanup
 from ..store import RunDir, shown
 from ..topology import DEFAULT_CELL_NAMESPACES
 from .events import EventLog
+from .phases import Phases
 
 
 def run_steps(cleanup, steps, events):
@@ -66,7 +67,12 @@ class RunBase:
         self.project, self.lab_env, self.results, self.out = project, lab_env or {}, results, out
         self.engine = engine
         self.run = self.events = self.lab = None
-        self.phase = "preparing"        # what the run was doing, for an interruption's record
+        self.phases = Phases()          # what the run is doing, and what undoes what it did (phases.py)
+
+    @property
+    def phase(self):
+        """What the run was doing, for an interruption's record."""
+        return self.phases.current
 
     def say(self, text):
         self.out.write(text + "\n")
@@ -95,9 +101,9 @@ class RunBase:
         self.events = EventLog(self.run.events_file, clock=self.lab.now)
         self.say(f"run: {s.id} -> {shown(self.run.path)}")
 
-    def run_then_clean_up(self, body, cleanup_steps):
-        """body(), then always the steps cleanup_steps() returns (asked for only then, as the run has
-        left them), each bounded; an error or a signal on the way is recorded as the run's end."""
+    def run_then_clean_up(self, body, before_cleanup=None):
+        """body(), then always the undos of the phases it entered (before_cleanup() first, if
+        given), each bounded; an error or a signal on the way is recorded as the run's end."""
         try:
             body()
         except BaseException as exc:
@@ -112,7 +118,9 @@ class RunBase:
             raise
         finally:
             with Cleanup() as cleanup:
-                wrong = run_steps(cleanup, cleanup_steps(), self.events)
+                if before_cleanup:
+                    before_cleanup()
+                wrong = run_steps(cleanup, self.phases.cleanup_steps(), self.events)
                 for line in wrong:
                     self.say(f"run: cleanup went wrong: {line}")
                 if wrong:

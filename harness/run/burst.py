@@ -5,10 +5,12 @@ import json
 import time
 
 from .base import RunBase
+from .phases import TAKE_DOWN, Undo
 
 VIP_PORTS = {("web-a", "upstream"): 8081, ("web-b", "upstream"): 8082, ("web-a", "nginx"): 81, ("web-b", "nginx"): 82}
 BURST_LIMIT_S = 45          # every connection of a burst ends by then (burst --timeout-s)
 QUEUE_DRAIN_LIMIT_S = 60
+LAB_DOWN_LIMIT_S = 150
 WEB_SERVERS = ("web-a", "web-b")
 
 
@@ -18,15 +20,15 @@ class BurstRun(RunBase):
 
     def execute(self):
         self.open_run()
-        return self.run_then_clean_up(self._run, lambda: [("taking the lab down", self._down, 150)])
+        return self.run_then_clean_up(self._run)
 
     def _run(self):
         self.say("run: bringing the lab up ...")
-        self.phase = "bringing the lab up"
+        self.phases.enter("bringing the lab up", Undo("taking the lab down", self._down, LAB_DOWN_LIMIT_S, TAKE_DOWN))
         self.lab.up(preflight=self.refuse_what_the_kernel_lacks)
         self.events.add("lab_up")
         self._write_env()
-        self.phase = "bursting"
+        self.phases.enter("bursting")
         for cell in self.scenario.cells:
             self._burst(cell)
         self._collect_access_logs()

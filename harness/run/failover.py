@@ -21,12 +21,20 @@ from . import environment, evidence, loads
 from .accounts import create_accounts
 from .base import RunBase
 from .lab_watch import LabWatch
+from .phases import KEEP_EVIDENCE, READ_BACK, TAKE_DOWN, UNDO_FAULTS, Undo
 from .live import CellView, LiveView
 
 TICK_S = 0.1                  # how often the run reads the clients' output
 CONTROL_CHECK_EVERY_S = 3.0   # how often the run asks whether the control plane has acted
 STOP_CLIENTS_LIMIT_S = 90      # the clients' stop, bounded (then left to run on in its thread)
 LEDGER_WAIT_S = 120.0          # how long the ledger's read waits for the writer's stop to end
+UNDO_FAULTS_LIMIT_S = 60
+KEEP_CONSOLE_LIMIT_S = 30
+KEEP_TABLE_LIMIT_S = 90
+KEEP_LOGS_LIMIT_S = 90
+LAB_DOWN_LIMIT_S = 150
+KEEP_LAB_LIMIT_S = 5
+MERGE_LIMIT_S = 60
 READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
 PREPARE_LIMIT_S = 300          # sysbench prepare: its tables made
 
@@ -64,11 +72,19 @@ class FailoverRun(RunBase):
         cells = [CellView(c.name, self.run.probe_log(c.name), self.run.sysbench_log(c.name) if s.runs_sysbench(c) else None,
                           may_never_work=c.account == "cold") for c in s.cells]
         self.view = self.make_view(cells, s, self.run, self.out, self.lab.now)
-        return self.run_then_clean_up(self._run, self._cleanup_steps)
+        return self.run_then_clean_up(self._run, self._stop_watching)
 
     def _run(self):
         s = self.scenario
-        self.phase = "bringing the lab up"
+        kept = self.keep_lab and self.lab.can_be_kept      # a guest goes, and its lab with it
+        self.phases.enter(
+            "bringing the lab up",
+            Undo("keeping the guest's console", lambda: self.lab.keep_evidence(self.run.guest_dir),
+                 KEEP_CONSOLE_LIMIT_S, KEEP_EVIDENCE),
+            Undo("keeping the lab up", self._keep, KEEP_LAB_LIMIT_S, TAKE_DOWN) if kept
+            else Undo("taking the lab down", self._down, LAB_DOWN_LIMIT_S, TAKE_DOWN),
+            Undo("merging the timeline", lambda: evidence.merge_client_events(self.events, self.run, s.cells),
+                 MERGE_LIMIT_S, TAKE_DOWN))
         namespaces = len({c.namespace for c in s.cells})
         where = (f"{namespaces} network namespace(s) of one client container" if s.cell_namespaces == "netns"
                  else f"{namespaces} client container(s)")
@@ -79,11 +95,20 @@ class FailoverRun(RunBase):
         self.lab.up(wait=not probes_first, preflight=self.refuse_what_the_kernel_lacks,
                     timeout_s=int(180 + self.control.start_allowance_s))
         self.director = self.lab.director()
+        self.phases.undo_later(
+            Undo("keeping the director's table", lambda: evidence.snapshot_flows(self.run, self.director, "end"),
+                 KEEP_TABLE_LIMIT_S, KEEP_EVIDENCE),
+            Undo("keeping the logs", lambda: evidence.collect_logs(self.run, self.lab), KEEP_LOGS_LIMIT_S, KEEP_EVIDENCE))
         self.lab_watch = LabWatch(self.lab, self.run.path,
                                   lambda: {service for fault in self.injected for service in fault.stops()})
         self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not probes_first)
         vip = self.director.vip_address()
         self.loads = loads.RunningLoads(self.lab, self.run)
+        # a machine that stood still 36 s once held its pkills past a 30 s limit
+        self.phases.undo_later(Undo("stopping the clients", self.loads.stop, STOP_CLIENTS_LIMIT_S, KEEP_EVIDENCE))
+        if s.writer:          # once the writer has stopped
+            self.phases.undo_later(Undo("reading the ledger on each database server", self._read_ledgers,
+                                        LEDGER_WAIT_S + evidence.LEDGER_READ_LIMIT_S + 30, READ_BACK))
         variant_vips = {variant: self.lab.director(service).vip_address()
                         for service, variant in self.control.directors().items() if variant}
         sampled = tuple(dict.fromkeys([*self.control.sampled_directors(self.lab.datapath),
@@ -99,7 +124,7 @@ class FailoverRun(RunBase):
         first, rest = (loads.early_probes(planned, armed=(sysbench.PROCESS,)) if probes_first and not early
                        else ([], planned))
         if first:             # they wait for the servers' first answer; the rest need what they write to
-            self.phase = "starting the clients"
+            self.phases.enter("starting the clients")
             self.loads.start(first)
             self.lab.wait_healthy(self.ready_limit_s, only=self._needed_by_the_loads())
         if s.sysbench:
@@ -110,7 +135,7 @@ class FailoverRun(RunBase):
             for service in loads.other_sysbench_containers(s, self.lab.placement) if gate else ():
                 self.lab.exec(service, ["touch", gate[0]])
         create_accounts(self.lab, self.scenario.cells, self.say, self.events)
-        self.phase = "starting the clients"
+        self.phases.enter("starting the clients")
         self.loads.start(rest)
         self.events.add("load_start", cells=[c.name for c in s.cells])
         # In the background, done before any fault: the servers' health checks (when the clients
@@ -124,7 +149,7 @@ class FailoverRun(RunBase):
         flows_kept = background.submit(evidence.snapshot_flows, self.run, self.director, "before-fault")
         background.shutdown(wait=False)
         self.view.note(f"every client answers; warm-up {s.warmup_s:g} s")
-        self.phase = "warming up"
+        self.phases.enter("warming up")
         warm_until = self.lab.now() + s.warmup_s
         idle_cells = [c.name for c in s.cells if c.idle_s]
         if idle_cells:
@@ -137,11 +162,11 @@ class FailoverRun(RunBase):
         self._write_env(self.env_recorded.result(timeout=self.ready_limit_s))
         flows_kept.result(timeout=self.ready_limit_s)
         self.control_before = self.control.progress(self.lab)
-        self.phase = "running the steps"
+        self.phases.enter("running the steps", Undo("undoing faults", self._recover_faults, UNDO_FAULTS_LIMIT_S, UNDO_FAULTS))
         for index, step in enumerate(s.steps):
             self._step(index, step)
         evidence.snapshot_flows(self.run, self.director, "after-steps")
-        self.phase = "observing"
+        self.phases.enter("observing")
         self._watch(self.view.limit_at, stop_when_recovered=True)
         self.events.add("observe_end", all_recovered=self.view.all_recovered(),
                         control_caught_up=self.control_caught_up_at is not None or self.control_before is None)
@@ -245,28 +270,9 @@ class FailoverRun(RunBase):
         self.view.note(f"{self.control.name} has acted on the steps' changes")
         return True
 
-    def _cleanup_steps(self):
-        """Faults undone first; then the clients stopped while the evidence is kept; the writer's
-        ledger read back from each database server; then the lab taken down while the timeline is
-        merged (run_steps runs a list's steps side by side)."""
+    def _stop_watching(self):
         if self.lab_watch:
             self.lab_watch.close()
-        steps = [("undoing faults", self._recover_faults, 60)]
-        keeping = [("keeping the guest's console", lambda: self.lab.keep_evidence(self.run.guest_dir), 30)]
-        if self.loads:
-            # a machine that stood still 36 s once held its pkills past a 30 s limit
-            keeping.insert(0, ("stopping the clients", self.loads.stop, STOP_CLIENTS_LIMIT_S))
-        if self.director:
-            keeping += [("keeping the director's table", lambda: evidence.snapshot_flows(self.run, self.director, "end"), 90),
-                        ("keeping the logs", lambda: evidence.collect_logs(self.run, self.lab), 90)]
-        steps.append(keeping)
-        if self.loads and self.scenario.writer:       # once the writer has stopped
-            steps.append(("reading the ledger on each database server", self._read_ledgers,
-                          LEDGER_WAIT_S + evidence.LEDGER_READ_LIMIT_S + 30))
-        kept = self.keep_lab and self.lab.can_be_kept
-        steps += [[("keeping the lab up", self._keep, 5) if kept else ("taking the lab down", self._down, 150),
-                   ("merging the timeline", lambda: evidence.merge_client_events(self.events, self.run, self.scenario.cells), 60)]]
-        return steps
 
     def _recover_faults(self):
         for fault in reversed(self.injected):
