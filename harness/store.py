@@ -13,13 +13,14 @@ import secrets
 from pathlib import Path
 
 import yaml
+from .settings import machine
 
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def results_root():
-    return Path(os.environ.get("BLACKHOLE_RESULTS") or REPO / "results")
+    return machine.results_root()
 
 
 def shown(path):

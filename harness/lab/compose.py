@@ -4,7 +4,6 @@ face the rest of the harness uses is lab/base.py's Lab.
 Constructing a ComposeLab touches nothing; its Compose files are written on first use, into
 its workdir (compose_files.py says what they hold).
 """
-import os
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -22,6 +21,7 @@ from .base import Lab
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
+from ..settings import machine
 from .nodes import SERVICE_LABEL, ContainerNodes
 
 REPO = images.REPO
@@ -32,7 +32,7 @@ DEFAULT_SUBNETS = {"LAB_FRONT_PREFIX": "10.213.1", "LAB_BACK_PREFIX": "10.213.2"
 
 
 def environment_from_os():
-    return {k: os.environ[k] for k in USER_ENV if os.environ.get(k)}
+    return machine.given(USER_ENV)
 
 
 def lab_on(engine, **shape):

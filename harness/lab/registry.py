@@ -13,11 +13,13 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..settings import machine
+
 PAIRS = 126                           # 10.213.1.0/24 + 10.213.2.0/24, 10.213.3 + .4, ... 10.213.251 + .252
 
 
 def registry_dir():
-    path = Path(os.environ.get("BLACKHOLE_STATE") or "/tmp/blackhole-lab/labs")
+    path = machine.state_dir()
     path.mkdir(parents=True, exist_ok=True)
     return path
 

@@ -22,6 +22,12 @@ def _shown(text, limit=40):
     return text if len(text) <= limit else text[:limit] + "...'"
 
 
+def described(parse, text):
+    """parse, with what it takes in words (parse.describe: messages and docs/reference.md)."""
+    setattr(parse, "describe", text)
+    return parse
+
+
 def whole(minimum, maximum):
     def parse(text, name):
         if not re.fullmatch(r"\s*-?\d+\s*", text):
@@ -78,14 +84,14 @@ def flag(text, name):
     return text == "1"
 
 
-flag.describe = "0|1"
+described(flag, "0|1")
 
 
 def words(text, name):
     return tuple(text.split())
 
 
-words.describe = "words"
+described(words, "words")
 
 
 def whole_list(minimum, maximum):
@@ -107,7 +113,7 @@ def keepalive(text, name):
     return text
 
 
-keepalive.describe = "IDLE/INTERVAL/PROBES, e.g. 5/1/3"
+described(keepalive, "IDLE/INTERVAL/PROBES, e.g. 5/1/3")
 
 
 def existing_file(text, name):
@@ -116,7 +122,7 @@ def existing_file(text, name):
     return text
 
 
-existing_file.describe = "a file"
+described(existing_file, "a file")
 
 
 def existing_dir(text, name):
@@ -125,11 +131,11 @@ def existing_dir(text, name):
     return text
 
 
-existing_dir.describe = "a directory"
+described(existing_dir, "a directory")
 
 
 def anything(text, name):
     return text
 
 
-anything.describe = "text"
+described(anything, "text")

@@ -48,7 +48,7 @@ def keepalived_words(text, name):
     return text
 
 
-keepalived_words.describe = "keepalived's SETTING=VALUE words"
+kinds.described(keepalived_words, "keepalived's SETTING=VALUE words")
 
 
 # Scenario overrides: harness/scenario/files.py OVERRIDES applies each to the scenario's YAML.

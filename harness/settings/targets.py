@@ -4,11 +4,11 @@ asking a registry: an exact kernel package is looked up when the run resolves it
 makes a run directory."""
 import difflib
 import json
-import os
 import re
 from pathlib import Path
 
-from .kinds import NAME_RE, PACKAGE_RE, SERIES_RE, SettingsError, _shown
+from .kinds import NAME_RE, PACKAGE_RE, SERIES_RE, SettingsError, _shown, described
+from . import machine
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIO_DIR = REPO / "scenarios"
@@ -34,11 +34,11 @@ def scenario(text, name):
     return text
 
 
-scenario.describe = "a scenario id (make scenarios) or ./file.yaml"
+described(scenario, "a scenario id (make scenarios) or ./file.yaml")
 
 
 def known_series():
-    cache = Path(os.environ.get("BLACKHOLE_CACHE") or Path.home() / ".cache" / "blackhole-lab")
+    cache = machine.cache_root()
     series = set(KNOWN_SERIES)
     try:
         resolved = json.loads((cache / "kernels" / "resolved.json").read_text())
@@ -64,7 +64,7 @@ def kernel(text, name):
     return spec
 
 
-kernel.describe = f"host, a series ({', '.join(KNOWN_SERIES)}) or a Debian package"
+described(kernel, f"host, a series ({', '.join(KNOWN_SERIES)}) or a Debian package")
 
 
 def kernels(text, name):
@@ -77,7 +77,7 @@ def kernels(text, name):
     return tuple(specs)
 
 
-kernels.describe = "kernels, space-separated: \"host 6.1 6.12\""
+described(kernels, "kernels, space-separated: \"host 6.1 6.12\"")
 
 
 def exercise(text, name):
@@ -87,4 +87,4 @@ def exercise(text, name):
     return int(text)
 
 
-exercise.describe = "an exercise number (make workshop)"
+described(exercise, "an exercise number (make workshop)")

@@ -69,6 +69,6 @@ def test_every_variable_a_user_may_set_in_the_makefile_is_a_knob():
 def test_every_environment_variable_the_harness_reads_is_a_knob():
     read = set()
     for path in (REPO / "harness").rglob("*.py"):
-        read |= set(re.findall(r"environ(?:\.get)?\(?\[?\"([A-Z][A-Z0-9_]+)\"", path.read_text()))
+        read |= set(re.findall(r"(?:environ(?:\.get)?\(?\[?|_get\()\"([A-Z][A-Z0-9_]+)\"", path.read_text()))
     assert {"KERNEL", "BLACKHOLE_CACHE", "GUEST_CPUS"} <= read      # the scan finds what it looks for
     assert read <= set(KNOBS), read - set(KNOBS)

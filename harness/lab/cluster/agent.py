@@ -13,7 +13,6 @@ and kube-proxy in IPVS mode.
 
 The agent lives in the lab's namespace and goes with it when the lab is taken down."""
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from .api import ApiError, KubeApi, node_ready, wait_for
 from .node import KUBE_PROXY_LOG, NodeNotUp
 from .leftovers import owner_here
 from .pods import CLIENT_IMAGE, lab_namespace
+from ...settings import machine
 
 AGENT = "node-agent"
 NODE_NAMESPACES = ["nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--"]     # from the agent: PID 1's
@@ -148,7 +148,7 @@ class RemoteNode:
 
     def __init__(self, kubeconfig, node_name=None, out=sys.stdout):
         self.kubeconfig_path, self.out = Path(kubeconfig), out
-        self.node_name = node_name or os.environ.get("BLACKHOLE_NODE") or None
+        self.node_name = node_name or machine.cluster_node()
         self._api = None
         self._engines = {}               # project -> its AgentEngine
 

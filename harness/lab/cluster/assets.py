@@ -6,7 +6,6 @@ settings of the kubelet, containerd and the CNI bridge, and node-start (files/).
 pulled: the sandbox ("pause") image is built here from the lab's Debian base."""
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,6 +14,7 @@ from ...errors import LabError
 from ...measure.sysctl_knobs import SYSCTL_KNOBS
 from ..compose import REPO
 from ..images import LABEL
+from ...settings import machine
 
 FILES = Path(__file__).resolve().parent / "files"
 GUEST_DIR = "/opt/cluster"
@@ -54,7 +54,7 @@ DEBIAN_PACKAGES = ("ipset", "libipset13", "containernetworking-plugins")
 def debian_packages():
     """The .deb files of DEBIAN_PACKAGES at this host's candidate versions (`apt-get download`),
     cached per machine."""
-    cache = Path(os.environ.get("BLACKHOLE_CACHE") or Path.home() / ".cache" / "blackhole-lab") / "cluster" / "debs"
+    cache = machine.cache_root() / "cluster" / "debs"
     cache.mkdir(parents=True, exist_ok=True)
     found = []
     for package in DEBIAN_PACKAGES:

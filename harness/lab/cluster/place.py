@@ -5,6 +5,7 @@ KUBECONFIG other than cluster-up's, the cluster it names, reached through its AP
 import os
 
 from ...errors import LabError
+from ...settings import machine
 from .agent import RemoteNode
 from .node import ClusterNode
 
@@ -23,7 +24,7 @@ class ClusterPlace:
     where = "cluster"              # the cluster outlives the run; its namespace goes with the lab
 
     def __init__(self, node=None):
-        self.node = node or node_for(os.environ.get("KUBECONFIG"))
+        self.node = node or node_for(machine.kubeconfig())
 
     def __enter__(self):
         return self

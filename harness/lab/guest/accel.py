@@ -11,12 +11,13 @@ from pathlib import Path
 
 from .cache import cache_dir
 from .qemu import QEMU, qemu_version
+from ...settings import machine
 
 PROBE_S = 15
 
 
 def choose(kernel):
-    forced = os.environ.get("BLACKHOLE_ACCEL")
+    forced = machine.forced_accel()
     if forced in ("tcg", "kvm"):
         return forced, "forced by BLACKHOLE_ACCEL"
     if not os.access("/dev/kvm", os.R_OK | os.W_OK):

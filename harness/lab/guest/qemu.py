@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ...errors import LabError
 from .console import kernel_death
+from ...settings import machine
 
 MARKER = "blackhole-lab-guest"
 QEMU = "qemu-system-x86_64"
@@ -24,17 +25,17 @@ KERNEL_ARGS = "console=ttyS0 apparmor=0 panic=-1 loglevel=4"   # AppArmor on a m
 DEFAULT_GUEST_CPUS = 2
 
 
-def kernel_args(environ=os.environ):
+def kernel_args(environ=None):
     """The guest kernel's command line: KERNEL_ARGS and GUEST_KERNEL_ARGS's words after them
     (loglevel=7 to read more of a boot on the console, say)."""
-    extra = environ.get("GUEST_KERNEL_ARGS", "").split()
+    extra = machine.guest_kernel_args(environ).split()
     bad = [word for word in extra if any(c in word for c in "\"'\\")]
     if bad:
         raise LabError(f"GUEST_KERNEL_ARGS: {' '.join(bad)}: give kernel parameters as name or name=value, unquoted")
     return " ".join([KERNEL_ARGS, *extra])
 
 
-def guest_cpus(environ=os.environ):
+def guest_cpus(environ=None):
     """GUEST_CPUS: the guest's virtual CPUs (default 2), at most this host's CPUs; each runs on a
     host thread of its own (thread=multi). With one, `make kernel-matrix scenario=matrix-short
     KERNELS="5.10 6.1 6.12 host 7.3"` took 1256 s and died on its last kernel (an `lbctl list` in the
@@ -42,7 +43,7 @@ def guest_cpus(environ=os.environ):
     can die of an int3 Oops when a static key flips while the other vCPU runs its site: the
     guest's init flips and holds the keys a lab's work would flip before sshd and dockerd start
     (files/blackhole-guest-init), and make test's guests have run with two since."""
-    text = environ.get("GUEST_CPUS", "").strip() or str(min(DEFAULT_GUEST_CPUS, os.cpu_count() or 1))
+    text = machine.guest_cpus(environ) or str(min(DEFAULT_GUEST_CPUS, os.cpu_count() or 1))
     if not text.isdigit() or not 1 <= int(text) <= (os.cpu_count() or 1):
         raise LabError(f"GUEST_CPUS={text!r}: give a whole number from 1 to this host's {os.cpu_count()} CPUs")
     return int(text)

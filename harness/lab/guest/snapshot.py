@@ -29,6 +29,7 @@ from ...errors import LabError
 from .cache import cache_dir
 from .qemu import Vm, qemu_version
 from .qmp import Qmp
+from ...settings import machine
 
 KEEP = 6                             # a five-kernel matrix's and one more
 SAVE_TIMEOUT_S = 120
@@ -54,8 +55,8 @@ class Snapshot:
         return json.loads(self.info_file.read_text())
 
 
-def enabled(environ=os.environ):
-    value = environ.get("GUEST_SNAPSHOTS", "1").strip()
+def enabled(environ=None):
+    value = machine.guest_snapshots(environ)
     if value not in ("0", "1"):
         raise LabError(f"GUEST_SNAPSHOTS={value!r}: 1 resumes saved guests (the default), 0 boots every guest")
     return value == "1"
