@@ -3,11 +3,11 @@ own certificate checked (assets.py makes it for 127.0.0.1)."""
 import base64
 import json
 import ssl
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
+from ... import polling
 from ...errors import LabError
 
 
@@ -121,19 +121,11 @@ def _named(entries, name):
 def wait_for(what, ready, timeout_s, alive=lambda: None, poll_s=2.0):
     """Seconds until ready() is true (exceptions count as not yet); LabError after timeout_s, or
     as soon as alive() names what died."""
-    started = time.monotonic()
-    last = None
-    while time.monotonic() - started < timeout_s:
-        dead = alive()
-        if dead:
-            raise LabError(f"cluster: {dead} while waiting for {what}")
-        try:
-            if ready():
-                return round(time.monotonic() - started, 1)
-        except (OSError, LabError, ValueError, KeyError) as exc:
-            last = exc
-        time.sleep(poll_s)
-    raise LabError(f"cluster: gave up waiting {timeout_s} s for {what}" + (f" (last: {last})" if last else ""))
+    try:
+        return polling.wait_for(what, ready, timeout_s, poll_s=poll_s, gone=alive,
+                                not_yet=(OSError, LabError, ValueError, KeyError))
+    except LabError as exc:
+        raise LabError(f"cluster: {exc}") from None
 
 
 def node_ready(node):

@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ... import polling
 from ...errors import LabError
 from . import node_images, throwaway
 from .cache import cache_dir
@@ -28,6 +29,7 @@ MIRROR = "http://deb.debian.org/debian"
 DISK_SIZE = "16G"
 KEY_NAME = "id_ed25519"
 HOST_ALIAS = "blackhole-guest"          # how known_hosts names the guest, whatever port it is on
+LOADING_DAEMON_START_S = 60             # the throwaway dockerd that loads the images into the disk
 KEEP_DISKS = 2                          # the one in use and the one before (another checkout's images)
 
 
@@ -209,11 +211,10 @@ def _load_images(data_root, images_tar, tmp):
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         docker = ["docker", "-H", f"unix://{sock}"]
-        deadline = time.monotonic() + 60
-        while subprocess.run(docker + ["info"], capture_output=True).returncode:
-            if daemon.poll() is not None or time.monotonic() > deadline:
-                raise LabError(f"guest disk: the loading dockerd did not start: {(tmp / 'dockerd.log').read_text()[-800:]}")
-            time.sleep(0.3)
+        if not polling.until(lambda: daemon.poll() is not None
+                             or not subprocess.run(docker + ["info"], capture_output=True).returncode,
+                             LOADING_DAEMON_START_S, poll_s=0.3) or daemon.poll() is not None:
+            raise LabError(f"guest disk: the loading dockerd did not start: {(tmp / 'dockerd.log').read_text()[-800:]}")
         _run(docker + ["load", "-i", str(images_tar)], "docker load", timeout=900)
     finally:
         throwaway.stop(daemon)

@@ -7,13 +7,14 @@ import dataclasses
 import shlex
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
+from ... import polling
 from ...errors import LabError
 from . import throwaway
 
 PROGRAMS_DIR = "opt/cluster/bin"        # in the guest's tree
+LOADING_DAEMON_START_S = 60              # the throwaway containerd that imports the node's images
 NAMESPACE = "k8s.io"                     # the CRI plugin's namespace: what kubelet sees
 
 
@@ -74,12 +75,11 @@ def load(root, images_tar, tmp, timeout_s=900):
                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     ctr = ["ctr", "--address", str(socket), "--namespace", NAMESPACE]
     try:
-        deadline = time.monotonic() + 60
-        while subprocess.run([*ctr, "version"], capture_output=True).returncode:
-            if daemon.poll() is not None or time.monotonic() > deadline:
-                raise LabError(f"guest disk: the loading containerd did not start: "
-                               f"{(tmp / 'containerd.log').read_text()[-800:]}")
-            time.sleep(0.3)
+        if not polling.until(lambda: daemon.poll() is not None
+                             or not subprocess.run([*ctr, "version"], capture_output=True).returncode,
+                             LOADING_DAEMON_START_S, poll_s=0.3) or daemon.poll() is not None:
+            raise LabError(f"guest disk: the loading containerd did not start: "
+                           f"{(tmp / 'containerd.log').read_text()[-800:]}")
         result = subprocess.run([*ctr, "images", "import", str(images_tar)], capture_output=True, text=True,
                                 timeout=timeout_s)
         if result.returncode:

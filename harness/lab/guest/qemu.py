@@ -13,6 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from ... import polling
 from ...errors import LabError
 from .console import kernel_death
 from ...settings import machine
@@ -180,14 +181,16 @@ def kill_pid(pid, timeout_s=10):
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
         return
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.1)
-    os.kill(pid, signal.SIGKILL)
+    if not polling.until(lambda: not _exists(pid), timeout_s):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _exists(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
 
 
 def running_guests():
