@@ -2,7 +2,7 @@
 import used and left out."""
 import html
 
-from ..report import saturation
+from ..report import late_report, saturation
 from .ranking import Ranking
 
 STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;color:#222}table{border-collapse:collapse}"
@@ -23,15 +23,20 @@ def _saved(row):
 
 
 def _outside(row):
-    """'' in the window; ' (outside)', or ' (outside, CPU 99%)' when the machine was saturated."""
+    """'' in the window; ' (outside)', with what the run measured beside it: the kernel's own end in
+    the window and the client's report after it, a saturated CPU."""
     if row.within_model:
         return ""
-    return " (outside)" if row.busy_while_late is None else f" (outside, CPU {row.busy_while_late:.0%})"
+    why = ([f"kernel {row.kernel_in_window[0]:.1f} s in window, reported +{row.kernel_in_window[1]:.1f} s"]
+           if row.kernel_in_window else []) + ([f"CPU {row.busy_while_late:.0%}"] if row.busy_while_late is not None else [])
+    return f" (outside, {'; '.join(why)})" if why else " (outside)"
 
 
 def _late_note(ranking):
-    return saturation.note([(r.cell, r.busy_while_late) for r in (ranking.yours, *ranking.cures)
-                            if r.busy_while_late is not None])
+    rows = (ranking.yours, *ranking.cures)
+    notes = [late_report.note([(r.cell, *r.kernel_in_window) for r in rows if r.kernel_in_window]),
+             saturation.note([(r.cell, r.busy_while_late) for r in rows if r.busy_while_late is not None])]
+    return " ".join(n for n in notes if n)
 
 
 def terminal(ranking: Ranking):

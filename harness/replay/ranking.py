@@ -3,7 +3,7 @@ own clients hung beside the model and their incident, when the load balancer not
 cures ranked by the time each saved, each with its cost. Pure."""
 import dataclasses
 
-from ..report import saturation
+from ..report import late_report, saturation
 from .build import YOURS
 
 
@@ -19,6 +19,7 @@ class Row:
     within_model: bool
     saved_s: float            # the operator's own cell's time less this one's (None where either is unknown)
     busy_while_late: float = None   # late on a machine with no idle CPU: its busy share (report/saturation.py)
+    kernel_in_window: tuple = None  # late by its report only: (kernel gave up s, reported after s) (report/late_report.py)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,7 +53,7 @@ def row(cell, cure, yours_back):
                probe.get("error") or "",
                (predicted.get("earliest_s") or 0.0, predicted.get("latest_s") or 0.0), bool(probe.get("within_window")),
                None if back is None or yours_back is None else round(yours_back - back, 1),
-               saturation.late_share(cell))
+               saturation.late_share(cell), late_report.kernel_in_window(cell))
 
 
 def rank(summary, replay):

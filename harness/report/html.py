@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from .. import store
-from . import client_grid, saturation, sections, tables
+from . import client_grid, late_report, saturation, sections, tables
 from .blocks import Subheading, Table
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
@@ -126,4 +126,4 @@ def index_page(results):
 
 def _notes(summary):
     """The paragraphs under the cells' table: cells late on a saturated machine, lost answers."""
-    return [saturation.summary_note(summary), tables.lost_answer_note(summary)]
+    return [late_report.summary_note(summary), saturation.summary_note(summary), tables.lost_answer_note(summary)]

@@ -2,7 +2,7 @@
 import json
 
 from ..databases import DATABASES
-from . import client_grid, lb_split, saturation, sections
+from . import client_grid, late_report, lb_split, saturation, sections
 from .blocks import Subheading, Table
 
 
@@ -36,13 +36,19 @@ def lost_answer_note(summary):
             "reset ends the wait, only a read timeout or keepalive would.")
 
 
+def _why_late(cell):
+    """What the run measured beside a late cell's verdict: its kernel in the window, a saturated CPU."""
+    reasons = [r for r in (late_report.reason(cell), saturation.reason(cell)) if r]
+    return f" ({'; '.join(reasons)})" if reasons else ""
+
+
 def failover_rows(summary):
     rows = []
     for c in summary["cells"]:
         p, w, sb = c["probe"], c["predicted"], c.get("sysbench", {})
         window = "never" if w["expected_s"] is None else f"{w['earliest_s']:.1f}–{w['latest_s']:.1f} s"
         verdict = ("never worked" if p.get("never_worked")
-                   else _in_window(p["within_window"], summary) + saturation.verdict_suffix(c))
+                   else _in_window(p["within_window"], summary) + _why_late(c))
         rows.append([c["cell"], _fmt(p["detect_s"]), window, verdict,
                      _fmt(p["recover_s"]), p["error"] or (LOST_ANSWER if p.get("waits_for_a_lost_answer") else "—"),
                      p["server_after"] or "—",
@@ -99,9 +105,9 @@ def terminal_table(summary, narrow=False):
         widths = [max(len(r[i]) for r in rows) for i in range(len(keep))]
         return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
     text = _aligned(rows)
-    late = saturation.summary_note(summary)
-    if late:
-        text += "\n" + late
+    for late in (late_report.summary_note(summary), saturation.summary_note(summary)):
+        if late:
+            text += "\n" + late
     split = lb_split.rows(summary)
     if split:
         text += "\n\n" + _aligned([lb_split.HEADER] + split) + "\n" + lb_split.explanation(summary)
@@ -148,9 +154,9 @@ def markdown(summary):
     details_header, details = client_grid.client_details(summary)
     if details:
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)
-    late = saturation.summary_note(summary)
-    if late:
-        lines += ["", late]
+    for late in (late_report.summary_note(summary), saturation.summary_note(summary)):
+        if late:
+            lines += ["", late]
     lost_answer = lost_answer_note(summary)
     if lost_answer:
         lines += ["", lost_answer]

@@ -58,7 +58,7 @@ def test_a_late_cell_on_a_machine_with_idle_cpu_is_plainly_outside(tmp_path):
     assert cell["machine"] == {"busy_while_waiting": round(2400 / 4500, 3), "busy_while_late": round(2400 / 4500, 3),
                                "saturated": False}
     assert cell["probe"]["within_window"] is False
-    assert "| NO |" in run.summary_md.read_text() and "CPU busy" not in run.summary_md.read_text()
+    assert "| NO |" in run.summary_md.read_text() and "CPU busy while they were late" not in run.summary_md.read_text()
 
 
 def test_a_cell_in_its_window_on_a_saturated_machine_is_not_marked(tmp_path):
@@ -67,7 +67,7 @@ def test_a_cell_in_its_window_on_a_saturated_machine_is_not_marked(tmp_path):
     summary = report.render(run)
     [cell] = summary["cells"]
     assert cell["probe"]["within_window"] and cell["machine"]["saturated"]
-    assert "busy_while_late" not in cell["machine"] and "CPU busy while" not in run.summary_md.read_text()
+    assert "busy_while_late" not in cell["machine"] and "CPU busy while they were late" not in run.summary_md.read_text()
 
 
 def test_what_decides_is_the_cpu_while_the_cell_was_late_not_its_whole_wait(tmp_path):

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from harness import imports, scenario
 from harness.replay import build, ranking
-from harness.replay.page import terminal
+from harness.replay.page import render, terminal
 
 SHORT = Path(__file__).resolve().parents[1] / "replay_incident"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "incident-0312"
@@ -66,3 +66,14 @@ def test_a_cure_late_on_a_saturated_machine_says_so_in_the_ranking():
     text = terminal(ranked)
     assert "3.0-3.7 s!" in text and "CPU busy while they were late (read-timeout-3s 99%)" in text
     assert "director-reset 100%" not in text
+
+
+def test_a_cell_late_by_its_report_only_names_its_kernels_end_in_the_ranking(tmp_path):
+    late = cell("retries2-5", 15.3, 60.3, 13.3, 14.4, inside=False)
+    late["kernel"] = {"gave_up_s": [13.89, 14.0], "in_window": True, "reported_after_s": 1.34}
+    summary = {"observed_s": 120, "cells": [cell("yours", 18.0, 18.4, 17.0, 19.5), late]}
+    ranked = ranking.rank(summary, {"cures": [{"name": "retries2-5", "change": "tcp_retries2=5", "cost": "c"}]})
+    assert ranked.cures[0].kernel_in_window == (14.0, 1.34)
+    written = render(tmp_path / "replay.html", ranked, {"folder": "x"}, "index.html").read_text()
+    assert "14.4 s (outside, kernel 14.0 s in window, reported +1.3 s)" in written
+    assert "Reported late, ended in time (retries2-5 +1.3 s)" in terminal(ranked)
