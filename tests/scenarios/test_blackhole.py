@@ -40,6 +40,12 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
     assert set(by_name) == {"r3", "r5"}
     for retries2 in (3, 5):
         assert_within_kernel_budget(by_name[f"r{retries2}"], retries2)
+    # the run's own reading of when r5's kernel gave up (ss: its last timer, then the connection
+    # gone) lies in docs/facts/kernel.md's range from the send, and the client reported after it
+    r5 = by_name["r5"]
+    kernel_end = r5["kernel"]["gave_up_s"][0] - r5["probe"]["sent_s"]
+    assert_within(kernel_end, blackhole_bounds(5, SEND_STAMP_S, r5["predicted"]["base_rto_s"]), "r5's kernel (ss)")
+    assert r5["probe"]["detect_s"] >= r5["kernel"]["gave_up_s"][0], r5["kernel"]
     for cell in by_name.values():
         assert_within_model(cell)
         assert cell["probe"]["error"] == "MYSQL_2013"
