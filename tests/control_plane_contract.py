@@ -30,5 +30,10 @@ def check_changes(run_path):
                    if c["probe"]["recover_s"] is not None and c["probe"]["server_after"] != c["probe"]["server_before"]]
     assert reached_new and first.t <= min(reached_new), "a client reached the new backend before the change"
     window = plane.lb_noticed(first, fault["t"])
-    assert window.earliest_s - 0.001 <= first.t - fault["t"] <= window.latest_s + first.uncertainty_s + 0.001
+    # the change landed between first.t and first.uncertainty_s later (the director's table sampled
+    # still serving, then the control plane's log or the table without it): that span meets the model
+    landed = (first.t - fault["t"], first.t + first.uncertainty_s - fault["t"])
+    assert window.earliest_s - 0.001 <= landed[1] and landed[0] <= window.latest_s + first.uncertainty_s + 0.001, (
+        f"{plane.name}: the change landed {landed[0]:.3f}-{landed[1]:.3f} s after the fault, the model says "
+        f"{window.earliest_s:g}-{window.latest_s:g} s ({window.basis})")
 
