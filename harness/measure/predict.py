@@ -36,6 +36,14 @@ class Window:
         late = self.late_send_s(sent_s)
         return self.earliest_s - 0.0005 <= value - late <= self.latest_s + 0.0005
 
+    def meets(self, low, high, sent_s=None):
+        """Whether a span [low, high] of measured times (a moment known only that closely) overlaps
+        the window, moved with a late send as contains() moves it."""
+        if self.expected_s is None:
+            return False
+        late = self.late_send_s(sent_s)
+        return low - late <= self.latest_s + 0.0005 and high - late >= self.earliest_s - 0.0005
+
     def late_send_s(self, sent_s):
         """How much later than send_by_s the operation went out (0 when on time or unknown)."""
         return 0.0 if sent_s is None or self.send_by_s is None else max(0.0, sent_s - self.send_by_s)

@@ -27,8 +27,8 @@ def _outside(row):
     the window and the client's report after it, a saturated CPU."""
     if row.within_model:
         return ""
-    why = ([f"kernel {row.kernel_in_window[0]:.1f} s in window, reported +{row.kernel_in_window[1]:.1f} s"]
-           if row.kernel_in_window else []) + ([f"CPU {row.busy_while_late:.0%}"] if row.busy_while_late is not None else [])
+    why = ([late_report.phrase(*row.kernel_in_window)] if row.kernel_in_window else []) + \
+        ([saturation.phrase(row.busy_while_late)] if row.busy_while_late is not None else [])
     return f" (outside, {'; '.join(why)})" if why else " (outside)"
 
 

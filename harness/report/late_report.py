@@ -11,10 +11,14 @@ def kernel_in_window(cell):
     return (kernel["gave_up_s"][1], kernel["reported_after_s"]) if late and kernel.get("in_window") else None
 
 
+def phrase(gave_up_s, reported_after_s):
+    return f"kernel {gave_up_s:.1f} s in window, reported +{reported_after_s:.1f} s"
+
+
 def reason(cell):
-    """'kernel 14.0 s in window, reported +1.6 s' for such a cell; '' otherwise (tables.py's verdict)."""
+    """phrase() for such a cell; '' otherwise (tables.py's verdict)."""
     found = kernel_in_window(cell)
-    return "" if found is None else f"kernel {found[0]:.1f} s in window, reported +{found[1]:.1f} s"
+    return "" if found is None else phrase(*found)
 
 
 def late_reports(cells):

@@ -11,10 +11,14 @@ def late_share(cell):
     return machine["busy_while_late"] if late and machine["saturated"] else None
 
 
+def phrase(share):
+    return f"CPU {share:.0%}"
+
+
 def reason(cell):
-    """'CPU 99%' for a cell late on a saturated machine; '' otherwise (tables.py's verdict)."""
+    """phrase() for a cell late on a saturated machine; '' otherwise (tables.py's verdict)."""
     share = late_share(cell)
-    return "" if share is None else f"CPU {share:.0%}"
+    return "" if share is None else phrase(share)
 
 
 def late_cells(cells):

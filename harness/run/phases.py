@@ -26,13 +26,11 @@ class Undo:
 class Phases:
     def __init__(self, first="preparing"):
         self.current = first
-        self.entered = [first]
         self.undos = []
 
     def enter(self, name, *undos):
         """The run now does `name`; undos: what undoes it (Undo each), from now on."""
         self.current = name
-        self.entered.append(name)
         self.undos.extend(undos)
 
     def undo_later(self, *undos):

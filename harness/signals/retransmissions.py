@@ -1,8 +1,6 @@
 """The retransmission ladder: every client namespace's sockets towards the VIP sampled with
 `ss -tino` (one sampler per client container), drawn in charts/retransmissions.png; the base RTO
 it shows is what the kernel model's window is built from (base.CellRecord.base_rto_s)."""
-import functools
-
 from ..load import sampling, ss_sampler
 from ..measure import kernel_gave_up, ss_log
 from .base import Load, Signal
@@ -37,19 +35,9 @@ class Retransmissions(Signal):
         if outcome.detect_s is None or window.expected_s is None:
             return {}
         path = record.context.run.ss_samples(record.cell.namespace)
-        times = _sample_times(str(path), path.stat().st_mtime_ns) if path.exists() else ()
+        times = [s.t for samples in ss_log.by_port(path).values() for s in samples] if path.exists() else []
         bracket = kernel_gave_up.due_bracket(record.caught_connection_samples, times)
-
-        def in_window(earliest, latest):          # the bracket meets the window (moved with a late send)
-            late = window.late_send_s(outcome.sent_s)
-            return earliest - late <= window.latest_s + 0.0005 and latest - late >= window.earliest_s - 0.0005
-        found = kernel_gave_up.part(bracket, t_fault, outcome.detect_s, in_window)
+        found = kernel_gave_up.part(bracket, t_fault, outcome.detect_s,
+                                    lambda earliest, latest: window.meets(earliest, latest, outcome.sent_s))
         return {"kernel": found} if found else {}
-
-
-@functools.lru_cache(maxsize=64)
-def _sample_times(path, _mtime_ns):
-    """When ss read a namespace (every sample's stamp), parsed once per file as it is."""
-    with open(path) as f:
-        return tuple(sample.t for sample in ss_log.parse(f.read()))
 
