@@ -92,7 +92,12 @@ def test_after_its_first_answer_a_refused_connect_is_a_failed_operation():
 def test_a_sampler_ends_when_its_stdin_closes_and_not_before():
     samples = 400
     script = sampling.every(0.05, samples * 0.05, "true", "test-sampler")
-    closed = subprocess.run(script, input="", capture_output=True, text=True, timeout=30)
+    # a pipe whose writing end is closed before the sampler starts: its first read meets EOF however
+    # late this process gets to run (input="" closes the pipe only once communicate() runs)
+    read_end, write_end = os.pipe()
+    os.close(write_end)
+    with os.fdopen(read_end) as stdin:
+        closed = subprocess.run(script, stdin=stdin, capture_output=True, text=True, timeout=30)
     assert closed.returncode == 0 and closed.stdout.count("@ ") == 1
     sampler = subprocess.Popen(script, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     lines = read_until(sampler, lambda lines: sum(line.startswith("@ ") for line in lines) >= 2)
