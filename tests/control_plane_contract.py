@@ -8,7 +8,9 @@ from harness.scenario import of_run
 from harness.store import RunDir
 
 # The scenario test whose run each control plane changed the director in (tests/scenarios/).
-CONTRACT_RUNS = {"manual": "tests/scenarios/test_blackhole.py::test_lvs_switchover_hang_follows_tcp_retries2",
+CONTRACT_RUNS = {"haproxy": "tests/scenarios/test_haproxy.py::test_haproxy_ends_each_wait_by_its_own_limits_and_"
+                            "the_clients_kernel_settings_do_nothing",
+                 "manual": "tests/scenarios/test_blackhole.py::test_lvs_switchover_hang_follows_tcp_retries2",
                  "keepalived": "tests/guest/test_keepalived.py::test_keepalived_takes_a_silently_dead_primary_out_and_"
                                "each_client_follows",
                  "kube-proxy": "tests/scenarios/test_kube_proxy.py::test_kube_proxy_nftables_reprograms_the_director_"

@@ -12,6 +12,15 @@ KINDS = (BLACKHOLE, PARTITION, RESET, APP_HANG, LB_FORGETS_FLOW, NONE)
 
 
 @dataclasses.dataclass(frozen=True)
+class Close:
+    """A proxy in the middle closing the client's connection: APP_HANG's end, from the proxy's side."""
+    at_s: float                      # from then on ...
+    by_s: float                      # ... by then at the latest
+    from_send: bool                  # counted from the first request sent after the fault, not from the fault
+    basis: str                       # which of the proxy's limits it is
+
+
+@dataclasses.dataclass(frozen=True)
 class Effect:
     kind: str
     after_s: float = 0.0             # RESET: old flows keep working this long first
@@ -24,10 +33,12 @@ class Effect:
     starts_at_s: float | None = None        # the effect begins this long after the fault, not with it: the fault
     starts_by_s: float | None = None        # killed nothing, a control plane's change did (a live server taken out
                                      # by its false alarm), by starts_by_s at the latest
+    closes: tuple = ()               # APP_HANG: what may close the client's connection (a proxy's limits, Close)
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"effect must be one of {', '.join(KINDS)}, not {self.kind!r}")
+        object.__setattr__(self, "closes", tuple(c if isinstance(c, Close) else Close(**c) for c in self.closes))
 
     @property
     def flows_notice(self):
@@ -49,6 +60,8 @@ class Effect:
         for key in ("resume_at_s", "resume_by_s", "starts_at_s", "starts_by_s"):
             if getattr(self, key) is not None:
                 record[key] = getattr(self, key)
+        if self.closes:
+            record["closes"] = [dataclasses.asdict(c) for c in self.closes]
         return record
 
     @classmethod

@@ -139,8 +139,7 @@ def _with_read_timeout(cell, window, interval_s, lead):
 def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
     lead = interval_s + inject_s
     if effect.kind == effects.APP_HANG:              # the kernel keeps ACKing: only the app can tell
-        return _sent_by(_with_read_timeout(cell, Window(None, None, None, "app hang: the kernel ACKs, nothing times out"),
-                                           interval_s, lead), lead)
+        return _sent_by(_with_read_timeout(cell, _first_close(effect.closes, interval_s, lead), interval_s, lead), lead)
     if effect.kind == effects.RESET and effect.after_s > 0:
         drain = effect.after_s
         return Window(drain + interval_s / 2, drain, drain + lead + 0.5, "drain timeout, then reset")
@@ -162,6 +161,23 @@ def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
     kernel = outstanding_data(cell, rto0_s, hz)
     window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
     return _sent_by(_with_read_timeout(cell, window, interval_s, lead), lead)
+
+
+def _first_close(closes, interval_s, lead):
+    """The first of a proxy's limits to close the connection (effects.Close): the client, blocked
+    in its read, sees the close as it arrives. A limit counted from the request sent after the
+    fault starts within lead of it."""
+    windows = [Window((c.at_s + c.by_s) / 2 + (interval_s / 2 if c.from_send else 0), c.at_s,
+                      c.by_s + (lead + APP_TIMER_LATE_S if c.from_send else 0) + RESET_DELIVERY_S, c.basis)
+               for c in closes]
+    if not windows:
+        return Window(None, None, None, "app hang: the kernel ACKs, nothing times out")
+    first = min(windows, key=lambda w: w.latest_s)
+    rivals = [w for w in windows if w is not first and w.earliest_s <= first.latest_s]
+    if not rivals:
+        return first
+    return Window(first.expected_s, min(w.earliest_s for w in [first, *rivals]), first.latest_s,
+                  " or ".join(w.basis for w in [first, *rivals]))
 
 
 def _sent_by(window, lead):

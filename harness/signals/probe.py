@@ -2,7 +2,7 @@
 container, a fork per cell) or a client of the zoo. When the cell's client first saw the fault
 (detect) and worked again (recover), against the kernel model's window."""
 from ..load import probe, zoo
-from ..measure import client_log, ss_log
+from ..measure import client_log, effects, ss_log
 from ..measure.run_record import verdict
 from ..load.clients import DEFAULT_CLIENT
 from .base import Load, Signal
@@ -51,7 +51,8 @@ def waits_for_a_lost_answer(record):
     there and never retransmitting: the old server had acknowledged the request in flight and its
     answer went with the flow. With nothing unacknowledged to resend, neither tcp_retries2 nor a
     director's reset (which meets only a packet the client sends) ends the wait; a read timeout or
-    keepalive would."""
+    keepalive would. Not where the model already says so: a hung application, or a proxy in the
+    middle (its kernel ACKed the request: the client's leg is healthy)."""
     t_fault = record.context.t_fault
-    return (record.idle is None and not any(op["t1"] > t_fault for op in record.ops)
+    return (record.idle is None and record.context.effect_on(record.cell).kind != effects.APP_HANG and not any(op["t1"] > t_fault for op in record.ops)
             and ss_log.nothing_unacked_after(record.caught_connection_samples, t_fault))

@@ -1,0 +1,72 @@
+"""HAProxy as the director, on this host's kernel: a silently dead primary, and each client's wait
+ended by HAProxy's limits, not by the client's kernel. The witnesses are HAProxy's own log (the
+session it ended, how and when: its tcplog termination state and total time) and the kernel's
+numbers for the server leg (tests/kernel_facts.py); the clients' record must agree with them."""
+from harness.measure import haproxy_log
+from harness.measure.run_record import caught_connection_samples, first_fault
+from harness.measure import ss_log
+from harness.scenario import of_run
+from harness.store import RunDir
+
+from tests.control_plane_contract import check_changes
+from tests.kernel_facts import RETRIES2, blackhole_bounds
+from tests.scenarios.conftest import cells
+
+OBSERVE_S = 20
+# How much later than HAProxy's end of a session its client may record the error: the close's
+# delivery and the probe's wakeup on a busy machine
+DELIVERY_S = 0.5
+TIMEOUT_SERVER_S = 10
+
+
+def ended_session(run, director, t_fault):
+    """The session HAProxy ended on `director` that was open at the fault (one client per variant)."""
+    open_at_fault = [s for s in haproxy_log.sessions(run.read(run.service_log(director)))
+                     if s.accepted_t < t_fault < s.ended_t]
+    assert len(open_at_fault) == 1, (director, open_at_fault)
+    return open_at_fault[0]
+
+
+def test_haproxy_ends_each_wait_by_its_own_limits_and_the_clients_kernel_settings_do_nothing(run_scenario):
+    summary, path = run_scenario("haproxy-failover", warmup_s=5, observe_s=OBSERVE_S)
+    check_changes(path)             # the haproxy control plane's contract (tests/control_plane_contract.py)
+    run = RunDir(path)
+    fault, by_name = first_fault(run.events()), cells(summary)
+    lead = of_run(run).probe.interval_ms / 1000 + fault["uncertainty_s"]
+
+    def error_at(cell):
+        probe = by_name[cell]["probe"]
+        assert probe["error"] == "MYSQL_2013", (cell, probe)
+        return fault["t"] + probe["detect_s"]
+
+    # on-marked-down shutdown-sessions: HAProxy killed the session when it marked the server down (D)
+    shut = ended_session(run, "director-shutdown", fault["t"])
+    down = [c for c in haproxy_log.state_changes(run.read(run.service_log("director-shutdown"))) if c.state == "DOWN"]
+    assert shut.termination[0] == "D" and down and abs(shut.ended_t - down[0].t) < DELIVERY_S
+    assert -0.01 <= error_at("r15-shutdown") - shut.ended_t <= DELIVERY_S
+
+    # timeout server: the server side was silent that long (s: the server-side timeout)
+    timed = ended_session(run, "director-tserver", fault["t"])
+    assert timed.termination == "sD"
+    assert TIMEOUT_SERVER_S - lead <= timed.ended_t - fault["t"] <= TIMEOUT_SERVER_S + lead + DELIVERY_S
+    assert -0.01 <= error_at("r15-tserver") - timed.ended_t <= DELIVERY_S
+
+    # the proxy host's tcp_retries2=5: its kernel gave up on the server leg (S: a server-side error)
+    leg = ended_session(run, "director-serverleg", fault["t"])
+    assert leg.termination == "SD"
+    assert any(low <= leg.ended_t - fault["t"] <= high for low, high in blackhole_bounds(5, lead)), (
+        leg.ended_t - fault["t"], blackhole_bounds(5, lead))
+    assert -0.01 <= error_at("r15-serverleg") - leg.ended_t <= DELIVERY_S
+
+    # The client's own cures: alone against a dead peer its kernel gives up within RETRIES2[5] or
+    # 3 s + an RTO; through HAProxy nothing of theirs goes unacknowledged (ss: no retransmission
+    # timer), and no operation failed in the whole observation.
+    assert RETRIES2[5][2] < OBSERVE_S
+    ran = {cell.name: cell for cell in of_run(run).cells}
+    for name in ("r15", "r15-ut3000", "r5"):
+        probe = by_name[name]["probe"]
+        assert probe["detect_s"] is None and probe["error"] is None, (name, probe)
+        samples = caught_connection_samples(run, ran[name], run.read(run.probe_log(name)), fault["t"])
+        assert ss_log.nothing_unacked_after(samples, fault["t"]), name
+    # A read timeout in the client still works: HAProxy cannot hide an answer that never comes.
+    assert 5 <= by_name["r15-rt5"]["probe"]["stall_s"] <= 5 + DELIVERY_S
