@@ -129,18 +129,22 @@ class Haproxy(ControlPlane):
         if effect.kind != BLACKHOLE:
             return effect
         settings = self.config.director(self.directors().get(director))
-        return Effect(APP_HANG, closes=closes(settings, _markdown_of(director, changes, t_fault), t_fault))
+        down = _markdown_of(director, changes, t_fault)
+        span = None if down is None else (round(down.t - t_fault, 3), round(down.t + down.uncertainty_s - t_fault, 3))
+        return Effect(APP_HANG, closes=closes(settings, span))
 
 
-def closes(settings, markdown_change, t_fault):
-    """What may close a session whose server died at t_fault: HAProxy's markdown (with
-    shutdown-sessions), its session timeout, the server leg's TCP_USER_TIMEOUT or its kernel's
-    tcp_retries2 budget. The last three count from the request HAProxy forwarded to the dead server."""
+SHUT_SESSIONS = "HAProxy marked the server down and shut its sessions (on-marked-down shutdown-sessions)"
+
+
+def closes(settings, markdown_s=None):
+    """What may close a session whose server died: HAProxy's markdown (with shutdown-sessions),
+    markdown_s (from, by) seconds after the death; its session timeout; the server leg's
+    TCP_USER_TIMEOUT or its kernel's tcp_retries2 budget. The last three count from the request
+    HAProxy forwarded to the dead server."""
     s, found = settings, []
-    if s.shutdown_sessions and markdown_change is not None:
-        at = round(markdown_change.t - t_fault, 3)
-        found.append(Close(at, round(at + markdown_change.uncertainty_s, 3), False,
-                           "HAProxy marked the server down and shut its sessions (on-marked-down shutdown-sessions)"))
+    if s.shutdown_sessions and markdown_s is not None:
+        found.append(Close(*markdown_s, False, SHUT_SESSIONS))
     if s.session_timeout:
         seconds, name = s.session_timeout
         found.append(Close(seconds, seconds, True, f"HAProxy's {name} {seconds:g} s"))

@@ -1,5 +1,5 @@
 """`blackhole explain KNOB=VALUE ...`: the kernel model's prediction in plain words."""
-from . import explain_kube
+from . import explain_haproxy, explain_kube
 from ..control.keepalived_settings import TIMERS_LATE_S, KeepalivedSettings, lb_noticed
 from ..measure import kernel_model, predict
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
@@ -42,7 +42,7 @@ MYSQL_AUTH_NOTES = {
 DEFAULTS = {"TCP_RETRIES2": 15, "TCP_USER_TIMEOUT_MS": 0, "READ_TIMEOUT_S": 0.0, "KEEPALIVE": "", "RTT_MS": 0.5,
             "HZ": kernel_model.HZ, "CLIENT": DEFAULT_CLIENT, "DELAY_LOOP": None, "CONNECT_TIMEOUT": None,
             "RETRY": None, "DELAY_BEFORE_RETRY": None, "EXPIRE_NODEST_CONN": None, "KUBE_PROXY": "",
-            "NODE_GRACE_S": None}
+            "NODE_GRACE_S": None, "HAPROXY": ""}
 KNOBS = {name: (DEFAULTS[name], KNOB_TABLE[name].meaning) for name in DEFAULTS}
 AS_NUMBER = ("HZ", "EXPIRE_NODEST_CONN")              # choices the model counts with
 KEEPALIVED_KNOBS = ("DELAY_LOOP", "CONNECT_TIMEOUT", "RETRY", "DELAY_BEFORE_RETRY", "EXPIRE_NODEST_CONN")
@@ -148,6 +148,10 @@ def explain(values):
         lines += _keepalived_lines(values, prediction, rto0)
     if values["KUBE_PROXY"]:
         lines += explain_kube.lines(values["KUBE_PROXY"], values["NODE_GRACE_S"], prediction)
+    if values["HAPROXY"]:
+        limit = f"TCP_USER_TIMEOUT {user_timeout_ms} ms" if user_timeout_ms else f"tcp_retries2={retries2}"
+        lines += explain_haproxy.lines(values["HAPROXY"], values["READ_TIMEOUT_S"],
+                                       f"{limit}, {prediction.detect_s:.1f} s")
     lines += ["", "Cures: TCP_USER_TIMEOUT or a read timeout (per socket), a lower tcp_retries2 (per namespace),",
               "or a load balancer that resets the flows of a removed server (nodest=reset, drain)."]
     return "\n".join(lines)
@@ -155,6 +159,8 @@ def explain(values):
 
 def _answer(values, prediction, user_timeout_ms):
     """The one line the question is about: what ends a busy client's wait, and when."""
+    if values["HAPROXY"]:
+        return explain_haproxy.answer(values["HAPROXY"], values["READ_TIMEOUT_S"])
     timeout = values["READ_TIMEOUT_S"]
     if timeout and timeout < prediction.detect_s:
         setting = CLIENTS[values["CLIENT"]].read_timeout if values["SETTINGS"] else "the read timeout"

@@ -106,6 +106,7 @@ OVERRIDES = {
     "LB_DATAPATH": _set_top("datapath", str, failover_only=False),
     "NAMESPACES": _set_top("namespaces", str),
     "KEEPALIVED": _set_control_settings("keepalived"),
+    "HAPROXY": _set_control_settings("haproxy"),
     "CONNECT_PROBE": _set_load_rate("connect", "connect prober", int),
     "WRITER": _set_load_rate("writer", "writer", float, none=False),
     "DB_ENGINE": _set_top("database", str),

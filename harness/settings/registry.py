@@ -36,19 +36,29 @@ KEEPALIVED_WORDS = ("delay_loop", "connect_timeout", "retry", "delay_before_retr
                     "expire_nodest_conn", "vrrp", "advert_int", "preempt", "virtual_services")
 
 
-def keepalived_words(text, name):
-    """KEEPALIVED="delay_loop=2 retry=1": each word SETTING=VALUE of a setting keepalived takes (the
+# The keys HAPROXY's words may set (control.haproxy's settings_spec less `directors`).
+HAPROXY_WORDS = ("check", "inter", "fastinter", "downinter", "fall", "rise", "timeout_connect", "retries",
+                 "timeout_client", "timeout_server", "timeout_tunnel", "timeout_check", "shutdown_sessions",
+                 "shutdown_backup_sessions", "clitcpka", "srvtcpka", "nolinger", "redispatch", "srvtcpka_idle",
+                 "srvtcpka_intvl", "srvtcpka_cnt", "tcp_ut_client", "tcp_ut_server", "server_tcp_retries2")
+
+
+def control_words(plane, keys):
+    """KEEPALIVED="delay_loop=2 retry=1": each word SETTING=VALUE of a setting the plane takes (the
     values are checked with the scenario, as if its file said them)."""
-    for word in text.split():
-        key, sep, _ = word.partition("=")
-        if not sep or key not in KEEPALIVED_WORDS:
-            near = difflib.get_close_matches(key, KEEPALIVED_WORDS, n=1)
-            raise kinds.SettingsError(f"{name}: {word!r} is not SETTING=VALUE with SETTING one of "
-                                      f"{', '.join(KEEPALIVED_WORDS)}" + (f"; did you mean {near[0]}?" if near else ""))
-    return text
+    def words(text, name):
+        for word in text.split():
+            key, sep, _ = word.partition("=")
+            if not sep or key not in keys:
+                near = difflib.get_close_matches(key, keys, n=1)
+                raise kinds.SettingsError(f"{name}: {word!r} is not SETTING=VALUE with SETTING one of "
+                                          f"{', '.join(keys)}" + (f"; did you mean {near[0]}?" if near else ""))
+        return text
+    return kinds.described(words, f"{plane}'s SETTING=VALUE words")
 
 
-kinds.described(keepalived_words, "keepalived's SETTING=VALUE words")
+keepalived_words = control_words("keepalived", KEEPALIVED_WORDS)
+haproxy_words = control_words("haproxy", HAPROXY_WORDS)
 
 
 # Scenario overrides: harness/scenario/files.py OVERRIDES applies each to the scenario's YAML.
@@ -64,6 +74,8 @@ OVERRIDES = (
     Knob("NAMESPACES", kinds.choice("container", "netns"), OVERRIDE_GOALS + ("bench-matrix",),
          "a client container per cell, or one container with a namespace per cell"),
     Knob("KEEPALIVED", keepalived_words, OVERRIDE_GOALS, "keepalived's settings as words: \"delay_loop=2 retry=1\""),
+    Knob("HAPROXY", haproxy_words, OVERRIDE_GOALS + ("explain",),
+         "HAProxy's settings as words: \"inter=2 fall=3 shutdown_sessions=true timeout_server=10\""),
     Knob("CONNECT_PROBE", kinds.whole(0, 1000), OVERRIDE_GOALS, "connects per second through the VIP (0: none)"),
     Knob("WRITER", kinds.number(0, 1000, "/s"), OVERRIDE_GOALS, "acknowledged writes per second (0: none)"),
     Knob("DB_ENGINE", kinds.choice("mariadb", "mysql"), OVERRIDE_GOALS + ("up",), "what the database servers run"),

@@ -126,20 +126,19 @@ def test_the_markdown_model_holds_what_haproxy_did_here():
 
 def test_a_proxied_clients_wait_ends_at_the_first_of_haproxys_limits_never_at_its_own_kernel():
     cell = read_cell({"tcp_retries2": 5, "tcp_user_timeout_ms": 3000}, "cell")
-    change = DirectorChange(100 + 11.0, 0.1, "marked down 10.213.2.21:3306", "Layer4 timeout", "director")
-    shut = Effect(APP_HANG, closes=closes(HaproxySettings(shutdown_sessions=True), change, 100.0))
+    shut = Effect(APP_HANG, closes=closes(HaproxySettings(shutdown_sessions=True), (11.0, 11.1)))
     window = predict(cell, shut, 0.1, 0.0)
     assert 11.0 <= window.earliest_s and window.latest_s <= 11.2 and "shutdown-sessions" in window.basis
-    timed = predict(cell, Effect(APP_HANG, closes=closes(HaproxySettings(timeout_server=10), None, 100.0)), 0.1, 0.0)
+    timed = predict(cell, Effect(APP_HANG, closes=closes(HaproxySettings(timeout_server=10), None)), 0.1, 0.0)
     assert timed.earliest_s == 10 and "timeout server" in timed.basis
-    tunnel = closes(HaproxySettings(timeout_server=10, timeout_tunnel=60), None, 100.0)
+    tunnel = closes(HaproxySettings(timeout_server=10, timeout_tunnel=60), None)
     assert [c.at_s for c in tunnel if "timeout" in c.basis] == [60]
     # at HAProxy's defaults only the proxy host's kernel ends it (tcp_retries2=15: ~924.6 s budget)
-    default = predict(cell, Effect(APP_HANG, closes=closes(HaproxySettings(), None, 100.0)), 0.1, 0.0)
+    default = predict(cell, Effect(APP_HANG, closes=closes(HaproxySettings(), None)), 0.1, 0.0)
     assert default.earliest_s > 900 and "tcp_retries2=15" in default.basis
     # the client's own read timeout still ends it first
     reading = read_cell({"read_timeout_s": 5}, "cell")
-    assert "read timeout" in predict(reading, Effect(APP_HANG, closes=closes(HaproxySettings(), None, 100.0)),
+    assert "read timeout" in predict(reading, Effect(APP_HANG, closes=closes(HaproxySettings(), None)),
                                      0.1, 0.0).basis
 
 
@@ -152,3 +151,28 @@ def test_the_plane_turns_a_dead_server_into_an_answer_that_never_comes_for_the_c
     assert Effect.from_record(effect.to_record()) == effect
     assert plane.change_for("director", [change], 3306, 100.0) is change
     assert plane.change_for("director", [change], 80, 100.0) is None
+
+
+def test_explain_says_which_of_haproxys_limits_ends_the_wait_first():
+    from harness.report import explain
+    from harness.settings.registry import HAPROXY_WORDS
+    from harness.control.haproxy import Haproxy
+    assert set(HAPROXY_WORDS) == set(Haproxy.settings_spec) - {"directors"}
+    told = explain.explain(explain.parse_knobs(["HAPROXY=inter=2 fall=3 shutdown_sessions=true",
+                                                "TCP_USER_TIMEOUT_MS=3000"]))
+    first = told.splitlines()[0]
+    assert "shutdown-sessions" in first and "about 11.0 s" in first and "never fires" in first
+    timed = explain.explain(explain.parse_knobs(["HAPROXY=timeout_server=10", "READ_TIMEOUT_S=30"]))
+    assert "timeout server 10 s ends a busy client's wait after about 10.0 s" in timed.splitlines()[0]
+    reading = explain.explain(explain.parse_knobs(["HAPROXY=inter=2", "READ_TIMEOUT_S=5"]))
+    assert "read timeout 5 s" in reading.splitlines()[0] and "the client's leg ends first" in reading
+    with pytest.raises(Exception, match="control.haproxy.inter"):
+        explain.explain(explain.parse_knobs(["HAPROXY=inter=-1"]))
+
+
+def test_haproxy_words_override_a_haproxy_scenario_and_no_other():
+    parsed, _ = load("haproxy-failover", {"HAPROXY": "inter=1 shutdown_sessions=true"})
+    settings = dict(parsed.control_settings)
+    assert settings["inter"] == 1 and settings["shutdown_sessions"] is True and "directors" in settings
+    with pytest.raises(ScenarioError, match="not run by haproxy"):
+        load("keepalived-failover", {"HAPROXY": "inter=1"})
