@@ -15,6 +15,7 @@ commands (manual.py), health checks (keepalived.py), a Kubernetes API.
   changes(run)              when each director changed and why, read from the run's files
   lb_noticed(change, death_t)   its model of "LB noticed": seconds from a death to its change
   effect_on(effect, director, changes, t_fault)   what existing flows through a director see
+  effect_by_model(effect, director)   the same before a run, from its own model (None: none)
   health_checks(run, env, periods, end_t)   what its health checks did per director ({}: none)
   progress(lab), caught_up(lab, before)     live: has it finished acting on what changed since
                             `before`? (the run watches on until it has, within its limit)
@@ -132,6 +133,11 @@ class ControlPlane(Registered):
         and what this plane did after it (changes): the fault's own, unless the plane's reaction
         turns it into something else (a removal that resets the flows)."""
         return effect
+
+    def effect_by_model(self, effect, director):
+        """effect_on() before a run, from this plane's own model instead of its changes (what `plan`
+        and a run's first line expect); None: it has no such model (its reaction is read after the run)."""
+        return None
 
     def progress(self, lab):
         """Where its own work stands, read live from the lab before a run's steps (None: it acts

@@ -133,6 +133,13 @@ class Haproxy(ControlPlane):
         span = None if down is None else (round(down.t - t_fault, 3), round(down.t + down.uncertainty_s - t_fault, 3))
         return Effect(APP_HANG, closes=closes(settings, span))
 
+    def effect_by_model(self, effect, director):
+        if effect.kind != BLACKHOLE:
+            return effect
+        settings = self.config.director(self.directors().get(director))
+        down = markdown(settings)
+        return Effect(APP_HANG, closes=closes(settings, (down.earliest_s, down.latest_s)))
+
 
 SHUT_SESSIONS = "HAProxy marked the server down and shut its sessions (on-marked-down shutdown-sessions)"
 

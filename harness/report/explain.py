@@ -1,5 +1,6 @@
 """`blackhole explain KNOB=VALUE ...`: the kernel model's prediction in plain words."""
 from . import explain_haproxy, explain_kube
+from ..control import control_plane
 from ..control.keepalived_settings import TIMERS_LATE_S, KeepalivedSettings, lb_noticed
 from ..measure import kernel_model, predict
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
@@ -213,21 +214,32 @@ def _keepalived_lines(values, prediction, rto0):
 
 def expected_errors_s(scenario):
     """(the first fault, each cell's expected error time after it where the model expects one)."""
-    first = next(step for step in scenario.steps if step.kind == "fault")
-    effect = first.effect()
-    windows = [predict.predict(c, effect, scenario.probe.interval_ms / 1000, 0.0) for c in scenario.cells]
+    first, modelled, _ = _effects_by_cell(scenario)
+    windows = [predict.predict(c, effect, scenario.probe.interval_ms / 1000, 0.0) for c, effect in modelled]
     return first, [w.expected_s for w in windows if w.expected_s is not None]
+
+
+def _effects_by_cell(scenario):
+    """(the first fault step, [(cell, the effect its flows see)], whether the control plane's own
+    model gave them: else the fault's own effect, before the plane reacts)."""
+    first = next(step for step in scenario.steps if step.kind == "fault")
+    effect, plane = first.effect(), control_plane(scenario.control, scenario.control_settings)
+    director = {variant: service for service, variant in plane.directors().items()}
+    by_model = [plane.effect_by_model(effect, director[c.director or None]) for c in scenario.cells]
+    modelled = any(e is not None for e in by_model)
+    return first, [(c, e or effect) for c, e in zip(scenario.cells, by_model)], modelled
 
 
 def expectation(scenario):
     """What the model expects of a failover scenario's run, in a line (said before it starts)."""
     first, expected = expected_errors_s(scenario)
-    effect = first.effect()
     told = (f"the first error after ~{max(expected):.3g} s in the slowest cell" if expected
             else "no error in any cell")
-    if scenario.control != "manual":
+    if _effects_by_cell(scenario)[2]:
+        told += f" with {scenario.control}'s own model (its changes, read after the run, decide the windows)"
+    elif scenario.control != "manual":
         told += f" before {scenario.control} reacts (its reaction, read after the run, decides the windows)"
-    return (f"{first.name} ({effect.kind}): the kernel model expects {told}; observation limit "
+    return (f"{first.name} ({first.effect().kind}): the kernel model expects {told}; observation limit "
             f"{scenario.observe_s:g} s after the fault")
 
 
