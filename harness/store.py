@@ -147,6 +147,10 @@ class RunDir:
         """`ipvsadm -Ln` of a director, sampled (a control plane that acts by itself)."""
         return self._at("director", f"table-{service}.txt")
 
+    def proxy_capture(self, service):
+        """The FINs and RSTs a proxy director sent or received (tcpdump), a line each."""
+        return self._at("director", f"closes-{service}.txt")
+
     def machine_cpu(self):
         """The first line of /proc/stat of the machine the clients ran on, sampled."""
         return self._at("machine", "cpu.txt")

@@ -7,6 +7,7 @@ commands (manual.py), health checks (keepalived.py), a Kubernetes API.
   needs_ipvs                it programs IPVS itself (on this host: a guest kernel)
   acts_by_itself            it changes the director without a scenario step (a health check)
   shares_vip                two directors hold the VIP in turn (VRRP)
+  proxies                   its directors end the clients' connections (a proxy: HAProxy), not forward them
   directors()               {director service: its variant (None: the main one)} the lab runs
   sampled_directors(datapath)   the directors whose IPVS table the run samples
   table_sample(datapath)    how, when it is not IPVS's table ('': /proc/net/ip_vs)
@@ -83,6 +84,7 @@ class ControlPlane(Registered):
     needs_ipvs = False
     acts_by_itself = False
     shares_vip = False         # two directors hold the VIP in turn (VRRP)
+    proxies = False            # its directors end the clients' connections and open their own (HAProxy)
     image: "PlaneImage | None" = None   # a PlaneImage its services run, if they run one of their own
     start_allowance_s = 0.0    # how much longer than the lab's own its services may take to be ready
 

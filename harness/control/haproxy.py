@@ -58,6 +58,7 @@ def _spec():
 class Haproxy(ControlPlane):
     name = "haproxy"
     acts_by_itself = True
+    proxies = True
     settings_spec = _spec()
 
     def __init__(self, settings=()):

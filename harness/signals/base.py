@@ -55,6 +55,7 @@ class LoadPlan:
     watch_vip: bool = False         # sample each client namespace's neighbour entry for the VIP (VRRP)
     answer_wait_s: float = 0.0      # how long the run may wait, once they start, for every client's first answer
     sysbench_gate: tuple = ()       # (file, limit_s): sysbench starts ahead and waits for the file (load/sysbench.py)
+    proxy_directors: tuple = ()     # directors that end the clients' connections (a proxy control plane's)
 
     def vip_for(self, cell):
         """The VIP a cell connects to: its director variant's, or the main one."""

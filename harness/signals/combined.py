@@ -14,6 +14,7 @@ from .idle import AfterIdle
 from .lb_noticed import LbNoticed
 from .machine_cpu import MachineCpu
 from .probe import Probe
+from .proxy_sessions import ProxySessions
 from .query_latency import QueryLatency
 from .retransmissions import Retransmissions
 from .sysbench import Sysbench
@@ -22,7 +23,7 @@ from .wrk import Wrk
 
 SIGNALS = (Probe(), LbNoticed(), VipNeighbour(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows(),
            DirectorTable(), ConnectLatency(), QueryLatency(),
-           HealthChecks(), DataAccounting(), MachineCpu())
+           HealthChecks(), DataAccounting(), MachineCpu(), ProxySessions())
 
 
 def planned_loads(plan):

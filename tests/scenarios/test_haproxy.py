@@ -1,7 +1,10 @@
 """HAProxy as the director, on this host's kernel: a silently dead primary, and each client's wait
 ended by HAProxy's limits, not by the client's kernel. The witnesses are HAProxy's own log (the
 session it ended, how and when: its tcplog termination state and total time) and the kernel's
-numbers for the server leg (tests/kernel_facts.py); the clients' record must agree with them."""
+numbers for the server leg (tests/kernel_facts.py), and tcpdump on each director for what it sent
+the client; the clients' record and the page's "what ended each wait" must agree with them."""
+import re
+
 from harness.measure import haproxy_log
 from harness.measure.run_record import caught_connection_samples, first_fault
 from harness.measure import ss_log
@@ -17,6 +20,12 @@ OBSERVE_S = 20
 # delivery and the probe's wakeup on a busy machine
 DELIVERY_S = 0.5
 TIMEOUT_SERVER_S = 10
+
+
+def sent_to(run, director, port):
+    """The flags of each FIN/RST tcpdump saw the director send the client's port, in order."""
+    text = run.read(run.proxy_capture(director))
+    return re.findall(rf"\.3306 > [\d.]+\.{port}: Flags \[([^\]]+)\]", text)
 
 
 def ended_session(run, director, t_fault):
@@ -44,6 +53,11 @@ def test_haproxy_ends_each_wait_by_its_own_limits_and_the_clients_kernel_setting
     down = [c for c in haproxy_log.state_changes(run.read(run.service_log("director-shutdown"))) if c.state == "DOWN"]
     assert shut.termination[0] == "D" and down and abs(shut.ended_t - down[0].t) < DELIVERY_S
     assert -0.01 <= error_at("r15-shutdown") - shut.ended_t <= DELIVERY_S
+    # on the wire: a FIN; with option nolinger a FIN and a RST behind it (not a RST alone)
+    assert sent_to(run, "director-shutdown", by_name["r15-shutdown"]["proxy"]["client_port"]) == ["F."]
+    nolinger = sent_to(run, "director-nolinger", by_name["r15-nolinger"]["proxy"]["client_port"])
+    assert nolinger[0] == "F." and any("R" in flags for flags in nolinger[1:]), nolinger
+    assert by_name["r15-nolinger"]["proxy"]["client_got"] == "FIN then RST"
 
     # timeout server: the server side was silent that long (s: the server-side timeout)
     timed = ended_session(run, "director-tserver", fault["t"])
@@ -57,6 +71,9 @@ def test_haproxy_ends_each_wait_by_its_own_limits_and_the_clients_kernel_setting
     assert any(low <= leg.ended_t - fault["t"] <= high for low, high in blackhole_bounds(5, lead)), (
         leg.ended_t - fault["t"], blackhole_bounds(5, lead))
     assert -0.01 <= error_at("r15-serverleg") - leg.ended_t <= DELIVERY_S
+    for name, session in (("r15-tserver", timed), ("r15-serverleg", leg)):
+        part = by_name[name]["proxy"]
+        assert part["termination"] == session.termination and part["client_got"] == "FIN", (name, part)
 
     # The client's own cures: alone against a dead peer its kernel gives up within RETRIES2[5] or
     # 3 s + an RTO; through HAProxy nothing of theirs goes unacknowledged (ss: no retransmission
@@ -68,5 +85,6 @@ def test_haproxy_ends_each_wait_by_its_own_limits_and_the_clients_kernel_setting
         assert probe["detect_s"] is None and probe["error"] is None, (name, probe)
         samples = caught_connection_samples(run, ran[name], run.read(run.probe_log(name)), fault["t"])
         assert ss_log.nothing_unacked_after(samples, fault["t"]), name
+        assert sent_to(run, "director", by_name[name]["proxy"]["client_port"]) == [], name
     # A read timeout in the client still works: HAProxy cannot hide an answer that never comes.
     assert 5 <= by_name["r15-rt5"]["probe"]["stall_s"] <= 5 + DELIVERY_S

@@ -1,0 +1,37 @@
+"""The run page's section on what ended each client's session through a proxy director
+(signals/proxy_sessions.py): the proxy's own log line for it, and the FIN or RST a capture on the
+director saw it send the client, beside the moment the client noticed."""
+from .blocks import Table
+
+TITLE = "What ended each wait: by the proxy, and on the wire"
+READS = {"cells": ("proxy", "probe")}
+HEADER = ["cell", "director", "session ended by", "HAProxy's state", "ended", "the client got", "sent",
+          "the client noticed"]
+
+
+def _s(value):
+    return "—" if value is None else f"{value:.2f} s"
+
+
+def rows(summary):
+    found = []
+    for cell in summary.get("cells", []):
+        part = cell.get("proxy")
+        if part is None:
+            continue
+        found.append([cell["cell"], part["director"], part["ended_by"], part.get("termination", "—"),
+                      _s(part.get("ended_s")), part.get("client_got", "nothing"), _s(part.get("client_got_s")),
+                      _s(cell.get("probe", {}).get("detect_s"))])
+    return found
+
+
+def blocks(summary):
+    found = rows(summary)
+    if not found:
+        return []
+    return [Table(HEADER, found),
+            "Times are seconds after the death. The session's end and how it ended are HAProxy's own log (option "
+            "tcplog's termination state: D the server marked down, s timeout server, S an error on the server leg, "
+            "C the client); what the client got is a capture on the director of the segments it sent the client's "
+            "port (a FIN; with option nolinger a FIN and a RST right behind it); \"nothing\": the session was still open when the run ended, "
+            "and the client's own kernel never gives up on a leg the proxy keeps answering."]
