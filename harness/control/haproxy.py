@@ -9,7 +9,7 @@ from ..measure import haproxy_log, kernel_model
 from ..measure.effects import APP_HANG, BLACKHOLE, Close, Effect
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
 from . import haproxy_cfg
-from .base import ControlPlane, DirectorChange, Setting
+from .base import ControlPlane, DirectorChange, NoticeWindow, Setting
 from .haproxy_settings import CHECKS, HaproxySettings, markdown
 from .keepalived import MAX_VARIANTS, VARIANT_HOSTS, bounded_by_table
 
@@ -117,11 +117,17 @@ class Haproxy(ControlPlane):
         return sorted(found, key=lambda c: c.t)
 
     def lb_noticed(self, change, death_t):
+        """Its checks' markdown; an operator's command on the runtime API is the change itself."""
+        if change.why == haproxy_log.MAINTENANCE:
+            delay = max(0.0, change.t - death_t)
+            return NoticeWindow(delay, delay, delay + change.uncertainty_s, "the operator's own command")
         return markdown(self.config.director(self.directors().get(change.director)))
 
     def change_for(self, director, changes, port, after_t):
+        """Its change of the server on `port` whose span reaches past after_t (an operator's command
+        lands after the last sample that still had the server running, which may precede the step)."""
         return next((c for c in changes if c.director == director and c.backend.endswith(f":{port}")
-                     and c.t >= after_t), None)
+                     and c.t + c.uncertainty_s >= after_t), None)
 
     def effect_on(self, effect, director, changes, t_fault):
         """A dead server's packets vanish on the server leg; the client's leg stays healthy (HAProxy
@@ -136,7 +142,7 @@ class Haproxy(ControlPlane):
 
     def effect_by_model(self, effect, director):
         if effect.kind != BLACKHOLE:
-            return effect
+            return None
         settings = self.config.director(self.directors().get(director))
         down = markdown(settings)
         return Effect(APP_HANG, closes=closes(settings, (down.earliest_s, down.latest_s)))

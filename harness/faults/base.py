@@ -21,6 +21,7 @@ class Fault(Registered):
     to repeat. They talk to nodes only through the lab they are given."""
     registry = FAULTS
     params: dict = {}
+    control_planes: tuple = ()     # the control planes whose directors it acts on (empty: any)
 
     def __init__(self, lab, **params):
         self.lab = lab

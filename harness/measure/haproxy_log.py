@@ -9,8 +9,10 @@ from .health_checks import stamp
 from .sample_blocks import blocks
 
 # "Server mysql/primary is DOWN, reason: Layer4 timeout, check duration: 2001ms. 0 active and 1 backup ..."
-STATE_RE = re.compile(r"^Server (?P<backend>[\w.-]+)/(?P<server>[\w.-]+) is (?P<state>DOWN|UP)\b"
-                      r"(?:, reason: (?P<reason>[^,]+))?")
+# "Server mysql/primary is going DOWN for maintenance. ..." and "... is UP/READY (leaving forced maintenance)."
+STATE_RE = re.compile(r"^Server (?P<backend>[\w.-]+)/(?P<server>[\w.-]+) is (?:going )?(?P<state>DOWN|UP)\b"
+                      r"(?P<maintenance>[^.]*maintenance)?(?:, reason: (?P<reason>[^,]+))?")
+MAINTENANCE = "maintenance (an operator's command)"
 # option log-health-checks: "Health check for server mysql/primary failed, reason: Layer4 timeout, ..."
 CHECK_RE = re.compile(r"^Health check for (?:backup )?server (?P<backend>[\w.-]+)/(?P<server>[\w.-]+) "
                       r"(?P<result>succeeded|failed), reason: (?P<reason>[^,]+)")
@@ -53,7 +55,8 @@ def state_changes(text):
             last_check[(check["backend"], check["server"])] = check["reason"].strip()
         if t is None or not m:
             continue
-        reason = (m["reason"] or last_check.get((m["backend"], m["server"]), "")).strip()
+        reason = MAINTENANCE if m["maintenance"] else (m["reason"] or last_check.get((m["backend"], m["server"]), ""))
+        reason = reason.strip()
         found.append(StateChange(t, m["backend"], m["server"], m["state"], reason))
     return found
 

@@ -6,11 +6,16 @@ from .blocks import Table
 TITLE = "What ended each wait: by the proxy, and on the wire"
 READS = {"cells": ("proxy", "probe")}
 HEADER = ["cell", "director", "session ended by", "HAProxy's state", "ended", "the client got", "sent",
-          "the client noticed"]
+          "the client noticed", "its reconnections, ended by HAProxy"]
 
 
 def _s(value):
     return "—" if value is None else f"{value:.2f} s"
+
+
+def _later(sessions):
+    return "; ".join(f"on {s['server']}: {s['termination']} at {s['ended_s']:.2f} s ({s['ended_by']})"
+                     for s in sessions) or "—"
 
 
 def rows(summary):
@@ -21,7 +26,7 @@ def rows(summary):
             continue
         found.append([cell["cell"], part["director"], part["ended_by"], part.get("termination", "—"),
                       _s(part.get("ended_s")), part.get("client_got", "nothing"), _s(part.get("client_got_s")),
-                      _s(cell.get("probe", {}).get("detect_s"))])
+                      _s(cell.get("probe", {}).get("detect_s")), _later(part.get("later", ()))])
     return found
 
 
@@ -32,6 +37,6 @@ def blocks(summary):
     return [Table(HEADER, found),
             "Times are seconds after the death. The session's end and how it ended are HAProxy's own log (option "
             "tcplog's termination state: D the server marked down, s timeout server, S an error on the server leg, "
-            "C the client); what the client got is a capture on the director of the segments it sent the client's "
+            "C the client, K an operator's shutdown, U the primary back with shutdown-backup-sessions); what the client got is a capture on the director of the segments it sent the client's "
             "port (a FIN; with option nolinger a FIN and a RST right behind it); \"nothing\": the session was still open when the run ended, "
             "and the client's own kernel never gives up on a leg the proxy keeps answering."]

@@ -232,6 +232,11 @@ def _parse(raw, scenario_id):
     steps = tuple(_read_step(s, f"steps[{i}]", cells, injected) for i, s in enumerate(raw_steps))
     if not any(s.kind == "fault" for s in steps):
         raise ScenarioError("steps: at least one fault step is needed")
+    for i, step in enumerate(steps):
+        planes = step.fault.control_planes if step.fault else ()
+        if planes and control not in planes:
+            raise ScenarioError(f"steps[{i}]: {step.name} acts on directors run by {' or '.join(planes)}; "
+                                f"this scenario's control is {control}")
     fault_settings = _fault_settings(steps)
     observe_s = r.get("observe_s", "duration", 60.0, maximum=7200)
 

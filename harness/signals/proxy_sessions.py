@@ -43,8 +43,13 @@ class ProxySessions(Signal):
         if caught is None:
             return {}
         port, director = caught[0], c.director_of(record.cell)
-        session = next((s for s in haproxy_log.sessions(c.run.read(c.run.service_log(director)))
-                        if s.client.endswith(f":{port}")), None)
+        sessions = haproxy_log.sessions(c.run.read(c.run.service_log(director)))
+        session = next((s for s in sessions if s.client.endswith(f":{port}")), None)
+        later_ports = {f":{p}" for p in probe_log.local_ports(record.probe_text) if p != port}
+        later = [{"server": s.server, "termination": s.termination, "ended_by": ended_by(s.termination),
+                  "ended_s": round(s.ended_t - c.t_fault, 3)}
+                 for s in sessions if any(s.client.endswith(p) for p in later_ports) and s.ended_t > c.t_fault
+                 and s.termination[:1] not in ("-", "C")]
         sent = proxy_capture.closes_to(proxy_capture.segments(c.run.read(c.run.proxy_capture(director))), port,
                                        set(SERVICE_PORTS.values()))
         part = {"director": director, "client_port": port, "ended_by": "still open at the end of the run"}
@@ -53,4 +58,6 @@ class ProxySessions(Signal):
                         ended_s=round(session.ended_t - c.t_fault, 3))
         if sent:
             part.update(client_got=proxy_capture.told(sent), client_got_s=round(sent[0].t - c.t_fault, 3))
+        if later:
+            part["later"] = later          # its reconnections' sessions HAProxy ended too (a failback)
         return {"proxy": part}

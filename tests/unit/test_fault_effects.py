@@ -27,6 +27,8 @@ SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nod
     ("endpoint_not_ready", {"target": "mysql-primary", "replacement": "none"}, Effect("none")),
     ("endpoint_removed", {"target": "mysql-primary", "replacement": "mysql-replica", "grace_s": 2.0}, Effect("reset")),
     ("node_lost", {"target": "mysql-primary", "replacement": "mysql-replica", "grace_s": 4.0}, Effect("blackhole")),
+    ("haproxy_server", {"target": "mysql-primary", "state": "maint", "sessions": "keep"}, Effect("none")),
+    ("haproxy_server", {"target": "mysql-primary", "state": "maint", "sessions": "shutdown"}, Effect("reset")),
 ])
 def test_each_fault_declares_its_effect(name, params, effect):
     assert FAULTS[name](None, **params).effect() == effect
@@ -36,7 +38,7 @@ def test_each_fault_declares_its_effect(name, params, effect):
 def test_every_registered_fault_is_covered_above():
     covered = {"ipvs_swap", "silent_kill", "iptables_drop", "app_hang", "lb_idle_timeout", "promote_replica",
                "backend_restart", "director_kill", "syn_limit", "rx_stall", "slow_link", "replication_cut",
-               "endpoint_not_ready", "endpoint_removed", "node_lost"}
+               "endpoint_not_ready", "endpoint_removed", "node_lost", "haproxy_server"}
     assert set(FAULTS) == covered
 
 
