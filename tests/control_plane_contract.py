@@ -8,7 +8,11 @@ from harness.scenario import of_run
 from harness.store import RunDir
 
 # The scenario test whose run each control plane changed the director in (tests/scenarios/).
-CONTRACT_RUNS = {"haproxy": "tests/scenarios/test_haproxy.py::test_haproxy_ends_each_wait_by_its_own_limits_and_"
+CLOUD = "tests/scenarios/test_cloud_lb.py::"
+PERSIST = CLOUD + "test_a_dead_targets_flows_persist_and_each_client_waits_for_its_own_kernel"
+CONTRACT_RUNS = {"aws-nlb": CLOUD + "test_aws_nlb_resets_a_dead_targets_flows_at_their_next_retransmission",
+                 "gcp-passthrough": PERSIST + "[gcp-passthrough]", "azure-standard": PERSIST + "[azure-standard]",
+                 "haproxy": "tests/scenarios/test_haproxy.py::test_haproxy_ends_each_wait_by_its_own_limits_and_"
                             "the_clients_kernel_settings_do_nothing",
                  "manual": "tests/scenarios/test_blackhole.py::test_lvs_switchover_hang_follows_tcp_retries2",
                  "keepalived": "tests/guest/test_keepalived.py::test_keepalived_takes_a_silently_dead_primary_out_and_"

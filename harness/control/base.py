@@ -23,6 +23,7 @@ commands (manual.py), health checks (keepalived.py), a Kubernetes API.
 """
 import dataclasses
 
+from ..measure.effects import BLACKHOLE
 from ..registered import Registered
 from ..topology import DIRECTOR
 
@@ -92,6 +93,12 @@ class ControlPlane(Registered):
         """settings: ((name, value), ...) as the scenario gave them, validated against settings_spec."""
         self.settings = dict(settings)
 
+    @classmethod
+    def problem(cls, settings):
+        """What is wrong with these settings taken together ({name: value}, each alone already
+        checked against settings_spec), or None."""
+        return None
+
     def directors(self):
         return {DIRECTOR: None}
 
@@ -156,3 +163,11 @@ class ControlPlane(Registered):
         a check gets within its connect timeout, and per period ({name: (start, end or None)}) per
         real server its failed checks, flaps and time out of rotation. env: the run's env.json."""
         return {}
+
+
+def effect_from_change(effect, change, t_fault, what):
+    """The effect with its flows reset (or resumed) from a control plane's change on."""
+    if effect.kind != BLACKHOLE or change is None:
+        return effect
+    start, by = round(change.t - t_fault, 3), round(change.t + change.uncertainty_s - t_fault, 3)
+    return dataclasses.replace(effect, **{f"{what}_at_s": start, f"{what}_by_s": by})

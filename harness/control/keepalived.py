@@ -11,7 +11,7 @@ from ..measure.kernel_model import syn_retransmit_times
 from ..measure.sysctl_knobs import KERNEL_DEFAULTS
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
 from . import keepalived_conf
-from .base import ControlPlane, DirectorChange, Setting
+from .base import ControlPlane, DirectorChange, Setting, effect_from_change
 from .keepalived_settings import CHECKS, VRRP_MODES, KeepalivedSettings, lb_noticed, vrrp_takeover
 
 BACKUP_DIRECTOR = "director-backup"
@@ -187,7 +187,7 @@ class Keepalived(ControlPlane):
             return effect
         removal = next((c for c in changes if c.director == director and c.t >= t_fault
                         and c.what.startswith("removed")), None)
-        return _from_change(effect, removal, t_fault, "reset")
+        return effect_from_change(effect, removal, t_fault, "reset")
 
     def health_checks(self, run, env, periods, end_t):
         found = {}
@@ -210,7 +210,7 @@ class Keepalived(ControlPlane):
 
     def _after_takeover(self, effect, changes, t_fault):
         takeover = next((c for c in changes if c.what == TAKES_VIP and c.t >= t_fault), None)
-        return _from_change(effect, takeover, t_fault, "resume" if self.config.vrrp == "sync" else "reset")
+        return effect_from_change(effect, takeover, t_fault, "resume" if self.config.vrrp == "sync" else "reset")
 
 
 def _false_alarm(effect, variant, director, changes, t_fault):
@@ -225,11 +225,3 @@ def _false_alarm(effect, variant, director, changes, t_fault):
         return effect
     return Effect(RESET if variant.expire_nodest_conn else BLACKHOLE, starts_at_s=round(removal.t - t_fault, 3),
                   starts_by_s=round(removal.t + removal.uncertainty_s - t_fault, 3))
-
-
-def _from_change(effect, change, t_fault, what):
-    """The effect with its flows reset (or resumed) from a control plane's change on."""
-    if effect.kind != BLACKHOLE or change is None:
-        return effect
-    start, by = round(change.t - t_fault, 3), round(change.t + change.uncertainty_s - t_fault, 3)
-    return dataclasses.replace(effect, **{f"{what}_at_s": start, f"{what}_by_s": by})

@@ -17,7 +17,11 @@ def read_control(raw):
         raise ScenarioError(f"control: must be one of {', '.join(sorted(CONTROL_PLANES))}, not {name!r}")
     spec = CONTROL_PLANES[name].settings_spec
     r = Reader(settings if settings is not None else {}, f"control.{name}", spec)
-    return name, tuple((key, _read(r, key, spec[key], spec)) for key in spec if key in r.raw)
+    read = tuple((key, _read(r, key, spec[key], spec)) for key in spec if key in r.raw)
+    problem = CONTROL_PLANES[name].problem(dict(read))
+    if problem:
+        raise ScenarioError(f"control.{name}: {problem}")
+    return name, read
 
 
 def _read(r, key, setting, spec):

@@ -104,7 +104,8 @@ def test_a_removal_with_expire_nodest_conn_1_resets_the_flow_at_the_next_retrans
     ({"keepalived": {"connect_timeout": 0.01}}, "control.keepalived.connect_timeout: at least 0.1 s"),
     ({"keepalived": {"directors": {"x": {"delay_loop": 1}}}}, "control.keepalived.directors.x.delay_loop: unknown key"),
     ({"keepalived": {"expire_nodest_conn": 2}}, "control.keepalived.expire_nodest_conn: must be one of 0, 1"),
-    ({"envoy": {}}, "control: must be one of haproxy, keepalived, kube-proxy, manual"),
+    ({"envoy": {}}, "control: must be one of aws-nlb, azure-standard, gcp-passthrough, haproxy, keepalived, kube-proxy, "
+                    "manual"),
 ])
 def test_bad_keepalived_settings_are_one_message_naming_the_field(control, message):
     raw = {"control": control, "load": {"probe": {}}, "cells": [{"tcp_retries2": 5}],

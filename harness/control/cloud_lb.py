@@ -1,0 +1,103 @@
+"""Cloud load balancers as control planes: an emulation, on the lab's director, of what each
+provider documents (one file each: aws_nlb.py, gcp_passthrough.py, azure_standard.py): its
+health checks' timers, and what the existing flows of a target that turned unhealthy get (a reset
+at their next packet, or kept: still sent to the dead target, a blackhole). The checks and the
+change run in images/director/cloud-lb-checker over lbctl, on either datapath; nothing here is the
+provider's code, and the page says so. Idle timeouts and deregistration are not emulated."""
+import json
+import re
+
+from ..measure.effects import BLACKHOLE, Effect
+from ..measure.health_checks import stamp
+from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, SERVICE_SERVERS
+from .base import ControlPlane, DirectorChange, NoticeWindow, effect_from_change
+
+RESET, KEPT = "reset", "kept"
+# the checker's timers and lbctl's change run late on a busy director as keepalived's do
+TIMERS_LATE_S = 0.5
+CHANGE_RE = re.compile(r"cloud-lb (?P<provider>\S+): target (?P<target>\S+) unhealthy: (?P<vip>\S+) now "
+                       r"(?P<standby>\S+), existing flows (?P<flows>\w+) (?P<landed>\{.*\})")
+
+
+class CloudLb(ControlPlane):
+    acts_by_itself = True
+    source = ""                # the provider's documentation the emulation follows
+
+    @classmethod
+    def problem(cls, settings):
+        defaults = {name: spec.default for name, spec in cls.settings_spec.items()}
+        given = {**defaults, **settings}
+        if given.get("timeout") and given["timeout"] > given["interval"]:
+            return (f"timeout {given['timeout']:g} s is longer than interval {given['interval']:g} s "
+                    "(the provider refuses it: a check would outlast the next)")
+        return None
+
+    def existing_flows(self):
+        """RESET or KEPT: what the flows of an unhealthy target get, by this provider's settings."""
+        raise NotImplementedError
+
+    def timers(self):
+        """(interval, timeout, unhealthy threshold) of its health checks."""
+        s = {name: self.settings.get(name, spec.default) for name, spec in self.settings_spec.items()}
+        return s["interval"], s.get("timeout") or s["interval"], s["unhealthy_threshold"]
+
+    def sampled_directors(self, datapath):
+        return ()              # lbctl stamps its own change
+
+    def lab_settings(self):
+        return {"LB_EXPIRE_NODEST_CONN": "1" if self.existing_flows() == RESET else "0"}
+
+    def services(self, addresses, database, servers):
+        vip = addresses[DIRECTOR][FRONT]
+        watched = [[f"{vip}:{SERVICE_PORTS[service]}", f"{addresses[primary][BACK]}:{SERVICE_PORTS[service]}",
+                    f"{addresses[standby][BACK]}:{SERVICE_PORTS[service]}"]
+                   for service, (primary, standby) in SERVICE_SERVERS.items() if primary in servers]
+        interval, timeout, threshold = self.timers()
+        spec = {"provider": self.name, "interval": interval, "timeout": timeout, "unhealthy_threshold": threshold,
+                "nodest": "reset" if self.existing_flows() == RESET else "drop",
+                "existing_flows": self.existing_flows(), "source": self.source, "services": watched}
+        return {DIRECTOR: {"environment": {"CLOUD_LB": json.dumps(spec),
+                                           "LAB_REAL_SERVERS": " ".join(target for _, target, _ in watched)}}}
+
+    def changes(self, run):
+        """Each target the emulation took out, when lbctl says its change landed."""
+        found = []
+        for line in run.read(run.service_log(DIRECTOR)).splitlines():
+            m = CHANGE_RE.search(line)
+            if not m:
+                continue
+            landed = json.loads(m["landed"]) if m["landed"] != "{}" else {}
+            t = landed.get("applying_t") or stamp(line)
+            until = landed.get("applied_t", t)
+            found.append(DirectorChange(t, round(until - t, 3), f"removed {m['target']} from {m['vip']}, "
+                                        f"{m['standby']} in (existing flows {m['flows']})",
+                                        f"{self.timers()[2]} failed health check(s)", DIRECTOR, m["target"]))
+        return sorted(found, key=lambda c: c.t)
+
+    def lb_noticed(self, change, death_t):
+        return self.markdown()
+
+    def markdown(self):
+        """A silent target: the first check that fails starts within one interval of the death,
+        the threshold's last one ends timeout after it started, threshold-1 intervals later."""
+        interval, timeout, threshold = self.timers()
+        failing = (threshold - 1) * interval + timeout
+        basis = (f"{self.name} (emulated): next check within interval {interval:g} s, then {threshold} failed "
+                 f"check(s) every {interval:g} s, the last one timing out after {timeout:g} s")
+        return NoticeWindow(failing + interval / 2, failing, failing + interval + TIMERS_LATE_S, basis)
+
+    def change_for(self, director, changes, port, after_t):
+        return next((c for c in changes if c.director == director and c.backend.endswith(f":{port}")
+                     and c.t >= after_t), None)
+
+    def effect_on(self, effect, director, changes, t_fault):
+        if self.existing_flows() != RESET:
+            return effect
+        removal = next((c for c in changes if c.t >= t_fault), None)
+        return effect_from_change(effect, removal, t_fault, "reset")
+
+    def effect_by_model(self, effect, director):
+        if effect.kind != BLACKHOLE or self.existing_flows() != RESET:
+            return None
+        window = self.markdown()
+        return Effect(BLACKHOLE, reset_at_s=window.earliest_s, reset_by_s=window.latest_s)

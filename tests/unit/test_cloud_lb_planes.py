@@ -1,0 +1,72 @@
+"""The cloud load balancers' emulations without a lab: their documented defaults and what each
+does to a dead target's flows, the checker's spec they write, their change read back from the
+checker's log, and their markdown model."""
+import json
+
+import pytest
+
+from harness.control import control_plane
+from harness.control.cloud_lb import KEPT, RESET
+from harness.databases import database
+from harness.lab import planned_addresses
+from harness.measure.effects import BLACKHOLE, Effect
+from harness.scenario import ScenarioError, load
+
+# a line the checker (images/director/cloud-lb-checker) writes, as docker logs --timestamps keeps it
+CHANGE_LINE = ('2026-11-29T07:40:12.500000000Z cloud-lb aws-nlb: target 10.213.2.21:3306 unhealthy: '
+               '10.213.1.10:3306 now 10.213.2.22:3306, existing flows reset '
+               '{"applying_t": 1795938012.41, "applied_t": 1795938012.43, "datapath": "nftables"}')
+
+
+class Run:
+    def __init__(self, text):
+        self.text = text
+
+    def service_log(self, service):
+        return service
+
+    def read(self, path):
+        return self.text if path == "director" else ""
+
+
+@pytest.mark.parametrize("name, settings, flows, timers", [
+    ("aws-nlb", (), RESET, (30.0, 10.0, 2)),
+    ("aws-nlb", (("connection_termination", False),), KEPT, (30.0, 10.0, 2)),
+    ("gcp-passthrough", (), KEPT, (5.0, 5.0, 2)),
+    ("gcp-passthrough", (("persistence_on_unhealthy", "NEVER_PERSIST"),), RESET, (5.0, 5.0, 2)),
+    ("azure-standard", (), KEPT, (15.0, 15.0, 1)),
+])
+def test_each_provider_keeps_or_resets_a_dead_targets_flows_as_documented(name, settings, flows, timers):
+    plane = control_plane(name, settings)
+    assert plane.existing_flows() == flows and plane.timers() == timers
+    assert plane.lab_settings() == {"LB_EXPIRE_NODEST_CONN": "1" if flows == RESET else "0"}
+    [(service, definition)] = plane.services(planned_addresses(), database(), ("mysql-primary", "mysql-replica")).items()
+    spec = json.loads(definition["environment"]["CLOUD_LB"])
+    assert service == "director" and spec["nodest"] == ("reset" if flows == RESET else "drop")
+    assert spec["source"] and [s[1].endswith(".21:3306") for s in spec["services"]] == [True]
+    by_model = plane.effect_by_model(Effect(BLACKHOLE), "director")
+    assert (by_model is not None) == (flows == RESET)
+
+
+def test_the_change_is_read_from_the_checkers_log_at_lbctls_own_landing_time():
+    plane = control_plane("aws-nlb", (("interval", 5.0), ("timeout", 2.0)))
+    [change] = plane.changes(Run(CHANGE_LINE))
+    assert (change.t, change.uncertainty_s, change.backend) == (1795938012.41, 0.02, "10.213.2.21:3306")
+    assert plane.change_for("director", [change], 3306, change.t - 10) is change
+    reset = plane.effect_on(Effect(BLACKHOLE), "director", [change], change.t - 9.0)
+    assert (reset.reset_at_s, reset.reset_by_s) == (9.0, 9.02)
+    kept = control_plane("gcp-passthrough").effect_on(Effect(BLACKHOLE), "director", [change], change.t - 9.0)
+    assert kept == Effect(BLACKHOLE)
+
+
+def test_the_markdown_model_counts_the_checks_schedule():
+    window = control_plane("aws-nlb", (("interval", 5.0), ("timeout", 2.0))).markdown()
+    assert (window.earliest_s, window.latest_s) == (7.0, 12.5)      # (2-1) x 5 + 2, plus up to one interval late
+    assert control_plane("aws-nlb").markdown().earliest_s == 40.0   # the defaults: 30 + 10
+
+
+def test_a_timeout_longer_than_the_interval_is_refused():
+    with pytest.raises(ScenarioError, match="control.aws-nlb: timeout 20 s is longer than interval 10 s"):
+        load("control-aws-nlb-failover", {"control": {"aws-nlb": {"interval": 10, "timeout": 20}}})
+    with pytest.raises(ScenarioError, match="persistence_on_unhealthy"):
+        load("control-gcp-failover", {"control": {"gcp-passthrough": {"persistence_on_unhealthy": "X"}}})
