@@ -82,11 +82,16 @@ def stamped_nft(lab, node, script):
     return before, after
 
 
-def nft_table_script(table, chains):
-    """An nft script that (re)creates `table` (inet) with the given {hook: [rules]} chains."""
+CUT_PRIORITY = -10          # a fault's cut sees packets before the filter chains at 0 (lbctl's among them)
+
+
+def nft_table_script(table, chains, priorities=None):
+    """An nft script that (re)creates `table` (inet) with the given {hook: [rules]} chains, each at
+    CUT_PRIORITY unless priorities ({hook: priority}) says otherwise."""
     lines = [f"table inet {table} {{}}", f"delete table inet {table}", f"table inet {table} {{"]
     for hook, rules in chains.items():
-        lines += [f"  chain {hook}_cut {{", f"    type filter hook {hook} priority -10; policy accept;"]
+        priority = (priorities or {}).get(hook, CUT_PRIORITY)
+        lines += [f"  chain {hook}_cut {{", f"    type filter hook {hook} priority {priority}; policy accept;"]
         lines += [f"    {rule}" for rule in rules] + ["  }"]
     return "\n".join(lines + ["}"]) + "\n"
 

@@ -6,7 +6,8 @@ its kernel had already ACKed still gets its answer out (no client is left with n
 unacknowledged, waiting for an answer that never comes: that is app_hang's effect, not a
 blackhole's; seen once when a cut landed between nginx's ACK and its answer on a loaded
 machine). Then every director drops what goes to it and comes from it (in the forward hook,
-where conntrack DNAT sends packets, and in the input and output hooks, where IPVS-NAT sees them),
+where conntrack DNAT sends packets, and in the input and output hooks, where IPVS-NAT sees them;
+after the director's own filter, so a load balancer's reset of a removed server's flows still goes out),
 before the server process is killed: once its container is gone a director's ARP for it would
 fail, and the director would answer clients with ICMP 'host unreachable', a soft error, not a
 blackhole. Its health checks (keepalived's) fail from the death on, as they would against a dead host.
@@ -20,7 +21,13 @@ from .base import Fault, Param, delete_table, nft_table_script, stamped_nft
 
 TABLE = "blackhole_fault_silent_kill"
 ANSWERS_IN_FLIGHT_S = 0.05
-HOOKS = ("input", "output", "forward")
+# In the forward hook the cut comes after the director's own filter (lbctl's, at 0): what the
+# director does to a removed server's flows (a reset, as a load balancer that took the dead server
+# out sends) still happens; only what it would forward to the dead server is dropped. The input and
+# output hooks keep the cut ahead of IPVS. In the output hook only what goes to the dead server is
+# cut: the reset the director's filter sends a client leaves with the dead server's address, and
+# is given the VIP's only after that hook (conntrack's un-DNAT, in postrouting).
+DIRECTOR_PRIORITIES = {"forward": 10}
 
 
 class SilentKill(Fault):
@@ -45,7 +52,8 @@ class SilentKill(Fault):
         to_it, from_it = f"ip daddr {{ {addresses} }} drop", f"ip saddr {{ {addresses} }} drop"
         directors = [service for service in self.lab.services() if is_director(service)]
         self.lab.exec_each([(d, ["nft", "-f", "-"]) for d in directors],
-                           stdin=nft_table_script(TABLE, {hook: [to_it, from_it] for hook in HOOKS}))
+                           stdin=nft_table_script(TABLE, {"input": [to_it, from_it], "forward": [to_it, from_it],
+                                                          "output": [to_it]}, DIRECTOR_PRIORITIES))
         process_on(self.lab, target).kill(self.lab, target)
         return {"landed_t": before, "uncertainty_s": after - before}
 
