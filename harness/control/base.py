@@ -69,6 +69,22 @@ class Setting:
     help: str = ""
 
 
+class DirectorVariants:
+    """A plane's settings (a frozen dataclass) with named director variants: `directors`,
+    ((name, {setting: value}), ...), each a director of its own with those settings changed."""
+    directors: tuple
+
+    def director(self, name):
+        """These settings as director `name` (a variant of `directors`, or the main one: None) runs them."""
+        if name is None:
+            return self
+        return dataclasses.replace(self, directors=(), **dict(self.directors)[name])
+
+    def variants(self):
+        """The director variants a cell may name, besides the main director."""
+        return tuple(name for name, _ in self.directors)
+
+
 CONTROL_PLANES: dict[str, type] = {}          # name -> ControlPlane subclass: each registers itself when its module is imported
 DEFAULT_CONTROL_PLANE = "manual"
 

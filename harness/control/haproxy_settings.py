@@ -3,7 +3,7 @@ sections 4.2 and 5.2), and its timing model: when a silently dead server is mark
 ends a client's wait on a session HAProxy proxies to it. docs/facts/proxies.md."""
 import dataclasses
 
-from .base import NoticeWindow
+from .base import DirectorVariants, NoticeWindow
 
 CHECKS = ("tcp", "mysql")        # a TCP connect; `option mysql-check` (the server's handshake read)
 # HAProxy's check timers run late on a busy director as keepalived's do (keepalived_settings.TIMERS_LATE_S)
@@ -13,7 +13,7 @@ UNSET = 0
 
 
 @dataclasses.dataclass(frozen=True)
-class HaproxySettings:
+class HaproxySettings(DirectorVariants):
     check: str = "tcp"
     inter: float = 2.0               # s between checks of a server that is up (HAProxy's default 2 s)
     fastinter: float = 0.0           # s between checks while a server goes down or up (0: inter)
@@ -40,14 +40,6 @@ class HaproxySettings:
     server_tcp_retries2: int = 15    # the proxy host's net.ipv4.tcp_retries2: its kernel on the server leg
     directors: tuple = ()            # ((name, {setting: value}), ...)
 
-    def director(self, name):
-        """These settings as director `name` (a variant of `directors`, or the main one: None) runs them."""
-        if name is None:
-            return self
-        return dataclasses.replace(self, directors=(), **dict(self.directors)[name])
-
-    def variants(self):
-        return tuple(name for name, _ in self.directors)
 
     @property
     def check_timeout_s(self):

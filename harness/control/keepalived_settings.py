@@ -2,7 +2,7 @@
 its checker and VRRP defaults), and its timing model for "LB noticed"."""
 import dataclasses
 
-from .base import NoticeWindow
+from .base import DirectorVariants, NoticeWindow
 
 CHECKS = ("tcp", "mysql", "http")          # TCP_CHECK, MISC_CHECK (a real MySQL handshake), HTTP_GET
 VRRP_MODES = ("none", "plain", "sync")     # no second director; two with VRRP; two with lvs_sync_daemon too
@@ -12,7 +12,7 @@ TIMERS_LATE_S = 0.5
 
 
 @dataclasses.dataclass(frozen=True)
-class KeepalivedSettings:
+class KeepalivedSettings(DirectorVariants):
     delay_loop: float = 60.0               # s between checks of a server
     connect_timeout: float = 5.0           # s a check waits for its connect (and the MySQL handshake)
     retry: int = 1                         # failed attempts after the first before the server is down
@@ -26,15 +26,6 @@ class KeepalivedSettings:
     directors: tuple = ()                  # ((name, {"inhibit_on_failure": .., "expire_nodest_conn": ..}), ...)
     virtual_services: int = 1              # virtual servers per service, each checking the same real servers
 
-    def director(self, name):
-        """These settings as director `name` (a variant of `directors`, or the main one: None) runs them."""
-        if name is None:
-            return self
-        return dataclasses.replace(self, directors=(), **dict(self.directors)[name])
-
-    def variants(self):
-        """The director variants a cell may name, besides the main director."""
-        return tuple(name for name, _ in self.directors)
 
 
 # VRRP version 2 (keepalived's default): the backup declares the master down 3 advert intervals plus
