@@ -81,6 +81,6 @@ def lines(words, read_timeout_s, client_limit):
     first = ending(settings, read_timeout_s)
     out += [f"  {at:>8.1f} s  {leg}: {what}" for at, what, leg in first]
     if first[0][1] != SHUT_SESSIONS and not settings.shutdown_sessions:
-        out.append("Cures there: shutdown_sessions=true, timeout_server=..., tcp_ut_server=..., or the client's "
+        out.append("Cures there: shutdown_sessions=true, timeout_server=..., server_tcp_retries2=..., or the client's "
                    "read timeout.")
     return out

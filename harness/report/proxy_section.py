@@ -38,5 +38,6 @@ def blocks(summary):
             "Times are seconds after the death. The session's end and how it ended are HAProxy's own log (option "
             "tcplog's termination state: D the server marked down, s timeout server, S an error on the server leg, "
             "C the client, K an operator's shutdown, U the primary back with shutdown-backup-sessions); what the client got is a capture on the director of the segments it sent the client's "
-            "port (a FIN; with option nolinger a FIN and a RST right behind it); \"nothing\": the session was still open when the run ended, "
+            "port (a FIN; with option nolinger a RST may follow it, when HAProxy closes before the client's FIN "
+            "comes back); \"nothing\": the session was still open when the run ended, "
             "and the client's own kernel never gives up on a leg the proxy keeps answering."]

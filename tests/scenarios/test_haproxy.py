@@ -52,11 +52,12 @@ def test_haproxy_ends_each_wait_by_its_own_limits_and_the_clients_kernel_setting
     down = [c for c in haproxy_log.state_changes(run.read(run.service_log("director-shutdown"))) if c.state == "DOWN"]
     assert shut.termination[0] == "D" and down and abs(shut.ended_t - down[0].t) < DELIVERY_S
     assert -0.01 <= error_at("r15-shutdown") - shut.ended_t <= DELIVERY_S
-    # on the wire: a FIN; with option nolinger a FIN and a RST behind it (not a RST alone)
+    # on the wire: a FIN. With option nolinger a FIN too (not a RST alone), and a RST behind it only
+    # when HAProxy closed its socket before the client's own FIN came back: a race, both seen here
     assert sent_to(run, "director-shutdown", by_name["r15-shutdown"]["proxy"]["client_port"]) == ["F."]
     nolinger = sent_to(run, "director-nolinger", by_name["r15-nolinger"]["proxy"]["client_port"])
-    assert nolinger[0] == "F." and any("R" in flags for flags in nolinger[1:]), nolinger
-    assert by_name["r15-nolinger"]["proxy"]["client_got"] == "FIN then RST"
+    assert nolinger[0] == "F." and all("R" in flags for flags in nolinger[1:]), nolinger
+    assert by_name["r15-nolinger"]["proxy"]["client_got"] == ("FIN then RST" if nolinger[1:] else "FIN")
 
     # timeout server: the server side was silent that long (s: the server-side timeout)
     timed = ended_session(run, "director-tserver", fault["t"])
@@ -70,6 +71,11 @@ def test_haproxy_ends_each_wait_by_its_own_limits_and_the_clients_kernel_setting
     assert any(low <= leg.ended_t - fault["t"] <= high for low, high in blackhole_bounds(5, lead)), (
         leg.ended_t - fault["t"], blackhole_bounds(5, lead))
     assert -0.01 <= error_at("r15-serverleg") - leg.ended_t <= DELIVERY_S
+    # tcp-ut 5 s on a server line: HAProxy 2.6.12 accepts it (haproxy -c), but its session to the dead
+    # server stayed open, like the defaults' (found by this scenario: the model does not count it)
+    assert not [s for s in haproxy_log.sessions(run.read(run.service_log("director-serverut")))
+                if s.accepted_t < fault["t"] < s.ended_t], "tcp-ut on the server leg ended a session"
+    assert by_name["r15-serverut"]["probe"]["detect_s"] is None
     for name, session in (("r15-tserver", timed), ("r15-serverleg", leg)):
         part = by_name[name]["proxy"]
         assert part["termination"] == session.termination and part["client_got"] == "FIN", (name, part)
