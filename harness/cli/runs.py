@@ -36,11 +36,12 @@ def add_commands(commands):
     command.add_argument("--kernels", default=os.environ.get("KERNELS") or "host 6.1 6.12",
                          help="'host 6.1 6.12'")
     command = add(commands, "compare-control-planes", cmd_compare_control_planes, "one failover under each control "
-                  "plane (manual, keepalived, kube-proxy ipvs and nftables), one page", project)
+                  "plane (manual, keepalived, kube-proxy ipvs and nftables, haproxy, the cloud LBs emulated), one page",
+                  project)
     command.add_argument("--kernel", default=os.environ.get("KERNEL") if os.environ.get("KERNEL", "host") != "host"
                          else DEFAULT_GUEST_KERNEL, help="the guest kernel of the IPVS planes")
     command.add_argument("--runs", default=os.environ.get("RUNS", ""),
-                         help="'label=dir ...': compare these runs instead of running the four scenarios")
+                         help="'label=dir ...': compare these runs instead of running the planes' scenarios")
 
 
 def scenario_overrides():
