@@ -118,6 +118,10 @@ class ControlPlane(Registered):
     def directors(self):
         return {DIRECTOR: None}
 
+    def proxied_directors(self):
+        """The directors that end the clients' connections (a plane that `proxies`), else ()."""
+        return tuple(self.directors()) if self.proxies else ()
+
     def sampled_directors(self, datapath):
         """The directors whose IPVS table the run samples (a plane that acts by itself, on the
         datapath the lab runs: 'ipvs' or 'nftables')."""

@@ -5,6 +5,7 @@ client's wait, and when (harness/control/haproxy.py's model, the one the runs ar
 from ..control.haproxy import SHUT_SESSIONS, Haproxy, closes
 from ..control.haproxy_settings import TIMERS_LATE_S, HaproxySettings, markdown
 from ..scenario.control import read_control
+from ..scenario.files import words_as_settings
 from ..scenario.reader import ScenarioError
 from ..settings.kinds import SettingsError
 
@@ -13,22 +14,8 @@ CLIENT_LEG, PROXY, SERVER_LEG = "the client's leg", "HAProxy itself", "the serve
 
 def settings_of(words):
     """HAProxy's settings from SETTING=VALUE words, checked as a scenario's `control: {haproxy: ...}` is."""
-    raw = {}
-    for word in words.split():
-        key, _, value = word.partition("=")
-        raw[key] = {"true": True, "false": False, "on": True, "off": False}.get(value.lower(), _number(value))
-    _, settings = read_control({"control": {Haproxy.name: raw}})
+    _, settings = read_control({"control": {Haproxy.name: words_as_settings(words, "HAPROXY")}})
     return HaproxySettings(**dict(settings))
-
-
-def _number(text):
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            return float(text)
-        except ValueError:
-            return text
 
 
 def _leg(basis):

@@ -120,8 +120,7 @@ class FailoverRun(RunBase):
         planned = planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
                                          sampled, self.control.table_sample(self.lab.datapath),
                                          self.control.shares_vip, answer_wait_s=self.ready_limit_s,
-                                         sysbench_gate=gate or (),
-                                         proxy_directors=tuple(self.control.directors()) if self.control.proxies else ()))
+                                         sysbench_gate=gate or (), proxy_directors=self.control.proxied_directors()))
         first, rest = (loads.early_probes(planned, armed=(sysbench.PROCESS,)) if probes_first and not early
                        else ([], planned))
         if first:             # they wait for the servers' first answer; the rest need what they write to

@@ -70,13 +70,20 @@ def _set_control_settings(plane):
         if not (isinstance(given, dict) and plane in given or given == plane):
             raise ScenarioError(f"{name}: this scenario's director is not run by {plane} (control: {plane})")
         settings = dict(given[plane] or {}) if isinstance(given, dict) else {}
-        for word in text.split():
-            key, sep, value = word.partition("=")
-            if not sep:
-                raise ScenarioError(f"{name}: {word!r} is not SETTING=VALUE")
-            settings[key] = {"true": True, "false": False}.get(value.lower(), _number(value))
-        raw["control"] = {plane: settings}
+        raw["control"] = {plane: {**settings, **words_as_settings(text, name)}}
     return apply
+
+
+def words_as_settings(text, name):
+    """SETTING=VALUE words -> {setting: value} as a scenario's YAML would hold them (true/false,
+    numbers, else text): the parser then checks them as its own."""
+    settings = {}
+    for word in text.split():
+        key, sep, value = word.partition("=")
+        if not sep:
+            raise ScenarioError(f"{name}: {word!r} is not SETTING=VALUE")
+        settings[key] = {"true": True, "false": False}.get(value.lower(), _number(value))
+    return settings
 
 
 def _set_load_rate(key, what, kind, none=None):
