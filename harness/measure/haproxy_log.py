@@ -38,7 +38,8 @@ class Session:
     backend: str
     server: str
     accepted_t: float          # HAProxy's own clock (unix time, ms)
-    ended_t: float             # accepted + its total time Tt
+    ended_t: float             # accepted + its total time Tt, on HAProxy's clock: it lagged 0.1 s
+                               # on a busy machine, so a test times an end by the wire's FIN/RST
     termination: str           # 'D-' (server marked down: shutdown-sessions), 'sD' (timeout server), 'SD', '--'
 
 

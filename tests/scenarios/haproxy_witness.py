@@ -1,0 +1,31 @@
+"""The witnesses of a run through HAProxy that the HAProxy tests share: HAProxy's own session log
+(how each session ended: its termination state) and tcpdump on the director (when: the FIN or RST
+it sent the client, stamped by the kernel). Times come from the wire, not the log: the log's end
+of a session is its accept date plus its total time on HAProxy's own clock, which fell 0.109 s
+behind the wall clock on a busy CI machine (the end it logged came before the command that caused
+it had started)."""
+from harness.measure import haproxy_log, proxy_capture
+from harness.topology import SERVICE_PORTS
+
+
+def sessions(run, director):
+    return haproxy_log.sessions(run.read(run.service_log(director)))
+
+
+def closes_to_port(run, director, port):
+    """Each FIN/RST tcpdump saw the director send the client's port, in order."""
+    found = proxy_capture.segments(run.read(run.proxy_capture(director)))
+    return proxy_capture.closes_to(found, port, set(SERVICE_PORTS.values()))
+
+
+def sent_to(run, director, port):
+    """The flags of each FIN/RST the director sent the client's port: 'F.', 'R', ..."""
+    return [segment.flags for segment in closes_to_port(run, director, port)]
+
+
+def closed_on_wire(run, director, session):
+    """When the director sent the session's client its first FIN or RST (tcpdump's time)."""
+    port = session.client.rsplit(":", 1)[1]
+    sent = [s for s in closes_to_port(run, director, port) if s.t >= session.accepted_t]
+    assert sent, (director, session, "no FIN or RST to the client on the wire")
+    return sent[0].t
