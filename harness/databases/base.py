@@ -5,7 +5,8 @@ measurement call these, never a server's process name or SQL of their own.
   services()                                 Compose overrides of those two services
   replication_modes                          what the image's replication set-up offers
   promote(lab, server)                       the replica stops replicating and takes writes
-  query(lab, server, sql), position(...)     rows a server answers; the GTIDs it applied
+  sql_command(sql), query(lab, server, sql)  the server's own client running SQL; the rows it answers
+  position(lab, server)                      what a server applied (GTIDs, a WAL position)
   pause / resume / kill(lab, server)         the server process frozen, thawed, killed
   create_account(lab, server, user, ...)     a clients' login, logged in once if asked
 """
@@ -35,6 +36,10 @@ class DatabaseEngine(Registered, ServerProcess):
     replication_modes = ("async", "semi-sync")
     apply_wait_s = 10            # how long a promotion waits for the replica to apply what it received
     full_login_options: tuple[str, ...] = ()   # what sql_client needs to log in over TCP with a password the server has not cached
+    port = 3306                  # where the servers listen: the lab's database port (VIP:3306) whatever the engine
+    wire_protocol = "mysql"      # what the probe speaks to it (images/client/probe.py --proto)
+    version_sql = "SELECT VERSION()"       # the version, as the server reports it over SQL
+    read_only_sql = "SELECT @@read_only"   # 1 while the server refuses writes (a replica), else 0
 
     def services(self):
         """{service: Compose overrides} for the database servers (empty: compose.yaml's own)."""
@@ -61,9 +66,14 @@ class DatabaseEngine(Registered, ServerProcess):
             lab.exec(server, [*self.sql_client, *self.full_login_options, "--host", "127.0.0.1", "--user", user,
                               f"--password={password}", "-e", "SELECT 1"])
 
+    def sql_command(self, sql):
+        """The command that runs `sql` with the server's own client inside its container, its rows
+        printed a line each, fields tab-separated, no header."""
+        return [*self.sql_client, "-N", "-B", "-e", sql]
+
     def query(self, lab, server, sql, timeout=30):
         """Rows (lists of fields) a server answers, read with its own client inside its container."""
-        out = lab.exec(server, [*self.sql_client, "-N", "-B", "-e", sql], timeout=timeout).stdout
+        out = lab.exec(server, self.sql_command(sql), timeout=timeout).stdout
         return [line.split("\t") for line in out.splitlines() if line]
 
     def position(self, lab, server):

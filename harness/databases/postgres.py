@@ -1,0 +1,55 @@
+"""PostgreSQL 15 from Debian bookworm (images/postgres): a streaming replica copied from the
+primary with pg_basebackup, promoted with pg_promote(). It listens on the lab's database port
+(3306), so every director, check and client reaches it where they reach MySQL; the probe speaks
+its protocol through libpq (psycopg2)."""
+from ..errors import LabError
+from .base import DatabaseEngine
+
+IMAGE = "blackhole-lab/postgres:dev"
+DATA = "/var/lib/postgresql/data"
+
+
+class PostgreSQL(DatabaseEngine):
+    name = "postgres"
+    title = "PostgreSQL"
+    image = IMAGE
+    server_process = "postgres"
+    sql_client = ("psql", "-qAt", "-v", "ON_ERROR_STOP=1", "-p", "3306", "-h", "/run/postgresql", "-U", "postgres",
+                  "-d", "sbtest")
+    version_command = ("postgres", "--version")
+    wire_protocol = "postgres"
+    version_sql = "SHOW server_version"
+    read_only_sql = "SELECT pg_is_in_recovery()::int"
+    replication_modes = ("async",)
+
+    def services(self):
+        # mysql-primary builds the image (compose.yaml: one service per tag), the replica runs it
+        return {"mysql-primary": {"image": IMAGE, "build": {"context": "images/postgres"}, "tmpfs": [DATA]},
+                "mysql-replica": {"image": IMAGE, "tmpfs": [DATA]}}
+
+    def sql_command(self, sql):
+        return [*self.sql_client, "-F", "\t", "-c", sql]
+
+    def promote(self, lab, server):
+        """pg_promote() waits (up to 60 s) until the replica has replayed what it received and left
+        recovery: nothing it received is thrown away."""
+        rows = self.query(lab, server, "SELECT pg_promote(true, 60)", timeout=70)
+        if rows != [["t"]]:
+            raise LabError(f"{server}: pg_promote() answered {rows}")
+
+    def create_account(self, lab, server, user, password, log_in_once=False):
+        """A login with every right on the sbtest database; log_in_once: it logs in once over TCP
+        (PostgreSQL caches no login: the first one costs what every later one does)."""
+        role = f'"{user}"'
+        self.query(lab, server, f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{user}') THEN "
+                                f"CREATE ROLE {role} LOGIN PASSWORD '{password}'; END IF; END $$; "
+                                f"GRANT ALL ON DATABASE sbtest TO {role}; GRANT ALL ON SCHEMA public TO {role}")
+        if log_in_once:
+            lab.exec(server, ["env", f"PGPASSWORD={password}", "psql", "-qAt", "-h", "127.0.0.1", "-p", "3306",
+                              "-U", user, "-d", "sbtest", "-c", "SELECT 1"])
+
+    def position(self, lab, server):
+        """The WAL position a server has applied: the primary's current one, a replica's replayed one."""
+        rows = self.query(lab, server, "SELECT CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() "
+                                       "ELSE pg_current_wal_lsn() END")
+        return rows[0][0] if rows else ""
