@@ -11,7 +11,7 @@ measurement call these, never a server's process name or SQL of their own.
   create_account(lab, server, user, ...)     a clients' login, logged in once if asked
 """
 from ..registered import Registered
-from ..server_process import ServerProcess
+from .server_process import ServerProcess
 
 DATABASES: dict[str, type] = {}               # name -> DatabaseEngine subclass: each registers itself when its module is imported
 DEFAULT_DATABASE = "mariadb"
@@ -33,12 +33,18 @@ class DatabaseEngine(Registered, ServerProcess):
     stop_receiving_sql = ""      # stops the replica receiving (its applier goes on)
     promote_sql = ""             # what makes a replica the primary, once it applied what it received
     position_variable = ""       # the GTID set of what a server applied
-    replication_modes = ("async", "semi-sync")
+    replication_modes: tuple[str, ...] = ("async", "semi-sync")
     apply_wait_s = 10            # how long a promotion waits for the replica to apply what it received
     full_login_options: tuple[str, ...] = ()   # what sql_client needs to log in over TCP with a password the server has not cached
     port = 3306                  # where the servers listen: the lab's database port (VIP:3306) whatever the engine
     wire_protocol = "mysql"      # what the probe speaks to it (images/client/probe.py --proto)
+    sysbench_driver = "mysql"    # sysbench's --db-driver for it
+    # the library the lab's probe and writer reach it with, and the command that prints its version
+    # (None: the default client's own, load/clients.py VERSION_COMMANDS)
+    probe_library: tuple[str, str] | None = None
+    version_pattern = r"Ver (\S+)"   # the version in version_command's line
     version_sql = "SELECT VERSION()"       # the version, as the server reports it over SQL
+    semi_sync_status_sql: str | None = "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync%'"   # None: no semi-sync
     read_only_sql = "SELECT @@read_only"   # 1 while the server refuses writes (a replica), else 0
 
     def services(self):

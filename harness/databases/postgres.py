@@ -18,9 +18,14 @@ class PostgreSQL(DatabaseEngine):
                   "-d", "sbtest")
     version_command = ("postgres", "--version")
     wire_protocol = "postgres"
+    probe_library = ("psycopg2", "python3 -c 'import psycopg2 as p; print(\"psycopg2\", p.__version__, "
+                                 "\"libpq\", p.__libpq_version__)'")
+    version_pattern = r"\(PostgreSQL\) (\S+)"
+    sysbench_driver = "pgsql"    # Debian's sysbench 1.0.20: no reconnect, it stops at its first lost connection
     version_sql = "SHOW server_version"
     read_only_sql = "SELECT pg_is_in_recovery()::int"
     replication_modes = ("async",)
+    semi_sync_status_sql = None
 
     def services(self):
         # mysql-primary builds the image (compose.yaml: one service per tag), the replica runs it

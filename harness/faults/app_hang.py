@@ -1,6 +1,6 @@
 """The server process is stopped (SIGSTOP): its kernel still ACKs, the application never answers."""
 from ..measure.effects import APP_HANG, Effect
-from ..server_process import process_on
+from .server_process import process_on
 from .base import Fault, Param
 
 

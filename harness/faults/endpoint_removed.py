@@ -4,7 +4,7 @@ after its grace period the endpoint leaves the slice. A replacement's endpoint t
 the first write, if one is named. On a cluster the pod itself is deleted with that grace period,
 and the kubelet and the endpoint controller do the rest."""
 from ..measure.effects import RESET, Effect
-from ..server_process import process_on
+from .server_process import process_on
 from . import endpoint_slices
 from .base import Param
 from .endpoint_slices import EndpointFault

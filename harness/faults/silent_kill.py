@@ -15,7 +15,7 @@ blackhole. Its health checks (keepalived's) fail from the death on, as they woul
 import time
 
 from ..measure.effects import BLACKHOLE, Effect
-from ..server_process import process_on
+from .server_process import process_on
 from ..topology import is_director
 from .base import Fault, Param, delete_table, nft_table_script, stamped_nft
 

@@ -21,7 +21,7 @@ def settings(scenario, cell, vip, duration_s, netns=None, phase=0.0):
     phase: where in the interval (0 to 1) its ticks fall, against probes started with it: probes
     ticking together would all meet the fault at the same point of their interval, and a grid
     would measure one phase of it, not its spread (the model expects half an interval)."""
-    argv = [*cell_argv(scenario.probe.proto, scenario.probe.interval_ms, cell, vip, duration_s,
+    argv = [*cell_argv(scenario.probe_protocol, scenario.probe.interval_ms, cell, vip, duration_s,
                        phase * scenario.probe.interval_ms), "--stop-on-eof"]
     return {"cell": cell.name, "env": cell.socket_env(), "argv": argv, "netns": netns}
 

@@ -52,7 +52,7 @@ def failover_rows(summary):
         rows.append([c["cell"], _fmt(p["detect_s"]), window, verdict,
                      _fmt(p["recover_s"]), p["error"] or (LOST_ANSWER if p.get("waits_for_a_lost_answer") else "—"),
                      p["server_after"] or "—",
-                     _fmt(sb.get("detect_s")), _fmt(sb.get("recover_s")),
+                     _fmt(sb.get("detect_s")), "crashed" if sb.get("crashed") else _fmt(sb.get("recover_s")),
                      "—" if not sb else str(sb["stalled_s"])])
     return rows
 

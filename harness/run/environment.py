@@ -1,7 +1,8 @@
 """env.json: what a run ran on (where, kernel, datapath, versions, every sysctl applied)."""
 from concurrent.futures import ThreadPoolExecutor
 
-from ..load.clients import VERSION_COMMANDS
+from ..databases import database
+from ..load.clients import DEFAULT_CLIENT, VERSION_COMMANDS
 from ..scenario.knobs import SYSCTL_KNOBS
 from ..topology import DIRECTOR, FRONT, is_director
 
@@ -44,8 +45,13 @@ def _client_version_commands(scenario):
     first = {}
     for cell in scenario.cells:
         first.setdefault(cell.client, cell.service)
-    return [(f"client {name}", service, ("sh", "-c", VERSION_COMMANDS[name]))
-            for name, service in first.items() if name in VERSION_COMMANDS]
+    commands = dict(VERSION_COMMANDS)
+    library = database(scenario.database).probe_library         # the default client's library on this engine
+    if library and DEFAULT_CLIENT in first:
+        first[library[0]] = first.pop(DEFAULT_CLIENT)
+        commands[library[0]] = library[1]
+    return [(f"client {name}", service, ("sh", "-c", commands[name]))
+            for name, service in first.items() if name in commands]
 
 
 def _versions(lab, scenario, control):

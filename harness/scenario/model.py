@@ -1,7 +1,7 @@
 """What a failover scenario is, once validated: frozen data, no behaviour beyond naming."""
 import dataclasses
 
-from ..databases import DEFAULT_DATABASE
+from ..databases import DATABASES, DEFAULT_DATABASE
 from ..topology import DEFAULT_CELL_NAMESPACES, PROTOCOL_SERVERS, SERVERS
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from .knobs import KERNEL_DEFAULTS, LINK_KNOBS, SYSCTL_KNOBS
@@ -88,6 +88,7 @@ class Sysbench:
     tables: int = 2
     table_size: int = 1000
     rate: int | None = None   # transactions per second for all its threads (--rate); 0: as fast as they go
+    driver: str = "mysql"     # its --db-driver: the database engine's (harness/databases/)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,6 +113,7 @@ class Writer:
     attempts: int = 2
     read_timeout_s: float = 0.0      # the writer's own wait for an answer (0: none, the kernel decides)
     by_default: bool = False         # the scenario did not ask for it (load.writer: off leaves it out)
+    proto: str = "mysql"             # what it speaks: the database engine's wire protocol
 
 
 @dataclasses.dataclass(frozen=True)
@@ -193,6 +195,12 @@ class Scenario:
 
     def runs_sysbench(self, cell):
         return bool(self.sysbench) and cell.sysbench
+
+    @property
+    def probe_protocol(self):
+        """What the probe speaks: load.probe.proto, where 'mysql' (the database service) is the
+        database engine's own protocol."""
+        return DATABASES[self.database].wire_protocol if self.probe.proto == "mysql" else self.probe.proto
 
     def servers_used(self):
         """The servers the run uses: its loads' and any a step names (the lab starts only these)."""

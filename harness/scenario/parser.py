@@ -226,6 +226,9 @@ def _parse(raw, scenario_id):
         duplicate = next(n for n in names if names.count(n) > 1)
         raise ScenarioError(f"cells: two cells are named {duplicate!r}; give them distinct names")
     _check_accounts(cells, probe)
+    engine = DATABASES[database]()
+    _check_engine(engine, cells, control_settings)
+    writer = writer and dataclasses.replace(writer, proto=engine.wire_protocol)
 
     raw_steps = r.get("steps", list, required=True)
     injected = set()
@@ -246,13 +249,32 @@ def _parse(raw, scenario_id):
         cells=cells, steps=steps,
         warmup_s=r.get("warmup_s", "duration", 10.0, maximum=3600),
         observe_s=observe_s,
-        sysbench=paced(sysbench, observe_s + sum(st.seconds for st in steps)), probe=probe,
+        sysbench=paced(sysbench and dataclasses.replace(sysbench, driver=engine.sysbench_driver),
+                       observe_s + sum(st.seconds for st in steps)), probe=probe,
         datapath=r.get("datapath", str, topology.DEFAULT_DATAPATH, choices=topology.DATAPATHS),
         wrk=wrk, connect=connect, writer=writer, lb=lb, fault_settings=fault_settings,
         cell_namespaces=r.get("namespaces", str, topology.DEFAULT_CELL_NAMESPACES, choices=topology.CELL_NAMESPACES),
         control=control, control_settings=control_settings,
         database=database, replication=read_replication(raw, database),
     )
+
+
+def _check_engine(engine, cells, control_settings):
+    """What runs only against MySQL's protocol (MariaDB's too), refused on another engine by name."""
+    if engine.wire_protocol == "mysql":
+        return
+    mysql_only = [(f"cells: {c.name} uses the {c.client} client, a MySQL driver" if c.client != DEFAULT_CLIENT
+                   else f"cells: {c.name} logs in with an account of its own (MySQL's login cache)")
+                  for c in cells if c.client != DEFAULT_CLIENT or c.account != "shared"]
+    if _names_setting(control_settings, ("check", "mysql")):
+        mysql_only.append("control: check: mysql speaks MySQL's handshake")
+    if mysql_only:
+        raise ScenarioError(f"{mysql_only[0]}: not on {engine.title} (database: {engine.name}) yet")
+
+
+def _names_setting(settings, pair):
+    """Whether (name, value) is among settings' pairs, a director variant's included."""
+    return any(item == pair or (isinstance(item, tuple) and _names_setting(item, pair)) for item in settings)
 
 
 def _check_accounts(cells, probe):

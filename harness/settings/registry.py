@@ -6,6 +6,7 @@ tests/unit/test_settings_registry.py checks the rest against the harness's regis
 import dataclasses
 import difflib
 
+from ..databases import DATABASES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..measure.sysctl_knobs import SYSCTL_KNOBS
 from . import kinds, targets
@@ -78,7 +79,7 @@ OVERRIDES = (
          "HAProxy's settings as words: \"inter=2 fall=3 shutdown_sessions=true timeout_server=10\""),
     Knob("CONNECT_PROBE", kinds.whole(0, 1000), OVERRIDE_GOALS, "connects per second through the VIP (0: none)"),
     Knob("WRITER", kinds.number(0, 1000, "/s"), OVERRIDE_GOALS, "acknowledged writes per second (0: none)"),
-    Knob("DB_ENGINE", kinds.choice("mariadb", "mysql"), OVERRIDE_GOALS + ("up",), "what the database servers run"),
+    Knob("DB_ENGINE", kinds.choice(*sorted(DATABASES)), OVERRIDE_GOALS + ("up",), "what the database servers run"),
     Knob("REPLICATION", kinds.choice("async", "semi-sync"), OVERRIDE_GOALS, "the replica's replication mode"),
     Knob("SEMI_SYNC_TIMEOUT_MS", kinds.whole(100, 600_000), OVERRIDE_GOALS, "semi-sync's wait for the replica"),
 )

@@ -2,7 +2,7 @@
 their parts, and what they make together: the loads to start, and the run's summary.json."""
 import re
 
-from ..databases import DEFAULT_DATABASE
+from ..databases import DATABASES, DEFAULT_DATABASE
 from ..measure import burst
 from .base import CellRecord, RunContext
 from .connect_latency import ConnectLatency
@@ -42,7 +42,7 @@ def database_ran(env):
     (runs before engines were recorded ran MariaDB)."""
     engine = env.get("database", DEFAULT_DATABASE)
     printed = env.get("versions", {}).get(engine, "")
-    version = re.search(r"Ver (\S+)", printed)
+    version = re.search(DATABASES[engine].version_pattern, printed) if engine in DATABASES else None
     return {"engine": engine, "version": version.group(1) if version else None}
 
 

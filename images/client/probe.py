@@ -50,7 +50,9 @@ SOCKOPTS = {
 def error_name(exc):
     """errno name of a kernel error (ETIMEDOUT, ECONNRESET, ...); TIMEOUT for the probe's own
     read timeout (socket.timeout is TimeoutError, which the kernel's ETIMEDOUT raises too: the
-    errno tells them apart); MYSQL_<code> for a MySQL client error."""
+    errno tells them apart); MYSQL_<code> for a MySQL client error; PostgreSQL's, pg_connection's."""
+    if ARGS.proto == "postgres":
+        return importlib.import_module("pg_connection").error_name(exc)
     code = getattr(exc, "errno", None)
     if code in errno.errorcode:
         return errno.errorcode[code]
@@ -135,8 +137,11 @@ def emit(record, at_once=True):
 
 
 def connect(number):
-    cls = MysqlConnection if ARGS.proto == "mysql" else HttpConnection
     read_timeout = ARGS.read_timeout_s or None
+    if ARGS.proto == "postgres":
+        return importlib.import_module("pg_connection").PostgresConnection(
+            ARGS.host, ARGS.port, ARGS.user, ARGS.password, ARGS.connect_timeout_s, read_timeout)
+    cls = MysqlConnection if ARGS.proto == "mysql" else HttpConnection
     return cls(ARGS.host, ARGS.port, ARGS.connect_timeout_s, read_timeout)
 
 
@@ -266,7 +271,7 @@ def main():
 
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-parser.add_argument("--proto", choices=["mysql", "http"], required=True)
+parser.add_argument("--proto", choices=["mysql", "postgres", "http"], required=True)
 parser.add_argument("--host", required=True)
 parser.add_argument("--port", type=int)
 parser.add_argument("--user", default="sbtest")
@@ -293,7 +298,7 @@ parser.add_argument("--idle-s", type=float, default=0,
 def parse_args(argv):
     args = parser.parse_args(argv)
     if args.port is None:
-        args.port = 3306 if args.proto == "mysql" else 80
+        args.port = 80 if args.proto == "http" else 3306
     return args
 
 
@@ -314,8 +319,10 @@ def run_group():
         first += data
     first, after_spec = first.split(b"\n", 1)
     spec = json.loads(first)
-    if any(parse_args(c["argv"]).proto == "mysql" for c in spec):
-        importlib.import_module("pymysql")   # once, before the forks share it
+    protos = {parse_args(c["argv"]).proto for c in spec}
+    for proto, module in (("mysql", "pymysql"), ("postgres", "pg_connection")):
+        if proto in protos:
+            importlib.import_module(module)   # once, before the forks share it
     children = {}                            # cell -> (pid, its stdin's write end, its stdout's read end)
     sys.stdout.flush()
     # A stop request that comes while the probes are forked waits until pass_on can pass it on

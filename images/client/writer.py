@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""writer HOST PORT RATE_PER_S DURATION_S ATTEMPTS [READ_TIMEOUT_S]
+"""writer HOST PORT RATE_PER_S DURATION_S ATTEMPTS [READ_TIMEOUT_S [PROTO]]
 
 Sequence-numbered inserts through the VIP, one connection, autocommit, as an application that
 must not lose writes: row `seq` goes into sbtest.ledger every 1/RATE s; a write that did not
@@ -7,15 +7,16 @@ get its acknowledgement is tried again with the same seq, up to ATTEMPTS times i
 again); READ_TIMEOUT_S (0, the default: none) bounds the wait for an answer. One JSON line per
 attempt:
   {"seq": n, "attempt": k, "t0": sent, "t1": answered, "outcome": "ack" | "failed" | "in_doubt",
-   "error": ..., "detail": ..., "server": @@hostname of the connection (once known)}
+   "error": ..., "detail": ..., "server": the hostname of the server on the connection (once known)}
 ack: the commit was acknowledged. failed: it certainly did not commit (no connection, or the
 server answered with an error). in_doubt: the statement went out and no answer came (the
 connection broke or timed out): it may have committed. Last: {"end": t, "seqs": n}.
 The table is created if missing, on the first connection only (an auto-increment key: a retried
-seq can be written twice).
+seq can be written twice). PROTO: mysql (the default, PyMySQL) or postgres (libpq: pg_connection).
 The first write waits for the first connection (a lab still starting is not a failed write).
 Ends at DURATION_S, or on SIGINT/SIGTERM once the write in flight has its answer (its row must
 not commit unrecorded)."""
+import importlib
 import json
 import signal
 import sys
@@ -25,6 +26,10 @@ import pymysql
 
 CREATE = ("CREATE TABLE IF NOT EXISTS sbtest.ledger (id BIGINT AUTO_INCREMENT PRIMARY KEY, seq BIGINT NOT NULL, "
           "attempt INT NOT NULL, t_sent DOUBLE NOT NULL, KEY (seq))")
+# PostgreSQL: the same table, in a schema named as MySQL's database, so one query reads both
+CREATE_PG = ("CREATE SCHEMA IF NOT EXISTS sbtest; CREATE TABLE IF NOT EXISTS sbtest.ledger (id BIGSERIAL PRIMARY KEY, "
+             "seq BIGINT NOT NULL, attempt INT NOT NULL, t_sent DOUBLE PRECISION NOT NULL)")
+INSERT = "INSERT INTO sbtest.ledger (seq, attempt, t_sent) VALUES (%s, %s, %s)"
 CLIENT_ERRORS_FROM = 2000     # MySQL's client-side error codes (2013 lost connection, ...) start here
 
 
@@ -34,19 +39,13 @@ def emit(record):
 
 
 class Writer:
+    """One connection through the VIP and the writes on it; the engine's own subclass connects,
+    inserts and tells an answered error (the server refused: it did not commit) from a lost one."""
+    errors: tuple = (OSError,)
+
     def __init__(self, host, port, read_timeout_s):
         self.host, self.port, self.read_timeout_s = host, port, read_timeout_s or None
         self.conn, self.server, self.created = None, None, False
-
-    def connect(self):
-        self.conn = pymysql.connect(host=self.host, port=self.port, user="sbtest", password="sbtest",
-                                    connect_timeout=2, read_timeout=self.read_timeout_s, autocommit=True)
-        with self.conn.cursor() as cursor:
-            if not self.created:       # once: MySQL logs even a no-op CREATE, a transaction semi-sync waits on
-                cursor.execute(CREATE)
-                self.created = True
-            cursor.execute("SELECT @@hostname")
-            self.server = cursor.fetchone()[0]
 
     def drop(self):
         if self.conn is not None:
@@ -63,38 +62,87 @@ class Writer:
             if self.conn is None:
                 self.connect()
             record["server"] = self.server
-            with self.conn.cursor() as cursor:
-                sent = True
-                cursor.execute("INSERT INTO sbtest.ledger (seq, attempt, t_sent) VALUES (%s, %s, %s)",
-                               (seq, attempt, record["t0"]))
+            sent = True
+            self.insert(seq, attempt, record["t0"])
             record["outcome"] = "ack"
-        except pymysql.err.MySQLError as exc:
-            code = exc.args[0] if exc.args and isinstance(exc.args[0], int) else None
-            answered = code is not None and code < CLIENT_ERRORS_FROM
-            record.update(outcome="in_doubt" if sent and not answered else "failed",
-                          error=f"MYSQL_{code}" if code else type(exc).__name__, detail=str(exc)[:200])
-            self.drop()
-        except OSError as exc:
-            record.update(outcome="in_doubt" if sent else "failed", error=type(exc).__name__, detail=str(exc)[:200])
+        except self.errors as exc:
+            record.update(outcome="in_doubt" if sent and not self.answered(exc) else "failed",
+                          error=self.error(exc), detail=str(exc)[:200])
             self.drop()
         record["t1"] = time.time()
         emit(record)
         return record["outcome"] == "ack"
 
 
+class MysqlWriter(Writer):
+    errors = (pymysql.err.MySQLError, OSError)
+
+    def connect(self):
+        self.conn = pymysql.connect(host=self.host, port=self.port, user="sbtest", password="sbtest",
+                                    connect_timeout=2, read_timeout=self.read_timeout_s, autocommit=True)
+        with self.conn.cursor() as cursor:
+            if not self.created:       # once: MySQL logs even a no-op CREATE, a transaction semi-sync waits on
+                cursor.execute(CREATE)
+                self.created = True
+            cursor.execute("SELECT @@hostname")
+            self.server = cursor.fetchone()[0]
+
+    def insert(self, seq, attempt, t0):
+        with self.conn.cursor() as cursor:
+            cursor.execute(INSERT, (seq, attempt, t0))
+
+    @staticmethod
+    def _code(exc):
+        args = getattr(exc, "args", ())
+        return args[0] if isinstance(exc, pymysql.err.MySQLError) and args and isinstance(args[0], int) else None
+
+    def answered(self, exc):
+        code = self._code(exc)
+        return code is not None and code < CLIENT_ERRORS_FROM
+
+    def error(self, exc):
+        code = self._code(exc)
+        return f"MYSQL_{code}" if code else type(exc).__name__
+
+
+class PostgresWriter(Writer):
+    def __init__(self, host, port, read_timeout_s):
+        super().__init__(host, port, read_timeout_s)
+        self.pg = importlib.import_module("pg_connection")
+        self.errors = (self.pg.psycopg2.Error, OSError)
+
+    def connect(self):
+        self.conn = self.pg.PostgresConnection(self.host, self.port, "sbtest", "sbtest", 2, self.read_timeout_s)
+        if not self.created:
+            self.conn.execute(CREATE_PG)
+            self.created = True
+        self.server = self.conn.operation()
+
+    def insert(self, seq, attempt, t0):
+        self.conn.execute(INSERT, (seq, attempt, t0))
+
+    def answered(self, exc):
+        return getattr(exc, "pgcode", None) is not None      # a SQLSTATE: the server's own answer
+
+    def error(self, exc):
+        return self.pg.error_name(exc)
+
+
 def main():
     host, port, rate, duration_s, attempts = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), \
         int(sys.argv[5])
     read_timeout_s = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0
+    proto = sys.argv[7] if len(sys.argv) > 7 else "mysql"
     stopping = []
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stopping.append(True))
-    writer, interval = Writer(host, port, read_timeout_s), 1.0 / rate
+    writer = (PostgresWriter if proto == "postgres" else MysqlWriter)(host, port, read_timeout_s)
+    interval = 1.0 / rate
     deadline = time.monotonic() + duration_s
     while writer.conn is None and not stopping and time.monotonic() < deadline:
         try:
             writer.connect()
-        except (pymysql.err.MySQLError, OSError):
+        except writer.errors:
             time.sleep(0.2)
     next_at, seq = time.monotonic(), 0
     while time.monotonic() < deadline and not stopping:

@@ -7,12 +7,14 @@ from harness.signals.combined import database_ran
 
 MYSQL_PRINTED = "/usr/sbin/mysqld  Ver 9.7.4-2 for Linux on x86_64 ((Debian))"
 MARIADB_PRINTED = "mariadbd  Ver 10.11.14-MariaDB-0+deb12u2 for debian-linux-gnu on x86_64 (Debian 12)"
+POSTGRES_PRINTED = "postgres (PostgreSQL) 15.20 (Debian 15.20-0+deb12u1)"
 
 
 def test_db_engine_override_picks_a_registered_engine_and_refuses_others():
     assert load("lvs-switchover")[0].database == "mariadb"
     assert load("lvs-switchover", {"DB_ENGINE": "mysql"})[0].database == "mysql"
-    with pytest.raises(ScenarioError, match="database: must be one of mariadb, mysql, not 'oracle'"):
+    assert load("lvs-switchover", {"DB_ENGINE": "postgres"})[0].database == "postgres"
+    with pytest.raises(ScenarioError, match="database: must be one of mariadb, mysql, postgres, not 'oracle'"):
         load("lvs-switchover", {"DB_ENGINE": "oracle"})
 
 
@@ -22,8 +24,21 @@ def test_a_run_names_the_engine_and_the_version_its_server_printed():
     assert database_line({"database": database_ran(env)}) == "MySQL 9.7.4-2"
     mariadb = database_ran({"database": "mariadb", "versions": {"mariadb": MARIADB_PRINTED}})
     assert database_line({"database": mariadb}) == "MariaDB 10.11.14-MariaDB-0+deb12u2"
+    postgres = database_ran({"database": "postgres", "versions": {"postgres": POSTGRES_PRINTED}})
+    assert database_line({"database": postgres}) == "PostgreSQL 15.20"
 
 
 def test_a_run_recorded_before_engines_were_ran_mariadb():
     assert database_ran({"versions": {}}) == {"engine": "mariadb", "version": None}
     assert database_line({}) == "MariaDB"
+
+
+def test_on_postgres_the_loads_speak_its_protocol_and_mysql_only_parts_are_refused_by_name():
+    scenario = load("lvs-switchover", {"DB_ENGINE": "postgres"})[0]
+    assert scenario.sysbench.driver == "pgsql" and scenario.writer.proto == "postgres"
+    assert load("lvs-switchover")[0].sysbench.driver == "mysql"
+    with pytest.raises(ScenarioError, match="uses the jdbc client, a MySQL driver: not on PostgreSQL"):
+        load("client-zoo-short", {"DB_ENGINE": "postgres"})
+    with pytest.raises(ScenarioError, match="check: mysql speaks MySQL's handshake: not on PostgreSQL"):
+        load("keepalived-failover", {"DB_ENGINE": "postgres", "KEEPALIVED": "check=mysql"})
+    assert load("keepalived-failover", {"DB_ENGINE": "postgres"})[0].database == "postgres"     # check: tcp

@@ -1,7 +1,7 @@
 """A server's process, by name: frozen, thawed or killed inside its node (faults do this to
-nginx on the web servers, and to the database engine's server on the database servers)."""
-from .errors import LabError
-from .topology import SERVICE_SERVERS
+nginx on the web servers, and to the database engine's server on the database servers: every
+engine is one, faults/server_process.py says which process serves a server)."""
+from ..errors import LabError
 
 
 class ServerProcess:
@@ -26,13 +26,3 @@ class ServerProcess:
         result = self._signal(lab, server, "KILL")
         if result.returncode not in (0, 137):
             raise LabError(f"{server}: could not kill {self.server_process}: {result.stderr.strip()}")
-
-
-class Nginx(ServerProcess):
-    server_process = "nginx"
-
-
-
-def process_on(lab, server):
-    """What serves on `server`: the lab's database engine on a database server, nginx on a web server."""
-    return lab.database if server in SERVICE_SERVERS["mysql"] else Nginx()
