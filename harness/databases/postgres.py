@@ -24,7 +24,7 @@ class PostgreSQL(DatabaseEngine):
     sysbench_driver = "pgsql"    # Debian's sysbench 1.0.20: no reconnect, it stops at its first lost connection
     version_sql = "SHOW server_version"
     read_only_sql = "SELECT pg_is_in_recovery()::int"
-    replication_modes = ("async",)
+    replication_modes = ("async", "sync")      # sync: synchronous_standby_names '*', no timeout
     semi_sync_status_sql = None
 
     def services(self):

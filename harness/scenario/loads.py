@@ -54,6 +54,10 @@ def read_replication(raw, database):
     if "replication" not in raw:
         return Replication()
     r = Reader(raw["replication"], "replication", {"mode", "semi_sync_timeout_ms"})
+    engine = DATABASES[database]
+    if "semi_sync_timeout_ms" in raw["replication"] and engine.semi_sync_status_sql is None:
+        raise ScenarioError(f"replication.semi_sync_timeout_ms: {engine.title} has no semi-sync timeout "
+                            f"(its modes: {', '.join(engine.replication_modes)})")
     return Replication(r.get("mode", str, "async", choices=DATABASES[database].replication_modes),
                        r.get("semi_sync_timeout_ms", int, 10_000, minimum=100, maximum=600_000))
 

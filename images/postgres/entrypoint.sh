@@ -1,13 +1,15 @@
 #!/bin/bash
 # Starts PostgreSQL as the lab's primary or replica (ROLE): the replica a streaming replica of
 # PRIMARY_HOST, copied with pg_basebackup. /run/lab-ready marks "usable". The server's
-# cluster_name is the container's hostname: the probe asks it who answered.
+# cluster_name is the container's hostname: the probe asks it who answered. REPLICATION=sync: the
+# primary's commits wait for the standby (synchronous_standby_names '*', synchronous_commit on),
+# with no timeout, once the lab's accounts exist.
 set -euo pipefail
 : "${ROLE:?ROLE must be primary or replica}"
 DB_USER=${DB_USER:-sbtest} DB_PASSWORD=${DB_PASSWORD:-sbtest}
 REPL_PASSWORD=${REPL_PASSWORD:-repl}
 REPLICATION=${REPLICATION:-async}
-case "$REPLICATION" in async) ;; *) echo "REPLICATION: PostgreSQL runs async here, not $REPLICATION" >&2; exit 2 ;; esac
+case "$REPLICATION" in async|sync) ;; *) echo "REPLICATION must be async or sync on PostgreSQL" >&2; exit 2 ;; esac
 DATA=/var/lib/postgresql/data
 install -d -o postgres -g postgres -m 0700 "$DATA"
 install -d -o postgres -g postgres /run/postgresql
@@ -50,6 +52,9 @@ DO \$\$ BEGIN
 END \$\$;
 SQL
   sql -c "SELECT 1 FROM pg_database WHERE datname = 'sbtest'" | grep -q 1 || sql -c "CREATE DATABASE sbtest OWNER $DB_USER"
+  if [ "$REPLICATION" = sync ]; then
+    sql -c "ALTER SYSTEM SET synchronous_standby_names = '*'" -c "SELECT pg_reload_conf()" >/dev/null
+  fi
 else
   for _ in $(seq 1 240); do
     [ "$(sql -c "SELECT count(*) FROM pg_stat_wal_receiver WHERE status = 'streaming'")" = 1 ] \
