@@ -13,7 +13,7 @@ measurement call these, never a server's process name or SQL of their own.
 from ..registered import Registered
 from .server_process import ServerProcess
 
-DATABASES: dict[str, type] = {}               # name -> DatabaseEngine subclass: each registers itself when its module is imported
+DATABASES: dict[str, type["DatabaseEngine"]] = {}               # name -> DatabaseEngine subclass: each registers itself when its module is imported
 DEFAULT_DATABASE = "mariadb"
 
 
