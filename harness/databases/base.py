@@ -43,6 +43,8 @@ class DatabaseEngine(Registered, ServerProcess):
     # (None: the default client's own, load/clients.py VERSION_COMMANDS)
     probe_library: tuple[str, str] | None = None
     version_pattern = r"Ver (\S+)"   # the version in version_command's line
+    kernel_gave_up = "MySQL error 2013, Lost connection"   # what its clients say when the kernel gives up
+    client_cures = ""            # what its own client library offers against the hang (make explain)
     version_sql = "SELECT VERSION()"       # the version, as the server reports it over SQL
     semi_sync_status_sql: str | None = "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync%'"   # None: no semi-sync
     read_only_sql = "SELECT @@read_only"   # 1 while the server refuses writes (a replica), else 0

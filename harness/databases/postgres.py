@@ -21,6 +21,11 @@ class PostgreSQL(DatabaseEngine):
     probe_library = ("psycopg2", "python3 -c 'import psycopg2 as p; print(\"psycopg2\", p.__version__, "
                                  "\"libpq\", p.__libpq_version__)'")
     version_pattern = r"\(PostgreSQL\) (\S+)"
+    kernel_gave_up = 'libpq: "could not receive data from server: Connection timed out"'
+    client_cures = ("libpq's own: tcp_user_timeout=<ms> (TCP_USER_TIMEOUT on its socket); keepalives_idle, "
+                    "keepalives_interval, keepalives_count (keepalive is on by default at the kernel's 7200/75/9 s; "
+                    "it ends an idle connection only). libpq has no read timeout: statement_timeout is the "
+                    "server's own clock and never fires against a dead server.")
     sysbench_driver = "pgsql"    # Debian's sysbench 1.0.20: no reconnect, it stops at its first lost connection
     version_sql = "SHOW server_version"
     read_only_sql = "SELECT pg_is_in_recovery()::int"

@@ -1,7 +1,10 @@
 """`blackhole explain KNOB=VALUE ...`: the kernel model's prediction in plain words."""
+import textwrap
+
 from . import explain_haproxy, explain_kube
 from ..control import control_plane
 from ..control.keepalived_settings import TIMERS_LATE_S, KeepalivedSettings, lb_noticed
+from ..databases import DATABASES, DEFAULT_DATABASE
 from ..measure import kernel_model, predict
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..settings import drivers
@@ -43,8 +46,9 @@ MYSQL_AUTH_NOTES = {
 DEFAULTS = {"TCP_RETRIES2": 15, "TCP_USER_TIMEOUT_MS": 0, "READ_TIMEOUT_S": 0.0, "KEEPALIVE": "", "RTT_MS": 0.5,
             "HZ": kernel_model.HZ, "CLIENT": DEFAULT_CLIENT, "DELAY_LOOP": None, "CONNECT_TIMEOUT": None,
             "RETRY": None, "DELAY_BEFORE_RETRY": None, "EXPIRE_NODEST_CONN": None, "KUBE_PROXY": "",
-            "NODE_GRACE_S": None, "HAPROXY": ""}
+            "NODE_GRACE_S": None, "HAPROXY": "", "DB_ENGINE": DEFAULT_DATABASE}
 KNOBS = {name: (DEFAULTS[name], KNOB_TABLE[name].meaning) for name in DEFAULTS}
+WIDTH = 100                                          # the explanation's longest lines
 AS_NUMBER = ("HZ", "EXPIRE_NODEST_CONN")              # choices the model counts with
 KEEPALIVED_KNOBS = ("DELAY_LOOP", "CONNECT_TIMEOUT", "RETRY", "DELAY_BEFORE_RETRY", "EXPIRE_NODEST_CONN")
 
@@ -68,6 +72,9 @@ def parse_knobs(words):
         values[name] = KNOB_TABLE[name].parse(text, name)
         if name in AS_NUMBER:
             values[name] = int(values[name])
+    engine = DATABASES[values["DB_ENGINE"]]
+    if engine.wire_protocol != "mysql" and values["CLIENT"] != DEFAULT_CLIENT:
+        raise ExplainError(f"CLIENT={values['CLIENT']} is a MySQL driver: not with DB_ENGINE={engine.name}")
     values["SETTINGS"] = drivers.settings_of(values["CLIENT"], _known_settings(values["CLIENT"], driver_words))
     if values["SETTINGS"]:
         values["READ_TIMEOUT_S"] = CLIENTS[values["CLIENT"]].read_timeout_s(values["SETTINGS"]) or values["READ_TIMEOUT_S"]
@@ -100,7 +107,8 @@ def _driver_lines(values, prediction):
     note = DRIVER_NOTES.get(client.name)
     if note:
         lines.append(note)
-    lines.append(f"Against MySQL 9.7 (DB_ENGINE=mysql), a first login without TLS {MYSQL_AUTH_NOTES[client.name]}")
+    if DATABASES[values["DB_ENGINE"]].wire_protocol == "mysql":
+        lines.append(f"Against MySQL 9.7 (DB_ENGINE=mysql), a first login without TLS {MYSQL_AUTH_NOTES[client.name]}")
     return [""] + lines if lines else []
 
 
@@ -131,7 +139,8 @@ def explain(values):
     for firing in prediction.schedule:
         since = f"{firing.elapsed_s:.3f} s" if "RTO" in firing.what or "ETIMEDOUT" in firing.what else ""
         lines.append(f"  {firing.at_s:>8.3f} s  {firing.what:<28} {since:>24}")
-    lines += ["", f"Expected: ETIMEDOUT (MySQL error 2013) about {prediction.detect_s:.1f} s after the request, "
+    engine = DATABASES[values["DB_ENGINE"]]
+    lines += ["", f"Expected: ETIMEDOUT ({engine.kernel_gave_up}) about {prediction.detect_s:.1f} s after the request, "
                   f"between {prediction.earliest_s:.1f} and {prediction.latest_s:.1f} s",
               "(each timer may fire up to one timer-wheel tick late: longer timers, coarser ticks)."]
     if values["READ_TIMEOUT_S"] and values["READ_TIMEOUT_S"] < prediction.detect_s:
@@ -155,6 +164,8 @@ def explain(values):
                                        f"{limit}, {prediction.detect_s:.1f} s")
     lines += ["", "Cures: TCP_USER_TIMEOUT or a read timeout (per socket), a lower tcp_retries2 (per namespace),",
               "or a load balancer that resets the flows of a removed server (nodest=reset, drain)."]
+    if engine.client_cures:
+        lines += textwrap.wrap(f"On {engine.title}: {engine.client_cures}", WIDTH)
     return "\n".join(lines)
 
 

@@ -79,7 +79,7 @@ OVERRIDES = (
          "HAProxy's settings as words: \"inter=2 fall=3 shutdown_sessions=true timeout_server=10\""),
     Knob("CONNECT_PROBE", kinds.whole(0, 1000), OVERRIDE_GOALS, "connects per second through the VIP (0: none)"),
     Knob("WRITER", kinds.number(0, 1000, "/s"), OVERRIDE_GOALS, "acknowledged writes per second (0: none)"),
-    Knob("DB_ENGINE", kinds.choice(*sorted(DATABASES)), OVERRIDE_GOALS + ("up",), "what the database servers run"),
+    Knob("DB_ENGINE", kinds.choice(*sorted(DATABASES)), OVERRIDE_GOALS + ("up", "explain"), "what the database servers run"),
     Knob("REPLICATION", kinds.choice(*dict.fromkeys(m for e in DATABASES.values() for m in e.replication_modes)),
          OVERRIDE_GOALS, "the replica's replication mode (the engine's: semi-sync on MySQL, sync on PostgreSQL)"),
     Knob("SEMI_SYNC_TIMEOUT_MS", kinds.whole(100, 600_000), OVERRIDE_GOALS, "semi-sync's wait for the replica"),

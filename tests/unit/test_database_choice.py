@@ -42,3 +42,14 @@ def test_on_postgres_the_loads_speak_its_protocol_and_mysql_only_parts_are_refus
     with pytest.raises(ScenarioError, match="check: mysql speaks MySQL's handshake: not on PostgreSQL"):
         load("keepalived-failover", {"DB_ENGINE": "postgres", "KEEPALIVED": "check=mysql"})
     assert load("keepalived-failover", {"DB_ENGINE": "postgres"})[0].database == "postgres"     # check: tcp
+
+
+def test_explain_names_the_engines_error_and_its_librarys_cures_and_refuses_a_mysql_driver_on_postgres():
+    from harness.report import explain
+    postgres = explain.explain(explain.parse_knobs(["TCP_RETRIES2=5", "DB_ENGINE=postgres"]))
+    assert 'Expected: ETIMEDOUT (libpq: "could not receive data from server: Connection timed out")' in postgres
+    assert "tcp_user_timeout=<ms>" in postgres and "MySQL error 2013" not in postgres
+    mariadb = explain.explain(explain.parse_knobs(["TCP_RETRIES2=5"]))
+    assert "MySQL error 2013" in mariadb and "libpq" not in mariadb
+    with pytest.raises(explain.ExplainError, match="CLIENT=jdbc is a MySQL driver: not with DB_ENGINE=postgres"):
+        explain.parse_knobs(["CLIENT=jdbc", "DB_ENGINE=postgres"])
