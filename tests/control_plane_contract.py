@@ -15,6 +15,7 @@ CONTRACT_RUNS = {"aws-nlb": CLOUD + "test_aws_nlb_resets_a_dead_targets_flows_at
                  "haproxy": "tests/scenarios/test_haproxy.py::test_haproxy_ends_each_wait_by_its_own_limits_and_"
                             "the_clients_kernel_settings_do_nothing",
                  "manual": "tests/scenarios/test_blackhole.py::test_lvs_switchover_hang_follows_tcp_retries2",
+                 "patroni": "tests/scenarios/test_patroni.py::test_patroni_promotes_by_itself_and_haproxy_follows",
                  "keepalived": "tests/guest/test_keepalived.py::test_keepalived_takes_a_silently_dead_primary_out_and_"
                                "each_client_follows",
                  "kube-proxy": "tests/scenarios/test_kube_proxy.py::test_kube_proxy_nftables_reprograms_the_director_"

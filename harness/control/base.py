@@ -104,6 +104,7 @@ class ControlPlane(Registered):
     proxies = False            # its directors end the clients' connections and open their own (HAProxy)
     image: "PlaneImage | None" = None   # a PlaneImage its services run, if they run one of their own
     start_allowance_s = 0.0    # how much longer than the lab's own its services may take to be ready
+    databases: tuple[str, ...] = ()    # the database engines it works with (): every one)
 
     def __init__(self, settings=()):
         """settings: ((name, value), ...) as the scenario gave them, validated against settings_spec."""
@@ -166,6 +167,11 @@ class ControlPlane(Registered):
     def effect_by_model(self, effect, director):
         """effect_on() before a run, from this plane's own model instead of its changes (what `plan`
         and a run's first line expect); None: it has no such model (its reaction is read after the run)."""
+        return None
+
+    def promotion(self, run, t_fault):
+        """{"server", "promoted_s", "model": {...}, "within_model"} when the plane promotes a replica
+        by itself (Patroni), read from the run's files; None for a plane that promotes nothing."""
         return None
 
     def progress(self, lab):

@@ -2,7 +2,7 @@
 the director's own address, its backend the primary with the replica as a `backup` server, the
 scenario's checks, timeouts and options. Pure: the director's entrypoint writes it and runs
 `haproxy -c` on it before starting (images/director/director-start)."""
-from .haproxy_settings import HaproxySettings
+from .haproxy_settings import PATRONI_CHECK, PATRONI_REST_PORT, HaproxySettings
 
 PORTS = {"mysql": 3306, "web": 80}
 STATS_SOCKET = "/run/haproxy.sock"
@@ -59,9 +59,13 @@ def config(settings: HaproxySettings, name, servers):
         port = PORTS[service]
         lines += [f"frontend {service}", f"    bind :{port}{bind_options}", f"    default_backend {service}",
                   f"backend {service}"]
+        rest = ""
         if s.check == "mysql" and service == "mysql":
             lines.append("    option mysql-check")
-        lines.append(f"    default-server check {_check_timers(s)}")
+        if s.check == PATRONI_CHECK and service == "mysql":      # 200 from the leader only (Patroni's REST API)
+            lines += ["    option httpchk GET /primary", "    http-check expect status 200"]
+            rest = f" port {PATRONI_REST_PORT}"
+        lines.append(f"    default-server check{rest} {_check_timers(s)}")
         up = " on-marked-up shutdown-backup-sessions" if s.shutdown_backup_sessions else ""
         lines += [f"    server {SERVER_NAMES[0]} {primary}:{port}{up}",
                   f"    server {SERVER_NAMES[1]} {standby}:{port} backup"]

@@ -6,6 +6,8 @@ import dataclasses
 from .base import DirectorVariants, NoticeWindow
 
 CHECKS = ("tcp", "mysql")        # a TCP connect; `option mysql-check` (the server's handshake read)
+PATRONI_CHECK = "patroni"        # `option httpchk GET /primary` on Patroni's REST API (the patroni plane's)
+PATRONI_REST_PORT = 8008
 # HAProxy's check timers run late on a busy director as keepalived's do (keepalived_settings.TIMERS_LATE_S)
 TIMERS_LATE_S = 0.5
 # The options whose line the lab writes only when set (HAProxy: off, or no timeout, when absent).

@@ -33,7 +33,7 @@ def script(target, state, sessions):
 
 class HaproxyServer(Fault):
     name = "haproxy_server"
-    control_planes = ("haproxy",)
+    control_planes = ("haproxy", "patroni")
     params = {
         "target": Param("server", help="the server whose state HAProxy's runtime API sets"),
         "state": Param("choice", "maint", STATES, "its administrative state: maint, drain or ready"),

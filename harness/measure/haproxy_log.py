@@ -10,7 +10,7 @@ from .sample_blocks import blocks
 
 # "Server mysql/primary is DOWN, reason: Layer4 timeout, check duration: 2001ms. 0 active and 1 backup ..."
 # "Server mysql/primary is going DOWN for maintenance. ..." and "... is UP/READY (leaving forced maintenance)."
-STATE_RE = re.compile(r"^Server (?P<backend>[\w.-]+)/(?P<server>[\w.-]+) is (?:going )?(?P<state>DOWN|UP)\b"
+STATE_RE = re.compile(r"^(?:Backup )?Server (?P<backend>[\w.-]+)/(?P<server>[\w.-]+) is (?:going )?(?P<state>DOWN|UP)\b"
                       r"(?P<maintenance>[^.]*maintenance)?(?:, reason: (?P<reason>[^,]+))?")
 MAINTENANCE = "maintenance (an operator's command)"
 # option log-health-checks: "Health check for server mysql/primary failed, reason: Layer4 timeout, ..."

@@ -4,7 +4,7 @@ change to the client's error). Nothing for runs whose director a scenario step c
 from .blocks import Table
 
 TITLE = "The outage in two: LB noticed, then client noticed"
-READS = {"cells": ("lb", "probe")}
+READS = {"cells": ("lb", "probe"), "signals": ("lb",)}
 HEADER = ["cell", "director", "LB noticed", "LB model", "in model", "client noticed", "then on", "LB change"]
 
 
@@ -51,9 +51,23 @@ def explanation(summary):
     return "LB model: none (the control plane changed nothing after the fault)."
 
 
+def promotion_line(summary):
+    """The control plane's own promotion (Patroni), beside its model: the new primary the director
+    then followed."""
+    p = summary.get("signals", {}).get("lb", {}).get("promotion")
+    if not p:
+        return []
+    m = p["model"]
+    return [f"{p['by']} promoted {p['server']} {p['promoted_s']:.2f} s after the fault (model "
+            f"{m['earliest_s']:.1f}–{m['latest_s']:.1f} s, {'in' if p['within_model'] else 'OUTSIDE'} it: "
+            f"{m['basis']}); "
+            + (f"then {p['director_up']}, {p['director_up_s']:.2f} s after the fault, by its own checks."
+               if p.get("director_up") else "no director marked it up within the observation.")]
+
+
 def blocks(summary):
     split = rows(summary)
     if not split:
         return []
     return [Table(HEADER, split), f"{explanation(summary)} Client noticed: from the director's change to the client's "
-            "error; the client's own model window above is counted from the fault."]
+            "error; the client's own model window above is counted from the fault.", *promotion_line(summary)]

@@ -8,6 +8,7 @@ from ..databases import DATABASES, DEFAULT_DATABASE
 from ..faults.base import FAULTS, Param
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from .client_settings import read_client
+from ..control.base import CONTROL_PLANES
 from .control import director_variants, needs_ipvs, read_control
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
 from .loads import paced, read_lb, read_load, read_replication
@@ -228,6 +229,10 @@ def _parse(raw, scenario_id):
     _check_accounts(cells, probe)
     engine = DATABASES[database]()
     _check_engine(engine, cells, control_settings)
+    plane_databases = CONTROL_PLANES[control].databases
+    if plane_databases and database not in plane_databases:
+        raise ScenarioError(f"control: {control} runs with database {' or '.join(plane_databases)} "
+                            f"(DB_ENGINE={plane_databases[0]}), not {database}")
     writer = writer and dataclasses.replace(writer, proto=engine.wire_protocol)
 
     raw_steps = r.get("steps", list, required=True)

@@ -10,6 +10,11 @@ from .base import Signal
 class LbNoticed(Signal):
     name = "lb"
 
+    def summarize_run(self, context):
+        c = context
+        promotion = c.control.promotion(c.run, c.t_fault) if c.fault is not None else None
+        return {"promotion": promotion} if promotion else {}
+
     def summarize_cell(self, record):
         c = record.context
         if not c.control.acts_by_itself:

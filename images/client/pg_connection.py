@@ -63,7 +63,7 @@ class PostgresConnection:
         return cursor.fetchall() if cursor.description else None
 
     def operation(self):
-        return self.execute("SELECT current_setting('cluster_name')")[0][0]   # the server's hostname (images/postgres)
+        return self.execute("SELECT current_setting('lab.server_name')")[0][0]   # its hostname (images/postgres)
 
     def close(self):
         try:

@@ -1,15 +1,23 @@
 #!/bin/bash
 # Starts PostgreSQL as the lab's primary or replica (ROLE): the replica a streaming replica of
 # PRIMARY_HOST, copied with pg_basebackup. /run/lab-ready marks "usable". The server's
-# cluster_name is the container's hostname: the probe asks it who answered. REPLICATION=sync: the
+# lab.server_name (a setting of the lab's own) is the container's hostname: the probe asks it who answered. REPLICATION=sync: the
 # primary's commits wait for the standby (synchronous_standby_names '*', synchronous_commit on),
 # with no timeout, once the lab's accounts exist.
 set -euo pipefail
-: "${ROLE:?ROLE must be primary or replica}"
+: "${ROLE:?ROLE must be primary, replica or dcs}"
 DB_USER=${DB_USER:-sbtest} DB_PASSWORD=${DB_PASSWORD:-sbtest}
 REPL_PASSWORD=${REPL_PASSWORD:-repl}
 REPLICATION=${REPLICATION:-async}
 case "$REPLICATION" in async|sync) ;; *) echo "REPLICATION must be async or sync on PostgreSQL" >&2; exit 2 ;; esac
+case "$ROLE" in
+  dcs)                 # the DCS of the servers under Patroni: one etcd member
+    exec etcd --name dcs --data-dir /tmp/etcd --listen-client-urls http://0.0.0.0:2379 \
+      --advertise-client-urls "http://$(hostname -i | awk '{print $1}'):2379" \
+      --listen-peer-urls http://127.0.0.1:2380 --initial-advertise-peer-urls http://127.0.0.1:2380 \
+      --initial-cluster dcs=http://127.0.0.1:2380 ;;
+esac
+[ -z "${PATRONI_DCS:-}" ] || exec /usr/local/bin/patroni-start.sh
 DATA=/var/lib/postgresql/data
 install -d -o postgres -g postgres -m 0700 "$DATA"
 install -d -o postgres -g postgres /run/postgresql
@@ -32,7 +40,7 @@ else
 fi
 chown -R postgres:postgres "$DATA"
 
-as_postgres postgres -D "$DATA" -c cluster_name="$(hostname)" &
+as_postgres postgres -D "$DATA" -c lab.server_name="$(hostname)" -c cluster_name="$(hostname)" &
 server_pid=$!
 trap 'kill -TERM $server_pid 2>/dev/null; wait $server_pid' TERM INT
 for _ in $(seq 1 240); do

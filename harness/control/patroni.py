@@ -1,0 +1,97 @@
+"""Patroni promoting the replica by itself, HAProxy following it: the PostgreSQL servers run under
+Patroni (images/postgres/patroni-start.sh) with one etcd member as its DCS (the `dcs` service), and
+the director is HAProxy checking each server's Patroni REST API (`GET /primary`: 200 from the leader
+only), as Patroni's own HAProxy template does. After a silent death of the primary nothing is
+scripted: Patroni's leader key expires (ttl), the replica takes it and promotes itself, HAProxy's
+checks mark the dead server down and the promoted one up. Its knobs are HAProxy's (haproxy.py) and
+Patroni's DCS timers. docs/facts/postgres.md."""
+from ..measure.health_checks import stamp
+from ..topology import BACK
+from .base import NoticeWindow, Setting
+from .haproxy import Haproxy
+from .haproxy_settings import PATRONI_CHECK, HaproxySettings
+
+DCS = "dcs"                  # the etcd service's name
+DCS_HOST = 30                # its address on the back network: <prefix>.30
+DCS_PORT = 2379
+POSTGRES_IMAGE = "blackhole-lab/postgres:dev"   # harness/databases/postgres.py's (the dcs runs etcd from it)
+PATRONI_DEFAULTS = {"ttl": 30, "loop_wait": 10, "retry_timeout": 10}     # Patroni's own
+PROMOTED = "promoted self to leader"            # Patroni's log line when it took the leader key
+PROMOTING_S = 2.0            # from taking the key to the promoted server answering (1 s on this host, TCG slower)
+
+
+def _spec():
+    spec = {name: setting for name, setting in Haproxy.settings_spec.items() if name != "check"}
+    spec.update({
+        "ttl": Setting(int, PATRONI_DEFAULTS["ttl"], 20, 3600, help="s the leader key lives unless renewed"),
+        "loop_wait": Setting(int, PATRONI_DEFAULTS["loop_wait"], 1, 3600, help="s between Patroni's cycles"),
+        "retry_timeout": Setting(int, PATRONI_DEFAULTS["retry_timeout"], 3, 3600,
+                                 help="s Patroni retries the DCS and PostgreSQL before it demotes"),
+    })
+    return spec
+
+
+class Patroni(Haproxy):
+    name = "patroni"
+    databases = ("postgres",)
+    settings_spec = _spec()
+    start_allowance_s = 60.0        # Patroni's bootstrap, then the replica's copy and its slot (one loop_wait)
+
+    def __init__(self, settings=()):
+        values = dict(settings)
+        self.patroni = {name: values.pop(name, default) for name, default in PATRONI_DEFAULTS.items()}
+        super().__init__(tuple(values.items()))
+        self.settings = dict(settings)
+        self.config = HaproxySettings(**{**self.config.__dict__, "check": PATRONI_CHECK})
+
+    @classmethod
+    def problem(cls, settings):
+        ttl = settings.get("ttl", PATRONI_DEFAULTS["ttl"])
+        loop = settings.get("loop_wait", PATRONI_DEFAULTS["loop_wait"])
+        retry = settings.get("retry_timeout", PATRONI_DEFAULTS["retry_timeout"])
+        if loop + 2 * retry > ttl:
+            return (f"loop_wait + 2 x retry_timeout ({loop} + 2 x {retry}) must not pass ttl ({ttl}): Patroni's "
+                    "rule, or a healthy leader may lose its key")
+        return None
+
+    def version_commands(self):
+        return (*super().version_commands(), ("patroni", "mysql-primary", ("patroni", "--version")),
+                ("etcd", DCS, ("etcd", "--version")))
+
+    def services(self, addresses, database, servers):
+        found = super().services(addresses, database, servers)
+        dcs = f"{addresses['mysql-replica'][BACK].rsplit('.', 1)[0]}.{DCS_HOST}"
+        found[DCS] = {"like": "mysql-replica", "image": POSTGRES_IMAGE, "addresses": {BACK: dcs},
+                      "environment": {"ROLE": "dcs"}, "unset": ("depends_on", "tmpfs")}
+        patroni = {"PATRONI_DCS": f"{dcs}:{DCS_PORT}", **{f"PATRONI_{k.upper()}": str(v) for k, v in self.patroni.items()}}
+        for server in ("mysql-primary", "mysql-replica"):
+            found[server] = {"environment": patroni}
+        return found
+
+    def promotions(self, run):
+        """[(t, server)] each time a server's Patroni took the leader key, from its log."""
+        return sorted((stamp(line), server) for server in ("mysql-primary", "mysql-replica")
+                      for line in run.read(run.service_log(server)).splitlines() if PROMOTED in line)
+
+    def promotion(self, run, t_fault):
+        """The first promotion after the fault, beside promotion_window()."""
+        after = [(t, server) for t, server in self.promotions(run) if t is not None and t >= t_fault]
+        if not after:
+            return None
+        (t, server), window = after[0], self.promotion_window()
+        promoted_s = round(t - t_fault, 3)
+        up = [c for c in self.changes(run) if c.t >= t and c.what.startswith("marked up")]
+        return {"server": server, "promoted_s": promoted_s, "by": "Patroni",
+                "director_up_s": round(up[0].t - t_fault, 3) if up else None,
+                "director_up": f"{up[0].director}: {up[0].what}" if up else None,
+                "model": {"expected_s": window.expected_s, "earliest_s": window.earliest_s,
+                          "latest_s": window.latest_s, "basis": window.basis},
+                "within_model": window.earliest_s <= promoted_s <= window.latest_s}
+
+    def promotion_window(self):
+        """NoticeWindow from the death to the replica's promotion: the leader key was last renewed
+        up to one loop_wait before the death and expires ttl after that renewal; the replica, which
+        watches the key, takes it then and promotes (the promotion itself adds a little)."""
+        ttl, loop = self.patroni["ttl"], self.patroni["loop_wait"]
+        return NoticeWindow(ttl - loop / 2, ttl - loop, ttl + PROMOTING_S,
+                            f"Patroni's ttl {ttl} s, renewed every loop_wait {loop} s")

@@ -1,0 +1,72 @@
+#!/bin/bash
+# The server under Patroni (PATRONI_DCS set): Patroni runs PostgreSQL, its leader key in etcd at
+# PATRONI_DCS. mysql-primary bootstraps the cluster (initdb, then the lab's accounts); the replica
+# starts once mysql-primary is the leader and is copied by Patroni (pg_basebackup, fast
+# checkpoint). Timers: PATRONI_TTL, PATRONI_LOOP_WAIT, PATRONI_RETRY_TIMEOUT (s). /run/lab-ready
+# marks "usable", as the plain servers' entrypoint does.
+set -euo pipefail
+: "${ROLE:?}" "${PATRONI_DCS:?}" "${PATRONI_TTL:?}" "${PATRONI_LOOP_WAIT:?}" "${PATRONI_RETRY_TIMEOUT:?}"
+DATA=/var/lib/postgresql/data
+address=$(hostname -i | awk '{print $1}')
+name=$(hostname)
+install -d -o postgres -g postgres -m 0700 "$DATA"
+install -d -o postgres -g postgres /run/postgresql
+cat > /etc/patroni.yml <<YAML
+scope: lab
+name: $name
+restapi: {listen: "0.0.0.0:8008", connect_address: "$address:8008"}
+etcd3: {hosts: "$PATRONI_DCS"}
+bootstrap:
+  dcs:
+    ttl: $PATRONI_TTL
+    loop_wait: $PATRONI_LOOP_WAIT
+    retry_timeout: $PATRONI_RETRY_TIMEOUT
+    postgresql:
+      use_pg_rewind: false
+      parameters: {wal_level: replica, hot_standby: "on", max_wal_senders: 10, max_connections: 200,
+                   fsync: "off", full_page_writes: "off", shared_buffers: 64MB}
+  pg_hba:
+    - local all all trust
+    - host all all 0.0.0.0/0 scram-sha-256
+    - host replication repl 0.0.0.0/0 scram-sha-256
+  post_bootstrap: /usr/local/bin/patroni-post-bootstrap
+postgresql:
+  listen: "0.0.0.0:3306"
+  connect_address: "$address:3306"
+  data_dir: $DATA
+  bin_dir: /usr/lib/postgresql/15/bin
+  pgpass: /tmp/pgpass
+  basebackup: [{checkpoint: fast}]
+  authentication:
+    superuser: {username: postgres, password: postgres}
+    replication: {username: repl, password: repl}
+  parameters: {unix_socket_directories: /run/postgresql, lab.server_name: $name}
+YAML
+cat > /usr/local/bin/patroni-post-bootstrap <<'SH'
+#!/bin/sh
+psql -v ON_ERROR_STOP=1 "$1" -c "CREATE ROLE sbtest LOGIN SUPERUSER PASSWORD 'sbtest'" \
+  -c "CREATE DATABASE sbtest OWNER sbtest"
+SH
+chmod 755 /usr/local/bin/patroni-post-bootstrap
+chown postgres /etc/patroni.yml
+sql() { psql -qAt -p 3306 -h /run/postgresql -U postgres "$@"; }
+
+if [ "$ROLE" = replica ]; then          # the primary bootstraps and leads first
+  for _ in $(seq 1 480); do
+    curl -sf -o /dev/null "http://${PRIMARY_HOST:?}:8008/primary" && break
+    sleep 0.25
+  done
+fi
+setpriv --reuid=postgres --regid=postgres --init-groups patroni /etc/patroni.yml &
+patroni_pid=$!
+trap 'kill -TERM $patroni_pid 2>/dev/null; wait $patroni_pid' TERM INT
+for _ in $(seq 1 960); do
+  if [ "$ROLE" = primary ]; then
+    curl -sf -o /dev/null http://127.0.0.1:8008/primary && sql -d sbtest -c 'SELECT 1' >/dev/null 2>&1 && break
+  else
+    [ "$(sql -c "SELECT count(*) FROM pg_stat_wal_receiver WHERE status = 'streaming'" 2>/dev/null)" = 1 ] && break
+  fi
+  sleep 0.25
+done
+touch /run/lab-ready
+wait $patroni_pid
