@@ -7,7 +7,8 @@ timeout, which is all the kernel model needs to know about a driver.
 """
 import dataclasses
 
-DEFAULT_CLIENT = "pymysql"
+DEFAULT_CLIENT = "pymysql"       # the lab's own probe: on another engine it speaks that engine's protocol
+PROTOCOL_TITLES = {"mysql": "MySQL", "postgres": "PostgreSQL"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Client:
     settings: dict = dataclasses.field(default_factory=dict)
     read_timeout: str | None = None    # the setting that bounds a wait for an answer
     via_libc: bool = True       # connects through libc (an LD_PRELOAD library sees its sockets)
+    protocol: str = "mysql"     # the database protocol it speaks (harness/databases/ wire_protocol)
 
     def read_timeout_s(self, settings):
         """Seconds the application waits for an answer before giving up (0: the kernel decides)."""
@@ -84,6 +86,12 @@ CLIENTS = {c.name: c for c in (
         "MYSQL_OPT_WRITE_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s per write to the server"),
         "MYSQL_OPT_CONNECT_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s a connect may take"),
     }, read_timeout="MYSQL_OPT_READ_TIMEOUT"),
+    Client("node-postgres", "zoo-node-postgres", "pg (node-postgres) 8.13.1 on Node.js (Debian)", {
+        "query_timeout": Setting(int, MS, meaning="ms pg waits for a query's answer before it gives up (0: forever)"),
+        "connectionTimeoutMillis": Setting(int, MS, meaning="ms a connect may take (0: forever)"),
+        "keepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pg's default false)"),
+        "keepAliveInitialDelayMillis": Setting(int, MS, meaning="ms idle before the first keepalive probe"),
+    }, read_timeout="query_timeout", protocol="postgres"),
     # sysbench has no read timeout of its own; it runs on the scenario's load.sysbench tables.
     Client("sysbench", "zoo-sysbench", "sysbench 1.0.20 (Debian) oltp_read_only, 1 thread, on MariaDB Connector/C"),
 )}
@@ -98,5 +106,6 @@ VERSION_COMMANDS = {
     "hikari": f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|mysql-connector' | tr '\\n' ' '",
     "go": "grep -ao 'go-sql-driver/mysql.v[0-9][0-9.]*' /usr/local/bin/zoo-go | head -1 | tr '\\t' ' '",
     "node": "node -p '\"mysql2 \" + require(\"/usr/local/lib/zoo/node/node_modules/mysql2/package.json\").version'",
+    "node-postgres": "node -p '\"pg \" + require(\"/usr/local/lib/zoo/node/node_modules/pg/package.json\").version'",
     "libmariadb": "dpkg-query -W -f='libmariadb3 ${Version}' libmariadb3",
 }

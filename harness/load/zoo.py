@@ -7,8 +7,9 @@ from .probe import SOCKOPTS_LIBRARY
 
 # What `pkill -f` matches to stop each program (the JVM's command line names the class).
 PROCESSES = {"jdbc": "JdbcProbe", "hikari": "HikariProbe", "go": "zoo-go", "node": "zoo/node/probe.js",
-             "libmariadb": "zoo-libmariadb", "sysbench": "sysbench oltp_read_only"}
-MYSQL_PORT = 3306
+             "libmariadb": "zoo-libmariadb", "sysbench": "sysbench oltp_read_only",
+             "node-postgres": "zoo/node/probe-pg.js"}
+DATABASE_PORT = 3306           # the lab's database port, whatever the engine
 
 
 def setting_text(value):
@@ -22,5 +23,5 @@ def command(scenario, cell, vip, duration_s):
         settings = [f"tables={scenario.sysbench.tables}", f"table_size={scenario.sysbench.table_size}"]
     return ["env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "SOCKOPT_VERBOSE=1", f"LAB_DB_USER={cell.database_user}",
             *(f"{k}={v}" for k, v in cell.socket_env().items()),
-            "sh", "-c", 'exec "$@" 2>&1', program, program, vip, str(MYSQL_PORT),
+            "sh", "-c", 'exec "$@" 2>&1', program, program, vip, str(DATABASE_PORT),
             f"{scenario.probe.interval_ms:g}", f"{duration_s:.0f}", *settings]

@@ -6,7 +6,7 @@ from ..control import control_plane
 from ..control.keepalived_settings import TIMERS_LATE_S, KeepalivedSettings, lb_noticed
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..measure import kernel_model, predict
-from ..load.clients import CLIENTS, DEFAULT_CLIENT
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROTOCOL_TITLES
 from ..settings import drivers
 from ..settings.edge import unknown
 from ..settings.kinds import SettingsError
@@ -73,8 +73,10 @@ def parse_knobs(words):
         if name in AS_NUMBER:
             values[name] = int(values[name])
     engine = DATABASES[values["DB_ENGINE"]]
-    if engine.wire_protocol != "mysql" and values["CLIENT"] != DEFAULT_CLIENT:
-        raise ExplainError(f"CLIENT={values['CLIENT']} is a MySQL driver: not with DB_ENGINE={engine.name}")
+    client = CLIENTS[values["CLIENT"]]
+    if values["CLIENT"] != DEFAULT_CLIENT and client.protocol != engine.wire_protocol:
+        raise ExplainError(f"CLIENT={client.name} is a {PROTOCOL_TITLES[client.protocol]} driver: not with "
+                           f"DB_ENGINE={engine.name}")
     values["SETTINGS"] = drivers.settings_of(values["CLIENT"], _known_settings(values["CLIENT"], driver_words))
     if values["SETTINGS"]:
         values["READ_TIMEOUT_S"] = CLIENTS[values["CLIENT"]].read_timeout_s(values["SETTINGS"]) or values["READ_TIMEOUT_S"]

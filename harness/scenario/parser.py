@@ -6,7 +6,7 @@ import itertools
 from .. import topology
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..faults.base import FAULTS, Param
-from ..load.clients import CLIENTS, DEFAULT_CLIENT
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROTOCOL_TITLES
 from .client_settings import read_client
 from ..control.base import CONTROL_PLANES
 from .control import director_variants, needs_ipvs, read_control
@@ -216,7 +216,7 @@ def _parse(raw, scenario_id):
         raise ScenarioError("cells: at least one cell is needed (cells: [...] or matrix: {...})")
     zoo = next((c for c in cells if c.client != DEFAULT_CLIENT), None)
     if zoo and probe.proto != "mysql":
-        raise ScenarioError(f"cells: {zoo.name} uses the {zoo.client} client, a MySQL driver; load.probe.proto "
+        raise ScenarioError(f"cells: {zoo.name} uses the {zoo.client} client, a database driver; load.probe.proto "
                             f"is {probe.proto}")
     on_sysbench = next((c for c in cells if c.client == "sysbench"), None)
     if on_sysbench and sysbench is None:
@@ -266,11 +266,16 @@ def _parse(raw, scenario_id):
 
 def _check_engine(engine, cells, control_settings):
     """What runs only against MySQL's protocol (MariaDB's too), refused on another engine by name."""
+    speaks_other = next((c for c in cells if c.client != DEFAULT_CLIENT
+                         and CLIENTS[c.client].protocol != engine.wire_protocol), None)
+    if speaks_other:
+        raise ScenarioError(f"cells: {speaks_other.name} uses the {speaks_other.client} client, a "
+                            f"{PROTOCOL_TITLES[CLIENTS[speaks_other.client].protocol]} driver: not on {engine.title} "
+                            f"(database: {engine.name})")
     if engine.wire_protocol == "mysql":
         return
-    mysql_only = [(f"cells: {c.name} uses the {c.client} client, a MySQL driver" if c.client != DEFAULT_CLIENT
-                   else f"cells: {c.name} logs in with an account of its own (MySQL's login cache)")
-                  for c in cells if c.client != DEFAULT_CLIENT or c.account != "shared"]
+    mysql_only = [f"cells: {c.name} logs in with an account of its own (MySQL's login cache)"
+                  for c in cells if c.account != "shared"]
     if _names_setting(control_settings, ("check", "mysql")):
         mysql_only.append("control: check: mysql speaks MySQL's handshake")
     if mysql_only:

@@ -56,7 +56,7 @@ def test_sysbench_as_a_client_runs_on_the_tables_of_load_sysbench_and_keeps_the_
 
 
 def test_zoo_clients_need_the_mysql_probe_protocol():
-    with pytest.raises(ScenarioError, match="a MySQL driver"):
+    with pytest.raises(ScenarioError, match="a database driver"):
         parser.parse({"load": {"probe": {"proto": "http"}}, "cells": [{"client": "go"}],
                       "steps": [{"fault": "silent_kill", "target": "web-a"}]})
 

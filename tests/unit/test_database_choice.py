@@ -53,3 +53,17 @@ def test_explain_names_the_engines_error_and_its_librarys_cures_and_refuses_a_my
     assert "MySQL error 2013" in mariadb and "libpq" not in mariadb
     with pytest.raises(explain.ExplainError, match="CLIENT=jdbc is a MySQL driver: not with DB_ENGINE=postgres"):
         explain.parse_knobs(["CLIENT=jdbc", "DB_ENGINE=postgres"])
+
+
+def test_a_zoo_client_runs_on_the_engine_whose_protocol_it_speaks():
+    from harness.report import explain
+    scenario = load("client-zoo-pg")[0]
+    assert scenario.database == "postgres" and {c.client for c in scenario.cells} >= {"node-postgres"}
+    with pytest.raises(ScenarioError, match="uses the node-postgres client, a PostgreSQL driver: not on MariaDB"):
+        load("client-zoo-pg", {"DB_ENGINE": "mariadb"})
+    with pytest.raises(explain.ExplainError, match="CLIENT=node-postgres is a PostgreSQL driver: not with "
+                                                   "DB_ENGINE=mariadb"):
+        explain.parse_knobs(["CLIENT=node-postgres"])
+    text = explain.explain(explain.parse_knobs(["CLIENT=node-postgres", "DB_ENGINE=postgres", "query_timeout=3000",
+                                                "TCP_RETRIES2=5"]))
+    assert "query_timeout" in text and "after about 3 s" in text
