@@ -2,6 +2,7 @@
 was set, each cell detect / recover seconds, shaded by how long the application was stuck."""
 import html
 
+from ..databases import DATABASES, DEFAULT_DATABASE
 from ..load.clients import CLIENTS
 
 STUCK_BANDS = ((6.0, "#cfc"), (60.0, "#ffd98a"))     # under 6 s: fine; under a minute: slow; else red
@@ -24,20 +25,28 @@ def column(cell):
     return " + ".join(parts) or "defaults"
 
 
-def client_of(cell):
-    return (cell.get("client") or {}).get("name", "pymysql")
+def client_of(cell, probe_library="pymysql"):
+    """The cell's client by name; the lab's own probe by the library it spoke (probe_library)."""
+    return (cell.get("client") or {}).get("name", probe_library)
+
+
+def probe_library_of(summary):
+    """What the lab's probe spoke on the run's engine: PyMySQL, or the engine's own (psycopg2)."""
+    engine = DATABASES.get((summary.get("database") or {}).get("engine") or DEFAULT_DATABASE)
+    return engine.probe_library[0] if engine and engine.probe_library else "pymysql"
 
 
 def grid(summary):
     """(columns, {client: {column: cell}}), or None when the run has fewer than two clients."""
     cells = summary.get("cells", [])
-    clients = list(dict.fromkeys(client_of(c) for c in cells))
+    library = probe_library_of(summary)
+    clients = list(dict.fromkeys(client_of(c, library) for c in cells))
     if len(clients) < 2:
         return None
     columns = list(dict.fromkeys(column(c) for c in cells))
     rows = {name: {} for name in clients}
     for c in cells:
-        rows[client_of(c)].setdefault(column(c), c)
+        rows[client_of(c, library)].setdefault(column(c), c)
     return columns, rows
 
 

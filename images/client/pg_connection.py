@@ -17,8 +17,11 @@ SERVER_CLOSED = "server closed the connection unexpectedly"
 
 
 def error_name(exc):
-    """ETIMEDOUT, ECONNRESET, ... when libpq's message carries the kernel's error; PG_SERVER_CLOSED
+    """TIMEOUT for the client's own read timeout; ETIMEDOUT, ECONNRESET, ... when libpq's message
+    carries the kernel's error; PG_SERVER_CLOSED
     when the server (or a proxy) closed the connection (a FIN); PG_<SQLSTATE> for a server's error."""
+    if isinstance(exc, socket.timeout):
+        return "TIMEOUT"                   # the probe's own read timeout, as the MySQL probe names it
     message = str(exc)
     for text, name in STRERROR_NAMES.items():
         if text in message:

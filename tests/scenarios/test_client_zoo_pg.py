@@ -1,0 +1,38 @@
+"""The client zoo on PostgreSQL (scenarios/client-zoo-pg.yaml): libpq (the lab's probe, psycopg2)
+and node-postgres through one lvs-switchover failover at tcp_retries2=5, at their defaults, with
+their own 3 s read timeout and with TCP_USER_TIMEOUT 5000. Bounds come from docs/facts/kernel.md
+(tests/kernel_facts.py) and the settings the scenario gives each driver; the kernel's own timer
+(ss) is the witness that the kernel, not the harness, ended a default client's wait."""
+import json
+
+from harness.measure import probe_log
+from harness.store import RunDir
+from tests.kernel_facts import assert_within, user_timeout_bounds
+from tests.scenarios.conftest import cells
+from tests.scenarios.test_client_zoo import assert_waited_for_the_kernel, kernel_bounds, lead
+
+CLIENTS = {"libpq": "psycopg2", "node-pg": "node-postgres"}     # cell prefix -> what the run calls it
+OWN_TIMEOUT_S = 3.0
+
+
+def test_each_postgresql_client_waits_for_the_kernel_or_its_own_timeout(run_scenario):
+    summary, path = run_scenario("client-zoo-pg", warmup_s=5, observe_s=30)
+    run, by_name = RunDir(path), cells(summary)
+    versions = json.loads((path / "env.json").read_text())["versions"]
+    assert versions["client psycopg2"].startswith("psycopg2 2.") and versions["client node-postgres"] == "pg 8.13.1"
+    for prefix in CLIENTS:
+        defaults = by_name[f"{prefix}-defaults"]
+        assert_waited_for_the_kernel(summary, run, defaults, kernel_bounds(summary, defaults))
+        assert defaults["probe"]["error"] == "ETIMEDOUT", defaults["probe"]
+        own = by_name[f"{prefix}-own-timeout"]
+        assert_within(own["probe"]["detect_s"], (OWN_TIMEOUT_S - 0.05, OWN_TIMEOUT_S + 0.5 + lead(summary, prefix)),
+                      own["cell"])
+        assert own["probe"]["error"] in ("TIMEOUT", "Query_read_timeout"), own["probe"]
+        ut = by_name[f"{prefix}-ut5000"]
+        connected = next(r for r in probe_log.records(run.read(run.probe_log(ut["cell"]))) if "connected" in r)
+        log = run.read(run.probe_log(ut["cell"]))
+        assert connected.get("sockopts", {}).get("tcp_user_timeout_ms") == 5000 or \
+            "TCP_USER_TIMEOUT=5000 (kernel reads back 5000)" in log, f"{prefix}: the option did not take"
+        assert_waited_for_the_kernel(summary, run, ut, user_timeout_bounds(5.0, lead(summary)))
+        for cell in (defaults, own, ut):
+            assert cell["probe"]["server_after"] == "mysql-replica", cell["cell"]
