@@ -86,6 +86,12 @@ CLIENTS = {c.name: c for c in (
         "MYSQL_OPT_WRITE_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s per write to the server"),
         "MYSQL_OPT_CONNECT_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s a connect may take"),
     }, read_timeout="MYSQL_OPT_READ_TIMEOUT"),
+    Client("pgjdbc", "zoo-pgjdbc", "pgJDBC 42.7.4 (PostgreSQL's JDBC driver)", {
+        "socketTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a read on the socket may block (0: forever)"),
+        "connectTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a TCP connect may take (0: forever)"),
+        "loginTimeout": Setting(int, 1.0, maximum=86_400, meaning="s the whole connect and login may take"),
+        "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pgJDBC's default false)"),
+    }, read_timeout="socketTimeout", protocol="postgres"),
     Client("node-postgres", "zoo-node-postgres", "pg (node-postgres) 8.13.1 on Node.js (Debian)", {
         "query_timeout": Setting(int, MS, meaning="ms pg waits for a query's answer before it gives up (0: forever)"),
         "connectionTimeoutMillis": Setting(int, MS, meaning="ms a connect may take (0: forever)"),
@@ -106,6 +112,7 @@ VERSION_COMMANDS = {
     "hikari": f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|mysql-connector' | tr '\\n' ' '",
     "go": "grep -ao 'go-sql-driver/mysql.v[0-9][0-9.]*' /usr/local/bin/zoo-go | head -1 | tr '\\t' ' '",
     "node": "node -p '\"mysql2 \" + require(\"/usr/local/lib/zoo/node/node_modules/mysql2/package.json\").version'",
+    "pgjdbc": f"ls {JAVA_LIBRARIES} | grep postgresql",
     "node-postgres": "node -p '\"pg \" + require(\"/usr/local/lib/zoo/node/node_modules/pg/package.json\").version'",
     "libmariadb": "dpkg-query -W -f='libmariadb3 ${Version}' libmariadb3",
 }

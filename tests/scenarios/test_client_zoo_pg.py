@@ -11,7 +11,10 @@ from tests.kernel_facts import assert_within, user_timeout_bounds
 from tests.scenarios.conftest import cells
 from tests.scenarios.test_client_zoo import assert_waited_for_the_kernel, kernel_bounds, lead
 
-CLIENTS = {"libpq": "psycopg2", "node-pg": "node-postgres"}     # cell prefix -> what the run calls it
+CLIENTS = {"libpq": "psycopg2", "pgjdbc": "pgjdbc", "node-pg": "node-postgres"}   # cell prefix -> the run's name
+# What each application sees when the kernel gives up: libpq's and Node's messages carry the
+# kernel's errno; pgJDBC raises a PSQLException with SQLState 08006 (connection failure).
+KERNEL_GAVE_UP = {"libpq": "ETIMEDOUT", "pgjdbc": "PSQLException", "node-pg": "ETIMEDOUT"}
 OWN_TIMEOUT_S = 3.0
 
 
@@ -20,14 +23,15 @@ def test_each_postgresql_client_waits_for_the_kernel_or_its_own_timeout(run_scen
     run, by_name = RunDir(path), cells(summary)
     versions = json.loads((path / "env.json").read_text())["versions"]
     assert versions["client psycopg2"].startswith("psycopg2 2.") and versions["client node-postgres"] == "pg 8.13.1"
+    assert versions["client pgjdbc"] == "postgresql-42.7.4.jar"
     for prefix in CLIENTS:
         defaults = by_name[f"{prefix}-defaults"]
         assert_waited_for_the_kernel(summary, run, defaults, kernel_bounds(summary, defaults))
-        assert defaults["probe"]["error"] == "ETIMEDOUT", defaults["probe"]
+        assert defaults["probe"]["error"] == KERNEL_GAVE_UP[prefix], defaults["probe"]
         own = by_name[f"{prefix}-own-timeout"]
-        assert_within(own["probe"]["detect_s"], (OWN_TIMEOUT_S - 0.05, OWN_TIMEOUT_S + 0.5 + lead(summary, prefix)),
-                      own["cell"])
-        assert own["probe"]["error"] in ("TIMEOUT", "Query_read_timeout"), own["probe"]
+        notice = lead(summary, "jdbc" if prefix == "pgjdbc" else prefix)      # a JVM's notice, as Connector/J's
+        assert_within(own["probe"]["detect_s"], (OWN_TIMEOUT_S - 0.05, OWN_TIMEOUT_S + 0.5 + notice), own["cell"])
+        assert own["probe"]["error"] in ("TIMEOUT", "Query_read_timeout", "PSQLException"), own["probe"]
         ut = by_name[f"{prefix}-ut5000"]
         connected = next(r for r in probe_log.records(run.read(run.probe_log(ut["cell"]))) if "connected" in r)
         log = run.read(run.probe_log(ut["cell"]))

@@ -59,7 +59,7 @@ def test_a_zoo_client_runs_on_the_engine_whose_protocol_it_speaks():
     from harness.report import explain
     scenario = load("client-zoo-pg")[0]
     assert scenario.database == "postgres" and {c.client for c in scenario.cells} >= {"node-postgres"}
-    with pytest.raises(ScenarioError, match="uses the node-postgres client, a PostgreSQL driver: not on MariaDB"):
+    with pytest.raises(ScenarioError, match="uses the pgjdbc client, a PostgreSQL driver: not on MariaDB"):
         load("client-zoo-pg", {"DB_ENGINE": "mariadb"})
     with pytest.raises(explain.ExplainError, match="CLIENT=node-postgres is a PostgreSQL driver: not with "
                                                    "DB_ENGINE=mariadb"):
