@@ -56,20 +56,27 @@ CONNECTOR_J = {
     "allowPublicKeyRetrieval": Setting(bool, meaning="ask the server for its RSA key (MySQL 9.7's "
                                                      "caching_sha2_password without TLS needs it)"),
 }
+PGJDBC = {
+    "socketTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a read on the socket may block (0: forever)"),
+    "connectTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a TCP connect may take (0: forever)"),
+    "loginTimeout": Setting(int, 1.0, maximum=86_400, meaning="s the whole connect and login may take"),
+    "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pgJDBC's default false)"),
+}
+HIKARI_POOL = {
+    "keepaliveTime": Setting(int, MS, meaning="ms between keepalive checks of an idle pooled connection"),
+    "maxLifetime": Setting(int, MS, meaning="ms after which an idle connection is retired"),
+    "connectionTimeout": Setting(int, MS, minimum=250, meaning="ms a borrow may wait for a connection"),
+    "validationTimeout": Setting(int, MS, minimum=250, meaning="ms a liveness check may take"),
+    "idleTimeout": Setting(int, MS, meaning="ms an idle connection above minimumIdle is kept"),
+    "maximumPoolSize": Setting(int, minimum=1, maximum=16, meaning="connections in the (fixed-size) pool"),
+    "aliveBypassWindowMs": Setting(int, MS, meaning="ms since a connection's last use within which a borrow "
+                                                   "skips the liveness check (HikariCP's default 500)"),
+}
 CLIENTS = {c.name: c for c in (
     Client("pymysql", None, "PyMySQL (Debian python3-pymysql), the lab's probe"),
     Client("jdbc", "zoo-jdbc", "MySQL Connector/J 8.4.0", CONNECTOR_J, read_timeout="socketTimeout"),
-    Client("hikari", "zoo-hikari", "HikariCP 5.1.0 on Connector/J 8.4.0", {
-        **CONNECTOR_J,
-        "keepaliveTime": Setting(int, MS, meaning="ms between keepalive checks of an idle pooled connection"),
-        "maxLifetime": Setting(int, MS, meaning="ms after which an idle connection is retired"),
-        "connectionTimeout": Setting(int, MS, minimum=250, meaning="ms a borrow may wait for a connection"),
-        "validationTimeout": Setting(int, MS, minimum=250, meaning="ms a liveness check may take"),
-        "idleTimeout": Setting(int, MS, meaning="ms an idle connection above minimumIdle is kept"),
-        "maximumPoolSize": Setting(int, minimum=1, maximum=16, meaning="connections in the (fixed-size) pool"),
-        "aliveBypassWindowMs": Setting(int, MS, meaning="ms since a connection's last use within which a borrow "
-                                                       "skips the liveness check (HikariCP's default 500)"),
-    }, read_timeout="socketTimeout"),
+    Client("hikari", "zoo-hikari", "HikariCP 5.1.0 on Connector/J 8.4.0", {**CONNECTOR_J, **HIKARI_POOL},
+           read_timeout="socketTimeout"),
     Client("go", "zoo-go", "go-sql-driver/mysql v1.7.1 (database/sql, pool of one)", {
         "readTimeout": Setting(str, meaning="I/O read deadline per packet, e.g. '2s'"),
         "writeTimeout": Setting(str, meaning="I/O write deadline, e.g. '2s'"),
@@ -86,12 +93,11 @@ CLIENTS = {c.name: c for c in (
         "MYSQL_OPT_WRITE_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s per write to the server"),
         "MYSQL_OPT_CONNECT_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s a connect may take"),
     }, read_timeout="MYSQL_OPT_READ_TIMEOUT"),
-    Client("pgjdbc", "zoo-pgjdbc", "pgJDBC 42.7.4 (PostgreSQL's JDBC driver)", {
-        "socketTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a read on the socket may block (0: forever)"),
-        "connectTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a TCP connect may take (0: forever)"),
-        "loginTimeout": Setting(int, 1.0, maximum=86_400, meaning="s the whole connect and login may take"),
-        "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pgJDBC's default false)"),
-    }, read_timeout="socketTimeout", protocol="postgres"),
+    Client("pgjdbc", "zoo-pgjdbc", "pgJDBC 42.7.4 (PostgreSQL's JDBC driver)", PGJDBC, read_timeout="socketTimeout",
+           protocol="postgres"),
+    Client("hikari-pgjdbc", "zoo-hikari-pgjdbc", "HikariCP 5.1.0 on pgJDBC 42.7.4",
+           {**PGJDBC, **{k: v for k, v in HIKARI_POOL.items() if k != "maximumPoolSize"}},
+           read_timeout="socketTimeout", protocol="postgres"),
     Client("node-postgres", "zoo-node-postgres", "pg (node-postgres) 8.13.1 on Node.js (Debian)", {
         "query_timeout": Setting(int, MS, meaning="ms pg waits for a query's answer before it gives up (0: forever)"),
         "connectionTimeoutMillis": Setting(int, MS, meaning="ms a connect may take (0: forever)"),
@@ -113,6 +119,7 @@ VERSION_COMMANDS = {
     "go": "grep -ao 'go-sql-driver/mysql.v[0-9][0-9.]*' /usr/local/bin/zoo-go | head -1 | tr '\\t' ' '",
     "node": "node -p '\"mysql2 \" + require(\"/usr/local/lib/zoo/node/node_modules/mysql2/package.json\").version'",
     "pgjdbc": f"ls {JAVA_LIBRARIES} | grep postgresql",
+    "hikari-pgjdbc": f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|postgresql' | tr '\\n' ' '",
     "node-postgres": "node -p '\"pg \" + require(\"/usr/local/lib/zoo/node/node_modules/pg/package.json\").version'",
     "libmariadb": "dpkg-query -W -f='libmariadb3 ${Version}' libmariadb3",
 }

@@ -11,10 +11,11 @@ from tests.kernel_facts import assert_within, user_timeout_bounds
 from tests.scenarios.conftest import cells
 from tests.scenarios.test_client_zoo import assert_waited_for_the_kernel, kernel_bounds, lead
 
-CLIENTS = {"libpq": "psycopg2", "pgjdbc": "pgjdbc", "node-pg": "node-postgres"}   # cell prefix -> the run's name
+CLIENTS = {"libpq": "psycopg2", "pgjdbc": "pgjdbc", "hikari-pg": "hikari-pgjdbc", "node-pg": "node-postgres"}
 # What each application sees when the kernel gives up: libpq's and Node's messages carry the
 # kernel's errno; pgJDBC raises a PSQLException with SQLState 08006 (connection failure).
-KERNEL_GAVE_UP = {"libpq": "ETIMEDOUT", "pgjdbc": "PSQLException", "node-pg": "ETIMEDOUT"}
+KERNEL_GAVE_UP = {"libpq": "ETIMEDOUT", "pgjdbc": "PSQLException", "hikari-pg": "PSQLException",
+                  "node-pg": "ETIMEDOUT"}
 OWN_TIMEOUT_S = 3.0
 
 
@@ -24,12 +25,13 @@ def test_each_postgresql_client_waits_for_the_kernel_or_its_own_timeout(run_scen
     versions = json.loads((path / "env.json").read_text())["versions"]
     assert versions["client psycopg2"].startswith("psycopg2 2.") and versions["client node-postgres"] == "pg 8.13.1"
     assert versions["client pgjdbc"] == "postgresql-42.7.4.jar"
+    assert versions["client hikari-pgjdbc"].split() == ["HikariCP-5.1.0.jar", "postgresql-42.7.4.jar"]
     for prefix in CLIENTS:
         defaults = by_name[f"{prefix}-defaults"]
         assert_waited_for_the_kernel(summary, run, defaults, kernel_bounds(summary, defaults))
         assert defaults["probe"]["error"] == KERNEL_GAVE_UP[prefix], defaults["probe"]
         own = by_name[f"{prefix}-own-timeout"]
-        notice = lead(summary, "jdbc" if prefix == "pgjdbc" else prefix)      # a JVM's notice, as Connector/J's
+        notice = lead(summary, "jdbc" if "jdbc" in CLIENTS[prefix] else prefix)   # a JVM's notice, as Connector/J's
         assert_within(own["probe"]["detect_s"], (OWN_TIMEOUT_S - 0.05, OWN_TIMEOUT_S + 0.5 + notice), own["cell"])
         assert own["probe"]["error"] in ("TIMEOUT", "Query_read_timeout", "PSQLException"), own["probe"]
         ut = by_name[f"{prefix}-ut5000"]
