@@ -39,7 +39,7 @@ help: check
 	@echo "                          KEEPALIVED=\"delay_loop=2 retry=1 vrrp=sync ...\" (scenarios whose director keepalived runs)"
 	@echo "                          CONNECT_PROBE=N (N connects/s through the VIP: connection-setup latency; 0: none)"
 	@echo "make plan scenario=ID|FILE  what a run would do (where, cells, steps, model, keepalived.conf, time); nothing started"
-	@echo "make explain FROM=dir/  an incident's folder (sysctl.txt, driver.url, keepalived.conf, incident.yaml) answered"
+	@echo "make explain FROM=dir/  an incident's folder (sysctl.txt, driver.url, keepalived.conf or haproxy.cfg, incident.yaml) answered"
 	@echo "make replay FROM=dir/   that incident replayed: your cell and six cures in one failover, ranked (a guest)"
 	@echo "make scenarios     list the scenarios"
 	@echo "make report [RUN=dir]  results/index.html of every run; with RUN, re-render that run's page too"

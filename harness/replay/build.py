@@ -5,6 +5,7 @@ one the dump came from. Pure: a scenario definition and the lines that say what 
 import copy
 import re
 
+from ..errors import InvalidInput
 from ..measure import kernel_model
 from ..measure.sysctl_knobs import SYSCTL_KNOBS
 from ..settings.targets import KNOWN_SERIES
@@ -45,6 +46,10 @@ def cell_sysctls(dump, series):
 
 def scenario(incident):
     """(scenario definition, kernel series, lines saying what was chosen) for the incident."""
+    if incident.haproxy:
+        raise InvalidInput(f"{incident.haproxy.source}: the replay runs its failover behind keepalived; a replay "
+                           f"behind HAProxy is not built yet: make explain FROM={incident.folder}/ answers with "
+                           "HAProxy's settings")
     driver, keepalived, dump = incident.driver, incident.keepalived, incident.sysctl
     series, kernel_line = kernel_for(dump.kernel_release if dump else None)
     lines = [kernel_line]

@@ -1,0 +1,204 @@
+"""An operator's haproxy.cfg -> the lab's HAProxy settings (control.haproxy), each directive used,
+named as not modelled, or of no bearing on a failover; refused with file:line where the lab cannot
+stand in for it. The database's backend is the `backend` or `listen` section whose servers listen
+on 3306 or 5432 (else the only one with servers); its first server that is not `backup` is the
+primary, a `backup` server the standby. What it inherits comes from the `defaults` section before
+it, as in HAProxy (its configuration manual, sections 2.5, 4 and 5)."""
+import dataclasses
+import re
+
+from ..errors import InvalidInput
+
+SECTIONS = {"global", "defaults", "frontend", "backend", "listen", "peers", "resolvers", "userlist", "program",
+            "cache", "mailers", "http-errors", "ring"}
+DATABASE_PORTS = ("3306", "5432")
+TIME = re.compile(r"^(\d+(?:\.\d+)?)(us|ms|s|m|h|d)?$")
+UNIT_S = {"us": 1e-6, "ms": 1e-3, None: 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+TIMEOUTS = {"connect", "client", "server", "tunnel", "check"}
+OPTIONS = {"redispatch", "clitcpka", "srvtcpka", "nolinger"}
+SERVER_TIMERS = {"inter", "fastinter", "downinter"}
+SERVER_COUNTS = {"fall", "rise"}
+NO_BEARING = {"log", "maxconn", "balance", "bind", "stats", "daemon", "user", "group", "chroot", "pidfile",
+              "nbthread", "cpu-map", "description", "default_backend", "use_backend", "ca-base", "crt-base",
+              "ssl-default-bind-ciphers", "ssl-default-bind-options", "log-format", "errorfile", "hash-type",
+              "tune.ssl.default-dh-param", "master-worker", "node", "ulimit-n"}
+NO_BEARING_OPTIONS = {"tcplog", "httplog", "dontlognull", "log-health-checks", "logasap", "splice-auto"}
+SERVER_NO_BEARING = {"check", "port", "addr", "weight", "maxconn", "minconn", "maxqueue", "id", "cookie", "agent-check",
+                     "agent-port", "agent-inter", "slowstart", "init-addr", "resolvers", "check-send-proxy"}
+
+
+@dataclasses.dataclass
+class Line:
+    where: str
+    words: tuple
+
+
+@dataclasses.dataclass
+class HaproxyImport:
+    source: str
+    settings: dict = dataclasses.field(default_factory=dict)    # control.haproxy's settings
+    used: list = dataclasses.field(default_factory=list)
+    not_modelled: list = dataclasses.field(default_factory=list)
+    no_bearing: list = dataclasses.field(default_factory=list)
+
+    def lines(self):
+        return (self.used + [f"{line} (not modelled)" for line in self.not_modelled]
+                + ([f"{self.source}: no bearing on a failover: {', '.join(sorted(set(self.no_bearing)))}"]
+                   if self.no_bearing else []))
+
+    def explain_words(self):
+        words = " ".join(f"{key}={str(value).lower() if isinstance(value, bool) else f'{value:g}' if isinstance(value, float) else value}"
+                         for key, value in self.settings.items())
+        return [f"HAPROXY={words}"] if words else ["HAPROXY=inter=2"]     # HAProxy's defaults, said as one
+
+
+def seconds(text, where):
+    m = TIME.match(text)
+    if not m:
+        raise InvalidInput(f"{where}: {text!r}: not one of HAProxy's times (a number with us, ms, s, m, h or d)")
+    return round(float(m.group(1)) * UNIT_S[m.group(2)], 6)
+
+
+def sections(text, source):
+    """[(keyword, name, [Line])] in the file's order."""
+    found = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        words = tuple(raw.split("#", 1)[0].split())
+        if not words:
+            continue
+        where = f"{source}:{number}"
+        if words[0] in SECTIONS:
+            found.append((words[0], words[1] if len(words) > 1 else "", []))
+        elif not found:
+            raise InvalidInput(f"{where}: {words[0]}: outside any section")
+        else:
+            found[-1][2].append(Line(where, words))
+    return found
+
+
+def read(path):
+    return interpret(path.read_text(errors="replace"), str(path))
+
+
+def interpret(text, source="haproxy.cfg"):
+    parsed = sections(text, source)
+    candidates = [(i, s) for i, s in enumerate(parsed) if s[0] in ("backend", "listen")
+                  and any(line.words[0] == "server" for line in s[2])]
+    database = [(i, s) for i, s in candidates if any(line.words[0] == "server" and len(line.words) > 2
+                                                     and line.words[2].rsplit(":", 1)[-1] in DATABASE_PORTS
+                                                     for line in s[2])]
+    chosen = database or candidates
+    if len(chosen) != 1:
+        names = ", ".join(s[1] for _, s in chosen) or "none"
+        raise InvalidInput(f"{source}: the lab models one database backend; backends with servers on "
+                           f"{' or '.join(DATABASE_PORTS)}: {names}")
+    index, backend = chosen[0]
+    found = HaproxyImport(source)
+    defaults = next((s for s in reversed(parsed[:index]) if s[0] == "defaults"), None)
+    for section in ([defaults] if defaults else []) + [backend]:
+        for line in section[2]:
+            _directive(line, found)
+    servers = [line for line in backend[2] if line.words[0] == "server"]
+    if not any("backup" not in line.words for line in servers):
+        raise InvalidInput(f"{servers[0].where}: every server is `backup`: the lab needs a primary")
+    for section in parsed:
+        keyword, name, lines = section
+        if section is backend or section is defaults or not lines:
+            continue
+        if keyword == "global":
+            found.no_bearing.append("global (the process's settings)")
+        else:
+            found.not_modelled.append(f"{lines[0].where}: {keyword} {name}: not read: the lab reads the database's "
+                                      f"backend ({backend[1]}) and the defaults before it")
+    return found
+
+
+def _directive(line, found):
+    words, where = line.words, line.where
+    key = words[0]
+    if key == "mode":
+        if words[1:2] != ("tcp",):
+            raise InvalidInput(f"{where}: mode {' '.join(words[1:])}: the lab's HAProxy runs in TCP mode")
+        found.used.append(f"{where}: mode tcp")
+    elif key == "timeout" and len(words) > 2:
+        if words[1] in TIMEOUTS:
+            found.settings[f"timeout_{words[1]}"] = seconds(words[2], where)
+            found.used.append(f"{where}: timeout {words[1]} {words[2]}: timeout_{words[1]}={found.settings[f'timeout_{words[1]}']:g} s")
+        else:
+            found.not_modelled.append(f"{where}: timeout {words[1]}")
+    elif key == "retries":
+        found.settings["retries"] = int(words[1])
+        found.used.append(f"{where}: retries {words[1]}")
+    elif key in ("option", "no") and len(words) > 1:
+        _option(words[1:] if key == "option" else words[2:], key == "option", line, found)
+    elif key in ("srvtcpka-idle", "srvtcpka-intvl"):
+        found.settings[key.replace("-", "_")] = seconds(words[1], where)
+        found.used.append(f"{where}: {key} {words[1]}")
+    elif key == "srvtcpka-cnt":
+        found.settings["srvtcpka_cnt"] = int(words[1])
+        found.used.append(f"{where}: {key} {words[1]}")
+    elif key in ("default-server", "server"):
+        _server(words[1:] if key == "default-server" else words[3:], line, found,
+                primary=key == "server" and "backup" not in words)
+    elif key == "tcp-check":
+        found.not_modelled.append(f"{where}: {' '.join(words)}: the lab's tcp check is a connect")
+    elif key == "http-check":
+        found.not_modelled.append(f"{where}: {' '.join(words)}")
+    elif key in NO_BEARING:
+        found.no_bearing.append(key)
+    else:
+        found.not_modelled.append(f"{where}: {' '.join(words)}")
+
+
+def _option(words, on, line, found):
+    name, where = words[0], line.where
+    if name in OPTIONS:
+        found.settings[name] = on
+        found.used.append(f"{where}: {'' if on else 'no '}option {name}: {name}={str(on).lower()}")
+    elif name == "mysql-check":
+        found.settings["check"] = "mysql"
+        found.used.append(f"{where}: option mysql-check: check=mysql")
+        if len(words) > 1:
+            found.not_modelled.append(f"{where}: option mysql-check {' '.join(words[1:])}: the lab's check logs in "
+                                      "with no user")
+    elif name == "tcp-check":
+        found.settings["check"] = "tcp"
+        found.used.append(f"{where}: option tcp-check: check=tcp")
+    elif name in NO_BEARING_OPTIONS:
+        found.no_bearing.append(f"option {name}")
+    else:
+        found.not_modelled.append(f"{where}: option {' '.join(words)}" + (
+            ": an HTTP check (Patroni's /primary is control: patroni's)" if name == "httpchk" else ""))
+
+
+def _server(words, line, found, primary):
+    """A server's (or default-server's) options; only the primary's and default-server's are the
+    lab's (HAProxy's checks of the standby decide nothing about the primary's death)."""
+    where, i = line.where, 0
+    while i < len(words):
+        word = words[i]
+        value = words[i + 1] if i + 1 < len(words) else None
+        if word in SERVER_TIMERS or word in SERVER_COUNTS or word == "tcp-ut":
+            if primary or line.words[0] == "default-server":
+                key = "tcp_ut_server" if word == "tcp-ut" else word
+                found.settings[key] = int(value) if word in SERVER_COUNTS else seconds(value, where)
+                found.used.append(f"{where}: {word} {value}: {key}={found.settings[key]:g}")
+            i += 2
+        elif word in ("on-marked-down", "on-marked-up"):
+            wanted = {"on-marked-down": "shutdown-sessions", "on-marked-up": "shutdown-backup-sessions"}[word]
+            if value == wanted:
+                key = value.replace("-", "_")
+                found.settings[key] = True
+                found.used.append(f"{where}: {word} {value}: {key}=true")
+            else:
+                found.not_modelled.append(f"{where}: {word} {value}")
+            i += 2
+        elif word == "backup":
+            found.used.append(f"{where}: backup: the lab's standby")
+            i += 1
+        elif word in SERVER_NO_BEARING:
+            found.no_bearing.append(f"server {word}")
+            i += 2 if word not in ("check", "check-send-proxy", "agent-check") else 1
+        else:
+            found.not_modelled.append(f"{where}: {line.words[0]} ... {word}")
+            i += 1
