@@ -31,8 +31,10 @@ def prepare(folder):
 def finish(replay, run, kernel):
     """replay.json, the incident's files and replay.html in the run's directory; (ranking, page)."""
     yours = replay.definition["cells"][0]
-    cures, _ = build.cures_for(yours["client"], yours.get("tcp_retries2", 15))
+    haproxy = replay.incident.haproxy
+    cures, _ = build.cures_of(yours, haproxy.settings if haproxy else None)
     record = {"folder": replay.incident.folder, "kernel": kernel, "imports": replay.incident.lines(),
+              "director": "HAProxy" if haproxy else "keepalived",
               "chosen": list(replay.chosen), "cures": [{"name": c.name, "change": c.change, "cost": c.cost}
                                                        for c in cures],
               "incident": dict(replay.incident.incident_times.after_death_s) if replay.incident.incident_times else {}}

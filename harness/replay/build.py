@@ -5,11 +5,12 @@ one the dump came from. Pure: a scenario definition and the lines that say what 
 import copy
 import re
 
-from ..errors import InvalidInput
+from ..control.haproxy_settings import HaproxySettings
 from ..measure import kernel_model
+from ..report.explain_haproxy import ending
 from ..measure.sysctl_knobs import SYSCTL_KNOBS
 from ..settings.targets import KNOWN_SERIES
-from .cures import cures_for
+from .cures import cures_for, haproxy_cures
 
 YOURS = "yours"
 DEFAULT_SERIES = "6.12"
@@ -46,10 +47,6 @@ def cell_sysctls(dump, series):
 
 def scenario(incident):
     """(scenario definition, kernel series, lines saying what was chosen) for the incident."""
-    if incident.haproxy:
-        raise InvalidInput(f"{incident.haproxy.source}: the replay runs its failover behind keepalived; a replay "
-                           f"behind HAProxy is not built yet: make explain FROM={incident.folder}/ answers with "
-                           "HAProxy's settings")
     driver, keepalived, dump = incident.driver, incident.keepalived, incident.sysctl
     series, kernel_line = kernel_for(dump.kernel_release if dump else None)
     lines = [kernel_line]
@@ -61,26 +58,32 @@ def scenario(incident):
     sysctls, dropped = cell_sysctls(dump, series)
     yours.update(sysctls)
     lines += dropped
-    cures, left_out = cures_for(client, yours.get("tcp_retries2", 15))
+    cures, left_out = cures_of(yours, incident.haproxy.settings if incident.haproxy else None)
     lines += [f"not measured: {why}" for why in left_out]
     cells = [copy.deepcopy(yours)] + [_with_cure(yours, cure) for cure in cures]
-    control = dict(keepalived.settings) if keepalived else {}
-    if control.pop("vrrp", None):
-        lines.append("vrrp_instance: a backup director matters when the director fails; the replayed death is the "
-                     "database's, so one director runs")
-        control.pop("advert_int", None)
-        control.pop("preempt", None)
-    control["directors"] = {"reset": {"expire_nodest_conn": 1}}
+    if incident.haproxy:
+        control = dict(incident.haproxy.settings)
+        control["directors"] = haproxy_cures(control)[1]
+        plane, behind, observe = "haproxy", "HAProxy", haproxy_observe_s(yours, control)
+    else:
+        control = dict(keepalived.settings) if keepalived else {}
+        if control.pop("vrrp", None):
+            lines.append("vrrp_instance: a backup director matters when the director fails; the replayed death is "
+                         "the database's, so one director runs")
+            control.pop("advert_int", None)
+            control.pop("preempt", None)
+        control["directors"] = {"reset": {"expire_nodest_conn": 1}}
+        plane, behind, observe = "keepalived", "keepalived", observe_s(yours, control)
     definition = {
         "description": f"The replay of {incident.folder}: the operator's cell and {len(cures)} cures through one "
-                       "silent death of the primary, behind keepalived with the operator's timers.",
-        "control": {"keepalived": control},
+                       f"silent death of the primary, behind {behind} with the operator's timers.",
+        "control": {plane: control},
         "load": {"probe": {"proto": "mysql", "interval_ms": 100}, "writer": {"rate_per_s": 4}},
         "namespaces": "netns",
         "cells": cells,
         "warmup_s": 10,
         "steps": [{"fault": "silent_kill", "target": "mysql-primary"}],
-        "observe_s": observe_s(yours, control),
+        "observe_s": observe,
     }
     if keepalived and keepalived.idle_timeout_s:
         definition["lb"] = {"idle_timeout_s": keepalived.idle_timeout_s}
@@ -93,6 +96,23 @@ def _with_cure(yours, cure):
         if isinstance(value, dict):
             cell[key] = {**yours.get(key, {}), **value}
     return cell
+
+
+def cures_of(yours, haproxy_settings=None):
+    """(cures, [why one is left out]) for the operator's cell: the client's own, and behind HAProxy
+    HAProxy's (an IPVS director's reset does not apply there)."""
+    director = "haproxy" if haproxy_settings is not None else "keepalived"
+    cures, left_out = cures_for(yours["client"], yours.get("tcp_retries2", 15), director)
+    if haproxy_settings is not None:
+        cures += haproxy_cures(haproxy_settings)[0]
+    return cures, left_out
+
+
+def haproxy_observe_s(yours, control):
+    """Long enough for the operator's own cell behind HAProxy: the first of HAProxy's limits (its
+    markdown with shutdown-sessions, its timeouts, the proxy host's kernel), or the client's own."""
+    settings = HaproxySettings(**{k: v for k, v in control.items() if k != "directors"})
+    return int(ending(settings, yours.get("read_timeout_s", 0))[0][0] + 60)
 
 
 def observe_s(yours, control):

@@ -18,7 +18,29 @@ class Cure:
     cell: dict                # the keys this cure sets on the operator's cell
 
 
-def cures_for(client, retries2=15):
+def haproxy_cures(settings):
+    """(cures, {variant: HAProxy settings over the operator's}) on HAProxy's side, each a director of
+    its own: those the operator's haproxy.cfg does not have already."""
+    out, variants = [], {}
+    if not settings.get("shutdown_sessions"):
+        out.append(Cure("haproxy-shutdown", "on-marked-down shutdown-sessions on HAProxy",
+                        "a session is cut whenever its server is marked down, by a flapping check too",
+                        {"director": "shutdown"}))
+        variants["shutdown"] = {"shutdown_sessions": True}
+    if not 0 < settings.get("timeout_server", 0) <= 10:
+        out.append(Cure("haproxy-tserver-10s", "timeout server 10s on HAProxy",
+                        "a query that runs longer than 10 s without an answer is cut by HAProxy",
+                        {"director": "tserver"}))
+        variants["tserver"] = {"timeout_server": 10}
+    if settings.get("server_tcp_retries2", 15) > 5:
+        out.append(Cure("haproxy-host-retries2-5", "net.ipv4.tcp_retries2=5 on the HAProxy host",
+                        "every server-side connection of the proxy host gives up after ~13 s of retransmissions",
+                        {"director": "serverleg"}))
+        variants["serverleg"] = {"server_tcp_retries2": 5}
+    return tuple(out), variants
+
+
+def cures_for(client, retries2=15, director="keepalived"):
     """(cures, [why a cure is left out]) for the operator's client; a lower tcp_retries2 is a cure
     only below the operator's own."""
     out, left_out = [], []
@@ -47,9 +69,10 @@ def cures_for(client, retries2=15):
     out += [cure for cure in lower if cure.cell["tcp_retries2"] < retries2]
     left_out += [f"tcp_retries2={cure.cell['tcp_retries2']}: not below yours ({retries2})" for cure in lower
                  if cure.cell["tcp_retries2"] >= retries2]
-    out += [Cure("director-reset", "net.ipv4.vs.expire_nodest_conn=1 on the director",
-                 "none for the client; the director resets the flows of any server taken out, a drained one's too",
-                 {"director": "reset"})]
+    if director == "keepalived":
+        out += [Cure("director-reset", "net.ipv4.vs.expire_nodest_conn=1 on the director",
+                     "none for the client; the director resets the flows of any server taken out, a drained one's too",
+                     {"director": "reset"})]
     if spec.via_libc:
         out.append(Cure("keepalive-5-1-3", "SO_KEEPALIVE 5/1/3 on the socket",
                         "three probes a second on idle connections; acts only while nothing is outstanding",

@@ -61,8 +61,8 @@ def render(path, ranking: Ranking, replay, run_page):
             "<table><tr><th>cell</th><th>change</th><th>back after the death</th><th>saved</th><th>the client saw</th>"
             "<th>model (error)</th><th>cost</th></tr>", *rows, "</table>",
             *[f"<p>{html.escape(note)}</p>" for note in [_late_note(ranking)] if note],
-            "<p>Every cell ran through the same failover: one silent death of the primary behind keepalived with "
-            "your timers. \"Back\" is the death to the client's first answer again; \"saved\" is your cell's back "
+            f"<p>Every cell ran through the same failover: one silent death of the primary behind "
+            f"{html.escape(replay.get('director', 'keepalived'))} with your timers. \"Back\" is the death to the client's first answer again; \"saved\" is your cell's back "
             "less the cure's.</p>",
             f'<p>The run\'s own page, with every signal: <a href="{html.escape(run_page)}">{html.escape(run_page)}</a></p>',
             "<h2>What was imported, and what was not</h2>",

@@ -7,7 +7,9 @@ import pytest
 from harness import imports
 from harness.errors import InvalidInput
 from harness.imports import haproxy_import
+from harness.replay import build
 from harness.report import explain
+from harness.scenario import parse_definition
 
 FIXTURE = Path(__file__).parent / "fixtures" / "haproxy" / "incident-haproxy.cfg"
 
@@ -53,13 +55,23 @@ def test_a_directive_it_does_not_model_is_named_never_dropped():
     assert haproxy_import.seconds("1500", "x") == 1.5 and haproxy_import.seconds("2m", "x") == 120.0
 
 
-def test_an_incident_folder_takes_one_director_and_the_replay_says_it_has_no_haproxy_yet(tmp_path):
+def test_an_incident_behind_haproxy_is_replayed_behind_haproxy_with_its_own_cures(tmp_path):
     (tmp_path / "haproxy.cfg").write_text(FIXTURE.read_text())
     incident = imports.from_dir(str(tmp_path))
     assert incident.haproxy.settings["inter"] == 3.0 and incident.explain_words()[0].startswith("HAPROXY=")
-    from harness.replay import build
-    with pytest.raises(InvalidInput, match="a replay behind HAProxy is not built yet"):
-        build.scenario(incident)
+    definition, _, _ = build.scenario(incident)
+    control = definition["control"]["haproxy"]
+    assert control["inter"] == 3.0 and control["shutdown_sessions"] is True
+    # the operator has shutdown-sessions already: the cures are the two HAProxy settings it lacks
+    assert control["directors"] == {"tserver": {"timeout_server": 10}, "serverleg": {"server_tcp_retries2": 5}}
+    names = [cell["name"] for cell in definition["cells"]]
+    assert "director-reset" not in names and {"haproxy-tserver-10s", "haproxy-host-retries2-5"} <= set(names)
+    parsed = parse_definition(definition, "the replay", "replay")
+    assert parsed.control == "haproxy"
+    # the run observes the operator's wait to its end: the markdown (3 s checks, fall 3) with
+    # shutdown-sessions, well before its timeout server 30m
+    assert definition["observe_s"] < 120
+
     (tmp_path / "keepalived.conf").write_text("virtual_server 10.0.0.10 3306 {\n  real_server 10.0.0.1 3306 {\n  }\n}\n")
     with pytest.raises(InvalidInput, match="keepalived.conf and haproxy.cfg: one director"):
         imports.from_dir(str(tmp_path))
