@@ -2,10 +2,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketAddress;
-import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.Properties;
 import javax.net.SocketFactory;
 
@@ -59,29 +56,7 @@ public class PgJdbcProbe {
             String[] kv = args[i].split("=", 2);
             props.setProperty(kv[0], kv[1]);
         }
-        Connection conn = null;
-        int number = 0;
-        do {
-            double t0 = ZooLog.now();
-            try {
-                if (conn == null) {
-                    number = 0;
-                    conn = DriverManager.getConnection(url, props);
-                    number = connections;
-                }
-                try (Statement st = conn.createStatement();
-                     ResultSet rs = st.executeQuery("SELECT current_setting('lab.server_name')")) {
-                    rs.next();
-                    ZooLog.ok(t0, rs.getString(1), number);
-                }
-            } catch (Exception e) {
-                ZooLog.failed(t0, e, number);
-                if (conn != null) {
-                    try { conn.close(); } catch (Exception ignored) { }
-                    conn = null;
-                }
-            }
-            ZooLog.pace(t0, intervalMs);
-        } while (ZooLog.now() < deadline);
+        ZooSingleConnection.run(() -> DriverManager.getConnection(url, props), conn -> connections,
+                                "SELECT current_setting('lab.server_name')", intervalMs, deadline);
     }
 }
