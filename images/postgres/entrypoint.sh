@@ -36,6 +36,9 @@ else
       rm -rf "${DATA:?}"/*; sleep 0.5
     done
     [ -f "$DATA/PG_VERSION" ] || { echo "replica: no base backup from $PRIMARY_HOST:" >&2; cat /tmp/basebackup.err >&2; exit 1; }
+    # The copy may carry the primary's ALTER SYSTEM (REPLICATION=sync: synchronous_standby_names):
+    # promoted, a server that kept it would wait on every commit for a standby it does not have.
+    sed -i '/^synchronous_standby_names/d' "$DATA/postgresql.auto.conf"
   fi
 fi
 chown -R postgres:postgres "$DATA"

@@ -88,6 +88,9 @@ def test_a_lagging_replica_promoted_loses_acknowledged_writes_only_without_semi_
         # PostgreSQL waits for the standby with no timeout: the commit the cut held is never acknowledged
         assert lost == [] and data["replication"] == "sync", data
         assert data["attempts"]["in_doubt"] >= 1, "the write the cut held found no answer"
+        # and the promoted replica takes writes: it does not wait for a standby of its own
+        assert any(r["outcome"] == "ack" and r.get("server") == "mysql-replica" for r in attempts), \
+            "no write acknowledged by the promoted replica"
     else:
         # every lost write is one the primary, by its own count, committed without the replica's
         # receipt (5 runs of 6: exactly as many; once MariaDB counted 207 for 192 lost, falling back twice)
