@@ -5,11 +5,13 @@ only), as Patroni's own HAProxy template does. After a silent death of the prima
 scripted: Patroni's leader key expires (ttl), the replica takes it and promotes itself, HAProxy's
 checks mark the dead server down and the promoted one up. Its knobs are HAProxy's (haproxy.py) and
 Patroni's DCS timers. docs/facts/postgres.md."""
+import dataclasses
+
 from ..measure.health_checks import stamp
 from ..topology import BACK
 from .base import NoticeWindow, Setting
 from .haproxy import Haproxy
-from .haproxy_settings import PATRONI_CHECK, HaproxySettings
+from .haproxy_settings import PATRONI_CHECK
 
 DCS = "dcs"                  # the etcd service's name
 DCS_HOST = 30                # its address on the back network: <prefix>.30
@@ -42,7 +44,7 @@ class Patroni(Haproxy):
         self.patroni = {name: values.pop(name, default) for name, default in PATRONI_DEFAULTS.items()}
         super().__init__(tuple(values.items()))
         self.settings = dict(settings)
-        self.config = HaproxySettings(**{**self.config.__dict__, "check": PATRONI_CHECK})
+        self.config = dataclasses.replace(self.config, check=PATRONI_CHECK)
 
     @classmethod
     def problem(cls, settings):

@@ -6,10 +6,10 @@ import itertools
 from .. import topology
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..faults.base import FAULTS, Param
-from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROTOCOL_TITLES
+from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from .client_settings import read_client
-from ..control.base import CONTROL_PLANES
 from .control import director_variants, needs_ipvs, read_control
+from .engine_fit import check_accounts, check_engine
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
 from .loads import paced, read_lb, read_load, read_replication
 from .model import ACCOUNTS, Cell, Scenario, Step
@@ -226,13 +226,9 @@ def _parse(raw, scenario_id):
     if len(set(names)) != len(names):
         duplicate = next(n for n in names if names.count(n) > 1)
         raise ScenarioError(f"cells: two cells are named {duplicate!r}; give them distinct names")
-    _check_accounts(cells, probe)
+    check_accounts(cells, probe)
     engine = DATABASES[database]()
-    _check_engine(engine, cells, control_settings)
-    plane_databases = CONTROL_PLANES[control].databases
-    if plane_databases and database not in plane_databases:
-        raise ScenarioError(f"control: {control} runs with database {' or '.join(plane_databases)} "
-                            f"(DB_ENGINE={plane_databases[0]}), not {database}")
+    check_engine(engine, control, cells, control_settings)
     writer = writer and dataclasses.replace(writer, proto=engine.wire_protocol)
 
     raw_steps = r.get("steps", list, required=True)
@@ -262,44 +258,6 @@ def _parse(raw, scenario_id):
         control=control, control_settings=control_settings,
         database=database, replication=read_replication(raw, database),
     )
-
-
-def _check_engine(engine, cells, control_settings):
-    """What runs only against MySQL's protocol (MariaDB's too), refused on another engine by name."""
-    speaks_other = next((c for c in cells if c.client != DEFAULT_CLIENT
-                         and CLIENTS[c.client].protocol != engine.wire_protocol), None)
-    if speaks_other:
-        raise ScenarioError(f"cells: {speaks_other.name} uses the {speaks_other.client} client, a "
-                            f"{PROTOCOL_TITLES[CLIENTS[speaks_other.client].protocol]} driver: not on {engine.title} "
-                            f"(database: {engine.name})")
-    if engine.wire_protocol == "mysql":
-        return
-    mysql_only = [f"cells: {c.name} logs in with an account of its own (MySQL's login cache)"
-                  for c in cells if c.account != "shared"]
-    if _names_setting(control_settings, ("check", "mysql")):
-        mysql_only.append("control: check: mysql speaks MySQL's handshake")
-    if mysql_only:
-        raise ScenarioError(f"{mysql_only[0]}: not on {engine.title} (database: {engine.name}) yet")
-
-
-def _names_setting(settings, pair):
-    """Whether (name, value) is among settings' pairs, a director variant's included."""
-    return any(item == pair or (isinstance(item, tuple) and _names_setting(item, pair)) for item in settings)
-
-
-def _check_accounts(cells, probe):
-    own = [c for c in cells if c.account != "shared"]
-    if own and probe.proto != "mysql":
-        raise ScenarioError(f"cells: {own[0].name} logs in with an account of its own; load.probe.proto is "
-                            f"{probe.proto}, not mysql")
-    users = {}
-    for cell in own:
-        if not cell.name.replace("-", "").replace("_", "").isalnum():
-            raise ScenarioError(f"cells: {cell.name!r} names its account: letters, digits, '-' and '_' only")
-        other = users.setdefault(cell.database_user, cell.name)
-        if other != cell.name:
-            raise ScenarioError(f"cells: {other} and {cell.name} would log in as one account "
-                                f"({cell.database_user}); shorten their names")
 
 
 def _fault_settings(steps):

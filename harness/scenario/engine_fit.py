@@ -1,0 +1,47 @@
+"""Whether a scenario's parts fit the database engine it runs: each refusal names the part."""
+from ..control.base import CONTROL_PLANES
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROTOCOL_TITLES
+from .reader import ScenarioError
+
+
+def check_engine(engine, control, cells, control_settings):
+    """What a scenario runs that the engine cannot take, refused by name: a control plane made for
+    another engine, a client speaking another protocol, what works only against MySQL's."""
+    plane_databases = CONTROL_PLANES[control].databases
+    if plane_databases and engine.name not in plane_databases:
+        raise ScenarioError(f"control: {control} runs with database {' or '.join(plane_databases)} "
+                            f"(DB_ENGINE={plane_databases[0]}), not {engine.name}")
+    speaks_other = next((c for c in cells if c.client != DEFAULT_CLIENT
+                         and CLIENTS[c.client].protocol != engine.wire_protocol), None)
+    if speaks_other:
+        raise ScenarioError(f"cells: {speaks_other.name} uses the {speaks_other.client} client, a "
+                            f"{PROTOCOL_TITLES[CLIENTS[speaks_other.client].protocol]} driver: not on {engine.title} "
+                            f"(database: {engine.name})")
+    if engine.wire_protocol == "mysql":
+        return
+    mysql_only = [f"cells: {c.name} logs in with an account of its own (MySQL's login cache)"
+                  for c in cells if c.account != "shared"]
+    if _names_setting(control_settings, ("check", "mysql")):
+        mysql_only.append("control: check: mysql speaks MySQL's handshake")
+    if mysql_only:
+        raise ScenarioError(f"{mysql_only[0]}: not on {engine.title} (database: {engine.name}) yet")
+
+
+def _names_setting(settings, pair):
+    """Whether (name, value) is among settings' pairs, a director variant's included."""
+    return any(item == pair or (isinstance(item, tuple) and _names_setting(item, pair)) for item in settings)
+
+
+def check_accounts(cells, probe):
+    own = [c for c in cells if c.account != "shared"]
+    if own and probe.proto != "mysql":
+        raise ScenarioError(f"cells: {own[0].name} logs in with an account of its own; load.probe.proto is "
+                            f"{probe.proto}, not mysql")
+    users = {}
+    for cell in own:
+        if not cell.name.replace("-", "").replace("_", "").isalnum():
+            raise ScenarioError(f"cells: {cell.name!r} names its account: letters, digits, '-' and '_' only")
+        other = users.setdefault(cell.database_user, cell.name)
+        if other != cell.name:
+            raise ScenarioError(f"cells: {other} and {cell.name} would log in as one account "
+                                f"({cell.database_user}); shorten their names")
