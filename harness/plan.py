@@ -79,7 +79,11 @@ def cell_knobs(cell):
     if cell.read_timeout_s:
         knobs.append(f"read timeout {cell.read_timeout_s:g} s")
     knobs += [f"{k}={v}" for k, v in cell.client_settings]
-    return f"{cell.client}: " + (", ".join(knobs) or "kernel defaults")
+    pool = ""
+    if cell.pool:
+        pool = f" through {cell.pool}" + (f" ({', '.join(f'{k}={v}' for k, v in cell.pool_settings)})"
+                                          if cell.pool_settings else "")
+    return f"{cell.client}{pool}: " + (", ".join(knobs) or "kernel defaults")
 
 
 def keepalived_files(scenario, environ):

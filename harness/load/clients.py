@@ -104,6 +104,14 @@ CLIENTS = {c.name: c for c in (
         "keepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pg's default false)"),
         "keepAliveInitialDelayMillis": Setting(int, MS, meaning="ms idle before the first keepalive probe"),
     }, read_timeout="query_timeout", protocol="postgres"),
+    Client("pgx", "zoo-pgx", "pgx v5.7.6 (Go, database/sql via pgx/stdlib, pool of one)", {
+        "queryTimeout": Setting(str, meaning="the application's context deadline per query, e.g. '3s' (pgx has "
+                                             "no read timeout of its own)"),
+        "connect_timeout": Setting(int, 1.0, maximum=86_400, meaning="s a connect may take (pgx's; 0: forever)"),
+        "tcp_user_timeout": Setting(int, MS, meaning="libpq's name, not pgx's: pgx sends it to the server as a "
+                                                     "run-time setting, so the server's socket takes it, not the "
+                                                     "client's"),
+    }, read_timeout="queryTimeout", via_libc=False, protocol="postgres"),
     # sysbench has no read timeout of its own; it runs on the scenario's load.sysbench tables.
     Client("sysbench", "zoo-sysbench", "sysbench 1.0.20 (Debian) oltp_read_only, 1 thread, on MariaDB Connector/C"),
 )}
@@ -121,5 +129,6 @@ VERSION_COMMANDS = {
     "pgjdbc": f"ls {JAVA_LIBRARIES} | grep postgresql",
     "hikari-pgjdbc": f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|postgresql' | tr '\\n' ' '",
     "node-postgres": "node -p '\"pg \" + require(\"/usr/local/lib/zoo/node/node_modules/pg/package.json\").version'",
+    "pgx": "grep -ao 'jackc/pgx/v5@v[0-9][0-9.]*' /usr/local/bin/zoo-pgx | head -1 | sed 's/.*@/pgx /'",
     "libmariadb": "dpkg-query -W -f='libmariadb3 ${Version}' libmariadb3",
 }

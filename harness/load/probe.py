@@ -14,15 +14,16 @@ SETTLE_OPS, SETTLE_INTERVAL_MS = 30, 10
 GROUP_COMMAND = ("env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "probe", "--group")
 
 
-def settings(scenario, cell, vip, duration_s, netns=None, phase=0.0):
-    """{"cell", "env", "argv", "netns"} of the cell's probe: libsockopts applies env's socket options
+def settings(scenario, cell, target, duration_s, netns=None, phase=0.0):
+    """{"cell", "env", "argv", "netns"} of the cell's probe against target, (host, port or None): libsockopts applies env's socket options
     at each connect. An idle cell goes quiet when told (IDLE_COMMAND) and stays quiet for idle_s.
     netns: the file of the network namespace its probe enters first (None: the container's own).
     phase: where in the interval (0 to 1) its ticks fall, against probes started with it: probes
     ticking together would all meet the fault at the same point of their interval, and a grid
     would measure one phase of it, not its spread (the model expects half an interval)."""
-    argv = [*cell_argv(scenario.probe_protocol, scenario.probe.interval_ms, cell, vip, duration_s,
-                       phase * scenario.probe.interval_ms), "--stop-on-eof"]
+    host, port = target
+    argv = [*cell_argv(scenario.probe_protocol, scenario.probe.interval_ms, cell, host, duration_s,
+                       phase * scenario.probe.interval_ms), "--stop-on-eof", *(["--port", str(port)] if port else [])]
     return {"cell": cell.name, "env": cell.socket_env(), "argv": argv, "netns": netns}
 
 

@@ -9,7 +9,7 @@ from .probe import SOCKOPTS_LIBRARY
 PROCESSES = {"jdbc": "JdbcProbe", "hikari": "HikariProbe", "go": "zoo-go", "node": "zoo/node/probe.js",
              "libmariadb": "zoo-libmariadb", "sysbench": "sysbench oltp_read_only",
              "node-postgres": "zoo/node/probe-pg.js", "pgjdbc": "PgJdbcProbe",
-             "hikari-pgjdbc": "zoo.engine=postgres HikariProbe"}
+             "hikari-pgjdbc": "zoo.engine=postgres HikariProbe", "pgx": "zoo-pgx"}
 DATABASE_PORT = 3306           # the lab's database port, whatever the engine
 
 
@@ -17,12 +17,13 @@ def setting_text(value):
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def command(scenario, cell, vip, duration_s):
+def command(scenario, cell, host, port, duration_s):
+    """The cell's zoo program against host:port (port None: the database's)."""
     program = CLIENTS[cell.client].program
     settings = [f"{key}={setting_text(value)}" for key, value in cell.client_settings]
     if cell.client == "sysbench":           # the tables sysbench prepared (load.sysbench)
         settings = [f"tables={scenario.sysbench.tables}", f"table_size={scenario.sysbench.table_size}"]
     return ["env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "SOCKOPT_VERBOSE=1", f"LAB_DB_USER={cell.database_user}",
             *(f"{k}={v}" for k, v in cell.socket_env().items()),
-            "sh", "-c", 'exec "$@" 2>&1', program, program, vip, str(DATABASE_PORT),
+            "sh", "-c", 'exec "$@" 2>&1', program, program, host, str(port or DATABASE_PORT),
             f"{scenario.probe.interval_ms:g}", f"{duration_s:.0f}", *settings]

@@ -19,6 +19,10 @@ DRIVER_NOTES = {
                   "libmysqlclient's read timeout.",
     "go": "go-sql-driver/mysql reports a dead connection as 'invalid connection' (driver.ErrBadConn is only returned "
           "before a query was sent, so database/sql does not retry it).",
+    "pgx": "Measured (client-zoo-pg, pgx v5.7.6): when the kernel gives up, pgx reports 'unexpected EOF' (the "
+           "ETIMEDOUT is lost); its cure is a context deadline per query (queryTimeout here). Go's runtime never "
+           "takes TCP_USER_TIMEOUT from a preloaded library, and libpq's tcp_user_timeout in pgx's connection "
+           "string goes to the server as a run-time setting.",
     "hikari": "Measured (client-zoo-short, HikariCP 5.1.0, pool of 3, tcp_retries2=5): the fault catches the pool's "
               "idle connections too. HikariCP checks a connection before a borrow only if it was idle longer than "
               "aliveBypassWindowMs (500 ms): each dead one then costs validationTimeout (5 s): back after 23.7 s, "

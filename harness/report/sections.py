@@ -4,10 +4,10 @@ page order. A section module has TITLE, READS (the parts of summary.json it read
 Subheading and plain sentences, empty when the run has nothing for it. The page (html.py) and summary.md
 (tables.py) loop over SECTIONS; tests/unit/test_report_sections.py holds each to its READS."""
 from . import (connect_section, data_section, health_section, kept_flows_section, lb_split, machine_section,
-               proxy_section)
+               pool_section, proxy_section)
 
 
-SECTIONS = (lb_split, proxy_section, connect_section, health_section, data_section, kept_flows_section, machine_section)
+SECTIONS = (lb_split, proxy_section, pool_section, connect_section, health_section, data_section, kept_flows_section, machine_section)
 
 
 def shown(summary):

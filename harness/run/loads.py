@@ -19,10 +19,11 @@ PREPARE_AGAIN_S = 1.0
 def start_before_servers_ready(scenario):
     """Whether the loads may start while the servers are still starting: only probes, which wait
     for their first answer (probe.FIRST_CONNECT_S); sysbench needs its tables, wrk and the zoo's
-    programs count a refused connect as a failure, and accounts of a cell's own are made first."""
+    programs count a refused connect as a failure, accounts of a cell's own are made first, and a
+    pool's first server login, failed, is retried only after its server_login_retry."""
     s = scenario
     return (not s.sysbench and not s.wrk
-            and all(c.client == DEFAULT_CLIENT and c.account == "shared" for c in s.cells))
+            and all(c.client == DEFAULT_CLIENT and c.account == "shared" and not c.pool for c in s.cells))
 
 
 def probes_before_servers_ready(scenario, control_start_allowance_s=0.0):
@@ -34,7 +35,7 @@ def probes_before_servers_ready(scenario, control_start_allowance_s=0.0):
     then give up."""
     return (not control_start_allowance_s
             and any(c.client == DEFAULT_CLIENT for c in scenario.cells)
-            and all(c.account == "shared" for c in scenario.cells))
+            and all(c.account == "shared" and not c.pool for c in scenario.cells))
 
 
 def early_probes(planned, armed=()):

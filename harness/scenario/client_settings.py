@@ -1,5 +1,6 @@
-"""A cell's client and the driver's own settings, as a scenario gives them."""
+"""A cell's client and the driver's own settings, and the pool it goes through, as a scenario gives them."""
 from ..load.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
+from ..pools import POOLS
 from .reader import Reader, ScenarioError
 
 
@@ -16,9 +17,26 @@ def read_client(r):
         return client, (), 0.0
     if not spec.settings:
         raise ScenarioError(f"{r.path(client)}: {client} takes no settings here (use the cell's own knobs)")
-    s = Reader(r.get(client, dict), r.path(client), spec.settings)
+    settings = _read_settings(Reader(r.get(client, dict), r.path(client), spec.settings), spec.settings)
+    return client, settings, spec.read_timeout_s(settings)
+
+
+def read_pool(r):
+    """(pool, its settings) of a cell: `pool: NAME` and its settings under `NAME: {setting: value}`."""
+    given = [name for name in POOLS if name in r.raw]
+    pool = r.get("pool", str, given[0] if given else None, choices=tuple(POOLS))
+    if any(name != pool for name in given):
+        other = next(name for name in given if name != pool)
+        raise ScenarioError(f"{r.path(other)}: settings for {other}, but the cell's pool is {pool}")
+    if pool is None or pool not in r.raw:
+        return pool, ()
+    spec = POOLS[pool].settings
+    return pool, _read_settings(Reader(r.get(pool, dict), r.path(pool), spec), spec)
+
+
+def _read_settings(s, spec):
     settings = []
-    for key, setting in spec.settings.items():
+    for key, setting in spec.items():
         if key not in s.raw:
             continue
         value = s.get(key, setting.kind, minimum=setting.minimum if setting.kind is int else None,
@@ -26,4 +44,4 @@ def read_client(r):
         if setting.kind is str and go_duration_s(value) is None:
             raise ScenarioError(f"{s.path(key)}: a duration like '2s' or '1500ms', not {value!r}")
         settings.append((key, value))
-    return client, tuple(settings), spec.read_timeout_s(settings)
+    return tuple(settings)

@@ -1,7 +1,11 @@
 """Whether a scenario's parts fit the database engine it runs: each refusal names the part."""
 from ..control.base import CONTROL_PLANES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROTOCOL_TITLES
+from ..pools import POOLS
 from .reader import ScenarioError
+
+
+ZOO_OF_PROTOCOL = {"postgres": " (all of them: make scenario=client-zoo-pg)"}
 
 
 def check_engine(engine, control, cells, control_settings):
@@ -16,7 +20,10 @@ def check_engine(engine, control, cells, control_settings):
     if speaks_other:
         raise ScenarioError(f"cells: {speaks_other.name} uses the {speaks_other.client} client, a "
                             f"{PROTOCOL_TITLES[CLIENTS[speaks_other.client].protocol]} driver: not on {engine.title} "
-                            f"(database: {engine.name})")
+                            f"(database: {engine.name}); its drivers: "
+                            f"{', '.join(n for n, c in CLIENTS.items() if c.protocol == engine.wire_protocol)}"
+                            f"{ZOO_OF_PROTOCOL.get(engine.wire_protocol, '')}")
+    check_pools(engine, cells)
     if engine.wire_protocol == "mysql":
         return
     mysql_only = [f"cells: {c.name} logs in with an account of its own (MySQL's login cache)"
@@ -25,6 +32,23 @@ def check_engine(engine, control, cells, control_settings):
         mysql_only.append("control: check: mysql speaks MySQL's handshake")
     if mysql_only:
         raise ScenarioError(f"{mysql_only[0]}: not on {engine.title} (database: {engine.name}) yet")
+
+
+def check_pools(engine, cells):
+    """A pool speaks its engines' protocol, logs every client in as the lab's account, and is not
+    modelled for an idle client (its own server leg would be the idle one)."""
+    for cell in (c for c in cells if c.pool):
+        pool = POOLS[cell.pool]
+        if engine.wire_protocol not in pool.protocols:
+            raise ScenarioError(f"cells: {cell.name} goes through {cell.pool}, which speaks "
+                                f"{' and '.join(PROTOCOL_TITLES[p] for p in pool.protocols)}: not on {engine.title} "
+                                f"(database: {engine.name}; DB_ENGINE=postgres)")
+        if cell.account != "shared":
+            raise ScenarioError(f"cells: {cell.name}: {cell.pool} logs every client in as the lab's account; "
+                                "account: is not for a cell behind it")
+        if cell.idle_s:
+            raise ScenarioError(f"cells: {cell.name}: idle_s behind {cell.pool} is not modelled (the pool's "
+                                "server leg is the idle one, with its own keepalive)")
 
 
 def _names_setting(settings, pair):

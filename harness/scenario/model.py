@@ -23,6 +23,8 @@ class Cell:
     client_settings: tuple = ()      # (("socketTimeout", 3000), ...): the driver's own settings
     director: str = None             # the director variant it connects through (None: the main director)
     account: str = "shared"          # the MySQL account it logs in with (ACCOUNTS)
+    pool: str = None                 # a connection pool between the client and the VIP (harness/pools/)
+    pool_settings: tuple = ()        # (("query_timeout", 5), ...): the pool's own settings
 
     @property
     def database_user(self):

@@ -7,7 +7,8 @@ from .. import topology
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..faults.base import FAULTS, Param
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
-from .client_settings import read_client
+from ..pools import POOLS
+from .client_settings import read_client, read_pool
 from .control import director_variants, needs_ipvs, read_control
 from .engine_fit import check_accounts, check_engine
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
@@ -17,8 +18,8 @@ from .reader import Reader, ScenarioError, parse_duration
 
 # Keys of a cell besides its sysctls; a client's settings go under the client's name.
 CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "idle_s", "sysbench", "connections",
-                "client", "director", "account", *LINK_KNOBS)
-CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS)
+                "client", "director", "account", "pool", *LINK_KNOBS)
+CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS) | frozenset(POOLS)
 TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s", "datapath", "lb",
             "namespaces", "control", "database", "replication"}
 
@@ -40,6 +41,7 @@ def read_cell(raw, where, directors=()):
             if key in raw:
                 raise ScenarioError(f"{r.path(key)}: a knob of the lab's own probe; {client} takes its own "
                                     f"settings under `{client}:`")
+    pool, pool_settings = read_pool(r)
     keepalive = ()
     if "keepalive" in raw:
         text = r.get("keepalive", str)
@@ -60,6 +62,7 @@ def read_cell(raw, where, directors=()):
         client=client, client_settings=settings,
         director=_director(r, directors),
         account=r.get("account", str, "shared", choices=ACCOUNTS),
+        pool=pool, pool_settings=pool_settings,
     )
     return dataclasses.replace(cell, name=r.name("name") or cell_name(cell))
 
@@ -115,6 +118,8 @@ def cell_name(cell):
         name += f"-{cell.director}"
     if cell.account != "shared":
         name += f"-{cell.account}-account"
+    if cell.pool:
+        name += f"-{cell.pool}" + "".join(f"-{key.replace('_', '')}{value}" for key, value in cell.pool_settings)
     for key, value in cell.sysctls:
         if SYSCTL_KNOBS[key].since:                   # the kernel-specific ones say so in the name
             name += f"-{SYSCTL_KNOBS[key].abbreviation}{value}"

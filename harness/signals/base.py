@@ -15,6 +15,7 @@ import functools
 from ..control.base import control_plane
 from ..measure import kernel_model, probe_log, recovery, ss_log
 from ..measure.predict import predict
+from ..pools import POOLS, effect_through_pool
 from ..measure.run_record import (caught_connection_samples, fault_effect, first_fault, heal_of, observed_until,
                                   run_status)
 
@@ -60,6 +61,12 @@ class LoadPlan:
     def vip_for(self, cell):
         """The VIP a cell connects to: its director variant's, or the main one."""
         return self.variant_vips[cell.director] if cell.director else self.vip
+
+    def client_target(self, cell):
+        """(host, port) the cell's client connects to: its VIP (port None: the database's), or its pool on loopback."""
+        if cell.pool:
+            return "127.0.0.1", POOLS[cell.pool].port(self.scenario, cell)
+        return self.vip_for(cell), None
 
     @property
     def duration_s(self):
@@ -118,9 +125,10 @@ class RunContext:
 
     def effect_on(self, cell):
         """What the cell's flows see: the fault's effect, as the control plane's reaction left it."""
-        if not self.control.acts_by_itself:
-            return self.effect
-        return self.control.effect_on(self.effect, self.director_of(cell), self.changes, self.t_fault)
+        effect = self.effect
+        if self.control.acts_by_itself:
+            effect = self.control.effect_on(effect, self.director_of(cell), self.changes, self.t_fault)
+        return effect_through_pool(cell, effect)
 
     @property
     def interval_s(self):

@@ -13,6 +13,7 @@ from .health_checks import HealthChecks
 from .idle import AfterIdle
 from .lb_noticed import LbNoticed
 from .machine_cpu import MachineCpu
+from .pool import Pool
 from .probe import Probe
 from .proxy_sessions import ProxySessions
 from .query_latency import QueryLatency
@@ -21,7 +22,7 @@ from .sysbench import Sysbench
 from .vip_neighbour import VipNeighbour
 from .wrk import Wrk
 
-SIGNALS = (Probe(), LbNoticed(), VipNeighbour(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows(),
+SIGNALS = (Pool(), Probe(), LbNoticed(), VipNeighbour(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows(),
            DirectorTable(), ConnectLatency(), QueryLatency(),
            HealthChecks(), DataAccounting(), MachineCpu(), ProxySessions())
 

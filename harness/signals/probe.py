@@ -20,12 +20,13 @@ class Probe(Signal):
                 groups.setdefault(container, []).append((cell, netns))
             else:
                 loads.append(Load(cell.service, run.probe_log(cell.name),
-                                  tuple(zoo.command(s, cell, plan.vip_for(cell), plan.duration_s)), zoo.PROCESSES[cell.client],
-                                  cell=cell.name))
+                                  tuple(zoo.command(s, cell, *plan.client_target(cell), plan.duration_s)),
+                                  zoo.PROCESSES[cell.client], cell=cell.name))
         # Forks started together tick apart: cell i of n starts i/n of an interval later.
         phases = {cell.name: i / len(s.cells) for i, cell in enumerate(s.cells)}
         for container, cells in groups.items():
-            settings = (probe.settings(s, c, plan.vip_for(c), plan.duration_s, netns, phases[c.name]) for c, netns in cells)
+            settings = (probe.settings(s, c, plan.client_target(c), plan.duration_s, netns, phases[c.name])
+                        for c, netns in cells)
             loads.append(Load(container, None, probe.GROUP_COMMAND, probe.PROCESS, stops_on_eof=True,
                               cells=tuple((c.name, run.probe_log(c.name)) for c, _ in cells), takes_commands=True,
                               first_input=probe.group_input(settings)))

@@ -1,0 +1,13 @@
+"""Connection pools a cell's client may go through (`pool: pgbouncer`), one file each: what runs in
+the cell's namespace beside its client, its settings, and how it changes what the client sees of a
+fault (measure/effects.py)."""
+from .pgbouncer import PGBOUNCER
+
+POOLS = {pool.name: pool for pool in (PGBOUNCER,)}
+
+
+def effect_through_pool(cell, effect, rto0_s=None):
+    """What the cell's client sees of the fault's effect on the flows: through its pool, if it has one."""
+    if cell.pool is None:
+        return effect
+    return POOLS[cell.pool].effect_on(effect, cell, rto0_s)

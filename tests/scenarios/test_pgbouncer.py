@@ -1,0 +1,78 @@
+"""pgbouncer between the client and the VIP (scenarios/pgbouncer-failover.yaml): the primary
+swapped out silently at tcp_retries2=5. Bounds come from docs/facts/kernel.md (tests/kernel_facts.py)
+for pgbouncer's server leg, from the settings the scenario gives pgbouncer, and from pgbouncer's
+own log of when and why it closed each connection; the client noticing at that moment is the
+client's log, written by another process."""
+import io
+
+import pytest
+
+from harness import scenario
+from harness.measure import pool_log, probe_log
+from harness.pipeline import run_and_report
+from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
+from tests.scenarios.conftest import assert_nothing_left, cells
+from tests.scenarios.test_client_zoo import assert_waited_for_the_kernel, kernel_bounds, lead
+
+QUERY_TIMEOUT_S = 4               # what the scenario gives pgbouncer
+JANITOR_PERIOD_S = 1 / 3          # pgbouncer checks query_timeout three times a second (its janitor.c)
+CLIENT_READS_CLOSE_S = 0.1        # the client's read returning on pgbouncer's close, on loopback
+
+
+@pytest.fixture(scope="module")
+def pool_run(tmp_path_factory):
+    parsed, raw = scenario.load("pgbouncer-failover", {"warmup_s": 5, "observe_s": 30})
+    out = io.StringIO()
+    run = run_and_report(parsed, raw, results=tmp_path_factory.mktemp("pgbouncer"), out=out)
+    print(out.getvalue())
+    assert_nothing_left(run)
+    summary = run.summary()
+    return summary, run, cells(summary)
+
+
+def closing(run, cell, side, t_fault):
+    found = pool_log.closings(run.read(run.cell_file(cell, "pool.log")))
+    return pool_log.first_after(found, side, t_fault)
+
+
+def assert_closed_by_pgbouncer(summary, run, cell, reason):
+    """pgbouncer's log closed the server leg and then the client for `reason`, and the client noticed then."""
+    t_fault = summary["fault"]["t"]
+    server, client = (closing(run, cell["cell"], side, t_fault) for side in ("server", "client"))
+    assert server is not None and client is not None, f"{cell['cell']}: pgbouncer closed nothing after the fault"
+    assert server.reason == client.reason == reason, (server, client)
+    noticed = cell["probe"]["detect_s"]
+    assert 0 <= noticed - (client.t - t_fault) <= CLIENT_READS_CLOSE_S + 0.002, (cell["cell"], noticed, client)
+    return server.t - t_fault
+
+
+def test_the_pools_server_leg_decides_and_the_clients_own_socket_options_do_not(pool_run):
+    summary, run, by_name = pool_run
+    direct = by_name["libpq-direct"]
+    assert_waited_for_the_kernel(summary, run, direct, kernel_bounds(summary, direct))
+    for name in ("pgb-defaults", "pgb-client-ut5000"):
+        cell = by_name[name]
+        closed_s = assert_closed_by_pgbouncer(summary, run, cell, "server conn crashed?")
+        # pgbouncer's server connection's RTO is not sampled (ss sees the client's loopback leg): the default ladder
+        assert_within(closed_s, blackhole_bounds(5, lead(summary)), f"{name}: pgbouncer's server leg gave up")
+    connected = next(r for r in probe_log.records(run.read(run.probe_log("pgb-client-ut5000"))) if "connected" in r)
+    assert connected["sockopts"]["tcp_user_timeout_ms"] == 5000, connected     # set, on the loopback leg
+
+
+def test_pgbouncers_own_limits_end_the_wait(pool_run):
+    summary, run, by_name = pool_run
+    for name in ("pgb-query-timeout4", "pgb-pgjdbc-query-timeout4"):
+        closed_s = assert_closed_by_pgbouncer(summary, run, by_name[name], "query timeout")
+        assert_within(closed_s, (QUERY_TIMEOUT_S, QUERY_TIMEOUT_S + JANITOR_PERIOD_S + lead(summary) + 0.1), name)
+    closed_s = assert_closed_by_pgbouncer(summary, run, by_name["pgb-tcp-user-timeout5000"], "server conn crashed?")
+    assert_within(closed_s, user_timeout_bounds(5.0, lead(summary)), "pgbouncer's tcp_user_timeout 5000")
+
+
+def test_every_client_is_back_on_the_promoted_replica_and_the_page_says_what_closed_it(pool_run):
+    summary, run, by_name = pool_run
+    for cell in summary["cells"]:
+        assert cell["probe"]["server_after"] == "mysql-replica", cell["cell"]
+        if cell["cell"] != "libpq-direct":
+            assert cell["pool"]["version"].startswith("PgBouncer 1."), cell["pool"]
+    page = run.page.read_text()
+    assert "Through a connection pool" in page and "query timeout" in page and "server conn crashed?" in page
