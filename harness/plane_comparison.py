@@ -1,6 +1,7 @@
 """`make compare-control-planes`: the same three cells (tcp_retries2 5 and 8, TCP_USER_TIMEOUT
 3 s) failing over under each way a director is changed: the seed's operator, keepalived's health
-checks, kube-proxy in IPVS mode and in nftables mode, HAProxy in the middle, and the three cloud
+checks, kube-proxy in IPVS mode and in nftables mode, HAProxy in the middle, Patroni promoting a
+PostgreSQL replica behind HAProxy, and the three cloud
 load balancers' documented behaviour, emulated. One page, cells lined up, each run's own page
 linked; the IPVS planes in a guest kernel (this host has no IPVS)."""
 import sys
@@ -15,11 +16,12 @@ PLANES = (("manual", "control-manual-failover", HOST),
           ("kube-proxy-ipvs", "kube-proxy-ipvs-failover", "guest"),
           ("kube-proxy-nftables", "kube-proxy-nftables-failover", HOST),
           ("haproxy", "control-haproxy-failover", HOST),
+          ("patroni + haproxy (PostgreSQL)", "control-patroni-failover", HOST),
           ("aws-nlb (emulated)", "control-aws-nlb-failover", HOST),
           ("gcp-passthrough (emulated)", "control-gcp-failover", HOST),
           ("azure-standard (emulated)", "control-azure-failover", HOST))
-TITLE = ("One failover, eight control planes: manual swap, keepalived, kube-proxy IPVS and nftables, HAProxy, "
-         "and AWS NLB, GCP passthrough and Azure Standard as their documentation says")
+TITLE = ("One failover, nine control planes: manual swap, keepalived, kube-proxy IPVS and nftables, HAProxy, "
+         "Patroni behind HAProxy, and AWS NLB, GCP passthrough and Azure Standard as their documentation says")
 
 
 def run(project, guest_kernel, out=sys.stdout):
