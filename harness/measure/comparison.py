@@ -9,11 +9,12 @@ a finding."""
 from . import baseline, kernel_facts
 
 
-def _cell_view(cell, env, observed_s=None):
+def _cell_view(cell, env, observed_s=None, promotion=None):
     """observed_s: how long after the fault the run watched (a cell without an error was still
-    waiting then)."""
+    waiting then); promotion: the control plane's own promotion of a replica (Patroni's), if any."""
     p, w, lb = cell["probe"], cell["predicted"], cell.get("lb") or {}
     return {"lb_noticed_s": [lb["noticed_s"], lb["noticed_by_s"]] if lb.get("change") else None,
+            "promoted": [promotion["by"], promotion["promoted_s"]] if promotion else None,
             "detect_s": p["detect_s"], "recover_s": p["recover_s"], "error": p["error"], "observed_s": observed_s,
             "within_window": p["within_window"], "expected_s": w["expected_s"], "earliest_s": w["earliest_s"],
             "latest_s": w["latest_s"], "basis": w["basis"], "base_rto_s": w.get("base_rto_s"),
@@ -41,7 +42,9 @@ def compare(runs, interval_s=0.1):
     """runs: [(label, summary, env), ...], the first the reference. Returns a JSON-able dict."""
     labels = [label for label, _, _ in runs]
     scenario_of = {label: summary["scenario"] for label, summary, _ in runs}
-    views = {label: {c["cell"]: _cell_view(c, env, summary.get("observed_s")) for c in summary["cells"]}
+    views = {label: {c["cell"]: _cell_view(c, env, summary.get("observed_s"),
+                                           ((summary.get("signals") or {}).get("lb") or {}).get("promotion"))
+                     for c in summary["cells"]}
              for label, summary, env in runs}
     names = []
     for label in labels:

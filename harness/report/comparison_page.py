@@ -108,6 +108,9 @@ def render(directory, comparison, title):
             mark = " <span class='no'>outside</span>" if view and view["within_window"] is False else ""
             noticed = view.get("lb_noticed_s") if view else None
             lb = f"<br><small>LB noticed {noticed[0]:.2f}–{noticed[1]:.2f} s</small>" if noticed else ""
+            promoted = view.get("promoted") if view else None
+            if promoted:
+                lb += f"<br><small>{html_lib.escape(promoted[0])} promoted {promoted[1]:.2f} s</small>"
             row.append(f"{_seconds(view, 'detect_s')} ({window}){mark}{lb}")
         row.append("<br>".join(html_lib.escape(f"{f['run']}: "
                                                 + (f"{f['delta_s']:+.2f} s (tolerance ±{f['tolerance_s']:.2f}): "
