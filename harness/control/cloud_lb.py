@@ -3,7 +3,10 @@ provider documents (one file each: aws_nlb.py, gcp_passthrough.py, azure_standar
 health checks' timers, and what the existing flows of a target that turned unhealthy get (a reset
 at their next packet, or kept: still sent to the dead target, a blackhole). The checks and the
 change run in images/director/cloud-lb-checker over lbctl, on either datapath; nothing here is the
-provider's code, and the page says so. Idle timeouts and deregistration are not emulated."""
+provider's code, and the page says so. A provider whose idle timeout is emulated (forgotten_flows())
+has the director forget a flow idle that long (lbctl's idle timeout, conntrack's loose pick-up off)
+and meet its next packet as the provider documents: a reset, or a silent drop (nftables datapath
+only). Deregistration delay is not emulated."""
 import json
 import re
 
@@ -44,8 +47,20 @@ class CloudLb(ControlPlane):
     def sampled_directors(self, datapath):
         return ()              # lbctl stamps its own change
 
+    def forgotten_flows(self):
+        """RESET or "drop": what the next packet of a flow idle past the provider's idle timeout
+        meets; None: its idle timeout is not emulated."""
+        return None
+
+    def idle_timeout_s(self):
+        return self.settings.get("idle_timeout", self.settings_spec["idle_timeout"].default)
+
     def lab_settings(self):
-        return {"LB_EXPIRE_NODEST_CONN": "1" if self.existing_flows() == RESET else "0"}
+        found = {"LB_EXPIRE_NODEST_CONN": "1" if self.existing_flows() == RESET else "0"}
+        if self.forgotten_flows():
+            found.update(LB_IDLE_TIMEOUT=str(int(self.idle_timeout_s())), LB_CONNTRACK_LOOSE="0",
+                         LB_FORGOTTEN_FLOWS=self.forgotten_flows())
+        return found
 
     def services(self, addresses, database, servers):
         vip = addresses[DIRECTOR][FRONT]

@@ -80,7 +80,7 @@ def predict(cell, effect, interval_s, inject_s, healed_after_s=None, idle=None, 
     if bypassed:              # preloaded options never reach a program that does not connect through libc
         cell = dataclasses.replace(cell, tcp_user_timeout_ms=0, keepalive=())
     if effect.kind == effects.LB_FORGETS_FLOW:
-        window = _lb_forgets(cell, effect.idle_timeout_s, idle, lb or {})
+        window = _lb_forgets(cell, effect.idle_timeout_s, idle, lb or {}, interval_s, rto0_s, hz)
     else:
         window = _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz)
     if bypassed:
@@ -228,11 +228,14 @@ def _idle(cell, idle, interval_s, inject_s, rto0_s, hz):
     return sending.shifted(end, f"idle without keepalive until {end:.1f} s, then {sending.basis}")
 
 
-def _lb_forgets(cell, timeout_s, idle, lb):
+def _lb_forgets(cell, timeout_s, idle, lb, interval_s=0.1, rto0_s=None, hz=kernel_model.HZ):
     """The LB forgets flows idle for timeout_s. What the next packet of a forgotten flow meets
     depends on the datapath: IPVS, and conntrack with loose tracking off, hand it to the
     director's own stack, which answers with a RST; with loose tracking on (the kernel default)
-    it is tracked anew and DNATed to the same backend, and the flow survives."""
+    it is tracked anew and DNATed to the same backend, and the flow survives. A director told to
+    drop a forgotten flow's packets (lb forgotten_flows=drop: a cloud load balancer that forgets
+    idle flows silently) blackholes the next request: the kernel's or the application's limit,
+    from the end of the idle period."""
     if not idle or idle[1] is None:
         return Window(None, None, None, "not idle: its own traffic keeps the LB's entry fresh")
     start, end = idle
@@ -244,6 +247,11 @@ def _lb_forgets(cell, timeout_s, idle, lb):
     if lb.get("datapath") == "nftables" and lb.get("conntrack_loose") == 1:
         return Window(None, None, None, "the LB forgot the flow, but nf_conntrack_tcp_loose=1 tracks its next "
                                         "packet anew and DNATs it to the same backend: it survives")
+    if lb.get("forgotten_flows") == "drop":
+        own = _with_read_timeout(cell, outstanding_data(cell, rto0_s, hz), interval_s, interval_s)
+        return Window(own.expected_s + end + interval_s / 2, own.earliest_s + end, own.latest_s + end + interval_s,
+                      f"the LB forgot the flow after {timeout_s:g} s idle and drops its next packets without a word: "
+                      f"{own.basis}, from the first request after the idle period")
     why = ("IPVS has no entry for the flow" if lb.get("datapath") == "ipvs"
            else "nf_conntrack_tcp_loose=0 leaves the mid-stream packet untracked and un-NATed")
     return Window(end + 0.05, end, end + 0.5, f"the LB forgot the flow after {timeout_s:g} s idle; {why}, so the "

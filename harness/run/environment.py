@@ -101,7 +101,8 @@ def collect(lab, director, scenario, control):
         "where": lab_record["where"],
         "kernel_facts": lab_record["kernel_facts"],   # HZ, and the TCP and IPVS sysctls a new namespace starts with
         "lab": lab_record["lab"],
-        "director": {**director_sysctls, "idle_timeout_s": state.result()["idle_timeout_s"]},
+        "director": {**director_sysctls, "idle_timeout_s": state.result()["idle_timeout_s"],
+                     "forgotten_flows": state.result().get("forgotten_flows", "reset")},
         "host_tcp_retries2": int(open("/proc/sys/net/ipv4/tcp_retries2").read()),
         "datapath": state.result()["datapath"],
         "datapath_requested": scenario.datapath,

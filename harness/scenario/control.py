@@ -57,3 +57,17 @@ def needs_ipvs(name, settings=()):
 def director_variants(settings):
     """The names of the director variants these control settings run."""
     return tuple(name for name, _ in dict(settings).get("directors", ()))
+
+
+def check_lab_settings(name, settings, asked, datapath):
+    """The director settings the control plane starts the lab with (an emulated cloud LB's idle
+    timeout), against what the scenario asks itself ([(NAME, value, where)]): a conflict is refused,
+    as is a silent drop of forgotten flows on a datapath that cannot emulate it."""
+    wanted = CONTROL_PLANES[name](settings).lab_settings()
+    for key, value, where in asked:
+        if key in wanted and wanted[key] != value:
+            raise ScenarioError(f"{where}: asks {key}={value}, but control: {name} starts the director "
+                                f"with {wanted[key]} (its own setting decides it)")
+    if wanted.get("LB_FORGOTTEN_FLOWS") == "drop" and datapath != "nftables":
+        raise ScenarioError(f"control: {name} drops a forgotten idle flow's packets without a word: emulated on the "
+                            f"nftables datapath only (datapath: nftables, not {datapath})")

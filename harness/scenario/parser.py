@@ -9,7 +9,7 @@ from ..faults.base import FAULTS, Param
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..pools import POOLS
 from .client_settings import read_client, read_pool
-from .control import director_variants, needs_ipvs, read_control
+from .control import check_lab_settings, director_variants, needs_ipvs, read_control
 from .engine_fit import check_accounts, check_engine
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
 from .loads import paced, read_lb, read_load, read_replication
@@ -20,6 +20,7 @@ from .reader import Reader, ScenarioError, parse_duration
 CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "idle_s", "sysbench", "connections",
                 "client", "director", "account", "pool", *LINK_KNOBS)
 CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS) | frozenset(POOLS)
+LB_ENV_KEYS = {"LB_IDLE_TIMEOUT": "idle_timeout_s", "LB_CONNTRACK_LOOSE": "conntrack_loose"}   # lb: keys
 TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "observe_s", "datapath", "lb",
             "namespaces", "control", "database", "replication"}
 
@@ -248,6 +249,11 @@ def _parse(raw, scenario_id):
                                 f"this scenario's control is {control}")
     fault_settings = _fault_settings(steps)
     observe_s = r.get("observe_s", "duration", 60.0, maximum=7200)
+    datapath = r.get("datapath", str, topology.DEFAULT_DATAPATH, choices=topology.DATAPATHS)
+    given_lb = raw.get("lb") or {}
+    asked = [(k, v, "lb") for k, v in lb.lab_env().items() if LB_ENV_KEYS[k] in given_lb]
+    asked += [(k, v, "steps") for k, v in fault_settings]
+    check_lab_settings(control, control_settings, asked, datapath)
 
     return Scenario(
         id=scenario_id or "adhoc",
@@ -257,8 +263,7 @@ def _parse(raw, scenario_id):
         observe_s=observe_s,
         sysbench=paced(sysbench and dataclasses.replace(sysbench, driver=engine.sysbench_driver),
                        observe_s + sum(st.seconds for st in steps)), probe=probe,
-        datapath=r.get("datapath", str, topology.DEFAULT_DATAPATH, choices=topology.DATAPATHS),
-        wrk=wrk, connect=connect, writer=writer, lb=lb, fault_settings=fault_settings,
+        datapath=datapath, wrk=wrk, connect=connect, writer=writer, lb=lb, fault_settings=fault_settings,
         cell_namespaces=r.get("namespaces", str, topology.DEFAULT_CELL_NAMESPACES, choices=topology.CELL_NAMESPACES),
         control=control, control_settings=control_settings,
         database=database, replication=read_replication(raw, database),

@@ -2,8 +2,9 @@
 # The server under Patroni (PATRONI_DCS set): Patroni runs PostgreSQL, its leader key in etcd at
 # PATRONI_DCS. mysql-primary bootstraps the cluster (initdb, then the lab's accounts); the replica
 # starts once mysql-primary is the leader and is copied by Patroni (pg_basebackup, fast
-# checkpoint). Timers: PATRONI_TTL, PATRONI_LOOP_WAIT, PATRONI_RETRY_TIMEOUT (s). /run/lab-ready
-# marks "usable", as the plain servers' entrypoint does.
+# checkpoint). Timers: PATRONI_TTL, PATRONI_LOOP_WAIT, PATRONI_RETRY_TIMEOUT (s). REPLICATION=sync
+# is Patroni's synchronous_mode (it names the standby in synchronous_standby_names, and promotes
+# only a synchronous standby). /run/lab-ready marks "usable", as the plain servers' entrypoint does.
 set -euo pipefail
 : "${ROLE:?}" "${PATRONI_DCS:?}" "${PATRONI_TTL:?}" "${PATRONI_LOOP_WAIT:?}" "${PATRONI_RETRY_TIMEOUT:?}"
 DATA=/var/lib/postgresql/data
@@ -21,6 +22,7 @@ bootstrap:
     ttl: $PATRONI_TTL
     loop_wait: $PATRONI_LOOP_WAIT
     retry_timeout: $PATRONI_RETRY_TIMEOUT
+    synchronous_mode: $([ "${REPLICATION:-async}" = sync ] && echo true || echo false)
     postgresql:
       use_pg_rewind: false
       parameters: {wal_level: replica, hot_standby: "on", max_wal_senders: 10, max_connections: 200,
@@ -60,13 +62,23 @@ fi
 setpriv --reuid=postgres --regid=postgres --init-groups patroni /etc/patroni.yml &
 patroni_pid=$!
 trap 'kill -TERM $patroni_pid 2>/dev/null; wait $patroni_pid' TERM INT
+usable=no
 for _ in $(seq 1 960); do
   if [ "$ROLE" = primary ]; then
-    curl -sf -o /dev/null http://127.0.0.1:8008/primary && sql -d sbtest -c 'SELECT 1' >/dev/null 2>&1 && break
+    curl -sf -o /dev/null http://127.0.0.1:8008/primary && sql -d sbtest -c 'SELECT 1' >/dev/null 2>&1 \
+      && usable=yes && break
   else
-    [ "$(sql -c "SELECT count(*) FROM pg_stat_wal_receiver WHERE status = 'streaming'" 2>/dev/null)" = 1 ] && break
+    # REPLICATION=sync: usable once Patroni has made it the synchronous standby (at its leader's next
+    # cycle after it streams): until then the primary's commits do not wait for it.
+    [ "$(sql -c "SELECT count(*) FROM pg_stat_wal_receiver WHERE status = 'streaming'" 2>/dev/null)" = 1 ] \
+      && { [ "${REPLICATION:-async}" != sync ] || curl -sf -o /dev/null http://127.0.0.1:8008/sync; } \
+      && usable=yes && break
   fi
   sleep 0.25
 done
+if [ "$usable" = no ]; then
+  echo "patroni-start: $name ($ROLE, REPLICATION=${REPLICATION:-async}) not usable after 240 s" >&2
+  exit 1
+fi
 touch /run/lab-ready
 wait $patroni_pid

@@ -39,7 +39,7 @@ class Run:
 def test_each_provider_keeps_or_resets_a_dead_targets_flows_as_documented(name, settings, flows, timers):
     plane = control_plane(name, settings)
     assert plane.existing_flows() == flows and plane.timers() == timers
-    assert plane.lab_settings() == {"LB_EXPIRE_NODEST_CONN": "1" if flows == RESET else "0"}
+    assert plane.lab_settings()["LB_EXPIRE_NODEST_CONN"] == ("1" if flows == RESET else "0")
     [(service, definition)] = plane.services(planned_addresses(), database(), ("mysql-primary", "mysql-replica")).items()
     spec = json.loads(definition["environment"]["CLOUD_LB"])
     assert service == "director" and spec["nodest"] == ("reset" if flows == RESET else "drop")
@@ -70,3 +70,32 @@ def test_a_timeout_longer_than_the_interval_is_refused():
         load("control-aws-nlb-failover", {"control": {"aws-nlb": {"interval": 10, "timeout": 20}}})
     with pytest.raises(ScenarioError, match="persistence_on_unhealthy"):
         load("control-gcp-failover", {"control": {"gcp-passthrough": {"persistence_on_unhealthy": "X"}}})
+
+
+@pytest.mark.parametrize("name, settings, idle, forgotten", [
+    ("aws-nlb", (), "350", "reset"),                 # AWS: 350 s by default, a RST for a packet after it
+    ("aws-nlb", (("idle_timeout", 60.0),), "60", "reset"),
+    ("azure-standard", (), "240", "drop"),           # Azure: 4 min, dropped without a word ...
+    ("azure-standard", (("tcp_reset", True),), "240", "reset"),     # ... unless TCP reset is on
+])
+def test_an_idle_flow_is_forgotten_after_the_providers_idle_timeout_and_met_as_documented(name, settings, idle,
+                                                                                          forgotten):
+    lab = control_plane(name, settings).lab_settings()
+    assert (lab["LB_IDLE_TIMEOUT"], lab["LB_FORGOTTEN_FLOWS"], lab["LB_CONNTRACK_LOOSE"]) == (idle, forgotten, "0")
+
+
+def test_gcps_idle_handling_is_not_emulated():
+    assert "LB_IDLE_TIMEOUT" not in control_plane("gcp-passthrough").lab_settings()
+
+
+@pytest.mark.parametrize("override, message", [
+    ({"lb": {"idle_timeout_s": 20}}, "lb: asks LB_IDLE_TIMEOUT=20, but control: aws-nlb starts the director with 60"),
+    ({"steps": [{"fault": "lb_idle_timeout", "seconds": 30}]}, "steps: asks LB_IDLE_TIMEOUT=30"),
+    ({"control": {"azure-standard": {"idle_timeout": 240}}, "datapath": "auto",
+      "steps": [{"fault": "lb_idle_timeout", "seconds": 240}]},
+     "emulated on the nftables datapath only"),
+    ({"control": {"aws-nlb": {"idle_timeout": 30}}}, "idle_timeout"),     # AWS's minimum is 60 s
+])
+def test_a_scenario_cannot_ask_the_director_for_what_the_provider_decides(override, message):
+    with pytest.raises(ScenarioError, match=message):
+        load("cloud-idle-timeout", override)

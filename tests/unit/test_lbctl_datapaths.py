@@ -59,6 +59,16 @@ def test_nftables_drain_forwards_both_directions_before_any_removed_rule_applies
         assert accept < first_removed, f"{direction} packets of a draining flow meet a removed_* rule first"
 
 
+def test_nftables_drops_a_forgotten_flows_packets_only_when_told():
+    state = State(idle_timeout_s=60)
+    state.add(VIP, A)
+    rule = "ct state invalid ip daddr 10.1.0.10 tcp dport 80 drop"
+    assert rule not in nftables.render(state, now=0)
+    state.forgotten_flows = "drop"
+    text = nftables.render(state, now=0)
+    assert rule in text and "type filter hook prerouting priority -150" in text   # after conntrack, before DNAT
+
+
 def test_nftables_replaces_the_table_in_one_transaction():
     lines = nftables.render(State(), now=0).splitlines()
     assert lines[:3] == ["table ip blackhole_lb {}", "delete table ip blackhole_lb", "table ip blackhole_lb {"]

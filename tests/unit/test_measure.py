@@ -7,6 +7,7 @@ from harness.measure.effects import Effect
 from harness.measure import recovery, sysbench_log
 from harness.measure.predict import predict
 from harness.scenario import Cell
+from tests.kernel_facts import blackhole_bounds
 
 BLACKHOLE, PARTITION, RESET = Effect("blackhole"), Effect("partition"), Effect("reset")
 APP_HANG, FORGETS_AFTER_20 = Effect("app_hang"), Effect("lb_forgets_flow", idle_timeout_s=20)
@@ -279,4 +280,13 @@ def test_lb_idle_timeout_forgets_an_idle_flow_and_the_datapath_decides_what_foll
     kept = Cell("ka", (("tcp_retries2", 5),), keepalive=(5, 1, 3), idle_s=30)
     assert predict(kept, FORGETS_AFTER_20, 0.1, 0.0, idle=(-2.0, 28.0),
                    lb={"datapath": "nftables", "conntrack_loose": 0}).expected_s is None
+
+
+def test_a_forgotten_flow_dropped_without_a_word_waits_for_the_kernel_from_its_next_request():
+    idle = Cell("r5-idle", (("tcp_retries2", 5),), idle_s=30)
+    dropped = predict(idle, FORGETS_AFTER_20, 0.1, 0.0, idle=(-2.0, 28.0),
+                      lb={"datapath": "nftables", "conntrack_loose": 0, "forgotten_flows": "drop"})
+    (low, high), = blackhole_bounds(5, 0.1)                 # docs/facts/kernel.md's row, from the request at 28 s
+    assert dropped.contains(28.0 + (low + high) / 2) and not dropped.contains(28.1), dropped
+    assert 28.0 + low - 0.1 <= dropped.earliest_s and dropped.latest_s <= 28.0 + high + 0.2, dropped
 

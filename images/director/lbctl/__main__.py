@@ -18,7 +18,7 @@ import time
 from . import ipvs
 from .ipvs import IpvsDatapath
 from .nftables import NftablesDatapath
-from .state import STATE_FILE, locked_state, parse_endpoint, NODEST_POLICIES
+from .state import FORGOTTEN_POLICIES, NODEST_POLICIES, STATE_FILE, locked_state, parse_endpoint
 
 READY_FILE = os.path.join(os.path.dirname(STATE_FILE), "ready")
 
@@ -74,6 +74,13 @@ def main(argv=None):
         if args.command == "init":
             state.datapath = choose_datapath(os.environ.get("LB_DATAPATH", "auto"))
             state.idle_timeout_s = int(os.environ.get("LB_IDLE_TIMEOUT", "900"))
+            state.forgotten_flows = os.environ.get("LB_FORGOTTEN_FLOWS", "reset")
+            if state.forgotten_flows not in FORGOTTEN_POLICIES:
+                raise SystemExit(f"lbctl: LB_FORGOTTEN_FLOWS must be one of {FORGOTTEN_POLICIES}, "
+                                 f"not {state.forgotten_flows!r}")
+            if state.forgotten_flows == "drop" and state.datapath != "nftables":
+                raise SystemExit("lbctl: LB_FORGOTTEN_FLOWS=drop (a silent drop of forgotten flows) is emulated on "
+                                 f"the nftables datapath only, not {state.datapath}")
             state.services, state.removed = {}, {}
             for vip, backend in parse_services(os.environ.get("LB_SERVICES", "")):
                 state.add(vip, backend)

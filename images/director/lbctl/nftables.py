@@ -15,7 +15,9 @@ ruleset always says exactly what the state says. Semantics, matching IPVS:
     packet of the flow is reset and the backend's answers are dropped;
   - flows to backends are masqueraded, so servers need no route back to the clients
     (Docker drops packets on an internal network whose source is outside its subnet);
-  - the LB forgets a flow that has been idle for idle_timeout_s (conntrack timeout).
+  - the LB forgets a flow that has been idle for idle_timeout_s (conntrack timeout); with
+    conntrack's loose pick-up off its next packet is invalid: it reaches the director's own
+    stack, which resets it, or (forgotten_flows=drop) is dropped without a word.
 """
 import subprocess
 import time
@@ -54,6 +56,11 @@ def render(state, now=None):
         "    type nat hook prerouting priority dstnat; policy accept;",
         *[f"    {rule}" for rule in dnat_rules],
         "  }",
+        *(["  chain forgotten_flows {",
+            "    type filter hook prerouting priority -150; policy accept;",
+            *[f"    ct state invalid ip daddr {parse_endpoint(vip)[0]} tcp dport {parse_endpoint(vip)[1]} drop"
+              for vip in sorted(state.services)],
+            "  }"] if state.forgotten_flows == "drop" else []),
         "  chain to_backends {",
         "    type nat hook postrouting priority srcnat; policy accept;",
         "    ct status dnat masquerade",

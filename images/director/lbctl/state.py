@@ -8,6 +8,10 @@ from contextlib import contextmanager
 
 STATE_FILE = os.environ.get("LBCTL_STATE", "/run/lbctl/state.json")
 NODEST_POLICIES = ("drop", "reset")
+# What the next packet of a flow the LB forgot (idle) meets: the director's own stack, which resets
+# it (IPVS; conntrack with loose pick-up off), or a silent drop (a cloud LB that forgets idle flows
+# without a word; the nftables datapath only).
+FORGOTTEN_POLICIES = ("reset", "drop")
 
 
 def parse_endpoint(text):
@@ -36,6 +40,7 @@ class Removed:
 class State:
     datapath: str = ""
     idle_timeout_s: int = 900
+    forgotten_flows: str = "reset"
     services: dict = dataclasses.field(default_factory=dict)   # vip -> [backend, ...]
     removed: dict = dataclasses.field(default_factory=dict)    # vip -> [Removed, ...]
 
