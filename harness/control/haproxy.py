@@ -31,7 +31,8 @@ def _spec():
              "nolinger": "option nolinger: close with a RST instead of a FIN",
              "redispatch": "option redispatch: a session's last connect retry may go to another server"}
     spec = {
-        "check": Setting(str, d.check, choices=CHECKS, help="tcp: a connect; mysql: option mysql-check"),
+        "check": Setting(str, d.check, choices=CHECKS, help="tcp: a connect; mysql: option mysql-check; mysql-user: the same "
+                                                          "logging in as haproxy_check"),
         "inter": Setting("duration", d.inter, 0.1, 3600, help="s between checks of a server that is up"),
         "fastinter": Setting("duration", d.fastinter, 0, 3600, help="s between checks in transition (0: inter)"),
         "downinter": Setting("duration", d.downinter, 0, 3600, help="s between checks of a down server (0: inter)"),

@@ -2,7 +2,7 @@
 the director's own address, its backend the primary with the replica as a `backup` server, the
 scenario's checks, timeouts and options. Pure: the director's entrypoint writes it and runs
 `haproxy -c` on it before starting (images/director/director-start)."""
-from .haproxy_settings import PATRONI_CHECK, PATRONI_REST_PORT, HaproxySettings
+from .haproxy_settings import CHECK_USER, PATRONI_CHECK, PATRONI_REST_PORT, HaproxySettings
 
 PORTS = {"mysql": 3306, "web": 80}
 STATS_SOCKET = "/run/haproxy.sock"
@@ -62,6 +62,8 @@ def config(settings: HaproxySettings, name, servers):
         rest = ""
         if s.check == "mysql" and service == "mysql":
             lines.append("    option mysql-check")
+        if s.check == "mysql-user" and service == "mysql":
+            lines.append(f"    option mysql-check user {CHECK_USER} post-41")
         if s.check == PATRONI_CHECK and service == "mysql":      # 200 from the leader only (Patroni's REST API)
             lines += ["    option httpchk GET /primary", "    http-check expect status 200"]
             rest = f" port {PATRONI_REST_PORT}"

@@ -5,7 +5,10 @@ import dataclasses
 
 from .base import DirectorVariants, NoticeWindow
 
-CHECKS = ("tcp", "mysql")        # a TCP connect; `option mysql-check` (the server's handshake read)
+# a TCP connect; `option mysql-check` (the server's handshake read, then a close: the server counts an
+# aborted connect); the same logging in as CHECK_USER (no password) and quitting
+CHECKS = ("tcp", "mysql", "mysql-user")
+CHECK_USER = "haproxy_check"     # the account the database images make for it
 PATRONI_CHECK = "patroni"        # `option httpchk GET /primary` on Patroni's REST API (the patroni plane's)
 PATRONI_REST_PORT = 8008
 # HAProxy's check timers run late on a busy director as keepalived's do (keepalived_settings.TIMERS_LATE_S)

@@ -48,6 +48,8 @@ class DatabaseEngine(Registered, ServerProcess):
     version_sql = "SELECT VERSION()"       # the version, as the server reports it over SQL
     semi_sync_status_sql: str | None = "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync%'"   # None: no semi-sync
     read_only_sql = "SELECT @@read_only"   # 1 while the server refuses writes (a replica), else 0
+    # HAProxy's `option mysql-check` against it (None: it works; else why not): docs/facts/mysql.md
+    haproxy_mysql_check_fails: str | None = None
 
     def services(self):
         """{service: Compose overrides} for the database servers (empty: compose.yaml's own)."""

@@ -14,6 +14,8 @@ class MySQL(DatabaseEngine):
     version_command = ("mysqld", "--version")
     position_variable = "@@gtid_executed"
     full_login_options = ("--get-server-public-key",)     # caching_sha2_password without TLS (docs/facts/mysql.md)
+    haproxy_mysql_check_fails = ("HAProxy 2.6's option mysql-check fails against MySQL 9.7 with or without a user "
+                                 "(error 1251, haproxy#2934): check: tcp")
     stop_receiving_sql = "STOP REPLICA IO_THREAD"
     promote_sql = ("STOP REPLICA; RESET REPLICA ALL; SET GLOBAL super_read_only = OFF; "
                    "SET GLOBAL read_only = OFF;")

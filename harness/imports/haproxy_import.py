@@ -156,11 +156,15 @@ def _option(words, on, line, found):
         found.settings[name] = on
         found.used.append(f"{where}: {'' if on else 'no '}option {name}: {name}={str(on).lower()}")
     elif name == "mysql-check":
-        found.settings["check"] = "mysql"
-        found.used.append(f"{where}: option mysql-check: check=mysql")
-        if len(words) > 1:
-            found.not_modelled.append(f"{where}: option mysql-check {' '.join(words[1:])}: the lab's check logs in "
-                                      "with no user")
+        user = words[2] if len(words) > 2 and words[1] == "user" else None
+        found.settings["check"] = "mysql-user" if user else "mysql"
+        found.used.append(f"{where}: option mysql-check{' user ' + user if user else ''}: check="
+                          f"{'mysql-user' if user else 'mysql'}" + (" (the lab's check logs in as haproxy_check, "
+                                                                     "no password)" if user else ""))
+        rest = words[3:] if user else words[1:]
+        if [w for w in rest if w != "post-41"]:
+            found.not_modelled.append(f"{where}: option mysql-check {' '.join(words[1:])}: the lab's check takes a "
+                                      "user and post-41, no more")
     elif name == "tcp-check":
         found.settings["check"] = "tcp"
         found.used.append(f"{where}: option tcp-check: check=tcp")

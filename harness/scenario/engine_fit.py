@@ -25,11 +25,15 @@ def check_engine(engine, control, cells, control_settings):
                             f"{ZOO_OF_PROTOCOL.get(engine.wire_protocol, '')}")
     check_pools(engine, cells)
     if engine.wire_protocol == "mysql":
+        mysql_check = next((c for c in ("mysql", "mysql-user") if _names_setting(control_settings, ("check", c))), None)
+        if mysql_check and engine.haproxy_mysql_check_fails:
+            raise ScenarioError(f"control: check: {mysql_check}: {engine.haproxy_mysql_check_fails}")
         return
     mysql_only = [f"cells: {c.name} logs in with an account of its own (MySQL's login cache)"
                   for c in cells if c.account != "shared"]
-    if _names_setting(control_settings, ("check", "mysql")):
-        mysql_only.append("control: check: mysql speaks MySQL's handshake")
+    for check in ("mysql", "mysql-user"):
+        if _names_setting(control_settings, ("check", check)):
+            mysql_only.append(f"control: check: {check} speaks MySQL's handshake")
     if mysql_only:
         raise ScenarioError(f"{mysql_only[0]}: not on {engine.title} (database: {engine.name}) yet")
 

@@ -31,6 +31,7 @@ CREATE USER IF NOT EXISTS '$DB_USER'@'%' IDENTIFIED BY '$DB_PASSWORD';
 GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'%';
 CREATE USER IF NOT EXISTS 'repl'@'%' IDENTIFIED BY '$REPL_PASSWORD';
 GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%';
+CREATE USER IF NOT EXISTS 'haproxy_check'@'%';
 SQL
   if [ "$REPLICATION" = semi-sync ]; then
     mariadb -e "SET GLOBAL rpl_semi_sync_master_timeout = $SEMI_SYNC_TIMEOUT_MS; SET GLOBAL rpl_semi_sync_master_enabled = ON"

@@ -8,7 +8,7 @@ import pytest
 from harness.control import control_plane
 from harness.control.cloud_lb import KEPT, RESET
 from harness.databases import database
-from harness.lab import planned_addresses
+from harness.lab import REPO, planned_addresses
 from harness.measure.effects import BLACKHOLE, Effect
 from harness.scenario import ScenarioError, load
 
@@ -99,3 +99,13 @@ def test_gcps_idle_handling_is_not_emulated():
 def test_a_scenario_cannot_ask_the_director_for_what_the_provider_decides(override, message):
     with pytest.raises(ScenarioError, match=message):
         load("cloud-idle-timeout", override)
+
+
+@pytest.mark.parametrize("name", ["aws-nlb", "gcp-passthrough", "azure-standard"])
+def test_every_setting_a_plane_starts_the_lab_with_is_one_compose_passes_on(name):
+    """A variable compose.yaml (or compose.ipvs.yaml) never reads would be dropped without a word."""
+    compose = "".join((REPO / f).read_text() for f in ("compose.yaml", "compose.ipvs.yaml"))
+    for setting in (("idle_timeout", 300.0), ("tcp_reset", True)):
+        settings = (setting,) if setting[0] in control_plane(name).settings_spec else ()
+        for key in control_plane(name, settings).lab_settings():
+            assert "${" + key + ":-" in compose, f"{name}: {key} reaches no container"

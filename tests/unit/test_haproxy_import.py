@@ -17,17 +17,18 @@ FIXTURE = Path(__file__).parent / "fixtures" / "haproxy" / "incident-haproxy.cfg
 def test_the_database_backend_and_its_defaults_become_the_labs_settings():
     found = haproxy_import.read(FIXTURE)
     assert found.settings == {"timeout_connect": 5.0, "timeout_client": 1800.0, "timeout_server": 1800.0,
-                              "retries": 3, "check": "mysql", "inter": 3.0, "fall": 3, "rise": 2,
+                              "retries": 3, "check": "mysql-user", "inter": 3.0, "fall": 3, "rise": 2,
                               "shutdown_sessions": True}
     lines = "\n".join(found.lines())
-    assert "incident-haproxy.cfg:14: option mysql-check user haproxy: the lab's check logs in with no user" in lines
+    assert ("incident-haproxy.cfg:14: option mysql-check user haproxy: check=mysql-user (the lab's check logs in as "
+            "haproxy_check, no password)") in lines
     assert "incident-haproxy.cfg:19: listen stats: not read" in lines
     assert "no bearing on a failover: bind, global (the process's settings), log, option tcplog, server check" in lines
 
 
 def test_its_words_are_what_explain_takes_and_the_answer_is_haproxys():
     words = haproxy_import.read(FIXTURE).explain_words()
-    assert words == ["HAPROXY=timeout_connect=5 timeout_client=1800 timeout_server=1800 retries=3 check=mysql "
+    assert words == ["HAPROXY=timeout_connect=5 timeout_client=1800 timeout_server=1800 retries=3 check=mysql-user "
                      "inter=3 fall=3 rise=2 shutdown_sessions=true"]
     text = explain.explain(explain.parse_knobs(words))
     assert text.startswith("Answer: through HAProxy, HAProxy marked the server down and shut its sessions")

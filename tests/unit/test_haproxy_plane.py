@@ -11,7 +11,7 @@ from harness.control.haproxy import closes
 from harness.control.haproxy_cfg import config, duration
 from harness.control.haproxy_settings import HaproxySettings, markdown
 from harness.databases import database
-from harness.lab import planned_addresses
+from harness.lab import REPO, planned_addresses
 from harness.measure import haproxy_log
 from harness.measure.effects import APP_HANG, BLACKHOLE, Effect
 from harness.measure.predict import predict
@@ -77,6 +77,19 @@ def test_each_variant_is_a_director_of_its_own_with_its_kernels_retries():
 def test_a_wrong_setting_is_refused_by_name(control, message):
     with pytest.raises(ScenarioError, match=message):
         load("haproxy-failover", {"control": control})
+
+
+def test_the_mysql_check_logs_in_as_the_account_the_images_make_where_the_engine_takes_it():
+    [cfg] = [service["environment"]["HAPROXY_CFG"] for service in control_plane("haproxy", (("check", "mysql-user"),))
+             .services(planned_addresses(), database(), ("mysql-primary", "mysql-replica")).values()]
+    assert "option mysql-check user haproxy_check post-41" in cfg
+    images = (REPO / "images" / "mysql" / "entrypoint.sh").read_text()
+    assert "CREATE USER IF NOT EXISTS 'haproxy_check'@'%';" in images
+    for check in ("mysql", "mysql-user"):        # HAProxy 2.6's check fails against MySQL 9.7 (docs/facts/mysql.md)
+        with pytest.raises(ScenarioError, match="error 1251"):
+            load("haproxy-failover", {"DB_ENGINE": "mysql", "control": {"haproxy": {"check": check}}, "cells": [{"tcp_retries2": 5}]})
+        with pytest.raises(ScenarioError, match="speaks MySQL's handshake"):
+            load("haproxy-failover", {"DB_ENGINE": "postgres", "control": {"haproxy": {"check": check}}, "cells": [{"tcp_retries2": 5}]})
 
 
 def test_state_changes_sessions_and_state_samples_are_read_back_from_haproxy_itself():
