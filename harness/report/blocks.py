@@ -11,3 +11,18 @@ class Table:
 @dataclasses.dataclass(frozen=True)
 class Subheading:
     text: str
+
+
+def seconds(value):
+    """A time in a section's table: '12.34 s', or '—' when there is none."""
+    return "—" if value is None else f"{value:.2f} s"
+
+
+def cell_rows(summary, key, row):
+    """row(cell, its part) for each cell whose summary has a part under `key`."""
+    return [row(cell, cell[key]) for cell in summary.get("cells", []) if cell.get(key) is not None]
+
+
+def table_and_note(header, rows, note):
+    """A section's blocks: its table and the sentence under it, or nothing without rows."""
+    return [Table(header, rows), note] if rows else []

@@ -1,7 +1,7 @@
 """The run page's section on what ended each client's session through a proxy director
 (signals/proxy_sessions.py): the proxy's own log line for it, and the FIN or RST a capture on the
 director saw it send the client, beside the moment the client noticed."""
-from .blocks import Table
+from .blocks import cell_rows, seconds, table_and_note
 
 TITLE = "What ended each wait: by the proxy, and on the wire"
 READS = {"cells": ("proxy", "probe")}
@@ -9,35 +9,28 @@ HEADER = ["cell", "director", "session ended by", "HAProxy's state", "ended", "t
           "the client noticed", "its reconnections, ended by HAProxy"]
 
 
-def _s(value):
-    return "—" if value is None else f"{value:.2f} s"
-
-
 def _later(sessions):
     return "; ".join(f"on {s['server']}: {s['termination']} at {s['ended_s']:.2f} s ({s['ended_by']})"
                      for s in sessions) or "—"
 
 
+def _row(cell, part):
+    return [cell["cell"], part["director"], part["ended_by"], part.get("termination", "—"),
+            seconds(part.get("ended_s")), part.get("client_got", "nothing"), seconds(part.get("client_got_s")),
+            seconds(cell.get("probe", {}).get("detect_s")), _later(part.get("later", ()))]
+
+
 def rows(summary):
-    found = []
-    for cell in summary.get("cells", []):
-        part = cell.get("proxy")
-        if part is None:
-            continue
-        found.append([cell["cell"], part["director"], part["ended_by"], part.get("termination", "—"),
-                      _s(part.get("ended_s")), part.get("client_got", "nothing"), _s(part.get("client_got_s")),
-                      _s(cell.get("probe", {}).get("detect_s")), _later(part.get("later", ()))])
-    return found
+    return cell_rows(summary, "proxy", _row)
 
 
 def blocks(summary):
-    found = rows(summary)
-    if not found:
-        return []
-    return [Table(HEADER, found),
-            "Times are seconds after the death. The session's end and how it ended are HAProxy's own log (option "
-            "tcplog's termination state: D the server marked down, s timeout server, S an error on the server leg, "
-            "C the client, K an operator's shutdown, U the primary back with shutdown-backup-sessions); what the client got is a capture on the director of the segments it sent the client's "
-            "port (a FIN; with option nolinger a RST may follow it, when HAProxy closes before the client's FIN "
-            "comes back); \"nothing\": the session was still open when the run ended, "
-            "and the client's own kernel never gives up on a leg the proxy keeps answering."]
+    return table_and_note(
+        HEADER, rows(summary),
+        "Times are seconds after the death. The session's end and how it ended are HAProxy's own log (option "
+        "tcplog's termination state: D the server marked down, s timeout server, S an error on the server leg, "
+        "C the client, K an operator's shutdown, U the primary back with shutdown-backup-sessions); what the "
+        "client got is a capture on the director of the segments it sent the client's "
+        "port (a FIN; with option nolinger a RST may follow it, when HAProxy closes before the client's FIN "
+        "comes back); \"nothing\": the session was still open when the run ended, "
+        "and the client's own kernel never gives up on a leg the proxy keeps answering.")

@@ -19,6 +19,16 @@ def assert_nothing_left(run):
     assert project is None or labelled_leftovers(project=project) == NOTHING, f"{project} left things behind"
 
 
+def run_once(tmp_path_factory, scenario_id, overrides=None):
+    """A scenario run for a module's tests to share (a module-scoped fixture's): its RunDir."""
+    parsed, raw = scenario.load(scenario_id, overrides)
+    out = io.StringIO()
+    run = run_and_report(parsed, raw, results=tmp_path_factory.mktemp(scenario_id), out=out)
+    print(out.getvalue())
+    assert_nothing_left(run)
+    return run
+
+
 @pytest.fixture
 def run_scenario(tmp_path):
     """run_scenario(id, **raw overrides) -> (summary dict, run dir); the lab must be gone after."""

@@ -3,19 +3,16 @@ lvs-switchover failover at tcp_retries2=5, each at its defaults, with its own 3 
 has none), with TCP_USER_TIMEOUT 5000 and with keepalive 5/1/3; and a HikariCP pool of three whose
 idle connections the fault catches. Bounds come from docs/facts/kernel.md, from the settings the
 scenario gives each driver and from HikariCP's documented defaults, not from the harness's model."""
-import io
 import re
 
 import pytest
 
-from harness import scenario
 from harness.load.clients import CLIENTS as CATALOGUE
 from harness.measure import probe_log
-from harness.pipeline import run_and_report
 from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
 from tests.kernel_witness import (assert_reported_what_the_kernel_ended, first_failure,
                                   reconnects_held_by_the_director)
-from tests.scenarios.conftest import assert_nothing_left, cells
+from tests.scenarios.conftest import cells, run_once
 
 CLIENTS = ("pymysql", "jdbc", "hikari", "go", "node", "libmariadb", "sysbench")
 WITH_A_READ_TIMEOUT = CLIENTS[:-1]
@@ -37,11 +34,7 @@ DRIVER_WRITE_S = 0.1
 
 @pytest.fixture(scope="module")
 def zoo_run(tmp_path_factory):
-    parsed, raw = scenario.load("client-zoo-short")
-    out = io.StringIO()
-    run = run_and_report(parsed, raw, results=tmp_path_factory.mktemp("zoo"), out=out)
-    print(out.getvalue())
-    assert_nothing_left(run)
+    run = run_once(tmp_path_factory, "client-zoo-short")
     return run.summary(), run
 
 

@@ -3,15 +3,11 @@ swapped out silently at tcp_retries2=5. Bounds come from docs/facts/kernel.md (t
 for pgbouncer's server leg, from the settings the scenario gives pgbouncer, and from pgbouncer's
 own log of when and why it closed each connection; the client noticing at that moment is the
 client's log, written by another process."""
-import io
-
 import pytest
 
-from harness import scenario
 from harness.measure import pool_log, probe_log
-from harness.pipeline import run_and_report
 from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
-from tests.scenarios.conftest import assert_nothing_left, cells
+from tests.scenarios.conftest import cells, run_once
 from tests.scenarios.test_client_zoo import assert_waited_for_the_kernel, kernel_bounds, lead
 
 QUERY_TIMEOUT_S = 4               # what the scenario gives pgbouncer
@@ -21,11 +17,7 @@ CLIENT_READS_CLOSE_S = 0.1        # the client's read returning on pgbouncer's c
 
 @pytest.fixture(scope="module")
 def pool_run(tmp_path_factory):
-    parsed, raw = scenario.load("pgbouncer-failover", {"warmup_s": 5, "observe_s": 30})
-    out = io.StringIO()
-    run = run_and_report(parsed, raw, results=tmp_path_factory.mktemp("pgbouncer"), out=out)
-    print(out.getvalue())
-    assert_nothing_left(run)
+    run = run_once(tmp_path_factory, "pgbouncer-failover", {"warmup_s": 5, "observe_s": 30})
     summary = run.summary()
     return summary, run, cells(summary)
 

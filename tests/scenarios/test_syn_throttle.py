@@ -15,16 +15,8 @@ AFTER_S = 3.0                      # the connects right after the heal that must
 
 @pytest.fixture(scope="module")
 def throttled(tmp_path_factory):
-    import io
-
-    from harness import scenario
-    from harness.pipeline import run_and_report
-    from tests.scenarios.conftest import assert_nothing_left
-    parsed, raw = scenario.load("syn-throttle", {"warmup_s": 5, "observe_s": 8})
-    out = io.StringIO()
-    run = run_and_report(parsed, raw, results=tmp_path_factory.mktemp("syn"), out=out)
-    print(out.getvalue())
-    assert_nothing_left(run)
+    from tests.scenarios.conftest import run_once
+    run = run_once(tmp_path_factory, "syn-throttle", {"warmup_s": 5, "observe_s": 8})
     summary = run.summary()
     connects, totals = connect_log.parse(run.read(run.connect_log()))
     events = [json.loads(line) for line in (run.path / "events.jsonl").read_text().splitlines()]

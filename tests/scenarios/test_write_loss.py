@@ -55,6 +55,17 @@ def seqs_held(lab, server):
     return {int(line) for line in out.split()}
 
 
+def lost_by_the_servers_rows(run, data, new, label):
+    """(the writer's attempts, the acknowledged writes the new primary's own rows lack), checked against the report."""
+    attempts, _ = ledger.parse_writes(run.read(run.writer_log()))
+    acked = {r["seq"] for r in attempts if r["outcome"] == "ack"}
+    lost = sorted(acked - new)
+    print(f"{label}: {len(acked)} acknowledged, {len(lost)} lost by the servers' own rows; "
+          f"the run's report: {data['lost']}")
+    assert lost == data["lost_seqs"], "the report disagrees with the servers"
+    return attempts, lost
+
+
 def test_every_engine_runs_async_and_a_mode_that_loses_nothing():
     for database in DATABASES:
         assert {"async", "semi-sync" if database != "postgres" else "sync"} <= {m for d, m in CASES if d == database}
@@ -69,12 +80,7 @@ def test_a_lagging_replica_promoted_loses_acknowledged_writes_only_without_semi_
     finally:
         lab.down()
     assert labelled_leftovers(project=run.lab_project())["containers"] == []
-    attempts, _ = ledger.parse_writes(run.read(run.writer_log()))
-    acked = {r["seq"] for r in attempts if r["outcome"] == "ack"}
-    lost = sorted(acked - new)
-    print(f"{database} {mode}: {len(acked)} acknowledged, {len(lost)} lost by the servers' own rows; "
-          f"the run's report: {data['lost']}")
-    assert lost == data["lost_seqs"], "the report disagrees with the servers"
+    attempts, lost = lost_by_the_servers_rows(run, data, new, f"{database} {mode}")
     assert set(lost) <= old, "a lost write must be on the old primary (it was acknowledged there)"
     if mode == "async":
         # at most every write the writer could send from the cut's start to the swap's end
