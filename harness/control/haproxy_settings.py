@@ -8,6 +8,7 @@ from .base import DirectorVariants, NoticeWindow
 # a TCP connect; `option mysql-check` (the server's handshake read, then a close: the server counts an
 # aborted connect); the same logging in as CHECK_USER (no password) and quitting
 CHECKS = ("tcp", "mysql", "mysql-user")
+MYSQL_HANDSHAKE_CHECKS = ("mysql", "mysql-user")   # those that speak MySQL's protocol
 CHECK_USER = "haproxy_check"     # the account the database images make for it
 PATRONI_CHECK = "patroni"        # `option httpchk GET /primary` on Patroni's REST API (the patroni plane's)
 PATRONI_REST_PORT = 8008

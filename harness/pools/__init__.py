@@ -6,8 +6,8 @@ from .pgbouncer import PGBOUNCER
 POOLS = {pool.name: pool for pool in (PGBOUNCER,)}
 
 
-def effect_through_pool(cell, effect, rto0_s=None):
+def effect_through_pool(cell, effect):
     """What the cell's client sees of the fault's effect on the flows: through its pool, if it has one."""
     if cell.pool is None:
         return effect
-    return POOLS[cell.pool].effect_on(effect, cell, rto0_s)
+    return POOLS[cell.pool].effect_on(effect, cell)

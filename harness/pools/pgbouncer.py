@@ -13,14 +13,12 @@ from ..measure.predict import outstanding_data
 
 FIRST_PORT = 6432             # cell i of the scenario listens on FIRST_PORT + i (cells share a namespace)
 JANITOR_PERIOD_S = 1 / 3      # pgbouncer's full maintenance (janitor.c: USEC / 3), where query_timeout is checked
-PROCESS = "pgbouncer /tmp/blackhole-pool-"     # what pkill -f matches (the ini's path)
 CONFIG_DIR = "/tmp/blackhole-pool-"
 
 
 @dataclasses.dataclass(frozen=True)
 class Pgbouncer:
     name: str = "pgbouncer"
-    library: str = "pgbouncer (Debian 12), session pooling"
     protocols: tuple = ("postgres",)
     settings: dict = dataclasses.field(default_factory=lambda: {
         "query_timeout": Setting(int, 1.0, maximum=86_400, meaning="s a query may run before pgbouncer closes its "
@@ -48,22 +46,29 @@ class Pgbouncer:
                 "auth_type = any\npool_mode = session\nignore_startup_parameters = extra_float_digits,options\n"
                 "log_connections = 1\nlog_disconnections = 1\n" + settings)
 
+    def config_path(self, cell):
+        return f"{CONFIG_DIR}{cell.name}.ini"
+
+    def process_pattern(self, cell):
+        """What `pkill -f` matches to stop the cell's pgbouncer."""
+        return f"pgbouncer {self.config_path(cell)}"
+
     def command(self, scenario, cell, vip, database_port, netns=None):
         """Runs it in the foreground as nobody (it refuses root), its log on stdout, in the cell's namespace."""
-        path = f"{CONFIG_DIR}{cell.name}.ini"
+        path = self.config_path(cell)
         enter = ["nsenter", f"--net={netns}"] if netns else []
         script = f"printf '%s' \"$1\" > {path} && exec {' '.join(enter)} pgbouncer -u nobody {path} 2>&1"
         return ["sh", "-c", script, "pgbouncer", self.config(scenario, cell, vip, database_port)]
 
-    def effect_on(self, effect, cell, rto0_s=None):
+    def effect_on(self, effect, cell):
         """A blackhole (or a proxy's hang) on pgbouncer's server leg is, to the client, an application
         that never answers until one of pgbouncer's limits closes its connection."""
         if effect.kind not in (effects.BLACKHOLE, effects.PARTITION, effects.APP_HANG):
             return effect
         return Effect(effects.APP_HANG, starts_at_s=effect.starts_at_s, starts_by_s=effect.starts_by_s,
-                      closes=self.closes(effect, cell, rto0_s))
+                      closes=self.closes(effect, cell))
 
-    def closes(self, effect, cell, rto0_s=None):
+    def closes(self, effect, cell):
         settings = dict(cell.pool_settings)
         found = []
         if settings.get("query_timeout"):
@@ -72,7 +77,8 @@ class Pgbouncer:
         if effect.kind == effects.APP_HANG:      # a proxy further on: its limits close pgbouncer's server leg
             return (*found, *(dataclasses.replace(c, basis=f"{c.basis}, then pgbouncer") for c in effect.closes))
         ut = settings.get("tcp_user_timeout", 0)
-        leg = outstanding_data(dataclasses.replace(cell, tcp_user_timeout_ms=ut), rto0_s)
+        # its server connection's RTO is not sampled (ss sees the client's loopback leg): the default's
+        leg = outstanding_data(dataclasses.replace(cell, tcp_user_timeout_ms=ut))
         basis = f"pgbouncer's server leg: {leg.basis}"
         if cell.tcp_user_timeout_ms:
             basis += f" (the client's TCP_USER_TIMEOUT {cell.tcp_user_timeout_ms} ms: on loopback, never fires)"

@@ -1,5 +1,6 @@
 """Whether a scenario's parts fit the database engine it runs: each refusal names the part."""
 from ..control.base import CONTROL_PLANES
+from ..control.haproxy_settings import MYSQL_HANDSHAKE_CHECKS
 from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROTOCOL_TITLES
 from ..pools import POOLS
 from .reader import ScenarioError
@@ -24,16 +25,15 @@ def check_engine(engine, control, cells, control_settings):
                             f"{', '.join(n for n, c in CLIENTS.items() if c.protocol == engine.wire_protocol)}"
                             f"{ZOO_OF_PROTOCOL.get(engine.wire_protocol, '')}")
     check_pools(engine, cells)
+    mysql_check = next((c for c in MYSQL_HANDSHAKE_CHECKS if _names_setting(control_settings, ("check", c))), None)
     if engine.wire_protocol == "mysql":
-        mysql_check = next((c for c in ("mysql", "mysql-user") if _names_setting(control_settings, ("check", c))), None)
         if mysql_check and engine.haproxy_mysql_check_fails:
             raise ScenarioError(f"control: check: {mysql_check}: {engine.haproxy_mysql_check_fails}")
         return
     mysql_only = [f"cells: {c.name} logs in with an account of its own (MySQL's login cache)"
                   for c in cells if c.account != "shared"]
-    for check in ("mysql", "mysql-user"):
-        if _names_setting(control_settings, ("check", check)):
-            mysql_only.append(f"control: check: {check} speaks MySQL's handshake")
+    if mysql_check:
+        mysql_only.append(f"control: check: {mysql_check} speaks MySQL's handshake")
     if mysql_only:
         raise ScenarioError(f"{mysql_only[0]}: not on {engine.title} (database: {engine.name}) yet")
 

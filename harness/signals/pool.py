@@ -3,9 +3,8 @@ before the clients, its log kept as the cell's pool.log; what closed its server 
 client's connection after the fault, in the pool's own words and times."""
 from ..measure import pool_log
 from ..pools import POOLS
+from ..topology import PROTOCOL_PORTS
 from .base import Load, Signal
-
-DATABASE_PORT = 3306          # the lab's database port, whatever the engine
 
 
 class Pool(Signal):
@@ -17,8 +16,8 @@ class Pool(Signal):
             pool = POOLS[cell.pool]
             container, netns = plan.placement(cell.service)
             loads.append(Load(container, plan.run.cell_file(cell.name, "pool.log"),
-                              tuple(pool.command(s, cell, plan.vip_for(cell), DATABASE_PORT, netns)),
-                              f"{pool.name} /tmp/blackhole-pool-{cell.name}.ini", stop_signal="TERM"))
+                              tuple(pool.command(s, cell, plan.vip_for(cell), PROTOCOL_PORTS["mysql"], netns)),
+                              pool.process_pattern(cell), stop_signal="TERM"))
         return loads
 
     def summarize_cell(self, record):
