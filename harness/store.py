@@ -1,4 +1,5 @@
-"""Where runs live, and every path inside one: RunDir is the only code that spells them.
+"""Where runs live, and every path inside one: RunDir spells the files a run shares, and a
+signal its own (Signal.files, through RunDir.file).
 
   results/<scenario>/<UTC-time>-<id>/       a run (RunDir)
   results/latest, results/<scenario>/latest the newest run
@@ -102,6 +103,10 @@ class RunDir:
     def _at(self, *parts):
         return self.path.joinpath(*parts)
 
+    def file(self, relative):
+        """A file of the run by its path under it: a signal's own (Signal.files names them)."""
+        return self.path / relative
+
     def cell_file(self, cell, name):
         """clients/<cell>/<name>: probe.jsonl, sysbench.log, connections.jsonl, nstat-*.txt, ..."""
         return self._at("clients", cell, name)
@@ -115,45 +120,12 @@ class RunDir:
     def ss_samples(self, namespace):
         return self._at("namespaces", namespace, "ss.txt")
 
-    def neighbours(self, namespace):
-        """A client namespace's neighbour entry for the VIP, sampled (two directors sharing it)."""
-        return self._at("namespaces", namespace, "neigh.txt")
-
-    def wrk_log(self):
-        return self._at("load", "wrk.log")
-
-    def connect_log(self):
-        return self._at("load", "connect.jsonl")
-
-    def writer_log(self):
-        return self._at("load", "writer.jsonl")
-
-    def ledger(self, server):
-        """A database server's ledger as read back after the run: `seq<TAB>copies` lines, or the
-        error that stopped the reading (data accounting)."""
-        return self._at("db", f"{server}-ledger.tsv")
-
-    def semi_sync_status(self, server):
-        """A database server's Rpl_semi_sync* status counters after the run."""
-        return self._at("db", f"{server}-semi-sync.tsv")
-
     def director_flows(self, label):
         return self._at("director", f"flows-{label}.txt")
-
-    def director_flow_samples(self):
-        return self._at("director", "flows.txt")
 
     def director_table(self, service):
         """`ipvsadm -Ln` of a director, sampled (a control plane that acts by itself)."""
         return self._at("director", f"table-{service}.txt")
-
-    def proxy_capture(self, service):
-        """The FINs and RSTs a proxy director sent or received (tcpdump), a line each."""
-        return self._at("director", f"closes-{service}.txt")
-
-    def machine_cpu(self):
-        """The first line of /proc/stat of the machine the clients ran on, sampled."""
-        return self._at("machine", "cpu.txt")
 
     def service_log(self, service):
         return self._at("logs", f"{service}.log")

@@ -12,7 +12,7 @@ import time
 
 from . import store
 from .. import scenario as scenario_files
-from ..measure import connect_log
+from ..signals.connect import ConnectLatency, connect_log
 from ..pipeline import run_and_report
 from .scale import MachineLoad
 from .up import PROJECT
@@ -38,7 +38,7 @@ def one_run(with_prober):
            "median_abs_error_s": round(statistics.median(errors), 3) if errors else None,
            "max_abs_error_s": round(max(errors), 3) if errors else None}
     if with_prober:
-        _, totals = connect_log.parse(run.read(run.connect_log()))
+        _, totals = connect_log.parse(run.read(ConnectLatency.file(run, "log")))
         before = summary["signals"]["connect"]["phases"]["before"]
         row.update(prober_cpu_s=(totals or {}).get("cpu_s"), connects_sent=(totals or {}).get("sent"),
                    connect_p50_ms_before=before["p50"], connect_p99_ms_before=before["p99"])

@@ -14,7 +14,7 @@ from ..faults import FAULTS
 from ..lab.places import PLACES
 from ..load.clients import CLIENTS
 from ..settings import registry
-from ..signals.combined import SIGNALS
+from ..signals.registry import SIGNALS
 
 REPO = Path(__file__).resolve().parents[2]
 MAKEFILE = REPO / "Makefile"
@@ -84,7 +84,8 @@ def members():
         ("Faults (a scenario's `steps:`)", [(n, f"{module_summary(c)} Params: {', '.join(c.params) or 'none'}.")
                                             for n, c in sorted(FAULTS.items())]),
         ("Signals (what a run measures, in summary.json's `signals`)",
-         [(s.name, module_summary(type(s))) for s in SIGNALS]),
+         [(s.name, module_summary(type(s)) + (f" · its section: “{s.section.TITLE}”" if s.section else "")
+           + (f" · its chart: {s.chart}" if s.chart else "")) for s in SIGNALS]),
         ("Clients (a cell's `client:`)", [(n, c.library + (f"; settings: {', '.join(c.settings)}" if c.settings else ""))
                                           for n, c in CLIENTS.items()]),
     ]

@@ -20,6 +20,7 @@ CONFIG_DIR = "/tmp/blackhole-pool-"
 class Pgbouncer:
     name: str = "pgbouncer"
     protocols: tuple = ("postgres",)
+    version_command: tuple = ("pgbouncer", "--version")      # env.json's versions
     settings: dict = dataclasses.field(default_factory=lambda: {
         "query_timeout": Setting(int, 1.0, maximum=86_400, meaning="s a query may run before pgbouncer closes its "
                                                                    "server connection and the client's (0: off)"),

@@ -2,7 +2,8 @@
 import used and left out."""
 import html
 
-from ..report import late_report, saturation
+from ..signals.machine import lateness as saturation
+from ..signals.retransmissions import lateness as late_report
 from .ranking import Ranking
 
 STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;color:#222}table{border-collapse:collapse}"

@@ -3,7 +3,8 @@ own clients hung beside the model and their incident, when the load balancer not
 cures ranked by the time each saved, each with its cost. Pure."""
 import dataclasses
 
-from ..report import late_report, saturation
+from ..signals.machine import lateness as saturation
+from ..signals.retransmissions import lateness as late_report
 from .build import YOURS
 
 
@@ -18,8 +19,8 @@ class Row:
     model: tuple              # (earliest, latest) s of the client's error, the model's
     within_model: bool
     saved_s: float            # the operator's own cell's time less this one's (None where either is unknown)
-    busy_while_late: float = None   # late on a machine with no idle CPU: its busy share (report/saturation.py)
-    kernel_in_window: tuple = None  # late by its report only: (kernel gave up s, reported after s) (report/late_report.py)
+    busy_while_late: float = None   # late on a machine with no idle CPU: its busy share (signals/machine/lateness.py)
+    kernel_in_window: tuple = None  # late by its report only: (kernel gave up s, reported after s) (signals/retransmissions/lateness.py)
 
 
 @dataclasses.dataclass(frozen=True)

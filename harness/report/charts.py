@@ -3,10 +3,8 @@
   timeline.png         per cell: successful operations per second, detect and recover marked;
                        sysbench tps per second above it (the seed's picture)
   recovery.png         measured detect/recover per cell beside the model's window (log time)
-  retransmissions.png  the blackholed sockets' retransmission ladder from the ss samples
-  connect-latency.png  connection setup per second (load.connect: report/connect_chart.py)
-  write-outcomes.png   the writer's attempts per second by outcome, lost ones marked (load.writer:
-                       report/data_chart.py)
+and after them each signal's own chart (Signal.chart, drawn by its folder's chart.py), in the
+registry's order: the retransmission ladder, connection setup per second, the writes' outcomes.
 """
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
@@ -18,26 +16,18 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
-from . import connect_chart, data_chart  # noqa: E402
-from ..measure.run_record import caught_connection_samples  # noqa: E402
 from ..scenario.files import of_run  # noqa: E402
+from ..signals.chart_marks import fault_window  # noqa: E402
+from ..signals.registry import SIGNALS  # noqa: E402
+from ..signals.wrk import Wrk  # noqa: E402
 
-FAULT_COLOUR = "#f4cccc"
-MAX_LADDERS = 8
-
-
-def _fault_window(ax, summary):
-    ends = [c["probe"]["recover_s"] or c["probe"]["detect_s"] for c in summary["cells"]]
-    end = max([e for e in ends if e is not None], default=0)
-    ax.axvspan(0, max(end, 0.5), color=FAULT_COLOUR, zorder=0, label="fault until last recovery")
-    ax.axvline(0, color="#cc0000", linewidth=1)
 
 
 def timeline(run, summary, path):
     t_fault = summary["fault"]["t"]
     cells = summary["cells"]
     with_sysbench = [c for c in cells if "sysbench" in c]
-    wrk_seconds = wrk_log.per_second(run.read(run.wrk_log()))
+    wrk_seconds = wrk_log.per_second(run.read(Wrk.file(run, "log")))
     rows = len(cells)
     heights = ([2.2] if with_sysbench else []) + ([2.2] if wrk_seconds else []) + [max(1.5, 0.32 * rows + 0.8)]
     fig, axes = plt.subplots(len(heights), 1, figsize=(11, sum(heights) + 1.2), sharex=True,
@@ -51,7 +41,7 @@ def timeline(run, summary, path):
         for c in with_sysbench:
             reports = sysbench_log.parse(run.read(run.sysbench_log(c["cell"])))
             ax.step([r.t - t_fault for r in reports], [r.tps for r in reports], where="pre", label=c["cell"])
-        _fault_window(ax, summary)
+        fault_window(ax, summary)
         ax.set_ylabel("sysbench tps")
         ax.set_title("sysbench transactions per second (1 s report lines)")
         ax.legend(loc="upper right", fontsize=8)
@@ -61,7 +51,7 @@ def timeline(run, summary, path):
         seconds = list(range(first, last + 1))
         ax.step([sec + 1 - t_fault for sec in seconds], [wrk_seconds.get(sec, 0) for sec in seconds], where="pre",
                 color="#674ea7", label="wrk (keepalive connections)")
-        _fault_window(ax, summary)
+        fault_window(ax, summary)
         ax.set_ylabel("HTTP responses/s")
         ax.set_title("wrk throughput through the VIP, per second")
         ax.legend(loc="upper right", fontsize=8)
@@ -150,51 +140,15 @@ def recovery(summary, path):
     plt.close(fig)
 
 
-def retransmissions(run, summary, path):
-    """Returns False (and draws nothing) when the run has no ss samples of a disrupted socket."""
-    t_fault = summary["fault"]["t"]
-    cells = {c.name: c for c in of_run(run).cells}
-    hung = sorted((c for c in summary["cells"] if c["probe"]["detect_s"]),
-                  key=lambda c: -c["probe"]["detect_s"])[:MAX_LADDERS]
-    series = []
-    for c in hung:
-        probe_text = run.read(run.probe_log(c["cell"]))
-        samples = [s for s in caught_connection_samples(run, cells[c["cell"]], probe_text, t_fault)
-                   if t_fault - 1 <= s.t <= t_fault + c["probe"]["detect_s"] + 1]
-        if samples:
-            series.append((c, samples))
-    if not series:
-        return False
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 6), sharex=True)
-    for c, samples in series:
-        x = [s.t - t_fault for s in samples]
-        top.step(x, [s.retrans_total for s in samples], where="post", label=c["cell"])
-        bottom.step(x, [(s.rto_ms or 0) / 1000 for s in samples], where="post", label=c["cell"])
-    for ax in (top, bottom):
-        _fault_window(ax, summary)
-        ax.grid(True, alpha=0.3)
-    top.set_ylabel("retransmissions so far")
-    top.set_title("the blackholed connection's retransmission ladder (ss -tino every 0.5 s)")
-    top.legend(loc="upper left", fontsize=8)
-    bottom.set_ylabel("RTO (s, log)")
-    bottom.set_yscale("log")
-    bottom.set_xlabel("seconds after the fault")
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return True
-
-
 def render(run, summary):
     """Draw every chart the run's files allow, side by side in forked processes (matplotlib
     draws in one thread); returns their paths relative to the run."""
     if not summary.get("cells"):
         return []
     run.charts_dir.mkdir(exist_ok=True)
+    scenario = of_run(run)
     jobs = [(timeline, (run, summary, run.chart("timeline.png"))), (recovery, (summary, run.chart("recovery.png"))),
-            (retransmissions, (run, summary, run.chart("retransmissions.png"))),
-            (connect_chart.draw, (summary, run.chart("connect-latency.png"))),
-            (data_chart.draw, (summary, run.chart("write-outcomes.png")))]
+            *((signal.draw_chart, (run, scenario, summary, run.chart(signal.chart))) for signal in SIGNALS if signal.chart)]
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("fork")) as pool:
         drawn = list(pool.map(_draw, jobs))
     return [run.relative(args[-1]) for (_, args), done in zip(jobs, drawn) if done is not False]

@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 
 from .. import store
-from . import client_grid, late_report, saturation, sections, tables
-from .blocks import Subheading, Table
+from ..signals.blocks import Subheading, Table
+from . import client_grid, sections, tables
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
@@ -126,4 +126,4 @@ def index_page(results):
 
 def _notes(summary):
     """The paragraphs under the cells' table: cells late on a saturated machine, lost answers."""
-    return [late_report.summary_note(summary), saturation.summary_note(summary), tables.lost_answer_note(summary)]
+    return [*sections.late_notes(summary), tables.lost_answer_note(summary)]

@@ -2,8 +2,9 @@
 import json
 
 from ..databases import DATABASES
-from . import client_grid, late_report, lb_split, saturation, sections
-from .blocks import Subheading, Table
+from ..signals.blocks import Subheading, Table
+from ..signals.lb import section as lb_split
+from . import client_grid, sections
 
 
 def _fmt(value, unit=" s"):
@@ -38,7 +39,7 @@ def lost_answer_note(summary):
 
 def _why_late(cell):
     """What the run measured beside a late cell's verdict: its kernel in the window, a saturated CPU."""
-    reasons = [r for r in (late_report.reason(cell), saturation.reason(cell)) if r]
+    reasons = sections.late_reasons(cell)
     return f" ({'; '.join(reasons)})" if reasons else ""
 
 
@@ -105,9 +106,8 @@ def terminal_table(summary, narrow=False):
         widths = [max(len(r[i]) for r in rows) for i in range(len(keep))]
         return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
     text = _aligned(rows)
-    for late in (late_report.summary_note(summary), saturation.summary_note(summary)):
-        if late:
-            text += "\n" + late
+    for late in sections.late_notes(summary):
+        text += "\n" + late
     split = lb_split.rows(summary)
     if split:
         text += "\n\n" + _aligned([lb_split.HEADER] + split) + "\n" + lb_split.explanation(summary)
@@ -154,9 +154,8 @@ def markdown(summary):
     details_header, details = client_grid.client_details(summary)
     if details:
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)
-    for late in (late_report.summary_note(summary), saturation.summary_note(summary)):
-        if late:
-            lines += ["", late]
+    for late in sections.late_notes(summary):
+        lines += ["", late]
     lost_answer = lost_answer_note(summary)
     if lost_answer:
         lines += ["", lost_answer]

@@ -3,6 +3,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..databases import database
 from ..load.clients import DEFAULT_CLIENT, VERSION_COMMANDS
+from ..pools import POOLS
 from ..scenario.knobs import SYSCTL_KNOBS
 from ..topology import DIRECTOR, FRONT, is_director
 
@@ -54,6 +55,15 @@ def _client_version_commands(scenario):
             for name, service in first.items() if name in commands]
 
 
+def _pool_version_commands(scenario):
+    """(pool NAME, the first cell's service running it, its version command) per pool the cells use."""
+    first = {}
+    for cell in scenario.cells:
+        if cell.pool:
+            first.setdefault(cell.pool, cell.service)
+    return [(name, service, POOLS[name].version_command) for name, service in first.items()]
+
+
 def _versions(lab, scenario, control):
     running = set(lab.services()) | {c.service for c in scenario.cells}
     asked = [(name, service, command) for name, service, command in (
@@ -62,7 +72,7 @@ def _versions(lab, scenario, control):
         ("nginx", "web-a", ["nginx", "-v"]),
         ("nft", DIRECTOR, ["nft", "--version"]),
         *([("ipvsadm", DIRECTOR, ["ipvsadm", "--version"])] if lab.datapath == "ipvs" else []),
-        *control.version_commands(), *_client_version_commands(scenario))
+        *control.version_commands(), *_client_version_commands(scenario), *_pool_version_commands(scenario))
         if service in running]
     results = lab.exec_each([(service, command) for _, service, command in asked], check=False,
                             timeout=EXEC_LIMIT_S)

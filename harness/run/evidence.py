@@ -23,30 +23,6 @@ def collect_logs(run, lab):
             run.write_text(run.service_log(service), text)
 
 
-LEDGER_SQL = "SELECT seq, COUNT(*) FROM sbtest.ledger GROUP BY seq ORDER BY seq"
-# A busy machine's Docker engine once held all four reads of a run (two servers, two queries each)
-# past a 30 s limit while other labs of make test came and went; the servers' logs showed nothing.
-LEDGER_READ_LIMIT_S = 90
-
-
-def read_ledgers(run, lab, servers):
-    """Each database server's ledger (the writer's rows, per seq how many copies) and its
-    semi-sync counters, read directly from the server after the run; a server that cannot be
-    read is recorded with why."""
-    def read(server, sql):
-        try:
-            rows = lab.database.query(lab, server, sql, timeout=LEDGER_READ_LIMIT_S)
-            return "".join("\t".join(row) + "\n" for row in rows)
-        except Exception as exc:
-            return f"# unreadable: {str(exc).splitlines()[0] if str(exc) else repr(exc)}\n"
-    semi_sync = lab.database.semi_sync_status_sql
-    wanted = [(server, path, sql) for server in servers
-              for path, sql in ((run.ledger(server), LEDGER_SQL), (run.semi_sync_status(server), semi_sync)) if sql]
-    with ThreadPoolExecutor(max(1, len(wanted))) as pool:
-        for (_, path, _), text in zip(wanted, pool.map(lambda w: read(w[0], w[2]), wanted)):
-            run.write_text(path, text)
-
-
 def _log_of(lab, service):
     try:
         return lab.logs(service)

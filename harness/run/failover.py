@@ -8,6 +8,7 @@
   replica's check (it passes once replicating) and env.json, done before any fault.
 The run returns its directory; reports are drawn from it afterwards (harness/report/).
 """
+import functools
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +17,8 @@ from ..errors import LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
 from ..signals.combined import planned_loads
-from ..topology import DATABASE_REPLICAS, DIRECTOR, SERVICE_SERVERS
+from ..signals.registry import SIGNALS
+from ..topology import DATABASE_REPLICAS, DIRECTOR
 from . import environment, evidence, loads
 from .accounts import create_accounts
 from .base import RunBase
@@ -27,7 +29,7 @@ from .live import CellView, LiveView
 TICK_S = 0.1                  # how often the run reads the clients' output
 CONTROL_CHECK_EVERY_S = 3.0   # how often the run asks whether the control plane has acted
 STOP_CLIENTS_LIMIT_S = 90      # the clients' stop, bounded (then left to run on in its thread)
-LEDGER_WAIT_S = 120.0          # how long the ledger's read waits for the writer's stop to end
+READ_BACK_WAIT_S = 120.0       # how long a signal's read-back waits for the loads' stop to end
 UNDO_FAULTS_LIMIT_S = 60
 KEEP_CONSOLE_LIMIT_S = 30
 KEEP_TABLE_LIMIT_S = 90
@@ -106,9 +108,10 @@ class FailoverRun(RunBase):
         self.loads = loads.RunningLoads(self.lab, self.run)
         # a machine that stood still 36 s once held its pkills past a 30 s limit
         self.phases.undo_later(Undo("stopping the clients", self.loads.stop, STOP_CLIENTS_LIMIT_S, KEEP_EVIDENCE))
-        if s.writer:          # once the writer has stopped
-            self.phases.undo_later(Undo("reading the ledger on each database server", self._read_ledgers,
-                                        LEDGER_WAIT_S + evidence.LEDGER_READ_LIMIT_S + 30, READ_BACK))
+        for signal in SIGNALS:          # once the loads have stopped
+            if what := signal.reads_back(s):
+                self.phases.undo_later(Undo(f"reading {what}", functools.partial(self._read_back, signal),
+                                            READ_BACK_WAIT_S + signal.read_back_limit_s + 30, READ_BACK))
         variant_vips = {variant: self.lab.director(service).vip_address()
                         for service, variant in self.control.directors().items() if variant}
         sampled = tuple(dict.fromkeys([*self.control.sampled_directors(self.lab.datapath),
@@ -282,13 +285,12 @@ class FailoverRun(RunBase):
             except Exception as exc:          # the next fault is still undone; the failure is recorded
                 self.events.add("recover_failed", name=fault.name, error=repr(exc))
 
-    def _read_ledgers(self):
-        """Once the writer has stopped: a ledger read while it still wrote (its stop overran on a busy
-        machine) held a row the writer had not recorded yet."""
-        if not self.loads.stopped.wait(LEDGER_WAIT_S):
-            self.events.add("ledger_read_while_writing")
-        servers = [s for s in self.lab.services() if s in SERVICE_SERVERS["mysql"]]
-        evidence.read_ledgers(self.run, self.lab, servers)
+    def _read_back(self, signal):
+        """Once the loads have stopped: a ledger read while the writer still wrote (its stop overran on
+        a busy machine) held a row the writer had not recorded yet."""
+        if not self.loads.stopped.wait(READ_BACK_WAIT_S):
+            self.events.add("read_back_while_loads_ran", signal=signal.name)
+        signal.read_back(self.lab, self.run, self.scenario)
 
     def _down(self):
         self.lab.down()

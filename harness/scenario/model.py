@@ -21,9 +21,9 @@ class Cell:
     link: tuple = ()                 # (("link_delay_ms", 50), ...): netem on the client's side
     client: str = DEFAULT_CLIENT     # which program holds the connection (load/clients.py)
     client_settings: tuple = ()      # (("socketTimeout", 3000), ...): the driver's own settings
-    director: str = None             # the director variant it connects through (None: the main director)
+    director: str | None = None             # the director variant it connects through (None: the main director)
     account: str = "shared"          # the MySQL account it logs in with (ACCOUNTS)
-    pool: str = None                 # a connection pool between the client and the VIP (harness/pools/)
+    pool: str | None = None                 # a connection pool between the client and the VIP (harness/pools/)
     pool_settings: tuple = ()        # (("query_timeout", 5), ...): the pool's own settings
 
     @property
@@ -151,7 +151,7 @@ class Step:
     name: str = ""           # fault name (fault, heal)
     params: tuple = ()       # (("target", "mysql-primary"), ...)
     seconds: float = 0.0     # wait
-    fault: type = dataclasses.field(default=None, compare=False, repr=False)   # the Fault class, bound at parse
+    fault: type | None = dataclasses.field(default=None, compare=False, repr=False)   # the Fault class, bound at parse
 
     def make_fault(self, lab=None):
         """The step's fault, speaking to `lab` (None: only to ask what it declares)."""
@@ -176,12 +176,12 @@ class Scenario:
     steps: tuple
     warmup_s: float
     observe_s: float
-    sysbench: Sysbench = None
+    sysbench: Sysbench | None = None
     probe: Probe = Probe()
     datapath: str = "auto"
-    wrk: Wrk = None
-    connect: ConnectProbe = None     # connection-setup latency prober (load.connect), or none
-    writer: Writer = None            # the data-accounting writer (load.writer), or none
+    wrk: Wrk | None = None
+    connect: ConnectProbe | None = None     # connection-setup latency prober (load.connect), or none
+    writer: Writer | None = None            # the data-accounting writer (load.writer), or none
     lb: LoadBalancer = LoadBalancer()
     fault_settings: tuple = ()       # (("LB_IDLE_TIMEOUT", "20"), ...): what its faults need from the start
     cell_namespaces: str = DEFAULT_CELL_NAMESPACES   # a container per namespace, or netns in one container

@@ -1,6 +1,8 @@
-"""Measured signals, one file each (docs/adding-a-signal.md): the loads a run starts for each and
-pure functions from the run's files to its part of the summary (combined.py puts them together)."""
+"""Measured signals, one folder each (docs/adding-a-signal.md): the loads a run starts for each,
+pure functions from the run's files to its part of the summary, and its section and chart on the
+page; registry.py lists them, combined.py puts them together."""
 from .base import CellRecord, Load, LoadPlan, RunContext, Signal
-from .combined import SIGNALS, planned_loads, summarize
+from .combined import planned_loads, summarize
+from .registry import SIGNALS
 
 __all__ = ["SIGNALS", "CellRecord", "Load", "LoadPlan", "RunContext", "Signal", "planned_loads", "summarize"]

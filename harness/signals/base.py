@@ -1,16 +1,27 @@
-"""What a measured signal is (docs/adding-a-signal.md): the loads it runs during a run, and pure
-functions from the run's files to its part of the summary.
+"""What a measured signal is (docs/adding-a-signal.md): one folder of harness/signals/ holding
+the loads it runs during a run, pure functions from the run's files to its part of the summary,
+and what the page shows of it.
 
-  name                       its key
+  name                       its key (and its folder's name)
+  files                      {key: its file under the run, with {names} to fill}: file(run, key, **names)
   loads(plan)                [Load] it starts (plan: LoadPlan), each bounded in time by its command line
+  reads_back(scenario)       what it reads from the lab once the loads stopped ('': nothing): read_back(lab, run, scenario)
   summarize_cell(record)     {key: value} it adds to a cell's entry in summary.json (CellRecord)
   summarize_run(context)     {…} kept under summary["signals"][name] (nothing: left out)
+  section                    its part of the page and summary.md: its folder's section module (TITLE,
+                             READS, blocks(summary)), or None
+  chart                      the chart it draws (charts/<chart>), by its folder's chart.py's draw(run, summary, path)
+  lateness                   what it says beside a late cell's verdict: a module with reason(cell) and
+                             summary_note(summary), or None
 
-Signals run and summarize in the order of the registry (signals/__init__.py); a cell's entry
-holds their parts in that order.
+Signals run and summarize in the order of the registry (signals/registry.py); a cell's entry
+holds their parts, and the page their sections and charts, in that order.
 """
 import dataclasses
 import functools
+import importlib
+from pathlib import Path
+from typing import Any
 
 from ..control.base import control_plane
 from ..measure import kernel_model, probe_log, recovery, ss_log
@@ -52,7 +63,7 @@ class LoadPlan:
     placement: object = _in_own_container
     variant_vips: dict = dataclasses.field(default_factory=dict)
     sampled_directors: tuple = ()   # directors whose table of real servers is sampled (a control plane's)
-    table_sample: str = ""          # the bash command that samples it ('': IPVS's, signals/director_table.py)
+    table_sample: str = ""          # the bash command that samples it ('': IPVS's, signals/director_table/)
     watch_vip: bool = False         # sample each client namespace's neighbour entry for the VIP (VRRP)
     answer_wait_s: float = 0.0      # how long the run may wait, once they start, for every client's first answer
     sysbench_gate: tuple = ()       # (file, limit_s): sysbench starts ahead and waits for the file (load/sysbench.py)
@@ -86,15 +97,38 @@ def first_cell_load(plan, spec, output, program, port):
 
 class Signal:
     name = ""
+    files: dict[str, str] = {}
+    section: Any = None
+    chart = ""
+    lateness: Any = None
+    read_back_limit_s = 0.0
+
+    @classmethod
+    def file(cls, run, key: str, **names: str) -> Path:
+        """The run's file of this signal named key (files), its {names} filled."""
+        return run.file(cls.files[key].format(**names))
 
     def loads(self, plan):
         return []
+
+    def reads_back(self, scenario) -> str:
+        """What read_back reads for this scenario, in words for the run's cleanup ('': nothing)."""
+        return ""
+
+    def read_back(self, lab, run, scenario) -> None:
+        """Once the loads stopped: what the signal reads from the lab's nodes into its files."""
+
+    def draw_chart(self, run, scenario, summary, path) -> bool:
+        """Its chart drawn to path by its folder's chart.py (imported here: matplotlib is slow to
+        load, and a run needs none of it); False when the run has nothing for it. scenario: the
+        run's, as its directory recorded it."""
+        return importlib.import_module(f"{type(self).__module__}.chart").draw(run, scenario, summary, path) is not False
 
     def summarize_cell(self, record):
         return {}
 
     def summarize_run(self, context):
-        return {}
+        return None
 
 
 class RunContext:

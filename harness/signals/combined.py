@@ -1,30 +1,11 @@
-"""The signals a run measures, in the order it starts their loads and a cell's summary holds
-their parts, and what they make together: the loads to start, and the run's summary.json."""
+"""What the signals of the registry (registry.py) make together: the loads a run starts, and
+the run's summary.json."""
 import re
 
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..measure import burst
 from .base import CellRecord, RunContext
-from .connect_latency import ConnectLatency
-from .data_accounting import DataAccounting
-from .director_flows import DirectorFlows
-from .director_table import DirectorTable
-from .health_checks import HealthChecks
-from .idle import AfterIdle
-from .lb_noticed import LbNoticed
-from .machine_cpu import MachineCpu
-from .pool import Pool
-from .probe import Probe
-from .proxy_sessions import ProxySessions
-from .query_latency import QueryLatency
-from .retransmissions import Retransmissions
-from .sysbench import Sysbench
-from .vip_neighbour import VipNeighbour
-from .wrk import Wrk
-
-SIGNALS = (Pool(), Probe(), LbNoticed(), VipNeighbour(), Sysbench(), AfterIdle(), Retransmissions(), Wrk(), DirectorFlows(),
-           DirectorTable(), ConnectLatency(), QueryLatency(),
-           HealthChecks(), DataAccounting(), MachineCpu(), ProxySessions())
+from .registry import SIGNALS
 
 
 def planned_loads(plan):

@@ -37,15 +37,15 @@ FAILOVER_FIELDS = {
     "error": lambda c, s: c["probe"]["error"] or "no error",
     "server": lambda c, s: c["probe"]["server_after"] or "—",
     "outcome": _outcome,
-    # the outage in two, where a control plane acted by itself (signals/lb_noticed.py)
+    # the outage in two, where a control plane acted by itself (signals/lb/)
     "lb_noticed": lambda c, s: _between(c.get("lb"), "noticed_s", "noticed_by_s"),
     "client_noticed": lambda c, s: _between(c.get("lb"), "client_noticed_s", "client_noticed_from_s"),
-    # latency while the fault lasted (load.connect: signals/query_latency.py, connect_latency.py)
+    # latency while the fault lasted (load.connect: signals/connect/, connect_latency.py)
     "query_p50": lambda c, s: _ms(c.get("query_latency"), "p50"),
     "query_p99_9": lambda c, s: _ms(c.get("query_latency"), "p99_9"),
     "connect_p50": lambda c, s: _ms(s.get("signals", {}).get("connect"), "p50"),
     "connect_p99_9": lambda c, s: _ms(s.get("signals", {}).get("connect"), "p99_9"),
-    # what health checks did while it lasted, over every director (signals/health_checks.py)
+    # what health checks did while it lasted, over every director (signals/health_checks/)
     "flaps": lambda c, s: _flaps(s.get("signals", {}).get("health_checks")),
 }
 

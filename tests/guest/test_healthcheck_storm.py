@@ -4,7 +4,8 @@ outside the harness: the scenario's own connect_timeout and limit, the SYN sched
 docs/facts/production.md (the guest kernel's), and keepalived's own log."""
 import pytest
 
-from harness.measure import connect_log, health_checks
+from harness.measure import health_checks
+from harness.signals.connect import ConnectLatency, connect_log
 from tests.kernel_facts import assert_answered_at_syn_retransmissions, syn_schedule
 
 pytestmark = pytest.mark.kernel
@@ -35,6 +36,6 @@ def test_a_limit_on_a_healthy_servers_syns_makes_keepalived_flap_it_and_only_whi
     dropped = part["limited_backends"]["mysql-primary"]["syns_dropped"]
     assert dropped > 0
     # the clients' connects share the limit: each answered after k SYN retransmissions of their kernel
-    connects, _ = connect_log.parse(run.read(run.connect_log()))
+    connects, _ = connect_log.parse(run.read(ConnectLatency.file(run, "log")))
     assert_answered_at_syn_retransmissions(connects, summary["signals"]["connect"]["syn_schedule"]["tcp_syn_linear_timeouts"])
     print(f"flaps {flaps}; limit dropped {dropped} SYNs; {part['directors']['director']['during']}")

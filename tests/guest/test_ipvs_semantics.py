@@ -10,6 +10,7 @@ from harness.director import Director
 from harness.errors import LabError
 from harness.lab import ClientCell, ComposeLab
 from harness.measure import director_flows, probe_log, ss_log
+from harness.signals.director_flows import DirectorFlows
 from tests.guest.conftest import PROJECT
 from tests.lab import answer_in_flight
 
@@ -23,7 +24,7 @@ def first_port(run, cell):
 def samples_of(run, port, t_fault):
     """[(seconds after the fault, [Flow])] of one connection in the director's sampled table."""
     return [(t - t_fault, director_flows.of_client_port(flows, port))
-            for t, flows in director_flows.parse_samples(run.read(run.director_flow_samples()))]
+            for t, flows in director_flows.parse_samples(run.read(DirectorFlows.file(run, "samples")))]
 
 
 def test_nodest_reset_comes_from_ipvs_itself(run_in_guest):

@@ -5,7 +5,8 @@ outside the harness: the stall and the delay the steps ask for, the initial SYN 
 a delay drops anything, so no connect and no query may fail."""
 import pytest
 
-from harness.measure import connect_log, probe_log, stall_log
+from harness.measure import probe_log
+from harness.signals.connect import ConnectLatency, connect_log, stall_log
 
 pytestmark = pytest.mark.guest
 STALL_S, EVERY_S = 0.6, 4.0
@@ -36,7 +37,7 @@ def test_stalls_show_in_the_tail_a_slow_link_in_every_answer_and_nothing_is_lost
     summary, run = run_in_guest("rx-stall", warmup_s=10, steps=steps, observe_s=60)
     periods = stall_log.stalls(run.read(run.service_log("mysql-primary")))
     assert len(periods) >= 3 and all(end - start >= STALL_S for start, end in periods), periods
-    connects, _ = connect_log.parse(run.read(run.connect_log()))
+    connects, _ = connect_log.parse(run.read(ConnectLatency.file(run, "log")))
     assert connects and all(c.ok for c in connects), [c for c in connects if not c.ok][:3]
     _, stalled_to, unstalled = fault_window(run, "rx_stall")
     # neither the plug queue nor netem (drained before it goes) drops a SYN or a SYN-ACK: a SYN

@@ -4,7 +4,8 @@ it sent the client, stamped by the kernel). Times come from the wire, not the lo
 of a session is its accept date plus its total time on HAProxy's own clock, which fell 0.109 s
 behind the wall clock on a busy CI machine (the end it logged came before the command that caused
 it had started)."""
-from harness.measure import haproxy_log, proxy_capture
+from harness.measure import haproxy_log
+from harness.signals.proxy import ProxySessions, proxy_capture
 from harness.topology import SERVICE_PORTS
 
 
@@ -14,7 +15,7 @@ def sessions(run, director):
 
 def closes_to_port(run, director, port):
     """Each FIN/RST tcpdump saw the director send the client's port, in order."""
-    found = proxy_capture.segments(run.read(run.proxy_capture(director)))
+    found = proxy_capture.segments(run.read(ProxySessions.file(run, "closes", service=director)))
     return proxy_capture.closes_to(found, port, set(SERVICE_PORTS.values()))
 
 

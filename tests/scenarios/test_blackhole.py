@@ -4,7 +4,8 @@ import json
 import pytest
 
 from harness.databases import DATABASES
-from harness.measure import ledger, machine_cpu
+from harness.signals.data import ledger
+from harness.signals.machine import machine_cpu
 
 from tests.control_plane_contract import check_changes
 from tests.kernel_facts import SEND_STAMP_S, assert_within, blackhole_bounds

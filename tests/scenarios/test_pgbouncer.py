@@ -5,7 +5,8 @@ own log of when and why it closed each connection; the client noticing at that m
 client's log, written by another process."""
 import pytest
 
-from harness.measure import pool_log, probe_log
+from harness.measure import probe_log
+from harness.signals.pool import pool_log
 from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
 from tests.kernel_witness import first_failure
 from tests.scenarios.conftest import cells, run_once
@@ -70,5 +71,7 @@ def test_every_client_is_back_on_the_promoted_replica_and_the_page_says_what_clo
         assert cell["probe"]["server_after"] == "mysql-replica", cell["cell"]
         if cell["cell"] != "libpq-direct":
             assert cell["pool"]["version"].startswith("PgBouncer 1."), cell["pool"]
+            # env.json asked pgbouncer itself; the pool's own log said the same version
+            assert cell["pool"]["version"].split()[1] in run.env()["versions"]["pgbouncer"], run.env()["versions"]
     page = run.page.read_text()
     assert "Through a connection pool" in page and "query timeout" in page and "server conn crashed?" in page

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from harness.measure import connect_log
+from harness.signals.connect import ConnectLatency, connect_log
 from tests.kernel_facts import assert_answered_at_syn_retransmissions
 
 RATE_PER_S, BURST = 40, 5          # scenarios/syn-throttle.yaml's limit, and the fault's default burst
@@ -18,7 +18,7 @@ def throttled(tmp_path_factory):
     from tests.scenarios.conftest import run_once
     run = run_once(tmp_path_factory, "syn-throttle", {"warmup_s": 5, "observe_s": 8})
     summary = run.summary()
-    connects, totals = connect_log.parse(run.read(run.connect_log()))
+    connects, totals = connect_log.parse(run.read(ConnectLatency.file(run, "log")))
     events = [json.loads(line) for line in (run.path / "events.jsonl").read_text().splitlines()]
     summary["servers_ready_t"] = next(e["t"] for e in events if e.get("event") == "servers_ready")
     return summary, connects, totals

@@ -13,7 +13,7 @@ import pytest
 from harness import scenario
 from harness.databases import DATABASES
 from harness.lab import ComposeLab, labelled_leftovers
-from harness.measure import ledger
+from harness.signals.data import DataAccounting, ledger
 from harness.pipeline import run_and_report
 from harness.topology import BACK
 
@@ -57,7 +57,7 @@ def seqs_held(lab, server):
 
 def lost_by_the_servers_rows(run, data, new, label):
     """(the writer's attempts, the acknowledged writes the new primary's own rows lack), checked against the report."""
-    attempts, _ = ledger.parse_writes(run.read(run.writer_log()))
+    attempts, _ = ledger.parse_writes(run.read(DataAccounting.file(run, "writes")))
     acked = {r["seq"] for r in attempts if r["outcome"] == "ack"}
     lost = sorted(acked - new)
     print(f"{label}: {len(acked)} acknowledged, {len(lost)} lost by the servers' own rows; "

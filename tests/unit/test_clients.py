@@ -5,7 +5,8 @@ import json
 import pytest
 
 from harness.measure.effects import Effect
-from harness.measure import client_log, recovery
+from harness.measure import recovery
+from harness.signals.probe import client_log
 from harness.measure.predict import predict
 from harness.report import client_grid
 from harness.scenario import ScenarioError, parser

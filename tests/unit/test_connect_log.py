@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from harness.measure import connect_log
+from harness.signals.connect import connect_log
 from harness.scenario import ScenarioError, parse
 
 
@@ -96,7 +96,7 @@ def test_connect_probe_override_adds_sets_or_removes_the_prober():
 
 
 def test_stalls_are_read_from_the_targets_log_in_pairs():
-    from harness.measure import stall_log
+    from harness.signals.connect import stall_log
     log = ("2026-11-25T19:00:00.000Z rx-stall block 100.5\n2026-11-25T19:00:00.2Z rx-stall release 100.71\n"
            "mysqld: ready\n2026-11-25T19:00:05Z rx-stall block 105.5\n")
     assert stall_log.stalls(log) == [(100.5, 100.71)]

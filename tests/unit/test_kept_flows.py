@@ -1,7 +1,7 @@
 """Reconnects into a flow the director kept, from ss samples and the director's table
-(measure/kept_flows.py), and ss_log's first connection of a port taken again."""
-from harness.measure import director_flows, kept_flows, ss_log
-from harness.report import kept_flows_section
+(signals/director_flows/kept_flows.py), and ss_log's first connection of a port taken again."""
+from harness.measure import director_flows, ss_log
+from harness.signals.director_flows import kept_flows, section as kept_flows_section
 
 INFO = "\t bbr rto:1000 mss:524 cwnd:10 unacked:1\n"
 OLD = "ESTAB 0 70 10.213.5.128:51548 10.213.5.10:3306 timer:(on,1.6sec,5)\n\t rto:6784 backoff:5\n"

@@ -1,12 +1,13 @@
 """When the client's kernel gave up on a blackholed connection, by ss's account (measure/
 kernel_gave_up.py), and a cell late by its client's report but not by its kernel said so beside its
-verdict (report/late_report.py). The ladder below is tcp_retries2=5 at a 208 ms RTO: the sixth timer
+verdict (signals/retransmissions/lateness.py). The ladder below is tcp_retries2=5 at a 208 ms RTO: the sixth timer
 (backoff 5, RTO 6.656 s) is due 13.9 s after the send, which the kernel's own table puts at ~13 s
 + the send (docs/facts/kernel.md)."""
 import json
 
 from harness import report
-from harness.measure import kernel_gave_up, ss_log
+from harness.measure import ss_log
+from harness.signals.retransmissions import kernel_gave_up
 from tests.unit.test_render import T, write_run
 
 PORT = 41570

@@ -1,6 +1,6 @@
 """The outage in two on the page: a client that gave up before the LB's change is said in words
 (keepalived's default timers: delay_loop 60 s, a 3 s read timeout), never as a negative time."""
-from harness.report import lb_split
+from harness.signals.lb import section as lb_split
 
 
 def summary(detect, back, noticed=45.2, by=45.9):

@@ -1,9 +1,9 @@
-"""Data accounting over a writer's log and the servers' ledgers (measure/ledger.py), and the
-promoted replica found from a run's events (signals/data_accounting.py)."""
+"""Data accounting over a writer's log and the servers' ledgers (signals/data/ledger.py), and the
+promoted replica found from a run's events (signals/data/)."""
 import json
 
-from harness.measure import ledger
-from harness.signals.data_accounting import servers_after
+from harness.signals.data import ledger
+from harness.signals.data import servers_after
 
 
 def attempt(seq, outcome, n=1):

@@ -12,7 +12,7 @@ from harness.lab.places import PLACES
 from harness.load.clients import CLIENTS, VERSION_COMMANDS
 from harness.run.environment import place_versions
 from harness.cli import reference
-from harness.signals.combined import SIGNALS
+from harness.signals.registry import SIGNALS
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"

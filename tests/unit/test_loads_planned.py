@@ -3,7 +3,8 @@ whether its cells are containers of their own or network namespaces inside one."
 import json
 
 from harness import scenario
-from harness.load import probe, ss_sampler
+from harness.load import probe
+from harness.signals.retransmissions import ss_sampler
 from harness.signals import LoadPlan, planned_loads
 from harness.store import RunDir
 

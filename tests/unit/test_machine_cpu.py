@@ -4,7 +4,7 @@ import json
 
 from harness import report
 from harness.report import tables
-from harness.measure import machine_cpu
+from harness.signals.machine import MachineCpu, machine_cpu
 from tests.unit.test_render import T, write_run
 
 # /proc/stat's first line: user nice system idle iowait irq softirq steal guest guest_nice (USER_HZ ticks)
@@ -36,7 +36,7 @@ def late_run(tmp_path, cpu_after):
     ops = [json.loads(line) for line in run.probe_log("r5").read_text().splitlines()]
     ops[-2]["t1"], ops[-1]["t0"], ops[-1]["t1"] = T + 15.45, T + 15.5, T + 15.52
     run.write_text(run.probe_log("r5"), "".join(json.dumps(op) + "\n" for op in ops))
-    run.write_text(run.machine_cpu(), samples_text((T - 2, BEFORE), (T + 20, cpu_after)))
+    run.write_text(MachineCpu.file(run, "cpu"), samples_text((T - 2, BEFORE), (T + 20, cpu_after)))
     return run
 
 
@@ -63,7 +63,7 @@ def test_a_late_cell_on_a_machine_with_idle_cpu_is_plainly_outside(tmp_path):
 
 def test_a_cell_in_its_window_on_a_saturated_machine_is_not_marked(tmp_path):
     run = write_run(tmp_path)
-    run.write_text(run.machine_cpu(), samples_text((T - 2, BEFORE), (T + 20, SATURATED)))
+    run.write_text(MachineCpu.file(run, "cpu"), samples_text((T - 2, BEFORE), (T + 20, SATURATED)))
     summary = report.render(run)
     [cell] = summary["cells"]
     assert cell["probe"]["within_window"] and cell["machine"]["saturated"]
@@ -75,7 +75,7 @@ def test_what_decides_is_the_cpu_while_the_cell_was_late_not_its_whole_wait(tmp_
     run = late_run(tmp_path, HALF)
     then = HALF.split()
     saturated_after = "cpu  " + " ".join([str(int(then[1]) + 1000)] + then[2:])
-    run.write_text(run.machine_cpu(), samples_text((T - 2, BEFORE), (T + 13, HALF), (T + 20, saturated_after)))
+    run.write_text(MachineCpu.file(run, "cpu"), samples_text((T - 2, BEFORE), (T + 13, HALF), (T + 20, saturated_after)))
     summary = report.render(run)
     [cell] = summary["cells"]
     assert cell["predicted"]["latest_s"] >= 13

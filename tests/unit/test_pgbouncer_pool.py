@@ -6,7 +6,8 @@ import copy
 import pytest
 
 from harness import scenario
-from harness.measure import effects, pool_log
+from harness.measure import effects
+from harness.signals.pool import pool_log
 from harness.measure.predict import predict
 from harness.pools import POOLS, effect_through_pool
 from harness.scenario import ScenarioError

@@ -183,7 +183,7 @@ def test_the_ss_sampler_tags_each_namespaces_block_and_stamps_it():
     port = free_port()
     listener = socket.create_server(("127.0.0.1", port))
     client = socket.create_connection(("127.0.0.1", port))
-    from harness.load import ss_sampler
+    from harness.signals.retransmissions import ss_sampler
     try:
         sampler = subprocess.run(ss_sampler.group_command("127.0.0.1", 0.1, [("one", None), ("two", None)]),
                                  input="", capture_output=True, text=True, timeout=30)

@@ -1,38 +1,28 @@
-"""The page's and summary.md's sections (report/sections.py): each reads only the parts of
-summary.json it declares (READS), shows nothing for a run without them, and the page and
-summary.md show the same sections in the same order. The fixture is a replay's summary (6.12
+"""The page's and summary.md's sections (report/sections.py, each a signal's own): each reads only
+the parts of summary.json it declares (READS; the page hands it nothing else), shows nothing for a
+run without them, and the page and summary.md show the same sections in the same order. The fixture is a replay's summary (6.12
 guest: keepalived's LB split, health checks, the writer) with a connection-setup part and kept-flow
 reconnects made by the measure functions from prober lines and ss/director samples."""
-import copy
 import json
 from pathlib import Path
 
 import pytest
 
 from harness.report import html, sections, tables
-from harness.report.blocks import Subheading, Table
+from harness.report.sections import only_what_it_reads
+from harness.signals.blocks import Subheading, Table
 
 FULL = json.loads((Path(__file__).parent / "fixtures" / "summary_with_every_section.json").read_text())
 
 
-def only_what_it_reads(summary, reads):
-    """The summary with every signal part and every cell key the section does not declare removed
-    (a cell keeps its name)."""
-    kept = copy.deepcopy(summary)
-    kept["signals"] = {k: v for k, v in summary.get("signals", {}).items() if k in reads.get("signals", ())}
-    kept["cells"] = [{k: v for k, v in cell.items() if k == "cell" or k in reads.get("cells", ())}
-                     for cell in summary["cells"]]
-    return kept
-
-
-@pytest.mark.parametrize("section", sections.SECTIONS, ids=lambda s: s.__name__.rsplit(".", 1)[1])
+@pytest.mark.parametrize("section", sections.SECTIONS, ids=lambda s: s.__name__.rsplit(".", 2)[1])
 def test_a_section_reads_only_its_own_parts(section):
     shown = section.blocks(FULL)
     assert shown and any(isinstance(b, Table) and b.rows for b in shown)
     assert section.blocks(only_what_it_reads(FULL, section.READS)) == shown
 
 
-@pytest.mark.parametrize("section", sections.SECTIONS, ids=lambda s: s.__name__.rsplit(".", 1)[1])
+@pytest.mark.parametrize("section", sections.SECTIONS, ids=lambda s: s.__name__.rsplit(".", 2)[1])
 def test_a_run_without_its_parts_shows_no_section(section):
     assert section.blocks(only_what_it_reads(FULL, {})) == []
 
@@ -49,3 +39,18 @@ def test_the_page_and_summary_md_show_every_section_in_the_registrys_order():
                 assert "| " + " | ".join(block.header) + " |" in md
             elif isinstance(block, Subheading):
                 assert f"<h3>{block.text}</h3>" in page.replace("&#x27;", "'")
+
+
+def test_a_page_hands_a_section_nothing_it_did_not_declare():
+    summary = {"scenario": "s", "signals": {"data": {"x": 1}, "machine": {"y": 2}},
+               "cells": [{"cell": "a", "probe": {}, "lb": {}, "pool": {}}]}
+    assert only_what_it_reads(summary, {"signals": ("data",), "cells": ("pool",)}) == {
+        "scenario": "s", "signals": {"data": {"x": 1}}, "cells": [{"cell": "a", "pool": {}}]}
+
+
+def test_a_backend_whose_limit_saw_no_syn_is_said_so_beside_the_directors_checks():
+    health = [s for s in sections.SECTIONS if "Health checks" in s.TITLE][0]
+    summary = json.loads(json.dumps(FULL))
+    summary["signals"]["health_checks"]["limited_backends"] = {
+        "mysql-primary": {"rate_per_s": 2, "syns_dropped": 0, "syns_passed": 0, "dropped_share": None}}
+    assert "mysql-primary: its limit saw no SYN." in health.blocks(summary)

@@ -1,0 +1,11 @@
+"""The connection-setup latency prober (images/client/connect_probe.py) through the VIP:
+connects per second from the first cell's network namespace, each reset once established;
+signals/connect/connect_log.py reads its lines back."""
+PROCESS = "connect-probe"
+
+
+def command(spec, vip, port, duration_s, netns=None):
+    """spec: the scenario's load.connect (ConnectProbe); netns: the file of the namespace to
+    connect from (None: the container's own)."""
+    argv = [PROCESS, vip, str(port), str(spec.rate_per_s), f"{duration_s:.0f}", f"{spec.timeout_s:g}"]
+    return (["nsenter", f"--net={netns}"] + argv) if netns else argv

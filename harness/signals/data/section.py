@@ -1,0 +1,60 @@
+"""The run page's data-accounting section (load.writer): what the writer was told about its
+writes, beside what the new primary holds (signals/data/)."""
+from ..blocks import Table
+from .record import DataRun
+
+TITLE = "Data: what became of each write"
+READS = {"signals": ("data",)}
+HEADER = ["writes", "acknowledged", "never written", "attempts in doubt", "writes left in doubt",
+          "in doubt, committed", "lost", "duplicates", "retried"]
+
+
+def rows(part: DataRun):
+    held = part.get("read_back")
+    return [[str(part["writes"]), str(part["acknowledged"]), str(part["never_written"]),
+             str(part["attempts"]["in_doubt"]), str(part["in_doubt"]),
+             str(part["in_doubt_committed"]) if held else "not read", str(part["lost"]) if held else "not read",
+             str(part["duplicates"]) if held else "not read", str(part["retried"])]]
+
+
+def _seqs(seqs, limit=20):
+    shown = ", ".join(str(s) for s in seqs[:limit])
+    return shown + (f" … ({len(seqs)} in all)" if len(seqs) > limit else "")
+
+
+def explanations(part: DataRun):
+    lines = [f"A writer inserted sequence-numbered rows through the VIP at {part['rate_per_s']:g}/s, each tried "
+             f"up to {part['attempts_per_write']} time(s) until acknowledged; after the run {part['new_primary']} "
+             "(the server taking writes at the end) was read back directly."
+             + (" (The writer every failover has; load.writer: off or WRITER=0 leaves it out.)"
+                if part.get("by_default") else "")]
+    semi = part.get("semi_sync_on_first_primary")
+    if part.get("replication") == "semi-sync":
+        first = part["old_primary"] or part["new_primary"]
+        if semi:
+            lines.append(f"Semi-sync (timeout {part['semi_sync_timeout_ms']} ms) on {first}: "
+                         f"{semi.get('yes_tx', '?')} commits acknowledged by the replica, {semi.get('no_tx', '?')} "
+                         f"not; it fell back to async {semi.get('no_times', '?')} time(s) (status at the end: "
+                         f"{semi.get('status', '?')}).")
+        else:
+            lines.append(f"Semi-sync: {first}'s counters could not be read after the run.")
+    if part.get("position_at_promotion") is not None:
+        lines.append(f"{part['new_primary']} had applied {part['position_at_promotion'] or '(nothing)'} when it "
+                     "was promoted.")
+    if part.get("in_doubt_sent_at_s"):
+        lines.append("Attempts that ended in doubt were sent at " + ", ".join(f"{t:+.2f} s" for t in part["in_doubt_sent_at_s"])
+                     + " from the fault.")
+    if part.get("lost"):
+        lines.append(f"Lost (acknowledged, not on {part['new_primary']}): seq {_seqs(part['lost_seqs'])}.")
+    if part.get("duplicates"):
+        lines.append(f"Written twice (a retry of a write that had committed): seq {_seqs(part['duplicate_seqs'])}.")
+    if part.get("only_on_old_primary"):
+        lines.append(f"On {part['old_primary']} only: seq {_seqs(part['only_on_old_primary'])}.")
+    if part.get("unreadable"):
+        lines.append(f"Could not be read after the run: {', '.join(part['unreadable'])}.")
+    return lines
+
+
+def blocks(summary):
+    part = summary.get("signals", {}).get("data")
+    return [Table(HEADER, rows(part)), *explanations(part)] if part else []

@@ -1,0 +1,44 @@
+"""The outage split in two, for a control plane that acts by itself (keepalived): "LB noticed",
+from the fault to the control plane's change of the cell's director, beside the plane's own
+timing model; and "client noticed", from that change to the client's error. For the manual
+control plane the change is the fault step itself, and this adds nothing."""
+from ...measure.effects import NONE
+from ...topology import PROTOCOL_PORTS
+from ..base import Signal
+from . import section
+from .record import LbCell, LbPart, LbRun
+
+
+class LbNoticed(Signal):
+    name = "lb"
+    section = section
+
+    def summarize_run(self, context) -> LbRun | None:
+        c = context
+        promotion = c.control.promotion(c.run, c.t_fault) if c.fault is not None else None
+        return {"promotion": promotion} if promotion else None
+
+    def summarize_cell(self, record) -> LbCell:
+        c = record.context
+        if not c.control.acts_by_itself:
+            return {}
+        director = c.director_of(record.cell)
+        change = c.control.change_for(director, c.changes, PROTOCOL_PORTS[c.scenario.probe.proto], c.fault["started_t"])
+        part: LbPart = {"director": director, "noticed_s": None, "noticed_by_s": None, "change": None, "why": None,
+                        "model": None, "within_model": None, "client_noticed_s": None, "client_noticed_from_s": None}
+        if change is not None:
+            # it changed between noticed_s and noticed_by_s (the director's table, sampled, and the log)
+            noticed, by = change.t - c.t_fault, change.t + change.uncertainty_s - c.t_fault
+            detect = record.outcome.detect_s
+            part["director"], part["noticed_s"], part["noticed_by_s"] = change.director, round(noticed, 3), round(by, 3)
+            part["change"], part["why"] = change.what, change.why
+            part["client_noticed_s"] = None if detect is None else round(detect - by, 3)
+            part["client_noticed_from_s"] = None if detect is None else round(detect - noticed, 3)
+            # a fault that kills nothing (a SYN limit) leaves no death to notice: the change was a
+            # false alarm of the plane's checks, and its timing model does not apply
+            if c.effect.kind != NONE:
+                model = c.control.lb_noticed(change, c.t_fault)
+                part["model"] = {"expected_s": round(model.expected_s, 3), "earliest_s": round(model.earliest_s, 3),
+                                 "latest_s": round(model.latest_s, 3), "basis": model.basis}
+                part["within_model"] = model.earliest_s - 0.0005 <= by and noticed <= model.latest_s + 0.0005
+        return {"lb": part}

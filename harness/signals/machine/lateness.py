@@ -1,0 +1,43 @@
+"""A cell whose error came after its model window while the machine the clients ran on had no
+idle CPU (signals/machine/): its verdict says so, and one note says what that means."""
+from . import machine_cpu
+
+
+def late_share(cell):
+    """The machine's busy share while the cell was late, when its error came after the window on a
+    saturated machine (signals/machine/ measured it only for an error after the window); else None."""
+    machine = cell.get("machine") or {}
+    late = (cell.get("probe") or {}).get("within_window") is False and "busy_while_late" in machine
+    return machine["busy_while_late"] if late and machine["saturated"] else None
+
+
+def phrase(share):
+    return f"CPU {share:.0%}"
+
+
+def reason(cell):
+    """phrase() for a cell late on a saturated machine; '' otherwise (tables.py's verdict)."""
+    share = late_share(cell)
+    return "" if share is None else phrase(share)
+
+
+def late_cells(cells):
+    """[(cell name, busy share), ...] of the cells late on a saturated machine."""
+    return [(c["cell"], late_share(c)) for c in cells if late_share(c) is not None]
+
+
+def summary_note(summary):
+    """note() of a run's summary."""
+    return note(late_cells(summary.get("cells", [])))
+
+
+def note(late):
+    """One paragraph naming the cells late on a saturated machine (late: late_cells()); '' for none."""
+    if not late:
+        return ""
+    named = ", ".join(f"{name} {share:.0%}" for name, share in late)
+    return (f"CPU busy while they were late ({named}): the machine the clients ran on had no idle CPU (over "
+            f"{machine_cpu.SATURATED:.0%} busy) from the latest their windows allow to their errors. A client's "
+            "timer, or its wakeup once its kernel gave up, waits for a free CPU, so on a saturated machine the "
+            "lateness is the machine's, not evidence against the model: fewer cells per run, or more CPUs, "
+            "measure them.")

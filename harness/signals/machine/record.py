@@ -1,0 +1,18 @@
+"""The machine signal's parts of summary.json: how busy the CPUs where the clients ran were."""
+from typing import NotRequired, TypedDict
+
+
+class MachinePart(TypedDict):
+    busy_while_waiting: float        # a share, from the cell's send to its error
+    busy_while_late: NotRequired[float | None]   # from the latest its window allows to the error
+    saturated: bool
+
+
+class MachineCell(TypedDict, total=False):
+    machine: MachinePart
+
+
+class MachineRun(TypedDict):
+    busy_before_fault: float | None
+    busy_after_fault: float | None
+    saturated_above: float

@@ -1,0 +1,30 @@
+"""The run page's section on the machine the clients ran on (signals/machine/): how busy
+its CPUs were around the fault, and while each cell waited for its error (and, for an error after
+its window, while it was late)."""
+from ..blocks import Table
+
+TITLE = "The machine the clients ran on"
+READS = {"signals": ("machine",), "cells": ("machine",)}
+HEADER = ["cell", "CPU busy while it waited", "while it was late", "saturated"]
+
+
+def _share(value):
+    return "—" if value is None else f"{value:.0%}"
+
+
+def rows(summary):
+    return [[cell["cell"], _share(m.get("busy_while_waiting")), _share(m.get("busy_while_late")),
+             "yes" if m.get("saturated") else "no"]
+            for cell in summary.get("cells", []) for m in [cell.get("machine")] if m]
+
+
+def blocks(summary):
+    part = summary.get("signals", {}).get("machine")
+    if not part:
+        return []
+    around = (f"The CPUs where the clients ran were {_share(part['busy_before_fault'])} busy in the 10 s before "
+              f"the fault and {_share(part['busy_after_fault'])} in the 10 s after it (/proc/stat, twice a "
+              f"second); above {part['saturated_above']:.0%} a client's timer, or its wakeup once the kernel "
+              "gave up, waits for a free CPU.")
+    found = rows(summary)
+    return ([Table(HEADER, found)] if found else []) + [around]

@@ -1,0 +1,47 @@
+"""The retransmission ladder: every client namespace's sockets towards the VIP sampled with
+`ss -tino` (one sampler per client container), drawn in charts/retransmissions.png; the base RTO
+it shows is what the kernel model's window is built from (base.CellRecord.base_rto_s)."""
+from ...load import sampling
+from ...measure import ss_log
+from ..base import Load, Signal
+from . import kernel_gave_up, lateness, ss_sampler
+from .record import RetransmissionsCell
+
+
+class Retransmissions(Signal):
+    name = "retransmissions"
+    chart = "retransmissions.png"
+    lateness = lateness
+
+    def loads(self, plan):
+        s, run, loads = plan.scenario, plan.run, []
+        samplers, vips = {}, {}         # container service -> [(namespace, its netns)], [VIPs its cells use]
+        for namespace, service in sorted({(c.namespace, c.service) for c in s.cells}):
+            container, netns = plan.placement(service)
+            samplers.setdefault(container, []).append((namespace, netns))
+        for cell in s.cells:
+            vips.setdefault(plan.placement(cell.service)[0], {})[plan.vip_for(cell)] = True
+        for container, namespaces in samplers.items():
+            vip = " or dst ".join(vips[container])
+            [(first, first_netns), *others] = namespaces
+            if not others and first_netns is None:          # the container is the namespace: straight to its file
+                loads.append(Load(container, run.ss_samples(first), tuple(ss_sampler.command(vip, plan.duration_s)),
+                                  ss_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True))
+                continue
+            loads.append(Load(container, None, tuple(ss_sampler.group_command(vip, plan.duration_s, namespaces)),
+                              ss_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True,
+                              cells=tuple((namespace, run.ss_samples(namespace)) for namespace, _ in namespaces)))
+        return loads
+
+    def summarize_cell(self, record) -> RetransmissionsCell:
+        """The kernel's own end of the cell's blackholed connection (signals/retransmissions/kernel_gave_up.py)."""
+        outcome, window, t_fault = record.outcome, record.window, record.context.t_fault
+        if outcome.detect_s is None or window.expected_s is None:
+            return {}
+        path = record.context.run.ss_samples(record.cell.namespace)
+        times = [s.t for samples in ss_log.by_port(path).values() for s in samples] if path.exists() else []
+        bracket = kernel_gave_up.due_bracket(record.caught_connection_samples, times)
+        found = kernel_gave_up.part(bracket, t_fault, outcome.detect_s,
+                                    lambda earliest, latest: window.meets(earliest, latest, outcome.sent_s))
+        return {"kernel": found} if found else {}
+

@@ -1,0 +1,39 @@
+"""When the client's own kernel gave up on a blackholed connection, by its own account: the last
+retransmission timer ss saw on the connection the fault caught, the connection gone from ss's
+next read after that timer was due, a read that came before the next timer would have (pure; tests/kernel_witness.py holds the lab's runs to
+the same kernel timers by its own reading). Beside the client's report, it splits a late error in
+two: the kernel in its window, the client's wakeup and report after it."""
+from ...measure import ss_log
+from .record import KernelPart
+
+
+def due_bracket(samples, sample_times):
+    """(earliest, latest) lab-clock times the last retransmission timer on the connection was due,
+    if the connection's samples end with that timer and ss read the namespace again after it was
+    due and before the next timer (the RTO doubled) would have been: the connection was gone by
+    then, so that timer ended it. None otherwise (ss stood still past the next timer, or never saw
+    one). sample_times: when ss read the connection's namespace, any socket."""
+    if not samples or not samples[-1].timer.startswith("on,"):
+        return None
+    earliest, latest = ss_log.retransmit_due_bracket(samples)
+    due = earliest if earliest is not None else latest
+    if due is None:
+        return None
+    latest = latest if latest is not None else due
+    next_timer = latest + 2 * samples[-1].rto_ms / 1000
+    if not any(latest <= t < next_timer for t in sample_times):
+        return None
+    return due, latest
+
+
+def part(bracket, t_fault, detect_s, in_window) -> KernelPart | None:
+    """The cell's `kernel` entry: when the kernel gave up (s after the fault, a bracket), whether
+    that lies in the model's window, and how long after it the client reported; None when the
+    client reported before the kernel can have given up (its own timeout ended the wait)."""
+    if bracket is None or detect_s is None:
+        return None
+    earliest, latest = (t - t_fault for t in bracket)
+    if detect_s < earliest:
+        return None
+    return {"gave_up_s": [round(earliest, 3), round(latest, 3)], "in_window": in_window(earliest, latest),
+            "reported_after_s": round(max(0.0, detect_s - latest), 3)}

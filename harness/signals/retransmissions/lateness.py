@@ -1,0 +1,42 @@
+"""A cell whose error came after its model window although its kernel gave up inside it
+(signals/retransmissions/'s `kernel` entry: the last retransmission timer ss saw on the connection,
+then the connection gone): its verdict says so, and one note says what that means."""
+
+
+def kernel_in_window(cell):
+    """(when the kernel gave up, s after the fault; how long after it the client reported) for a cell
+    late by its report but not by its kernel; else None."""
+    kernel = cell.get("kernel") or {}
+    late = (cell.get("probe") or {}).get("within_window") is False
+    return (kernel["gave_up_s"][1], kernel["reported_after_s"]) if late and kernel.get("in_window") else None
+
+
+def phrase(gave_up_s, reported_after_s):
+    return f"kernel {gave_up_s:.1f} s in window, reported +{reported_after_s:.1f} s"
+
+
+def reason(cell):
+    """phrase() for such a cell; '' otherwise (tables.py's verdict)."""
+    found = kernel_in_window(cell)
+    return "" if found is None else phrase(*found)
+
+
+def late_reports(cells):
+    """[(cell name, kernel gave up s, reported after s), ...]."""
+    return [(c["cell"], *kernel_in_window(c)) for c in cells if kernel_in_window(c) is not None]
+
+
+def note(late):
+    """One paragraph naming the cells whose kernel gave up in the window and whose client reported
+    late (late: late_reports()); '' for none."""
+    if not late:
+        return ""
+    named = ", ".join(f"{name} +{after:.1f} s" for name, _, after in late)
+    return (f"Reported late, ended in time ({named}): each one's kernel gave up inside the model's window, by "
+            "its own account (the last retransmission timer ss saw on the connection, then the connection "
+            "gone from ss's next read); the client reported the error that much later. The model's window is "
+            "the kernel's; the rest is the client's own wakeup and error path on this machine.")
+
+
+def summary_note(summary):
+    return note(late_reports(summary.get("cells", [])))
