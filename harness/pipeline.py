@@ -1,11 +1,13 @@
 """A scenario from start to report: the runner, then the report drawn from the run's directory,
-however the run ended (an interrupted or failed run still gets its summary and page)."""
+however the run ended (an interrupted or failed run still gets its summary and page). A failover
+run draws it in its cleanup, as soon as its timeline is merged, while its lab is taken down."""
 import sys
+import threading
 
 from .report.render import render
 from .report.tables import terminal_table
 from .run.burst import BurstRun
-from .run.failover import FailoverRun
+from .run.failover import REPORT_LIMIT_S, FailoverRun
 from .store import shown
 
 
@@ -14,24 +16,61 @@ def runner_for(scenario, raw_definition, **options):
     return (BurstRun if scenario.kind == "burst" else FailoverRun)(scenario, raw_definition, **options)
 
 
+REPORT_WAIT_S = 60.0          # after the cleanup: how much longer a report past its step's limit is waited for
+
+
+class ReportInCleanup:
+    """The report drawn by the run's cleanup once the timeline is merged (FailoverRun's report=):
+    its summary, or the error that stopped it, for the pipeline to show or raise afterwards."""
+
+    def __init__(self):
+        self.started, self.done = False, threading.Event()
+        self.summary = self.error = None
+
+    def __call__(self, run):
+        self.started = True
+        try:
+            run.release_reserve("report")
+            self.summary = render(run)
+        except Exception as exc:             # shown or raised by the pipeline, not the cleanup's
+            self.error = exc
+        finally:
+            self.done.set()
+
+    def outcome(self):
+        """(summary, error) once drawn; None if the cleanup never drew it (its step never ran)."""
+        if not self.started:
+            return None
+        if not self.done.wait(REPORT_WAIT_S):     # a step past its limit is left running in its thread
+            return None, TimeoutError(f"the report was not drawn within {REPORT_LIMIT_S + REPORT_WAIT_S:g} s")
+        return self.summary, self.error
+
+
 def run_and_report(scenario, raw_definition, out=sys.stdout, narrow=False, **options):
     """Run `scenario` and render its report; returns the store.RunDir. narrow: the table for an
     80-column terminal."""
-    runner = runner_for(scenario, raw_definition, out=out, **options)
+    in_cleanup = ReportInCleanup() if scenario.kind != "burst" else None
+    runner = runner_for(scenario, raw_definition, out=out, **options,
+                        **({"report": in_cleanup} if in_cleanup else {}))
     finished = False
     try:
         runner.execute()
         finished = True
     finally:
         if runner.run is not None:
-            _report(runner.run, out, raise_errors=finished, narrow=narrow)
+            _report(runner.run, out, raise_errors=finished, narrow=narrow,
+                    drawn=in_cleanup.outcome() if in_cleanup else None)
     return runner.run
 
 
-def _report(run, out, raise_errors, narrow=False):
-    run.release_reserve("report")
+def _report(run, out, raise_errors, narrow=False, drawn=None):
+    """drawn: (summary, error) of a report the run's cleanup drew already, or None: draw it now."""
+    if drawn is None:
+        run.release_reserve("report")
     try:
-        summary = render(run)
+        if drawn is not None and drawn[1] is not None:
+            raise drawn[1]
+        summary = drawn[0] if drawn is not None else render(run)
     except Exception as exc:
         if raise_errors:
             raise

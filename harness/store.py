@@ -169,7 +169,10 @@ class RunDir:
         return json.loads(self.env_file.read_text()) if self.env_file.exists() else {}
 
     def events(self):
-        return [json.loads(line) for line in self.read(self.events_file).splitlines() if line.strip()]
+        """The run's events; a last line still being written (the cleanup adds events while the
+        report reads them) is not one yet."""
+        lines = self.read(self.events_file).split("\n")[:-1]       # complete lines only
+        return [json.loads(line) for line in lines if line.strip()]
 
     def summary(self):
         return json.loads(self.summary_json.read_text())

@@ -8,7 +8,7 @@ implementation, and tests/lab/test_lab_contract.py holds every implementation to
   nodes       exec(service, command, ...), spawn(service, command), placement(service),
               logs(service), networks_of(service)
   the place   now(), datapath, kernel (kernel_release(), hz(), has_ipvs(), has_netem(), has_qdisc(kind),
-              has_sysctl(path)), describe(), keep_evidence(directory)
+              has_sysctl(path)), describe(), keep_evidence(directory), execs_are_costly
 """
 import abc
 import dataclasses
@@ -127,6 +127,12 @@ class Lab(abc.ABC):
     @abc.abstractmethod
     def keep_evidence(self, directory: Path) -> None:
         """Keep what the place the lab runs in can tell about a run (a guest's console log)."""
+
+    @property
+    def execs_are_costly(self) -> bool:
+        """Whether a command in a node costs the machine seconds (an emulated guest, a cluster's
+        node): a run then keeps its own execs away from its clients' start."""
+        return True
 
     @property
     def can_be_kept(self):

@@ -261,6 +261,10 @@ class ComposeLab(ContainerNodes, Lab):
         return self.engine.shared
 
     @property
+    def execs_are_costly(self):
+        return self.engine.execs_are_costly
+
+    @property
     def where(self):
         """The place's name as env.json records it: host or guest."""
         return self.engine.where

@@ -147,6 +147,9 @@ def render(run, summary):
         return []
     run.charts_dir.mkdir(exist_ok=True)
     scenario = of_run(run)
+    for signal in SIGNALS:
+        if signal.chart:
+            signal.chart_module()           # imported here, not in each forked drawer
     jobs = [(timeline, (run, summary, run.chart("timeline.png"))), (recovery, (summary, run.chart("recovery.png"))),
             *((signal.draw_chart, (run, scenario, summary, run.chart(signal.chart))) for signal in SIGNALS if signal.chart)]
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("fork")) as pool:

@@ -3,7 +3,7 @@
   lab up -> (sysbench prepare) -> loads start -> every client answered -> warm-up -> steps
   (faults, waits, heals) -> observe until every cell recovered or the limit -> faults undone,
   loads stopped and evidence collected, lab down and the timeline merged (always: also on error
-  and Ctrl-C). The lab's probes start as soon as the containers run (they wait for the servers'
+  and Ctrl-C), the report drawn as soon as the timeline is merged, beside the lab's taking down. The lab's probes start as soon as the containers run (they wait for the servers'
   first answer), the other loads once the nodes they write to pass their checks; meanwhile the
   replica's check (it passes once replicating) and env.json, done before any fault.
 The run returns its directory; reports are drawn from it afterwards (harness/report/).
@@ -24,6 +24,7 @@ from .accounts import create_accounts
 from .base import RunBase
 from .lab_watch import LabWatch
 from .phases import KEEP_EVIDENCE, READ_BACK, TAKE_DOWN, UNDO_FAULTS, Undo
+from .steps import Steps
 from .live import CellView, LiveView
 
 TICK_S = 0.1                  # how often the run reads the clients' output
@@ -37,6 +38,7 @@ KEEP_LOGS_LIMIT_S = 90
 LAB_DOWN_LIMIT_S = 150
 KEEP_LAB_LIMIT_S = 5
 MERGE_LIMIT_S = 60
+REPORT_LIMIT_S = 300           # a report of a 15-minute run of 20 cells: seconds; bounded all the same
 READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
 PREPARE_LIMIT_S = 300          # sysbench prepare: its tables made
 
@@ -46,18 +48,20 @@ def plain_view(cells, scenario, run, out, clock):
 
 
 class FailoverRun(RunBase):
-    def __init__(self, *args, view=None, pause=None, when_observed=None, **kwargs):
+    def __init__(self, *args, view=None, pause=None, when_observed=None, report=None, **kwargs):
         """view: makes the live view, view(cells, scenario, run, out, clock) (the workshop's narrated
         one, say; default: run/live.py's); pause: called with each fault step's description before
         it is injected (e.g. to wait for Enter in a live demo); when_observed: called once the run
-        has observed all it measures, before its cleanup (a kernel matrix boots its next guest)."""
+        has observed all it measures, before its cleanup (a kernel matrix boots its next guest);
+        report: called with the run's directory once its timeline is merged, while the lab is taken
+        down beside it (the pipeline draws the run's report then)."""
         super().__init__(*args, **kwargs)
         self.make_view, self.pause, self.when_observed = view or plain_view, pause, when_observed
-        self.injected, self.director, self.loads = [], None, None
+        self.report = report
+        self.steps = self.director = self.loads = None
         self.env_recorded = None          # a future: env.json's contents, once the director is ready
         self.servers_ready = None         # a future: the servers' health checks passed
         self.lab_watch = None             # lab_watch.LabWatch, once the lab is up
-        self.counting_from_unnoticed = False   # the view counts from a fault existing flows do not notice
         self.control_before = None        # the control plane's progress() before the steps
         self.control_caught_up_at = None  # when it was seen to have acted on them (lab clock)
         self.control_checked = 0.0
@@ -74,6 +78,7 @@ class FailoverRun(RunBase):
         cells = [CellView(c.name, self.run.probe_log(c.name), self.run.sysbench_log(c.name) if s.runs_sysbench(c) else None,
                           may_never_work=c.account == "cold") for c in s.cells]
         self.view = self.make_view(cells, s, self.run, self.out, self.lab.now)
+        self.steps = Steps(self.lab, self.events, self.view, self._watch, s.observe_s, self.pause)
         return self.run_then_clean_up(self._run, self._stop_watching)
 
     def _run(self):
@@ -85,8 +90,8 @@ class FailoverRun(RunBase):
                  KEEP_CONSOLE_LIMIT_S, KEEP_EVIDENCE),
             Undo("keeping the lab up", self._keep, KEEP_LAB_LIMIT_S, TAKE_DOWN) if kept
             else Undo("taking the lab down", self._down, LAB_DOWN_LIMIT_S, TAKE_DOWN),
-            Undo("merging the timeline", lambda: evidence.merge_client_events(self.events, self.run, s.cells),
-                 MERGE_LIMIT_S, TAKE_DOWN))
+            Undo("merging the timeline" + (", then the report" if self.report else ""), self._merge_then_report,
+                 MERGE_LIMIT_S + (REPORT_LIMIT_S if self.report else 0), TAKE_DOWN))
         namespaces = len({c.namespace for c in s.cells})
         where = (f"{namespaces} network namespace(s) of one client container" if s.cell_namespaces == "netns"
                  else f"{namespaces} client container(s)")
@@ -97,12 +102,16 @@ class FailoverRun(RunBase):
         self.lab.up(wait=not probes_first, preflight=self.refuse_what_the_kernel_lacks,
                     timeout_s=int(180 + self.control.start_allowance_s))
         self.director = self.lab.director()
+        # env.json's execs: beside the clients' start where an exec is cheap (this host), after it
+        # where each costs the machine seconds the starting clients need (an emulated guest)
+        background = ThreadPoolExecutor(3, thread_name_prefix="run-background")
+        if not self.lab.execs_are_costly:
+            self.env_recorded = background.submit(self._environment, True)
         self.phases.undo_later(
             Undo("keeping the director's table", lambda: evidence.snapshot_flows(self.run, self.director, "end"),
                  KEEP_TABLE_LIMIT_S, KEEP_EVIDENCE),
             Undo("keeping the logs", lambda: evidence.collect_logs(self.run, self.lab), KEEP_LOGS_LIMIT_S, KEEP_EVIDENCE))
-        self.lab_watch = LabWatch(self.lab, self.run.path,
-                                  lambda: {service for fault in self.injected for service in fault.stops()})
+        self.lab_watch = LabWatch(self.lab, self.run.path, self.steps.stopped)
         self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not probes_first)
         vip = self.director.vip_address()
         self.loads = loads.RunningLoads(self.lab, self.run)
@@ -142,13 +151,13 @@ class FailoverRun(RunBase):
         self.loads.start(rest)
         self.events.add("load_start", cells=[c.name for c in s.cells])
         # In the background, done before any fault: the servers' health checks (when the clients
-        # started alongside them); once every client answers, env.json and the director's table of
-        # their flows (their execs would slow the clients' start: in an emulated guest ~10 s of them).
-        background = ThreadPoolExecutor(3, thread_name_prefix="run-background")
+        # started alongside them); once every client answers, the director's table of their flows,
+        # and env.json if it was not begun at the lab's start.
         self.servers_ready = background.submit(self._servers_ready, early or bool(first))
         self._wait_until_every_cell_answers()
         self.events.add("loads_ready")
-        self.env_recorded = background.submit(self._environment, early)
+        if self.env_recorded is None:
+            self.env_recorded = background.submit(self._environment, early)
         flows_kept = background.submit(evidence.snapshot_flows, self.run, self.director, "before-fault")
         background.shutdown(wait=False)
         self.view.note(f"every client answers; warm-up {s.warmup_s:g} s")
@@ -165,9 +174,9 @@ class FailoverRun(RunBase):
         self._write_env(self.env_recorded.result(timeout=self.ready_limit_s))
         flows_kept.result(timeout=self.ready_limit_s)
         self.control_before = self.control.progress(self.lab)
-        self.phases.enter("running the steps", Undo("undoing faults", self._recover_faults, UNDO_FAULTS_LIMIT_S, UNDO_FAULTS))
+        self.phases.enter("running the steps", Undo("undoing faults", self.steps.undo, UNDO_FAULTS_LIMIT_S, UNDO_FAULTS))
         for index, step in enumerate(s.steps):
-            self._step(index, step)
+            self.steps.take(index, step)
         evidence.snapshot_flows(self.run, self.director, "after-steps")
         self.phases.enter("observing")
         self._watch(self.view.limit_at, stop_when_recovered=True)
@@ -212,38 +221,6 @@ class FailoverRun(RunBase):
         raise LabError(f"no answer within {self.ready_limit_s:g} s from the clients of: "
                        f"{', '.join(self.view.waiting_for())} (see their logs in {self.run.path})")
 
-    def _step(self, index, step):
-        if step.kind == "wait":
-            self.view.note(step.describe())
-            self._watch(self.lab.now() + step.seconds)
-            return
-        if step.kind == "heal":
-            fault = next(f for f in reversed(self.injected) if f.name == step.name)
-            started = self.lab.now()
-            fault.recover()
-            self.events.add("heal", name=step.name, step=index, started_t=started)
-            self.view.note(step.describe())
-            return
-        if self.pause:
-            self.pause(step.describe())
-        fault = step.make_fault(self.lab)
-        started = self.lab.now()
-        details = fault.inject() or {}
-        self.injected.append(fault)
-        done = self.lab.now()
-        # t: when it took effect if the fault knows (landed_t), else when the step started;
-        # uncertainty_s: how much later than t it may have taken effect.
-        t = details.get("landed_t", started)
-        uncertainty = details.get("uncertainty_s", done - started)
-        # the view counts from the same fault as the summary (run_record.first_fault)
-        if self.view.t_fault is None or self.counting_from_unnoticed and fault.effect().flows_notice:
-            self.counting_from_unnoticed = not fault.effect().flows_notice
-            self.view.fault_started(t, self.scenario.observe_s, fault.effect())
-        self.events.add("fault", t=t, started_t=started, done_t=done, uncertainty_s=round(uncertainty, 3),
-                        name=step.name, params=dict(step.params), step=index, effect=fault.effect().to_record(),
-                        **({"seen": details["seen"]} if "seen" in details else {}))
-        self.view.note(f"{step.describe()} (took {done - started:.2f} s)", started)
-
     def _watch(self, until, stop_when_recovered=False):
         recovered_at = None
         while self.lab.now() < until:
@@ -277,20 +254,17 @@ class FailoverRun(RunBase):
         if self.lab_watch:
             self.lab_watch.close()
 
-    def _recover_faults(self):
-        for fault in reversed(self.injected):
-            try:
-                fault.recover()
-                self.events.add("recovered", name=fault.name)
-            except Exception as exc:          # the next fault is still undone; the failure is recorded
-                self.events.add("recover_failed", name=fault.name, error=repr(exc))
-
     def _read_back(self, signal):
         """Once the loads have stopped: a ledger read while the writer still wrote (its stop overran on
         a busy machine) held a row the writer had not recorded yet."""
         if not self.loads.stopped.wait(READ_BACK_WAIT_S):
             self.events.add("read_back_while_loads_ran", signal=signal.name)
         signal.read_back(self.lab, self.run, self.scenario)
+
+    def _merge_then_report(self):
+        evidence.merge_client_events(self.events, self.run, self.scenario.cells)
+        if self.report:
+            self.report(self.run)
 
     def _down(self):
         self.lab.down()

@@ -118,11 +118,14 @@ class Signal:
     def read_back(self, lab, run, scenario) -> None:
         """Once the loads stopped: what the signal reads from the lab's nodes into its files."""
 
+    def chart_module(self):
+        """Its folder's chart.py, imported when asked (matplotlib is slow to load, and a run needs none of it)."""
+        return importlib.import_module(f"{type(self).__module__}.chart")
+
     def draw_chart(self, run, scenario, summary, path) -> bool:
-        """Its chart drawn to path by its folder's chart.py (imported here: matplotlib is slow to
-        load, and a run needs none of it); False when the run has nothing for it. scenario: the
-        run's, as its directory recorded it."""
-        return importlib.import_module(f"{type(self).__module__}.chart").draw(run, scenario, summary, path) is not False
+        """Its chart drawn to path; False when the run has nothing for it. scenario: the run's, as
+        its directory recorded it."""
+        return self.chart_module().draw(run, scenario, summary, path) is not False
 
     def summarize_cell(self, record):
         return {}

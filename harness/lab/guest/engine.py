@@ -38,6 +38,7 @@ HOST_TOOLS = ("qemu-system-x86_64", "qemu-img", "cpio", "debootstrap", "ssh", "s
 
 class GuestEngine(ComposeEngine, ShellKernel):
     where = "guest"
+    execs_are_costly = True       # an exec in a TCG guest: seconds of its emulated CPUs
     shared = False              # its Docker engine is this run's alone
     engine_log = DOCKERD_LOG
 

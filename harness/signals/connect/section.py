@@ -33,7 +33,7 @@ def phase_rows(part: ConnectRun):
 
 
 def query_rows(summary):
-    """Each cell's probe operations by phase, where the run measured them (signals/connect/)."""
+    """Each cell's probe operations by phase, where the run measured them (the signal: __init__.py)."""
     return [[cell["cell"], *_row(label, cell["query_latency"][key])]
             for cell in summary["cells"] if "query_latency" in cell
             for key, label in PHASES if key in cell["query_latency"]]

@@ -1,5 +1,5 @@
 """The run page's data-accounting section (load.writer): what the writer was told about its
-writes, beside what the new primary holds (signals/data/)."""
+writes, beside what the new primary holds (the signal: __init__.py)."""
 from ..blocks import Table
 from .record import DataRun
 

@@ -1,5 +1,5 @@
 """The run page's section on reconnects a flow the director kept blackholed
-(signals/director_flows/, signals/director_flows/kept_flows.py)."""
+(the signal: __init__.py; kept_flows.py)."""
 from ..blocks import Table
 from .record import KeptFlowReconnect
 

@@ -1,4 +1,4 @@
-"""The run page's health-check section (signals/health_checks/): per director and real server,
+"""The run page's health-check section (the signal: __init__.py): per director and real server,
 its failed checks, flaps and time out of rotation in each period, and why a check failed: the
 SYNs it gets within connect_timeout on that director's kernel, against the share of SYNs the
 backend's limit dropped."""

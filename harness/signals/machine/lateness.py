@@ -1,11 +1,11 @@
 """A cell whose error came after its model window while the machine the clients ran on had no
-idle CPU (signals/machine/): its verdict says so, and one note says what that means."""
+idle CPU (the signal: __init__.py): its verdict says so, and one note says what that means."""
 from . import machine_cpu
 
 
 def late_share(cell):
     """The machine's busy share while the cell was late, when its error came after the window on a
-    saturated machine (signals/machine/ measured it only for an error after the window); else None."""
+    saturated machine (the signal measured it only for an error after the window); else None."""
     machine = cell.get("machine") or {}
     late = (cell.get("probe") or {}).get("within_window") is False and "busy_while_late" in machine
     return machine["busy_while_late"] if late and machine["saturated"] else None

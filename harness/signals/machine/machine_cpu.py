@@ -1,5 +1,5 @@
 """How busy the machine the clients ran on was, from the first line of /proc/stat sampled in blocks
-headed '@ <unix time>' (signals/machine/): the share of its CPU time spent on anything but
+headed '@ <unix time>' (the signal: __init__.py): the share of its CPU time spent on anything but
 idle and iowait between two moments. /proc/stat is the kernel's, not a container's: on the host
 it counts the host's CPUs, in a guest the guest's.
 

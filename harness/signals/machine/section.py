@@ -1,4 +1,4 @@
-"""The run page's section on the machine the clients ran on (signals/machine/): how busy
+"""The run page's section on the machine the clients ran on (the signal: __init__.py): how busy
 its CPUs were around the fault, and while each cell waited for its error (and, for an error after
 its window, while it was late)."""
 from ..blocks import Table

@@ -1,5 +1,5 @@
 """The run page's section on the cells whose client went through a connection pool
-(signals/pool/): what closed the pool's server leg and then the client's connection, in the
+(the signal: __init__.py): what closed the pool's server leg and then the client's connection, in the
 pool's own log, beside the moment the client noticed and the model's reason."""
 from ..blocks import cell_rows, seconds, table_and_note
 from .record import PoolPart

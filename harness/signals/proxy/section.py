@@ -1,5 +1,5 @@
 """The run page's section on what ended each client's session through a proxy director
-(signals/proxy/): the proxy's own log line for it, and the FIN or RST a capture on the
+(the signal: __init__.py): the proxy's own log line for it, and the FIN or RST a capture on the
 director saw it send the client, beside the moment the client noticed."""
 from ..blocks import cell_rows, seconds, table_and_note
 from .record import LaterSession, ProxyPart

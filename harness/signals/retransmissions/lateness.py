@@ -1,5 +1,5 @@
 """A cell whose error came after its model window although its kernel gave up inside it
-(signals/retransmissions/'s `kernel` entry: the last retransmission timer ss saw on the connection,
+(the signal's `kernel` entry: the last retransmission timer ss saw on the connection,
 then the connection gone): its verdict says so, and one note says what that means."""
 
 

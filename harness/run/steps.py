@@ -1,0 +1,56 @@
+"""A failover run's steps as it takes them: each fault injected and when it took effect (its own
+word, else the step's start), each heal and wait; the faults in place, and their undoing in
+reverse, each one's failure recorded without stopping the next."""
+
+
+class Steps:
+    def __init__(self, lab, events, view, watch, observe_s, pause=None):
+        """watch(until): the run watches its clients until then (a wait step); pause(description):
+        called before each fault (a live demo waits for Enter)."""
+        self.lab, self.events, self.view, self.watch, self.observe_s, self.pause = lab, events, view, watch, observe_s, pause
+        self.injected = []
+        self.counting_from_unnoticed = False   # the view counts from a fault existing flows do not notice
+
+    def stopped(self):
+        """The services the faults in place stop (the lab's watch does not count them as gone)."""
+        return {service for fault in self.injected for service in fault.stops()}
+
+    def take(self, index, step):
+        if step.kind == "wait":
+            self.view.note(step.describe())
+            self.watch(self.lab.now() + step.seconds)
+            return
+        if step.kind == "heal":
+            fault = next(f for f in reversed(self.injected) if f.name == step.name)
+            started = self.lab.now()
+            fault.recover()
+            self.events.add("heal", name=step.name, step=index, started_t=started)
+            self.view.note(step.describe())
+            return
+        if self.pause:
+            self.pause(step.describe())
+        fault = step.make_fault(self.lab)
+        started = self.lab.now()
+        details = fault.inject() or {}
+        self.injected.append(fault)
+        done = self.lab.now()
+        # t: when it took effect if the fault knows (landed_t), else when the step started;
+        # uncertainty_s: how much later than t it may have taken effect.
+        t = details.get("landed_t", started)
+        uncertainty = details.get("uncertainty_s", done - started)
+        # the view counts from the same fault as the summary (run_record.first_fault)
+        if self.view.t_fault is None or self.counting_from_unnoticed and fault.effect().flows_notice:
+            self.counting_from_unnoticed = not fault.effect().flows_notice
+            self.view.fault_started(t, self.observe_s, fault.effect())
+        self.events.add("fault", t=t, started_t=started, done_t=done, uncertainty_s=round(uncertainty, 3),
+                        name=step.name, params=dict(step.params), step=index, effect=fault.effect().to_record(),
+                        **({"seen": details["seen"]} if "seen" in details else {}))
+        self.view.note(f"{step.describe()} (took {done - started:.2f} s)", started)
+
+    def undo(self):
+        for fault in reversed(self.injected):
+            try:
+                fault.recover()
+                self.events.add("recovered", name=fault.name)
+            except Exception as exc:          # the next fault is still undone; the failure is recorded
+                self.events.add("recover_failed", name=fault.name, error=repr(exc))
