@@ -2,6 +2,7 @@
 (never a member every Lab has that returns None elsewhere); a place has one by having its
 members (ClusterLab: pods()). It lives outside lab/ so that a fault asks without importing a
 place (docs/adding-a-place-to-run.md)."""
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 
@@ -13,6 +14,17 @@ class RunsServersAsPods(Protocol):
     (harness/faults/endpoint_slices.py)."""
 
     def pods(self) -> Any:
+        ...
+
+
+@runtime_checkable
+class KeepsEvidenceOfItsPlace(Protocol):
+    """The place can tell something of a run besides the lab's nodes: a guest's console log and
+    its clock's offset, a cluster's events and its node. On this host's engine there is nothing
+    more to keep, and a run keeps nothing of its place."""
+    keeps: str                # what it keeps, in the cleanup's words: "the guest's console"
+
+    def keep_evidence(self, directory: Path) -> None:
         ...
 
 

@@ -8,14 +8,13 @@ implementation, and tests/lab/test_lab_contract.py holds every implementation to
   nodes       exec(service, command, ...), spawn(service, command), placement(service),
               logs(service), networks_of(service)
   the place   now(), datapath, kernel (kernel_release(), hz(), has_ipvs(), has_netem(), has_qdisc(kind),
-              has_sysctl(path)), describe(), keep_evidence(directory), execs_are_costly
+              has_sysctl(path)), describe(), execs_are_costly
 """
 import abc
 import dataclasses
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from ..errors import LabError
@@ -123,10 +122,6 @@ class Lab(abc.ABC):
     def describe(self) -> dict:
         """What env.json records of the lab: {"kernel", "where", "kernel_facts", "lab", "images",
         "docker_compose"}; kernel_facts: {"hz", "sysctl_defaults": {name under net.ipv4: value}}."""
-
-    @abc.abstractmethod
-    def keep_evidence(self, directory: Path) -> None:
-        """Keep what the place the lab runs in can tell about a run (a guest's console log)."""
 
     @property
     def execs_are_costly(self) -> bool:

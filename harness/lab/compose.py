@@ -291,8 +291,5 @@ class ComposeLab(ContainerNodes, Lab):
         """{service: image id} of the running containers."""
         return {c.config.labels.get(SERVICE_LABEL): c.image for c in self.docker.compose.ps()}
 
-    def keep_evidence(self, directory):
-        self.engine.collect(directory)
-
     def networks(self):
         return self.docker.network.list(filters={"label": f"com.docker.compose.project={self.project}"})

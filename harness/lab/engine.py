@@ -10,7 +10,8 @@ which one a run used:
   clock_offset_s         the lab's clock minus this process's (0 on the host)
   problem()              what of the place itself broke (QEMU, the tunnel, the guest's dockerd), or None
   restart_docker_if_idle()   a new dockerd where no container runs and the engine is the run's alone
-  describe(), collect(dir)   what env.json records; evidence kept with a run
+  describe()             what env.json records
+  lab_of_shape(**shape)  its Lab of that shape (a guest's keeps its console: GuestLab)
 """
 import gzip
 import json
@@ -173,5 +174,3 @@ class HostEngine(ComposeEngine):
         """What env.json records about the place the run ran in."""
         return {"where": self.where, "kernel": self.kernel_release(), "hz": self.hz()}
 
-    def collect(self, directory):
-        """Evidence of the engine itself kept with a run (none on the host)."""

@@ -13,6 +13,7 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from ..abilities import KeepsEvidenceOfItsPlace
 from ..errors import LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
@@ -32,7 +33,7 @@ CONTROL_CHECK_EVERY_S = 3.0   # how often the run asks whether the control plane
 STOP_CLIENTS_LIMIT_S = 90      # the clients' stop, bounded (then left to run on in its thread)
 READ_BACK_WAIT_S = 120.0       # how long a signal's read-back waits for the loads' stop to end
 UNDO_FAULTS_LIMIT_S = 60
-KEEP_CONSOLE_LIMIT_S = 30
+KEEP_PLACE_EVIDENCE_LIMIT_S = 30
 KEEP_TABLE_LIMIT_S = 90
 KEEP_LOGS_LIMIT_S = 90
 LAB_DOWN_LIMIT_S = 150
@@ -86,8 +87,8 @@ class FailoverRun(RunBase):
         kept = self.keep_lab and self.lab.can_be_kept      # a guest goes, and its lab with it
         self.phases.enter(
             "bringing the lab up",
-            Undo("keeping the guest's console", lambda: self.lab.keep_evidence(self.run.guest_dir),
-                 KEEP_CONSOLE_LIMIT_S, KEEP_EVIDENCE),
+            *([Undo(f"keeping {self.lab.keeps}", lambda: self.lab.keep_evidence(self.run.guest_dir),
+                    KEEP_PLACE_EVIDENCE_LIMIT_S, KEEP_EVIDENCE)] if isinstance(self.lab, KeepsEvidenceOfItsPlace) else []),
             Undo("keeping the lab up", self._keep, KEEP_LAB_LIMIT_S, TAKE_DOWN) if kept
             else Undo("taking the lab down", self._down, LAB_DOWN_LIMIT_S, TAKE_DOWN),
             Undo("merging the timeline" + (", then the report" if self.report else ""), self._merge_then_report,

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.abilities import RunsServersAsPods
+from harness.abilities import KeepsEvidenceOfItsPlace, RunsServersAsPods
 from harness.lab.base import Lab
 from harness.lab.cluster.lab import ClusterLab
 from harness.lab.compose import ComposeLab
+from harness.lab.guest.lab import GuestLab
 from harness.lab.places import PLACES
 
 IMPLEMENTATIONS = (ComposeLab, ClusterLab)
@@ -46,6 +47,10 @@ def test_an_ability_is_had_by_the_places_that_have_it_only():
     assert issubclass(ClusterLab, RunsServersAsPods)
     assert not issubclass(ComposeLab, RunsServersAsPods)
     assert not hasattr(Lab, "pods")
+    members = ("keeps", "keep_evidence")        # KeepsEvidenceOfItsPlace's (a data member: isinstance only)
+    assert set(members) == {m for m in dir(KeepsEvidenceOfItsPlace) if not m.startswith("_")} | {"keeps"}
+    assert all(hasattr(cls, m) for cls in (GuestLab, ClusterLab) for m in members)
+    assert not any(hasattr(cls, m) for cls in (ComposeLab, Lab) for m in members)
 
 
 def test_no_module_outside_the_lab_package_reaches_a_labs_engine():

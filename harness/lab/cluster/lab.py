@@ -293,6 +293,8 @@ class ClusterLab(Lab):
         the guest's ssh): what `make bench-node-agent` times."""
         return self.engine.ssh
 
+    keeps = "the cluster's events and its node"
+
     def keep_evidence(self, directory):
         self.engine.collect(directory)
         events = self.api.request(self.path("events"), timeout=60)

@@ -283,6 +283,10 @@ class GuestEngine(ComposeEngine, ShellKernel):
                 "clock_at_boot": self.clock, "disk": self.disk.build_info() if self.disk else None,
                 "started": self.started}
 
+    def lab_of_shape(self, **shape):
+        from .lab import GuestLab
+        return GuestLab(engine=self, **shape)
+
     def collect(self, directory):
         """The guest's console log and its clock's offset now, kept with a run."""
         directory = Path(directory)
