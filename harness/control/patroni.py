@@ -19,7 +19,10 @@ DCS_PORT = 2379
 POSTGRES_IMAGE = "blackhole-lab/postgres:dev"   # harness/databases/postgres.py's (the dcs runs etcd from it)
 PATRONI_DEFAULTS = {"ttl": 30, "loop_wait": 10, "retry_timeout": 10}     # Patroni's own
 PROMOTED = "promoted self to leader"            # Patroni's log line when it took the leader key
-PROMOTING_S = 2.0            # from taking the key to the promoted server answering (1 s on this host, TCG slower)
+# From the dead leader's key expiring to the replica's promotion: etcd revokes an expired lease at its
+# next check (every 500 ms), the replica's watch wakes its HA cycle, which takes the key and promotes:
+# 1 s on an idle host, 2.4 s in a clean-clone make test (three labs at once, 2026-12-02); TCG slower.
+PROMOTING_S = 3.0
 
 
 def _spec():

@@ -16,7 +16,8 @@ from tests.scenarios.conftest import cells
 from tests.scenarios.haproxy_witness import closed_on_wire, sent_to, sessions
 
 TTL_S, LOOP_WAIT_S = 30, 10              # Patroni's defaults (the scenario leaves them)
-PROMOTING_S = 2.0                        # taking the key to pg_promote done (1 s here)
+PROMOTING_S = 3.0                        # the key expired to the promotion logged: etcd's lease check
+                                         # (500 ms) and the replica's HA cycle; 1 s idle, 2.4 s under make test
 INTER_S, RISE = 2, 2                     # the scenario's HAProxy checks
 DELIVERY_S = 0.5
 
