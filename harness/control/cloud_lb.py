@@ -6,7 +6,8 @@ change run in images/director/cloud-lb-checker over lbctl, on either datapath; n
 provider's code, and the page says so. A provider whose idle timeout is emulated (forgotten_flows())
 has the director forget a flow idle that long (lbctl's idle timeout, conntrack's loose pick-up off)
 and meet its next packet as the provider documents: a reset, or a silent drop (nftables datapath
-only). Deregistration delay is not emulated."""
+only). An operator's deregistration from AWS NLB, with its delay and connection termination, is a
+fault of its own (faults/aws_deregister.py): the checker then no longer checks that target."""
 import json
 import re
 

@@ -7,7 +7,7 @@ from ..registered import Registered
 
 @dataclasses.dataclass(frozen=True)
 class Param:
-    kind: str                  # server | node | choice | duration | count (a whole number >= 1) | percent
+    kind: str                  # server | node | choice | duration | count (a whole number >= 1) | percent | bool
     default: object = None     # None: required
     choices: tuple = ()
     help: str = ""
@@ -51,6 +51,11 @@ class Fault(Registered):
         """{service: what it is} this fault talks to on a Compose lab beyond the director and the
         servers (a control plane's): a lab without one refuses the fault before it starts."""
         return {}
+
+    def unchecked(self):
+        """Servers the control plane's own checks no longer look at once this fault ran (a target
+        an operator deregistered): a later fault on one of them is not the plane's to notice."""
+        return set()
 
     def stops(self):
         """Services this fault stops or restarts on purpose (the run's watchdog expects them down)."""

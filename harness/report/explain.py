@@ -239,10 +239,16 @@ def expected_errors_s(scenario):
 def _effects_by_cell(scenario):
     """(the first fault step, [(cell, the effect its flows see)], whether the control plane's own
     model gave them: else the fault's own effect, before the plane reacts)."""
-    first = next(step for step in scenario.steps if step.kind == "fault")
+    faults = [step for step in scenario.steps if step.kind == "fault"]
+    # the fault the run's times count from: the first its flows notice (run_record.first_fault)
+    first = next((step for step in faults if step.effect().flows_notice), faults[0])
     effect, plane = first.effect(), control_plane(scenario.control, scenario.control_settings)
     director = {variant: service for service, variant in plane.directors().items()}
-    by_model = [plane.effect_by_model(effect, director[c.director or None]) for c in scenario.cells]
+    unchecked = {s for step in faults[:faults.index(first)] for s in step.make_fault().unchecked()}
+    if dict(first.params).get("target") in unchecked:         # the plane no longer checks it: its model does not apply
+        by_model = [None for _ in scenario.cells]
+    else:
+        by_model = [plane.effect_by_model(effect, director[c.director or None]) for c in scenario.cells]
     modelled = any(e is not None for e in by_model)
     return first, [(c, e or effect) for c, e in zip(scenario.cells, by_model)], modelled
 

@@ -157,6 +157,10 @@ def _check_param(param: Param, value, where, cells):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
             raise ScenarioError(f"{where}: a share between 0 and 100 (%), not {value!r}")
         return float(value)
+    if param.kind == "bool":
+        if not isinstance(value, bool):
+            raise ScenarioError(f"{where}: true or false, not {value!r}")
+        return value
     if param.kind == "count":
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ScenarioError(f"{where}: must be a whole number of at least 1, not {value!r}")

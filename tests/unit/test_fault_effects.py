@@ -29,6 +29,9 @@ SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nod
     ("node_lost", {"target": "mysql-primary", "replacement": "mysql-replica", "grace_s": 4.0}, Effect("blackhole")),
     ("haproxy_server", {"target": "mysql-primary", "state": "maint", "sessions": "keep"}, Effect("none")),
     ("haproxy_server", {"target": "mysql-primary", "state": "maint", "sessions": "shutdown"}, Effect("reset")),
+    ("aws_deregister", {"target": "mysql-primary", "delay_s": 300.0, "connection_termination": False}, Effect("none")),
+    ("aws_deregister", {"target": "mysql-primary", "delay_s": 20.0, "connection_termination": True},
+     Effect("reset", after_s=20.0)),
 ])
 def test_each_fault_declares_its_effect(name, params, effect):
     assert FAULTS[name](None, **params).effect() == effect
@@ -38,7 +41,7 @@ def test_each_fault_declares_its_effect(name, params, effect):
 def test_every_registered_fault_is_covered_above():
     covered = {"ipvs_swap", "silent_kill", "iptables_drop", "app_hang", "lb_idle_timeout", "promote_replica",
                "backend_restart", "director_kill", "syn_limit", "rx_stall", "slow_link", "replication_cut",
-               "endpoint_not_ready", "endpoint_removed", "node_lost", "haproxy_server"}
+               "endpoint_not_ready", "endpoint_removed", "node_lost", "haproxy_server", "aws_deregister"}
     assert set(FAULTS) == covered
 
 
