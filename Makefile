@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 
-.PHONY: check plan-check plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
+.PHONY: check plan-check plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
 # Prerequisites of other targets, not called by hand (docs/reference.md lists them; every other
 # target is in `make help`: tests/unit/test_lists.py).
 INTERNAL_TARGETS := check plan-check host guest-tools images venv run kube
@@ -80,9 +80,11 @@ help: check
 	@echo "make explain TCP_RETRIES2=8 [CLIENT=jdbc socketTimeout=3000]  the model's answer in plain words"
 	@echo "Every knob is checked before anything is installed: a misspelt or unused one is exit 2."
 	@echo ".venv/bin/blackhole CMD  the same with exit codes kept: 1 regressed, 2 invalid input, 3 lab failed"
-	@echo "make workshop      the workshop's exercises (docs/workshop/); make exercise N=1 [PAUSE=1] runs one, narrated"
-	@echo "make workshop-docs docs/workshop/exercises.md and answers.md (the latter from the latest run of each)"
-	@echo "make compare RUNS=\"[label=]dir ...\"  runs side by side on one page (the whole room's view)"
+	@echo "make workshop      the exercises (docs/workshop/); make exercise N=1 [PAUSE=1] [PREDICT=...] runs one"
+	@echo "make workshop-check [EXERCISES=\"1 2\"]  the evening before: every exercise run, beside its answer"
+	@echo "make workshop-docs the kit's pages from the runs here (answers in docs/workshop/facilitator/)"
+	@echo "make hand-in ROOM=dir NAME=you [N=2]  your run into the room's folder; make collect ROOM=dir: its page"
+	@echo "make compare RUNS=\"[label=]dir ...\"  runs side by side on one page"
 
 # KERNEL=host (default) runs the lab on this machine; KERNEL=6.1|6.12|<package version> inside a
 # QEMU guest booting that Debian kernel (docs/guest-kernels.md).
@@ -259,8 +261,18 @@ workshop: venv
 workshop-docs: venv
 	@$(PY) -m harness workshop docs
 
+EXERCISES ?=
+workshop-check: setup guest-tools
+	@$(PY) -m harness workshop check $(EXERCISES)
+
+hand-in: venv
+	@$(PY) -m harness hand-in
+
+collect: venv
+	@$(PY) -m harness collect
+
 exercise: setup
-	@test -n "$(N)" || { echo "usage: make exercise N=<number> [PAUSE=1]  (make workshop lists them)" >&2; exit 2; }
+	@test -n "$(N)" || { echo "usage: make exercise N=<number> [PAUSE=1] [PREDICT=\"cell=s ...\"]  (make workshop lists them)" >&2; exit 2; }
 	@$(PY) -m harness exercise $(N)
 
 RUNS ?=

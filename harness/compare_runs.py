@@ -2,6 +2,7 @@
 "whole room" view: every participant's run of an exercise, or every exercise's run). Runs of one
 scenario line up cell by cell; runs of different scenarios get their cells named
 <scenario>/<cell>, one row each. No Docker: it reads the runs' summary.json and env.json."""
+import json
 from pathlib import Path
 
 from . import store
@@ -29,6 +30,12 @@ def parse_runs(words):
     return runs
 
 
+def predictions_of(run):
+    """{cell: seconds or 'never'} a participant predicted before the run (make exercise PREDICT=...)."""
+    path = run.path / "exercise.json"
+    return (json.loads(path.read_text()).get("predictions") or {}) if path.exists() else {}
+
+
 def _failover_only(label, summary):
     if summary.get("kind") == "burst":
         raise InvalidInput(f"{label}: a burst run ({summary['scenario']}) has no recovery times to compare")
@@ -45,6 +52,7 @@ def compare(runs, out_dir=None, line_up=False, title=None):
                                                  for c in summary["cells"]]}, env)
                    for label, summary, env in entries]
     result = comparison.compare(entries)
+    result["predictions"] = {label: predicted for label, run in runs if (predicted := predictions_of(run))}
     name = scenarios[0] if len(scenarios) == 1 else "several-scenarios"
     directory = out_dir or store.new_comparison_dir("compare", name)
     title = title or (f"{scenarios[0]}: {len(runs)} runs side by side" if len(scenarios) == 1

@@ -1,5 +1,7 @@
 """scenarios, report, explain, compare: what is known without a lab (no Docker)."""
+import shutil
 import sys
+import textwrap
 
 from .. import compare_runs, imports
 from .. import scenario as scenario_module
@@ -39,18 +41,38 @@ def cmd_report(args):
     print(f"index: {html.index_page(results_root())}")
 
 
+def to_terminal(text, out=sys.stdout):
+    """The text as a terminal shows it: a paragraph (lines between blank ones, none indented) with a
+    line wider than the terminal re-flowed at its words; a table's lines, indented, are left as they
+    are, and so is a line no wider than the terminal. Into a pipe or a file, the text as it is."""
+    if not out.isatty():
+        return text
+    width = max(60, shutil.get_terminal_size((80, 24)).columns)
+    blocks = []
+    for block in text.split("\n\n"):
+        lines = block.split("\n")
+        if any(len(line) > width for line in lines) and not any(line[:1].isspace() for line in lines):
+            block = textwrap.fill(" ".join(line.strip() for line in lines), width, break_on_hyphens=False)
+        else:
+            block = "\n".join(line if len(line) <= width else textwrap.fill(
+                line, width, subsequent_indent=" " * (len(line) - len(line.lstrip())), break_on_hyphens=False)
+                for line in lines)
+        blocks.append(block)
+    return "\n\n".join(blocks)
+
+
 def cmd_explain(args):
     folders = [word.partition("=")[2] for word in args.knobs if word.startswith("FROM=")]
     words = [word for word in args.knobs if not word.startswith("FROM=")]
     try:
         if folders:
             incident = imports.from_dir(folders[-1])
-            print("\n".join(incident.lines()) + "\n")
+            print(to_terminal("\n".join(incident.lines()) + "\n"))
             words = incident.explain_words() + words          # a knob given on the command line wins
         values = explain.parse_knobs(words)
-        print(explain.explain(values))
+        print(to_terminal(explain.explain(values)))
         if folders and incident.incident_times:
-            print("\n" + explain.beside_incident(values, incident.incident_times))
+            print(to_terminal("\n" + explain.beside_incident(values, incident.incident_times)))
     except SettingsError as exc:
         print(f"blackhole: explain: {exc}\nknobs:\n{explain.usage()}", file=sys.stderr)
         raise SystemExit(2)

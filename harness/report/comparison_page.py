@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from .html import page, table  # noqa: E402
 
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p", "d")   # a room of 20: shapes and colours (tab20)
 AXIS_FROM_S = 0.01           # a reset arrives within tens of ms
 
 
@@ -22,7 +22,7 @@ def chart(comparison, path):
     present = [[i for i, label in enumerate(runs) if cell["by_run"].get(label)] for cell in cells]
     height = sum(0.25 * max(1, len(p)) + 0.1 for p in present) + 1.8
     fig, ax = plt.subplots(figsize=(12.8, max(3.0, height)), dpi=100)
-    colours = matplotlib.colormaps["tab10"]
+    colours = matplotlib.colormaps["tab20"] if len(runs) > 10 else matplotlib.colormaps["tab10"]
     for row, cell in enumerate(cells):
         for k, i in enumerate(present[row]):
             label, view = runs[i], cell["by_run"][runs[i]]
@@ -57,6 +57,10 @@ def chart(comparison, path):
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def _guess(guess):
+    return guess if isinstance(guess, str) else f"{guess:g} s"
 
 
 def _seconds(view, key):
@@ -111,7 +115,9 @@ def render(directory, comparison, title):
             promoted = view.get("promoted") if view else None
             if promoted:
                 lb += f"<br><small>{html_lib.escape(promoted[0])} promoted {promoted[1]:.2f} s</small>"
-            row.append(f"{_seconds(view, 'detect_s')} ({window}){mark}{lb}")
+            guess = comparison.get("predictions", {}).get(label, {}).get(cell["cell"])
+            predicted = "" if guess is None else f"<br><small>predicted {html_lib.escape(_guess(guess))}</small>"
+            row.append(f"{_seconds(view, 'detect_s')} ({window}){mark}{lb}{predicted}")
         row.append("<br>".join(html_lib.escape(f"{f['run']}: "
                                                 + (f"{f['delta_s']:+.2f} s (tolerance ±{f['tolerance_s']:.2f}): "
                                                    if f.get("delta_s") is not None else "") + f["what"])

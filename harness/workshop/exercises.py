@@ -1,6 +1,7 @@
 """The workshop's exercises, exercises/<N>-<slug>.yaml: the question, the prediction to write
 down first, the scenario that answers it (and where it runs), where to look in the result, and
-what it teaches, with {cell.field} placeholders the run's own figures fill (answers.py)."""
+what it teaches, with {cell.field} placeholders the run's own figures fill (answers.py). How long
+each takes is measured, not written here (record.py)."""
 import dataclasses
 import re
 from pathlib import Path
@@ -14,8 +15,7 @@ from . import answers
 
 EXERCISE_DIR = Path(__file__).resolve().parents[2] / "exercises"
 FILE_RE = re.compile(r"^(\d+)-[a-z0-9-]+\.yaml$")
-REQUIRED = {"title": str, "scenario": str, "minutes": (int, float), "question": str, "predict": str,
-            "look": str, "teaches": str}
+REQUIRED = {"title": str, "scenario": str, "question": str, "predict": str, "look": str, "teaches": str}
 OPTIONAL = {"wrong_guesses": list, "kernel": str, "overrides": dict}
 
 
@@ -29,7 +29,6 @@ class Exercise:
     path: Path
     title: str
     scenario: str
-    minutes: float
     question: str
     predict: str
     look: str

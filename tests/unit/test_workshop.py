@@ -21,15 +21,14 @@ def test_every_exercise_loads_and_names_only_cells_and_fields_its_scenario_has()
     assert [e.number for e in found] == list(range(1, len(found) + 1)) and len(found) >= 8
     for ex in found:
         assert exercises.check(ex) == [], ex.path.name
-        assert ex.minutes <= 10 and ex.question and ex.predict and ex.look and ex.teaches
+        assert ex.question and ex.predict and ex.look and ex.teaches
 
 
 @pytest.mark.parametrize("text, message", [
     ("title: x\n", "scenario is missing"),
     ("[1, 2]\n", "a mapping of"),
-    ("{title: t, scenario: s, minutes: 1, question: q, predict: p, look: l, teaches: t, colour: red}\n",
-     "unknown field"),
-    ("{title: t, scenario: s, minutes: soon, question: q, predict: p, look: l, teaches: t}\n", "minutes has the wrong"),
+    ("{title: t, scenario: s, question: q, predict: p, look: l, teaches: t, colour: red}\n", "unknown field"),
+    ("{title: t, scenario: s, question: q, predict: p, look: l, teaches: 7}\n", "teaches has the wrong"),
 ])
 def test_a_broken_exercise_file_is_refused_naming_the_file(tmp_path, text, message):
     (tmp_path / "1-broken.yaml").write_text(text)
@@ -39,7 +38,7 @@ def test_a_broken_exercise_file_is_refused_naming_the_file(tmp_path, text, messa
 
 def test_an_exercise_naming_a_cell_its_scenario_lacks_is_caught(tmp_path):
     (tmp_path / "1-x.yaml").write_text(
-        "{title: t, scenario: workshop-seed, minutes: 1, question: q, predict: p, look: l,"
+        "{title: t, scenario: workshop-seed, question: q, predict: p, look: l,"
         " teaches: 'it took {nosuch.detect} and {defaults.colour}'}\n")
     problems = exercises.check(exercises.all_exercises(tmp_path)[0])
     assert any("names cell 'nosuch'" in p for p in problems) and any("asks for 'colour'" in p for p in problems)
@@ -166,10 +165,13 @@ def test_runs_of_different_scenarios_compare_cell_by_cell_under_their_scenarios_
 
 
 def test_the_participants_guide_is_generated_from_the_exercises_and_current():
-    from harness.workshop import session
-    committed = (session.DOCS_DIR / "exercises.md").read_text()
-    assert committed == session.guide_markdown(), "docs/workshop/exercises.md is stale: make workshop-docs"
+    from harness.workshop import docs, record
+    measured = record.load(docs.DOCS_DIR / docs.FACILITATOR / "answers.json")
+    committed = (docs.DOCS_DIR / "exercises.md").read_text()
+    assert committed == docs.guide_markdown(measured), "docs/workshop/exercises.md is stale: make workshop-docs"
     assert "Usual wrong guesses" not in committed and "teaches" not in committed
+    readme = (docs.DOCS_DIR / "README.md").read_text()
+    assert docs.exercise_table(measured) in readme, "the README's exercise table is stale: make workshop-docs"
 
 
 def test_a_big_grid_keeps_each_block_on_a_24_row_screen(tmp_path):

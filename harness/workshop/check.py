@@ -1,0 +1,137 @@
+"""make workshop-check: the evening before a session, every exercise run as a participant runs it
+(make exercise N=…, on the kernel it names: the guest ones in a guest), its answer set beside the
+committed one (record.py: the same within the kernel model's window, or it differs), a line each
+on one screen with its time, and what a participant's machine needs, as this one measured it.
+Each exercise's output goes to its own log; a failure is said and the next one runs."""
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+from .. import store
+from . import docs, exercises, record, session
+
+WIDTH = 80
+SAMPLE_S = 1.0                 # how often the machine's memory in use is sampled
+
+
+class MemoryWatch:
+    """The most memory the machine had in use while the check ran (MemTotal - MemAvailable)."""
+
+    def __init__(self):
+        self.peak_kib, self.stop = 0, threading.Event()
+        self.thread = threading.Thread(target=self._sample, daemon=True, name="workshop-check memory")
+
+    def _sample(self):
+        while not self.stop.wait(SAMPLE_S):
+            info = meminfo()
+            self.peak_kib = max(self.peak_kib, info["MemTotal"] - info["MemAvailable"])
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join(SAMPLE_S * 2)
+
+
+def meminfo():
+    found = {}
+    with open("/proc/meminfo") as f:
+        for line in f:
+            name, _, rest = line.partition(":")
+            found[name] = int(rest.split()[0])
+    return found
+
+
+def verdict(ex, new, committed):
+    """(word, detail) of a run's answer against the committed one."""
+    before = committed.get(ex.number)
+    if before is None or not record.ran_where_it_asks(ex, before):
+        return "new", f"no committed answer from {docs.where(ex)}: make workshop-docs writes this one"
+    differing = record.differences(before, new)
+    if not differing:
+        return "agrees", "the committed answer stands"
+    return "DIFFERS", "; ".join(f"{key}: {was} now {now}" for key, was, now in differing)
+
+
+def lab_images_bytes():
+    """The lab's images on this machine's Docker engine, in bytes (what a laptop must hold)."""
+    listed = subprocess.run(["docker", "image", "ls", "--format", "{{.Repository}}\t{{.Size}}"],
+                            capture_output=True, text=True, timeout=60)
+    units = {"B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9}
+    total = 0.0
+    for line in listed.stdout.splitlines():
+        repository, _, size = line.partition("\t")
+        if repository.startswith("blackhole") and size:
+            number = size.rstrip("kKMGB")
+            total += float(number) * units.get(size[len(number):], 1)
+    return total
+
+
+def directory_bytes(path):
+    if not path or not os.path.isdir(path):
+        return 0
+    return sum(os.path.getsize(os.path.join(root, name)) for root, _, names in os.walk(path) for name in names
+               if not os.path.islink(os.path.join(root, name)))
+
+
+def needs(peak_kib, cache_dir):
+    """What a participant's machine needs, as this one measured it: lines of the screen."""
+    gib = 2 ** 30
+    total = meminfo()["MemTotal"] * 1024
+    debian = open("/etc/debian_version").read().strip() if os.path.exists("/etc/debian_version") else "not Debian"
+    return [f"this machine: {os.cpu_count()} CPUs, {total / gib:.1f} GiB, Debian {debian}, "
+            f"{'root' if os.geteuid() == 0 else 'not root'}; at most {peak_kib * 1024 / gib:.1f} GiB in use",
+            f"disk: the lab's images {lab_images_bytes() / 1e9:.1f} GB, guest kernels and disks "
+            f"{directory_bytes(cache_dir) / 1e9:.1f} GB, free {shutil.disk_usage(store.results_root().parent).free / 1e9:.0f} GB"]
+
+
+def line(ex, seconds, word, detail):
+    head = f"{ex.number:>2}. {ex.title}"[:44].ljust(44) + f" {docs.minutes(seconds):>5}  {word}"
+    return head if len(head) >= WIDTH else (head + f": {detail}")[:WIDTH]
+
+
+def run_check(numbers=None, results=None, out=sys.stdout, cache_dir=None):
+    """Check the exercises (numbers, or every one); returns (record of this check, its path). Exit
+    status for make: nonzero when one failed or differs."""
+    chosen = [ex for ex in exercises.all_exercises() if not numbers or ex.number in numbers]
+    committed = record.load(docs.DOCS_DIR / docs.FACILITATOR / "answers.json")
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    logs = store.results_root() / "workshop-check" / stamp
+    logs.mkdir(parents=True)
+    out.write(f"workshop-check: {len(chosen)} exercise(s), each as make exercise runs it; logs in "
+              f"{store.shown(logs)}\n")
+    out.flush()
+    found, started = [], time.monotonic()
+    with MemoryWatch() as memory:
+        for ex in chosen:
+            t0 = time.monotonic()
+            with open(logs / f"exercise-{ex.number}.log", "w") as log:
+                try:
+                    run = session.run_exercise(ex.number, out=log, results=results)
+                    new = record.entry(ex, run.summary(), run.env(), time.monotonic() - t0)
+                    word, detail = verdict(ex, new, committed)
+                    outside = [c for c, v in new["verdicts"].items() if v["within_window"] is False]
+                    if outside:
+                        detail += f" (outside its window here: {', '.join(outside)}: see its page)"
+                    entry = {"exercise": ex.number, "run": str(run.path), "verdict": word, "detail": detail}
+                except Exception as exc:            # said, and the next exercise runs
+                    word, detail = "FAILED", (str(exc).splitlines() or [repr(exc)])[0]
+                    entry = {"exercise": ex.number, "run": None, "verdict": word, "detail": detail}
+            entry["seconds"] = round(time.monotonic() - t0, 1)
+            found.append(entry)
+            out.write(line(ex, entry["seconds"], word, detail) + "\n")
+            out.flush()
+        peak = memory.peak_kib
+    for text in needs(peak, cache_dir) + [f"{len(chosen)} exercise(s) in {docs.minutes(time.monotonic() - started)}; "
+                                          "make workshop-docs takes in the answers that differ or are new"]:
+        out.write(text[:WIDTH] + "\n")
+    summary = {"utc": stamp, "exercises": found, "peak_memory_kib": peak}
+    (logs / "check.json").write_text(json.dumps(summary, indent=1) + "\n")
+    return summary, logs / "check.json"

@@ -1,0 +1,70 @@
+"""The kit's measured answers as data (docs/workshop/facilitator/answers.json): for each exercise,
+the run that answered it, where and how long it took, each {cell.field} figure of its lesson, and
+each named cell's verdict against the kernel model's window. answers.md, the exercise tables and
+the plan's minutes are written from it, so each figure is stated once. Pure."""
+import json
+from pathlib import Path
+
+from . import answers
+
+# The figures of a lesson measured against the kernel model's window: two runs agree on one when
+# the cell's error lay inside its window both times (or neither run saw an error at all).
+TIMED_FIELDS = ("detect", "recover", "outcome", "expected", "window")
+
+
+def entry(ex, summary, env, seconds):
+    """What a run of exercise ex says: its figures, its cells' verdicts, where it ran, how long."""
+    named = {cell for cell, _ in answers.placeholders(ex.teaches)}
+    cells = {c["cell"]: c for c in summary.get("cells", [])}
+    verdicts = {name: {"detect_s": cells[name].get("probe", {}).get("detect_s"),
+                       "within_window": cells[name].get("probe", {}).get("within_window")}
+                for name in sorted(named) if name in cells and "probe" in cells[name]}
+    return {"title": ex.title, "scenario": ex.scenario, "kernel": ex.kernel, "run": summary["run"],
+            "where": (env.get("where") or {}).get("where", "host"),
+            "measured_on": summary.get("kernel") or env.get("kernel"),
+            "datapath": summary.get("datapath") or env.get("datapath"),
+            "seconds": None if seconds is None else round(seconds, 1),
+            "figures": {f"{cell}.{field}": answers.fill(f"{{{cell}.{field}}}", summary)
+                        for cell, field in answers.placeholders(ex.teaches)},
+            "verdicts": verdicts, "answer": answers.fill(ex.teaches, summary)}
+
+
+def differences(committed, new):
+    """[(figure, committed, now)] where a new run's lesson disagrees with the committed one: a
+    timed figure of a cell that was not in its model window both times, or any other figure
+    whose words changed. [] when they agree."""
+    found = []
+    for key, now in new["figures"].items():
+        before = committed.get("figures", {}).get(key)
+        if before == now:
+            continue
+        cell, field = key.split(".", 1)
+        if field in TIMED_FIELDS and _agree_by_window(committed.get("verdicts", {}).get(cell),
+                                                      new["verdicts"].get(cell)):
+            continue
+        found.append((key, before, now))
+    return found
+
+
+def _agree_by_window(before, now):
+    if not before or not now:
+        return False
+    if before["detect_s"] is None and now["detect_s"] is None:
+        return True                      # no error either time (its error due after the run's watch)
+    return before["within_window"] is True and now["within_window"] is True
+
+
+def ran_where_it_asks(ex, entry_):
+    """Whether a record's run ran where the exercise says: this host, or a guest of its series."""
+    if ex.kernel == "host":
+        return entry_.get("where", "host") == "host"
+    return str(entry_.get("measured_on") or "").startswith(f"{ex.kernel}.")
+
+
+def load(path):
+    path = Path(path)
+    return {int(k): v for k, v in json.loads(path.read_text()).items()} if path.exists() else {}
+
+
+def dump(record):
+    return json.dumps({str(k): record[k] for k in sorted(record)}, indent=1, ensure_ascii=False) + "\n"

@@ -1,0 +1,43 @@
+"""make workshop-check's verdicts and its screen (harness/workshop/check.py), without a lab: an
+answer beside the committed one, a line of at most 80 columns per exercise, and what a machine
+needs as this one reads it."""
+from harness.workshop import check, exercises, record
+from tests.unit.test_workshop_docs import summary_of
+
+
+def test_a_run_is_new_agrees_or_differs_from_the_committed_answer():
+    ex = next(e for e in exercises.all_exercises() if e.kernel == "host")
+    committed = record.entry(ex, summary_of(ex, 13.4, True), {"where": {"where": "host"}}, 60.0)
+    same = record.entry(ex, summary_of(ex, 13.7, True), {"where": {"where": "host"}}, 58.0)
+    off = record.entry(ex, summary_of(ex, 30.0, False), {"where": {"where": "host"}}, 58.0)
+    assert check.verdict(ex, same, {})[0] == "new"
+    assert check.verdict(ex, same, {ex.number: committed}) == ("agrees", "the committed answer stands")
+    word, detail = check.verdict(ex, off, {ex.number: committed})
+    assert word == "DIFFERS" and "now 30.0 s" in detail
+
+
+def test_every_line_of_the_screen_fits_80_columns():
+    for ex in exercises.all_exercises():
+        text = check.line(ex, 3725.0, "DIFFERS", "r3.detect: 6.6 s now 13.6 s; " * 5)
+        assert len(text) <= 80 and text.startswith(f"{ex.number:>2}. ") and "62:05" in text
+    for text in check.needs(2 * 2 ** 20, "/nonexistent"):
+        assert len(text) <= 80 and ("CPUs" in text or "images" in text)
+
+
+class Terminal:
+    def isatty(self):
+        return True
+
+
+def test_explain_on_an_80_column_terminal_reflows_its_paragraphs_and_leaves_its_tables(monkeypatch):
+    import os
+    from harness.cli.reports import to_terminal
+    from harness.report import explain
+    monkeypatch.setattr("shutil.get_terminal_size", lambda fallback: os.terminal_size((80, 24)))
+    text = explain.explain(explain.parse_knobs(["TCP_RETRIES2=5", "TCP_USER_TIMEOUT_MS=30000"]))
+    shown = to_terminal(text, Terminal())
+    assert max(map(len, shown.splitlines())) <= 80 < max(map(len, text.splitlines()))
+    assert " ".join(shown.split()) == " ".join(text.split())             # the same words, in the same order
+    table = [line for line in text.splitlines() if "RTO #1" in line]
+    assert table and table[0] in shown.splitlines()                    # a table's row as it was
+    assert to_terminal(text, open(os.devnull, "w")) == text            # into a file: as it is
