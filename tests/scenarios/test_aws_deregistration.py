@@ -56,7 +56,8 @@ def test_without_termination_the_drained_connections_die_with_the_instance(kept_
         assert answered_by(run, name, deregistered["done_t"], killed["started_t"]) == {"mysql-primary"}, name
     lead = 0.1 + killed["uncertainty_s"]
     r5, ut = by_name["r5"]["probe"], by_name["r5-ut3000"]["probe"]
-    assert r5["error"] and any(low <= r5["detect_s"] <= high for low, high in blackhole_bounds(5, lead)), r5
+    rto = by_name["r5"]["predicted"]["base_rto_s"]           # the ladder from the base RTO ss saw
+    assert r5["error"] and any(low <= r5["detect_s"] <= high for low, high in blackhole_bounds(5, lead, rto)), (r5, rto)
     assert_within(ut["detect_s"], user_timeout_bounds(3.0, lead), "TCP_USER_TIMEOUT 3000")
     r15 = by_name["r15"]["probe"]
     assert RETRIES2[15][1] > SHORT["observe_s"] and r15["detect_s"] is None, r15       # still on the dead target

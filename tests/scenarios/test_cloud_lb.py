@@ -32,9 +32,10 @@ def run_plane(run_scenario, name):
     plane = control_plane(name, tuple(SHORT[name].items()))
     [change] = [c for c in plane.changes(run) if c.t >= fault["started_t"]]
     by_name = cells(summary)
-    # tcp_retries2=5: its own kernel, whatever the load balancer did
+    # tcp_retries2=5: its own kernel, whatever the load balancer did (its ladder from the base RTO ss saw)
     r5 = by_name["r5"]["probe"]
-    assert r5["error"] and any(low <= r5["detect_s"] <= high for low, high in blackhole_bounds(5, lead)), r5
+    rto = by_name["r5"]["predicted"]["base_rto_s"]
+    assert r5["error"] and any(low <= r5["detect_s"] <= high for low, high in blackhole_bounds(5, lead, rto)), (r5, rto)
     return run, fault, change, by_name["r15"]["probe"], lead
 
 
