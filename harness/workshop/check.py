@@ -4,6 +4,7 @@ committed one (record.py: the same within the kernel model's window, or it diffe
 on one screen with its time, and what a participant's machine needs, as this one measured it.
 Each exercise's output goes to its own log; a failure is said and the next one runs."""
 import datetime
+import glob
 import json
 import os
 import shutil
@@ -74,11 +75,31 @@ def lab_images_bytes():
     return total
 
 
-def directory_bytes(path):
-    if not path or not os.path.isdir(path):
+def allocated_bytes(path):
+    """What a file or folder holds on the disk (its blocks: a guest's disk image is sparse)."""
+    path = str(path)
+    if os.path.isfile(path):
+        return os.stat(path).st_blocks * 512
+    if not os.path.isdir(path):
         return 0
-    return sum(os.path.getsize(os.path.join(root, name)) for root, _, names in os.walk(path) for name in names
-               if not os.path.islink(os.path.join(root, name)))
+    return sum(os.lstat(os.path.join(root, name)).st_blocks * 512 for root, _, names in os.walk(path) for name in names)
+
+
+def newest(paths):
+    found = [p for p in paths if os.path.exists(p)]
+    return max(found, key=os.path.getmtime) if found else None
+
+
+def guest_bytes(cache_dir):
+    """What one guest kernel's exercises keep on the disk: the newest guest disk, its saved state,
+    the root tree it is made from and the kernels (the cache may hold older disks besides)."""
+    if not cache_dir or not os.path.isdir(cache_dir):
+        return 0
+    guest = os.path.join(cache_dir, "guest")
+    disk = newest(glob.glob(os.path.join(guest, "disks", "*")))
+    saved = newest(glob.glob(os.path.join(guest, "saved", "*")))
+    return sum(allocated_bytes(p) for p in (disk, saved, os.path.join(guest, "rootfs"), os.path.join(cache_dir, "kernels"))
+               if p)
 
 
 def needs(peak_kib, cache_dir):
@@ -88,8 +109,8 @@ def needs(peak_kib, cache_dir):
     debian = open("/etc/debian_version").read().strip() if os.path.exists("/etc/debian_version") else "not Debian"
     return [f"this machine: {os.cpu_count()} CPUs, {total / gib:.1f} GiB, Debian {debian}, "
             f"{'root' if os.geteuid() == 0 else 'not root'}; at most {peak_kib * 1024 / gib:.1f} GiB in use",
-            f"disk: the lab's images {lab_images_bytes() / 1e9:.1f} GB, guest kernels and disks "
-            f"{directory_bytes(cache_dir) / 1e9:.1f} GB, free {shutil.disk_usage(store.results_root().parent).free / 1e9:.0f} GB"]
+            f"disk: images {lab_images_bytes() / 1e9:.1f} GB, a guest {guest_bytes(cache_dir) / 1e9:.1f} GB "
+            f"(disk, saved state, kernel); {shutil.disk_usage(store.results_root().parent).free / 1e9:.0f} GB free"]
 
 
 def line(ex, seconds, word, detail):
@@ -130,7 +151,7 @@ def run_check(numbers=None, results=None, out=sys.stdout, cache_dir=None):
             out.flush()
         peak = memory.peak_kib
     for text in needs(peak, cache_dir) + [f"{len(chosen)} exercise(s) in {docs.minutes(time.monotonic() - started)}; "
-                                          "make workshop-docs takes in the answers that differ or are new"]:
+                                          "make workshop-docs takes in what differs or is new"]:
         out.write(text[:WIDTH] + "\n")
     summary = {"utc": stamp, "exercises": found, "peak_memory_kib": peak}
     (logs / "check.json").write_text(json.dumps(summary, indent=1) + "\n")

@@ -75,3 +75,27 @@ def test_exercise_6_the_director_resets_instead(tmp_path):
 def test_an_exercise_that_does_not_exist_is_refused_before_anything_starts(tmp_path):
     with pytest.raises(session.ExerciseError, match="no exercise 0"):
         session.run_exercise(0, out=io.StringIO(), results=tmp_path)
+
+
+def test_a_room_of_two_hands_in_exercise_6_and_the_room_page_shows_each_prediction(tmp_path):
+    """Two participants, each with a results root of their own, run exercise 6 with their
+    predictions and hand it in to one folder; the facilitator's page opens in Chromium with its
+    chart, every run's figure and each prediction beside it."""
+    from harness.workshop import room
+    from tests.scenarios.test_report_html import chromium
+    share = tmp_path / "room"
+    share.mkdir()
+    guesses = {"ana": "defaults=939 retries2-5=13.4 read-timeout-3s=3", "ben": "defaults=never retries2-5=0.3"}
+    for name, predicted in guesses.items():
+        out = io.StringIO()
+        run = session.run_exercise(6, out=out, results=tmp_path / name, predicted=predicted, participant=name)
+        assert_nothing_left(run)
+        assert "Your predictions beside your run" in out.getvalue()
+        [handed] = room.hand_in(share, name, 6, results=tmp_path / name, say=print)
+        assert (handed / "exercise.json").exists() and handed.name == run.name
+    page = room.collect(share, out_dir=tmp_path / "page", say=print)
+    exercise_page = page.parent / "exercise-6" / "index.html"
+    dom = chromium("--virtual-time-budget=10000", "--dump-dom", exercise_page.as_uri()).stdout
+    assert 'data-images="1/1"' in dom, "the room's chart did not load"
+    assert dom.count("predicted ") == 5 and "predicted never" in dom and "predicted 939 s" in dom
+    assert "ana" in dom and "ben" in dom
