@@ -32,6 +32,10 @@ def chart(comparison, path):
                 ax.plot([low, max(view["latest_s"], low * 1.02)], [y, y], color=colours(i), alpha=0.35, linewidth=5,
                         solid_capstyle="butt")
             marker = MARKERS[i % len(MARKERS)]
+            guess = comparison.get("predictions", {}).get(label, {}).get(cell["cell"])
+            if isinstance(guess, (int, float)):          # what the participant wrote down first: a cross
+                ax.plot(max(guess, AXIS_FROM_S), y, "x", color=colours(i), markersize=7, markeredgewidth=1.5,
+                        label="prediction (x)" if "prediction (x)" not in ax.get_legend_handles_labels()[1] else None)
             if view["detect_s"] is not None:
                 ax.plot(max(view["detect_s"], AXIS_FROM_S), y, marker, color=colours(i), markersize=7,
                         markeredgecolor="black", label=label if label not in ax.get_legend_handles_labels()[1]
@@ -47,7 +51,7 @@ def chart(comparison, path):
     ax.invert_yaxis()
     ax.grid(True, axis="x", which="both", alpha=0.3)
     ax.set_xlabel("seconds after the fault until the first error (log scale); bars: each run's model window; "
-                  "hollow: no error yet when the run stopped watching")
+                  "hollow: no error yet when the run stopped watching" + ("; x: a prediction" if comparison.get("predictions") else ""))
     handles, labels = ax.get_legend_handles_labels()
     seen = dict(zip(labels, handles))
     ax.legend(seen.values(), seen.keys(), loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=9, title="run")

@@ -85,7 +85,10 @@ def collect(room, number=None, out_dir=None, say=print):
         ex = exercises.exercise(n)
         names = html.escape(", ".join(person for person, _ in runs) or "nobody yet")
         if len(runs) < 2:
-            rows.append([str(n), html.escape(ex.title), str(len(runs)), names, "two hand-ins make a page"])
+            only = runs[0][1].page if runs else None
+            rows.append([str(n), html.escape(ex.title), str(len(runs)), names,
+                         f"<a href='{html.escape(only.as_uri())}'>their run</a> (two make a page)" if only
+                         else "two hand-ins make a page"])
             continue
         compared = compare_runs.compare(runs, out_dir=directory / f"exercise-{n}",
                                         title=f"Exercise {n}: {ex.title} ({len(runs)} participants)")
