@@ -3,6 +3,7 @@ the run that answered it, where and how long it took, each {cell.field} figure o
 each named cell's verdict against the kernel model's window. answers.md, the exercise tables and
 the plan's minutes are written from it, so each figure is stated once. Pure."""
 import json
+import re
 from pathlib import Path
 
 from . import answers
@@ -10,6 +11,10 @@ from . import answers
 # The figures of a lesson measured against the kernel model's window: two runs agree on one when
 # the cell's error lay inside its window both times (or neither run saw an error at all).
 TIMED_FIELDS = ("detect", "recover", "outcome", "expected", "window")
+# Counts with no model behind them (a burst's connects per band, its statuses): two runs agree on
+# one when its words are the same and each count is within one, or a quarter, of the other.
+COUNT_FIELDS = ("connect_steps", "statuses", "errors", "overflows", "flaps")
+NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 
 
 def entry(ex, summary, env, seconds):
@@ -42,8 +47,17 @@ def differences(committed, new):
         if field in TIMED_FIELDS and _agree_by_window(committed.get("verdicts", {}).get(cell),
                                                       new["verdicts"].get(cell)):
             continue
+        if field in COUNT_FIELDS and before is not None and _counts_agree(before, now):
+            continue
         found.append((key, before, now))
     return found
+
+
+def _counts_agree(before, now):
+    if NUMBER_RE.split(before) != NUMBER_RE.split(now):
+        return False
+    pairs = zip(map(float, NUMBER_RE.findall(before)), map(float, NUMBER_RE.findall(now)))
+    return all(abs(a - b) <= max(1.0, 0.25 * max(a, b)) for a, b in pairs)
 
 
 def _agree_by_window(before, now):

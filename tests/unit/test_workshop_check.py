@@ -41,3 +41,12 @@ def test_explain_on_an_80_column_terminal_reflows_its_paragraphs_and_leaves_its_
     table = [line for line in text.splitlines() if "RTO #1" in line]
     assert table and table[0] in shown.splitlines()                    # a table's row as it was
     assert to_terminal(text, open(os.devnull, "w")) == text            # into a file: as it is
+
+
+def test_counts_with_no_model_agree_within_one_or_a_quarter_and_their_words_must_match():
+    ex = next(e for e in exercises.all_exercises() if e.scenario == "backlog-overflow")
+    key = next(f"{c}.{f}" for c, f in record.answers.placeholders(ex.teaches) if f == "statuses")
+    committed = {"figures": {key: "200×8, 504×32"}, "verdicts": {}}
+    assert record.differences(committed, {"figures": {key: "200×7, 504×33"}, "verdicts": {}}) == []
+    assert record.differences(committed, {"figures": {key: "200×20, 504×20"}, "verdicts": {}})
+    assert record.differences(committed, {"figures": {key: "200×8, 502×1, 504×31"}, "verdicts": {}})
