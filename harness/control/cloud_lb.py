@@ -17,8 +17,12 @@ from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, SERVICE_SERVERS
 from .base import ControlPlane, DirectorChange, NoticeWindow, effect_from_change
 
 RESET, KEPT = "reset", "kept"
-# the checker's timers and lbctl's change run late on a busy director as keepalived's do
+# the checker's timers and lbctl's change run late on a busy director as keepalived's do: allowed
+# before a run, and for a change whose log does not say how late it was
 TIMERS_LATE_S = 0.5
+# a check due just after the death's stamp may still have been answered: the cut lands within
+# the fault's own uncertainty (0.01-0.03 s on this host)
+DEATH_STAMP_S = 0.1
 CHANGE_RE = re.compile(r"cloud-lb (?P<provider>\S+): target (?P<target>\S+) unhealthy: (?P<vip>\S+) now "
                        r"(?P<standby>\S+), existing flows (?P<flows>\w+) (?P<landed>\{.*\})")
 
@@ -85,22 +89,30 @@ class CloudLb(ControlPlane):
             landed = json.loads(m["landed"]) if m["landed"] != "{}" else {}
             t = landed.get("applying_t") or stamp(line)
             until = landed.get("applied_t", t)
+            # the emulator's lag: from when the deciding check was due to end to lbctl's landing
+            lag = round(max(0.0, t - landed["check_due_end_t"]), 3) if "check_due_end_t" in landed else None
             found.append(DirectorChange(t, round(until - t, 3), f"removed {m['target']} from {m['vip']}, "
                                         f"{m['standby']} in (existing flows {m['flows']})",
-                                        f"{self.timers()[2]} failed health check(s)", DIRECTOR, m["target"]))
+                                        f"{self.timers()[2]} failed health check(s)", DIRECTOR, m["target"],
+                                        took_s=lag))
         return sorted(found, key=lambda c: c.t)
 
     def lb_noticed(self, change, death_t):
-        return self.markdown()
+        """The markdown model, late by what the checker's log says the emulator was (took_s: its
+        deciding check's scheduled end to lbctl's landing) where it says it, else by TIMERS_LATE_S."""
+        if change is None or change.took_s is None:
+            return self.markdown()
+        return self.markdown(change.took_s + DEATH_STAMP_S, f"; the change landed {change.took_s:.2f} s after its "
+                                                            "deciding check was due to end (the emulator's lag here)")
 
-    def markdown(self):
+    def markdown(self, late_s=TIMERS_LATE_S, lateness=""):
         """A silent target: the first check that fails starts within one interval of the death,
         the threshold's last one ends timeout after it started, threshold-1 intervals later."""
         interval, timeout, threshold = self.timers()
         failing = (threshold - 1) * interval + timeout
         basis = (f"{self.name} (emulated): next check within interval {interval:g} s, then {threshold} failed "
-                 f"check(s) every {interval:g} s, the last one timing out after {timeout:g} s")
-        return NoticeWindow(failing + interval / 2, failing, failing + interval + TIMERS_LATE_S, basis)
+                 f"check(s) every {interval:g} s, the last one timing out after {timeout:g} s{lateness}")
+        return NoticeWindow(failing + interval / 2, failing, failing + interval + late_s, basis)
 
     def change_for(self, director, changes, port, after_t):
         return next((c for c in changes if c.director == director and c.backend.endswith(f":{port}")

@@ -59,6 +59,20 @@ def test_the_change_is_read_from_the_checkers_log_at_lbctls_own_landing_time():
     assert kept == Effect(BLACKHOLE)
 
 
+def test_the_emulators_own_lag_is_read_from_the_checkers_log_and_moves_the_models_latest():
+    """A busy CI machine's checker landed its change 12.63 s after the death with the model's fixed
+    allowance ending at 12.5 s: the lag its own log measures (deciding check's scheduled end to
+    lbctl's landing) stands in for that allowance."""
+    plane = control_plane("gcp-passthrough", (("interval", 5.0), ("timeout", 2.0)))
+    line = CHANGE_LINE.replace('"datapath": "nftables"}', '"datapath": "nftables", "check_due_end_t": 1795938011.76}')
+    [change] = plane.changes(Run(line))
+    assert change.took_s == 0.65
+    window = plane.lb_noticed(change, change.t - 12.63)
+    assert (window.earliest_s, window.latest_s) == (7.0, 12.75) and "0.65 s after" in window.basis
+    [unstamped] = plane.changes(Run(CHANGE_LINE))       # a checker from before: the fixed allowance
+    assert unstamped.took_s is None and plane.lb_noticed(unstamped, 0).latest_s == 12.5
+
+
 def test_the_markdown_model_counts_the_checks_schedule():
     window = control_plane("aws-nlb", (("interval", 5.0), ("timeout", 2.0))).markdown()
     assert (window.earliest_s, window.latest_s) == (7.0, 12.5)      # (2-1) x 5 + 2, plus up to one interval late
