@@ -18,6 +18,7 @@ from ...topology import DIRECTOR
 from .fault_support import swap_problem
 
 IPVS_TIMEOUT_COMMAND = ["ipvsadm", "-L", "--timeout"]
+KUBE_PROXY_METRICS_PORT = 10249         # files/node-start's --metrics-bind-address
 
 
 class ClusterDirector(Director):
@@ -47,6 +48,14 @@ class ClusterDirector(Director):
 
     def flows(self):
         return self.lab.exec(DIRECTOR, ["ipvsadm", "-Lnc"], check=False).stdout
+
+    def kube_proxy_mode(self):
+        """The mode the node's kube-proxy says it runs in (its /proxyMode page), or None."""
+        page = self.lab.shell.run(f"exec 3<>/dev/tcp/127.0.0.1/{KUBE_PROXY_METRICS_PORT} && "
+                                  "printf 'GET /proxyMode HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3", check=False,
+                                  timeout=30).stdout
+        body = page.replace("\r\n", "\n").split("\n\n", 1)[-1].strip()
+        return body or None
 
 
 class ClusterCommands(LbCommands):

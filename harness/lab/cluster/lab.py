@@ -34,7 +34,6 @@ from .leftovers import owner_here
 from .pods import lab_namespace
 from .making import API_POLL_S, POD_START_S, VIP_SERVICE
 
-KUBE_PROXY_METRICS_PORT = 10249         # files/node-start's --metrics-bind-address
 NAMESPACE_GONE_S = 300
 RESTART_GRACE_S = 3             # as the Compose labs' `restart --timeout 3`
 
@@ -98,7 +97,7 @@ class ClusterLab(Lab):
         engine = self.engine
         if preflight:
             preflight(self.kernel)
-        mode = self.kube_proxy_mode()
+        mode = self.director().kube_proxy_mode()
         if mode != "ipvs":
             raise LabError(f"cluster: the node's kube-proxy runs in {mode or 'no known'} mode; the lab's director is "
                            "kube-proxy in IPVS mode (--proxy-mode ipvs)")
@@ -251,13 +250,6 @@ class ClusterLab(Lab):
 
     def refusal(self, fault):
         return fault_support.refusal(self, fault)
-
-    def kube_proxy_mode(self):
-        """The mode the node's kube-proxy says it runs in (its /proxyMode page), or None."""
-        page = self.shell.run(f"exec 3<>/dev/tcp/127.0.0.1/{KUBE_PROXY_METRICS_PORT} && "
-                              "printf 'GET /proxyMode HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3", check=False, timeout=30).stdout
-        body = page.replace("\r\n", "\n").split("\n\n", 1)[-1].strip()
-        return body or None
 
     def vip_address(self):
         """The VIP: the ClusterIP of the lab's Service."""

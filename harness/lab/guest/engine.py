@@ -18,7 +18,7 @@ from python_on_whales import DockerClient
 from ...errors import LabError
 from ..engine import ComposeEngine
 from ..shell_kernel import ShellKernel
-from . import accel, disk as guest_disk, initramfs, kernels, kept, snapshot
+from . import accel, disk as guest_disk, initramfs, kernels, kept, machinery, snapshot
 from .qemu import KernelDied, Vm, guest_cpus, qemu_version
 from .ssh import Ssh
 
@@ -94,24 +94,7 @@ class GuestEngine(ComposeEngine, ShellKernel):
         return self.failed is None and self.vm is not None and self.vm.alive()
 
     def problem(self):
-        """What of the guest's machinery broke under a lab, in one line, or None: QEMU gone, the
-        ssh tunnel to its Docker socket closed, or its dockerd not running."""
-        if self.vm is None:
-            return None
-        if not self.vm.alive():
-            code = self.vm.process.poll() if self.vm.process is not None else None
-            return f"the guest's QEMU is gone (exit status {code})" if code is not None else "the guest's QEMU is gone"
-        forwarder = self.ssh.forwarder if self.ssh is not None else None
-        if forwarder is not None and forwarder.poll() is not None:
-            return f"the ssh tunnel to the guest's Docker engine closed (ssh exit status {forwarder.returncode})"
-        try:
-            dockerd = self.ssh.run("if ! pgrep -x dockerd >/dev/null; then echo gone; "
-                                   "elif ! timeout 10 docker version >/dev/null 2>&1; then echo mute; fi",
-                                   timeout=30, check=False).stdout.strip()
-        except subprocess.TimeoutExpired:
-            return "the guest does not answer ssh within 30 s"
-        return {"gone": "the guest's dockerd is not running",
-                "mute": "the guest's dockerd does not answer (stopping, or hung)"}.get(dockerd)
+        return machinery.what_broke(self)
 
     def compose_env(self):
         """Healthchecks are `runc exec`s, each costing the one emulated CPU a large fraction of a
