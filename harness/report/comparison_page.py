@@ -14,6 +14,8 @@ from .html import page, table  # noqa: E402
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p", "d")   # a room of 20: shapes and colours (tab20)
 AXIS_FROM_S = 0.01           # a reset arrives within tens of ms
+AXIS_TO_S = 2000
+NEVER_AT_S = 1500            # a prediction of "never", at the axis's right end
 
 
 def chart(comparison, path):
@@ -33,9 +35,13 @@ def chart(comparison, path):
                         solid_capstyle="butt")
             marker = MARKERS[i % len(MARKERS)]
             guess = comparison.get("predictions", {}).get(label, {}).get(cell["cell"])
-            if isinstance(guess, (int, float)):          # what the participant wrote down first: a cross
-                ax.plot(max(guess, AXIS_FROM_S), y, "x", color=colours(i), markersize=7, markeredgewidth=1.5,
+            if guess is not None:          # what the participant wrote down first: a cross ("never": at the right end)
+                at = NEVER_AT_S if isinstance(guess, str) else max(guess, AXIS_FROM_S)
+                ax.plot(at, y, "x", color=colours(i), markersize=7, markeredgewidth=1.5,
                         label="prediction (x)" if "prediction (x)" not in ax.get_legend_handles_labels()[1] else None)
+                if isinstance(guess, str):
+                    ax.annotate(guess, (at, y), xytext=(-6, 0), textcoords="offset points", ha="right", va="center",
+                                fontsize=7, color=colours(i))
             if view["detect_s"] is not None:
                 ax.plot(max(view["detect_s"], AXIS_FROM_S), y, marker, color=colours(i), markersize=7,
                         markeredgecolor="black", label=label if label not in ax.get_legend_handles_labels()[1]
@@ -46,12 +52,12 @@ def chart(comparison, path):
                 ax.plot(view["observed_s"], y, marker, markerfacecolor="none", markeredgecolor=colours(i),
                         markersize=7)
     ax.set_xscale("log")
-    ax.set_xlim(AXIS_FROM_S, 2000)
+    ax.set_xlim(AXIS_FROM_S, AXIS_TO_S)
     ax.set_yticks(range(len(cells)), [c["cell"] for c in cells], fontsize=9)
     ax.invert_yaxis()
     ax.grid(True, axis="x", which="both", alpha=0.3)
-    ax.set_xlabel("seconds after the fault until the first error (log scale); bars: each run's model window; "
-                  "hollow: no error yet when the run stopped watching" + ("; x: a prediction" if comparison.get("predictions") else ""))
+    ax.set_xlabel("seconds after the fault until the first error (log scale)\nbars: each run's model window; "
+                  "hollow: no error yet when the run stopped watching" + ("; x: a prediction, 'never' at the right end" if comparison.get("predictions") else ""))
     handles, labels = ax.get_legend_handles_labels()
     seen = dict(zip(labels, handles))
     ax.legend(seen.values(), seen.keys(), loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=9, title="run")
@@ -123,7 +129,7 @@ def render(directory, comparison, title):
             predicted = "" if guess is None else f"<br><small>predicted {html_lib.escape(_guess(guess))}</small>"
             row.append(f"{_seconds(view, 'detect_s')} ({window}){mark}{lb}{predicted}")
         row.append("<br>".join(html_lib.escape(f"{f['run']}: "
-                                                + (f"{f['delta_s']:+.2f} s (tolerance ±{f['tolerance_s']:.2f}): "
+                                                + (f"{f['delta_s']:+.3f} s (tolerance ±{f['tolerance_s']:.3f} s): "
                                                    if f.get("delta_s") is not None else "") + f["what"])
                                for f in cell["flags"]) or "—")
         rows.append(row)

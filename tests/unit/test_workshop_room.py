@@ -92,3 +92,19 @@ def test_a_prediction_is_checked_against_the_exercises_cells(text, message):
 def test_predictions_in_seconds_or_never():
     assert predictions.parse("r3=6.5 r4=7s r7=never", set(CELLS)) == {"r3": 6.5, "r4": 7.0, "r7": "never"}
     assert predictions.parse("", set(CELLS)) == {}
+
+
+def test_a_prediction_of_never_is_drawn_at_the_charts_right_end(tmp_path):
+    """The same room twice, ana's r7 predicted 'never' in one: that chart has one cross more (it
+    was left off before), the rest of the two the same."""
+    charts = []
+    for variant, r7 in (("with", {"r7": "never"}), ("without", {})):
+        the_room = tmp_path / variant / "room"
+        the_room.mkdir(parents=True)
+        for n, name in enumerate(("ana", "ben")):
+            results = tmp_path / variant / name / "results"
+            participant_run(results, name, 6.5 + n * 0.1, {"r3": 6.0, **(r7 if name == "ana" else {})})
+            room.hand_in(the_room, name, EXERCISE, results=results, say=lambda _: None)
+        page = room.collect(the_room, out_dir=tmp_path / variant / "page", say=lambda _: None)
+        charts.append((page.parent / f"exercise-{EXERCISE}" / "comparison.png").read_bytes())
+    assert charts[0] != charts[1]
