@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 
@@ -118,6 +119,15 @@ def line(ex, seconds, word, detail):
     return head if len(head) >= WIDTH else (head + f": {detail}")[:WIDTH]
 
 
+def screen_lines(ex, seconds, word, detail):
+    """An exercise's line; what differs, or why it failed, whole beneath it when the line cut it."""
+    first = line(ex, seconds, word, detail)
+    if word not in ("DIFFERS", "FAILED") or first.endswith(detail):
+        return [first]
+    return [first] + textwrap.wrap(detail, WIDTH, initial_indent="    ", subsequent_indent="    ",
+                                   break_on_hyphens=False)
+
+
 def run_check(numbers=None, results=None, out=sys.stdout, cache_dir=None):
     """Check the exercises (numbers, or every one); returns (record of this check, its path). Exit
     status for make: nonzero when one failed or differs."""
@@ -147,7 +157,7 @@ def run_check(numbers=None, results=None, out=sys.stdout, cache_dir=None):
                     entry = {"exercise": ex.number, "run": None, "verdict": word, "detail": detail}
             entry["seconds"] = round(time.monotonic() - t0, 1)
             found.append(entry)
-            out.write(line(ex, entry["seconds"], word, detail) + "\n")
+            out.write("".join(text + "\n" for text in screen_lines(ex, entry["seconds"], word, detail)))
             out.flush()
         peak = memory.peak_kib
     for text in needs(peak, cache_dir) + [f"{len(chosen)} exercise(s) in {docs.minutes(time.monotonic() - started)}; "

@@ -20,6 +20,12 @@ def test_every_line_of_the_screen_fits_80_columns():
     for ex in exercises.all_exercises():
         text = check.line(ex, 3725.0, "DIFFERS", "r3.detect: 6.6 s now 13.6 s; " * 5)
         assert len(text) <= 80 and text.startswith(f"{ex.number:>2}. ") and "62:05" in text
+    detail = "small-nginx.statuses: 200×8, 504×32 now 200×8, 502×2, 504×30; " * 2
+    lines = check.screen_lines(ex, 77.0, "DIFFERS", detail)
+    assert len(lines) > 1 and all(len(text) <= 80 for text in lines)
+    assert " ".join(text.strip() for text in lines[1:]) == detail.strip()     # what differs, whole
+    assert check.screen_lines(ex, 77.0, "agrees", "the committed answer stands") == [
+        check.line(ex, 77.0, "agrees", "the committed answer stands")]
     for text in check.needs(2 * 2 ** 20, "/nonexistent"):
         assert len(text) <= 80 and ("CPUs" in text or "images" in text)
 
