@@ -14,6 +14,15 @@ TIMED_FIELDS = ("detect", "recover", "outcome", "expected", "window")
 # Counts with no model behind them (a burst's connects per band, its statuses): two runs agree on
 # one when its words are the same and each count is within one, or a quarter, of the other.
 COUNT_FIELDS = ("connect_steps", "statuses", "errors", "overflows", "flaps")
+# When the control plane noticed, against its own timing model (signals/lb/): two runs agree when
+# it noticed inside that model both times; the client's part after it, when the cell's error was
+# inside its window too (each end of the span inside its model).
+LB_FIELDS = ("lb_noticed", "client_noticed")
+# Latency percentiles while a stall lasted (ms, no model): the lesson tells a 1 s SYN
+# retransmission from anything far below it, so two agree within a quarter of each other, or when
+# both are under a tenth of that second (a 6.12 guest's medians were 12 ms, then 3 ms, one machine).
+LATENCY_FIELDS = ("connect_p50", "query_p50", "connect_p99_9", "query_p99_9")
+NOT_A_STALL_MS = 100
 NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 
 
@@ -22,7 +31,8 @@ def entry(ex, summary, env, seconds):
     named = {cell for cell, _ in answers.placeholders(ex.teaches)}
     cells = {c["cell"]: c for c in summary.get("cells", [])}
     verdicts = {name: {"detect_s": cells[name].get("probe", {}).get("detect_s"),
-                       "within_window": cells[name].get("probe", {}).get("within_window")}
+                       "within_window": cells[name].get("probe", {}).get("within_window"),
+                       **({"lb_within_model": cells[name]["lb"].get("within_model")} if cells[name].get("lb") else {})}
                 for name in sorted(named) if name in cells and "probe" in cells[name]}
     return {"title": ex.title, "scenario": ex.scenario, "kernel": ex.kernel, "run": summary["run"],
             "where": (env.get("where") or {}).get("where", "host"),
@@ -49,6 +59,11 @@ def differences(committed, new):
             continue
         if field in COUNT_FIELDS and before is not None and _counts_agree(before, now):
             continue
+        if field in LB_FIELDS and _agree_by_lb_model(field, committed.get("verdicts", {}).get(cell),
+                                                     new["verdicts"].get(cell)):
+            continue
+        if field in LATENCY_FIELDS and before is not None and _latencies_agree(before, now):
+            continue
         found.append((key, before, now))
     return found
 
@@ -58,6 +73,20 @@ def _counts_agree(before, now):
         return False
     pairs = zip(map(float, NUMBER_RE.findall(before)), map(float, NUMBER_RE.findall(now)))
     return all(abs(a - b) <= max(1.0, 0.25 * max(a, b)) for a, b in pairs)
+
+
+def _agree_by_lb_model(field, before, now):
+    if not before or not now or not (before.get("lb_within_model") and now.get("lb_within_model")):
+        return False
+    return field == "lb_noticed" or (before["within_window"] is True and now["within_window"] is True)
+
+
+def _latencies_agree(before, now):
+    try:
+        a, b = (float(text.removesuffix(" ms")) for text in (before, now))
+    except ValueError:
+        return False
+    return abs(a - b) <= 0.25 * max(a, b) or max(a, b) < NOT_A_STALL_MS
 
 
 def _agree_by_window(before, now):

@@ -56,3 +56,25 @@ def test_counts_with_no_model_agree_within_one_or_a_quarter_and_their_words_must
     assert record.differences(committed, {"figures": {key: "200×7, 504×33"}, "verdicts": {}}) == []
     assert record.differences(committed, {"figures": {key: "200×20, 504×20"}, "verdicts": {}})
     assert record.differences(committed, {"figures": {key: "200×8, 502×1, 504×31"}, "verdicts": {}})
+
+
+def test_when_the_lb_noticed_agrees_by_its_model_and_a_stalls_tail_by_its_size():
+    """Two 6.12 runs of exercises 11 and 12 on one machine: keepalived noticed 3.3-3.5 s, then
+    4.8-5.0 s after the death (its model: 3.0-5.5 s), a median 12 ms, then 3 ms, beside a 1 s stall."""
+    inside = {"r5": {"detect_s": 14.1, "within_window": True, "lb_within_model": True}}
+    before = {"figures": {"r5.lb_noticed": "3.3–3.5 s", "r5.client_noticed": "10.7–10.8 s"}, "verdicts": inside}
+    now = {"figures": {"r5.lb_noticed": "4.8–5.0 s", "r5.client_noticed": "8.8–9.1 s"}, "verdicts": inside}
+    assert record.differences(before, now) == []
+    outside = {"r5": {**inside["r5"], "lb_within_model": False}}
+    assert {k for k, _, _ in record.differences(before, {**now, "verdicts": outside})} == {"r5.lb_noticed",
+                                                                                           "r5.client_noticed"}
+    late = {"r5": {**inside["r5"], "within_window": False}}
+    assert [k for k, _, _ in record.differences(before, {**now, "verdicts": late})] == ["r5.client_noticed"]
+    unrecorded = {"r5": {"detect_s": 14.1, "within_window": True}}        # an answer recorded before the rule
+    assert record.differences({**before, "verdicts": unrecorded}, now)
+    tail = {"figures": {"r5.connect_p50": "12 ms", "r5.connect_p99_9": "1088 ms"}, "verdicts": {}}
+    assert record.differences(tail, {"figures": {"r5.connect_p50": "3 ms", "r5.connect_p99_9": "1009 ms"},
+                                     "verdicts": {}}) == []
+    assert [k for k, _, _ in record.differences(tail, {"figures": {"r5.connect_p50": "3 ms",
+                                                                   "r5.connect_p99_9": "40 ms"}, "verdicts": {}})] \
+        == ["r5.connect_p99_9"]                                            # the stall gone from the tail
