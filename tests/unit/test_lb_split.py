@@ -21,3 +21,10 @@ def test_a_client_that_gave_up_before_the_change_is_said_in_words():
 def test_a_client_after_the_change_keeps_its_interval():
     [row] = lb_split.rows(summary(50.0, 50.4))
     assert row[5] == "4.10–4.80 s"
+
+
+def test_an_error_inside_the_changes_own_span_starts_at_zero_not_minus_zero():
+    """HAProxy's shutdown-sessions FIN: the client's error at 11.74 s, the markdown between 11.27 and
+    11.74 s by the director's table and HAProxy's log (a run printed "-0.00–0.48 s")."""
+    [row] = lb_split.rows(summary(11.74, 11.75, noticed=11.27, by=11.743))
+    assert row[5] == "0.00–0.47 s"

@@ -17,7 +17,9 @@ def client_noticed(lb: LbPart, probe):
     """The LB's change to the client's error; a client that gave up before the change is said in
     words, with what its reconnection met: the dead server, until the change put the new one in."""
     if lb["client_noticed_from_s"] is None or lb["client_noticed_from_s"] >= 0:
-        return _between(lb["client_noticed_s"], lb["client_noticed_from_s"])
+        # an error inside the change's own span (a shutdown-sessions FIN) is not before the change: no "-0.00"
+        low = lb["client_noticed_s"] if lb["client_noticed_s"] is None else max(0.0, lb["client_noticed_s"])
+        return _between(low, lb["client_noticed_from_s"])
     before = -lb["client_noticed_from_s"]
     back = probe.get("recover_s")
     then = (f"; its reconnects met the dead server until the change, back {back - lb['noticed_s']:.1f} s after it"
