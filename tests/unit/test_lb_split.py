@@ -28,3 +28,10 @@ def test_an_error_inside_the_changes_own_span_starts_at_zero_not_minus_zero():
     11.74 s by the director's table and HAProxy's log (a run printed "-0.00–0.48 s")."""
     [row] = lb_split.rows(summary(11.74, 11.75, noticed=11.27, by=11.743))
     assert row[5] == "0.00–0.47 s"
+
+
+def test_a_change_read_before_the_faults_own_stamp_is_shown_from_zero():
+    """haproxy-failback's operator command: the director's table sampled still serving 0.11 s before
+    the command's stamp, the change in place 0.01 s after it (a run printed "-0.11–0.01 s")."""
+    [row] = lb_split.rows(summary(0.03, 0.13, noticed=-0.11, by=0.01))
+    assert row[2] == "0.00–0.01 s"

@@ -34,7 +34,9 @@ def rows(summary):
         if lb is None:
             continue
         model = lb["model"]
-        found.append([cell["cell"], lb["director"], _between(lb["noticed_s"], lb["noticed_by_s"]),
+        # a change read after the fault's start, before its own stamp (an operator's command) is at 0, not before
+        noticed = lb["noticed_s"] if lb["noticed_s"] is None else max(0.0, lb["noticed_s"])
+        found.append([cell["cell"], lb["director"], _between(noticed, lb["noticed_by_s"]),
                       "—" if model is None else f"{model['earliest_s']:.1f}–{model['latest_s']:.1f} s",
                       "—" if lb["within_model"] is None else "yes" if lb["within_model"] else "NO",
                       client_noticed(lb, cell["probe"]), cell["probe"]["server_after"] or "—",
