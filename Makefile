@@ -48,7 +48,7 @@ help: check
 	@echo "make up            bring the lab up (installs/builds what is missing)"
 	@echo "make down          take this lab down"
 	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
-	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~23 min here)"
+	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~26 min here)"
 	@echo "make test-unit     the unit tests only (pure logic, no Docker; about a minute)"
 	@echo "make lint          ruff and mypy (pinned): pyflakes' checks; types of harness/lab and the protocols; make test runs it first"
 	@echo "make setup         install and build what the lab needs (Docker, Compose, images, venv), nothing started"
