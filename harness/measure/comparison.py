@@ -8,6 +8,8 @@ their own model windows (the model moved, with the measured base RTO or HZ); oth
 a finding."""
 from . import baseline, kernel_facts
 
+ROUNDING_S = 0.0005           # half the millisecond summary.json rounds its times to
+
 
 def _cell_view(cell, env, observed_s=None, promotion=None):
     """observed_s: how long after the fault the run watched (a cell without an error was still
@@ -63,7 +65,8 @@ def compare(runs, interval_s=0.1):
                 continue
             tolerance = baseline.tolerance_s({"model": _model(ref)}, interval_s, _model(other))
             both = ref["detect_s"] is not None and other["detect_s"] is not None
-            if both and abs(ref["detect_s"] - other["detect_s"]) <= tolerance:
+            # the summaries' figures are rounded to the ms: a difference equal to the tolerance there is not over it
+            if both and abs(ref["detect_s"] - other["detect_s"]) <= tolerance + ROUNDING_S:
                 continue
             if ref["detect_s"] is None and other["detect_s"] is None:
                 continue
