@@ -68,6 +68,7 @@ class RunBase:
         self.engine = engine
         self.run = self.events = self.lab = None
         self.phases = Phases()          # what the run is doing, and what undoes what it did (phases.py)
+        self.ended_early = False        # interrupted or failed: record_end said so
 
     @property
     def phase(self):
@@ -130,6 +131,7 @@ class RunBase:
 
     def record_end(self, exc):
         """An interruption (which signal, in which phase) or a failure (why), in the events."""
+        self.ended_early = True
         if isinstance(exc, KeyboardInterrupt):
             name = getattr(exc, "name", "SIGINT")
             self.events.add("interrupted", signal=name, phase=self.phase)

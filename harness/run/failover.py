@@ -37,7 +37,6 @@ KEEP_PLACE_EVIDENCE_LIMIT_S = 30
 KEEP_TABLE_LIMIT_S = 90
 KEEP_LOGS_LIMIT_S = 90
 LAB_DOWN_LIMIT_S = 150
-KEEP_LAB_LIMIT_S = 5
 MERGE_LIMIT_S = 60
 REPORT_LIMIT_S = 300           # a report of a 15-minute run of 20 cells: seconds; bounded all the same
 READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
@@ -89,7 +88,7 @@ class FailoverRun(RunBase):
             "bringing the lab up",
             *([Undo(f"keeping {self.lab.keeps}", lambda: self.lab.keep_evidence(self.run.guest_dir),
                     KEEP_PLACE_EVIDENCE_LIMIT_S, KEEP_EVIDENCE)] if isinstance(self.lab, KeepsEvidenceOfItsPlace) else []),
-            Undo("keeping the lab up", self._keep, KEEP_LAB_LIMIT_S, TAKE_DOWN) if kept
+            Undo("keeping the lab up", self._keep_unless_ended_early, LAB_DOWN_LIMIT_S, TAKE_DOWN) if kept
             else Undo("taking the lab down", self._down, LAB_DOWN_LIMIT_S, TAKE_DOWN),
             Undo("merging the timeline" + (", then the report" if self.report else ""), self._merge_then_report,
                  MERGE_LIMIT_S + (REPORT_LIMIT_S if self.report else 0), TAKE_DOWN))
@@ -271,7 +270,14 @@ class FailoverRun(RunBase):
         self.lab.down()
         self.events.add("lab_down")
 
-    def _keep(self):
+    def _keep_unless_ended_early(self):
+        """A lab is kept to look into after a run; one interrupted or failed on the way goes, as any
+        run's would (a write-loss test stopped by Ctrl-C left its kept lab up)."""
+        if self.ended_early:
+            self.say("run: taking the lab down after all: KEEP_LAB keeps the lab of a run that ended, not of "
+                     "one stopped on the way")
+            self._down()
+            return
         self.events.add("lab_kept", project=self.lab.project)
         self.say(f"run: lab kept up: project {self.lab.project} (make down LAB_PROJECT={self.lab.project}, "
                  "or make clean, removes it)")

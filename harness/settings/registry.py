@@ -92,7 +92,7 @@ PLACES = (
     Knob("KERNELS", targets.kernels, ("kernel-matrix", "bench-guest", "sysctl-dumps"), "the kernels a matrix runs on"),
     Knob("LAB", kinds.choice("compose", "kubernetes"), LAB_GOALS, "Compose (host or guest), or the kept cluster"),
     Knob("KUBECONFIG", kinds.existing_file, LAB_GOALS + ("cluster-up", "test-cluster"), "a cluster's kubeconfig"),
-    Knob("KEEP_LAB", kinds.flag, RUNS, "leave the lab up after the run (host only)"),
+    Knob("KEEP_LAB", kinds.flag, RUNS, "leave the lab up after a run that ended (host only; an interrupted one goes)"),
     Knob("LAB_PROJECT", kinds.anything, LAB_GOALS + ("kernel-matrix", "compare-control-planes"),
          "the Compose project's name"),
     Knob("LB_IDLE_TIMEOUT", kinds.whole(1, 86_400), RUNS + ("up",), "the director's flow idle timeout, s"),
