@@ -100,7 +100,7 @@ class CloudLb(ControlPlane):
     def lb_noticed(self, change, death_t):
         """The markdown model, late by what the checker's log says the emulator was (took_s: its
         deciding check's scheduled end to lbctl's landing) where it says it, else by TIMERS_LATE_S."""
-        if change is None or change.took_s is None:
+        if change.took_s is None:
             return self.markdown()
         return self.markdown(change.took_s + DEATH_STAMP_S, f"; the change landed {change.took_s:.2f} s after its "
                                                             "deciding check was due to end (the emulator's lag here)")

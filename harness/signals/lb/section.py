@@ -13,13 +13,17 @@ def _between(low, high):
     return "—" if low is None else f"{low:.2f} s" if abs(high - low) < 0.005 else f"{low:.2f}–{high:.2f} s"
 
 
+def _from_zero(seconds):
+    """A span's start read inside the change's own span (after the fault began, before its stamp;
+    an error the change itself caused) is at 0, never "-0.00" or "-0.11"."""
+    return None if seconds is None else max(0.0, seconds)
+
+
 def client_noticed(lb: LbPart, probe):
     """The LB's change to the client's error; a client that gave up before the change is said in
     words, with what its reconnection met: the dead server, until the change put the new one in."""
     if lb["client_noticed_from_s"] is None or lb["client_noticed_from_s"] >= 0:
-        # an error inside the change's own span (a shutdown-sessions FIN) is not before the change: no "-0.00"
-        low = lb["client_noticed_s"] if lb["client_noticed_s"] is None else max(0.0, lb["client_noticed_s"])
-        return _between(low, lb["client_noticed_from_s"])
+        return _between(_from_zero(lb["client_noticed_s"]), lb["client_noticed_from_s"])
     before = -lb["client_noticed_from_s"]
     back = probe.get("recover_s")
     then = (f"; its reconnects met the dead server until the change, back {back - lb['noticed_s']:.1f} s after it"
@@ -34,9 +38,7 @@ def rows(summary):
         if lb is None:
             continue
         model = lb["model"]
-        # a change read after the fault's start, before its own stamp (an operator's command) is at 0, not before
-        noticed = lb["noticed_s"] if lb["noticed_s"] is None else max(0.0, lb["noticed_s"])
-        found.append([cell["cell"], lb["director"], _between(noticed, lb["noticed_by_s"]),
+        found.append([cell["cell"], lb["director"], _between(_from_zero(lb["noticed_s"]), lb["noticed_by_s"]),
                       "—" if model is None else f"{model['earliest_s']:.1f}–{model['latest_s']:.1f} s",
                       "—" if lb["within_model"] is None else "yes" if lb["within_model"] else "NO",
                       client_noticed(lb, cell["probe"]), cell["probe"]["server_after"] or "—",
