@@ -1,13 +1,17 @@
 """The cloud load balancers' emulations on this host's kernel, each with short health-check timers
 (within the provider's documented ranges): the emulated checker takes the silent primary out, and
 each client's wait ends where its kernel, or the provider's documented reset, says. The witnesses:
-lbctl's own landing time in the checker's log, and the kernel's numbers (tests/kernel_facts.py)."""
+lbctl's own landing time in the checker's log, Docker's log clock for the checks' schedule, and
+the kernel's numbers (tests/kernel_facts.py)."""
 import pytest
 
 from harness.control import control_plane
+from harness.control.cloud_lb import TIMERS_LATE_S
+from harness.measure.health_checks import stamp
 from harness.measure.run_record import first_fault
 from harness.scenario import of_run
 from harness.store import RunDir
+from harness.topology import DIRECTOR
 
 from tests.control_plane_contract import check_changes
 from tests.kernel_facts import RETRIES2, blackhole_bounds
@@ -31,12 +35,29 @@ def run_plane(run_scenario, name):
     lead = of_run(run).probe.interval_ms / 1000 + fault["uncertainty_s"]
     plane = control_plane(name, tuple(SHORT[name].items()))
     [change] = [c for c in plane.changes(run) if c.t >= fault["started_t"]]
+    check_schedule_against_dockers_clock(run, plane, fault, change)
     by_name = cells(summary)
     # tcp_retries2=5: its own kernel, whatever the load balancer did (its ladder from the base RTO ss saw)
     r5 = by_name["r5"]["probe"]
     rto = by_name["r5"]["predicted"]["base_rto_s"]
     assert r5["error"] and any(low <= r5["detect_s"] <= high for low, high in blackhole_bounds(5, lead, rto)), (r5, rto)
     return run, fault, change, by_name["r15"]["probe"], lead
+
+
+def check_schedule_against_dockers_clock(run, plane, fault, change):
+    """The emulator's lag, which the model's window takes from the checker's own stamp, held to a
+    clock outside it: the schedule that stamp implies puts the first failing check within one
+    interval of the death (late by at most TIMERS_LATE_S), and Docker's log stamps each failed
+    check's line no earlier than that schedule's end for it; as many failed as the threshold."""
+    interval, timeout, threshold = plane.timers()
+    failed = [stamp(line) for line in run.read(run.service_log(DIRECTOR)).splitlines()
+              if f"check of {change.backend} failed" in line and stamp(line) >= fault["started_t"]]
+    due_end = change.t - change.took_s                        # the deciding check's scheduled end
+    first_due = due_end - (threshold - 1) * interval - timeout
+    assert len(failed) == threshold, failed
+    assert fault["t"] - TIMERS_LATE_S <= first_due <= fault["t"] + interval + fault["uncertainty_s"] + 0.01, (
+        first_due - fault["t"])
+    assert failed[0] >= first_due + timeout - 0.01 and failed[-1] >= due_end - 0.01, (failed, first_due, due_end)
 
 
 @pytest.mark.parametrize("name", ["gcp-passthrough", "azure-standard"])
