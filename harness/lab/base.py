@@ -8,7 +8,7 @@ implementation, and tests/lab/test_lab_contract.py holds every implementation to
   nodes       exec(service, command, ...), spawn(service, command), placement(service),
               logs(service), networks_of(service)
   the place   now(), datapath, kernel (kernel_release(), hz(), has_ipvs(), has_netem(), has_qdisc(kind),
-              has_sysctl(path)), describe(), execs_are_costly
+              has_sysctl(path)), describe()
 """
 import abc
 import dataclasses
@@ -122,12 +122,6 @@ class Lab(abc.ABC):
     def describe(self) -> dict:
         """What env.json records of the lab: {"kernel", "where", "kernel_facts", "lab", "images",
         "docker_compose"}; kernel_facts: {"hz", "sysctl_defaults": {name under net.ipv4: value}}."""
-
-    @property
-    def execs_are_costly(self) -> bool:
-        """Whether a command in a node costs the machine seconds (an emulated guest, a cluster's
-        node): a run then keeps its own execs away from its clients' start."""
-        return True
 
     @property
     def can_be_kept(self):

@@ -12,10 +12,11 @@ import time
 from pathlib import Path
 
 from . import registry
+from .container_states import PROJECT_LABEL
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
 from .images import LABEL
-from .safe_removal import PROJECT_LABEL, kill_and_wait_for_probes
+from .safe_removal import kill_and_wait_for_probes
 
 OWNER_LABEL = "org.blackhole-lab.owner"
 

@@ -14,7 +14,7 @@ import yaml
 from ..databases.base import database as database_named
 from ..errors import LabError
 from ..topology import CELL_NAMESPACES, DEFAULT_CELL_NAMESPACES, DEFAULT_DATAPATH, FRONT
-from . import compose_files, health_check_loop, images, netns_cells, registry
+from . import compose_files, container_states, health_check_loop, images, netns_cells, registry
 from .bounded_run import run_bounded
 from .compose_down import compose_down
 from .base import Lab
@@ -252,17 +252,12 @@ class ComposeLab(ContainerNodes, Lab):
     def health(self):
         """{service: health} of the lab's containers ('healthy', 'starting', or without a health
         check their state: 'running', 'exited', ...)."""
-        return {service: state.health.status if state.health else state.status
-                for service, state in self._container_states().items()}
+        return {service: state.health or state.status for service, state in self._container_states().items()}
 
     # -- the place -----------------------------------------------------------
     @property
     def can_be_kept(self):
         return self.engine.shared
-
-    @property
-    def execs_are_costly(self):
-        return self.engine.execs_are_costly
 
     @property
     def where(self):
@@ -289,7 +284,10 @@ class ComposeLab(ContainerNodes, Lab):
 
     def _images_running(self):
         """{service: image id} of the running containers."""
-        return {c.config.labels.get(SERVICE_LABEL): c.image for c in self.docker.compose.ps()}
+        rows = container_states.inspect_project(container_states.command_of(self.engine.docker()), self.project,
+                                                (f'{{{{index .Config.Labels "{SERVICE_LABEL}"}}}}', "{{.Image}}",
+                                                 "{{.State.Running}}"))
+        return {service: image for service, image, running in rows if running == "true"}
 
     def networks(self):
         return self.docker.network.list(filters={"label": f"com.docker.compose.project={self.project}"})

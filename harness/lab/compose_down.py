@@ -26,6 +26,8 @@ def compose_down(engine, project, compose, timeout_s):
     except DockerException as exc:      # one that did not answer in time: compose down tries anyway
         said = "no answer in time" if exc.return_code == TIMED_OUT else (exc.stderr or "").strip()[-200:]
         pending = [f"(the engine's list of them: {said})"]
+    except LabError as exc:             # a look at them that failed or did not answer in time
+        pending = [f"(the engine's list of them: {str(exc).strip()[-200:]})"]
     if pending:
         print(f"warning: {', '.join(pending)} still ran or held an exec after being killed; removing anyway",
               file=sys.stderr)

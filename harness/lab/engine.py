@@ -78,7 +78,6 @@ class ComposeEngine:
 class HostEngine(ComposeEngine):
     """This machine's Docker engine and kernel."""
     where = "host"
-    execs_are_costly = False      # a docker exec here: ~0.1 s of one of this machine's CPUs
     shared = True               # other labs (other runs, other users) may be on this engine
     one_lab = False             # taking a lab down never stops this engine
     docker_host = None          # the client's default (DOCKER_HOST or the local socket)

@@ -4,11 +4,10 @@ import subprocess
 
 from ..errors import LabError
 from ..topology import FRONT
-from . import netns_cells
+from . import container_states, netns_cells
 from .base import ExecResult
+from .container_states import SERVICE_LABEL
 from .docker_lists import listed_again_if_one_vanished
-
-SERVICE_LABEL = "com.docker.compose.service"
 
 
 class ContainerNodes:
@@ -26,8 +25,8 @@ class ContainerNodes:
             all=True, filters={"label": f"com.docker.compose.project={self.project}"})])
 
     def _container_states(self):
-        """{service: its container's state}, stopped containers too."""
-        return dict(self._project_containers(lambda c: (c.config.labels.get(SERVICE_LABEL), c.state)))
+        """{service: its container's ContainerState}, stopped containers too."""
+        return container_states.project_states(container_states.command_of(self.engine.docker()), self.project)
 
     def _health_tests(self):
         """{service: its container's health check test as Docker runs it (None: it has none)}."""

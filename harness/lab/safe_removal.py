@@ -13,13 +13,13 @@ in the gap when its container stopped has that long to reach the second lookup. 
 window; nothing outside dockerd can close it. scripts/ensure-docker.sh starts a dockerd it launched
 again if one dies anyway.
 """
+import json
 import time
 
 from python_on_whales.exceptions import DockerException
 
-from .docker_lists import listed_again_if_one_vanished
+from .container_states import PROJECT_LABEL, command_of, inspect_project
 
-PROJECT_LABEL = "com.docker.compose.project"
 POLL_S = 0.1
 SETTLE_S = 0.5
 DOCKER_CALL_LIMIT_S = 20
@@ -38,32 +38,25 @@ def pending_execs(states):
 
 def kill_and_wait_for_probes(docker, project, timeout_s=10.0):
     """Kill the project's containers, then wait until they are all stopped with no exec pending.
-    Returns the containers still pending at the deadline (empty when it is safe to remove them)."""
-    def project_containers():
-        return listed_again_if_one_vanished(lambda: [
-            (c.id, c.state.running)
-            for c in docker.container.list(all=True, filters={"label": f"{PROJECT_LABEL}={project}"})])
+    Returns the containers still pending at the deadline (empty when it is safe to remove them).
+    docker: a python-on-whales client of the engine; each look is one `ps` and one `inspect`."""
+    command = command_of(docker)
 
-    containers = project_containers()
-    ids = [cid for cid, _ in containers]
-    running = [cid for cid, is_running in containers if is_running]
+    def states():
+        return [(cid, name.lstrip("/"), running == "true", json.loads(exec_ids) or []) for cid, name, running, exec_ids
+                in inspect_project(command, project, ("{{.Id}}", "{{.Name}}", "{{.State.Running}}", "{{json .ExecIDs}}"))]
+
+    running = [cid for cid, _, is_running, _ in states() if is_running]
     if running:
         try:
             docker.container.kill(running)
         except DockerException:
             pass                            # one stopped by itself meanwhile; the looks below tell
 
-    def states():
-        try:
-            return [(c.name, c.state.running, c.exec_ids or []) for c in docker.container.inspect(ids)] if ids else []
-        except DockerException:             # one was removed meanwhile: list them again, look again
-            ids[:] = [cid for cid, _ in project_containers()]
-            return [("(listed again)", True, [])]
-
     deadline = time.monotonic() + timeout_s
     quiet_since, pending = None, []
     while time.monotonic() < deadline:
-        pending = pending_execs(states())
+        pending = pending_execs([(name, is_running, exec_ids) for _, name, is_running, exec_ids in states()])
         if pending:
             quiet_since = None
         elif quiet_since is None:

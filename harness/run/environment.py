@@ -6,6 +6,7 @@ from ..load.clients import DEFAULT_CLIENT, VERSION_COMMANDS
 from ..pools import POOLS
 from ..scenario.knobs import SYSCTL_KNOBS
 from ..topology import DIRECTOR, FRONT, is_director
+from . import version_cache
 
 SYSCTL_FILES = {name: knob.proc_path for name, knob in SYSCTL_KNOBS.items()}
 # How long one of its execs may take. It is asked during the warm-up, off the measured path, and a
@@ -14,6 +15,7 @@ SYSCTL_FILES = {name: knob.proc_path for name, knob in SYSCTL_KNOBS.items()}
 # checks and "get state" past their deadlines from 08:54:42 to 08:56:35) and an `lbctl list`
 # whose whole answer had been printed did not end within 60 s.
 EXEC_LIMIT_S = 300
+READ_MARK = "#read"          # starts each service's values in the output of a container's one read
 
 
 # What the director's kernel does with flows: conntrack's loose pick-up, and IPVS's own settings
@@ -27,13 +29,27 @@ DIRECTOR_SYSCTLS = {"conntrack_loose": "/proc/sys/net/netfilter/nf_conntrack_tcp
 
 
 def _read_ints(lab, services_and_files):
-    """[{name: int} of the files that exist] for each (service, files), each service read with one
-    exec, all side by side."""
-    results = lab.exec_each([(service, ["sh", "-c", "; ".join(f"cat {path} 2>/dev/null || echo -"
-                                                             for path in files.values())])
-                             for service, files in services_and_files], check=False, timeout=EXEC_LIMIT_S)
-    return [{name: int(v) for name, v in zip(files, result.stdout.split()) if v.lstrip("-").isdigit()}
-            for (_, files), result in zip(services_and_files, results)]
+    """[{name: int} of the files that exist] for each (service, files): one exec per container, the
+    cells in network namespaces of one container read from one exec there (nsenter), all side by side."""
+    reads_in = {}                           # container's service -> [(index, netns file or None, files)]
+    for index, (service, files) in enumerate(services_and_files):
+        container, netns = lab.placement(service)
+        reads_in.setdefault(container, []).append((index, netns, files))
+    results = lab.exec_each([(container, ["sh", "-c", "; ".join(_read_script(*read) for read in reads)])
+                             for container, reads in reads_in.items()], check=False, timeout=EXEC_LIMIT_S)
+    values = {}
+    for result in results:
+        for chunk in result.stdout.split(READ_MARK)[1:]:
+            index, *read = chunk.split()
+            values[int(index)] = read
+    return [{name: int(v) for name, v in zip(files, values.get(index, ())) if v.lstrip("-").isdigit()}
+            for index, (_, files) in enumerate(services_and_files)]
+
+
+def _read_script(index, netns, files):
+    """Prints READ_MARK, index, then each file's value or '-'."""
+    cats = "; ".join(f"cat {path} 2>/dev/null || echo -" for path in files.values())
+    return f"echo '{READ_MARK} {index}'; " + (f"nsenter --net={netns} -- sh -c '{cats}'" if netns else cats)
 
 
 def _first_line(result):
@@ -64,7 +80,9 @@ def _pool_version_commands(scenario):
     return [(name, service, POOLS[name].version_command) for name, service in first.items()]
 
 
-def _versions(lab, scenario, control):
+def _versions(lab, scenario, control, images):
+    """{name: its version line}; images: {service: image id} of the running containers, whose lines
+    were kept before are not asked again (version_cache.py)."""
     running = set(lab.services()) | {c.service for c in scenario.cells}
     asked = [(name, service, command) for name, service, command in (
         ("sysbench", scenario.cells[0].service, ["sysbench", "--version"]),
@@ -74,9 +92,17 @@ def _versions(lab, scenario, control):
         *([("ipvsadm", DIRECTOR, ["ipvsadm", "--version"])] if lab.datapath == "ipvs" else []),
         *control.version_commands(), *_client_version_commands(scenario), *_pool_version_commands(scenario))
         if service in running]
-    results = lab.exec_each([(service, command) for _, service, command in asked], check=False,
+    keys = [version_cache.key(images.get(lab.placement(service)[0]), command) for _, service, command in asked]
+    kept = version_cache.known()
+    lines = {name: kept[k] for (name, _, _), k in zip(asked, keys) if k in kept}
+    unknown = [(name, service, command, k) for (name, service, command), k in zip(asked, keys) if name not in lines]
+    results = lab.exec_each([(service, command) for _, service, command, _ in unknown], check=False,
                             timeout=EXEC_LIMIT_S)
-    return {name: _first_line(result) for (name, _, _), result in zip(asked, results)}
+    for (name, _, _, _), result in zip(unknown, results):
+        lines[name] = _first_line(result)
+    version_cache.keep({k: lines[name] for (name, _, _, k), result in zip(unknown, results)
+                        if k and result.returncode == 0 and lines[name]})
+    return {name: lines[name] for name, _, _ in asked}
 
 
 def place_versions(where):
@@ -87,18 +113,22 @@ def place_versions(where):
     return found
 
 
-def collect(lab, director, scenario, control):
-    """Its parts are asked for side by side (a run records this while its clients start)."""
+def collect(lab, director, scenario, control, director_ready=lambda: None):
+    """Its parts are asked for side by side (a run records this while its clients start);
+    director_ready() returns once the director has set its datapath up: what the director's table
+    and sysctls say is read after it, the rest meanwhile."""
     containers = sorted({(c.namespace, c.service) for c in scenario.cells})
     others = [s for s in lab.services() if is_director(s) and s != DIRECTOR]      # a control plane's more directors
-    with ThreadPoolExecutor(4) as pool:
-        sysctls = pool.submit(_read_ints, lab, [(service, SYSCTL_FILES) for _, service in containers]
-                              + [(d, DIRECTOR_SYSCTLS) for d in others] + [(DIRECTOR, DIRECTOR_SYSCTLS)])
-        state, described = pool.submit(director.state, timeout=EXEC_LIMIT_S), pool.submit(lab.describe)
-        versions = pool.submit(_versions, lab, scenario, control)
+    with ThreadPoolExecutor(5) as pool:
+        cell_sysctls = pool.submit(_read_ints, lab, [(service, SYSCTL_FILES) for _, service in containers])
+        described = pool.submit(lab.describe)
+        versions = pool.submit(lambda: _versions(lab, scenario, control, described.result()["images"]))
+        director_ready()
+        sysctls = pool.submit(_read_ints, lab, [(d, DIRECTOR_SYSCTLS) for d in others] + [(DIRECTOR, DIRECTOR_SYSCTLS)])
+        state = pool.submit(director.state, timeout=EXEC_LIMIT_S)
     # A knob this kernel does not have is left out.
-    *applied, director_sysctls = sysctls.result()
-    applied, other_directors = applied[:len(containers)], dict(zip(others, applied[len(containers):]))
+    *other_sysctls, director_sysctls = sysctls.result()
+    applied, other_directors = cell_sysctls.result(), dict(zip(others, other_sysctls))
     namespaces = {namespace: values for (namespace, _), values in zip(containers, applied)}
     cells = {c.name: {"container": c.service, "front_address": lab.address(c.service, FRONT),
                       "sysctls_requested": dict(c.sysctls),

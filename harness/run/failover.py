@@ -102,11 +102,7 @@ class FailoverRun(RunBase):
         self.lab.up(wait=not probes_first, preflight=self.refuse_what_the_kernel_lacks,
                     timeout_s=int(180 + self.control.start_allowance_s))
         self.director = self.lab.director()
-        # env.json's execs: beside the clients' start where an exec is cheap (this host), after it
-        # where each costs the machine seconds the starting clients need (an emulated guest)
         background = ThreadPoolExecutor(3, thread_name_prefix="run-background")
-        if not self.lab.execs_are_costly:
-            self.env_recorded = background.submit(self._environment, True)
         self.phases.undo_later(
             Undo("keeping the director's table", lambda: evidence.snapshot_flows(self.run, self.director, "end"),
                  KEEP_TABLE_LIMIT_S, KEEP_EVIDENCE),
@@ -151,13 +147,13 @@ class FailoverRun(RunBase):
         self.loads.start(rest)
         self.events.add("load_start", cells=[c.name for c in s.cells])
         # In the background, done before any fault: the servers' health checks (when the clients
-        # started alongside them); once every client answers, the director's table of their flows,
-        # and env.json if it was not begun at the lab's start.
+        # started alongside them); once every client answers, the director's table of their flows
+        # and env.json (its ten-odd execs beside the clients' start cost them more than the warm-up
+        # gains: bench-matrix, 2026-12-02).
         self.servers_ready = background.submit(self._servers_ready, early or bool(first))
         self._wait_until_every_cell_answers()
         self.events.add("loads_ready")
-        if self.env_recorded is None:
-            self.env_recorded = background.submit(self._environment, early)
+        self.env_recorded = background.submit(self._environment, early)
         flows_kept = background.submit(evidence.snapshot_flows, self.run, self.director, "before-fault")
         background.shutdown(wait=False)
         self.view.note(f"every client answers; warm-up {s.warmup_s:g} s")
@@ -196,9 +192,10 @@ class FailoverRun(RunBase):
             self.events.add("servers_ready")
 
     def _environment(self, director_may_be_starting):
-        if director_may_be_starting:
-            self.lab.wait_healthy(self.ready_limit_s, only=(DIRECTOR,))
-        return environment.collect(self.lab, self.director, self.scenario, self.control)
+        def director_ready():
+            if director_may_be_starting:
+                self.lab.wait_healthy(self.ready_limit_s, only=(DIRECTOR,))
+        return environment.collect(self.lab, self.director, self.scenario, self.control, director_ready)
 
     def _write_env(self, env):
         self.run.env_file.write_text(json.dumps(env, indent=1) + "\n")

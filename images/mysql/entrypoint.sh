@@ -7,6 +7,9 @@ DB_USER=${DB_USER:-sbtest} DB_PASSWORD=${DB_PASSWORD:-sbtest}
 REPL_PASSWORD=${REPL_PASSWORD:-repl}
 REPLICATION=${REPLICATION:-async} SEMI_SYNC_TIMEOUT_MS=${SEMI_SYNC_TIMEOUT_MS:-10000}
 case "$REPLICATION" in async|semi-sync) ;; *) echo "REPLICATION must be async or semi-sync" >&2; exit 2 ;; esac
+# How often it looks whether the server answers, then whether it replicates (0.1 s on the host:
+# Docker's first health check comes 1 s after the start; a guest's exec is dearer: 0.5 s).
+READY_POLL_S=${READY_POLL_S:-0.5} READY_LIMIT_S=60
 
 
 mkdir -p /run/mysqld && chown mysql:mysql /run/mysqld
@@ -19,9 +22,9 @@ mariadbd --user=mysql --server-id="$SERVER_ID" &
 server_pid=$!
 trap 'kill -TERM $server_pid 2>/dev/null; wait $server_pid' TERM INT
 
-for _ in $(seq 1 120); do
-  mariadb-admin --silent ping >/dev/null 2>&1 && break
-  sleep 0.5
+answers_by=$((SECONDS + READY_LIMIT_S))
+until mariadb-admin --silent ping >/dev/null 2>&1 || [ "$SECONDS" -ge "$answers_by" ]; do
+  sleep "$READY_POLL_S"
 done
 
 if [ "$ROLE" = primary ]; then
@@ -47,13 +50,15 @@ CHANGE MASTER TO MASTER_HOST='$PRIMARY_HOST', MASTER_USER='repl',
   MASTER_CONNECT_RETRY=1;
 START SLAVE;
 SQL
-  for _ in $(seq 1 120); do
-    status=$(mariadb -e 'SHOW SLAVE STATUS\G')
-    if grep -q 'Slave_IO_Running: Yes' <<<"$status" && grep -q 'Slave_SQL_Running: Yes' <<<"$status" \
-       && mariadb -N -e "SELECT 1 FROM mysql.user WHERE user='$DB_USER'" | grep -q 1; then
-      break
-    fi
-    sleep 0.5
+  replicating() {
+    local status
+    status=$(mariadb -e 'SHOW SLAVE STATUS\G') || return 1
+    grep -q 'Slave_IO_Running: Yes' <<<"$status" && grep -q 'Slave_SQL_Running: Yes' <<<"$status" \
+      && mariadb -N -e "SELECT 1 FROM mysql.user WHERE user='$DB_USER'" | grep -q 1
+  }
+  replicating_by=$((SECONDS + READY_LIMIT_S))
+  until replicating || [ "$SECONDS" -ge "$replicating_by" ]; do
+    sleep "$READY_POLL_S"
   done
 fi
 touch /run/lab-ready

@@ -7,6 +7,9 @@ DB_USER=${DB_USER:-sbtest} DB_PASSWORD=${DB_PASSWORD:-sbtest}
 REPL_PASSWORD=${REPL_PASSWORD:-repl}
 REPLICATION=${REPLICATION:-async} SEMI_SYNC_TIMEOUT_MS=${SEMI_SYNC_TIMEOUT_MS:-10000}
 case "$REPLICATION" in async|semi-sync) ;; *) echo "REPLICATION must be async or semi-sync" >&2; exit 2 ;; esac
+# How often it looks whether the server answers, then whether it replicates (0.1 s on the host:
+# Docker's first health check comes 1 s after the start; a guest's exec is dearer: 0.5 s).
+READY_POLL_S=${READY_POLL_S:-0.5} READY_LIMIT_S=120
 
 install -d -o mysql -g mysql /run/mysqld
 if [ ! -d /var/lib/mysql/mysql ]; then
@@ -18,9 +21,9 @@ mysqld --user=mysql --server-id="$SERVER_ID" &
 server_pid=$!
 trap 'kill -TERM $server_pid 2>/dev/null; wait $server_pid' TERM INT
 
-for _ in $(seq 1 240); do
-  mysql -N -e 'SELECT 1' >/dev/null 2>&1 && break
-  sleep 0.5
+answers_by=$((SECONDS + READY_LIMIT_S))
+until mysql -N -e 'SELECT 1' >/dev/null 2>&1 || [ "$SECONDS" -ge "$answers_by" ]; do
+  sleep "$READY_POLL_S"
 done
 
 if [ "$ROLE" = primary ]; then
@@ -46,13 +49,15 @@ CHANGE REPLICATION SOURCE TO SOURCE_HOST='$PRIMARY_HOST', SOURCE_USER='repl',
   GET_SOURCE_PUBLIC_KEY=1;
 START REPLICA;
 SQL
-  for _ in $(seq 1 240); do
-    status=$(mysql --vertical -e 'SHOW REPLICA STATUS')
-    if grep -q 'Replica_IO_Running: Yes' <<<"$status" && grep -q 'Replica_SQL_Running: Yes' <<<"$status" \
-       && mysql -N -e "SELECT 1 FROM mysql.user WHERE user='$DB_USER'" | grep -q 1; then
-      break
-    fi
-    sleep 0.5
+  replicating() {
+    local status
+    status=$(mysql --vertical -e 'SHOW REPLICA STATUS') || return 1
+    grep -q 'Replica_IO_Running: Yes' <<<"$status" && grep -q 'Replica_SQL_Running: Yes' <<<"$status" \
+      && mysql -N -e "SELECT 1 FROM mysql.user WHERE user='$DB_USER'" | grep -q 1
+  }
+  replicating_by=$((SECONDS + READY_LIMIT_S))
+  until replicating || [ "$SECONDS" -ge "$replicating_by" ]; do
+    sleep "$READY_POLL_S"
   done
 fi
 touch /run/lab-ready

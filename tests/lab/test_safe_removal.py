@@ -8,7 +8,8 @@ import pytest
 
 from harness.lab.engine import HostEngine
 from harness.lab.images import LABEL
-from harness.lab.safe_removal import PROJECT_LABEL, disconnect_stale_endpoints, kill_and_wait_for_probes
+from harness.lab.container_states import PROJECT_LABEL
+from harness.lab.safe_removal import disconnect_stale_endpoints, kill_and_wait_for_probes
 
 PROJECT = f"blackhole-test-removal-{os.getpid()}"
 IMAGE = "blackhole-lab/client:dev"

@@ -1,0 +1,73 @@
+"""A project's containers looked at in two docker commands, `ps` then one `inspect` of them all.
+
+python-on-whales lists the containers and then inspects each one again when an attribute is read:
+five processes for a lab of four, 0.1 s of CPU a look. A run's health waits look four times a
+second while its lab and its clients start, and its removal ten times a second while its report is
+drawn: the machine has no CPU to spare then.
+"""
+import subprocess
+import time
+from dataclasses import dataclass
+
+from ..errors import LabError
+from .bounded_run import run_bounded
+
+PROJECT_LABEL = "com.docker.compose.project"
+SERVICE_LABEL = "com.docker.compose.service"
+STATE_FIELDS = (f'{{{{index .Config.Labels "{SERVICE_LABEL}"}}}}', "{{.State.Status}}",
+                "{{if .State.Health}}{{.State.Health.Status}}{{end}}", "{{.State.ExitCode}}", "{{.State.OOMKilled}}")
+CALL_LIMIT_S = 60
+ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class ContainerState:
+    status: str                 # running, exited, removing, ... (Docker's)
+    health: str | None          # starting, healthy, unhealthy; None: the container has no check
+    exit_code: int
+    oom_killed: bool
+
+
+def parse_states(rows):
+    """{service: ContainerState} from inspect's rows of STATE_FIELDS."""
+    return {service: ContainerState(status, health or None, int(exit_code), oom_killed == "true")
+            for service, status, health, exit_code, oom_killed in rows}
+
+
+def project_states(docker, project):
+    """{service: ContainerState} of the project's containers, stopped ones too."""
+    return parse_states(inspect_project(docker, project, STATE_FIELDS))
+
+
+def inspect_project(docker, project, fields):
+    """[[field, ...] per container] of the project's containers, each field a Go template of
+    `docker inspect`. docker: the engine's docker command line. A container removed between the two
+    commands is looked for again."""
+    for attempt in range(ATTEMPTS):
+        ids = _answer("ps", [*docker, "ps", "--all", "--quiet", "--no-trunc", "--filter", f"label={PROJECT_LABEL}={project}"])
+        if not ids.split():
+            return []
+        try:
+            lines = _answer("inspect", [*docker, "inspect", "--type", "container", "--format", "\t".join(fields),
+                                        *ids.split()])
+            return [line.split("\t") for line in lines.splitlines()]
+        except LabError as exc:
+            if "No such" not in str(exc) or attempt == ATTEMPTS - 1:
+                raise
+        time.sleep(0.2)
+    raise LabError(f"the containers of {project} kept vanishing while they were looked at")
+
+
+def command_of(docker_client):
+    """The docker command line of a python-on-whales client (its host and its wrapper included)."""
+    return [str(part) for part in docker_client.client_config.docker_cmd]
+
+
+def _answer(command, argv):
+    try:
+        result = run_bounded(argv, timeout=CALL_LIMIT_S)
+    except subprocess.TimeoutExpired:
+        raise LabError(f"the Docker engine did not answer `docker {command}` within {CALL_LIMIT_S} s") from None
+    if result.returncode:
+        raise LabError(f"`docker {command}` failed ({result.returncode}): {result.stderr.strip()[-300:]}")
+    return result.stdout
