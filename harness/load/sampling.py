@@ -3,7 +3,8 @@ bash's own clock ($EPOCHREALTIME) and wait (`read -t`) keep it to one process pe
 matters in a TCG guest, where every fork costs tens of milliseconds.
 
 It waits by reading its stdin, which nobody writes to: when the harness closes it, the read ends
-at once (status 1, where a timeout is > 128) and so does the sampler. A signal is the fallback."""
+at once (status 1, where a timeout is > 128) and so does the sampler, after one last sample where
+asked. A signal is the fallback."""
 import shlex
 
 # Not SIGINT: a bash script that gets SIGINT while a command of its runs waits for that command, and
@@ -11,13 +12,13 @@ import shlex
 STOP_SIGNAL = "TERM"
 
 
-def every_in_namespaces(interval_s, duration_s, command, namespaces, name):
+def every_in_namespaces(interval_s, duration_s, command, namespaces, name, once_more_at_stop=False):
     """every() of a command run in each of several network namespaces of one container
     (namespaces: [(tag, the file of its network namespace or None), ...]): each one's samples
     headed '<tag>\t@ <unix time>' and its lines '<tag>\t<line>' (the run writes each tag's
     lines to that namespace's file, as it does a probe group's)."""
     sample = "; ".join(["nl=$'\\n'"] + [_sample_one(tag, netns_file, command) for tag, netns_file in namespaces])
-    return every(interval_s, duration_s, sample, name, stamp=False)
+    return every(interval_s, duration_s, sample, name, stamp=False, once_more_at_stop=once_more_at_stop)
 
 
 def _sample_one(tag, netns_file, command):
@@ -27,11 +28,14 @@ def _sample_one(tag, netns_file, command):
             f"out=$({enter}{command}); [[ -z $out ]] || printf '%s%s\\n' \"$tag\" \"${{out//$nl/$nl$tag}}\"")
 
 
-def every(interval_s, duration_s, sample, name, stamp=True):
-    """stamp=False: the sample stamps its own output."""
+def every(interval_s, duration_s, sample, name, stamp=True, once_more_at_stop=False):
+    """stamp=False: the sample stamps its own output; once_more_at_stop: a closed stdin gets one
+    last sample before the end (what the run's stop found, not what was there up to half an
+    interval before it)."""
     samples = int(duration_s / interval_s) + 1
     header = 'echo "@ $EPOCHREALTIME"; ' if stamp else ""
+    last = f"{header}{sample}; " if once_more_at_stop else ""
     script = (f"# {name}\n"
               f"for ((i = 0; i < {samples}; i++)); do {header}{sample}; "
-              f"read -r -t {interval_s:g}; (( $? > 128 )) || break; done")
+              f"read -r -t {interval_s:g}; (( $? > 128 )) || {{ {last}break; }}; done")
     return ["bash", "-c", script]

@@ -108,6 +108,17 @@ def test_a_sampler_ends_when_its_stdin_closes_and_not_before():
     assert 1 < out.count("@ ") < samples
 
 
+def test_a_sampler_asked_to_sample_once_more_when_its_stdin_closes():
+    read_end, write_end = os.pipe()
+    os.close(write_end)
+    with os.fdopen(read_end) as stdin:
+        script = sampling.every(5.0, 60.0, "echo sampled", "test-sampler", once_more_at_stop=True)
+        closed = subprocess.run(script, stdin=stdin, capture_output=True, text=True, timeout=30)
+    assert closed.returncode == 0 and closed.stdout.count("@ ") == 2 and closed.stdout.count("sampled") == 2
+    stamps = [float(line[2:]) for line in closed.stdout.splitlines() if line.startswith("@ ")]
+    assert stamps[1] - stamps[0] < 5.0           # at the stop, not an interval later
+
+
 def test_a_group_runs_each_cells_probe_with_its_own_socket_options_and_ends_on_a_closed_stdin(tmp_path):
     compiler = shutil.which("cc")
     if compiler is None:
