@@ -19,7 +19,7 @@ def results_root():
 
 
 def cache_root():
-    """Kernels, guest disks and debs shared by every clone (BLACKHOLE_CACHE)."""
+    """Kernels, guest disks, debs and images' version lines shared by every clone (BLACKHOLE_CACHE)."""
     return Path(_get("BLACKHOLE_CACHE", Path.home() / ".cache" / "blackhole-lab"))
 
 

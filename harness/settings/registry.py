@@ -149,7 +149,7 @@ MACHINE = (
     Knob("GUEST_KERNEL_ARGS", kinds.words, EVERY_GOAL, "more words on a guest kernel's command line"),
     Knob("GUEST_SNAPSHOTS", kinds.flag, EVERY_GOAL, "save and resume guests (1)"),
     Knob("BLACKHOLE_RESULTS", kinds.anything, EVERY_GOAL, "where runs are written (results/)"),
-    Knob("BLACKHOLE_CACHE", kinds.anything, EVERY_GOAL, "kernels, disks and debs (~/.cache/blackhole-lab)"),
+    Knob("BLACKHOLE_CACHE", kinds.anything, EVERY_GOAL, "kernels, disks, debs and the version lines of images (~/.cache/blackhole-lab)"),
     Knob("BLACKHOLE_STATE", kinds.anything, EVERY_GOAL, "the labs' owner records (/tmp/blackhole-lab/labs)"),
     Knob("BLACKHOLE_ACCEL", kinds.choice("tcg", "kvm"), EVERY_GOAL, "QEMU's accelerator (tcg here)"),
     Knob("BLACKHOLE_NODE", kinds.anything, EVERY_GOAL, "the cluster node the agent runs on"),
