@@ -22,7 +22,7 @@ from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
 from ..settings import machine
-from .nodes import SERVICE_LABEL, ContainerNodes
+from .nodes import ContainerNodes
 
 REPO = images.REPO
 DEFAULT_PROJECT = "blackhole-lab"
@@ -285,8 +285,7 @@ class ComposeLab(ContainerNodes, Lab):
     def _images_running(self):
         """{service: image id} of the running containers."""
         rows = container_states.inspect_project(container_states.command_of(self.engine.docker()), self.project,
-                                                (f'{{{{index .Config.Labels "{SERVICE_LABEL}"}}}}', "{{.Image}}",
-                                                 "{{.State.Running}}"))
+                                                (container_states.SERVICE_FIELD, "{{.Image}}", "{{.State.Running}}"))
         return {service: image for service, image, running in rows if running == "true"}
 
     def networks(self):

@@ -6,18 +6,18 @@ second while its lab and its clients start, and its removal ten times a second w
 drawn: the machine has no CPU to spare then.
 """
 import subprocess
-import time
 from dataclasses import dataclass
 
 from ..errors import LabError
 from .bounded_run import run_bounded
+from .docker_lists import ContainerVanished, listed_again_if_one_vanished
 
 PROJECT_LABEL = "com.docker.compose.project"
 SERVICE_LABEL = "com.docker.compose.service"
-STATE_FIELDS = (f'{{{{index .Config.Labels "{SERVICE_LABEL}"}}}}', "{{.State.Status}}",
+SERVICE_FIELD = f'{{{{index .Config.Labels "{SERVICE_LABEL}"}}}}'
+STATE_FIELDS = (SERVICE_FIELD, "{{.State.Status}}",
                 "{{if .State.Health}}{{.State.Health.Status}}{{end}}", "{{.State.ExitCode}}", "{{.State.OOMKilled}}")
 CALL_LIMIT_S = 60
-ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
@@ -43,19 +43,13 @@ def inspect_project(docker, project, fields):
     """[[field, ...] per container] of the project's containers, each field a Go template of
     `docker inspect`. docker: the engine's docker command line. A container removed between the two
     commands is looked for again."""
-    for attempt in range(ATTEMPTS):
+    def look():
         ids = _answer("ps", [*docker, "ps", "--all", "--quiet", "--no-trunc", "--filter", f"label={PROJECT_LABEL}={project}"])
         if not ids.split():
             return []
-        try:
-            lines = _answer("inspect", [*docker, "inspect", "--type", "container", "--format", "\t".join(fields),
-                                        *ids.split()])
-            return [line.split("\t") for line in lines.splitlines()]
-        except LabError as exc:
-            if "No such" not in str(exc) or attempt == ATTEMPTS - 1:
-                raise
-        time.sleep(0.2)
-    raise LabError(f"the containers of {project} kept vanishing while they were looked at")
+        lines = _answer("inspect", [*docker, "inspect", "--type", "container", "--format", "\t".join(fields), *ids.split()])
+        return [line.split("\t") for line in lines.splitlines()]
+    return listed_again_if_one_vanished(look)
 
 
 def command_of(docker_client):
@@ -69,5 +63,6 @@ def _answer(command, argv):
     except subprocess.TimeoutExpired:
         raise LabError(f"the Docker engine did not answer `docker {command}` within {CALL_LIMIT_S} s") from None
     if result.returncode:
-        raise LabError(f"`docker {command}` failed ({result.returncode}): {result.stderr.strip()[-300:]}")
+        failed = ContainerVanished if "No such" in result.stderr else LabError
+        raise failed(f"`docker {command}` failed ({result.returncode}): {result.stderr.strip()[-300:]}")
     return result.stdout

@@ -3,7 +3,13 @@ import time
 
 from python_on_whales.exceptions import DockerException
 
+from ..errors import LabError
+
 TIMED_OUT = 124            # timeout(1)'s exit code: an engine that did not answer is not asked again
+
+
+class ContainerVanished(LabError):
+    """An inspect of listed containers that found one gone (removed since the listing)."""
 
 
 def listed_again_if_one_vanished(list_them, attempts=3):
@@ -14,7 +20,7 @@ def listed_again_if_one_vanished(list_them, attempts=3):
     for attempt in range(attempts):
         try:
             return list_them()
-        except DockerException as exc:
-            if attempt == attempts - 1 or exc.return_code == TIMED_OUT:
+        except (DockerException, ContainerVanished) as exc:
+            if attempt == attempts - 1 or getattr(exc, "return_code", None) == TIMED_OUT:
                 raise
             time.sleep(0.2)

@@ -22,7 +22,7 @@ class ContainerNodes:
     def _project_containers(self, read):
         """read(container) of each of the project's containers, stopped ones too."""
         return listed_again_if_one_vanished(lambda: [read(c) for c in self.engine.docker().container.list(
-            all=True, filters={"label": f"com.docker.compose.project={self.project}"})])
+            all=True, filters={"label": f"{container_states.PROJECT_LABEL}={self.project}"})])
 
     def _container_states(self):
         """{service: its container's ContainerState}, stopped containers too."""

@@ -1,5 +1,7 @@
 """The lab's look at its containers' states: inspect's lines read back (the format itself is run by
 every lab test's health wait against the real engine)."""
+import pytest
+
 from harness.lab.container_states import ContainerState, parse_states
 
 
@@ -12,3 +14,24 @@ def test_each_field_of_a_container_is_read_from_its_row():
         "mysql-primary": ContainerState("exited", "unhealthy", 137, True)}
     assert parse_states([]) == {}
 
+
+
+def test_a_container_gone_between_the_listing_and_the_inspect_is_looked_for_again():
+    from harness.errors import LabError
+    from harness.lab.docker_lists import ContainerVanished, listed_again_if_one_vanished
+    looks = []
+
+    def look():
+        looks.append(1)
+        if len(looks) == 1:
+            raise ContainerVanished("`docker inspect` failed (1): Error: No such container: 3f2a")
+        return [["mysql-replica", "running"]]
+    assert listed_again_if_one_vanished(look) == [["mysql-replica", "running"]] and len(looks) == 2
+    other = []
+
+    def fails():
+        other.append(1)
+        raise LabError("`docker ps` failed (1): permission denied")
+    with pytest.raises(LabError, match="permission denied"):
+        listed_again_if_one_vanished(fails)
+    assert other == [1]                 # any other failure is not asked again
