@@ -41,6 +41,7 @@ def parse_samples(text):
     return blocks(text, parse_table)
 
 
-def of_client_port(flows, port):
-    """The flows of one client connection (by its local port)."""
-    return [f for f in flows if f.client.rsplit(":", 1)[-1] == str(port)]
+def of_client(flows, address, port):
+    """The flows of one client connection, by its address and local port (two clients' kernels
+    pick their local ports apart, so a port alone may name two connections)."""
+    return [f for f in flows if f.client == f"{address}:{port}"]

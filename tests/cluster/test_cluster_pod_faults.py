@@ -23,8 +23,8 @@ def backends_of(run, cell_name):
     """The backend the cell's first connection had before the fault, and its reconnection's at
     the end, as the node's IPVS flow table showed them."""
     first, second = probe_log.local_ports(run.read(run.probe_log(cell_name)))[:2]
-    [before] = entry_of(run, "before-fault", first)
-    [after] = entry_of(run, "end", second)
+    [before] = entry_of(run, "before-fault", cell_name, first)
+    [after] = entry_of(run, "end", cell_name, second)
     return before.backend, after.backend
 
 

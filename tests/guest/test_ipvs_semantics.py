@@ -12,6 +12,7 @@ from harness.lab import ClientCell, ComposeLab
 from harness.measure import director_flows, probe_log, ss_log
 from harness.signals.director_flows import DirectorFlows
 from tests.guest.conftest import PROJECT
+from tests.flow_witness import client_address
 from tests.lab import answer_in_flight
 
 pytestmark = pytest.mark.kernel
@@ -21,9 +22,10 @@ def first_port(run, cell):
     return probe_log.local_ports(run.read(run.probe_log(cell)))[0]
 
 
-def samples_of(run, port, t_fault):
-    """[(seconds after the fault, [Flow])] of one connection in the director's sampled table."""
-    return [(t - t_fault, director_flows.of_client_port(flows, port))
+def samples_of(run, cell, t_fault):
+    """[(seconds after the fault, [Flow])] of the cell's first connection in the director's sampled table."""
+    address, port = client_address(run, cell), first_port(run, cell)
+    return [(t - t_fault, director_flows.of_client(flows, address, port))
             for t, flows in director_flows.parse_samples(run.read(DirectorFlows.file(run, "samples")))]
 
 
@@ -34,7 +36,8 @@ def test_nodest_reset_comes_from_ipvs_itself(run_in_guest):
     assert cell["probe"]["error"] == "MYSQL_2013" and cell["probe"]["detect_s"] < 1.0
     port = first_port(run, cell["cell"])
     flows_after = director_flows.parse_table(run.read(run.director_flows("after-steps")))
-    assert director_flows.of_client_port(flows_after, port) == [], "IPVS kept the removed server's entry"
+    assert director_flows.of_client(flows_after, client_address(run, cell["cell"]), port) == [], \
+        "IPVS kept the removed server's entry"
 
 
 def test_connection_drain_serves_old_flows_then_resets_them(run_in_guest):
@@ -51,8 +54,7 @@ def test_connection_drain_serves_old_flows_then_resets_them(run_in_guest):
     assert 5.0 <= drain_end, "the director ended the drain early"
     assert cell["probe"]["error"] == "MYSQL_2013"
     assert 5.0 - 0.05 <= cell["probe"]["detect_s"] <= drain_end + 1.0, (cell["probe"], drain_end)
-    port = first_port(run, cell["cell"])
-    held = [flows for after, flows in samples_of(run, port, t_fault) if 0.5 < after < 4.5]
+    held = [flows for after, flows in samples_of(run, cell["cell"], t_fault) if 0.5 < after < 4.5]
     assert held and all(f and f[0].state == "ESTABLISHED" for f in held), "the entry went during the drain"
 
 
@@ -63,11 +65,11 @@ def test_lb_idle_timeout_forgets_the_idle_flow_in_the_ipvs_table(run_in_guest):
     forgotten, kept = by_name["r5-idle"], by_name["r5-ka5-1-3-idle"]
     assert forgotten["after_idle"]["error"] == "ECONNRESET" and kept["survived"]
     idle_end = forgotten["probe"]["detect_s"]
-    gone = [after for after, flows in samples_of(run, first_port(run, "r5-idle"), t_fault)
+    gone = [after for after, flows in samples_of(run, "r5-idle", t_fault)
             if 0 < after < idle_end and not flows]
     assert gone, "IPVS still had the idle flow's entry when its client spoke again"
     assert min(gone) <= 20 + 2.5, "the entry outlived the 20 s idle timeout"     # one sample period late at most
-    kept_samples = [flows for after, flows in samples_of(run, first_port(run, "r5-ka5-1-3-idle"), t_fault)
+    kept_samples = [flows for after, flows in samples_of(run, "r5-ka5-1-3-idle", t_fault)
                     if 0 < after < idle_end]
     assert kept_samples and all(kept_samples), "keepalive did not keep the entry"
 

@@ -7,26 +7,27 @@ it had started)."""
 from harness.measure import haproxy_log
 from harness.signals.proxy import ProxySessions, proxy_capture
 from harness.topology import SERVICE_PORTS
+from tests.flow_witness import client_address
 
 
 def sessions(run, director):
     return haproxy_log.sessions(run.read(run.service_log(director)))
 
 
-def closes_to_port(run, director, port):
-    """Each FIN/RST tcpdump saw the director send the client's port, in order."""
+def closes_to(run, director, client):
+    """Each FIN/RST tcpdump saw the director send the client ('address:port'), in order."""
     found = proxy_capture.segments(run.read(ProxySessions.file(run, "closes", service=director)))
-    return proxy_capture.closes_to(found, port, set(SERVICE_PORTS.values()))
+    return proxy_capture.closes_to(found, client, set(SERVICE_PORTS.values()))
 
 
-def sent_to(run, director, port):
-    """The flags of each FIN/RST the director sent the client's port: 'F.', 'R', ..."""
-    return [segment.flags for segment in closes_to_port(run, director, port)]
+def sent_to(run, director, cell):
+    """The flags of each FIN/RST the director sent the connection the cell's summary names: 'F.', 'R', ..."""
+    client = f"{client_address(run, cell['cell'])}:{cell['proxy']['client_port']}"
+    return [segment.flags for segment in closes_to(run, director, client)]
 
 
 def closed_on_wire(run, director, session):
     """When the director sent the session's client its first FIN or RST (tcpdump's time)."""
-    port = session.client.rsplit(":", 1)[1]
-    sent = [s for s in closes_to_port(run, director, port) if s.t >= session.accepted_t]
+    sent = [s for s in closes_to(run, director, session.client) if s.t >= session.accepted_t]
     assert sent, (director, session, "no FIN or RST to the client on the wire")
     return sent[0].t

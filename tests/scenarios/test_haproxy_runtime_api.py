@@ -43,7 +43,7 @@ def test_shut_sessions_move_to_the_replica_and_only_shutdown_backup_sessions_bri
         assert len(killed) == 1, (name, killed)
         closed_t = closed_on_wire(run, director, killed[0])
         assert 0 <= closed_t - shut_t <= DELIVERY_S, (name, closed_t - shut_t)
-        flags = sent_to(run, director, by_name[name]["proxy"]["client_port"])
+        flags = sent_to(run, director, by_name[name])
         assert flags and flags[0] == "F.", (name, flags)      # a FIN first (a RST may follow)
         error = shut_t + by_name[name]["probe"]["detect_s"]
         assert by_name[name]["probe"]["error"] and -0.01 <= error - closed_t <= DELIVERY_S

@@ -42,7 +42,7 @@ def test_patroni_promotes_by_itself_and_haproxy_follows(run_scenario):
     shut = next(s for s in sessions(run, "director-shutdown") if s.termination.startswith("D"))
     closed_t = closed_on_wire(run, "director-shutdown", shut)
     cell = by_name["r15-shutdown"]
-    assert sent_to(run, "director-shutdown", cell["proxy"]["client_port"])[0] == "F."
+    assert sent_to(run, "director-shutdown", cell)[0] == "F."
     assert cell["probe"]["error"] == "PG_SERVER_CLOSED"
     assert -0.01 <= fault["t"] + cell["probe"]["detect_s"] - closed_t <= DELIVERY_S
     assert cell["probe"]["server_after"] == "mysql-replica"

@@ -26,5 +26,13 @@ def test_conntrack_entries_name_the_backend_they_were_dnatted_to():
 def test_samples_are_read_per_timestamp_and_found_by_client_port():
     samples = director_flows.parse_samples(f"@ 100.5\n{IPVS}@ 101.5\n@ 102.5\n{CONNTRACK}")
     assert [(t, len(flows)) for t, flows in samples] == [(100.5, 2), (101.5, 0), (102.5, 1)]
-    assert director_flows.of_client_port(samples[0][1], 51000)[0].vip == "10.213.1.10:80"
-    assert director_flows.of_client_port(samples[1][1], 51000) == []
+    assert director_flows.of_client(samples[0][1], "10.213.1.130", 51000)[0].vip == "10.213.1.10:80"
+    assert director_flows.of_client(samples[1][1], "10.213.1.130", 51000) == []
+
+
+def test_a_port_names_a_connection_only_with_its_clients_address():
+    two_clients = IPVS + "TCP 14:58  ESTABLISHED 10.213.1.20:43210 10.213.1.10:3306   10.213.2.22:3306\n"
+    flows = director_flows.parse_table(two_clients)
+    assert [f.backend for f in director_flows.of_client(flows, "10.213.1.20", 43210)] == ["10.213.2.22:3306"]
+    assert [f.backend for f in director_flows.of_client(flows, "10.213.1.129", 43210)] == ["10.213.2.21:3306"]
+    assert director_flows.of_client(flows, "10.213.1.21", 43210) == []

@@ -30,10 +30,11 @@ def segments(text):
     return found
 
 
-def closes_to(found, client_port, service_ports):
-    """The FINs and RSTs the director sent to a client's port from one of its services' ports, in order."""
-    return [s for s in found if s.destination.endswith(f":{client_port}")
-            and int(s.source.rsplit(":", 1)[1]) in service_ports]
+def closes_to(found, client, service_ports):
+    """The FINs and RSTs the director sent a client ('address:port') from one of its services'
+    ports, in order. The port alone is not enough: another client, or the director's own leg to a
+    server, may have the same port number."""
+    return [s for s in found if s.destination == client and int(s.source.rsplit(":", 1)[1]) in service_ports]
 
 
 def told(sent):
