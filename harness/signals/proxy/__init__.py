@@ -48,8 +48,9 @@ class ProxySessions(Signal):
             return {}
         port, director = caught[0], c.director_of(record.cell)
         address = c.env["cells"][record.cell.name]["front_address"]
+        client = f"{address}:{port}"
         sessions = haproxy_log.sessions(c.run.read(c.run.service_log(director)))
-        session = next((s for s in sessions if s.client == f"{address}:{port}"), None)
+        session = next((s for s in sessions if s.client == client), None)
         later_clients = {f"{address}:{p}" for p in probe_log.local_ports(record.probe_text) if p != port}
         later: list[LaterSession] = [
             {"server": s.server, "termination": s.termination, "ended_by": ended_by(s.termination),
@@ -57,7 +58,7 @@ class ProxySessions(Signal):
             for s in sessions if s.client in later_clients and s.ended_t > c.t_fault
             and s.termination[:1] not in ("-", "C")]
         sent = proxy_capture.closes_to(proxy_capture.segments(c.run.read(self.file(c.run, "closes", service=director))),
-                                       f"{address}:{port}", set(SERVICE_PORTS.values()))
+                                       client, set(SERVICE_PORTS.values()))
         part: ProxyPart = {"director": director, "client_port": port, "ended_by": "still open at the end of the run"}
         if session is not None:
             part["termination"], part["ended_by"] = session.termination, ended_by(session.termination)
