@@ -1,15 +1,18 @@
 # blackhole-lab. `make help` lists the targets.
 SHELL := /bin/bash
 PYTHON ?= python3
-VENV := .venv
-PY := $(VENV)/bin/python
+override VENV := .venv
+override PY := $(VENV)/bin/python
 # Knobs given on the command line (make scenario=x TCP_RETRIES2=5) reach the harness's environment
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
+# A value never reaches a shell: a recipe names a knob as "$$NAME" (the environment's value, quoted
+# by the shell, never re-read as a command) or the harness reads it from its environment; a user's
+# value is never pasted into a recipe with $(NAME). tests/unit/test_makefile_values.py holds that.
 
-.PHONY: check plan-check plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
+.PHONY: check plan-check guest-tools-if-control plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
 # Prerequisites of other targets, not called by hand (docs/reference.md lists them; every other
 # target is in `make help`: tests/unit/test_lists.py).
-INTERNAL_TARGETS := check plan-check host guest-tools images venv run kube
+INTERNAL_TARGETS := check plan-check host guest-tools guest-tools-if-control images venv run kube
 
 # `make scenario=<id>` runs scenarios/<id>.yaml; plain `make` shows the help.
 ifdef scenario
@@ -23,13 +26,17 @@ endif
 # library only): a misspelt or unused knob, a bad value, an unknown scenario or kernel is one line
 # and exit 2. Make exports its command-line variables, so the check reads their values there.
 GIVEN := $(strip $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$v)))
+override BLACKHOLE_GIVEN := $(GIVEN)
+override BLACKHOLE_GOALS := $(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))
+export BLACKHOLE_GIVEN BLACKHOLE_GOALS
+export PYTHON
 check:
-	@$(PYTHON) -m harness.settings check --goals "$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))" --given "$(GIVEN)"
+	@"$$PYTHON" -m harness.settings check
 
 # The scenario itself, its overrides applied and parsed as a run would (this needs the venv's
 # YAML reader), still before Docker or an image.
 plan-check: check venv
-	@$(PY) -m harness plan $(scenario) --check
+	@$(PY) -m harness plan "$$scenario" --check
 
 help: check
 	@echo "make scenario=ID   run a scenario (make scenarios lists them); e.g. make scenario=lvs-switchover"
@@ -91,13 +98,17 @@ help: check
 KERNEL ?= host
 # A guest's tools: for KERNEL=<a Debian kernel>, and for scenarios whose director keepalived runs
 # (it programs IPVS, which this host's kernel lacks: the run boots a guest by itself).
-SCENARIO_FILE = $(if $(filter %.yaml %.yml,$(scenario)),$(scenario),scenarios/$(scenario).yaml)
-GUEST_TOOLS := $(if $(filter-out host,$(KERNEL)),guest-tools,$(if $(scenario),$(shell grep -qs '^control:' $(SCENARIO_FILE) && echo guest-tools)))
+override BLACKHOLE_SCENARIO_FILE := $(if $(filter %.yaml %.yml,$(scenario)),$(scenario),scenarios/$(scenario).yaml)
+GUEST_TOOLS := $(if $(filter-out host,$(KERNEL)),guest-tools,$(if $(scenario),guest-tools-if-control))
+export BLACKHOLE_SCENARIO_FILE
 
 setup: check venv host images $(GUEST_TOOLS)
 
 guest-tools: check
 	@scripts/ensure-guest-tools.sh
+
+guest-tools-if-control: check
+	@if grep -qs '^control:' -- "$$BLACKHOLE_SCENARIO_FILE"; then scripts/ensure-guest-tools.sh; fi
 
 host: check
 	@scripts/ensure-host.sh
@@ -112,9 +123,9 @@ $(VENV)/bin/blackhole: scripts/blackhole $(VENV)/.installed
 	@install -m 0755 scripts/blackhole $@
 
 $(VENV)/.installed: requirements.txt
-	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 needed"' \
-	  || { echo "error: $(PYTHON) is older than 3.11; set PYTHON=python3.11" >&2; exit 1; }
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@"$$PYTHON" -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 needed"' \
+	  || { echo "error: $$PYTHON is older than 3.11; set PYTHON=python3.11" >&2; exit 1; }
+	@test -x $(PY) || "$$PYTHON" -m venv $(VENV)
 	@$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@touch $@
 
@@ -148,11 +159,13 @@ lint: venv
 # them): on this machine one vCPU no longer kept up with a lab's execs (an `lbctl list` in the
 # director timed out after 60 s; the kube-proxy lab took 513 s to come up, 124-131 s before).
 TEST_WORKERS ?= 3
+export TEST_WORKERS
 TEST_GUEST_CPUS ?= $(shell [ "$$(nproc)" -ge 2 ] && echo 2 || echo 1)
+export TEST_GUEST_CPUS
 test: lint setup guest-tools
 	@scripts/ensure-chromium.sh
-	@$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not guest" tests
-	@GUEST_CPUS=$(TEST_GUEST_CPUS) $(PY) -m pytest -m guest tests
+	@$(PY) -m pytest -n "$$TEST_WORKERS" --dist loadgroup -m "not guest" tests
+	@GUEST_CPUS="$$TEST_GUEST_CPUS" $(PY) -m pytest -m guest tests
 
 test-slow: setup guest-tools
 	@$(PY) -m pytest -m slow tests
@@ -160,10 +173,10 @@ test-slow: setup guest-tools
 # The guest-kernel suite: IPVS semantics, netem, refused knobs, the lab's director tests, kube-proxy's IPVS mode, in one
 # guest booting KERNEL (default 6.12).
 test-kernel: KERNEL := $(if $(filter-out host,$(KERNEL)),$(KERNEL),6.12)
+test-kernel: export BLACKHOLE_TEST_KERNEL = $(KERNEL)
 test-kernel: setup guest-tools
-	@BLACKHOLE_TEST_KERNEL=$(KERNEL) $(PY) -m pytest -m "guest or kernel" tests/guest
+	@$(PY) -m pytest -m "guest or kernel" tests/guest
 
-KERNELS ?= host 6.1 6.12
 # The kube-proxy control plane's programs (etcd, kube-apiserver, kube-proxy), built from the Go
 # module proxy once per machine; `make images` builds them too.
 kube:
@@ -180,7 +193,7 @@ cluster-status: venv
 	@$(PY) -m harness cluster-status
 
 cluster-check: venv
-	@$(PY) -m harness cluster-check $(or $(scenario),lvs-switchover)
+	@$(PY) -m harness cluster-check "$${scenario:-lvs-switchover}"
 
 bench-cluster-scale: setup
 	@$(PY) -m harness.bench.cluster_scale
@@ -196,43 +209,40 @@ compare-control-planes: setup guest-tools
 	@$(PY) -m harness compare-control-planes
 
 kernel-matrix: plan-check setup guest-tools
-	@$(PY) -m harness kernel-matrix $(scenario) --kernels "$(KERNELS)"
+	@$(PY) -m harness kernel-matrix "$$scenario"
 
-RUNS ?= 20
-SEED ?=
 soak-interrupt: setup
-	@$(PY) -m harness.soak $(RUNS) $(SEED)
+	@$(PY) -m harness.soak "$${RUNS:-20}" $${SEED:+"$$SEED"}
 
 bench-guest: setup guest-tools
-	@$(PY) -m harness.bench.guest $(KERNELS)
+	@set -f; $(PY) -m harness.bench.guest $$KERNELS
 
 # `sysctl -a` of each guest kernel, kept in tests/sysctl_dumps/ for the sysctl import's unit test.
 sysctl-dumps: setup guest-tools
-	@$(PY) -m tests.sysctl_dumps.capture $(or $(KERNELS),5.10 6.1 6.12 7.3)
+	@set -f; $(PY) -m tests.sysctl_dumps.capture $${KERNELS:-5.10 6.1 6.12 7.3}
 
 run: plan-check setup
-	@$(PY) -m harness run $(scenario)
+	@$(PY) -m harness run "$$scenario"
 
 plan: check venv
-	@$(PY) -m harness plan $(scenario)
+	@$(PY) -m harness plan $${scenario:+"$$scenario"}
 
 # An incident's folder (examples/incident-0312) replayed: the operator's cell and the cures in one
 # failover behind keepalived, in a guest booting the Debian series nearest the dump's kernel.
 replay: check venv setup guest-tools
-	@$(PY) -m harness replay $(FROM)
+	@$(PY) -m harness replay "$$FROM"
 
 scenarios: venv
 	@$(PY) -m harness scenarios
 
-RUN ?=
 report: venv
-	@$(PY) -m harness report $(RUN)
+	@$(PY) -m harness report $${RUN:+"$$RUN"}
 
 baseline: plan-check setup
-	@$(PY) -m harness baseline $(scenario) $(if $(BASELINE),--baseline $(BASELINE))
+	@$(PY) -m harness baseline "$$scenario" $${BASELINE:+--baseline "$$BASELINE"}
 
 check-baseline: plan-check setup
-	@$(PY) -m harness check-baseline $(scenario) $(if $(BASELINE),--baseline $(BASELINE))
+	@$(PY) -m harness check-baseline "$$scenario" $${BASELINE:+--baseline "$$BASELINE"}
 
 bench-up: setup
 	@$(PY) -m harness.bench.up
@@ -261,9 +271,8 @@ workshop: venv
 workshop-docs: venv
 	@$(PY) -m harness workshop docs
 
-EXERCISES ?=
 workshop-check: setup guest-tools
-	@$(PY) -m harness workshop check $(EXERCISES)
+	@set -f; $(PY) -m harness workshop check $$EXERCISES
 
 hand-in: venv
 	@$(PY) -m harness hand-in
@@ -272,15 +281,15 @@ collect: venv
 	@$(PY) -m harness collect
 
 exercise: setup
-	@test -n "$(N)" || { echo "usage: make exercise N=<number> [PAUSE=1] [PREDICT=\"cell=s ...\"]  (make workshop lists them)" >&2; exit 2; }
-	@$(PY) -m harness exercise $(N)
+	@test -n "$$N" || { echo "usage: make exercise N=<number> [PAUSE=1] [PREDICT=\"cell=s ...\"]  (make workshop lists them)" >&2; exit 2; }
+	@$(PY) -m harness exercise "$$N"
 
-RUNS ?=
 compare: venv
-	@$(PY) -m harness compare $(RUNS)
+	@set -f; $(PY) -m harness compare $$RUNS
 
 # make explain TCP_RETRIES2=5 CLIENT=jdbc socketTimeout=3000 works as well as K="..." (the check has
-# refused whatever explain does not take, so each word is a plain NAME=VALUE).
-K ?=
+# refused whatever explain does not take): the harness reads the names make was given
+# (BLACKHOLE_GIVEN) and their values from its environment, and K's words split as a shell would
+# split them, without a shell.
 explain: check venv
-	@$(PY) -m harness explain $(K) $(foreach v,$(filter-out K PYTHON,$(GIVEN)),'$v=$($v)')
+	@$(PY) -m harness explain --from-make

@@ -1,4 +1,6 @@
 """scenarios, report, explain, compare: what is known without a lab (no Docker)."""
+import os
+import shlex
 import shutil
 import sys
 import textwrap
@@ -21,6 +23,8 @@ def add_commands(commands):
     command.add_argument("target", nargs="?", metavar="DIR", help="a run directory")
     command = add(commands, "explain", cmd_explain, "the kernel model's prediction in plain words")
     command.add_argument("knobs", nargs="*", metavar="KNOB=VALUE")
+    command.add_argument("--from-make", action="store_true", help="the knobs make was given, read from the "
+                         "environment (BLACKHOLE_GIVEN names them; K holds more, split as a shell splits words)")
     command = add(commands, "compare", cmd_compare, "runs side by side on one page (no Docker)")
     command.add_argument("runs", nargs="*", metavar="[LABEL=]DIR")
 
@@ -61,9 +65,25 @@ def to_terminal(text, out=sys.stdout):
     return "\n\n".join(blocks)
 
 
+def words_from_make(environ):
+    """make explain's NAME=VALUE words: K's, split as a shell would split them but by shlex (no
+    shell ever reads them), then each name make was given with its value from the environment."""
+    try:
+        words = shlex.split(environ.get("K", ""))
+    except ValueError as exc:
+        raise SettingsError(f"K={environ.get('K', '')!r}: {exc}") from exc
+    names = [name for name in environ.get("BLACKHOLE_GIVEN", "").split() if name not in ("K", "PYTHON")]
+    return words + [f"{name}={environ.get(name, '')}" for name in names]
+
+
 def cmd_explain(args):
-    folders = [word.partition("=")[2] for word in args.knobs if word.startswith("FROM=")]
-    words = [word for word in args.knobs if not word.startswith("FROM=")]
+    try:
+        given = args.knobs + (words_from_make(os.environ) if args.from_make else [])
+    except SettingsError as exc:
+        print(f"blackhole: explain: {exc}", file=sys.stderr)
+        raise SystemExit(2)
+    folders = [word.partition("=")[2] for word in given if word.startswith("FROM=")]
+    words = [word for word in given if not word.startswith("FROM=")]
     try:
         if folders:
             incident = imports.from_dir(folders[-1])

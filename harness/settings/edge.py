@@ -9,6 +9,9 @@ from .kinds import SettingsError, _shown
 from .registry import KNOBS, goals_of, used_by
 
 MAKE_OWN = frozenset({"MAKEFLAGS", "MAKELEVEL", "MFLAGS", "SHELL", "MAKEOVERRIDES", "GNUMAKEFLAGS"})
+# What the Makefile itself hands the harness in the environment (never a user's knob: given on
+# make's command line, such a name is refused as no knob).
+FROM_MAKE = frozenset({"BLACKHOLE_GIVEN", "BLACKHOLE_GOALS", "BLACKHOLE_SCENARIO_FILE"})
 NEEDS_SCENARIO = ("run", "baseline", "check-baseline", "kernel-matrix")
 
 
