@@ -6,7 +6,7 @@ import re
 from .control import control_plane
 from .databases import database
 from .lab import DEFAULT_GUEST_KERNEL, HOST, planned_addresses
-from .report import explain
+from .report import expectation
 from .scenario.control import needs_ipvs
 
 INTERPOLATION = re.compile(r"\$\{(\w+):-([^}]*)\}")
@@ -35,7 +35,7 @@ def lines(scenario, kernel, host_has_ipvs, environ):
     out += [f"  {cell.name:<28} {cell_knobs(cell)}" for cell in scenario.cells]
     out.append("steps:")
     out += [f"  {step.describe()}" for step in scenario.steps]
-    out.append(f"model: {explain.expectation(scenario)}")
+    out.append(f"model: {expectation.expectation(scenario)}")
     out.append(clock_line(scenario, "host" if kernel == HOST and not guest_needed(scenario, host_has_ipvs) else "guest"))
     out += keepalived_files(scenario, environ)
     return out
@@ -45,7 +45,7 @@ def clock_line(scenario, place):
     """How long the run's own clock goes: warm-up, steps, then until every cell is back (the model's
     slowest, when no control plane decides it) or the observation limit."""
     steps_s = sum(step.seconds for step in scenario.steps)
-    _, expected = explain.expected_errors_s(scenario)
+    _, expected = expectation.expected_errors_s(scenario)
     if expected and scenario.control == "manual":
         observed = min(max(expected) + 5, scenario.observe_s)
         until = f"until every cell is back (the model's slowest: ~{max(expected):.3g} s), at most {scenario.observe_s:g} s"

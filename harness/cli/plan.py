@@ -4,6 +4,7 @@ from pathlib import Path
 
 from .. import imports, plan
 from ..errors import InvalidInput
+from ..answer import words
 from ..replay import build
 from .. import scenario as scenario_module
 from .options import add, kernel
@@ -25,10 +26,11 @@ def cmd_plan(args):
     if args.target:
         scenario, _ = scenario_module.load(args.target, scenario_overrides())
     elif args.folder:
-        definition, series, chosen = build.scenario(imports.from_dir(args.folder))
-        scenario = scenario_module.parse_definition(definition, f"the replay of {args.folder}", "replay")
-        kernel = kernel if kernel != "host" else series
-        print("\n".join(f"replay: {line}" for line in chosen))
+        planned = build.plan(imports.from_dir(args.folder), full=os.environ.get("FULL", "") not in ("", "0"))
+        scenario = scenario_module.parse_definition(planned.definition, f"the replay of {args.folder}", "replay")
+        kernel = kernel if kernel != "host" else planned.series
+        print("\n".join(f"replay: {line}" for line in planned.lines))
+        print("\n".join(words.ranking_lines(planned.ranking)))
     else:
         raise InvalidInput("plan: a scenario id or file, or --from an incident's folder")
     if args.check:

@@ -14,10 +14,12 @@ def add_commands(commands):
     command.add_argument("folder", metavar="DIR")
     command.add_argument("--kernel", default=os.environ.get("KERNEL") or None,
                          help="boot this Debian kernel instead of the series nearest the dump's")
+    command.add_argument("--full", action="store_true", default=os.environ.get("FULL", "") not in ("", "0"),
+                         help="watch until the operator's own cell has ended too (FULL=1), not only the cures")
 
 
 def cmd_replay(args):
-    replay = replay_module.prepare(args.folder)
+    replay = replay_module.prepare(args.folder, full=args.full)
     for line in replay.lines():
         print(f"replay: {line}")
     args.kernel = args.kernel if args.kernel and args.kernel != HOST else replay.series

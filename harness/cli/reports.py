@@ -9,7 +9,8 @@ from .. import compare_runs, imports
 from .. import scenario as scenario_module
 from ..errors import InvalidInput
 from ..settings import SettingsError
-from ..report import explain, html
+from ..answer import explain
+from ..report import html
 from ..report.render import render
 from ..report.tables import terminal_table
 from ..store import RunDir, results_root

@@ -10,7 +10,7 @@ from .. import scenario as scenario_module
 from ..errors import InvalidInput, LabError
 from ..lab import COMPOSE, DEFAULT_GUEST_KERNEL, HOST, HostEngine, check_kernel, environment_from_os, open_place
 from ..pipeline import run_and_report
-from ..report import explain
+from ..report import expectation
 from ..scenario.control import needs_ipvs
 from ..store import RunDir
 from ..settings import targets
@@ -55,7 +55,7 @@ def cmd_run(args):
     print(f"run: {len(scenario.cells)} cell(s): " + ", ".join(c.name for c in scenario.cells)
           + (f"; overrides {overrides}" if overrides else ""))
     if scenario.kind == "failover":
-        print(f"run: {explain.expectation(scenario)}")
+        print(f"run: {expectation.expectation(scenario)}")
     args.run = run_scenario(args, scenario, raw)
 
 

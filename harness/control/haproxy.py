@@ -118,6 +118,10 @@ class Haproxy(ControlPlane):
                                               samples))
         return sorted(found, key=lambda c: c.t)
 
+    def change_by_model(self, director=None, node_grace_s=None):
+        """Its checks mark the dead server down: new sessions go to the other one from then on."""
+        return markdown(self.config.director(self.directors().get(director or DIRECTOR)))
+
     def lb_noticed(self, change, death_t):
         """Its checks' markdown; an operator's command on the runtime API is the change itself."""
         if change.why == haproxy_log.MAINTENANCE:

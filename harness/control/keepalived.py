@@ -22,7 +22,7 @@ CHANGE_RE = re.compile(r"(?P<how>Removing|Disabling) service " + SERVER.format("
 FAILED_RE = re.compile(r"(?P<check>\w+) on service " + SERVER.format("rs") + r" failed")
 VRRP_RE = re.compile(r"\((?P<instance>[\w-]+)\) Entering (?P<state>MASTER|BACKUP|FAULT) STATE")
 TAKES_VIP = "takes the VIP"
-VARIANT_KEYS = ("inhibit_on_failure", "expire_nodest_conn")
+VARIANT_KEYS = ("inhibit_on_failure", "expire_nodest_conn", "delay_loop", "connect_timeout", "retry", "delay_before_retry")
 # Directors' own addresses: .11 and .12 with VRRP (the VIP .10 floats), variants from .13 (below
 # .20, where cells in network namespaces start, and Docker's .128 and up)
 VARIANT_HOSTS, MAX_VARIANTS = 12, 7
@@ -82,7 +82,8 @@ class Keepalived(ControlPlane):
                                                         "service's port, the others on port+10000+k), each with "
                                                         "its own checker of the same real servers"),
         "directors": Setting("variants", (), maximum=MAX_VARIANTS, choices=VARIANT_KEYS,
-                             help="more directors, each its own VIP: {name: {inhibit_on_failure, expire_nodest_conn}}"),
+                             help="more directors, each its own VIP: {name: {inhibit_on_failure, expire_nodest_conn, delay_loop, "
+                                  "connect_timeout, retry, delay_before_retry}}"),
     }
 
     def __init__(self, settings=()):
@@ -156,6 +157,20 @@ class Keepalived(ControlPlane):
             found += [bounded_by_table(change, samples) for change in
                       parse_changes(run.read(run.service_log(director)), director)]
         return sorted(found, key=lambda c: c.t)
+
+    def change_by_model(self, director=None, node_grace_s=None):
+        """Its checks take a silently dead server out (lb_noticed); a database's death leaves the
+        directors' VRRP alone."""
+        return lb_noticed(self.config.director(self.directors().get(director or DIRECTOR)))
+
+    def effect_by_model(self, effect, director):
+        """effect_on() by the timers' model: with expire_nodest_conn=1 (and the server deleted, not kept
+        at weight 0) the flows are reset from its removal on."""
+        variant = self.config.director(self.directors().get(director or DIRECTOR))
+        if effect.kind != BLACKHOLE or self.shares_vip or variant.inhibit_on_failure or not variant.expire_nodest_conn:
+            return None
+        removed = lb_noticed(variant)
+        return dataclasses.replace(effect, reset_at_s=removed.earliest_s, reset_by_s=removed.latest_s)
 
     def lb_noticed(self, change, death_t):
         if change.what == TAKES_VIP:

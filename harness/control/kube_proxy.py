@@ -35,6 +35,7 @@ NFT_SAMPLE = "nft list table ip kube-proxy 2>/dev/null | grep -E 'chain service-
 # kube-proxy's --min-sync-period default: a change waits at most this long for the sync that
 # programs it, when the previous sync was less than this long ago (its BoundedFrequencyRunner).
 MIN_SYNC_PERIOD_S = 1.0
+NODE_MONITOR_GRACE_S = 40.0    # kube-controller-manager's --node-monitor-grace-period
 # One sync's own time: 35-73 ms on this host's kernel (docs/facts/kubernetes.md); allowed ten
 # times that, or what kube-proxy's log says the sync took when that is longer: in a TCG guest,
 # where each ipset and iptables-restore is a process on one emulated CPU, 8.6-17 s.
@@ -126,6 +127,14 @@ class KubeProxy(ControlPlane):
 
     def caught_up(self, lab, before):
         return kube_proxy_metrics.caught_up(before, self.progress(lab))
+
+    def change_by_model(self, director=None, node_grace_s=None):
+        """A lost node: the endpoint controller turns its endpoints not ready when the node-monitor
+        grace period ends, then kube-proxy reprograms the director at its next sync."""
+        grace = NODE_MONITOR_GRACE_S if node_grace_s is None else node_grace_s
+        return NoticeWindow(grace + MIN_SYNC_PERIOD_S / 2, grace, grace + MIN_SYNC_PERIOD_S + SYNC_BUDGET_S,
+                            f"the node-monitor grace period {grace:g} s, then kube-proxy's next sync (min-sync-period "
+                            f"{MIN_SYNC_PERIOD_S:g} s)")
 
     def lb_noticed(self, change, death_t):
         """The endpoint controller's delay (the harness writes the slice when the fault says: a

@@ -21,6 +21,10 @@ class Manual(ControlPlane):
                                               f"scenario step {event.get('step')}"))
         return changes
 
+    def change_by_model(self, director=None, node_grace_s=None):
+        """The seed's own story: the operator swaps the director at the death (lvs-switchover)."""
+        return NoticeWindow(0.0, 0.0, 0.0, "the harness swaps the director at the death")
+
     def lb_noticed(self, change, death_t):
         """An operator's command is the change itself: it notices when it is typed."""
         delay = max(0.0, change.t - death_t)

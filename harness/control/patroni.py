@@ -8,10 +8,10 @@ Patroni's DCS timers. docs/facts/postgres.md."""
 import dataclasses
 
 from ..measure.health_checks import stamp
-from ..topology import BACK
+from ..topology import BACK, DIRECTOR
 from .base import NoticeWindow, Setting
 from .haproxy import Haproxy
-from .haproxy_settings import PATRONI_CHECK
+from .haproxy_settings import PATRONI_CHECK, TIMERS_LATE_S
 
 DCS = "dcs"                  # the etcd service's name
 DCS_HOST = 30                # its address on the back network: <prefix>.30
@@ -92,6 +92,15 @@ class Patroni(Haproxy):
                 "model": {"expected_s": window.expected_s, "earliest_s": window.earliest_s,
                           "latest_s": window.latest_s, "basis": window.basis},
                 "within_model": window.earliest_s <= promoted_s <= window.latest_s}
+
+    def change_by_model(self, director=None, node_grace_s=None):
+        """New sessions reach a server that takes writes once the replica promoted itself and
+        HAProxy's checks (Patroni's /primary) marked it up: rise checks, the first within inter."""
+        s, promoted = self.config.director(self.directors().get(director or DIRECTOR)), self.promotion_window()
+        rising = (s.rise - 1) * s.transition_interval_s
+        return NoticeWindow(promoted.expected_s + s.inter / 2 + rising, promoted.earliest_s + rising,
+                            promoted.latest_s + s.inter + rising + TIMERS_LATE_S,
+                            f"{promoted.basis}; then HAProxy marks it up after {s.rise} passed check(s)")
 
     def promotion_window(self):
         """NoticeWindow from the death to the replica's promotion: the leader key was last renewed

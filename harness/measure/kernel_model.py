@@ -197,3 +197,15 @@ def syn_retransmit_times(linear_timeouts=0, count=8, initial_s=1.0):
         if n >= linear_timeouts:
             rto *= 2
     return times
+
+
+def syn_give_up_s(syn_retries=6, linear_timeouts=0, initial_s=1.0):
+    """When a connect whose SYNs nothing answers fails (ETIMEDOUT), seconds after its first SYN: the
+    timer after the last retransmission. A kernel with tcp_syn_linear_timeouts retransmits that many
+    more times (tcp_write_timeout adds them in SYN_SENT): 127 s at 6 without, 131 s at 6 with 4."""
+    t, rto = 0.0, initial_s
+    for n in range(syn_retries + linear_timeouts):
+        t += rto
+        if n >= linear_timeouts:
+            rto *= 2
+    return t + rto

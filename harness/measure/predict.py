@@ -167,9 +167,7 @@ def _first_close(closes, interval_s, lead):
     """The first of a proxy's limits to close the connection (effects.Close): the client, blocked
     in its read, sees the close as it arrives. A limit counted from the request sent after the
     fault starts within lead of it."""
-    windows = [Window((c.at_s + c.by_s) / 2 + (interval_s / 2 if c.from_send else 0), c.at_s,
-                      c.by_s + (lead + APP_TIMER_LATE_S if c.from_send else 0) + RESET_DELIVERY_S, c.basis)
-               for c in closes]
+    windows = [close_window(c, interval_s, lead) for c in closes]
     if not windows:
         return Window(None, None, None, "app hang: the kernel ACKs, nothing times out")
     first = min(windows, key=lambda w: w.latest_s)
@@ -178,6 +176,13 @@ def _first_close(closes, interval_s, lead):
         return first
     return Window(first.expected_s, min(w.earliest_s for w in [first, *rivals]), first.latest_s,
                   " or ".join(w.basis for w in [first, *rivals]))
+
+
+def close_window(close, interval_s, lead):
+    """When one of a proxy's limits (effects.Close) reaches the client blocked in its read."""
+    c = close
+    return Window((c.at_s + c.by_s) / 2 + (interval_s / 2 if c.from_send else 0), c.at_s,
+                  c.by_s + (lead + APP_TIMER_LATE_S if c.from_send else 0) + RESET_DELIVERY_S, c.basis)
 
 
 def _sent_by(window, lead):
@@ -192,6 +197,18 @@ def _reset_later(cell, reset_at_s, reset_by_s, interval_s, inject_s, rto0_s, hz)
     timer ends the wait first. The first unacknowledged send went out up to one probe interval
     (and the fault's uncertainty) after the fault; each retransmission timer may fire late by its
     wheel's granule; the reset reaches the application up to RESET_DELIVERY_S after it is sent."""
+    lead = interval_s + inject_s
+    window = reset_window(reset_at_s, reset_by_s, interval_s, inject_s, rto0_s, hz)
+    kernel = outstanding_data(cell, rto0_s, hz)
+    if kernel.expected_s + interval_s / 2 < window.expected_s:
+        window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
+    return _with_read_timeout(cell, window, interval_s, lead)
+
+
+def reset_window(reset_at_s, reset_by_s, interval_s, inject_s, rto0_s=None, hz=kernel_model.HZ):
+    """When the first retransmission after the director began resetting the flow (reset_at_s to
+    reset_by_s after the fault) meets the reset, the request sent up to interval_s + inject_s after
+    the fault."""
     rto0 = rto0_s or kernel_model.initial_rto_s(hz=hz)
     lead = interval_s + inject_s
     sends = [lead * k / 20 for k in range(21)]
@@ -199,13 +216,9 @@ def _reset_later(cell, reset_at_s, reset_by_s, interval_s, inject_s, rto0_s, hz)
                for start in sends for share in (0.0, 1.0) for reset in (reset_at_s, reset_by_s)]
     middle = (reset_at_s + reset_by_s) / 2
     expected = interval_s / 2 + kernel_model.first_retransmission_after(middle - interval_s / 2, rto0, hz=hz)
-    window = Window(expected, min(firings), max(firings) + RESET_DELIVERY_S,
-                    f"the director resets the flow from {reset_at_s:.2f}-{reset_by_s:.2f} s (its control plane "
-                    "removed the server): the next retransmission meets it")
-    kernel = outstanding_data(cell, rto0_s, hz)
-    if kernel.expected_s + interval_s / 2 < window.expected_s:
-        window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
-    return _with_read_timeout(cell, window, interval_s, lead)
+    return Window(expected, min(firings), max(firings) + RESET_DELIVERY_S,
+                  f"the director resets the flow from {reset_at_s:.2f}-{reset_by_s:.2f} s (its control plane "
+                  "removed the server): the next retransmission meets it")
 
 
 def _idle(cell, idle, interval_s, inject_s, rto0_s, hz):

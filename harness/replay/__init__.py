@@ -12,32 +12,52 @@ from . import build, page, ranking
 @dataclasses.dataclass(frozen=True)
 class Replay:
     incident: imports.Incident
-    definition: dict          # the scenario, as a scenario file would say it
+    plan: build.Plan          # the scenario the model's ranking makes of it
     scenario: object          # ... parsed
-    series: str               # the Debian kernel series the dump's kernel maps to
-    chosen: tuple             # lines: what the build chose and why
+
+    @property
+    def definition(self):
+        return self.plan.definition
+
+    @property
+    def series(self):
+        return self.plan.series
 
     def lines(self):
-        return self.incident.lines() + list(self.chosen)
+        return self.incident.lines() + list(self.plan.lines)
 
 
-def prepare(folder):
+def prepare(folder, full=False):
     incident = imports.from_dir(folder)
-    definition, series, chosen = build.scenario(incident)
-    parsed = scenario_module.parse_definition(definition, f"the replay of {folder}", "replay")
-    return Replay(incident, definition, parsed, series, tuple(chosen))
+    plan = build.plan(incident, full)
+    parsed = scenario_module.parse_definition(plan.definition, f"the replay of {folder}", "replay")
+    return Replay(incident, plan, parsed)
+
+
+def _model(window):
+    return None if window is None or window.expected_s is None else \
+        {"expected_s": round(window.expected_s, 3), "earliest_s": round(window.earliest_s, 3),
+         "latest_s": round(window.latest_s, 3)}
+
+
+def record_of(replay, kernel):
+    """What replay.json keeps: the import, the choices, and each cure as the model ranked it."""
+    model = replay.plan.ranking
+    yours = model.yours
+    return {"folder": replay.incident.folder, "kernel": kernel, "imports": replay.incident.lines(),
+            "director": "HAProxy" if replay.incident.haproxy else "keepalived",
+            "chosen": list(replay.plan.lines), "waited_out": replay.plan.waited_out,
+            "observe_s": replay.definition["observe_s"],
+            "yours": {"error": _model(yours.error), "back": _model(yours.back)},
+            "cures": [{"name": row.cure.name, "change": row.cure.change, "cost": row.cure.cost, "layer": row.cure.layer,
+                       "error": _model(row.answer.error), "back": _model(row.answer.back), "saved_s": row.saved_s}
+                      for row in model.rows],
+            "incident": dict(replay.incident.incident_times.after_death_s) if replay.incident.incident_times else {}}
 
 
 def finish(replay, run, kernel):
     """replay.json, the incident's files and replay.html in the run's directory; (ranking, page)."""
-    yours = replay.definition["cells"][0]
-    haproxy = replay.incident.haproxy
-    cures, _ = build.cures_of(yours, haproxy.settings if haproxy else None)
-    record = {"folder": replay.incident.folder, "kernel": kernel, "imports": replay.incident.lines(),
-              "director": "HAProxy" if haproxy else "keepalived",
-              "chosen": list(replay.chosen), "cures": [{"name": c.name, "change": c.change, "cost": c.cost}
-                                                       for c in cures],
-              "incident": dict(replay.incident.incident_times.after_death_s) if replay.incident.incident_times else {}}
+    record = record_of(replay, kernel)
     (run.path / "replay.json").write_text(json.dumps(record, indent=1) + "\n")
     shutil.copytree(replay.incident.folder, run.path / "incident", dirs_exist_ok=True)
     ranked = ranking.rank(run.summary(), record)

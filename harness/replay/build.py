@@ -1,20 +1,37 @@
 """An incident's folder (harness/imports) -> the failover that replays it: the operator's own cell
-(their driver and its settings, their host's TCP sysctls) beside the cures (cures.py) in one
-failover, behind keepalived with the operator's timers, on the Debian kernel series nearest the
-one the dump came from. Pure: a scenario definition and the lines that say what was chosen."""
+(their driver and its settings, their host's TCP sysctls) beside the cures the model ranks
+(harness/answer/ranking.py), in its order, in one failover behind the operator's load balancer with
+their timers, on the Debian kernel series nearest the one the dump came from. A cure of the load
+balancer's is a director of its own (a variant with that change); the pair is a cell with the
+client's limits behind such a director. The run watches until every cure the model says ends before
+the operator's own cell has ended, plus a margin; the operator's cell is then still waiting, as the
+model says (full=True waits it out). Pure: a scenario definition, and the lines that say what was
+chosen."""
 import copy
+import dataclasses
 import re
 
-from ..control.haproxy_settings import HaproxySettings
-from ..measure import kernel_model
-from ..report.explain_haproxy import ending
+from ..answer import Question
+from ..answer.ranking import rank
 from ..measure.sysctl_knobs import SYSCTL_KNOBS
 from ..settings.targets import KNOWN_SERIES
-from .cures import cures_for, haproxy_cures
 
 YOURS = "yours"
 DEFAULT_SERIES = "6.12"
 SERIES_OF_RELEASE = re.compile(r"^(\d+)\.(\d+)")
+# After the last cure the model expects back, the run watches this much longer (a late report, a
+# reconnect's first answer), then ends; the operator's own cell is judged by its retransmissions.
+MARGIN_S = 15
+FULL_MARGIN_S = 60
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    definition: dict          # the scenario, as a scenario file would say it
+    series: str               # the Debian kernel series the dump's kernel maps to
+    lines: tuple              # what was chosen and why
+    ranking: object           # the model's ranking (answer.ranking.Ranking) the cells follow
+    waited_out: bool          # the observation covers the operator's own cell too
 
 
 def kernel_for(release):
@@ -45,39 +62,73 @@ def cell_sysctls(dump, series):
     return kept, lines
 
 
-def scenario(incident):
-    """(scenario definition, kernel series, lines saying what was chosen) for the incident."""
-    driver, keepalived, dump = incident.driver, incident.keepalived, incident.sysctl
-    series, kernel_line = kernel_for(dump.kernel_release if dump else None)
-    lines = [kernel_line]
+def yours_of(incident, series):
+    """(the operator's cell as a scenario writes it, lines)."""
+    driver, dump = incident.driver, incident.sysctl
     client = driver.client if driver else "pymysql"
-    yours = {"name": YOURS, "client": client}
+    yours = {"client": client} if client != "pymysql" else {}
     if driver and driver.settings:
         yours[client] = dict(driver.settings)
     yours.update(dict(driver.cell) if driver else {})
     sysctls, dropped = cell_sysctls(dump, series)
     yours.update(sysctls)
-    lines += dropped
-    cures, left_out = cures_of(yours, incident.haproxy.settings if incident.haproxy else None)
-    lines += [f"not measured: {why}" for why in left_out]
-    cells = [copy.deepcopy(yours)] + [_with_cure(yours, cure) for cure in cures]
+    return yours, dropped
+
+
+def plane_of(incident, lines):
+    """(control plane, its settings) the incident's director file gives."""
     if incident.haproxy:
-        control = dict(incident.haproxy.settings)
-        control["directors"] = haproxy_cures(control)[1]
-        plane, behind, observe = "haproxy", "HAProxy", haproxy_observe_s(yours, control)
-    else:
-        control = dict(keepalived.settings) if keepalived else {}
-        if control.pop("vrrp", None):
-            lines.append("vrrp_instance: a backup director matters when the director fails; the replayed death is "
-                         "the database's, so one director runs")
-            control.pop("advert_int", None)
-            control.pop("preempt", None)
-        control["directors"] = {"reset": {"expire_nodest_conn": 1}}
-        plane, behind, observe = "keepalived", "keepalived", observe_s(yours, control)
+        return "haproxy", dict(incident.haproxy.settings)
+    control = dict(incident.keepalived.settings) if incident.keepalived else {}
+    if control.pop("vrrp", None):
+        lines.append("vrrp_instance: a backup director matters when the director fails; the replayed death is "
+                     "the database's, so one director runs")
+        control.pop("advert_int", None)
+        control.pop("preempt", None)
+    return "keepalived", control
+
+
+def question_of(incident, series, lines):
+    yours, dropped = yours_of(incident, series)
+    lines += dropped
+    plane, settings = plane_of(incident, lines)
+    linear = dict(incident.sysctl.cell).get("tcp_syn_linear_timeouts") if incident.sysctl else None
+    if linear is None:
+        linear = SYSCTL_KNOBS["tcp_syn_linear_timeouts"].kernel_default if _at_least(series, "6.5") else 0
+    return Question.of(yours, plane=plane, plane_settings=tuple(settings.items()), syn_linear_timeouts=linear)
+
+
+def _at_least(series, since):
+    return tuple(map(int, series.split("."))) >= tuple(map(int, since.split(".")))
+
+
+def plan(incident, full=False):
+    """The replay's Plan: its scenario and what the model ranked."""
+    series, kernel_line = kernel_for(incident.sysctl.kernel_release if incident.sysctl else None)
+    lines = [kernel_line]
+    question = question_of(incident, series, lines)
+    ranking = rank(question)
+    lines += [f"not measured: {why}" for why in ranking.left_out]
+    yours = question.cell_definition
+    cells, variants = [{"name": YOURS, **copy.deepcopy(yours)}], {}
+    for row in ranking.rows:
+        cell = {**copy.deepcopy(yours), "name": row.cure.name}
+        for key, value in row.cure.cell:
+            cell[key] = {**cell.get(key, {}), **value} if isinstance(value, dict) else value
+        if row.cure.director:              # one director per change: a pair shares its change's
+            variants[row.cure.variant] = dict(row.cure.director)
+            cell["director"] = row.cure.variant
+        cells.append(cell)
+    control = dict(question.plane_settings)
+    if variants:
+        control["directors"] = variants
+    observe, waited_out = observe_s(ranking, full)
+    behind = "HAProxy" if question.plane == "haproxy" else "keepalived"
     definition = {
-        "description": f"The replay of {incident.folder}: the operator's cell and {len(cures)} cures through one "
-                       f"silent death of the primary, behind {behind} with the operator's timers.",
-        "control": {plane: control},
+        "description": f"The replay of {incident.folder}: the operator's cell and {len(ranking.rows)} cures, ranked "
+                       f"by the model, through one silent death of the primary, behind {behind} with the operator's "
+                       "timers.",
+        "control": {question.plane: control},
         "load": {"probe": {"proto": "mysql", "interval_ms": 100}, "writer": {"rate_per_s": 4}},
         "namespaces": "netns",
         "cells": cells,
@@ -85,39 +136,25 @@ def scenario(incident):
         "steps": [{"fault": "silent_kill", "target": "mysql-primary"}],
         "observe_s": observe,
     }
-    if keepalived and keepalived.idle_timeout_s:
-        definition["lb"] = {"idle_timeout_s": keepalived.idle_timeout_s}
-    return definition, series, lines
+    if incident.keepalived and incident.keepalived.idle_timeout_s:
+        definition["lb"] = {"idle_timeout_s": incident.keepalived.idle_timeout_s}
+    if not waited_out:
+        lines.append(f"the run watches {observe} s after the death: every cure the model ranks ahead of your own "
+                     "settings has ended by then; your cell is shown still waiting, its retransmissions checked "
+                     "against the model's ladder (FULL=1 waits it out)")
+    return Plan(definition, series, tuple(lines), ranking, waited_out)
 
 
-def _with_cure(yours, cure):
-    cell = {**copy.deepcopy(yours), **{k: v for k, v in cure.cell.items() if not isinstance(v, dict)}, "name": cure.name}
-    for key, value in cure.cell.items():
-        if isinstance(value, dict):
-            cell[key] = {**yours.get(key, {}), **value}
-    return cell
-
-
-def cures_of(yours, haproxy_settings=None):
-    """(cures, [why one is left out]) for the operator's cell: the client's own, and behind HAProxy
-    HAProxy's (an IPVS director's reset does not apply there)."""
-    director = "haproxy" if haproxy_settings is not None else "keepalived"
-    cures, left_out = cures_for(yours["client"], yours.get("tcp_retries2", 15), director)
-    if haproxy_settings is not None:
-        cures += haproxy_cures(haproxy_settings)[0]
-    return cures, left_out
-
-
-def haproxy_observe_s(yours, control):
-    """Long enough for the operator's own cell behind HAProxy: the first of HAProxy's limits (its
-    markdown with shutdown-sessions, its timeouts, the proxy host's kernel), or the client's own."""
-    settings = HaproxySettings(**{k: v for k, v in control.items() if k != "directors"})
-    return int(ending(settings, yours.get("read_timeout_s", 0))[0][0] + 60)
-
-
-def observe_s(yours, control):
-    """Long enough for the operator's own cell: keepalived's worst notice, then its kernel budget."""
-    notice = (control.get("delay_loop", 60) + (control.get("retry", 1) + 1) * control.get("connect_timeout", 5)
-              + control.get("retry", 1) * control.get("delay_before_retry", 1))
-    hang = kernel_model.for_knobs(yours.get("tcp_retries2", 15), 0).latest_s
-    return int(notice + hang + 60)
+def observe_s(ranking, full):
+    """(seconds the run watches after the death, whether that covers the operator's own cell)."""
+    def latest(found):
+        return (found.back or found.error).latest_s if not found.never else None
+    yours = latest(ranking.yours)
+    ahead = [latest(row.answer) for row in ranking.rows
+             if latest(row.answer) is not None and (yours is None or latest(row.answer) < yours)]
+    short = max(ahead, default=0.0) + MARGIN_S
+    if yours is not None and (full or not ahead or yours <= short + FULL_MARGIN_S):
+        return int(max(short, yours + MARGIN_S)), True
+    if full or not ahead:
+        return int(max(short, FULL_MARGIN_S)), True
+    return int(short), False

@@ -4,6 +4,7 @@ not use, is an error with what was probably meant; nothing is dropped without a 
 import dataclasses
 import difflib
 
+from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from .drivers import clients_with, every_setting_name
 from .kinds import SettingsError, _shown
 from .registry import KNOBS, goals_of, used_by
@@ -47,10 +48,10 @@ def check(goals, command_line, environ, from_make=True):
         text = environ.get(name, "")
         knob = KNOBS.get(name)
         if knob is None:
-            if "explain" in goals and clients_with(name):
+            if "explain" in goals and clients_with(name) and environ.get("CLIENT", DEFAULT_CLIENT) in clients_with(name):
                 driver.append((name, text))
                 continue
-            raise unknown(name, goals)
+            raise unknown(name, goals, client=environ.get("CLIENT") if "explain" in goals else None)
         if not any(used_by(knob, goal) for goal in goals):
             raise SettingsError(f"{name}: make {' '.join(goals)} does not use it; it is a knob of {goals_of(knob)}")
         values[name] = knob.parse(text, name)
@@ -73,8 +74,12 @@ def check(goals, command_line, environ, from_make=True):
     return Settings(goals, tuple(values.items()), tuple(driver))
 
 
-def candidates():
-    return sorted(KNOBS) + every_setting_name()
+def candidates(client=None):
+    """What a name may have meant: the knobs, and the driver settings explain takes (only the named
+    client's, when one is named)."""
+    if client is None:
+        return sorted(KNOBS) + every_setting_name()
+    return sorted(KNOBS) + sorted(CLIENTS[client].settings if client in CLIENTS else ())
 
 
 def misspelt_knob(name):
@@ -85,12 +90,28 @@ def misspelt_knob(name):
     return any(knob[:4] == name[:4] for knob in difflib.get_close_matches(name, list(KNOBS), n=3, cutoff=0.85))
 
 
-def unknown(name, goals, where="on the command line"):
-    near = [c for c in candidates() if c.lower() == name.lower()] \
-        or difflib.get_close_matches(name, candidates(), n=2, cutoff=0.75) \
-        or [c for c in candidates() if c.lower() in difflib.get_close_matches(name.lower(),
-                                                                             [k.lower() for k in candidates()],
-                                                                             n=1, cutoff=0.75)]
+def nearest(name, names):
+    """The names `name` was probably meant as: a knob the same but for case or with a unit more
+    (TCP_USER_TIMEOUT for TCP_USER_TIMEOUT_MS), else a driver's setting so, else the close ones."""
+    lower = {n.lower(): n for n in names}
+    for group in ([n for n in names if n in KNOBS], names):
+        same = [n for n in group if n.lower() == name.lower()]
+        longer = [n for n in group if n.lower().startswith(name.lower()) and len(n) - len(name) <= 3]
+        if same or longer:
+            return list(dict.fromkeys(same + longer))
+    return [lower[n] for n in difflib.get_close_matches(name.lower(), list(lower), n=2, cutoff=0.75)]
+
+
+def unknown(name, goals, where="on the command line", client=None):
+    """A name that is no knob, said with what was probably meant. client: explain's CLIENT (given or
+    its default): only its driver's settings are suggested, and a setting of another driver says so."""
+    others = clients_with(name) if "explain" in goals else []
+    if others and (client or DEFAULT_CLIENT) not in others:
+        named = client or f"the default client, {DEFAULT_CLIENT}"
+        return SettingsError(f"{_shown(name)} is a setting of {', '.join(others)}, not of {named}: give CLIENT="
+                             f"{others[0]}")
+    near = [f"{n} (CLIENT={clients_with(n)[0]})" if n not in KNOBS and client is None and DEFAULT_CLIENT not in
+            clients_with(n) else n for n in nearest(name, candidates(client))]
     hint = f"; did you mean {' or '.join(near)}?" if near else ""
     return SettingsError(f"{_shown(name)} ({where}): not a knob of make {' '.join(goals)}{hint} "
                          "(make help lists the knobs)")

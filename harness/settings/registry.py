@@ -107,6 +107,8 @@ EXPLAIN_ONLY = ("explain",)
 EXPLAIN = (
     Knob("FROM", kinds.existing_dir, ("explain", "replay", "plan"),
          "an incident's folder: sysctl.txt (sysctl -a), driver.url, keepalived.conf, incident.yaml"),
+    Knob("FULL", kinds.flag, ("replay", "plan"), "a replay watches until your own cell has ended too (1), not only "
+         "until every cure the model ranks ahead of it has"),
     Knob("K", kinds.words, EXPLAIN_ONLY, "explain's knobs as words: K=\"TCP_RETRIES2=8 CLIENT=jdbc socketTimeout=3000\""),
     Knob("TCP_USER_TIMEOUT_MS", kinds.whole(0, 3_600_000), EXPLAIN_ONLY, "TCP_USER_TIMEOUT, ms (0: off)"),
     Knob("READ_TIMEOUT_S", kinds.duration(3600), EXPLAIN_ONLY, "the application's read timeout, s (0: none)"),

@@ -5,7 +5,7 @@ import pytest
 
 from harness.faults.aws_deregister import AwsDeregister
 from harness.measure.effects import NONE, RESET
-from harness.report import explain
+from harness.report import expectation as explain
 from harness.scenario import ScenarioError, load
 
 

@@ -8,7 +8,7 @@ from harness import imports
 from harness.errors import InvalidInput
 from harness.imports import haproxy_import
 from harness.replay import build
-from harness.report import explain
+from harness.answer import explain
 from harness.scenario import parse_definition
 
 FIXTURE = Path(__file__).parent / "fixtures" / "haproxy" / "incident-haproxy.cfg"
@@ -60,13 +60,16 @@ def test_an_incident_behind_haproxy_is_replayed_behind_haproxy_with_its_own_cure
     (tmp_path / "haproxy.cfg").write_text(FIXTURE.read_text())
     incident = imports.from_dir(str(tmp_path))
     assert incident.haproxy.settings["inter"] == 3.0 and incident.explain_words()[0].startswith("HAPROXY=")
-    definition, _, _ = build.scenario(incident)
+    definition = build.plan(incident).definition
     control = definition["control"]["haproxy"]
     assert control["inter"] == 3.0 and control["shutdown_sessions"] is True
-    # the operator has shutdown-sessions already: the cures are the two HAProxy settings it lacks
-    assert control["directors"] == {"tserver": {"timeout_server": 10}, "serverleg": {"server_tcp_retries2": 5}}
+    # the operator has shutdown-sessions already: the cures are the HAProxy settings it lacks (faster
+    # checks, timeout server, the proxy host's tcp_retries2), and the pair shares the checks' director
+    assert control["directors"] == {"fast-checks": {"inter": 1.0, "fall": 2}, "tserver": {"timeout_server": 10},
+                                    "serverleg": {"server_tcp_retries2": 5}}
     names = [cell["name"] for cell in definition["cells"]]
-    assert "director-reset" not in names and {"haproxy-tserver-10s", "haproxy-host-retries2-5"} <= set(names)
+    assert "director-reset" not in names and {"haproxy-tserver-10s", "haproxy-host-retries2-5", "pair"} <= set(names)
+    assert not {"user-timeout-3000ms", "retries2-5", "keepalive-5-1-3"} & set(names)   # the client's kernel: never
     parsed = parse_definition(definition, "the replay", "replay")
     assert parsed.control == "haproxy"
     # the run observes the operator's wait to its end: the markdown (3 s checks, fall 3) with

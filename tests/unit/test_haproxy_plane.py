@@ -167,18 +167,19 @@ def test_the_plane_turns_a_dead_server_into_an_answer_that_never_comes_for_the_c
 
 
 def test_explain_says_which_of_haproxys_limits_ends_the_wait_first():
-    from harness.report import explain
+    from harness.answer import explain
     from harness.settings.registry import HAPROXY_WORDS
     from harness.control.haproxy import Haproxy
     assert set(HAPROXY_WORDS) == set(Haproxy.settings_spec) - {"directors"}
     told = explain.explain(explain.parse_knobs(["HAPROXY=inter=2 fall=3 shutdown_sessions=true",
                                                 "TCP_USER_TIMEOUT_MS=3000"]))
     first = told.splitlines()[0]
-    assert "shutdown-sessions" in first and "about 11.0 s" in first and "never fires" in first
+    assert "shut its sessions" in first and "about 11.2 s" in first and "never fires" in first
     timed = explain.explain(explain.parse_knobs(["HAPROXY=timeout_server=10", "READ_TIMEOUT_S=30"]))
     assert "timeout server 10 s ends a busy client's wait after about 10.0 s" in timed.splitlines()[0]
     reading = explain.explain(explain.parse_knobs(["HAPROXY=inter=2", "READ_TIMEOUT_S=5"]))
-    assert "read timeout 5 s" in reading.splitlines()[0] and "the client's leg ends first" in reading
+    assert "the application's read_timeout=5 ends a busy client's wait after about 5.0 s" in reading.splitlines()[0]
+    assert "Expected: ETIMEDOUT" not in reading and "Cures: TCP_USER_TIMEOUT" not in reading   # the proxy's story only
     with pytest.raises(Exception, match="control.haproxy.inter"):
         explain.explain(explain.parse_knobs(["HAPROXY=inter=-1"]))
 
@@ -192,7 +193,7 @@ def test_haproxy_words_override_a_haproxy_scenario_and_no_other():
 
 
 def test_the_plan_expects_each_cell_by_haproxys_own_model():
-    from harness.report import explain
+    from harness.report import expectation as explain
     parsed, _ = load("haproxy-failover")
     _, expected = explain.expected_errors_s(parsed)
     # shutdown-sessions at the markdown (10-12.5 s: with and without nolinger), timeout server 10 s,

@@ -11,7 +11,7 @@ import pytest
 from harness import imports
 from harness.errors import InvalidInput
 from harness.imports import driver_url, sysctl_dump
-from harness.report import explain
+from harness.answer import explain
 
 REPO = Path(__file__).resolve().parents[2]
 # sysctl(8): `sysctl -a` prints `key = value`; unreadable keys as `sysctl: permission denied on key ...`
@@ -88,7 +88,7 @@ def test_the_worked_example_is_answered_from_its_folder():
     answer = explain.explain(explain.parse_knobs(incident.explain_words()))
     assert answer.startswith("Answer: the kernel (tcp_retries2=15) ends a busy client's wait after about 938.5 s")
     cured = explain.explain(explain.parse_knobs(incident.explain_words() + ["socketTimeout=3000"]))
-    assert cured.startswith("Answer: the application's socketTimeout ends a busy client's wait after about 3 s")
+    assert cured.startswith("Answer: the application's socketTimeout=3000 ends a busy client's wait after about 3.0 s")
 
 
 def test_the_parsers_answer_or_refuse_every_input():

@@ -102,7 +102,7 @@ def test_a_removal_with_expire_nodest_conn_1_resets_the_flow_at_the_next_retrans
     ({"keepalived": {"retry": "twice"}}, "control.keepalived.retry: must be an integer"),
     ({"keepalived": {"check": "ping"}}, "control.keepalived.check: must be one of tcp, mysql, http"),
     ({"keepalived": {"connect_timeout": 0.01}}, "control.keepalived.connect_timeout: at least 0.1 s"),
-    ({"keepalived": {"directors": {"x": {"delay_loop": 1}}}}, "control.keepalived.directors.x.delay_loop: unknown key"),
+    ({"keepalived": {"directors": {"x": {"check": "tcp"}}}}, "control.keepalived.directors.x.check: unknown key"),
     ({"keepalived": {"expire_nodest_conn": 2}}, "control.keepalived.expire_nodest_conn: must be one of 0, 1"),
     ({"envoy": {}}, "control: must be one of aws-nlb, azure-standard, gcp-passthrough, haproxy, keepalived, kube-proxy, "
                     "manual"),

@@ -61,5 +61,5 @@ def test_make_explain_takes_a_drivers_settings_without_K():
                            "socketTimeout=3000"], capture_output=True, text=True, timeout=300,
                           env=make_env.environment())
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0].startswith("Answer: the application's socketTimeout ends a busy client's "
-                                                  "wait after about 3 s")
+    assert done.stdout.splitlines()[0].startswith("Answer: the application's socketTimeout=3000 ends a busy "
+                                                  "client's wait after about 3.0 s")

@@ -9,19 +9,24 @@ SHORT = Path(__file__).resolve().parents[1] / "replay_incident"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "incident-0312"
 
 
-def test_the_operators_cell_and_six_cures_in_one_failover_behind_their_keepalived():
-    definition, series, chosen = build.scenario(imports.from_dir(str(SHORT)))
-    parsed = scenario.parse_definition(definition, "replay", "replay")
-    assert series == "6.12" and "a guest booting Debian's 6.12" in chosen[0]
+def test_the_operators_cell_and_the_cures_in_the_models_order_behind_their_keepalived():
+    planned = build.plan(imports.from_dir(str(SHORT)))
+    parsed = scenario.parse_definition(planned.definition, "replay", "replay")
+    assert planned.series == "6.12" and "a guest booting Debian's 6.12" in planned.lines[0]
     names = [cell.name for cell in parsed.cells]
-    assert names == ["yours", "read-timeout-3s", "user-timeout-3s", "director-reset", "keepalive-5-1-3"]
+    # the model's order: the pair (a read timeout behind a director that resets), the reset, the client's own
+    assert names == ["yours", "pair", "director-reset", "read-timeout-3s", "user-timeout-3000ms", "keepalive-5-1-3"]
+    assert names[1:] == [row.cure.name for row in planned.ranking.rows]
     yours = parsed.cells[0]
     assert yours.client == "pymysql" and yours.read_timeout_s == 0
     assert dict(yours.sysctls) == {"tcp_retries2": 5}           # the others are the kernel's defaults
     assert dict(parsed.control_settings)["delay_loop"] == 2 and dict(parsed.control_settings)["retry"] == 1
     cures = {cell.name: cell for cell in parsed.cells[1:]}
-    assert cures["read-timeout-3s"].read_timeout_s == 3 and cures["user-timeout-3s"].tcp_user_timeout_ms == 3000
-    assert cures["director-reset"].director == "reset" and "tcp_retries2=8: not below yours (5)" in " ".join(chosen)
+    assert cures["read-timeout-3s"].read_timeout_s == 3 and cures["user-timeout-3000ms"].tcp_user_timeout_ms == 3000
+    assert cures["director-reset"].director == "reset" and "tcp_retries2=8: not below yours (5)" in " ".join(planned.lines)
+    assert cures["pair"].director == "reset" and cures["pair"].read_timeout_s == 3
+    # tcp_retries2=5 ends the operator's own wait at ~13.4 s: the run waits it out
+    assert planned.waited_out and 13.4 < parsed.observe_s < 60
 
 
 def test_a_vendor_kernel_gets_the_nearest_series_said_in_a_line():
@@ -29,8 +34,8 @@ def test_a_vendor_kernel_gets_the_nearest_series_said_in_a_line():
     assert build.kernel_for("6.1.0-28-amd64") == ("6.1", "kernel 6.1.0-28-amd64: a guest booting Debian's 6.1 "
                                                           "(this host lacks IPVS)")
     assert build.kernel_for("4.19.0-20-amd64")[0] == "5.10" and build.kernel_for(None)[0] == "6.12"
-    _, _, chosen = build.scenario(imports.from_dir(str(EXAMPLE)))
-    assert "Linux 6.12 does not have it (since 6.15)" in " ".join(chosen)
+    planned = build.plan(imports.from_dir(str(EXAMPLE)))
+    assert "Linux 6.12 does not have it (since 6.15)" in " ".join(planned.lines)
 
 
 def cell(name, detect, back, earliest, latest, inside=True):

@@ -3,7 +3,7 @@ answers or refuses with a SettingsError, never another exception."""
 import random
 import string
 
-from harness.report import explain
+from harness.answer import explain
 from harness.settings import KNOBS, SettingsError, check
 from harness.settings.drivers import every_setting_name
 

@@ -9,7 +9,7 @@ from harness import scenario, topology
 from harness.control import CONTROL_PLANES
 from harness.databases import DATABASES
 from harness.load.clients import CLIENTS
-from harness.report import explain
+from harness.answer import explain
 from harness.settings import KNOBS, SettingsError
 from harness.settings.edge import FROM_MAKE
 from harness.settings.registry import EVERY_GOAL, KEEPALIVED_WORDS

@@ -1,13 +1,12 @@
 """`make explain KUBE_PROXY=ipvs|nftables [NODE_GRACE_S=40]`: kube-proxy in front, in plain words
 (harness/control/kube_proxy.py): when it stops sending new flows to a lost node's backend, and
 what its old flows see in each mode."""
-from ..control.kube_proxy import MIN_SYNC_PERIOD_S
+from ..control.kube_proxy import MIN_SYNC_PERIOD_S, NODE_MONITOR_GRACE_S as DEFAULT_GRACE_S
 
 MODES = ("ipvs", "nftables")
-DEFAULT_GRACE_S = 40.0          # kube-controller-manager's --node-monitor-grace-period
 
 
-def lines(mode, grace_s, prediction):
+def lines(mode, grace_s):
     grace = DEFAULT_GRACE_S if grace_s is None else grace_s
     found = ["", f"kube-proxy in front, {mode} mode. When a node is lost, nothing tells the endpoint controller until",
              f"the node-monitor grace period ({grace:g} s) ends: then the backend's endpoint turns not ready and",
@@ -22,6 +21,6 @@ def lines(mode, grace_s, prediction):
     else:
         found += ["nftables mode has no drain: the endpoint leaves the service's chain at once, but the flow's",
                   "conntrack entry keeps its DNAT to the lost node until the client gives up."]
-    found.append(f"Either way the client waits for its own limit, {prediction.detect_s:.1f} s after the death "
-                 "(kubernetes#71358, #77903; tcp_retries2=8 was proposed there).")
+    found.append("Either way the client waits for its own limit (kubernetes#71358, #77903; tcp_retries2=8 was "
+                 "proposed there).")
     return found

@@ -1,0 +1,240 @@
+"""`blackhole explain KNOB=VALUE ...`: the model's answer (harness/answer) in plain words, the cures ranked."""
+import textwrap
+
+from . import Question, answer, explain_haproxy, explain_kube, ranking, words
+from .limits import kernel_limit
+from ..databases import DATABASES, DEFAULT_DATABASE
+from ..measure import kernel_model, predict
+from ..measure.effects import BLACKHOLE, Effect
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROTOCOL_TITLES
+from ..settings import drivers
+from ..settings.edge import unknown
+from ..settings.kinds import SettingsError
+from ..settings.registry import KNOBS as KNOB_TABLE
+
+# What the lab measured about a driver that its documentation leaves open (README: the client zoo).
+DRIVER_NOTES = {
+    "libmariadb": "Measured (client-zoo-short, MariaDB Connector/C 3.3.20): MYSQL_OPT_READ_TIMEOUT=3 ended the wait "
+                  "3.08 s after the fault: the value counts once, not three times as MySQL's manual says of "
+                  "libmysqlclient's read timeout.",
+    "go": "go-sql-driver/mysql reports a dead connection as 'invalid connection' (driver.ErrBadConn is only returned "
+          "before a query was sent, so database/sql does not retry it).",
+    "pgx": "Measured (client-zoo-pg, pgx v5.7.6): when the kernel gives up, pgx reports 'unexpected EOF' (the "
+           "ETIMEDOUT is lost); its cure is a context deadline per query (queryTimeout here). Go's runtime never "
+           "takes TCP_USER_TIMEOUT from a preloaded library, and libpq's tcp_user_timeout in pgx's connection "
+           "string goes to the server as a run-time setting.",
+    "hikari": "Measured (client-zoo-short, HikariCP 5.1.0, pool of 3, tcp_retries2=5): the fault catches the pool's "
+              "idle connections too. HikariCP checks a connection before a borrow only if it was idle longer than "
+              "aliveBypassWindowMs (500 ms): each dead one then costs validationTimeout (5 s): back after 23.7 s, "
+              "not 13.7. With the check skipped it hands each dead one out and its query waits out the budget "
+              "again: back after 40.8 s.",
+    "sysbench": "sysbench 1.0.20 has no read timeout of its own: only the kernel's knobs (tcp_retries2, "
+                "TCP_USER_TIMEOUT, which the preloaded libsockopts sets on its libc sockets) bound its wait.",
+}
+
+# tests/lab/test_mysql_auth.py: a first login to MySQL 9.7 (caching_sha2_password only), server
+# cache cold, no TLS (the zoo's settings). What it needs, per client, as measured.
+MYSQL_AUTH_NOTES = {
+    "pymysql": "logs in (PyMySQL 1.0.2 asks for the server's RSA key, with python3-cryptography installed; "
+               "without it: RuntimeError \"'cryptography' package is required\").",
+    "jdbc": "fails: \"Public Key Retrieval is not allowed\"; allowPublicKeyRetrieval=true (or TLS) fixes it.",
+    "hikari": "fails as the pool sees it: \"Connection is not available, request timed out\" after "
+              "connectionTimeout (the cause, Public Key Retrieval, is not shown); allowPublicKeyRetrieval=true fixes it.",
+    "go": "logs in (go-sql-driver/mysql v1.7.1 asks for the server's RSA key).",
+    "node": "logs in (mysql2 3.11.3 asks for the server's RSA key).",
+    "libmariadb": "logs in (MariaDB Connector/C 3.3.20 fetches the server's RSA key unasked).",
+    "sysbench": "logs in (MariaDB Connector/C 3.3.20 fetches the server's RSA key unasked).",
+}
+
+# explain's knobs and their defaults; what each may be is the settings registry's (harness/settings/).
+DEFAULTS = {"TCP_RETRIES2": 15, "TCP_USER_TIMEOUT_MS": 0, "READ_TIMEOUT_S": 0.0, "KEEPALIVE": "", "RTT_MS": 0.5,
+            "HZ": kernel_model.HZ, "CLIENT": DEFAULT_CLIENT, "DELAY_LOOP": None, "CONNECT_TIMEOUT": None,
+            "RETRY": None, "DELAY_BEFORE_RETRY": None, "EXPIRE_NODEST_CONN": None, "KUBE_PROXY": "",
+            "NODE_GRACE_S": None, "HAPROXY": "", "DB_ENGINE": DEFAULT_DATABASE}
+KNOBS = {name: (DEFAULTS[name], KNOB_TABLE[name].meaning) for name in DEFAULTS}
+WIDTH = 100                                          # the explanation's longest lines
+AS_NUMBER = ("HZ", "EXPIRE_NODEST_CONN")              # choices the model counts with
+KEEPALIVED_KNOBS = ("DELAY_LOOP", "CONNECT_TIMEOUT", "RETRY", "DELAY_BEFORE_RETRY", "EXPIRE_NODEST_CONN")
+
+
+class ExplainError(SettingsError):
+    pass
+
+
+def parse_knobs(words):
+    """KNOB=VALUE words (a driver's settings by their own names among them) -> the model's inputs."""
+    values = dict(DEFAULTS)
+    driver_words = []
+    for word in words:
+        name, sep, text = word.partition("=")
+        if not sep:
+            raise ExplainError(f"{word!r}: expected KNOB=VALUE with KNOB one of {', '.join(KNOBS)}")
+        if name.upper() not in KNOBS:
+            driver_words.append((name, text))
+            continue
+        name = name.upper()
+        values[name] = KNOB_TABLE[name].parse(text, name)
+        if name in AS_NUMBER:
+            values[name] = int(values[name])
+    engine = DATABASES[values["DB_ENGINE"]]
+    client = CLIENTS[values["CLIENT"]]
+    if values["CLIENT"] != DEFAULT_CLIENT and client.protocol != engine.wire_protocol:
+        raise ExplainError(f"CLIENT={client.name} is a {PROTOCOL_TITLES[client.protocol]} driver: not with "
+                           f"DB_ENGINE={engine.name}")
+    if values["READ_TIMEOUT_S"] and values["CLIENT"] != DEFAULT_CLIENT:
+        own = f"its own {client.read_timeout}=..." if client.read_timeout else "none of its own"
+        raise ExplainError(f"READ_TIMEOUT_S is the lab's probe's read timeout; CLIENT={client.name} has {own}")
+    planes = [name for name, given in (("keepalived", any(values[k] is not None for k in KEEPALIVED_KNOBS)),
+                                       ("HAPROXY", values["HAPROXY"]), ("KUBE_PROXY", values["KUBE_PROXY"])) if given]
+    if len(planes) > 1:
+        raise ExplainError(f"{' and '.join(planes)}: one load balancer in front at a time")
+    values["SETTINGS"] = drivers.settings_of(values["CLIENT"], _known_settings(values["CLIENT"], driver_words))
+    values["QUESTION"] = question_of(values)
+    return values
+
+
+def _known_settings(client, words):
+    """Each word a setting of some driver; anything else is no knob at all, said with what the named
+    client or explain takes that is nearest."""
+    for name, _ in words:
+        if not drivers.clients_with(name):
+            raise unknown(name, ("explain",), where="among explain's knobs", client=client)
+    return words
+
+
+def question_of(values):
+    """explain's knobs as a Question (harness/answer): the cell as a scenario would write it, and
+    the load balancer in front (keepalived's knobs, HAPROXY or KUBE_PROXY; else the seed's swap)."""
+    client = values["CLIENT"]
+    cell = {"tcp_retries2": values["TCP_RETRIES2"]}
+    if client != DEFAULT_CLIENT:
+        cell["client"] = client
+        if values["SETTINGS"]:
+            cell[client] = dict(values["SETTINGS"])
+    if values["TCP_USER_TIMEOUT_MS"]:
+        cell["tcp_user_timeout_ms"] = values["TCP_USER_TIMEOUT_MS"]
+    if values["READ_TIMEOUT_S"]:
+        cell["read_timeout_s"] = values["READ_TIMEOUT_S"]
+    if values["KEEPALIVE"]:
+        cell["keepalive"] = values["KEEPALIVE"]
+    rest = {"engine": values["DB_ENGINE"], "rtt_s": values["RTT_MS"] / 1000, "hz": values["HZ"]}
+    if any(values[name] is not None for name in KEEPALIVED_KNOBS):
+        settings = {name.lower(): values[name] for name in KEEPALIVED_KNOBS if values[name] is not None}
+        return Question.of(cell, plane="keepalived", plane_settings=tuple(settings.items()), **rest)
+    if values["HAPROXY"]:
+        return Question.of(cell, plane="haproxy", plane_settings=explain_haproxy.control_settings(values["HAPROXY"]),
+                           **rest)
+    if values["KUBE_PROXY"]:
+        return Question.of(cell, plane="kube-proxy", plane_settings=(("mode", values["KUBE_PROXY"]),),
+                           node_grace_s=values["NODE_GRACE_S"], **rest)
+    return Question.of(cell, **rest)
+
+
+def _driver_lines(values):
+    client = CLIENTS[values["CLIENT"]]
+    lines = [f"{client.library}: {name}={value}: {client.settings[name].meaning}." for name, value in values["SETTINGS"]]
+    if not client.via_libc and (values["TCP_USER_TIMEOUT_MS"] or values["KEEPALIVE"]):
+        lines.append(f"{client.name} does not connect through libc: TCP_USER_TIMEOUT/keepalive preloaded by the lab's "
+                     "libsockopts never reach its sockets (set them in the program instead).")
+    note = DRIVER_NOTES.get(client.name)
+    if note:
+        lines.append(note)
+    if DATABASES[values["DB_ENGINE"]].wire_protocol == "mysql" and values["CLIENT"] != DEFAULT_CLIENT:
+        lines.append(f"Against MySQL 9.7 (DB_ENGINE=mysql), a first login without TLS {MYSQL_AUTH_NOTES[client.name]}")
+    return [""] + lines if lines else []
+
+
+def explain(values):
+    """The answer first, then how the model got there, then the cures ranked: every figure from the
+    one Answer (harness/answer)."""
+    question = values["QUESTION"]
+    ranked = ranking.rank(question)
+    found = ranked.yours
+    lines = [words.headline(found), "", _knobs_line(values, question)]
+    if not found.proxied:
+        lines += [""] + _ladder_lines(question, kernel_limit(question))
+    lines += [""] + words.limit_lines(found) + [""] + words.expectation_lines(found)
+    lines += [""] + words.change_lines(found) + words.back_lines(found)
+    if values["HAPROXY"]:
+        lines += explain_haproxy.lines(question)
+    if values["KUBE_PROXY"]:
+        lines += explain_kube.lines(values["KUBE_PROXY"], values["NODE_GRACE_S"])
+    if values["KEEPALIVE"]:
+        lines += _idle_lines(question)
+    lines += _driver_lines(values)
+    lines += [""] + words.ranking_lines(ranked)
+    engine = DATABASES[values["DB_ENGINE"]]
+    if engine.client_cures:
+        lines += textwrap.wrap(f"On {engine.title}: {engine.client_cures}", WIDTH)
+    return "\n".join(lines)
+
+
+def _knobs_line(values, question):
+    cell = question.cell
+    uto = cell.tcp_user_timeout_ms
+    plane = question.plane + (f" ({', '.join(f'{k}={v}' for k, v in question.plane_settings)})"
+                              if question.plane_settings else "")
+    return (f"Knobs: tcp_retries2={values['TCP_RETRIES2']}, TCP_USER_TIMEOUT={'off' if not uto else f'{uto} ms'}, "
+            f"read timeout={'none' if not cell.read_timeout_s else f'{cell.read_timeout_s:g} s'}, "
+            f"client {cell.client}, RTT {values['RTT_MS']:g} ms, HZ {values['HZ']}, load balancer {plane}.")
+
+
+def _ladder_lines(question, kernel):
+    """The client kernel's side: the retransmissions of a request nothing answers."""
+    cell = question.cell
+    uto = cell.tcp_user_timeout_ms if cell.socket_options_reach_kernel else 0
+    prediction = kernel_model.for_knobs(cell.knob("tcp_retries2"), uto, question.rtt_s, question.hz)
+    rto0 = kernel_model.initial_rto_s(question.rtt_s, question.hz)
+    lines = ["A request is sent and no ACK ever comes back: the server, or the path to it, is gone",
+             "without a word (no RST, no FIN). The kernel retransmits with a doubling timeout.",
+             f"The first timeout is {rto0 * 1000:.0f} ms (200 ms minimum + RTT, in whole timer ticks)."]
+    if uto:
+        lines.append(f"TCP_USER_TIMEOUT replaces the tcp_retries2 budget: the socket gives up "
+                     f"{uto / 1000:g} s after the first retransmission.")
+    else:
+        lines += [f"tcp_retries2={cell.knob('tcp_retries2')} is not a count but a time budget: "
+                  f"{prediction.budget_s:g} s, counted from the first retransmission,",
+                  "checked only when the retransmission timer fires, so the error comes at the first firing past it."]
+    lines += ["", f"  {'time':>10}  {'what':<28} {'since 1st retransmission':>24}"]
+    for firing in prediction.schedule:
+        since = f"{firing.elapsed_s:.3f} s" if "RTO" in firing.what or "ETIMEDOUT" in firing.what else ""
+        lines.append(f"  {firing.at_s:>8.3f} s  {firing.what:<28} {since:>24}")
+    lines.append(f"The kernel alone: {kernel.told} {words.span(kernel.window)} after the request "
+                 "(each timer may fire up to one timer-wheel tick late: longer timers, coarser ticks).")
+    return lines
+
+
+def _idle_lines(question):
+    """An idle connection at the death (nothing outstanding): keepalive finds the dead peer."""
+    cell = question.cell
+    idle = predict.predict(cell, Effect(BLACKHOLE), 0.0, 0.0, idle=(0.0, None), hz=question.hz)
+    idle_s, interval, probes = cell.keepalive
+    if idle.expected_s is None:
+        return ["", f"An idle connection: {idle.basis}."]
+    return ["", f"An idle connection (nothing outstanding) with keepalive {idle_s}/{interval}/{probes}: the first "
+                f"probe goes out after {idle_s} s of silence, and the socket dies about {idle.expected_s:g} s after "
+                f"the last data ({words.span(idle)}; {idle.basis}). Keepalive does nothing while a request is "
+                "outstanding."]
+
+
+def beside_incident(values, times):
+    """The model's answer set beside the operator's timeline (seconds after the death)."""
+    found = answer(values["QUESTION"])
+    first = times.get("first_error")
+    told = f"the application's first error {first:.0f} s after the death" if first is not None else "no first error given"
+    model = "no error" if found.never else f"~{found.error.expected_s:.1f} s ({words.span(found.error)})"
+    lines = [f"Your incident: {told}; the model: a query in flight at the death errs after {model} "
+             "(one sent later, up to the moment the load balancer changed, errs that much after it was sent)."]
+    changed = times.get("lb_changed")
+    if changed is not None and found.change is not None:
+        lines.append(f"Your load balancer changed {changed:.0f} s after the death; the model: "
+                     f"{words.span(found.change)}.")
+    recovered = times.get("recovered")
+    if recovered is not None and found.back is not None:
+        lines.append(f"Your application worked again {recovered:.0f} s after the death; the model: "
+                     f"{words.span(found.back)}.")
+    return "\n".join(lines)
+
+
+def usage():
+    return "\n".join(f"  {name}=...  {text} (default {default!r})" for name, (default, text) in KNOBS.items())

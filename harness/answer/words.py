@@ -1,0 +1,100 @@
+"""An answer (__init__.py) and a ranking (ranking.py) in plain words: the headline, the limits that
+may end the wait, the expectation, the load balancer's change, the client back again, and the
+cures ranked. Every figure of these lines is read from the one Answer: the headline is the body's
+conclusion (tests/unit/test_answer_words.py holds that over generated questions)."""
+from .limits import DIRECTOR, DRIVER, KERNEL, PROXY
+
+WHO = {KERNEL: "the client's kernel", DRIVER: "the application", DIRECTOR: "the director", PROXY: "the proxy"}
+PROXY_TITLES = {"haproxy": "HAProxy", "patroni": "HAProxy (following Patroni)"}
+
+
+def seconds(value):
+    return f"{value:.1f} s"
+
+
+def span(window):
+    return f"{window.earliest_s:.1f}-{window.latest_s:.1f} s"
+
+
+def ends_it(found):
+    """Who ends a busy client's wait, in the headline's words."""
+    first = found.first
+    if first.whose == KERNEL:
+        return f"the kernel ({first.name})"
+    if first.whose == DRIVER:
+        return f"the application's {first.name}"
+    if first.whose == PROXY:
+        return f"through {PROXY_TITLES.get(found.question.plane, 'the proxy')}, {first.name}"
+    return f"the director's reset ({first.name})"
+
+
+def headline(found):
+    if found.never:
+        return f"Answer: nothing ends a busy client's wait: {found.error.basis}."
+    line = f"Answer: {ends_it(found)} ends a busy client's wait after about {seconds(found.error.expected_s)}"
+    if found.back is not None:
+        line += f"; it answers again after about {seconds(found.back.expected_s)}"
+    if found.proxied:
+        line += " (the client's own kernel limit never fires: the proxy ACKs all it sends)"
+    return line + "."
+
+
+def limit_lines(found):
+    """What may end the wait, the first first, each counted from the death."""
+    out = ["What may end a busy client's wait after the death, the first one wins:"]
+    out += [f"  {limit.window.expected_s:>8.1f} s  {WHO[limit.whose]}: {limit.name} ({span(limit.window)})"
+            for limit in found.limits]
+    if found.proxied:
+        out.append("  (the client's own kernel never gives up: the proxy ACKs all it sends)")
+    if not found.limits:
+        out.append("  nothing")
+    return out
+
+
+def expectation_lines(found):
+    if found.never:
+        return [f"Expected: no error; {found.error.basis}."]
+    told = found.first.told
+    return [f"Expected: {told} about {seconds(found.error.expected_s)} after the death, between "
+            f"{found.error.earliest_s:.1f} and {found.error.latest_s:.1f} s ({found.error.basis})."]
+
+
+def change_lines(found):
+    if found.change is not None and found.change.latest_s == 0:
+        return [f"The load balancer: {found.change.basis}: new connections reach the live server at once."]
+    if found.change is None:
+        return ["The load balancer: its model has no figure for when it stops sending new connections to the dead "
+                "server."]
+    return [f"The load balancer changes about {seconds(found.change.expected_s)} after the death "
+            f"({span(found.change)}): {found.change.basis}."]
+
+
+def back_lines(found):
+    if found.back is None:
+        why = "it never errs" if found.never else "the load balancer's change is not modelled"
+        return [f"Back: not known ({why})."]
+    return [f"Back: the client answers again about {seconds(found.back.expected_s)} after the death "
+            f"({span(found.back)}): {found.back.basis}."]
+
+
+def ranking_lines(ranking):
+    """The cures ranked by the model: saved to back again, the error and back beside, and the cost."""
+    yours = ranking.yours
+    out = ["Cures, ranked by the model (time saved to the client's first answer again):",
+           f"  {'saved':>8} {'error':>9} {'back':>9}  change",
+           f"  {'':>8} {_at(yours.error.expected_s):>9} {_at(_back(yours)):>9}  yours, as they are"]
+    for row in ranking.rows:
+        saved = "-" if row.saved_s is None else f"{row.saved_s:.1f} s"
+        out.append(f"  {saved:>8} {_at(row.answer.error.expected_s):>9} {_at(_back(row.answer)):>9}  "
+                   f"{row.cure.change}")
+        out.append(f"  {'':>30}cost: {row.cure.cost}")
+    out += [f"  not ranked: {why}" for why in ranking.left_out]
+    return out
+
+
+def _back(found):
+    return found.back.expected_s if found.back is not None else None
+
+
+def _at(value):
+    return "never" if value is None else seconds(value)
