@@ -42,6 +42,16 @@ def timer_slack_s(delay_s, hz=HZ):
     return (8 ** level) / hz
 
 
+def wheel_late_s(armed_s, delay_s, hz=HZ):
+    """How late the timer wheel fires a timer armed at armed_s (s after a send at jiffy 0) for
+    delay_s: it lands in its level's slot and fires at the first slot boundary at or after its
+    expiry (docs/facts/kernel.md), so its lateness depends on where the slots fall."""
+    armed, delay = round(armed_s * hz), max(1, math.ceil(delay_s * hz - 1e-9))
+    slot = round(timer_slack_s(delay / hz, hz) * hz)
+    expiry = armed + delay
+    return (-(-expiry // slot) * slot - expiry) / hz + (delay / hz - delay_s)
+
+
 @dataclasses.dataclass(frozen=True)
 class Firing:
     at_s: float            # since the first unacknowledged send
@@ -60,13 +70,13 @@ class Prediction:
     schedule: tuple        # Firing, ... up to the error (the expected case)
 
 
-def _firings(rto0, rto_max, slack):
-    """(time, elapsed) of the RTO firings, each timer late by slack(delay)."""
-    t = rto0 + slack(rto0)                 # TLP
-    t += rto0 + slack(rto0)                # first RTO: retransmission, clock starts
+def _firings(rto0, rto_max, late):
+    """(time, elapsed) of the RTO firings, each timer late by late(armed at, delay)."""
+    t = rto0 + late(0.0, rto0)             # TLP
+    t += rto0 + late(t, rto0)              # first RTO: retransmission, clock starts
     stamp, rto = t, min(2 * rto0, rto_max)
     while True:
-        t += rto + slack(rto)
+        t += rto + late(t, rto)
         yield t, t - stamp, rto
         rto = min(2 * rto, rto_max)
 
@@ -88,23 +98,24 @@ def blackhole(retries2, rtt_s=0.0005, hz=HZ, rto_max_s=RTO_MAX_S, rto0_s=None):
     rto0_s: the socket's base RTO when known (measured); else derived from rtt_s."""
     rto0 = rto0_s or initial_rto_s(rtt_s, hz)
     budget = budget_s(retries2, rto_max_s=rto_max_s)
-    none = lambda d: 0.0                                   # noqa: E731
-    most = lambda d: timer_slack_s(d, hz)                  # noqa: E731
-    half = lambda d: timer_slack_s(d, hz) / 2              # noqa: E731
+    none = lambda t, d: 0.0                                # noqa: E731
+    most = lambda t, d: timer_slack_s(d, hz)               # noqa: E731
+    wheel = lambda t, d: wheel_late_s(t, d, hz)            # noqa: E731
     index_late, _ = _first_past(budget, rto0, rto_max_s, most)     # slack can cross sooner
     index_exact, _ = _first_past(budget, rto0, rto_max_s, none)
-    _, expected = _first_past(budget, rto0, rto_max_s, half)
+    _, expected = _first_past(budget, rto0, rto_max_s, wheel)      # a send at a jiffy, the slots as they fall
     earliest = _time_of(index_late, rto0, rto_max_s, none)
     latest = _time_of(index_exact, rto0, rto_max_s, most)
     return Prediction(expected, min(earliest, expected), max(latest, expected), budget,
-                      "tcp_retries2", _schedule(budget, rto0, rto_max_s, half))
+                      "tcp_retries2", _schedule(budget, rto0, rto_max_s, wheel))
 
 
-def _schedule(budget, rto0, rto_max, slack):
-    firings = [Firing(0.0, "send", 0.0, rto0), Firing(rto0 + slack(rto0), "TLP", 0.0, rto0)]
-    stamp = 2 * rto0 + 2 * slack(rto0)
-    firings.append(Firing(stamp, "RTO #1 (clock starts)", 0.0, min(2 * rto0, rto_max)))
-    for n, (t, elapsed, rto) in enumerate(_firings(rto0, rto_max, slack), start=2):
+def _schedule(budget, rto0, rto_max, late):
+    tlp = rto0 + late(0.0, rto0)
+    stamp = tlp + rto0 + late(tlp, rto0)
+    firings = [Firing(0.0, "send", 0.0, rto0), Firing(tlp, "TLP", 0.0, rto0),
+               Firing(stamp, "RTO #1 (clock starts)", 0.0, min(2 * rto0, rto_max))]
+    for n, (t, elapsed, rto) in enumerate(_firings(rto0, rto_max, late), start=2):
         last = elapsed >= budget - 1e-9
         firings.append(Firing(t, "ETIMEDOUT" if last else f"RTO #{n}", elapsed, min(2 * rto, rto_max)))
         if last:
@@ -116,8 +127,8 @@ def first_retransmission_after(t_s, rto0_s, rto_max_s=RTO_MAX_S, hz=HZ, slack_sh
     unacknowledged send was at 0 (the TLP, the RTO retransmissions): what meets a load balancer
     that started resetting the flow at t_s. slack_share: how much of each timer's lateness to add
     (0: none, 1: the most a timer wheel allows)."""
-    slack = lambda d: slack_share * timer_slack_s(d, hz)          # noqa: E731
-    t = rto0_s + slack(rto0_s)                                     # the TLP
+    slack = lambda t, d: slack_share * timer_slack_s(d, hz)       # noqa: E731
+    t = rto0_s + slack(0.0, rto0_s)                                # the TLP
     if t > t_s:
         return t
     for fired, _, _ in _firings_from_clock(rto0_s, rto_max_s, slack):
@@ -125,11 +136,11 @@ def first_retransmission_after(t_s, rto0_s, rto_max_s=RTO_MAX_S, hz=HZ, slack_sh
             return fired
 
 
-def _firings_from_clock(rto0, rto_max, slack):
+def _firings_from_clock(rto0, rto_max, late):
     """The first RTO retransmission, then _firings()."""
-    first = 2 * rto0 + 2 * slack(rto0)
-    yield first, 0.0, rto0
-    yield from _firings(rto0, rto_max, slack)
+    tlp = rto0 + late(0.0, rto0)
+    yield tlp + rto0 + late(tlp, rto0), 0.0, rto0
+    yield from _firings(rto0, rto_max, late)
 
 
 def user_timeout(user_timeout_s, rtt_s=0.0005, hz=HZ, rto0_s=None, rto_max_s=RTO_MAX_S):
@@ -138,42 +149,66 @@ def user_timeout(user_timeout_s, rtt_s=0.0005, hz=HZ, rto0_s=None, rto_max_s=RTO
     clamped to the time left (tcp_clamp_rto_to_user_timeout), so the error comes close to
     first-retransmission + U."""
     rto0 = rto0_s or initial_rto_s(rtt_s, hz)
-    stamp = 2 * rto0
-    firings = [Firing(0.0, "send", 0.0, rto0), Firing(rto0, "TLP", 0.0, rto0),
+    tlp = rto0 + wheel_late_s(0.0, rto0, hz)
+    stamp = tlp + rto0 + wheel_late_s(tlp, rto0, hz)
+    firings = [Firing(0.0, "send", 0.0, rto0), Firing(tlp, "TLP", 0.0, rto0),
                Firing(stamp, "RTO #1 (clock starts)", 0.0, min(2 * rto0, rto_max_s))]
     t, rto, n = stamp, min(2 * rto0, rto_max_s), 2
     while t - stamp + rto < user_timeout_s:
-        t += rto
+        t += rto + wheel_late_s(t, rto, hz)
         firings.append(Firing(t, f"RTO #{n}", t - stamp, min(2 * rto, rto_max_s)))
         rto, n = min(2 * rto, rto_max_s), n + 1
-    # The last timer is armed for what is left of U; the wheel fires it up to `slack` late
-    # (expected: half of it, as for the blackhole's firings).
-    on_time = stamp + user_timeout_s + 1.0 / hz
-    slack = timer_slack_s(max(user_timeout_s - (t - stamp), 1.0 / hz), hz)
-    expected = on_time + slack / 2
+    # The last timer is armed for what is left of U (in whole jiffies), where the wheel puts it; at
+    # worst it fires one granule late, its clock started two RTOs late.
+    left = max(user_timeout_s - (t - stamp), 1.0 / hz)
+    expected = t + left + wheel_late_s(t, left, hz)
+    on_time = 2 * rto0 + user_timeout_s + 1.0 / hz
+    slack = timer_slack_s(_left_on_time(user_timeout_s, rto0, rto_max_s), hz)
     firings.append(Firing(expected, "ETIMEDOUT (user timeout)", user_timeout_s, 0.0))
-    return Prediction(expected, rto0 + user_timeout_s, on_time + slack + 2 * rto0, user_timeout_s,
+    return Prediction(expected, rto0 + user_timeout_s, max(on_time + slack + 2 * rto0, expected), user_timeout_s,
                       "TCP_USER_TIMEOUT", tuple(firings))
+
+
+def _left_on_time(user_timeout_s, rto0, rto_max_s):
+    """The most that can be left of U when the last timer is armed (so the coarsest wheel level it
+    may land on): every timer before it on time; or, where late firings push the last one that fit
+    past U, what was left before that one."""
+    elapsed, rto, last = 0.0, min(2 * rto0, rto_max_s), 0.0
+    while elapsed + rto < user_timeout_s:
+        elapsed, last = elapsed + rto, rto
+        rto = min(2 * rto, rto_max_s)
+    return user_timeout_s - elapsed + last
 
 
 def keepalive(idle_s, interval_s, probes, user_timeout_s=0.0, hz=HZ):
     """An idle connection whose peer vanished: seconds after its last data until the
     keepalive timer kills it (tcp_keepalive_timer). Without TCP_USER_TIMEOUT that is after
-    `probes` unanswered probes; with it, at the first tick at or past U once a probe is out."""
-    ticks = [idle_s + k * interval_s for k in range(0, 100_000)]
-    if user_timeout_s:
-        detect = next(t for k, t in enumerate(ticks) if k >= 1 and t >= user_timeout_s - 1e-9)
-        limit = "keepalive + TCP_USER_TIMEOUT"
-    else:
-        detect = ticks[probes]
-        limit = "keepalive"
-    schedule = tuple(Firing(t, "keepalive probe" if t < detect else "ETIMEDOUT (keepalive)", t, interval_s)
-                     for t in ticks if t <= detect)
-    # The tick at the end of the idle period is armed up to idle_s ahead (a coarser wheel level
-    # than the probes': 256 ms for 5 s at HZ 250); each probe tick after it adds its own granule.
-    probe_ticks = len(schedule) - 1
-    slack = timer_slack_s(idle_s, hz) + probe_ticks * timer_slack_s(interval_s, hz) + 1.0 / hz
-    return Prediction(detect, detect, detect + slack, detect, limit, schedule)
+    `probes` unanswered probes; with it, at the first tick at or past U (the time since the last
+    data as the tick finds it, its timers' lateness included) once a probe is out."""
+    def ticks(late):
+        fired = [idle_s + late(0.0, idle_s)]
+        while True:
+            yield fired[-1]
+            fired.append(fired[-1] + interval_s + late(fired[-1], interval_s))
+
+    def ending(late):
+        for k, t in enumerate(ticks(late)):
+            if (k >= 1 and t >= user_timeout_s - 1e-9) if user_timeout_s else k == probes:
+                return k, t
+
+    none = lambda t, d: 0.0                                 # noqa: E731
+    most = lambda t, d: timer_slack_s(d, hz)                # noqa: E731
+    index, expected = ending(lambda t, d: wheel_late_s(t, d, hz))
+    soonest_index, _ = ending(most)                          # late ticks can reach U a tick sooner
+    earliest = next(t for k, t in enumerate(ticks(none)) if k == soonest_index)
+    latest_index, _ = ending(none)
+    latest = next(t for k, t in enumerate(ticks(most)) if k == latest_index) + 1.0 / hz
+    wheel = ticks(lambda t, d: wheel_late_s(t, d, hz))
+    schedule = tuple(Firing(next(wheel), "keepalive probe" if k < index else "ETIMEDOUT (keepalive)",
+                            idle_s + k * interval_s, interval_s) for k in range(index + 1))
+    limit = "keepalive + TCP_USER_TIMEOUT" if user_timeout_s else "keepalive"
+    return Prediction(expected, min(earliest, expected), max(latest, expected), idle_s + index * interval_s,
+                      limit, schedule)
 
 
 def for_knobs(retries2, user_timeout_ms=0, rtt_s=0.0005, hz=HZ, rto0_s=None, rto_max_s=RTO_MAX_S):

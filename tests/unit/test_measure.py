@@ -186,7 +186,7 @@ def test_tcp_user_timeout_replaces_the_retries2_budget_both_ways():
 def test_idle_cell_with_keepalive_detects_after_idle_plus_probes():
     cell = Cell("ka", (("tcp_retries2", 5),), keepalive=(5, 1, 3), idle_s=30)
     window = predict(cell, BLACKHOLE, 0.1, 0.3, idle=(-2.0, 28.0))
-    assert window.expected_s == 6.0 and window.basis == "keepalive 5/1/3"
+    assert window.earliest_s == 6.0 and window.expected_s == pytest.approx(6.192) and window.basis == "keepalive 5/1/3"
 
 
 def test_idle_cell_without_keepalive_detects_only_after_it_sends_again():
