@@ -65,11 +65,13 @@ def parse_knobs(words):
     """KNOB=VALUE words (a driver's settings by their own names among them) -> the model's inputs."""
     values = dict(DEFAULTS)
     driver_words = []
+    named = [w.partition("=")[2] for w in words if w.partition("=")[0].upper() == "CLIENT"]
+    client_settings = CLIENTS[named[-1]].settings if named and named[-1] in CLIENTS else {}
     for word in words:
         name, sep, text = word.partition("=")
         if not sep:
             raise ExplainError(f"{word!r}: expected KNOB=VALUE with KNOB one of {', '.join(KNOBS)}")
-        if name.upper() not in KNOBS:
+        if name.upper() not in KNOBS or name in client_settings:     # pgx's connect_timeout is not keepalived's
             driver_words.append((name, text))
             continue
         name = name.upper()

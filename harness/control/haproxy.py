@@ -173,7 +173,7 @@ def closes(settings, markdown_s=None):
     basis = f"the proxy host's tcp_retries2={s.server_tcp_retries2} on the server leg ({leg.budget_s:g} s)"
     if s.tcp_ut_server:
         basis += f"; its tcp-ut {s.tcp_ut_server:g} s ended nothing on HAProxy 2.6.12"
-    found.append(Close(leg.earliest_s, leg.latest_s, True, basis))
+    found.append(Close(leg.earliest_s, leg.latest_s, True, basis, leg.detect_s))
     return tuple(found)
 
 

@@ -18,6 +18,7 @@ class Close:
     by_s: float                      # ... by then at the latest
     from_send: bool                  # counted from the first request sent after the fault, not from the fault
     basis: str                       # which of the proxy's limits it is
+    expected_s: float | None = None  # when it is expected (None: halfway between at_s and by_s)
 
 
 @dataclasses.dataclass(frozen=True)

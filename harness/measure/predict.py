@@ -181,7 +181,8 @@ def _first_close(closes, interval_s, lead):
 def close_window(close, interval_s, lead):
     """When one of a proxy's limits (effects.Close) reaches the client blocked in its read."""
     c = close
-    return Window((c.at_s + c.by_s) / 2 + (interval_s / 2 if c.from_send else 0), c.at_s,
+    expected = (c.at_s + c.by_s) / 2 if c.expected_s is None else c.expected_s
+    return Window(expected + (interval_s / 2 if c.from_send else 0), c.at_s,
                   c.by_s + (lead + APP_TIMER_LATE_S if c.from_send else 0) + RESET_DELIVERY_S, c.basis)
 
 
