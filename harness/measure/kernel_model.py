@@ -244,3 +244,12 @@ def syn_give_up_s(syn_retries=6, linear_timeouts=0, initial_s=1.0):
         if n >= linear_timeouts:
             rto *= 2
     return t + rto
+
+
+def rto_firing_windows(count, rto0_s=None, hz=HZ, rto_max_s=RTO_MAX_S, rtt_s=0.0005):
+    """[(n, earliest, latest)] s after the first unanswered send of RTO retransmissions #1..#count
+    (#1 starts tcp_retries2's clock): every timer on time, and every one as late as the wheel lets it."""
+    rto0 = rto0_s or initial_rto_s(rtt_s, hz)
+    on_time = _firings_from_clock(rto0, rto_max_s, lambda t, d: 0.0)
+    late = _firings_from_clock(rto0, rto_max_s, lambda t, d: timer_slack_s(d, hz))
+    return [(n, early[0], slow[0]) for n, early, slow in zip(range(1, count + 1), on_time, late)]

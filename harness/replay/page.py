@@ -1,32 +1,45 @@
-"""replay.html and the terminal's table of a replay: the headline, the cures ranked, what the
-import used and left out."""
+"""replay.html and the terminal's table of a replay: the headline, the cures ranked by what they
+measured with the model's figures beside, what the import used and left out."""
 import html
 
 from ..signals.machine import lateness as saturation
 from ..signals.retransmissions import lateness as late_report
 from .ranking import Ranking
 
-STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;color:#222}table{border-collapse:collapse}"
+STYLE = ("body{font-family:sans-serif;max-width:75em;margin:2em auto;color:#222}table{border-collapse:collapse}"
          "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}td.n{text-align:right}.out{color:#b00}"
-         "pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap}")
+         ".wait{color:#555;font-style:italic}pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap}")
 
 
 def _back(row):
-    return "not back" if row.back_s is None else f"{row.back_s:.1f} s"
+    if row.back_s is not None:
+        return f"{row.back_s:.1f} s"
+    return "still waiting" if row.still_waiting else "not back"
 
 
 def _at(seconds):
     return "-" if seconds is None else f"{seconds:.1f} s"
 
 
+def _model_back(row):
+    return "-" if row.model_back is None else f"{row.model_back[0]:.1f} s"
+
+
 def _saved(row):
-    return "" if row.saved_s is None else f"{row.saved_s:+.1f} s".replace("+", "")
+    return "" if row.saved_s is None else f"{row.saved_s:.1f} s"
+
+
+def _error(row):
+    if row.still_waiting:
+        seen = f"; {row.ladder[0]} retransmissions {'on' if row.ladder[1] else 'off'} the model's ladder" if row.ladder else ""
+        return f"nothing yet{seen}"
+    return f"{row.error} at {_at(row.error_s)}"
 
 
 def _outside(row):
     """'' in the window; ' (outside)', with what the run measured beside it: the kernel's own end in
     the window and the client's report after it, a saturated CPU."""
-    if row.within_model:
+    if row.within_model is not False:
         return ""
     why = ([late_report.phrase(*row.kernel_in_window)] if row.kernel_in_window else []) + \
         ([saturation.phrase(row.busy_while_late)] if row.busy_while_late is not None else [])
@@ -40,31 +53,43 @@ def _late_note(ranking):
     return " ".join(n for n in notes if n)
 
 
+def _saved_note(ranking):
+    if ranking.saved_against_model:
+        return ("Your own cell was still waiting when the run ended, as the model said it would be: each cure's "
+                "\"saved\" is counted against the model's figure for your back again.")
+    return ""
+
+
 def terminal(ranking: Ranking):
-    lines = [ranking.headline(), "", f"  {'cell':<18} {'error':>8} {'model':>13} {'back':>9} {'saved':>8}  change"]
+    lines = [ranking.headline(), "",
+             f"  {'cell':<22} {'error':>8} {'model':>13} {'back':>13} {'model':>8} {'saved':>8}  change"]
     for r in (ranking.yours, *ranking.cures):
-        window = f"{r.model[0]:.1f}-{r.model[1]:.1f} s" + ("" if r.within_model else "!")
-        lines.append(f"  {r.cell:<18} {_at(r.error_s):>8} {window:>13} {_back(r):>9} {_saved(r):>8}  {r.change}")
-    late = _late_note(ranking)
-    return "\n".join(lines + ([f"! outside the model. {late}"] if late else []))
+        window = f"{r.model[0]:.1f}-{r.model[1]:.1f} s" + ("!" if r.within_model is False else "")
+        lines.append(f"  {r.cell:<22} {_at(r.error_s):>8} {window:>13} {_back(r):>13} {_model_back(r):>8} "
+                     f"{_saved(r):>8}  {r.change}")
+    notes = [n for n in (_saved_note(ranking), _late_note(ranking)) if n]
+    return "\n".join(lines + [f"! {note}" for note in notes])
 
 
 def render(path, ranking: Ranking, replay, run_page):
     rows = []
     for r in (ranking.yours, *ranking.cures):
-        outside = "" if r.within_model else ' class="out"'
+        outside = ' class="out"' if r.within_model is False else (' class="wait"' if r.still_waiting else "")
         rows.append(f"<tr><td>{html.escape(r.cell)}</td><td>{html.escape(r.change)}</td><td class=n>{_back(r)}</td>"
-                    f"<td class=n>{_saved(r)}</td><td>{html.escape(r.error)} at {_at(r.error_s)}</td>"
-                    f"<td{outside}>{r.model[0]:.1f}-"
-                    f"{r.model[1]:.1f} s{_outside(r)}</td><td>{html.escape(r.cost)}</td></tr>")
+                    f"<td class=n>{_model_back(r)}</td><td class=n>{_saved(r)}</td><td>{html.escape(_error(r))}</td>"
+                    f"<td{outside}>{r.model[0]:.1f}-{r.model[1]:.1f} s{_outside(r)}</td><td>{html.escape(r.cost)}</td>"
+                    "</tr>")
+    notes = [n for n in (_saved_note(ranking), _late_note(ranking)) if n]
     body = [f"<h1>Replay of {html.escape(replay['folder'])}</h1>", f"<p><b>{html.escape(ranking.headline())}</b></p>",
             "<h2>What would have cut it, ranked by the time saved</h2>",
-            "<table><tr><th>cell</th><th>change</th><th>back after the death</th><th>saved</th><th>the client saw</th>"
-            "<th>model (error)</th><th>cost</th></tr>", *rows, "</table>",
-            *[f"<p>{html.escape(note)}</p>" for note in [_late_note(ranking)] if note],
+            "<table><tr><th>cell</th><th>change</th><th>back after the death</th><th>the model said</th><th>saved</th>"
+            "<th>the client saw</th><th>model (error)</th><th>cost</th></tr>", *rows, "</table>",
+            *[f"<p>{html.escape(note)}</p>" for note in notes],
             f"<p>Every cell ran through the same failover: one silent death of the primary behind "
-            f"{html.escape(replay.get('director', 'keepalived'))} with your timers. \"Back\" is the death to the client's first answer again; \"saved\" is your cell's back "
-            "less the cure's.</p>",
+            f"{html.escape(replay.get('director', 'keepalived'))} with your timers; a cure of the load balancer's "
+            "is a director of its own with that change. \"Back\" is the death to the client's first answer again; "
+            "\"saved\" is your cell's back less the cure's. The cures ran in the order the model ranked them "
+            "before the run (make explain FROM=, make plan FROM=).</p>",
             f'<p>The run\'s own page, with every signal: <a href="{html.escape(run_page)}">{html.escape(run_page)}</a></p>',
             "<h2>What was imported, and what was not</h2>",
             f"<pre>{html.escape(chr(10).join(replay.get('imports', []) + replay.get('chosen', [])))}</pre>"]

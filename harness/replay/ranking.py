@@ -1,6 +1,8 @@
 """A replay's run, read from what it wrote (summary.json, replay.json): how long the operator's
 own clients hung beside the model and their incident, when the load balancer noticed, and the
-cures ranked by the time each saved, each with its cost. Pure."""
+cures ranked by the time each saved, each with its cost and the model's figures beside the
+measured ones. A cell the model says outlasts the run is shown still waiting, its retransmissions
+so far held to the model's ladder (signals/retransmissions/ladder.py). Pure."""
 import dataclasses
 
 from ..signals.machine import lateness as saturation
@@ -13,29 +15,45 @@ class Row:
     cell: str
     change: str
     cost: str
-    back_s: float             # the death to the cell's client working again (None: not within the observation)
-    error_s: float            # the death to the client's error (None: it saw none)
+    back_s: float | None      # the death to the cell's client working again (None: not within the observation)
+    error_s: float | None     # the death to the client's error (None: it saw none)
     error: str
     model: tuple              # (earliest, latest) s of the client's error, the model's
-    within_model: bool
-    saved_s: float            # the operator's own cell's time less this one's (None where either is unknown)
-    busy_while_late: float = None   # late on a machine with no idle CPU: its busy share (signals/machine/lateness.py)
-    kernel_in_window: tuple = None  # late by its report only: (kernel gave up s, reported after s) (signals/retransmissions/lateness.py)
+    within_model: bool | None  # None: the run ended before the model's window opened
+    saved_s: float | None     # the operator's own cell's time less this one's (None where either is unknown)
+    busy_while_late: float | None = None   # late on a machine with no idle CPU: its busy share
+    kernel_in_window: tuple | None = None  # late by its report only: (kernel gave up s, reported after s)
+    model_back: tuple | None = None        # (expected, earliest, latest) s of back again, the model's before the run
+    model_error_s: float | None = None     # the model's expected error before the run
+    ladder: tuple | None = None            # still waiting: (retransmissions seen, all in the model's ladder)
+
+    @property
+    def still_waiting(self):
+        return self.error_s is None and self.within_model is None
 
 
 @dataclasses.dataclass(frozen=True)
 class Ranking:
     yours: Row
     cures: tuple              # Rows, the most time saved first
-    lb_noticed_s: float
-    lb_model: tuple
-    incident_recovered_s: float
+    lb_noticed_s: float | None
+    lb_model: tuple | None
+    incident_recovered_s: float | None
     observed_s: float
-
+    saved_against_model: bool = False     # the operator's own cell still waited: saved against the model's back
     def headline(self):
-        hung = (f"{self.yours.back_s:.1f} s" if self.yours.back_s is not None
-                else f"more than {self.observed_s:.0f} s (the observation's end)")
-        parts = [f"Your clients hung {hung} (model {self.yours.model[0]:.1f}-{self.yours.model[1]:.1f} s for the error"]
+        y = self.yours
+        if y.back_s is not None:
+            hung = f"Your clients hung {y.back_s:.1f} s (model {y.model[0]:.1f}-{y.model[1]:.1f} s for the error"
+        elif y.still_waiting and y.model_error_s is not None:
+            hung = (f"Your clients were still waiting when the run ended, {self.observed_s:.0f} s after the death "
+                    f"(the model: their error after ~{y.model_error_s:.1f} s, {y.model[0]:.1f}-{y.model[1]:.1f} s"
+                    + (f"; {y.ladder[0]} retransmissions so far, {'each where' if y.ladder[1] else 'not all where'} "
+                       "the model's ladder puts them" if y.ladder else ""))
+        else:
+            hung = (f"Your clients hung more than {self.observed_s:.0f} s (the observation's end; model "
+                    f"{y.model[0]:.1f}-{y.model[1]:.1f} s for the error")
+        parts = [hung]
         if self.incident_recovered_s is not None:
             parts.append(f", your incident {self.incident_recovered_s:.0f} s")
         parts.append(")")
@@ -46,15 +64,22 @@ class Ranking:
         return "".join(parts) + "."
 
 
+def _window(model):
+    return None if not model else (model["expected_s"], model["earliest_s"], model["latest_s"])
+
+
 def row(cell, cure, yours_back):
     probe = cell.get("probe") or {}
     back = probe.get("recover_s")
     predicted = cell.get("predicted") or {}
+    ladder = cell.get("ladder")
+    error_model = cure.get("error") or {}
     return Row(cell["cell"], cure.get("change", "your settings"), cure.get("cost", ""), back, probe.get("detect_s"),
                probe.get("error") or "",
-               (predicted.get("earliest_s") or 0.0, predicted.get("latest_s") or 0.0), bool(probe.get("within_window")),
+               (predicted.get("earliest_s") or 0.0, predicted.get("latest_s") or 0.0), probe.get("within_window"),
                None if back is None or yours_back is None else round(yours_back - back, 1),
-               saturation.late_share(cell), late_report.kernel_in_window(cell))
+               saturation.late_share(cell), late_report.kernel_in_window(cell), _window(cure.get("back")),
+               error_model.get("expected_s"), (ladder["seen"], ladder["in_model"]) if ladder else None)
 
 
 def rank(summary, replay):
@@ -62,12 +87,15 @@ def rank(summary, replay):
     if YOURS not in cells:
         raise ValueError("the run has no cell of the operator's own settings")
     cures = {cure["name"]: cure for cure in replay.get("cures", ())}
-    yours_back = (cells[YOURS].get("probe") or {}).get("recover_s")
-    yours = row(cells[YOURS], {}, yours_back)
+    model = replay.get("yours") or {}
+    measured = (cells[YOURS].get("probe") or {}).get("recover_s")
+    yours_back = measured if measured is not None else (model.get("back") or {}).get("expected_s")
+    yours = row(cells[YOURS], {"error": model.get("error"), "back": model.get("back")}, measured)
     rows = [row(cells[name], cure, yours_back) for name, cure in cures.items() if name in cells]
-    rows.sort(key=lambda r: (r.saved_s is None, -(r.saved_s or 0.0)))
+    rows.sort(key=lambda r: (r.back_s is None, r.back_s if r.back_s is not None else 0.0))
     lb = cells[YOURS].get("lb") or {}
-    model = lb.get("model") or {}
+    noticed = lb.get("model") or {}
     return Ranking(yours, tuple(rows), lb.get("noticed_s"),
-                   (model["earliest_s"], model["latest_s"]) if model else None,
-                   (replay.get("incident") or {}).get("recovered"), summary.get("observed_s") or 0.0)
+                   (noticed["earliest_s"], noticed["latest_s"]) if noticed else None,
+                   (replay.get("incident") or {}).get("recovered"), summary.get("observed_s") or 0.0,
+                   measured is None and yours_back is not None)

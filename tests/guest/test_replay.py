@@ -32,16 +32,22 @@ def test_a_short_incident_is_replayed_with_its_cures_ranked(guest, tmp_path):
     for name in ("yours", "keepalive-5-1-3"):
         assert_within(by_name[name]["probe"]["detect_s"], blackhole_bounds(5, lead, by_name[name]["predicted"]["base_rto_s"]),
                       name)
-    assert_within(by_name["user-timeout-3s"]["probe"]["detect_s"], user_timeout_bounds(3.0, lead), "user-timeout-3s")
-    # PyMySQL's read_timeout=3: its own timer, started when the query was sent
-    read = by_name["read-timeout-3s"]["probe"]["detect_s"]
-    assert 3.0 - 0.1 <= read <= 3.0 + lead + APP_TIMER_LATE_S + 0.5, read
+    assert_within(by_name["user-timeout-3000ms"]["probe"]["detect_s"], user_timeout_bounds(3.0, lead),
+                  "user-timeout-3000ms")
+    # PyMySQL's read_timeout=3: its own timer, started when the query was sent (the pair's too)
+    for name in ("read-timeout-3s", "pair"):
+        read = by_name[name]["probe"]["detect_s"]
+        assert 3.0 - 0.1 <= read <= 3.0 + lead + APP_TIMER_LATE_S + 0.5, (name, read)
     # expire_nodest_conn=1: reset by the first retransmission after keepalived's removal (by 2x that time)
     reset = by_name["director-reset"]
     assert reset["lb"]["noticed_s"] <= reset["probe"]["detect_s"] <= 2 * reset["lb"]["noticed_by_s"] * (1 + WHEEL_SLACK) + lead
-    # the ranking, from the run's own figures
+    # the pair is back once its director took the dead server out: through the replica, not before
+    pair = by_name["pair"]
+    assert pair["lb"]["noticed_s"] <= pair["probe"]["recover_s"] and pair["probe"]["server_after"] == "mysql-replica"
+    # the ranking, from the run's own figures, in the model's order bar the machine's noise
     assert [r.cell for r in ranked.cures][-1] == "keepalive-5-1-3"     # it saved nothing on a busy connection
-    assert ranked.cures[0].saved_s > 5 and ranked.yours.back_s is not None
+    assert ranked.cures[0].cell == "pair" and ranked.cures[0].saved_s > 5 and ranked.yours.back_s is not None
+    assert all(r.model_back is not None for r in ranked.cures)
     text = page.read_text()
     assert "Your clients hung" in text and "keepalived.conf:3: delay_loop 2" in text
     assert (run.path / "incident" / "sysctl.txt").exists() and (run.path / "replay.json").exists()

@@ -82,3 +82,25 @@ def test_a_cell_late_by_its_report_only_names_its_kernels_end_in_the_ranking(tmp
     written = render(tmp_path / "replay.html", ranked, {"folder": "x"}, "index.html").read_text()
     assert "14.4 s (outside, kernel 14.0 s in window, reported +1.3 s)" in written
     assert "Reported late, ended in time (retries2-5 +1.3 s)" in terminal(ranked)
+
+
+def test_the_operators_cell_still_waiting_is_shown_so_with_its_ladder_and_saved_against_the_model(tmp_path):
+    yours = {"cell": "yours", "predicted": {"earliest_s": 928.9, "latest_s": 948.2},
+             "probe": {"detect_s": None, "recover_s": None, "error": None, "within_window": None},
+             "ladder": {"rungs": [], "in_model": True, "seen": 9},
+             "lb": {"noticed_s": 42.9, "model": {"earliest_s": 11.0, "latest_s": 71.5}}}
+    summary = {"observed_s": 125, "cells": [yours, cell("pair", 3.1, 9.0, 3.0, 3.2)]}
+    replay = {"yours": {"error": {"expected_s": 935.9, "earliest_s": 928.9, "latest_s": 948.2},
+                        "back": {"expected_s": 936.0, "earliest_s": 928.9, "latest_s": 949.2}},
+              "cures": [{"name": "pair", "change": "socketTimeout=3000 + keepalived: delay_loop 5", "cost": "c",
+                         "back": {"expected_s": 8.1, "earliest_s": 8.0, "latest_s": 14.1}}]}
+    ranked = ranking.rank(summary, replay)
+    assert ranked.yours.still_waiting and ranked.saved_against_model
+    assert ranked.cures[0].saved_s == 927.0 and ranked.cures[0].model_back == (8.1, 8.0, 14.1)
+    assert ranked.headline().startswith("Your clients were still waiting when the run ended, 125 s after the death "
+                                        "(the model: their error after ~935.9 s, 928.9-948.2 s; 9 retransmissions so "
+                                        "far, each where the model's ladder puts them")
+    text = terminal(ranked)
+    assert "still waiting" in text and "counted against the model's figure" in text
+    assert "nothing yet; 9 retransmissions on the model&#x27;s ladder" in render(tmp_path / "r.html", ranked, {"folder": "x"},
+                                                                             "index.html").read_text()

@@ -4,7 +4,7 @@ it shows is what the kernel model's window is built from (base.CellRecord.base_r
 from ...load import sampling
 from ...measure import ss_log
 from ..base import Load, Signal
-from . import kernel_gave_up, lateness, ss_sampler
+from . import kernel_gave_up, ladder, lateness, ss_sampler
 from .record import RetransmissionsCell
 
 
@@ -34,8 +34,15 @@ class Retransmissions(Signal):
         return loads
 
     def summarize_cell(self, record) -> RetransmissionsCell:
-        """The kernel's own end of the cell's blackholed connection (signals/retransmissions/kernel_gave_up.py)."""
+        """The kernel's own end of the cell's blackholed connection (signals/retransmissions/kernel_gave_up.py);
+        of a connection still waiting when the run ended, its retransmissions so far against the
+        model's ladder (ladder.py)."""
         outcome, window, t_fault = record.outcome, record.window, record.context.t_fault
+        if outcome.detect_s is None and window.expected_s is not None and record.caught_connection_samples:
+            c = record.context
+            found = ladder.part(record.caught_connection_samples, t_fault, c.interval_s + c.fault["uncertainty_s"],
+                                record.base_rto_s, c.hz, record.cell.knob("tcp_rto_max_ms") / 1000)
+            return {"ladder": found} if found else {}
         if outcome.detect_s is None or window.expected_s is None:
             return {}
         path = record.context.run.ss_samples(record.cell.namespace)

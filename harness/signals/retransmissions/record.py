@@ -9,5 +9,19 @@ class KernelPart(TypedDict):
     reported_after_s: float          # how long after it the client reported
 
 
+class Rung(TypedDict):
+    retransmission: int              # the n-th retransmission (#1 starts tcp_retries2's clock)
+    due_s: list[float]               # [earliest, latest] s after the fault ss puts it at
+    model_s: list[float]             # [earliest, latest] the model's ladder allows
+    in_model: bool
+
+
+class LadderPart(TypedDict):
+    rungs: list[Rung]
+    in_model: bool                   # every rung ss saw in the model's window
+    seen: int                        # the retransmissions ss saw by the run's end
+
+
 class RetransmissionsCell(TypedDict, total=False):
     kernel: KernelPart
+    ladder: LadderPart               # a cell still waiting when the run ended: its retransmissions so far
