@@ -37,6 +37,7 @@ class Client:
     via_libc: bool = True       # connects through libc (an LD_PRELOAD library sees its sockets)
     protocol: str = "mysql"     # the database protocol it speaks (harness/databases/ wire_protocol)
     connect_timeout: str | None = None          # the setting that bounds a connect
+    runtime: str = "C"          # what runs it: how soon it reports what its kernel or timer ended is its own
     default_connect_timeout_s: float | None = None  # its default, s (None: none, the kernel's SYN retries decide)
 
     def connect_timeout_s(self, settings):
@@ -104,17 +105,18 @@ HIKARI_POOL = {
                                                    "skips the liveness check (HikariCP's default 500)"),
 }
 CLIENTS = {c.name: c for c in (
-    Client("pymysql", None, "PyMySQL (Debian python3-pymysql), the lab's probe", default_connect_timeout_s=5.0),
+    Client("pymysql", None, "PyMySQL (Debian python3-pymysql), the lab's probe", default_connect_timeout_s=5.0,
+           runtime="Python"),
     Client("jdbc", "zoo-jdbc", "MySQL Connector/J 8.4.0", CONNECTOR_J, read_timeout="socketTimeout",
-           connect_timeout="connectTimeout"),
+           connect_timeout="connectTimeout", runtime="JVM"),
     Client("hikari", "zoo-hikari", "HikariCP 5.1.0 on Connector/J 8.4.0", {**CONNECTOR_J, **HIKARI_POOL},
-           read_timeout="socketTimeout", connect_timeout="connectTimeout"),
+           read_timeout="socketTimeout", connect_timeout="connectTimeout", runtime="JVM"),
     Client("go", "zoo-go", "go-sql-driver/mysql v1.7.1 (database/sql, pool of one)", {
         "readTimeout": Setting(str, meaning="I/O read deadline per packet, e.g. '2s' (0, the default: none)",
                                zero_is_none=True),
         "writeTimeout": Setting(str, meaning="I/O write deadline, e.g. '2s' (0, the default: none)", zero_is_none=True),
         "timeout": Setting(str, meaning="dial timeout, e.g. '2s' (0, the default: the OS's)", zero_is_none=True),
-    }, read_timeout="readTimeout", via_libc=False, connect_timeout="timeout"),
+    }, read_timeout="readTimeout", via_libc=False, connect_timeout="timeout", runtime="Go"),
     Client("node", "zoo-node", "mysql2 3.11.3 on Node.js (Debian)", {
         "timeout": Setting(int, MS, meaning="ms a query may take before mysql2 gives up on it (0: no limit)",
                            zero_is_none=True),
@@ -122,7 +124,8 @@ CLIENTS = {c.name: c for c in (
                                   zero_is_none=True),
         "enableKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (default true)"),
         "keepAliveInitialDelay": Setting(int, MS, meaning="ms idle before the first keepalive probe"),
-    }, read_timeout="timeout", connect_timeout="connectTimeout", default_connect_timeout_s=10.0),
+    }, read_timeout="timeout", connect_timeout="connectTimeout", default_connect_timeout_s=10.0,
+       runtime="Node.js"),
     Client("libmariadb", "zoo-libmariadb", "MariaDB Connector/C (Debian libmariadb3)", {
         "MYSQL_OPT_READ_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s per read from the server (0: none)",
                                           zero_is_none=True),
@@ -132,18 +135,20 @@ CLIENTS = {c.name: c for c in (
                                              zero_is_none=True),
     }, read_timeout="MYSQL_OPT_READ_TIMEOUT", connect_timeout="MYSQL_OPT_CONNECT_TIMEOUT"),
     Client("pgjdbc", "zoo-pgjdbc", "pgJDBC 42.7.4 (PostgreSQL's JDBC driver)", PGJDBC, read_timeout="socketTimeout",
-           protocol="postgres", connect_timeout="connectTimeout", default_connect_timeout_s=10.0),
+           protocol="postgres", connect_timeout="connectTimeout", default_connect_timeout_s=10.0,
+           runtime="JVM"),
     Client("hikari-pgjdbc", "zoo-hikari-pgjdbc", "HikariCP 5.1.0 on pgJDBC 42.7.4",
            {**PGJDBC, **{k: v for k, v in HIKARI_POOL.items() if k != "maximumPoolSize"}},
            read_timeout="socketTimeout", protocol="postgres", connect_timeout="connectTimeout",
-           default_connect_timeout_s=10.0),
+           default_connect_timeout_s=10.0, runtime="JVM"),
     Client("node-postgres", "zoo-node-postgres", "pg (node-postgres) 8.13.1 on Node.js (Debian)", {
         "query_timeout": Setting(int, MS, meaning="ms pg waits for a query's answer before it gives up (0: forever)",
                                  zero_is_none=True),
         "connectionTimeoutMillis": Setting(int, MS, meaning="ms a connect may take (0: forever)", zero_is_none=True),
         "keepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pg's default false)"),
         "keepAliveInitialDelayMillis": Setting(int, MS, meaning="ms idle before the first keepalive probe"),
-    }, read_timeout="query_timeout", protocol="postgres", connect_timeout="connectionTimeoutMillis"),
+    }, read_timeout="query_timeout", protocol="postgres", connect_timeout="connectionTimeoutMillis",
+       runtime="Node.js"),
     Client("pgx", "zoo-pgx", "pgx v5.7.6 (Go, database/sql via pgx/stdlib, pool of one)", {
         "queryTimeout": Setting(str, meaning="the application's context deadline per query, e.g. '3s' (pgx has "
                                              "no read timeout of its own; 0: none)", zero_is_none=True),
@@ -152,7 +157,8 @@ CLIENTS = {c.name: c for c in (
         "tcp_user_timeout": Setting(int, MS, meaning="libpq's name, not pgx's: pgx sends it to the server as a "
                                                      "run-time setting, so the server's socket takes it, not the "
                                                      "client's"),
-    }, read_timeout="queryTimeout", via_libc=False, protocol="postgres", connect_timeout="connect_timeout"),
+    }, read_timeout="queryTimeout", via_libc=False, protocol="postgres", connect_timeout="connect_timeout",
+       runtime="Go"),
     # sysbench has no read timeout of its own; it runs on the scenario's load.sysbench tables.
     Client("sysbench", "zoo-sysbench", "sysbench 1.0.20 (Debian) oltp_read_only, 1 thread, on MariaDB Connector/C"),
 )}

@@ -23,6 +23,7 @@ class Row:
     saved_s: float | None     # the operator's own cell's time less this one's (None where either is unknown)
     busy_while_late: float | None = None   # late on a machine with no idle CPU: its busy share
     kernel_in_window: tuple | None = None  # late by its report only: (kernel gave up s, reported after s)
+    report: dict | None = None             # that report judged against its runtime's lag (report_lag.py)
     model_back: tuple | None = None        # (expected, earliest, latest) s of back again, the model's before the run
     model_error_s: float | None = None     # the model's expected error before the run
     ladder: tuple | None = None            # still waiting: (retransmissions seen, all in the model's ladder)
@@ -78,8 +79,9 @@ def row(cell, cure, yours_back):
                probe.get("error") or "",
                (predicted.get("earliest_s") or 0.0, predicted.get("latest_s") or 0.0), probe.get("within_window"),
                None if back is None or yours_back is None else round(yours_back - back, 1),
-               saturation.late_share(cell), late_report.kernel_in_window(cell), _window(cure.get("back")),
-               error_model.get("expected_s"), (ladder["seen"], ladder["in_model"]) if ladder else None)
+               saturation.late_share(cell), late_report.kernel_in_window(cell), cell.get("report"),
+               _window(cure.get("back")), error_model.get("expected_s"),
+               (ladder["seen"], ladder["in_model"]) if ladder else None)
 
 
 def rank(summary, replay):

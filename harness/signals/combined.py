@@ -5,6 +5,7 @@ import re
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..measure import burst
 from .base import CellRecord, RunContext
+from .retransmissions import report_lag
 from .registry import SIGNALS
 
 
@@ -45,6 +46,7 @@ def summarize_failover(run, scenario):
         for signal in SIGNALS:
             entry.update(signal.summarize_cell(record))
         summary["cells"].append(entry)
+    report_lag.annotate(summary["cells"])        # a cell's report beside its runtime's lag, across the cells
     parts = {signal.name: part for signal in SIGNALS if (part := signal.summarize_run(context))}
     if parts:
         summary["signals"] = parts

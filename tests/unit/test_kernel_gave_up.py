@@ -66,5 +66,8 @@ def test_a_cell_late_by_its_report_but_not_by_its_kernel_says_so(tmp_path):
     assert cell["probe"]["within_window"] is False and cell["kernel"]["in_window"] is True
     assert cell["kernel"]["gave_up_s"] == [13.86, 13.86]
     text = run.summary_md.read_text()
-    assert "NO (kernel 13.9 s in window, reported +1.6 s)" in text
+    assert cell["report"] == {"runtime": "Python", "reported_after_s": 1.59, "runtime_lag_s": None, "lag_from": None,
+                              "verdict": "unknown"}
+    assert ("NO (kernel 13.9 s in window; reported 1.6 s after it; the Python's report lag unknown (no read-timeout "
+            "cell of it ran))") in text
     assert "Reported late, ended in time (r5 +1.6 s)" in text and "Reported late" in run.page.read_text()

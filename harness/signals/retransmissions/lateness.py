@@ -1,6 +1,8 @@
 """A cell whose error came after its model window although its kernel gave up inside it
 (the signal's `kernel` entry: the last retransmission timer ss saw on the connection,
-then the connection gone): its verdict says so, and one note says what that means."""
+then the connection gone) is judged a second time: its report against the lag this run measured
+for its runtime (report_lag.py). Its verdict says both, and one note says what that means."""
+from .report_lag import IN_TIME, LATE
 
 
 def kernel_in_window(cell):
@@ -11,14 +13,23 @@ def kernel_in_window(cell):
     return (kernel["gave_up_s"][1], kernel["reported_after_s"]) if late and kernel.get("in_window") else None
 
 
-def phrase(gave_up_s, reported_after_s):
-    return f"kernel {gave_up_s:.1f} s in window, reported +{reported_after_s:.1f} s"
+def phrase(gave_up_s, reported_after_s, report=None):
+    """'kernel 13.9 s in window; reported 1.6 s after it, in time for the JVM (its read timeout: +1.7 s)'."""
+    said = f"kernel {gave_up_s:.1f} s in window; reported {reported_after_s:.1f} s after it"
+    if not report:
+        return said
+    runtime, lag = report["runtime"], report["runtime_lag_s"]
+    if report["verdict"] == IN_TIME:
+        return f"{said}, in time for the {runtime} (its read timeout reported +{lag:.1f} s this run)"
+    if report["verdict"] == LATE:
+        return f"{said}, later than the {runtime}'s +{lag:.1f} s this run"
+    return f"{said}; the {runtime}'s report lag unknown (no read-timeout cell of it ran)"
 
 
 def reason(cell):
     """phrase() for such a cell; '' otherwise (tables.py's verdict)."""
     found = kernel_in_window(cell)
-    return "" if found is None else phrase(*found)
+    return "" if found is None else phrase(*found, cell.get("report"))
 
 
 def late_reports(cells):
@@ -34,8 +45,9 @@ def note(late):
     named = ", ".join(f"{name} +{after:.1f} s" for name, _, after in late)
     return (f"Reported late, ended in time ({named}): each one's kernel gave up inside the model's window, by "
             "its own account (the last retransmission timer ss saw on the connection, then the connection "
-            "gone from ss's next read); the client reported the error that much later. The model's window is "
-            "the kernel's; the rest is the client's own wakeup and error path on this machine.")
+            "gone from ss's next read); the client reported the error that much after its kernel. Each is judged "
+            "again against how late this run's read-timeout cells of the same runtime reported their own timer: "
+            "within that, the lateness is the runtime's on this machine, not the model's.")
 
 
 def summary_note(summary):

@@ -22,6 +22,14 @@ class LadderPart(TypedDict):
     seen: int                        # the retransmissions ss saw by the run's end
 
 
+class ReportPart(TypedDict):
+    runtime: str                     # JVM, Go, Node.js, Python, C (load/clients.py)
+    reported_after_s: float          # the client's report after its kernel gave up
+    runtime_lag_s: float | None      # how late this run's read-timeout cells of that runtime reported
+    lag_from: str | None             # the cell that measured it
+    verdict: str                     # report_lag.IN_TIME, LATE or UNKNOWN
+
+
 class RetransmissionsCell(TypedDict, total=False):
     kernel: KernelPart
     ladder: LadderPart               # a cell still waiting when the run ended: its retransmissions so far
