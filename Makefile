@@ -9,7 +9,7 @@ override PY := $(VENV)/bin/python
 # by the shell, never re-read as a command) or the harness reads it from its environment; a user's
 # value is never pasted into a recipe with $(NAME). tests/unit/test_makefile_values.py holds that.
 
-.PHONY: check plan-check guest-tools-if-control plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
+.PHONY: bench-explain check plan-check guest-tools-if-control plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
 # Prerequisites of other targets, not called by hand (docs/reference.md lists them; every other
 # target is in `make help`: tests/unit/test_lists.py).
 INTERNAL_TARGETS := check plan-check host guest-tools guest-tools-if-control images venv run kube
@@ -83,6 +83,7 @@ help: check
 	@echo "make bench-namespaces [SIZES=\"12 25 50 100\"]  a namespace per cell: a container each vs netns in one container"
 	@echo "make bench-connect-probe [ROUNDS=2]  the connection-setup prober's cost: CPU and model error without/with it"
 	@echo "make bench-db-images  each database engine's image: build time (no cache), size, start to healthy"
+	@echo "make bench-explain make explain warm: through make and the harness alone, per question; benchmarks/explain.jsonl"
 	@echo "make bench-kube    the kube-proxy plane's programs: cold Go build, cached reuse, image build"
 	@echo "make explain TCP_RETRIES2=8 [CLIENT=jdbc socketTimeout=3000]  the model's answer in plain words"
 	@echo "Every knob is checked before anything is installed: a misspelt or unused one is exit 2."
@@ -261,6 +262,9 @@ bench-connect-probe: setup
 
 bench-db-images: setup
 	@$(PY) -m harness.bench.database_images
+
+bench-explain: venv
+	@$(PY) -m harness.bench.explain
 
 bench-kube: setup
 	@$(PY) -m harness.bench.kube_build

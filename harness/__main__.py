@@ -17,6 +17,7 @@ Exit codes, kept by .venv/bin/blackhole (make turns every failure into 2):
   3  the lab failed (the run directory, if one was made, says why);  130/143  interrupted.
 """
 import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -24,25 +25,33 @@ import sys
 from pathlib import Path
 
 from . import interrupts
-from .cli import cluster, lab, plan, replay, reports, runs, workshop
 from .errors import InvalidInput, LabError
 from .settings import check
 
 INVALID, LAB_FAILED = 2, 3
 
-GROUPS = (lab, cluster, runs, plan, replay, reports, workshop)
+GROUPS = ("lab", "cluster", "runs", "plan", "replay", "reports", "explain", "workshop")
+# Commands whose group alone is loaded when they are the one asked for (explain imports no Docker
+# client and no plotting library: it answers in well under a second).
+ALONE = {"explain": "explain"}
 
 
-def parser():
+def parser(command=None):
+    """The command line; with `command` one of ALONE's, only its group (the others stay unimported)."""
     top = argparse.ArgumentParser(prog="blackhole", description=__doc__,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     top.add_argument("--version", action="version", version=f"blackhole-lab {version()}")
     top.add_argument("--json", action="store_true", help="the progress on stderr; on stdout one JSON object: the "
                      "exit code, the error, and the run's directory and summary where there is one")
     commands = top.add_subparsers(dest="command", required=True, metavar="command")
-    for group in GROUPS:
-        group.add_commands(commands)
+    for group in ((ALONE[command],) if command in ALONE else GROUPS):
+        importlib.import_module(f".cli.{group}", __package__).add_commands(commands)
     return top
+
+
+def command_of(argv):
+    """The subcommand named in argv (its first word that is not an option), or None."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def version():
@@ -56,7 +65,8 @@ def version():
 
 
 def main(argv=None):
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser(command_of(argv)).parse_args(argv)
     if not args.json:
         return run_command(args)
     saved = os.dup(1)                 # the progress, and what the lab's programs print, go to stderr

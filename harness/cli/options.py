@@ -4,6 +4,7 @@ import os
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..lab import DEFAULT_PROJECT, HOST
 from ..topology import DATAPATHS
+from . import add  # noqa: F401 (the subcommands take it from here)
 
 
 def project(command):
@@ -23,12 +24,3 @@ def datapath(command):
 def db_engine(command):
     command.add_argument("--db-engine", default=os.environ.get("DB_ENGINE") or DEFAULT_DATABASE,
                          choices=sorted(DATABASES), help="what the database servers run")
-
-
-def add(commands, name, handler, help_text, *options):
-    """A subcommand calling handler(args), with the shared options named."""
-    command = commands.add_parser(name, help=help_text, description=help_text)
-    for option in options:
-        option(command)
-    command.set_defaults(handler=handler)
-    return command

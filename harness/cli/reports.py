@@ -1,15 +1,7 @@
-"""scenarios, report, explain, compare: what is known without a lab (no Docker)."""
-import os
-import shlex
-import shutil
-import sys
-import textwrap
-
-from .. import compare_runs, imports
+"""scenarios, report, compare: what is known without a lab (no Docker)."""
+from .. import compare_runs
 from .. import scenario as scenario_module
 from ..errors import InvalidInput
-from ..settings import SettingsError
-from ..answer import explain
 from ..report import html
 from ..report.render import render
 from ..report.tables import terminal_table
@@ -22,10 +14,6 @@ def add_commands(commands):
     command = add(commands, "report", cmd_report, "re-render a run's summary, charts and page from its files (no "
                   "Docker), and results/index.html; without DIR only the index")
     command.add_argument("target", nargs="?", metavar="DIR", help="a run directory")
-    command = add(commands, "explain", cmd_explain, "the kernel model's prediction in plain words")
-    command.add_argument("knobs", nargs="*", metavar="KNOB=VALUE")
-    command.add_argument("--from-make", action="store_true", help="the knobs make was given, read from the "
-                         "environment (BLACKHOLE_GIVEN names them; K holds more, split as a shell splits words)")
     command = add(commands, "compare", cmd_compare, "runs side by side on one page (no Docker)")
     command.add_argument("runs", nargs="*", metavar="[LABEL=]DIR")
 
@@ -44,59 +32,6 @@ def cmd_report(args):
         print(terminal_table(summary))
         print(f"written: {run.path}/summary.json, summary.md, charts/, {run.page}")
     print(f"index: {html.index_page(results_root())}")
-
-
-def to_terminal(text, out=sys.stdout):
-    """The text as a terminal shows it: a paragraph (lines between blank ones, none indented) with a
-    line wider than the terminal re-flowed at its words; a table's lines, indented, are left as they
-    are, and so is a line no wider than the terminal. Into a pipe or a file, the text as it is."""
-    if not out.isatty():
-        return text
-    width = max(60, shutil.get_terminal_size((80, 24)).columns)
-    blocks = []
-    for block in text.split("\n\n"):
-        lines = block.split("\n")
-        if any(len(line) > width for line in lines) and not any(line[:1].isspace() for line in lines):
-            block = textwrap.fill(" ".join(line.strip() for line in lines), width, break_on_hyphens=False)
-        else:
-            block = "\n".join(line if len(line) <= width else textwrap.fill(
-                line, width, subsequent_indent=" " * (len(line) - len(line.lstrip())), break_on_hyphens=False)
-                for line in lines)
-        blocks.append(block)
-    return "\n\n".join(blocks)
-
-
-def words_from_make(environ):
-    """make explain's NAME=VALUE words: K's, split as a shell would split them but by shlex (no
-    shell ever reads them), then each name make was given with its value from the environment."""
-    try:
-        words = shlex.split(environ.get("K", ""))
-    except ValueError as exc:
-        raise SettingsError(f"K={environ.get('K', '')!r}: {exc}") from exc
-    names = [name for name in environ.get("BLACKHOLE_GIVEN", "").split() if name not in ("K", "PYTHON")]
-    return words + [f"{name}={environ.get(name, '')}" for name in names]
-
-
-def cmd_explain(args):
-    try:
-        given = args.knobs + (words_from_make(os.environ) if args.from_make else [])
-    except SettingsError as exc:
-        print(f"blackhole: explain: {exc}", file=sys.stderr)
-        raise SystemExit(2)
-    folders = [word.partition("=")[2] for word in given if word.startswith("FROM=")]
-    words = [word for word in given if not word.startswith("FROM=")]
-    try:
-        if folders:
-            incident = imports.from_dir(folders[-1])
-            print(to_terminal("\n".join(incident.lines()) + "\n"))
-            words = incident.explain_words() + words          # a knob given on the command line wins
-        values = explain.parse_knobs(words)
-        print(to_terminal(explain.explain(values)))
-        if folders and incident.incident_times:
-            print(to_terminal("\n" + explain.beside_incident(values, incident.incident_times)))
-    except SettingsError as exc:
-        print(f"blackhole: explain: {exc}\nknobs:\n{explain.usage()}", file=sys.stderr)
-        raise SystemExit(2)
 
 
 def cmd_compare(args):

@@ -37,7 +37,7 @@ class Terminal:
 
 def test_explain_on_an_80_column_terminal_reflows_its_paragraphs_and_leaves_its_tables(monkeypatch):
     import os
-    from harness.cli.reports import to_terminal
+    from harness.cli.explain import to_terminal
     from harness.answer import explain
     monkeypatch.setattr("shutil.get_terminal_size", lambda fallback: os.terminal_size((80, 24)))
     text = explain.explain(explain.parse_knobs(["TCP_RETRIES2=5", "TCP_USER_TIMEOUT_MS=30000"]))
