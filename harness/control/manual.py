@@ -14,9 +14,9 @@ class Manual(ControlPlane):
         changes = []
         for event in run.events():
             if event.get("source") == "harness" and event["event"] == "fault" and event["name"] in COMMANDS:
-                params = event.get("params", {})
-                what = (f"swap {params.get('service')}: {params.get('old')} -> {params.get('new')}"
-                        if event["name"] == "ipvs_swap" else f"idle timeout {params.get('seconds')} s")
+                params = event["params"]          # what the step recorded it did (never a made-up 'None')
+                what = (f"swap {params['service']}: {params['old']} -> {params['new']}"
+                        if event["name"] == "ipvs_swap" else f"idle timeout {params['seconds']} s")
                 changes.append(DirectorChange(event["t"], event.get("uncertainty_s", 0.0), what,
                                               f"scenario step {event.get('step')}"))
         return changes
