@@ -6,7 +6,7 @@ from .limits import kernel_limit
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..measure import kernel_model, predict
 from ..measure.effects import BLACKHOLE, Effect
-from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROTOCOL_TITLES
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROBE_NAMES, PROTOCOL_TITLES
 from ..settings import drivers
 from ..settings.edge import unknown
 from ..settings.kinds import SettingsError
@@ -78,6 +78,12 @@ def parse_knobs(words):
         values[name] = KNOB_TABLE[name].parse(text, name)
         if name in AS_NUMBER:
             values[name] = int(values[name])
+    if values["CLIENT"] in PROBE_NAMES:          # the lab's probe, on the engine that name speaks
+        engine_of = PROBE_NAMES[values["CLIENT"]]
+        if any(w.partition("=")[0].upper() == "DB_ENGINE" for w in words) and values["DB_ENGINE"] != engine_of:
+            raise ExplainError(f"CLIENT={values['CLIENT']} is the lab's probe on {engine_of}: not with "
+                               f"DB_ENGINE={values['DB_ENGINE']}")
+        values["CLIENT"], values["DB_ENGINE"] = DEFAULT_CLIENT, engine_of
     engine = DATABASES[values["DB_ENGINE"]]
     client = CLIENTS[values["CLIENT"]]
     if values["CLIENT"] != DEFAULT_CLIENT and client.protocol != engine.wire_protocol:
@@ -178,7 +184,15 @@ def _knobs_line(values, question):
                               if question.plane_settings else "")
     return (f"Knobs: tcp_retries2={values['TCP_RETRIES2']}, TCP_USER_TIMEOUT={'off' if not uto else f'{uto} ms'}, "
             f"read timeout={'none' if not cell.read_timeout_s else f'{cell.read_timeout_s:g} s'}, "
-            f"client {cell.client}, RTT {values['RTT_MS']:g} ms, HZ {values['HZ']}, load balancer {plane}.")
+            f"client {_client_name(question)}, RTT {values['RTT_MS']:g} ms, HZ {values['HZ']}, load balancer {plane}.")
+
+
+def _client_name(question):
+    """The client as the operator would call it: the lab's probe says which library it speaks through."""
+    if question.cell.client != DEFAULT_CLIENT:
+        return question.cell.client
+    probe = DATABASES[question.engine].probe_library
+    return f"the lab's probe ({probe[0]})" if probe else f"the lab's probe ({DEFAULT_CLIENT})"
 
 
 def _ladder_lines(question, kernel):

@@ -9,6 +9,8 @@ import dataclasses
 import re
 
 DEFAULT_CLIENT = "pymysql"       # the lab's own probe: on another engine it speaks that engine's protocol
+# What operators call the lab's probe on an engine whose protocol is not MySQL's: {name: engine}.
+PROBE_NAMES = {"libpq": "postgres", "psycopg2": "postgres"}
 PROTOCOL_TITLES = {"mysql": "MySQL", "postgres": "PostgreSQL"}
 
 

@@ -12,7 +12,9 @@ import dataclasses
 import re
 
 from ..answer import Question
+from ..answer.cures import DIRECTOR
 from ..answer.ranking import rank
+from ..load.clients import CLIENTS
 from ..measure.sysctl_knobs import SYSCTL_KNOBS
 from ..settings.targets import KNOWN_SERIES
 
@@ -23,6 +25,13 @@ SERIES_OF_RELEASE = re.compile(r"^(\d+)\.(\d+)")
 # reconnect's first answer), then ends; the operator's own cell is judged by its retransmissions.
 MARGIN_S = 15
 FULL_MARGIN_S = 60
+# How often each cell's client asks: a JVM (or Node.js) per cell costs ~1.7 ms of CPU per query on
+# this host, ~20x that under QEMU's emulation, so ten of them at 10 queries/s saturated a two-vCPU
+# guest (a replay of 2026-12-03: its lab took 5 min to get every JVM's first answer, the fault 16 s
+# to land); at 4 queries/s they leave it room. The lighter clients ask every 100 ms.
+INTERVAL_MS = {"JVM": 250, "Node.js": 250}
+# A client-side cure the model says saves less than this is ranked, not run (a cell costs a JVM).
+NO_HELP_S = 0.5
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,7 +120,10 @@ def plan(incident, full=False):
     lines += [f"not measured: {why}" for why in ranking.left_out]
     yours = question.cell_definition
     cells, variants = [{"name": YOURS, **copy.deepcopy(yours)}], {}
-    for row in ranking.rows:
+    run, idle = _worth_running(ranking)
+    lines += [f"not run: {row.cure.change}: the model says it saves nothing here (back {row.answer.back.expected_s:.1f} s, "
+              f"yours {ranking.yours.back.expected_s:.1f} s)" for row in idle]
+    for row in run:
         cell = {**copy.deepcopy(yours), "name": row.cure.name}
         for key, value in row.cure.cell:
             cell[key] = {**cell.get(key, {}), **value} if isinstance(value, dict) else value
@@ -125,11 +137,12 @@ def plan(incident, full=False):
     observe, waited_out = observe_s(ranking, full)
     behind = "HAProxy" if question.plane == "haproxy" else "keepalived"
     definition = {
-        "description": f"The replay of {incident.folder}: the operator's cell and {len(ranking.rows)} cures, ranked "
+        "description": f"The replay of {incident.folder}: the operator's cell and {len(run)} cures, ranked "
                        f"by the model, through one silent death of the primary, behind {behind} with the operator's "
                        "timers.",
         "control": {question.plane: control},
-        "load": {"probe": {"proto": "mysql", "interval_ms": 100}, "writer": {"rate_per_s": 4}},
+        "load": {"probe": {"proto": "mysql", "interval_ms": INTERVAL_MS.get(CLIENTS[question.cell.client].runtime, 100)},
+                 "writer": {"rate_per_s": 4}},
         "namespaces": "netns",
         "cells": cells,
         "warmup_s": 10,
@@ -143,6 +156,15 @@ def plan(incident, full=False):
                      "settings has ended by then; your cell is shown still waiting, its retransmissions checked "
                      "against the model's ladder (FULL=1 waits it out)")
     return Plan(definition, series, tuple(lines), ranking, waited_out)
+
+
+def _worth_running(ranking):
+    """(rows to run, rows left out): a client-side cure the model says saves nothing is not run; the
+    load balancer's always are (what a change of the director does is the replay's point)."""
+    def idle(row):
+        return (row.cure.layer != DIRECTOR and row.saved_s is not None and row.saved_s < NO_HELP_S
+                and row.answer.back is not None)
+    return [r for r in ranking.rows if not idle(r)], [r for r in ranking.rows if idle(r)]
 
 
 def observe_s(ranking, full):

@@ -7,7 +7,7 @@ import dataclasses
 import difflib
 
 from ..databases import DATABASES
-from ..load.clients import CLIENTS, DEFAULT_CLIENT
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROBE_NAMES
 from ..measure.sysctl_knobs import SYSCTL_KNOBS
 from . import kinds, targets
 
@@ -115,8 +115,9 @@ EXPLAIN = (
     Knob("KEEPALIVE", kinds.keepalive, EXPLAIN_ONLY, "keepalive IDLE/INTERVAL/PROBES, s, of an idle connection"),
     Knob("RTT_MS", kinds.number(0, 10_000, " ms"), EXPLAIN_ONLY, "the path's round-trip time"),
     Knob("HZ", kinds.choice(*HZ_VALUES), EXPLAIN_ONLY, "the kernel's CONFIG_HZ"),
-    Knob("CLIENT", kinds.choice(*CLIENTS), EXPLAIN_ONLY,
-         f"the client ({DEFAULT_CLIENT} by default); its settings follow by name: CLIENT=jdbc socketTimeout=3000"),
+    Knob("CLIENT", kinds.choice(*CLIENTS, *PROBE_NAMES), EXPLAIN_ONLY,
+         f"the client ({DEFAULT_CLIENT} by default; {', '.join(PROBE_NAMES)}: the lab's probe on PostgreSQL); its "
+         "settings follow by name: CLIENT=jdbc socketTimeout=3000"),
     Knob("DELAY_LOOP", kinds.number(0.1, 3600, " s"), EXPLAIN_ONLY, "keepalived: s between checks (its default 60)"),
     Knob("CONNECT_TIMEOUT", kinds.number(0.1, 300, " s"), EXPLAIN_ONLY, "keepalived: a check's connect limit (5)"),
     Knob("RETRY", kinds.whole(0, 100), EXPLAIN_ONLY, "keepalived: failed attempts after the first (1)"),

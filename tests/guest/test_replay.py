@@ -28,8 +28,8 @@ def test_a_short_incident_is_replayed_with_its_cures_ranked(guest, tmp_path):
     ranked, page = replay_module.finish(replay, run, "6.12")
     summary = run.summary()
     by_name, lead = cells(summary), 0.1 + summary["fault"]["uncertainty_s"]
-    # busy connections: the operator's cell and keepalive's wait out the kernel's budget for tcp_retries2=5
-    for name in ("yours", "keepalive-5-1-3"):
+    # a busy connection: the operator's cell waits out the kernel's budget for tcp_retries2=5
+    for name in ("yours",):
         assert_within(by_name[name]["probe"]["detect_s"], blackhole_bounds(5, lead, by_name[name]["predicted"]["base_rto_s"]),
                       name)
     assert_within(by_name["user-timeout-3000ms"]["probe"]["detect_s"], user_timeout_bounds(3.0, lead),
@@ -44,8 +44,9 @@ def test_a_short_incident_is_replayed_with_its_cures_ranked(guest, tmp_path):
     # the pair is back once its director took the dead server out: through the replica, not before
     pair = by_name["pair"]
     assert pair["lb"]["noticed_s"] <= pair["probe"]["recover_s"] and pair["probe"]["server_after"] == "mysql-replica"
-    # the ranking, from the run's own figures, in the model's order bar the machine's noise
-    assert [r.cell for r in ranked.cures][-1] == "keepalive-5-1-3"     # it saved nothing on a busy connection
+    # the ranking, from the run's own figures, in the model's order bar the machine's noise; keepalive, which
+    # the model says saves nothing on a busy connection, was ranked and not run
+    assert "keepalive-5-1-3" not in by_name and any(line.startswith("not run: SO_KEEPALIVE") for line in replay.lines())
     assert ranked.cures[0].cell == "pair" and ranked.cures[0].saved_s > 5 and ranked.yours.back_s is not None
     assert all(r.model_back is not None for r in ranked.cures)
     text = page.read_text()

@@ -92,3 +92,10 @@ def test_a_guests_qemu_and_kernel_package_are_versions_of_the_run():
     assert place_versions(where) == {"qemu": where["qemu"],
                                      "kernel package": "linux-image-6.12.117+deb12-amd64 6.12.117-1~deb12u1"}
     assert place_versions({"where": "host", "kernel": "6.18.0"}) == {}
+
+
+def test_the_lists_make_help_gives_are_the_registries():
+    text = "\n".join(reference.make_help())
+    [engines] = re.findall(r"DB_ENGINE=([a-z|]+)", text)
+    assert engines.split("|") == sorted(DATABASES)
+    assert "six cures" not in text and "TCP_USER_TIMEOUT=" not in text.replace("TCP_USER_TIMEOUT_MS=", "")
