@@ -223,15 +223,20 @@ def reset_window(reset_at_s, reset_by_s, interval_s, inject_s, rto0_s=None, hz=k
 
 
 def _idle(cell, idle, interval_s, inject_s, rto0_s, hz):
-    """Idle at the fault: keepalive finds the dead peer, or nothing does until the next send."""
-    start, end = idle
+    """Idle at the fault: keepalive finds the dead peer, or nothing does until the next send.
+    idle: (start, end[, sent]): the keepalive clock starts at the last packet the kernel received,
+    which the client stamps only once it has read it (start, its last operation's end; on a busy
+    machine up to ~0.1 s later), after it sent that operation (sent): between the two."""
+    start, end = idle[:2]
+    received_by = start
+    start = idle[2] if len(idle) > 2 and idle[2] is not None else start
     if cell.keepalive:
         idle_s, every_s, probes = cell.keepalive
         ka = kernel_model.keepalive(idle_s, every_s, probes, cell.tcp_user_timeout_ms / 1000, hz=hz)
         basis = f"keepalive {idle_s}/{every_s}/{probes}" + (
             f" + TCP_USER_TIMEOUT {cell.tcp_user_timeout_ms / 1000:g} s" if cell.tcp_user_timeout_ms else "")
         if start + idle_s >= inject_s:
-            return Window(start + ka.detect_s, start + ka.earliest_s, start + ka.latest_s + inject_s, basis)
+            return Window(received_by + ka.detect_s, start + ka.earliest_s, received_by + ka.latest_s + inject_s, basis)
         # Probes were already being answered before the fault: the first unanswered one comes
         # within one idle period after it.
         tail = ka.detect_s - idle_s
@@ -252,7 +257,7 @@ def _lb_forgets(cell, timeout_s, idle, lb, interval_s=0.1, rto0_s=None, hz=kerne
     from the end of the idle period."""
     if not idle or idle[1] is None:
         return Window(None, None, None, "not idle: its own traffic keeps the LB's entry fresh")
-    start, end = idle
+    start, end = idle[:2]
     if cell.keepalive and cell.keepalive[0] < timeout_s:
         return Window(None, None, None, f"keepalive every {cell.keepalive[0]} s of silence keeps the LB's entry "
                                         f"fresh (idle timeout {timeout_s:g} s)")

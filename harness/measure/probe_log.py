@@ -32,6 +32,18 @@ def idle_period(text):
     return (start, end) if start is not None else None
 
 
+def last_send_before_idle(text):
+    """When the probe's last operation before its idle period was sent (its t0), or None: the last
+    packet the kernel received on the connection came between that and the operation's end."""
+    last = None
+    for record in records(text):
+        if "t1" in record:
+            last = record.get("t0")
+        if "idle_start" in record:
+            return last
+    return None
+
+
 def local_ports(text):
     """The local ports of the probe's connections (from its 'connected' records)."""
     return [r["local_port"] for r in records(text) if "connected" in r and "local_port" in r]

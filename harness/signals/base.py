@@ -205,8 +205,12 @@ class CellRecord:
 
     @functools.cached_property
     def idle_rel(self):
+        """(start, end, its last operation's send) s after the fault, or None (predict's idle)."""
         idle, t_fault = self.idle, self.context.t_fault
-        return (idle[0] - t_fault, idle[1] - t_fault if idle[1] else None) if idle else None
+        if not idle:
+            return None
+        sent = probe_log.last_send_before_idle(self.probe_text)
+        return (idle[0] - t_fault, idle[1] - t_fault if idle[1] else None, None if sent is None else sent - t_fault)
 
     @functools.cached_property
     def caught_connection_samples(self):
