@@ -8,7 +8,7 @@ import pytest
 from harness import scenario, topology
 from harness.control import CONTROL_PLANES
 from harness.databases import DATABASES
-from harness.load.clients import CLIENTS
+from harness.load.clients import CLIENTS, PROBE_NAMES
 from harness.answer import explain
 from harness.settings import KNOBS, SettingsError
 from harness.settings.edge import FROM_MAKE
@@ -33,7 +33,7 @@ def test_choices_are_the_harness_registries():
     assert choices("LB_DATAPATH") == topology.DATAPATHS
     assert choices("NAMESPACES") == topology.CELL_NAMESPACES
     assert set(choices("REPLICATION")) == {m for engine in DATABASES.values() for m in engine.replication_modes}
-    assert choices("CLIENT") == tuple(CLIENTS)
+    assert choices("CLIENT") == tuple(CLIENTS) + tuple(PROBE_NAMES)        # the probe, by its names on PostgreSQL
     assert set(KEEPALIVED_WORDS) == set(CONTROL_PLANES["keepalived"].settings_spec) - {"directors"}
 
 
