@@ -78,6 +78,11 @@ def cell_knobs(cell):
         knobs.append("keepalive " + "/".join(map(str, cell.keepalive)))
     if cell.read_timeout_s:
         knobs.append(f"read timeout {cell.read_timeout_s:g} s")
+    if cell.connect_timeout_s is not None:
+        knobs.append(f"connect timeout {cell.connect_timeout_s:g} s" if cell.connect_timeout_s
+                     else "connect timeout none (the SYN retries)")
+    if cell.director:
+        knobs.append(f"through director-{cell.director}")
     knobs += [f"{k}={v}" for k, v in cell.client_settings]
     pool = ""
     if cell.pool:

@@ -11,7 +11,7 @@ expire_nodest_conn=1. Through a proxy the client's connect always succeeds; the 
 server does once the dead one is marked down. docs/facts/kernel.md, "SYN retransmissions"."""
 import dataclasses
 
-from ..load.clients import CLIENTS
+from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..measure import kernel_model
 from ..measure.predict import Window
 
@@ -56,8 +56,13 @@ def reconnect(question, plane, rescheduled):
     retries = cell.knob("tcp_syn_retries")
     syn = kernel_model.syn_give_up_s(retries, question.syn_linear_timeouts)
     timeout = client.connect_timeout_s(cell.client_settings)
-    if timeout and timeout < syn:
+    if cell.client == DEFAULT_CLIENT and cell.connect_timeout_s is not None:    # the lab's probe's own limit
+        timeout = cell.connect_timeout_s or None
+    user = cell.tcp_user_timeout_ms / 1000 if cell.socket_options_reach_kernel else 0.0
+    if timeout and timeout < syn and not (user and user <= timeout):
         attempt, ends = timeout, f"{client.connect_timeout or 'its connect timeout'} {timeout:g} s"
+    elif user and user < syn:               # TCP_USER_TIMEOUT ends a connect too (Linux 5.4+, a41e8a88b06e)
+        attempt, ends = user, f"TCP_USER_TIMEOUT {user:g} s on the connect"
     else:
         attempt, ends = syn, f"tcp_syn_retries={retries}: {syn:g} s"
     return Reconnect(attempt, ends, question.syn_linear_timeouts, bool(plane.needs_ipvs), rescheduled)

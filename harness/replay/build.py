@@ -12,7 +12,7 @@ import dataclasses
 import re
 
 from ..answer import Question
-from ..answer.cures import DIRECTOR
+from ..answer.cures import DIRECTOR, DRIVER, PAIR
 from ..answer.ranking import rank
 from ..load.clients import CLIENTS
 from ..measure.sysctl_knobs import SYSCTL_KNOBS
@@ -32,6 +32,11 @@ FULL_MARGIN_S = 60
 INTERVAL_MS = {"JVM": 250, "Node.js": 250}
 # A client-side cure the model says saves less than this is ranked, not run (a cell costs a JVM).
 NO_HELP_S = 0.5
+# A cure that changes nothing of the driver (the kernel's, the socket's, the load balancer's) is run,
+# behind a client of these runtimes, by the lab's own probe holding the driver's read and connect
+# timeouts: what ends its wait and when it connects again are the kernel's and those two limits', and a
+# JVM per cell is what saturated the emulated guest. The driver's own cures, and yours, run the driver.
+STAND_IN_FOR = ("JVM", "Node.js")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,8 +128,14 @@ def plan(incident, full=False):
     run, idle = _worth_running(ranking)
     lines += [f"not run: {row.cure.change}: the model says it saves nothing here (back {row.answer.back.expected_s:.1f} s, "
               f"yours {ranking.yours.back.expected_s:.1f} s)" for row in idle]
+    stand_in = stand_in_of(question)
+    if stand_in:
+        lines.append(f"the cures that change nothing of {question.cell.client} run the lab's probe with its read and "
+                     f"connect timeouts ({_limits(stand_in)}): a {CLIENTS[question.cell.client].runtime} per cell would "
+                     "saturate the guest")
     for row in run:
-        cell = {**copy.deepcopy(yours), "name": row.cure.name}
+        base = stand_in if stand_in and row.cure.layer not in (DRIVER, PAIR) else yours
+        cell = {**copy.deepcopy(base), "name": row.cure.name}
         for key, value in row.cure.cell:
             cell[key] = {**cell.get(key, {}), **value} if isinstance(value, dict) else value
         if row.cure.director:              # one director per change: a pair shares its change's
@@ -156,6 +167,22 @@ def plan(incident, full=False):
                      "settings has ended by then; your cell is shown still waiting, its retransmissions checked "
                      "against the model's ladder (FULL=1 waits it out)")
     return Plan(definition, series, tuple(lines), ranking, waited_out)
+
+
+def stand_in_of(question):
+    """The operator's cell as the lab's probe runs it (the driver's read and connect timeouts, the
+    host's sysctls), for a client of a heavy runtime; None for a light one, which runs every cure."""
+    cell, client = question.cell, CLIENTS[question.cell.client]
+    if client.runtime not in STAND_IN_FOR:
+        return None
+    kept = {key: value for key, value in question.cell_definition.items() if key not in ("client", cell.client)}
+    connect = client.connect_timeout_s(cell.client_settings)
+    return {**kept, "read_timeout_s": cell.read_timeout_s, "connect_timeout_s": connect or 0}
+
+
+def _limits(cell):
+    read, connect = cell["read_timeout_s"], cell["connect_timeout_s"]
+    return f"read {f'{read:g} s' if read else 'none'}, connect {f'{connect:g} s' if connect else 'none: the SYN retries'}"
 
 
 def _worth_running(ranking):

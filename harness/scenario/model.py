@@ -16,6 +16,7 @@ class Cell:
     tcp_user_timeout_ms: int = 0     # TCP_USER_TIMEOUT on its sockets (0: unset)
     keepalive: tuple = ()            # (idle_s, interval_s, probes) set per socket; (): not set
     read_timeout_s: float = 0.0      # the application's read timeout: the probe's, or the driver setting's (0: none)
+    connect_timeout_s: float | None = None   # the lab's probe's connect limit (None: its own 5 s; 0: none, the SYN retries)
     idle_s: float = 0.0              # the probe sends nothing for this long around the fault
     sysbench: bool = True            # also runs sysbench (when the scenario has a sysbench load)
     link: tuple = ()                 # (("link_delay_ms", 50), ...): netem on the client's side

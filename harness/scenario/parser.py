@@ -17,7 +17,8 @@ from .model import ACCOUNTS, Cell, Scenario, Step
 from .reader import Reader, ScenarioError, parse_duration
 
 # Keys of a cell besides its sysctls; a client's settings go under the client's name.
-CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "idle_s", "sysbench", "connections",
+CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "connect_timeout_s", "idle_s", "sysbench",
+                "connections",
                 "client", "director", "account", "pool", *LINK_KNOBS)
 CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS) | frozenset(POOLS)
 LB_ENV_KEYS = {"LB_IDLE_TIMEOUT": "idle_timeout_s", "LB_CONNTRACK_LOOSE": "conntrack_loose"}   # lb: keys
@@ -38,7 +39,7 @@ def read_cell(raw, where, directors=()):
     r = Reader(raw, where, CELL_KEYS)
     client, settings, driver_timeout_s = read_client(r)
     if client != DEFAULT_CLIENT:
-        for key in ("read_timeout_s", "idle_s"):
+        for key in ("read_timeout_s", "connect_timeout_s", "idle_s"):
             if key in raw:
                 raise ScenarioError(f"{r.path(key)}: a knob of the lab's own probe; {client} takes its own "
                                     f"settings under `{client}:`")
@@ -57,6 +58,7 @@ def read_cell(raw, where, directors=()):
         tcp_user_timeout_ms=r.get("tcp_user_timeout_ms", int, 0, minimum=0, maximum=3_600_000),
         keepalive=keepalive,
         read_timeout_s=driver_timeout_s or r.get("read_timeout_s", "duration", 0.0, maximum=3600),
+        connect_timeout_s=r.get("connect_timeout_s", "duration", None, maximum=3600),
         idle_s=r.get("idle_s", "duration", 0.0, maximum=3600),
         sysbench=_sysbench_beside(r, client),
         link=_read_link(r, raw),

@@ -72,14 +72,15 @@ def emit(record, at_once=True):
 
 def connect(number):
     read_timeout = ARGS.read_timeout_s or None
+    connect_timeout = ARGS.connect_timeout_s or None       # 0: none, the kernel's SYN retries decide
     if ARGS.proto == "postgres":
         return importlib.import_module("pg_connection").PostgresConnection(
-            ARGS.host, ARGS.port, ARGS.user, ARGS.password, ARGS.connect_timeout_s, read_timeout)
+            ARGS.host, ARGS.port, ARGS.user, ARGS.password, connect_timeout, read_timeout)
     connections = importlib.import_module("probe_connections")
     if ARGS.proto == "mysql":
-        return connections.MysqlConnection(ARGS.host, ARGS.port, ARGS.user, ARGS.password, ARGS.connect_timeout_s,
+        return connections.MysqlConnection(ARGS.host, ARGS.port, ARGS.user, ARGS.password, connect_timeout,
                                            read_timeout)
-    return connections.HttpConnection(ARGS.host, ARGS.port, ARGS.connect_timeout_s, read_timeout)
+    return connections.HttpConnection(ARGS.host, ARGS.port, connect_timeout, read_timeout)
 
 
 def sockopts(conn):
@@ -222,7 +223,7 @@ parser.add_argument("--settle-interval-ms", type=float, default=10)
 parser.add_argument("--phase-ms", type=float, default=0,
                     help="the first interval after the settling ones is this much longer (spreads probes' ticks)")
 parser.add_argument("--read-timeout-s", type=float, default=0, help="0: wait for the kernel")
-parser.add_argument("--connect-timeout-s", type=float, default=5)
+parser.add_argument("--connect-timeout-s", type=float, default=5, help="0: none (the kernel's SYN retries decide)")
 parser.add_argument("--stop-on-eof", action="store_true", help="stop when stdin is closed")
 parser.add_argument("--first-connect-s", type=float, default=0,
                     help="until the first answer, failed connects are retried this long as 'waiting', not operations")

@@ -14,9 +14,11 @@ def test_the_operators_cell_and_the_cures_in_the_models_order_behind_their_keepa
     parsed = scenario.parse_definition(planned.definition, "replay", "replay")
     assert planned.series == "6.12" and "a guest booting Debian's 6.12" in planned.lines[0]
     names = [cell.name for cell in parsed.cells]
-    # the model's order: the pair (a read timeout behind a director that resets), the reset, the client's own;
-    # keepalive, which the model says saves nothing on a busy connection, ranked but not run
-    assert names == ["yours", "pair", "director-reset", "read-timeout-3s", "user-timeout-3000ms"]
+    # the model's order: the pair (a read timeout behind a director that resets), TCP_USER_TIMEOUT (it
+    # ends the reconnects into the dead server too), the reset, the read timeout alone (its reconnects
+    # wait out the probe's 5 s connect limit); keepalive, which the model says saves nothing on a busy
+    # connection, ranked but not run
+    assert names == ["yours", "pair", "user-timeout-3000ms", "director-reset", "read-timeout-3s"]
     assert names[1:] + ["keepalive-5-1-3"] == [row.cure.name for row in planned.ranking.rows]
     assert any(line.startswith("not run: SO_KEEPALIVE 5/1/3") for line in planned.lines)
     assert planned.definition["load"]["probe"]["interval_ms"] == 100      # PyMySQL: the light probe
