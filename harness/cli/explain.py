@@ -60,13 +60,16 @@ def cmd_explain(args):
     folders = [word.partition("=")[2] for word in given if word.startswith("FROM=")]
     words = [word for word in given if not word.startswith("FROM=")]
     try:
-        if folders:
-            incident = imports.from_dir(folders[-1])
-            print(to_terminal("\n".join(incident.lines()) + "\n"))
+        incident = imports.from_dir(folders[-1]) if folders else None
+        if incident:
             words = incident.explain_words() + words          # a knob given on the command line wins
         values = explain.parse_knobs(words)
-        print(to_terminal(explain.explain(values)))
-        if folders and incident.incident_times:
+        answer, _, body = explain.explain(values).partition("\n")
+        print(to_terminal(answer))                            # the answer first, whatever was read
+        if incident:
+            print(to_terminal(f"\nRead from {incident.folder}:\n" + "\n".join(incident.lines())))
+        print(to_terminal(body))
+        if incident and incident.incident_times:
             print(to_terminal("\n" + explain.beside_incident(values, incident.incident_times)))
     except SettingsError as exc:
         print(f"blackhole: explain: {exc}\nknobs:\n{explain.usage()}", file=sys.stderr)
