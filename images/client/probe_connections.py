@@ -40,12 +40,16 @@ class HttpConnection:
         self.sock.close()
 
 
+NO_CONNECT_LIMIT_S = 31_536_000      # PyMySQL's largest
+
+
 class MysqlConnection:
     def __init__(self, host, port, user, password, connect_timeout, read_timeout):
         import pymysql
 
+        # PyMySQL has no "no connect timeout" (None is refused): a year, past any kernel's SYN retries
         self.conn = pymysql.connect(host=host, port=port, user=user, password=password,
-                                    connect_timeout=connect_timeout, read_timeout=read_timeout,
+                                    connect_timeout=connect_timeout or NO_CONNECT_LIMIT_S, read_timeout=read_timeout,
                                     write_timeout=read_timeout, autocommit=True)
 
     def fileno(self):
