@@ -1,6 +1,8 @@
 """The replay's failover built from an incident's folder, and its ranking read from a summary."""
 from pathlib import Path
 
+import pytest
+
 from harness import imports, scenario
 from harness.replay import build, ranking
 from harness.replay.page import render, terminal
@@ -109,3 +111,29 @@ def test_the_operators_cell_still_waiting_is_shown_so_with_its_ladder_and_saved_
     assert "still waiting" in text and "counted against the model's figure" in text
     assert "nothing yet; 9 retransmissions on the model&#x27;s ladder" in render(tmp_path / "r.html", ranked, {"folder": "x"},
                                                                              "index.html").read_text()
+
+
+DEFAULTS = Path(__file__).resolve().parents[2] / "examples" / "incident-defaults"
+
+
+def test_behind_a_jvm_the_cures_that_change_nothing_of_the_driver_run_the_probe_with_its_timeouts():
+    planned = build.plan(imports.from_dir(str(DEFAULTS)))
+    parsed = scenario.parse_definition(planned.definition, "replay", "replay")
+    by_name = {cell.name: cell for cell in parsed.cells}
+    jvms = {name for name, cell in by_name.items() if cell.client == "jdbc"}
+    assert jvms == {"yours", "pair", "read-timeout-3s"}                 # the driver's own cures, and yours
+    for name in set(by_name) - jvms:                                     # Connector/J's timeouts at their 0
+        assert by_name[name].client == "pymysql" and by_name[name].read_timeout_s == 0, name
+        assert by_name[name].connect_timeout_s == 0, name
+    assert by_name["retries2-5"].knob("tcp_retries2") == 5 and by_name["user-timeout-3000ms"].tcp_user_timeout_ms == 3000
+    assert planned.definition["load"]["probe"]["interval_ms"] == 250 and not planned.waited_out
+    assert any("run the lab's probe with its read and connect timeouts" in line for line in planned.lines)
+    # it watches until the last cure the model ranks ahead of yours has ended: the read timeout alone,
+    # whose reconnect waits out the SYN retries (131 s on 6.12), not your cell's ~936 s
+    assert 140 < parsed.observe_s < 200
+
+
+def test_the_probes_connect_timeout_is_the_probes_knob_only():
+    with pytest.raises(scenario.ScenarioError, match="connect_timeout_s: a knob of the lab's own probe"):
+        scenario.parse_definition({"load": {"probe": {"proto": "mysql"}}, "cells": [{"client": "jdbc", "connect_timeout_s": 3}],
+                                   "steps": [{"fault": "silent_kill", "target": "mysql-primary"}]}, "x", "x")
