@@ -53,6 +53,14 @@ def _late_note(ranking):
     return " ".join(n for n in notes if n)
 
 
+def _lags_note(ranking):
+    if not ranking.report_lags:
+        return ""
+    said = ", ".join(f"{runtime} +{lag:.1f} s ({cell})" for runtime, lag, cell in ranking.report_lags)
+    return (f"How late each runtime reported its own read timeout this run: {said}. A cell whose kernel gave up in "
+            "its window and whose client reported no later than its runtime's lag is late by the runtime, not the model.")
+
+
 def _saved_note(ranking):
     if ranking.saved_against_model:
         return ("Your own cell was still waiting when the run ended, as the model said it would be: each cure's "
@@ -67,7 +75,7 @@ def terminal(ranking: Ranking):
         window = f"{r.model[0]:.1f}-{r.model[1]:.1f} s" + ("!" if r.within_model is False else "")
         lines.append(f"  {r.cell:<22} {_at(r.error_s):>8} {window:>13} {_back(r):>13} {_model_back(r):>8} "
                      f"{_saved(r):>8}  {r.change}")
-    notes = [n for n in (_saved_note(ranking), _late_note(ranking)) if n]
+    notes = [n for n in (_saved_note(ranking), _lags_note(ranking), _late_note(ranking)) if n]
     return "\n".join(lines + [f"! {note}" for note in notes])
 
 
@@ -79,7 +87,7 @@ def render(path, ranking: Ranking, replay, run_page):
                     f"<td class=n>{_model_back(r)}</td><td class=n>{_saved(r)}</td><td>{html.escape(_error(r))}</td>"
                     f"<td{outside}>{r.model[0]:.1f}-{r.model[1]:.1f} s{_outside(r)}</td><td>{html.escape(r.cost)}</td>"
                     "</tr>")
-    notes = [n for n in (_saved_note(ranking), _late_note(ranking)) if n]
+    notes = [n for n in (_saved_note(ranking), _lags_note(ranking), _late_note(ranking)) if n]
     body = [f"<h1>Replay of {html.escape(replay['folder'])}</h1>", f"<p><b>{html.escape(ranking.headline())}</b></p>",
             "<h2>What would have cut it, ranked by the time saved</h2>",
             "<table><tr><th>cell</th><th>change</th><th>back after the death</th><th>the model said</th><th>saved</th>"

@@ -42,6 +42,7 @@ class Ranking:
     incident_recovered_s: float | None
     observed_s: float
     saved_against_model: bool = False     # the operator's own cell still waited: saved against the model's back
+    report_lags: tuple = ()               # ((runtime, lag s, the cell that measured it), ...) this run
     def headline(self):
         y = self.yours
         if y.back_s is not None:
@@ -100,4 +101,5 @@ def rank(summary, replay):
     return Ranking(yours, tuple(rows), lb.get("noticed_s"),
                    (noticed["earliest_s"], noticed["latest_s"]) if noticed else None,
                    (replay.get("incident") or {}).get("recovered"), summary.get("observed_s") or 0.0,
-                   measured is None and yours_back is not None)
+                   measured is None and yours_back is not None,
+                   tuple((runtime, lag["lag_s"], lag["cell"]) for runtime, lag in (summary.get("report_lags") or {}).items()))

@@ -46,7 +46,9 @@ def summarize_failover(run, scenario):
         for signal in SIGNALS:
             entry.update(signal.summarize_cell(record))
         summary["cells"].append(entry)
-    report_lag.annotate(summary["cells"])        # a cell's report beside its runtime's lag, across the cells
+    lags = report_lag.annotate(summary["cells"])      # a cell's report beside its runtime's lag, across the cells
+    if lags:
+        summary["report_lags"] = lags
     parts = {signal.name: part for signal in SIGNALS if (part := signal.summarize_run(context))}
     if parts:
         summary["signals"] = parts

@@ -20,8 +20,7 @@ def test_a_jvm_late_by_its_report_is_judged_against_the_jvms_own_timer_lag():
     go = {"cell": "go", "client": {"name": "go"}, "knobs": {}, "predicted": {"basis": "x"},
           "probe": {"detect_s": 14.5, "within_window": False},
           "kernel": {"gave_up_s": [13.86, 13.9], "in_window": True, "reported_after_s": 0.6}}
-    cells = report_lag.annotate([timer, late, later, go])
-    assert report_lag.lags(cells) == {"JVM": (1.85, "read-timeout-3s")}
+    assert report_lag.annotate([timer, late, later, go]) == {"JVM": {"lag_s": 1.85, "cell": "read-timeout-3s"}}
     assert late["report"]["verdict"] == report_lag.IN_TIME and later["report"]["verdict"] == report_lag.LATE
     assert go["report"]["verdict"] == report_lag.UNKNOWN and "report" not in timer
     assert lateness.reason(late) == ("kernel 13.9 s in window; reported 1.6 s after it, in time for the JVM (its read "

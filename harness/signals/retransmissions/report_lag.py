@@ -50,10 +50,11 @@ def judge(cell, measured):
 
 
 def annotate(cells):
-    """Each cell with a kernel's end gets its second judgement (`report`)."""
+    """Each cell with a kernel's end gets its second judgement (`report`); the run's lags by runtime,
+    {runtime: {"lag_s", "cell"}}, for summary.json's `report_lags`."""
     measured = lags(cells)
     for cell in cells:
         report = judge(cell, measured)
         if report:
             cell["report"] = report
-    return cells
+    return {runtime: {"lag_s": lag, "cell": name} for runtime, (lag, name) in sorted(measured.items())}
