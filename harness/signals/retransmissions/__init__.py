@@ -40,9 +40,9 @@ class Retransmissions(Signal):
         outcome, window, t_fault = record.outcome, record.window, record.context.t_fault
         if outcome.detect_s is None and window.expected_s is not None and record.caught_connection_samples:
             c = record.context
-            found = ladder.part(record.caught_connection_samples, t_fault, c.interval_s + c.fault["uncertainty_s"],
+            rungs = ladder.part(record.caught_connection_samples, t_fault, c.interval_s + c.fault["uncertainty_s"],
                                 record.base_rto_s, c.hz, record.cell.knob("tcp_rto_max_ms") / 1000)
-            return {"ladder": found} if found else {}
+            return {"ladder": rungs} if rungs else {}
         if outcome.detect_s is None or window.expected_s is None:
             return {}
         path = record.context.run.ss_samples(record.cell.namespace)

@@ -5,7 +5,7 @@ retransmissions the connection has made; the timer it shows after the n-th is du
 Each bracket, s after the fault, must meet that retransmission's window: every timer on time to
 every one as late as the wheel lets it, the request sent up to `lead_s` after the fault. Pure."""
 from ...measure import kernel_model, ss_log
-from .record import LadderPart
+from .record import LadderPart, Rung
 
 
 def rungs_of(samples):
@@ -26,7 +26,7 @@ def part(samples, t_fault, lead_s, rto0_s, hz, rto_max_s=kernel_model.RTO_MAX_S)
         return None
     windows = {n: (early, late) for n, early, late in kernel_model.rto_firing_windows(max(rungs) + 1, rto0_s, hz,
                                                                                           rto_max_s)}
-    checked = []
+    checked: list[Rung] = []
     for count in sorted(rungs):
         earliest, latest = ss_log.retransmit_due_bracket(rungs[count])
         due = [t for t in (earliest, latest) if t is not None]
@@ -34,9 +34,9 @@ def part(samples, t_fault, lead_s, rto0_s, hz, rto_max_s=kernel_model.RTO_MAX_S)
             continue
         low, high = min(due) - t_fault, max(due) - t_fault
         early, late = windows[count + 1]
-        checked.append({"retransmission": count + 1, "due_s": [round(low, 3), round(high, 3)],
-                        "model_s": [round(early, 3), round(late + lead_s, 3)],
-                        "in_model": low <= late + lead_s + 0.0005 and high >= early - 0.0005})
+        checked.append(Rung(retransmission=count + 1, due_s=[round(low, 3), round(high, 3)],
+                            model_s=[round(early, 3), round(late + lead_s, 3)],
+                            in_model=low <= late + lead_s + 0.0005 and high >= early - 0.0005))
     if not checked:
         return None
-    return {"rungs": checked, "in_model": all(r["in_model"] for r in checked), "seen": max(rungs)}
+    return LadderPart(rungs=checked, in_model=all(r["in_model"] for r in checked), seen=max(rungs))
