@@ -30,6 +30,13 @@ MOST_BASE_RTO_S = 0.216
 # CI make test's 5 s read timeouts came 0.062-0.114 s late (harness/measure/predict.py
 # APP_TIMER_LATE_S); a CI tcp_retries2=3 cell 23 ms past the rules' latest at its 208 ms RTO.
 REPORT_LATE_S = 0.12
+# docs/facts/kernel.md, "What the tests allow": where the run's own witness (ss) shows when the kernel
+# gave up, the client's report is held to this instead: a busy make test's probe (three labs on two
+# cores, 2026-12-03) reported its kernel's ETIMEDOUT 0.03-1.03 s after it (r3, r8-ut5000, r5, r8).
+REPORT_LAG_S = 1.1
+# ... and in a guest under QEMU's emulation (TCG, two vCPUs: docs/facts/guest.md): a replay's probes
+# reported 0.02-2.18 s after their kernels gave up (examples/incident-defaults, 2026-12-03, twice).
+REPORT_LAG_GUEST_S = 2.3
 HZ = 250
 
 
@@ -101,6 +108,19 @@ def assert_within(value, bounds, what):
     shown = " or ".join(f"{low:.2f}-{high:.2f}" for low, high in windows)
     assert value is not None and any(low <= value <= high for low, high in windows), (
         f"{what}: {value if value is None else round(value, 3)} s, docs/facts/kernel.md says {shown} s")
+
+
+def assert_error_within(cell, bounds, what, report_lag_s=REPORT_LAG_S):
+    """A cell's error, s after the fault, held to docs/facts/kernel.md as the run witnessed it: where
+    ss saw the kernel give up (the cell's `kernel`), that end must meet the bounds and the client's
+    report come at most report_lag_s after it; else the client's report itself within the bounds."""
+    kernel = cell.get("kernel")
+    if not kernel:
+        assert_within(cell["probe"]["detect_s"], bounds, what)
+        return
+    assert_meets(tuple(kernel["gave_up_s"]), bounds, f"{what}: its kernel's end (ss)")
+    assert 0 <= kernel["reported_after_s"] <= report_lag_s, (f"{what}: reported {kernel['reported_after_s']} s after "
+                                                            f"its kernel (at most {report_lag_s} s)")
 
 
 def assert_meets(bracket, bounds, what):

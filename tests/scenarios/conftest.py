@@ -7,7 +7,7 @@ import pytest
 from harness import scenario
 from harness.lab import labelled_leftovers
 from harness.pipeline import run_and_report
-from tests.kernel_facts import assert_within
+from tests.kernel_facts import REPORT_LAG_S, assert_meets, assert_within
 
 PROJECT = f"blackhole-test-scn-{os.getpid()}"      # for tests that name one (CLI runs)
 NOTHING = {"containers": [], "networks": [], "volumes": []}
@@ -44,12 +44,20 @@ def run_scenario(tmp_path):
 
 def assert_waited(cell, bounds, name=None):
     """A cell's wait held to docs/facts/kernel.md as it counts it: from the client's first unanswered
-    send, the failed operation's own start (its stall_s). Counted from the fault's stamp instead,
-    the wait also holds how late the probe sent after the fault: a busy CI machine's five 5 s
-    read timeouts each ended 5.28 s after the stamp, all with the same delay."""
+    send, the failed operation's own start. Counted from the fault's stamp instead, the wait also
+    holds how late the probe sent after the fault: a busy CI machine's five 5 s read timeouts each
+    ended 5.28 s after the stamp, all with the same delay. Where the kernel ended it (the run's own
+    witness, ss: the cell's `kernel`), that end is held to the window and the client's report to
+    how late a client reports its kernel's error (REPORT_LAG_S); else the report itself."""
     name = name or cell["cell"]
-    probe = cell["probe"]
+    probe, kernel = cell["probe"], cell.get("kernel")
     assert probe["error"], (name, probe)
+    if kernel:
+        sent = probe["sent_s"]
+        assert_meets((kernel["gave_up_s"][0] - sent, kernel["gave_up_s"][1] - sent), bounds,
+                     f"{name}: its kernel's end (ss), from its send")
+        assert 0 <= kernel["reported_after_s"] <= REPORT_LAG_S, (name, kernel)
+        return
     assert_within(probe["stall_s"], bounds, f"{name} (its failed operation, from its send; "
                                             f"{probe['detect_s']} s after the fault's stamp)")
 

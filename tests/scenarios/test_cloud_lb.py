@@ -14,7 +14,7 @@ from harness.store import RunDir
 from harness.topology import DIRECTOR
 
 from tests.control_plane_contract import check_changes
-from tests.kernel_facts import RETRIES2, blackhole_bounds
+from tests.kernel_facts import RETRIES2, assert_error_within, blackhole_bounds
 from tests.scenarios.conftest import cells
 
 OBSERVE_S = 25
@@ -40,7 +40,8 @@ def run_plane(run_scenario, name):
     # tcp_retries2=5: its own kernel, whatever the load balancer did (its ladder from the base RTO ss saw)
     r5 = by_name["r5"]["probe"]
     rto = by_name["r5"]["predicted"]["base_rto_s"]
-    assert r5["error"] and any(low <= r5["detect_s"] <= high for low, high in blackhole_bounds(5, lead, rto)), (r5, rto)
+    assert r5["error"], r5
+    assert_error_within(by_name["r5"], blackhole_bounds(5, lead, rto), "r5")
     return run, fault, change, by_name["r15"]["probe"], lead
 
 
