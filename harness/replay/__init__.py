@@ -50,7 +50,9 @@ def record_of(replay, kernel):
             "observe_s": replay.definition["observe_s"],
             "yours": {"error": _model(yours.error), "back": _model(yours.back)},
             "cures": [{"name": row.cure.name, "change": row.cure.change, "cost": row.cure.cost, "layer": row.cure.layer,
-                       "error": _model(row.answer.error), "back": _model(row.answer.back), "saved_s": row.saved_s}
+                       "error": _model(row.answer.error), "back": _model(row.answer.back), "saved_s": row.saved_s,
+                       **({"measured_by": replay.plan.stood_in[row.cure.name]} if row.cure.name in replay.plan.stood_in
+                          else {})}
                       for row in model.rows],
             "incident": dict(replay.incident.incident_times.after_death_s) if replay.incident.incident_times else {}}
 

@@ -46,6 +46,7 @@ class Plan:
     lines: tuple              # what was chosen and why
     ranking: object           # the model's ranking (answer.ranking.Ranking) the cells follow
     waited_out: bool          # the observation covers the operator's own cell too
+    stood_in: dict = dataclasses.field(default_factory=dict)   # {cell: who ran it in the driver's stead}
 
 
 def kernel_for(release):
@@ -133,8 +134,11 @@ def plan(incident, full=False):
         lines.append(f"the cures that change nothing of {question.cell.client} run the lab's probe with its read and "
                      f"connect timeouts ({_limits(stand_in)}): a {CLIENTS[question.cell.client].runtime} per cell would "
                      "saturate the guest")
+    stood_in = {}
     for row in run:
         base = stand_in if stand_in and row.cure.layer not in (DRIVER, PAIR) else yours
+        if base is stand_in:
+            stood_in[row.cure.name] = f"the lab's probe with {question.cell.client}'s timeouts ({_limits(stand_in)})"
         cell = {**copy.deepcopy(base), "name": row.cure.name}
         for key, value in row.cure.cell:
             cell[key] = {**cell.get(key, {}), **value} if isinstance(value, dict) else value
@@ -166,7 +170,7 @@ def plan(incident, full=False):
         lines.append(f"the run watches {observe} s after the death: every cure the model ranks ahead of your own "
                      "settings has ended by then; your cell is shown still waiting, its retransmissions checked "
                      "against the model's ladder (FULL=1 waits it out)")
-    return Plan(definition, series, tuple(lines), ranking, waited_out)
+    return Plan(definition, series, tuple(lines), ranking, waited_out, stood_in)
 
 
 def stand_in_of(question):

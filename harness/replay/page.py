@@ -6,9 +6,11 @@ from ..signals.machine import lateness as saturation
 from ..signals.retransmissions import lateness as late_report
 from .ranking import Ranking
 
-STYLE = ("body{font-family:sans-serif;max-width:75em;margin:2em auto;color:#222}table{border-collapse:collapse}"
-         "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}td.n{text-align:right}.out{color:#b00}"
-         ".wait{color:#555;font-style:italic}pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap}")
+STYLE = ("body{font-family:sans-serif;max-width:75em;margin:2em auto;padding:0 .5em;color:#222}"
+         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;"
+         "vertical-align:top}td.n{text-align:right;white-space:nowrap}td.cost,.by{font-size:85%;color:#444}"
+         ".out{color:#b00}.wait{color:#555;font-style:italic}pre{background:#f6f6f6;padding:.6em;white-space:pre-wrap}"
+         ".scroll{overflow-x:auto}")
 
 
 def _back(row):
@@ -83,15 +85,16 @@ def render(path, ranking: Ranking, replay, run_page):
     rows = []
     for r in (ranking.yours, *ranking.cures):
         outside = ' class="out"' if r.within_model is False else (' class="wait"' if r.still_waiting else "")
-        rows.append(f"<tr><td>{html.escape(r.cell)}</td><td>{html.escape(r.change)}</td><td class=n>{_back(r)}</td>"
+        by = f"<div class=by>measured by {html.escape(r.measured_by)}</div>" if r.measured_by else ""
+        rows.append(f"<tr><td>{html.escape(r.cell)}</td><td>{html.escape(r.change)}{by}</td><td class=n>{_back(r)}</td>"
                     f"<td class=n>{_model_back(r)}</td><td class=n>{_saved(r)}</td><td>{html.escape(_error(r))}</td>"
-                    f"<td{outside}>{r.model[0]:.1f}-{r.model[1]:.1f} s{_outside(r)}</td><td>{html.escape(r.cost)}</td>"
-                    "</tr>")
+                    f"<td{outside}>{r.model[0]:.1f}-{r.model[1]:.1f} s{_outside(r)}</td>"
+                    f"<td class=cost>{html.escape(r.cost)}</td></tr>")
     notes = [n for n in (_saved_note(ranking), _lags_note(ranking), _late_note(ranking)) if n]
     body = [f"<h1>Replay of {html.escape(replay['folder'])}</h1>", f"<p><b>{html.escape(ranking.headline())}</b></p>",
             "<h2>What would have cut it, ranked by the time saved</h2>",
-            "<table><tr><th>cell</th><th>change</th><th>back after the death</th><th>the model said</th><th>saved</th>"
-            "<th>the client saw</th><th>model (error)</th><th>cost</th></tr>", *rows, "</table>",
+            "<div class=scroll><table><tr><th>cell</th><th>change</th><th>back after the death</th><th>the model said</th>"
+            "<th>saved</th><th>the client saw</th><th>model (error)</th><th>cost</th></tr>", *rows, "</table></div>",
             *[f"<p>{html.escape(note)}</p>" for note in notes],
             f"<p>Every cell ran through the same failover: one silent death of the primary behind "
             f"{html.escape(replay.get('director', 'keepalived'))} with your timers; a cure of the load balancer's "

@@ -27,6 +27,7 @@ class Row:
     model_back: tuple | None = None        # (expected, earliest, latest) s of back again, the model's before the run
     model_error_s: float | None = None     # the model's expected error before the run
     ladder: tuple | None = None            # still waiting: (retransmissions seen, all in the model's ladder)
+    measured_by: str = ""                  # a cell the lab's probe ran in the driver's stead: says so
 
     @property
     def still_waiting(self):
@@ -82,7 +83,7 @@ def row(cell, cure, yours_back):
                None if back is None or yours_back is None else round(yours_back - back, 1),
                saturation.late_share(cell), late_report.kernel_in_window(cell), cell.get("report"),
                _window(cure.get("back")), error_model.get("expected_s"),
-               (ladder["seen"], ladder["in_model"]) if ladder else None)
+               (ladder["seen"], ladder["in_model"]) if ladder else None, cure.get("measured_by", ""))
 
 
 def rank(summary, replay):
