@@ -3,6 +3,7 @@ independently of the harness's own model (harness/measure/kernel_model.py): the 
 from tests/simulator, written apart from it; every allowance around them is the facts' own, each
 written there beside the measurement that set it."""
 from tests.simulator.kernel import Blackholed
+from tests.simulator.wheel import slot_jiffies
 
 # docs/facts/kernel.md's table: tcp_retries2 -> (budget s, first unanswered send to ETIMEDOUT on a veth
 # path at a 204 ms base RTO: low, high), the rules' figures (tests/simulator) beside the lab's measurements.
@@ -32,7 +33,8 @@ MOST_BASE_RTO_S = 0.216
 REPORT_LATE_S = 0.12
 # docs/facts/kernel.md, "What the tests allow": where the run's own witness (ss) shows when the kernel
 # gave up, the client's report is held to this instead: a busy make test's probe (three labs on two
-# cores, 2026-12-03) reported its kernel's ETIMEDOUT 0.03-1.03 s after it (r3, r8-ut5000, r5, r8).
+# cores, 2026-12-03) reported its kernel's ETIMEDOUT 0.03-1.03 s after it (r3, r8-ut5000, r5, r8), as
+# a witness that read the timer's armed expiry as the end: up to a wheel slot of that is the kernel's.
 REPORT_LAG_S = 1.1
 # ... and in a guest under QEMU's emulation (TCG, two vCPUs: docs/facts/guest.md): a replay's probes
 # reported 0.02-2.18 s after their kernels gave up (examples/incident-defaults, 2026-12-03, twice).
@@ -97,12 +99,18 @@ def user_timeout_bounds(user_timeout_s, lead_s, base_rto_s=None):
     """ETIMEDOUT ~ the first RTO (0.2-0.4 s: docs/facts/kernel.md) + U, the last timer clamped to what
     is left of U (the rules' latest), from a send up to lead_s after the fault, reported up to
     REPORT_LATE_S after it; unmeasured, the base RTO may be any the facts allow (204-216 ms). The
-    soonest is the facts' 0.2 s: a clean clone's make test saw two 3000 ms sockets' kernels end 3.31
-    s after their sends, before the rules' two base RTOs (3.41 s)."""
+    soonest is the facts' first RTO, 0.2 s, before the rules' two base RTOs (3.41 s at U 3 s)."""
     spans = [rules_span(15, rto, user_timeout_s) for rto in ((base_rto_s,) if base_rto_s else
                                                                (TABLE_RTO_S, MOST_BASE_RTO_S))]
     soonest = min(min(s for s, _ in spans), user_timeout_s + FIRST_RTO_S[0])
     return soonest - 0.05, max(s for _, s in spans) + lead_s + REPORT_LATE_S
+
+
+def wheel_slot_s(delay_s):
+    """How late the timer wheel may fire a timer armed delay_s ahead: one slot of its level
+    (docs/facts/kernel.md). ss shows the time left to the expiry a timer was armed for, so a
+    timer ss saw due at t fired between t and t plus this."""
+    return slot_jiffies(max(1, round(delay_s * HZ))) / HZ
 
 
 def assert_within(value, bounds, what):

@@ -3,7 +3,12 @@
 it sent the client, stamped by the kernel). Times come from the wire, not the log: the log's end
 of a session is its accept date plus its total time on HAProxy's own clock, which fell 0.109 s
 behind the wall clock on a busy CI machine (the end it logged came before the command that caused
-it had started)."""
+it had started), and 1.15 s behind on another (a clean clone's make test, 2026-12-03, three labs on
+two cores, the fault step 4.6 s long: `timeout server 10s` closed the session 10.94 s after the
+fault on the wire, 10.84 s after the probe's request, while the log put its end at 9.80 s).
+HAProxy's clock.c says why: after a poll that returns later than its timeout + 100 ms, HAProxy
+takes it for a jump of the system's clock and advances its own by the poll's timeout only, so
+a process held off the CPU loses the rest, and its timers fire that much later on the wall."""
 from harness.measure import haproxy_log
 from harness.signals.proxy import ProxySessions, proxy_capture
 from harness.topology import SERVICE_PORTS
@@ -24,6 +29,12 @@ def sent_to(run, director, cell):
     """The flags of each FIN/RST the director sent the connection the cell's summary names: 'F.', 'R', ..."""
     client = f"{client_address(run, cell['cell'])}:{cell['proxy']['client_port']}"
     return [segment.flags for segment in closes_to(run, director, client)]
+
+
+def clock_lost(session, closed_t):
+    """How far HAProxy's clock had fallen behind the wall when it closed the session: the wire's
+    close (tcpdump) less the end it logged on its own clock; 0 when the log is not behind."""
+    return max(0.0, closed_t - session.ended_t)
 
 
 def closed_on_wire(run, director, session):

@@ -47,7 +47,8 @@ class Retransmissions(Signal):
             return {}
         path = record.context.run.ss_samples(record.cell.namespace)
         times = [s.t for samples in ss_log.by_port(path).values() for s in samples] if path.exists() else []
-        bracket = kernel_gave_up.due_bracket(record.caught_connection_samples, times)
+        bracket = kernel_gave_up.ended_bracket(record.caught_connection_samples, times, record.context.hz,
+                                               record.cell.knob("tcp_user_timeout_ms"))
         found = kernel_gave_up.part(bracket, t_fault, outcome.detect_s,
                                     lambda earliest, latest: window.meets(earliest, latest, outcome.sent_s))
         return {"kernel": found} if found else {}

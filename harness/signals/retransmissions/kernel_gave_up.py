@@ -3,16 +3,24 @@ retransmission timer ss saw on the connection the fault caught, the connection g
 next read after that timer was due, a read that came before the next timer would have (pure; tests/kernel_witness.py holds the lab's runs to
 the same kernel timers by its own reading). Beside the client's report, it splits a late error in
 two: the kernel in its window, the client's wakeup and report after it."""
-from ...measure import ss_log
+from ...measure import kernel_model, ss_log
 from .record import KernelPart
 
 
-def due_bracket(samples, sample_times):
-    """(earliest, latest) lab-clock times the last retransmission timer on the connection was due,
+def ended_bracket(samples, sample_times, hz=kernel_model.HZ, user_timeout_ms=0):
+    """(earliest, latest) lab-clock times the last retransmission timer on the connection fired,
     if the connection's samples end with that timer and ss read the namespace again after it was
     due and before the next timer (the RTO doubled) would have been: the connection was gone by
     then, so that timer ended it. None otherwise (ss stood still past the next timer, or never saw
-    one). sample_times: when ss read the connection's namespace, any socket."""
+    one). sample_times: when ss read the connection's namespace, any socket. ss shows the time
+    left to the expiry the timer was armed for; the timer wheel fires it up to one slot of its
+    level later (docs/facts/kernel.md), so the firing's bracket reaches that much past the due.
+    With TCP_USER_TIMEOUT the kernel arms its last timer for what is left of U, shorter than the
+    doubled RTO and maybe too short for ss to see: the last timer ss saw need not be the one that
+    ended it, so no end is claimed (a replay's 3000 ms socket: the timer ss saw due at 2.05 s, the
+    error at 4.25 s, U's end)."""
+    if user_timeout_ms:
+        return None
     if not samples or not samples[-1].timer.startswith("on,"):
         return None
     earliest, latest = ss_log.retransmit_due_bracket(samples)
@@ -23,7 +31,7 @@ def due_bracket(samples, sample_times):
     next_timer = latest + 2 * samples[-1].rto_ms / 1000
     if not any(latest <= t < next_timer for t in sample_times):
         return None
-    return due, latest
+    return due, latest + kernel_model.timer_slack_s(samples[-1].rto_ms / 1000, hz)
 
 
 def part(bracket, t_fault, detect_s, in_window) -> KernelPart | None:
