@@ -8,7 +8,7 @@ from harness.signals.data import ledger
 from harness.signals.machine import machine_cpu
 
 from tests.control_plane_contract import check_changes
-from tests.kernel_facts import REPORT_LAG_S, SEND_STAMP_S, assert_within, blackhole_bounds
+from tests.kernel_facts import REPORT_LAG_S, SEND_STAMP_S, assert_meets, assert_within, blackhole_bounds
 from tests.scenarios.conftest import assert_waited, cells
 
 
@@ -66,8 +66,8 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
     # the run's own reading of when r5's kernel gave up (ss: its last timer, then the connection
     # gone) lies in docs/facts/kernel.md's range from the send, and the client reported after it
     r5 = by_name["r5"]
-    kernel_end = r5["kernel"]["gave_up_s"][0] - r5["probe"]["sent_s"]
-    assert_within(kernel_end, blackhole_bounds(5, SEND_STAMP_S, r5["predicted"]["base_rto_s"]), "r5's kernel (ss)")
+    kernel_end = tuple(t - r5["probe"]["sent_s"] for t in r5["kernel"]["gave_up_s"])
+    assert_meets(kernel_end, blackhole_bounds(5, SEND_STAMP_S, r5["predicted"]["base_rto_s"]), "r5's kernel (ss)")
     assert r5["probe"]["detect_s"] >= r5["kernel"]["gave_up_s"][0], r5["kernel"]
     for cell in by_name.values():
         assert_within_model(cell)
