@@ -5,6 +5,7 @@ through one failover in the guest, each client's error bounded by the kernel's n
 from the run. PyMySQL (the lab's probe) keeps the guest light: five JVMs in a two-vCPU emulated
 guest reported their errors 0.6-1.8 s after the kernel or their timers had ended the wait."""
 import io
+import itertools
 from pathlib import Path
 
 import pytest
@@ -48,8 +49,14 @@ def test_a_short_incident_is_replayed_with_its_cures_ranked(guest, tmp_path):
     # the ranking, from the run's own figures, in the model's order bar the machine's noise; keepalive, which
     # the model says saves nothing on a busy connection, was ranked and not run
     assert "keepalive-5-1-3" not in by_name and any(line.startswith("not run: SO_KEEPALIVE") for line in replay.lines())
-    assert ranked.cures[0].cell == "pair" and ranked.cures[0].saved_s > 5 and ranked.yours.back_s is not None
-    assert all(r.model_back is not None for r in ranked.cures)
+    assert ranked.yours.back_s is not None and all(r.model_back is not None for r in ranked.cures)
+    assert next(r for r in ranked.cures if r.cell == "pair").saved_s > 5
+    # measured in the model's order wherever the model's windows part two cures: where they overlap,
+    # each director's check phase decides (a run here: the pair back at 6.35 s, its director noticing
+    # at 5.6 s; the user timeout's at 4.88 s, its director at 3.7 s; both in the model's 3.0-7.9 s)
+    for a, b in itertools.permutations(ranked.cures, 2):
+        if a.model_back[2] < b.model_back[1]:
+            assert a.back_s is not None and (b.back_s is None or a.back_s <= b.back_s), (a.cell, a.back_s, a.model_back, b.cell, b.back_s, b.model_back)
     text = page.read_text()
     assert "Your clients hung" in text and "keepalived.conf:3: delay_loop 2" in text
     assert (run.path / "incident" / "sysctl.txt").exists() and (run.path / "replay.json").exists()
