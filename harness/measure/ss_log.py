@@ -113,10 +113,11 @@ def first_connection(samples):
     return own
 
 
-def nothing_unacked_after(samples, t, hold_s=2.0):
-    """A connection still there hold_s after t on which ss never saw a retransmission timer after t:
-    nothing it sent went unacknowledged, so nothing of it is resent."""
-    after = [s for s in samples if s.t > t]
+def nothing_unacked_after(samples, t, hold_s=2.0, until=None):
+    """A connection still there hold_s after t on which ss never saw a retransmission timer after t
+    (and before until, when given: a partition healed, the connection's traffic goes on): nothing
+    it sent went unacknowledged, so nothing of it is resent."""
+    after = [s for s in samples if s.t > t and (until is None or s.t < until)]
     return bool(after) and after[-1].t > t + hold_s and not any(s.timer.startswith("on") for s in after)
 
 

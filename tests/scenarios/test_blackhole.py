@@ -6,10 +6,14 @@ import pytest
 from harness.databases import DATABASES
 from harness.signals.data import ledger
 from harness.signals.machine import machine_cpu
+from harness.store import RunDir
 
 from tests.control_plane_contract import check_changes
 from tests.kernel_facts import REPORT_LAG_S, SEND_STAMP_S, assert_meets, assert_within, blackhole_bounds
+from tests.kernel_witness import answer_lost_in_flight
 from tests.scenarios.conftest import assert_waited, cells
+
+PARTITION_S = 20                # scenarios/iptables-drop.yaml: the partition's wait before the heal
 
 
 def assert_within_kernel_budget(cell, retries2):
@@ -131,14 +135,23 @@ def cpu_ticks_here():
 
 
 def test_iptables_drop_errors_only_where_the_budget_is_shorter_than_the_partition(run_scenario):
-    summary, _ = run_scenario("iptables-drop", warmup_s=3)
+    summary, path = run_scenario("iptables-drop", warmup_s=3)
     by_name = cells(summary)
-    assert_within_kernel_budget(by_name["r3"], 3)
-    assert_within_model(by_name["r3"])
-    assert by_name["r3"]["probe"]["error"] == "MYSQL_2013"
+    r3, t_fault = by_name["r3"]["probe"], summary["fault"]["t"]
+    if r3["error"] is None and answer_lost_in_flight(RunDir(path), "r3", t_fault, t_fault + r3["recover_s"]):
+        # the primary had acknowledged the request before the drop and its answer was dropped (ss: no
+        # retransmission timer on the client's socket through the stall): the client had nothing
+        # unacknowledged, its budget nothing to count; the answer came with the primary's own
+        # retransmission after the heal (a CI make test: back 26.9 s after the fault)
+        print(f"r3: its answer was lost in flight; back {r3['recover_s']} s after the fault")
+        assert r3["recover_s"] >= PARTITION_S, r3
+    else:
+        assert_within_kernel_budget(by_name["r3"], 3)
+        assert_within_model(by_name["r3"])
+        assert r3["error"] == "MYSQL_2013"
     r15 = by_name["r15"]["probe"]
     assert r15["detect_s"] is None, "the default budget outlasts a 20 s partition: no error"
-    assert r15["recover_s"] is not None and r15["recover_s"] >= 20, "it resumes only after the heal"
+    assert r15["recover_s"] is not None and r15["recover_s"] >= PARTITION_S, "it resumes only after the heal"
 
 
 @pytest.mark.slow
