@@ -4,60 +4,140 @@
   lb_changed: "03:13:05"      # when the load balancer took it out (optional)
   first_error: "03:28:10"     # the application's first error (optional)
   recovered: "03:28:40"       # when it worked again
-Times are HH:MM[:SS[.fff]] of one day (a later time before `died` is the next day) or seconds
-after the death (`recovered: 940`). Any other key is refused with its name."""
+Times as logs write them (timeline_clock.py: ISO 8601 with a date and zone, syslog's, a time of
+day), or seconds after the death (`recovered: 940`). The keys operators write for the same moments
+(`backend_died`, `lb_removed_backend`, `app_first_error`, `app_recovered`, ...) are read as these;
+any other key is refused at its line, with the nearest key when one is near. A change before the
+death, or a recovery before the first error, is refused at its line."""
 import dataclasses
+import difflib
 import re
 
 import yaml
 
 from ..errors import InvalidInput
+from . import timeline_clock
 
 KEYS = ("died", "lb_changed", "first_error", "recovered")
-CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?$")
+ALIASES = {
+    "died": ("died", "death", "dead", "backend_died", "backend_dead", "backend_down", "primary_died", "primary_down",
+             "server_died", "server_down", "db_died", "db_down", "database_died", "database_down", "master_died",
+             "failed", "failure", "crashed", "outage_start", "incident_start"),
+    "lb_changed": ("lb_changed", "lb_change", "lb_removed", "lb_removed_backend", "lb_noticed", "lb_failover",
+                   "backend_removed", "server_removed", "director_changed", "keepalived_removed", "haproxy_down",
+                   "vip_moved", "failover", "failover_done", "promoted", "promotion"),
+    "first_error": ("first_error", "app_first_error", "application_first_error", "first_failure", "errors_began",
+                    "errors_started", "app_errors_began", "app_error", "first_alert", "alert"),
+    "recovered": ("recovered", "app_recovered", "application_recovered", "recovery", "back", "app_back",
+                  "restored", "worked_again", "resolved", "errors_stopped", "incident_end", "outage_end"),
+}
+MEANING = {alias: key for key, aliases in ALIASES.items() for alias in aliases}
+WORDS = {"lb_changed": "the load balancer changed", "first_error": "the application's first error",
+         "recovered": "the application worked again"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    key: str              # the timeline's own: one of KEYS
+    written: str          # the key as the operator wrote it
+    value: str
+    line: int
 
 
 @dataclasses.dataclass(frozen=True)
 class Timeline:
     source: str
     after_death_s: tuple = ()            # ((key, seconds after `died`), ...)
+    entries: tuple = ()                  # Entry, ... of every key read, `died` first
 
     def get(self, key):
         return dict(self.after_death_s).get(key)
 
     def lines(self):
-        words = {"lb_changed": "the load balancer changed", "first_error": "the application's first error",
-                 "recovered": "the application worked again"}
-        return [f"{self.source}: {words[key]} {seconds:.0f} s after the death" for key, seconds in self.after_death_s]
+        said = {entry.key: entry for entry in self.entries}
+        out = []
+        for key, seconds in self.after_death_s:
+            entry = said.get(key)
+            where = f"{self.source}:{entry.line}: {entry.written}: {entry.value}: " if entry else f"{self.source}: "
+            out.append(f"{where}{WORDS[key]} {seconds:.0f} s after the death")
+        return out
 
 
 def parse(text, source="incident.yaml"):
+    entries = _entries(text, source)
+    by_key = {}
+    for entry in entries:
+        if entry.key in by_key:
+            first = by_key[entry.key]
+            raise InvalidInput(f"{source}:{entry.line}: {entry.written}: the same moment as `{first.written}` at line "
+                               f"{first.line} (both are the timeline's `{entry.key}`): keep one")
+        by_key[entry.key] = entry
+    if "died" not in by_key:
+        raise InvalidInput(f"{source}: no time of the death: a line `died: 03:12:04` (or backend_died:, ...); "
+                           f"the others are optional: {', '.join(KEYS[1:])}")
+    died = by_key["died"]
+    death = _moment(died, source)
+    found = [(key, _after(by_key[key], death, source)) for key in KEYS[1:] if key in by_key]
+    _in_order(dict(found), by_key, source)
+    return Timeline(source, tuple(found), tuple(by_key[key] for key in KEYS if key in by_key))
+
+
+def _entries(text, source):
     try:
-        raw = yaml.load(text, Loader=yaml.BaseLoader)    # every value a string: YAML 1.1 reads 03:12:00 as 11520
+        root = yaml.compose(text, Loader=yaml.BaseLoader)    # every value a string: YAML 1.1 reads 03:12:00 as 11520
     except yaml.YAMLError as exc:
         raise InvalidInput(f"{source}: not valid YAML: {str(exc).splitlines()[0]}") from None
-    if not isinstance(raw, dict) or "died" not in raw:
-        raise InvalidInput(f"{source}: a mapping with at least `died:` (and {', '.join(KEYS[1:])})")
-    unknown = sorted(set(map(str, raw)) - set(KEYS))
-    if unknown:
-        raise InvalidInput(f"{source}: {unknown[0]}: not a timeline key ({', '.join(KEYS)})")
-    died = _clock(raw["died"], source, "died")
-    found = []
-    for key in KEYS[1:]:
-        if key in raw:
-            value = raw[key]
-            if isinstance(value, str) and re.fullmatch(r"\d+(\.\d+)?", value.strip()):
-                seconds = float(value)
-            else:
-                seconds = (_clock(value, source, key) - died) % 86_400
-            if not 0 <= seconds <= 86_400:
-                raise InvalidInput(f"{source}: {key}: {value!r} is not within a day after the death")
-            found.append((key, seconds))
-    return Timeline(source, tuple(found))
+    if not isinstance(root, yaml.MappingNode):
+        raise InvalidInput(f"{source}: a mapping of moments to times, e.g. `died: 03:12:04` and "
+                           f"`recovered: 03:28:40`, one per line")
+    entries = []
+    for key_node, value_node in root.value:
+        line = key_node.start_mark.line + 1
+        written = str(key_node.value)
+        key = MEANING.get(_normal(written))
+        if not isinstance(key_node, yaml.ScalarNode) or key is None:
+            raise InvalidInput(f"{source}:{line}: {written}: not a moment the timeline knows{_did_you_mean(written)}")
+        if not isinstance(value_node, yaml.ScalarNode) or not value_node.value.strip():
+            raise InvalidInput(f"{source}:{line}: {written}: a time ({timeline_clock.FORMATS}) or seconds after the death")
+        entries.append(Entry(key, written, value_node.value.strip(), line))
+    return entries
 
 
-def _clock(value, source, key):
-    m = CLOCK.match(str(value).strip())
-    if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59 or float(m.group(3) or 0) >= 60:
-        raise InvalidInput(f"{source}: {key}: {value!r} is not a time of day (HH:MM[:SS])")
-    return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3) or 0)
+def _normal(key):
+    return re.sub(r"[\s\-.]+", "_", key.strip().lower())
+
+
+def _did_you_mean(written):
+    near = difflib.get_close_matches(_normal(written), list(MEANING), n=1, cutoff=0.75)
+    if near:
+        return f"; did you mean {near[0]} (the timeline's `{MEANING[near[0]]}`)?"
+    return f" ({', '.join(KEYS)}, or the names logs give them: backend_died, lb_removed_backend, app_first_error, ...)"
+
+
+def _moment(entry, source):
+    moment = timeline_clock.read(entry.value)
+    if moment is None:
+        raise InvalidInput(f"{source}:{entry.line}: {entry.written}: {entry.value!r} is not a time "
+                           f"({timeline_clock.FORMATS})")
+    return moment
+
+
+def _after(entry, death, source):
+    if re.fullmatch(r"\d+(\.\d+)?", entry.value):
+        seconds = float(entry.value)
+    else:
+        seconds = timeline_clock.seconds_after(_moment(entry, source), death)
+    if seconds < 0:
+        raise InvalidInput(f"{source}:{entry.line}: {entry.written}: {entry.value} is {-seconds:.0f} s before the "
+                           f"death: a timeline's moments come after it")
+    if seconds > 86_400:
+        raise InvalidInput(f"{source}:{entry.line}: {entry.written}: {entry.value!r} is not within a day after the death")
+    return seconds
+
+
+def _in_order(after, by_key, source):
+    if "first_error" in after and "recovered" in after and after["recovered"] < after["first_error"]:
+        recovered, first = by_key["recovered"], by_key["first_error"]
+        raise InvalidInput(f"{source}:{recovered.line}: {recovered.written}: {recovered.value} "
+                           f"({after['recovered']:.0f} s after the death) comes before the first error "
+                           f"({first.written} at line {first.line}, {after['first_error']:.0f} s): one of them is wrong")
