@@ -60,6 +60,9 @@ class SysctlDump:
 def parse(text, source="sysctl.txt"):
     by_sysctl = {knob.sysctl: key for key, knob in SYSCTL_KNOBS.items()}
     release, cell, director, not_modelled, no_bearing, notes, others = None, [], [], [], [], [], 0
+    # key -> (line, value) of the settings the lab reads: `sysctl -a` prints each once (some others,
+    # kernel.core_modes on 7.3, a line per value)
+    seen = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.lstrip().startswith(("#", ";")):
             continue
@@ -70,6 +73,13 @@ def parse(text, source="sysctl.txt"):
         if not m:
             raise InvalidInput(f"{source}:{number}: {raw.strip()[:60]!r}: not `key = value` (the output of sysctl -a)")
         key, value = m.group(1).replace("/", "."), m.group(2)
+        if key in seen:
+            line, first = seen[key]
+            same = "the same value" if first == value else f"{first!r} there, {value!r} here"
+            raise InvalidInput(f"{source}:{number}: {key}: set again (line {line}: {same}); `sysctl -a` prints a "
+                               "setting the lab reads once: keep the line the machine had")
+        if key == "kernel.osrelease" or key in by_sysctl or key in DIRECTOR:
+            seen[key] = (number, value)
         if key == "kernel.osrelease":
             release = value
         elif key in by_sysctl:

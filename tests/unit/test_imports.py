@@ -43,6 +43,10 @@ def test_a_dump_gives_the_cells_knobs_the_directors_and_names_the_rest():
     ("net.ipv4.tcp_retries2 15", "dump.txt:2: 'net.ipv4.tcp_retries2 15': not `key = value`"),
     ("net.ipv4.tcp_retries2 = 0", "dump.txt:2: net.ipv4.tcp_retries2: 0 is outside what the kernel takes (1-255)"),
     ("net.ipv4.tcp_retries2 = five", "dump.txt:2: net.ipv4.tcp_retries2: 'five' is not a whole number"),
+    # a key twice (an edited dump): the answer would move from 938 s to 13 s on which line came last
+    ("net.ipv4.tcp_retries2 = 15\nnet.ipv4.tcp_retries2 = 5",
+     "dump.txt:3: net.ipv4.tcp_retries2: set again (line 2: '15' there, '5' here)"),
+    ("kernel.osrelease = 6.12.1", "dump.txt:2: kernel.osrelease: set again (line 1: the same value)"),
 ])
 def test_a_malformed_dump_line_is_refused_with_file_and_line(line, says):
     with pytest.raises(InvalidInput, match=f"^{re.escape(says)}"):
