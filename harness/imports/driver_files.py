@@ -45,6 +45,8 @@ def hikari_properties(text, source="hikari.properties"):
         elif name in CLIENTS["hikari"].settings:
             settings.append((name, _setting("hikari", name, value, source, number)))
         else:
+            driver_url.refuse_near_miss(name, value, CLIENTS["hikari"].settings, CLIENTS["hikari"].library,
+                                        f"{source}:{number}")
             not_modelled.append((key, value))
     if url is not None:
         settings = [*((n, v) for n, v in url.settings if n not in dict(settings)), *settings]
@@ -65,6 +67,7 @@ def mysql2_json(text, source="mysql2.json"):
         if name in CLIENTS["node"].settings:
             settings.append((name, _setting("node", name, text_value, source, name)))
         else:
+            driver_url.refuse_near_miss(name, text_value, CLIENTS["node"].settings, CLIENTS["node"].library, source)
             not_modelled.append((name, text_value))
     return driver_url.DriverImport(source, "node", tuple(settings), not_modelled=tuple(not_modelled))
 

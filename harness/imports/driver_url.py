@@ -5,8 +5,11 @@ documentation writes it:
   Go            user:pass@tcp(host:3306)/db?readTimeout=2s&timeout=1s   (go-sql-driver/mysql's DSN)
   SQLAlchemy    mysql+pymysql://user:pass@host:3306/db?read_timeout=3   (its query goes to PyMySQL's
                 connect(): read_timeout is the lab probe's read timeout)
-A parameter is used (a setting the client's table has), or named as not modelled; never dropped."""
+A parameter is used (a setting the client's table has), or named as not modelled; never dropped. A
+parameter that is a near miss of a setting the lab reads (socketTimout) is refused with that setting:
+read as "not modelled", the answer would silently be the driver's default's."""
 import dataclasses
+import difflib
 import re
 from urllib.parse import parse_qsl, unquote
 
@@ -80,6 +83,7 @@ def _sqlalchemy(url, source):
         if name in PYMYSQL:
             cell.append((PYMYSQL[name], _seconds(name, value, source)))
         else:
+            refuse_near_miss(name, value, PYMYSQL, "PyMySQL", source)
             not_modelled.append((name, value))
     return DriverImport(source, "pymysql", cell=tuple(cell), not_modelled=tuple(not_modelled))
 
@@ -93,8 +97,16 @@ def _with_params(client, query, source):
             except SettingsError as exc:
                 raise InvalidInput(f"{source}: {exc}") from None
         else:
+            refuse_near_miss(name, value, CLIENTS[client].settings, CLIENTS[client].library, source)
             not_modelled.append((name, value))
     return DriverImport(source, client, tuple(settings), not_modelled=tuple(not_modelled))
+
+
+def refuse_near_miss(name, value, settings, library, source):
+    lower = {setting.lower(): setting for setting in settings}
+    near = difflib.get_close_matches(name.lower(), list(lower), n=1, cutoff=0.85)
+    if near:
+        raise InvalidInput(f"{source}: {name}={value}: not a setting of {library}; did you mean {lower[near[0]]}?")
 
 
 def _query(query, source):

@@ -42,6 +42,13 @@ def test_mysql2s_options_object():
     assert [n for n, _ in found.not_modelled] == ["host", "user", "database"]
     with pytest.raises(InvalidInput, match="not JSON"):
         driver_files.mysql2_json("{host: x}")
+    with pytest.raises(InvalidInput, match="connectTimout=3000: not a setting of .*; did you mean connectTimeout"):
+        driver_files.mysql2_json('{"connectTimout": 3000}')
+
+
+def test_a_near_miss_in_a_pools_file_is_refused_at_its_line():
+    with pytest.raises(InvalidInput, match=r"hikari.properties:2: conectionTimeout=3000: .*did you mean connectionTimeout"):
+        driver_files.hikari_properties("jdbcUrl=jdbc:mysql://db/app\nconectionTimeout=3000\n")
 
 
 def test_connector_cs_option_file():
