@@ -2,12 +2,13 @@
 (sysctl_dump.py), a driver's connection string (driver_url.py), keepalived.conf with its includes
 (keepalived_tree.py, keepalived_import.py), haproxy.cfg (haproxy_import.py) and the incident's
 timeline (timeline.py). `from_dir`
-reads an incident's folder; a file there the lab does not read is named, never passed over."""
+reads an incident's folder, each file by its name or, named otherwise, by its content (sniff.py);
+a file there the lab does not read is named with what it looks like, never passed over."""
 import dataclasses
 from pathlib import Path
 
 from ..errors import InvalidInput
-from . import driver_files, driver_url, haproxy_import, keepalived_import, sysctl_dump, timeline
+from . import driver_files, driver_url, haproxy_import, keepalived_import, keepalived_tree, sniff, sysctl_dump, timeline
 
 DRIVER_FILES = ("driver.url", "hikari.properties", "mysql2.json", "my.cnf")
 TEXT_READERS = {"sysctl.txt": sysctl_dump.parse, "driver.url": driver_url.parse,
@@ -25,7 +26,8 @@ class Incident:
     keepalived: keepalived_import.KeepalivedImport = None
     incident_times: timeline.Timeline = None   # incident.yaml
     haproxy: haproxy_import.HaproxyImport = None
-    unread: tuple = ()            # files in the folder the lab does not read (yet)
+    unread: tuple = ()            # (file, what it looks like) of the files in the folder the lab does not read
+    known_as: tuple = ()          # (file, reader name, what it is) of the files read by their content
 
     def lines(self):
         out = (self.sysctl.lines() if self.sysctl else []) + (self.driver.lines() if self.driver else [])
@@ -34,8 +36,8 @@ class Incident:
         if self.haproxy:
             out += self.haproxy.lines()
         out += self.incident_times.lines() if self.incident_times else []
-        return out + [f"{self.folder}/{name}: not read: the lab reads {', '.join(READERS)} from an incident's folder"
-                      for name in self.unread]
+        known = [f"{self.folder}/{name}: read as {what} ({reader}), by its content" for name, reader, what in self.known_as]
+        return known + out + [f"{self.folder}/{name}: not read: {looks}" for name, looks in self.unread]
 
     def explain_words(self):
         words = [f"{key.upper()}={value}" for key, value in (self.sysctl.cell if self.sysctl else ())
@@ -50,24 +52,52 @@ def from_dir(folder):
     path = Path(folder)
     if not path.is_dir():
         raise InvalidInput(f"FROM={folder}: no such directory")
-    found = {name: _read(path / name, f"{folder.rstrip('/')}/{name}") for name in READERS if (path / name).is_file()}
-    if not found:
-        raise InvalidInput(f"FROM={folder}: none of {', '.join(READERS)} in it")
-    unread = tuple(sorted(p.name for p in path.iterdir() if p.is_file() and p.name not in READERS
-                          and p.suffix != ".md"))
-    directors = [name for name in DIRECTOR_FILES if name in found]
+    files, known_as, unread = _by_kind(path, folder.rstrip("/"))
+    if not files:
+        raise InvalidInput(f"FROM={folder}: none of its files is a sysctl dump, a keepalived.conf or haproxy.cfg, a "
+                           "driver's settings or a timeline" + "".join(f"; {name}: {looks}" for name, looks in unread))
+    directors = [files[name].name for name in DIRECTOR_FILES if name in files]
     if len(directors) > 1:
         raise InvalidInput(f"FROM={folder}: {' and '.join(directors)}: one director in front of the database at a time")
-    drivers = [name for name in DRIVER_FILES if name in found]
+    drivers = [name for name in DRIVER_FILES if name in files]
     if len(drivers) > 1:
-        raise InvalidInput(f"FROM={folder}: {' and '.join(drivers)}: one application's driver at a time")
+        raise InvalidInput(f"FROM={folder}: {' and '.join(files[name].name for name in drivers)}: one application's "
+                           "driver at a time")
+    found = {reader: _read(file, f"{folder.rstrip('/')}/{file.name}", reader) for reader, file in files.items()}
     return Incident(folder.rstrip("/"), found.get("sysctl.txt"), found[drivers[0]] if drivers else None,
-                    found.get("keepalived.conf"), found.get("incident.yaml"), found.get("haproxy.cfg"), unread)
+                    found.get("keepalived.conf"), found.get("incident.yaml"), found.get("haproxy.cfg"), unread,
+                    known_as)
 
 
-def _read(path, source):
-    if path.name == "keepalived.conf":
+def _by_kind(path, shown):
+    """({reader name: file}, ((file, reader, what), ...) read by content, ((file, what it looks like), ...)
+    not read). A file named as a reader is that reader's; any other file is told by its content. A file
+    a keepalived.conf includes is part of it, not a second configuration."""
+    candidates, whats, unread = {}, {}, []
+    for file in sorted(p for p in path.iterdir() if p.is_file() and p.suffix != ".md"):
+        reader, what = (file.name, None) if file.name in READERS else sniff.kind(file.read_text(errors="replace"))
+        if reader is None:
+            unread.append((file.name, what))
+            continue
+        candidates.setdefault(reader, []).append(file)
+        whats[file] = what
+    included = {f for file in candidates.get("keepalived.conf", []) for f in keepalived_tree.included_files(file)}
+    files, known_as = {}, []
+    for reader, found in candidates.items():
+        found = [file for file in found if file.resolve() not in included]
+        if len(found) > 1:
+            raise InvalidInput(f"FROM={shown}: {' and '.join(f.name for f in found)} are each {sniff.WHAT[reader]}: "
+                               "one at a time (move the others out of the folder)")
+        if found:
+            files[reader] = found[0]
+            if whats[found[0]]:
+                known_as.append((found[0].name, reader, whats[found[0]]))
+    return files, tuple(known_as), tuple(unread)
+
+
+def _read(path, source, reader):
+    if reader == "keepalived.conf":
         return keepalived_import.read(path)
-    if path.name == "haproxy.cfg":
+    if reader == "haproxy.cfg":
         return haproxy_import.read(path)
-    return TEXT_READERS[path.name](path.read_text(errors="replace"), source)
+    return TEXT_READERS[reader](path.read_text(errors="replace"), source)

@@ -46,7 +46,13 @@ def _text(value):
 
 
 def parse(text, source="driver.url"):
-    url = " ".join(text.split())
+    """One connection string; lines starting with # are comments."""
+    lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)
+             if line.strip() and not line.lstrip().startswith("#")]
+    if len(lines) > 1:
+        raise InvalidInput(f"{source}: lines {lines[0][0]} and {lines[1][0]}: {len(lines)} connection strings; the lab "
+                           "answers for one application's driver at a time: keep one here (a folder per application)")
+    url = " ".join(lines[0][1].split()) if lines else ""
     if not url:
         raise InvalidInput(f"{source}: empty: give a JDBC URL, a Go DSN or a SQLAlchemy URL")
     if url.startswith("jdbc:"):

@@ -80,6 +80,20 @@ def _lines(text, source, folder, depth):
             yield where, words
 
 
+def included_files(path, depth=0):
+    """The files a keepalived.conf includes, and theirs (resolved paths): an incident's folder
+    holds them beside it. A pattern that matches nothing is parse_file's to refuse."""
+    found = set()
+    for line in Path(path).read_text(errors="replace").splitlines():
+        words = _words(line)
+        if words[:1] == ["include"] and len(words) == 2 and depth < MAX_INCLUDE_DEPTH:
+            pattern = words[1].strip('"')
+            pattern = pattern if Path(pattern).is_absolute() else str(Path(path).parent / pattern)
+            for name in glob.glob(pattern):
+                found |= {Path(name).resolve()} | included_files(name, depth + 1)
+    return found
+
+
 def _words(line):
     words = []
     for token in TOKEN.findall(line):

@@ -94,7 +94,7 @@ def _entries(text, source):
     for key_node, value_node in root.value:
         line = key_node.start_mark.line + 1
         written = str(key_node.value)
-        key = MEANING.get(_normal(written))
+        key = MEANING.get(normal(written))
         if not isinstance(key_node, yaml.ScalarNode) or key is None:
             raise InvalidInput(f"{source}:{line}: {written}: not a moment the timeline knows{_did_you_mean(written)}")
         if not isinstance(value_node, yaml.ScalarNode) or not value_node.value.strip():
@@ -103,12 +103,12 @@ def _entries(text, source):
     return entries
 
 
-def _normal(key):
+def normal(key):
     return re.sub(r"[\s\-.]+", "_", key.strip().lower())
 
 
 def _did_you_mean(written):
-    near = difflib.get_close_matches(_normal(written), list(MEANING), n=1, cutoff=0.75)
+    near = difflib.get_close_matches(normal(written), list(MEANING), n=1, cutoff=0.75)
     if near:
         return f"; did you mean {near[0]} (the timeline's `{MEANING[near[0]]}`)?"
     return f" ({', '.join(KEYS)}, or the names logs give them: backend_died, lb_removed_backend, app_first_error, ...)"

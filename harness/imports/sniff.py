@@ -1,0 +1,73 @@
+"""What a file in an incident's folder holds, told by its content whatever its name: the name of
+the reader (imports.READERS) whose format it is, or None with what it looks like. An operator's
+folder holds `sysctl-a.txt`, `client.txt`, `lb.conf` as often as the names the lab gives them."""
+import json
+import re
+
+import yaml
+
+from . import timeline
+
+SYSCTL_LINE = re.compile(r"^\s*[a-z0-9_]+(?:[./][A-Za-z0-9_\-*]+)+\s*=")
+KEEPALIVED = re.compile(r"^\s*(virtual_server|virtual_server_group|real_server|vrrp_instance|vrrp_script|global_defs)"
+                        r"\b", re.MULTILINE)
+HAPROXY_SECTION = re.compile(r"^\s*(backend|listen|frontend|defaults)\b", re.MULTILINE)
+HAPROXY_SERVER = re.compile(r"^\s*server\s+\S+\s+\S+", re.MULTILINE)
+CONNECTION = re.compile(r"^(jdbc:(mysql|mariadb)|mysql(\+\w+)?://|[^\s#]*@(tcp[46]?)?\()")
+HIKARI = re.compile(r"^\s*(jdbcUrl|dataSource\.\w+|maximumPoolSize|connectionTimeout)\s*[=:]", re.MULTILINE)
+OPTION_GROUP = re.compile(r"^\s*\[(client|client-server|client-mariadb|mysql|mariadb-client)\]", re.MULTILINE)
+
+
+WHAT = {"sysctl.txt": "a sysctl -a dump", "keepalived.conf": "a keepalived.conf", "haproxy.cfg": "an HAProxy configuration",
+        "hikari.properties": "HikariCP's properties", "driver.url": "a connection string",
+        "my.cnf": "a MySQL option file", "mysql2.json": "mysql2's options (JSON)", "incident.yaml": "a timeline"}
+
+
+def kind(text):
+    """(reader name or None, what it looks like): the first format whose marks the text has."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith(("#", ";", "!"))]
+    if not lines:
+        return None, "empty (or only comments)"
+    if "\0" in text:
+        return None, "binary data"
+    settings = sum(1 for line in lines if SYSCTL_LINE.match(line))
+    if settings >= max(1, len(lines) // 2) and any(line.lstrip().startswith(("net.", "kernel.")) for line in lines):
+        return "sysctl.txt", WHAT["sysctl.txt"]
+    if KEEPALIVED.search(text):
+        return "keepalived.conf", WHAT["keepalived.conf"]
+    if HAPROXY_SECTION.search(text) and HAPROXY_SERVER.search(text):
+        return "haproxy.cfg", WHAT["haproxy.cfg"]
+    if HIKARI.search(text):
+        return "hikari.properties", WHAT["hikari.properties"]
+    if all(CONNECTION.match(line.strip()) for line in lines):
+        return "driver.url", WHAT["driver.url"]
+    if OPTION_GROUP.search(text):
+        return "my.cnf", WHAT["my.cnf"]
+    if _json_object(text):
+        return "mysql2.json", WHAT["mysql2.json"]
+    if _timeline(text):
+        return "incident.yaml", WHAT["incident.yaml"]
+    return None, _looks_like(lines)
+
+
+def _json_object(text):
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
+def _timeline(text):
+    try:
+        raw = yaml.load(text, Loader=yaml.BaseLoader)
+    except yaml.YAMLError:
+        return False
+    return isinstance(raw, dict) and any(timeline.MEANING.get(timeline.normal(str(key))) for key in raw)
+
+
+def _looks_like(lines):
+    if any(CONNECTION.match(line.strip()) for line in lines):
+        return "connection strings mixed with other lines (one connection string a file, # comments allowed)"
+    if len(lines) > 1 and all(":" in line for line in lines[:5]):
+        return "key: value lines, none a moment of a timeline (died, recovered, ...)"
+    return f"none of the formats the lab reads (its first line: {lines[0].strip()[:60]!r})"
