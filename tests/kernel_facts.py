@@ -137,15 +137,16 @@ def assert_within(value, bounds, what):
         f"{what}: {value if value is None else round(value, 3)} s, docs/facts/kernel.md says {shown} s")
 
 
-def assert_error_within(cell, bounds, what, report_lag_s=REPORT_LAG_S):
-    """A cell's error, s after the fault, held to docs/facts/kernel.md as the run witnessed it: where
-    ss saw the kernel give up (the cell's `kernel`), that end must meet the bounds and the client's
-    report come at most report_lag_s after it; else the client's report itself within the bounds."""
+def assert_error_within(cell, bounds, what, report_lag_s=REPORT_LAG_S, from_s=0.0):
+    """A cell's error, s after the fault (less from_s: its send's, for bounds counted from the send),
+    held to docs/facts/kernel.md as the run witnessed it: where ss saw the kernel give up (the
+    cell's `kernel`), that end must meet the bounds and the client's report come at most
+    report_lag_s after it; else the client's report itself within the bounds."""
     kernel = cell.get("kernel")
     if not kernel:
-        assert_within(cell["probe"]["detect_s"], bounds, what)
+        assert_within(cell["probe"]["detect_s"] - from_s, bounds, what)
         return
-    assert_meets(tuple(kernel["gave_up_s"]), bounds, f"{what}: its kernel's end (ss)")
+    assert_meets(tuple(t - from_s for t in kernel["gave_up_s"]), bounds, f"{what}: its kernel's end (ss)")
     assert 0 <= kernel["reported_after_s"] <= report_lag_s, (f"{what}: reported {kernel['reported_after_s']} s after "
                                                             f"its kernel (at most {report_lag_s} s)")
 
