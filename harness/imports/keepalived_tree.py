@@ -87,11 +87,16 @@ def included_files(path, depth=0):
     for line in Path(path).read_text(errors="replace").splitlines():
         words = _words(line)
         if words[:1] == ["include"] and len(words) == 2 and depth < MAX_INCLUDE_DEPTH:
-            pattern = words[1].strip('"')
-            pattern = pattern if Path(pattern).is_absolute() else str(Path(path).parent / pattern)
-            for name in glob.glob(pattern):
+            for name in _matches(words[1], Path(path).parent):
                 found |= {Path(name).resolve()} | included_files(name, depth + 1)
     return found
+
+
+def _matches(pattern, folder):
+    """The files an include's pattern names, relative to the including file's folder."""
+    pattern = pattern.strip('"')
+    pattern = pattern if Path(pattern).is_absolute() or folder is None else str(Path(folder) / pattern)
+    return sorted(glob.glob(pattern))
 
 
 def _words(line):
@@ -108,9 +113,7 @@ def _included(words, where, folder, depth):
         raise InvalidInput(f"{where}: include takes one file or pattern")
     if depth >= MAX_INCLUDE_DEPTH:
         raise InvalidInput(f"{where}: include nested deeper than {MAX_INCLUDE_DEPTH} (a loop?)")
-    pattern = words[1].strip('"')
-    pattern = pattern if Path(pattern).is_absolute() or folder is None else str(Path(folder) / pattern)
-    files = sorted(glob.glob(pattern))
+    files = _matches(words[1], folder)
     if not files:
         raise InvalidInput(f"{where}: include {words[1]}: no file matches")
     for name in files:
