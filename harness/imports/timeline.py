@@ -19,17 +19,19 @@ from ..errors import InvalidInput
 from . import timeline_clock
 
 KEYS = ("died", "lb_changed", "first_error", "recovered")
+# Only names that can mean one moment: `failover` (the VIP moved, or a replica promoted?), `promoted`
+# (the database's change, not the load balancer's), `haproxy_down` (the proxy itself), `alert` and
+# `resolved` (a page's times, not the application's) are refused with these offered instead.
 ALIASES = {
     "died": ("died", "death", "dead", "backend_died", "backend_dead", "backend_down", "primary_died", "primary_down",
              "server_died", "server_down", "db_died", "db_down", "database_died", "database_down", "master_died",
-             "failed", "failure", "crashed", "outage_start", "incident_start"),
+             "crashed", "outage_start", "incident_start"),
     "lb_changed": ("lb_changed", "lb_change", "lb_removed", "lb_removed_backend", "lb_noticed", "lb_failover",
-                   "backend_removed", "server_removed", "director_changed", "keepalived_removed", "haproxy_down",
-                   "vip_moved", "failover", "failover_done", "promoted", "promotion"),
+                   "backend_removed", "server_removed", "director_changed", "keepalived_removed", "vip_moved"),
     "first_error": ("first_error", "app_first_error", "application_first_error", "first_failure", "errors_began",
-                    "errors_started", "app_errors_began", "app_error", "first_alert", "alert"),
-    "recovered": ("recovered", "app_recovered", "application_recovered", "recovery", "back", "app_back",
-                  "restored", "worked_again", "resolved", "errors_stopped", "incident_end", "outage_end"),
+                    "errors_started", "app_errors_began", "app_error"),
+    "recovered": ("recovered", "app_recovered", "application_recovered", "recovery", "app_back",
+                  "restored", "worked_again", "errors_stopped", "outage_end"),
 }
 MEANING = {alias: key for key, aliases in ALIASES.items() for alias in aliases}
 WORDS = {"lb_changed": "the load balancer changed", "first_error": "the application's first error",
