@@ -8,7 +8,8 @@ from python_on_whales.exceptions import DockerException
 
 from ..errors import LabError
 from .docker_lists import TIMED_OUT
-from .safe_removal import bounded_docker_call, disconnect_stale_endpoints, kill_and_wait_for_probes
+from .engine_api import EngineApiError
+from .safe_removal import bounded_docker_call, detach_one_by_one, disconnect_stale_endpoints, kill_and_wait_for_probes
 
 STALE_ENDPOINT = "has active endpoints"
 STALE_ENDPOINT_RETRY_S, STALE_ENDPOINT_WAIT_S = 2.0, 10.0
@@ -20,6 +21,11 @@ def compose_down(engine, project, compose, timeout_s):
     sometimes for good (moby/moby#42119: only restarting dockerd clears it). compose(*args,
     timeout=): runs a `docker compose` command of the project, LabError when it fails."""
     deadline = time.monotonic() + timeout_s
+    try:
+        detach_one_by_one(engine.docker_host, project, timeout_s=min(20.0, timeout_s / 4))
+    except EngineApiError as exc:       # the engine did not answer: compose down removes them anyway
+        print(f"warning: could not take {project}'s containers off its networks first: {str(exc).strip()[-200:]}",
+              file=sys.stderr)
     try:
         pending = kill_and_wait_for_probes(engine.docker(client_call=bounded_docker_call()), project,
                                            timeout_s=min(10.0, timeout_s / 4))

@@ -18,6 +18,7 @@ import time
 
 from python_on_whales.exceptions import DockerException
 
+from . import engine_api
 from .container_states import PROJECT_LABEL, command_of, inspect_project
 
 POLL_S = 0.1
@@ -65,6 +66,26 @@ def kill_and_wait_for_probes(docker, project, timeout_s=10.0):
             return []
         time.sleep(POLL_S)
     return pending
+
+
+def detach_one_by_one(docker_host, project, timeout_s):
+    """Take every container of the project off the project's networks, one endpoint at a time,
+    before anything is killed. Docker 20.10 keeps a count of each network's endpoints that drifts
+    when many are deleted at once (a stopping container deletes its own: a killed lab deletes them
+    all together), and a network whose count stays above zero cannot be removed until dockerd
+    restarts (moby/moby#42119; Docker stopped counting in 28.1). Returns how many it took off; one
+    that fails (gone meanwhile, or past the deadline) is left to compose down. Over the engine's
+    socket: a CLI process per endpoint doubled a lab's teardown."""
+    path = engine_api.socket_path(docker_host)
+    if path is None:
+        return 0
+    deadline, detached = time.monotonic() + timeout_s, 0
+    for network_id, _, containers in engine_api.labelled_networks(path, f"{PROJECT_LABEL}={project}"):
+        for container_id in containers:
+            if time.monotonic() >= deadline:
+                return detached
+            detached += engine_api.disconnect(path, network_id, container_id)
+    return detached
 
 
 def disconnect_stale_endpoints(docker, project):

@@ -9,7 +9,7 @@ import pytest
 from harness.lab.engine import HostEngine
 from harness.lab.images import LABEL
 from harness.lab.container_states import PROJECT_LABEL
-from harness.lab.safe_removal import disconnect_stale_endpoints, kill_and_wait_for_probes
+from harness.lab.safe_removal import detach_one_by_one, disconnect_stale_endpoints, kill_and_wait_for_probes
 
 PROJECT = f"blackhole-test-removal-{os.getpid()}"
 IMAGE = "blackhole-lab/client:dev"
@@ -48,3 +48,17 @@ def test_endpoints_left_on_a_labs_network_are_taken_off_by_force(project):
     assert cleared == [f"{network}: {project}-held"]
     assert docker("network", "inspect", "-f", "{{len .Containers}}", network) == "0"
     docker("network", "rm", network)
+
+
+def test_a_labs_containers_come_off_its_networks_one_at_a_time_while_they_still_run(project):
+    networks = [f"{project}_front", f"{project}_back"]
+    for network in networks:
+        docker("network", "create", "--internal", *LABELS, network)
+    held = [docker("run", "-d", *LABELS, "--name", f"{project}-{n}", "--network", networks[0], "--entrypoint", "sleep",
+                   IMAGE, "300") for n in ("a", "b")]
+    docker("network", "connect", networks[1], held[0])
+    assert detach_one_by_one(HostEngine().docker_host, project, timeout_s=30) == 3
+    for network in networks:
+        assert docker("network", "inspect", "-f", "{{len .Containers}}", network) == "0"
+    assert docker("inspect", "-f", "{{.State.Running}}", *held).split() == ["true", "true"]
+    assert detach_one_by_one(HostEngine().docker_host, "blackhole-test-no-such-project", timeout_s=30) == 0

@@ -1,0 +1,67 @@
+"""A few calls to a Docker engine's own API over its unix socket, where a CLI process per call
+costs more than the call itself (a lab's teardown makes a score of them, on a busy machine)."""
+import http.client
+import json
+import os
+import socket
+import urllib.parse
+
+DEFAULT_SOCKET = "/var/run/docker.sock"
+
+
+class EngineApiError(Exception):
+    pass
+
+
+def socket_path(docker_host):
+    """The unix socket a docker_host ('unix:///path', None: DOCKER_HOST or the default) names, or None
+    when the engine is reached some other way."""
+    host = docker_host or os.environ.get("DOCKER_HOST") or f"unix://{DEFAULT_SOCKET}"
+    return host[len("unix://"):] if host.startswith("unix://") else None
+
+
+class _UnixConnection(http.client.HTTPConnection):
+    def __init__(self, path, timeout_s):
+        super().__init__("localhost", timeout=timeout_s)
+        self._path = path
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self._path)
+
+
+def call(path, method, url, body=None, timeout_s=20.0):
+    """(status, decoded JSON or None) of one request; EngineApiError when the socket does not answer."""
+    connection = _UnixConnection(path, timeout_s)
+    try:
+        connection.request(method, url, body=None if body is None else json.dumps(body),
+                           headers={"Content-Type": "application/json"})
+        response = connection.getresponse()
+        data = response.read()
+    except OSError as exc:
+        raise EngineApiError(f"{method} {url} on {path}: {exc}") from None
+    finally:
+        connection.close()
+    return response.status, (json.loads(data) if data and data.lstrip()[:1] in (b"{", b"[") else None)
+
+
+def labelled_networks(path, label):
+    """[(id, name, {container id: name})] of the networks carrying label ('key=value')."""
+    filters = urllib.parse.quote(json.dumps({"label": [label]}))
+    status, listed = call(path, "GET", f"/networks?filters={filters}")
+    if status != 200:
+        raise EngineApiError(f"listing networks: HTTP {status}")
+    found = []
+    for network in listed or []:
+        status, detail = call(path, "GET", f"/networks/{network['Id']}")
+        if status == 200:
+            containers = {cid: c.get("Name", cid) for cid, c in (detail.get("Containers") or {}).items()}
+            found.append((network["Id"], network["Name"], containers))
+    return found
+
+
+def disconnect(path, network_id, container_id):
+    """Take one container off one network by force; whether the engine did."""
+    status, _ = call(path, "POST", f"/networks/{network_id}/disconnect", {"Container": container_id, "Force": True})
+    return status == 200
