@@ -47,9 +47,17 @@ def lb_noticed(settings):
     """A silent host (every connect times out): the failing run of checks takes
     (retry+1)·connect_timeout + retry·delay_before_retry, and it starts within one delay_loop of
     the death (keepalived's worst case adds the whole delay_loop; on average half of it), its
-    timers up to TIMERS_LATE_S late."""
+    timers up to TIMERS_LATE_S late. A MISC_CHECK (check "mysql") counts each retry's wait from the
+    start of the run before it (check_misc.c), so a run longer than delay_before_retry is followed
+    at once: connect_timeout + retry·max(connect_timeout, delay_before_retry)."""
     s = settings
-    failing = (s.retry + 1) * s.connect_timeout + s.retry * s.delay_before_retry
-    basis = (f"keepalived: next check within delay_loop {s.delay_loop:g} s, then {s.retry + 1} connect(s) of "
-             f"{s.connect_timeout:g} s timing out, {s.retry} wait(s) of {s.delay_before_retry:g} s")
+    if s.check == "mysql":
+        failing = s.connect_timeout + s.retry * max(s.connect_timeout, s.delay_before_retry)
+        how = (f"{s.retry + 1} run(s) of the check script of {s.connect_timeout:g} s, each retry "
+               f"{s.delay_before_retry:g} s after the previous one started (at once if it ran longer)")
+    else:
+        failing = (s.retry + 1) * s.connect_timeout + s.retry * s.delay_before_retry
+        how = (f"{s.retry + 1} connect(s) of {s.connect_timeout:g} s timing out, {s.retry} wait(s) of "
+               f"{s.delay_before_retry:g} s")
+    basis = f"keepalived: next check within delay_loop {s.delay_loop:g} s, then {how}"
     return NoticeWindow(s.delay_loop / 2 + failing, failing, s.delay_loop + failing + TIMERS_LATE_S, basis)

@@ -8,9 +8,8 @@ import dataclasses
 import re
 
 from ..errors import InvalidInput
+from .haproxy_sections import sections
 
-SECTIONS = {"global", "defaults", "frontend", "backend", "listen", "peers", "resolvers", "userlist", "program",
-            "cache", "mailers", "http-errors", "ring"}
 DATABASE_PORTS = ("3306", "5432")
 TIME = re.compile(r"^(\d+(?:\.\d+)?)(us|ms|s|m|h|d)?$")
 UNIT_S = {"us": 1e-6, "ms": 1e-3, None: 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
@@ -28,18 +27,13 @@ SERVER_NO_BEARING = {"check", "port", "addr", "weight", "maxconn", "minconn", "m
 
 
 @dataclasses.dataclass
-class Line:
-    where: str
-    words: tuple
-
-
-@dataclasses.dataclass
 class HaproxyImport:
     source: str
     settings: dict = dataclasses.field(default_factory=dict)    # control.haproxy's settings
     used: list = dataclasses.field(default_factory=list)
     not_modelled: list = dataclasses.field(default_factory=list)
     no_bearing: list = dataclasses.field(default_factory=list)
+    mode: tuple = None          # (mode, file:line) of the last `mode` read
 
     def lines(self):
         return (self.used + [f"{line} (not modelled)" for line in self.not_modelled]
@@ -59,67 +53,104 @@ def seconds(text, where):
     return round(float(m.group(1)) * UNIT_S[m.group(2)], 6)
 
 
-def sections(text, source):
-    """[(keyword, name, [Line])] in the file's order."""
-    found = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        words = tuple(raw.split("#", 1)[0].split())
-        if not words:
-            continue
-        where = f"{source}:{number}"
-        if words[0] in SECTIONS:
-            found.append((words[0], words[1] if len(words) > 1 else "", []))
-        elif not found:
-            raise InvalidInput(f"{where}: {words[0]}: outside any section")
-        else:
-            found[-1][2].append(Line(where, words))
-    return found
-
-
 def read(path):
     return interpret(path.read_text(errors="replace"), str(path))
 
 
 def interpret(text, source="haproxy.cfg"):
     parsed = sections(text, source)
-    candidates = [(i, s) for i, s in enumerate(parsed) if s[0] in ("backend", "listen")
-                  and any(line.words[0] == "server" for line in s[2])]
+    candidates = [(i, s) for i, s in enumerate(parsed) if s.keyword in ("backend", "listen")
+                  and any(line.words[0] == "server" for line in s.lines)]
     database = [(i, s) for i, s in candidates if any(line.words[0] == "server" and len(line.words) > 2
                                                      and line.words[2].rsplit(":", 1)[-1] in DATABASE_PORTS
-                                                     for line in s[2])]
+                                                     for line in s.lines)]
     chosen = database or candidates
     if len(chosen) != 1:
-        names = ", ".join(s[1] for _, s in chosen) or "none"
+        names = ", ".join(s.name for _, s in chosen) or "none"
         raise InvalidInput(f"{source}: the lab models one database backend; backends with servers on "
                            f"{' or '.join(DATABASE_PORTS)}: {names}")
     index, backend = chosen[0]
     found = HaproxyImport(source)
-    defaults = next((s for s in reversed(parsed[:index]) if s[0] == "defaults"), None)
-    for section in ([defaults] if defaults else []) + [backend]:
-        for line in section[2]:
+    read_here = defaults_of(parsed, index, backend) + [backend]
+    for section in read_here:
+        for line in section.lines:
+            if line.condition and line.words[0] not in NO_BEARING:
+                raise InvalidInput(f"{line.where}: {' '.join(line.words)}: under {line.condition}: the lab cannot "
+                                   "tell whether your HAProxy reads it: keep the branch it takes, drop the .if")
             _directive(line, found)
-    servers = [line for line in backend[2] if line.words[0] == "server"]
-    if not any("backup" not in line.words for line in servers):
-        raise InvalidInput(f"{servers[0].where}: every server is `backup`: the lab needs a primary")
+    _mode(found)
+    _servers(read_here, backend)
     for section in parsed:
-        keyword, name, lines = section
-        if section is backend or section is defaults or not lines:
+        if section in read_here or not section.lines:
             continue
-        if keyword == "global":
+        if section.keyword == "global":
             found.no_bearing.append("global (the process's settings)")
         else:
-            found.not_modelled.append(f"{lines[0].where}: {keyword} {name}: not read: the lab reads the database's "
-                                      f"backend ({backend[1]}) and the defaults before it")
+            found.not_modelled.append(f"{section.where}: {section.keyword} {section.name}: not read: the lab "
+                                      f"reads the database's backend ({backend.name}) and the defaults it takes")
     return found
+
+
+def defaults_of(parsed, index, section):
+    """The defaults sections `section` (parsed[index]) takes its settings from, outermost first:
+    the one its `from` names, else the last before it (each `defaults` section starts afresh, unless
+    it names another with `from`: HAProxy's manual, section 4)."""
+    if section.parent:
+        named = [(i, s) for i, s in enumerate(parsed[:index]) if s.keyword == "defaults" and s.name == section.parent]
+        if not named:
+            raise InvalidInput(f"{section.where}: from {section.parent}: no defaults section of that name before it")
+        at, chosen = named[-1]
+    elif section.keyword == "defaults":
+        return []
+    else:
+        before = [(i, s) for i, s in enumerate(parsed[:index]) if s.keyword == "defaults"]
+        if not before:
+            return []
+        at, chosen = before[-1]
+    return defaults_of(parsed, at, chosen) + [chosen]
+
+
+def _mode(found):
+    """The mode the backend runs in: the last `mode` read (its own over its defaults'); HAProxy's
+    default is tcp."""
+    if found.mode is None:
+        return
+    mode, where = found.mode
+    if mode != "tcp":
+        raise InvalidInput(f"{where}: mode {mode}: the lab's HAProxy runs in TCP mode (the backend's mode is the last "
+                           "said: its own, else its defaults')")
+    found.used.append(f"{where}: mode tcp")
+
+
+def _servers(read_here, backend):
+    """The lab has one primary and a backup; it needs the primary health-checked to model a failover."""
+    servers = [line for line in backend.lines if line.words[0] == "server"]
+    active = [line for line in servers if "backup" not in line.words]
+    if not active:
+        raise InvalidInput(f"{servers[0].where}: every server is `backup`: the lab needs a primary")
+    if len(active) > 1:
+        raise InvalidInput(f"{active[1].where}: server {active[1].words[1]}: a second active server beside "
+                           f"{active[0].words[1]} ({active[0].where}): HAProxy balances new sessions over both, and "
+                           "the lab models one primary with a `backup` server")
+    if len(servers) == 1:
+        raise InvalidInput(f"{servers[0].where}: server {servers[0].words[1]}: the backend's only server: when it dies "
+                           "HAProxy has nowhere to send new sessions; the lab models a failover to a `backup` server")
+    primary = active[0]
+    defaults = [line for section in read_here for line in section.lines if line.words[0] == "default-server"]
+    checked = ("check" in primary.words or any("check" in line.words for line in defaults)) and \
+        "no-check" not in primary.words
+    if not checked:
+        raise InvalidInput(f"{primary.where}: server {primary.words[1]} has no `check` (nor a default-server with "
+                           "one): HAProxy never checks it, so never marks it down and never sends new sessions to "
+                           "the backup; its clients wait on their own limits and reconnect to the dead server. The "
+                           "lab models a checked primary: add `check` to ask what checks would change")
 
 
 def _directive(line, found):
     words, where = line.words, line.where
     key = words[0]
-    if key == "mode":
-        if words[1:2] != ("tcp",):
-            raise InvalidInput(f"{where}: mode {' '.join(words[1:])}: the lab's HAProxy runs in TCP mode")
-        found.used.append(f"{where}: mode tcp")
+    if key == "mode" and len(words) > 1:
+        found.mode = (words[1], where)
     elif key == "timeout" and len(words) > 2:
         if words[1] in TIMEOUTS:
             found.settings[f"timeout_{words[1]}"] = seconds(words[2], where)
@@ -129,8 +160,12 @@ def _directive(line, found):
     elif key == "retries":
         found.settings["retries"] = int(words[1])
         found.used.append(f"{where}: retries {words[1]}")
-    elif key in ("option", "no") and len(words) > 1:
-        _option(words[1:] if key == "option" else words[2:], key == "option", line, found)
+    elif key == "option" and len(words) > 1:
+        _option(words[1:], True, line, found)
+    elif key == "no" and len(words) > 2 and words[1] == "option":
+        _option(words[2:], False, line, found)
+    elif key == "no" and words[1:] == ("log",):
+        found.no_bearing.append("no log")
     elif key in ("srvtcpka-idle", "srvtcpka-intvl"):
         found.settings[key.replace("-", "_")] = seconds(words[1], where)
         found.used.append(f"{where}: {key} {words[1]}")

@@ -14,7 +14,12 @@ NO_BEARING = {"router_id", "notification_email", "notification_email_from", "smt
               "priority", "virtual_ipaddress", "authentication", "unicast_peer", "unicast_src_ip", "connect_ip",
               "connect_port", "bindto", "virtualhost", "vrrp_skip_check_adv_addr", "vrrp_garp_interval",
               "vrrp_gna_interval", "vrrp_strict"}
-CHECKERS = {"TCP_CHECK": "tcp", "MISC_CHECK": "mysql", "HTTP_GET": "tcp", "SSL_GET": "tcp"}
+CHECKERS = {"TCP_CHECK": "tcp", "MISC_CHECK": "mysql", "HTTP_GET": "tcp", "SSL_GET": "tcp", "SMTP_CHECK": "tcp"}
+# keepalived.conf(5): a checker's timers when nothing sets them, where they differ from TCP_CHECK's
+# (the lab's defaults: retry 1, delay_before_retry 1 s, connect_timeout 5 s)
+CHECKER_DEFAULTS = {"MISC_CHECK": {"retry": 0}, "HTTP_GET": {"delay_before_retry": 3}, "SSL_GET": {"delay_before_retry": 3}}
+# set on the virtual server they are the real servers' defaults, on a real server its checkers'
+INHERITED = ("connect_timeout", "retry", "nb_get_retry", "delay_before_retry", "delay_loop")
 
 
 @dataclasses.dataclass
@@ -100,7 +105,8 @@ def _global_defs(block, found):
     for s in block.block:
         if s.keyword == "lvs_timeouts" and "tcp" in s.args and s.args.index("tcp") + 1 < len(s.args):
             found.idle_timeout_s = int(float(s.args[s.args.index("tcp") + 1]))
-            found.used.append(f"{s.where}: lvs_timeouts tcp {found.idle_timeout_s}: the director's flow timeout")
+            found.used.append(f"{s.where}: lvs_timeouts tcp {found.idle_timeout_s}: the replay's director forgets a flow "
+                              "idle this long (the answer itself holds no idle connection: it does not move it)")
         elif s.keyword == "lvs_sync_daemon":
             found.used.append(f"{s.where}: lvs_sync_daemon: the backup director gets the connection table (vrrp sync)")
         else:
@@ -125,23 +131,28 @@ def _virtual_server(block, found):
     reals = block.find("real_server")
     if not reals:
         raise InvalidInput(f"{block.where}: virtual_server {' '.join(block.args)}: no real_server")
+    timers = {}
+    delay_loop = [s for s in block.block if s.keyword == "delay_loop"]
+    if delay_loop:                  # first: a MISC_CHECK's timeout defaults to it, wherever it is said
+        _use(found, delay_loop[-1], "delay_loop", _number(delay_loop[-1], 0.1))
     for s in block.block:
         if s.keyword == "delay_loop":
-            _use(found, s, "delay_loop", _number(s, 0.1))
-        elif s.keyword == "lb_kind" and s.args[:1] != ("NAT",):
-            raise InvalidInput(f"{s.where}: lb_kind {' '.join(s.args)}: the lab's director runs NAT (the servers "
-                               "answer through it); direct return (DR, TUN) is not modelled")
+            continue
+        elif s.keyword in INHERITED:
+            timers[s.keyword] = s
+        elif s.keyword in ("lb_kind", "lvs_method"):
+            _forwarding(s, found)
         elif s.keyword == "protocol" and s.args[:1] != ("TCP",):
             raise InvalidInput(f"{s.where}: protocol {' '.join(s.args)}: the lab models TCP connections")
         elif s.keyword == "lb_algo":
             found.used.append(f"{s.where}: lb_algo {' '.join(s.args)}: no choice to make: the lab's director "
                               "sends to one server at a time")
-        elif s.keyword in ("lb_kind", "protocol"):
+        elif s.keyword == "protocol":
             found.used.append(f"{s.where}: {s.keyword} {s.args[0]}: as the lab's director")
         elif s.keyword == "sorry_server":
             found.used.append(f"{s.where}: sorry_server: the lab's replica (keepalived puts it in when the primary fails)")
         elif s.keyword == "real_server" and s is reals[0]:
-            _real_server(s, found)
+            _real_server(s, found, timers)
         elif s.keyword == "real_server" and s is reals[1] and not block.first("sorry_server"):
             found.used.append(f"{s.where}: real_server {' '.join(s.args)}: the lab's replica, as a sorry server (here "
                               "it takes the traffic when the first fails, not beside it)")
@@ -149,31 +160,76 @@ def _virtual_server(block, found):
             _unused(found, s)
 
 
-def _real_server(block, found):
+def _forwarding(s, found):
+    """lb_kind (before keepalived 2.0) or lvs_method: the lab's director forwards by NAT (the default)."""
+    if s.args[:1] != ("NAT",):
+        raise InvalidInput(f"{s.where}: {s.keyword} {' '.join(s.args)}: the lab's director runs NAT (the servers "
+                           "answer through it); direct return (DR, TUN) is not modelled")
+    found.used.append(f"{s.where}: {s.keyword} NAT: as the lab's director")
+
+
+def _real_server(block, found, inherited):
     _has_block(block)
     found.used.append(f"{block.where}: real_server {' '.join(block.args)}: the lab's primary")
     checkers = [s for s in block.block if s.keyword in CHECKERS]
+    timers = dict(inherited)
     for s in block.block:
-        if s.keyword == "inhibit_on_failure":
+        if s.keyword in INHERITED:
+            timers[s.keyword] = s
+        elif s.keyword == "inhibit_on_failure":
             _use(found, s, "inhibit_on_failure", True)
+        elif s.keyword in ("lb_kind", "lvs_method"):
+            _forwarding(s, found)
         elif s is (checkers[0] if checkers else None):
-            _checker(s, found)
+            continue
         else:
             _unused(found, s)
+    if not checkers:
+        raise InvalidInput(f"{block.where}: real_server {' '.join(block.args)} has no checker "
+                           f"({', '.join(sorted(CHECKERS))}): keepalived never takes it out, so its clients wait on "
+                           "their own limits and reconnect to the dead server; the lab models a checked primary")
+    _checker(checkers[0], found, timers)
 
 
-def _checker(block, found):
+def _checker(block, found, inherited):
+    """A checker's timers: its own, else its real server's, else its virtual server's, else
+    keepalived's default for that checker (keepalived.conf(5))."""
     _has_block(block)
     _use(found, block, "check", CHECKERS[block.keyword])
     if block.keyword != "TCP_CHECK":
         found.not_modelled.append(f"{block.where}: {block.keyword}: the lab checks with its own "
                                   f"{'MySQL handshake (MISC_CHECK)' if block.keyword == 'MISC_CHECK' else 'TCP_CHECK'}")
+    timers, misc_timeout = dict(inherited), None
     for s in block.block:
-        if s.keyword in ("connect_timeout", "delay_before_retry", "delay_loop"):
-            _use(found, s, s.keyword, _number(s, 0.1 if s.keyword != "delay_before_retry" else 0))
-        elif s.keyword in ("retry", "nb_get_retry"):
-            _use(found, s, "retry", int(_number(s)))
-        elif s.keyword == "misc_timeout":
-            _use(found, s, "connect_timeout", max(_number(s, 1.1) - 1, 0.1))
+        if s.keyword in INHERITED:
+            timers[s.keyword] = s
+        elif s.keyword == "misc_timeout" and block.keyword == "MISC_CHECK":
+            misc_timeout = s
         else:
             _unused(found, s)
+    for key, s in timers.items():
+        if key in ("connect_timeout", "delay_before_retry", "delay_loop"):
+            if key == "connect_timeout" and block.keyword == "MISC_CHECK":
+                continue                        # a MISC_CHECK has no connect of its own: misc_timeout below
+            _use(found, s, key, _number(s, 0.1 if key != "delay_before_retry" else 0))
+        else:
+            _use(found, s, "retry", int(_number(s)))
+    for key, value in CHECKER_DEFAULTS.get(block.keyword, {}).items():
+        if key not in found.settings and not (key == "retry" and "nb_get_retry" in timers):
+            found.settings[key] = value
+            found.used.append(f"{block.where}: {block.keyword}: {key} {value} (keepalived's default for {block.keyword})")
+    if block.keyword == "MISC_CHECK":
+        _misc_timeout(block, misc_timeout, found)
+
+
+def _misc_timeout(block, misc_timeout, found):
+    """The script is killed (and the check failed) misc_timeout after it starts, by default delay_loop
+    (check_misc.c): the lab's check fails then too. A script with a shorter timeout of its own fails
+    sooner, which the lab cannot read from the file."""
+    if misc_timeout is not None:
+        value, said = _number(misc_timeout, 1), f"{misc_timeout.where}: misc_timeout {misc_timeout.args[0]}"
+    else:
+        value, said = found.settings.get("delay_loop", 60), f"{block.where}: MISC_CHECK without misc_timeout"
+    found.settings["connect_timeout"] = value
+    found.used.append(f"{said}: connect_timeout {value:g} (keepalived kills the script then; one that gives up "
+                      "sooner by itself fails sooner)")

@@ -2,8 +2,8 @@
 costs more than the call itself (a lab's teardown makes a score of them, on a busy machine)."""
 import http.client
 import json
-import os
 import socket
+import subprocess
 import urllib.parse
 
 DEFAULT_SOCKET = "/var/run/docker.sock"
@@ -14,10 +14,19 @@ class EngineApiError(Exception):
 
 
 def socket_path(docker_host):
-    """The unix socket a docker_host ('unix:///path', None: DOCKER_HOST or the default) names, or None
-    when the engine is reached some other way."""
-    host = docker_host or os.environ.get("DOCKER_HOST") or f"unix://{DEFAULT_SOCKET}"
+    """The unix socket a docker_host ('unix:///path'; None: the one the docker client uses, its
+    DOCKER_HOST or context) names, or None when the engine is reached some other way."""
+    host = docker_host or _clients_endpoint()
     return host[len("unix://"):] if host.startswith("unix://") else None
+
+
+def _clients_endpoint():
+    try:
+        shown = subprocess.run(["docker", "context", "inspect", "--format", "{{.Endpoints.docker.Host}}"],
+                               capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return f"unix://{DEFAULT_SOCKET}"
+    return shown.stdout.strip() if shown.returncode == 0 and shown.stdout.strip() else f"unix://{DEFAULT_SOCKET}"
 
 
 class _UnixConnection(http.client.HTTPConnection):

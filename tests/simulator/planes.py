@@ -29,9 +29,12 @@ class Checks:
 
 def keepalived_checks(settings):
     """keepalived's TCP_CHECK: connect_timeout per attempt, retry more attempts after the first,
-    delay_before_retry between them (keepalived.conf(5))."""
+    delay_before_retry between them (keepalived.conf(5)). Its MISC_CHECK (the lab's check "mysql")
+    starts each retry delay_before_retry after the previous run *started*, at once if that run took
+    longer (check_misc.c: the next timer counts from last_ran)."""
     s = settings
-    run = (s.connect_timeout, s.delay_before_retry) * s.retry + (s.connect_timeout,)
+    wait = max(0.0, s.delay_before_retry - s.connect_timeout) if s.check == "mysql" else s.delay_before_retry
+    run = (s.connect_timeout, wait) * s.retry + (s.connect_timeout,)
     return Checks(s.delay_loop, run)
 
 

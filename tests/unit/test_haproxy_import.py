@@ -22,7 +22,7 @@ def test_the_database_backend_and_its_defaults_become_the_labs_settings():
     lines = "\n".join(found.lines())
     assert ("incident-haproxy.cfg:14: option mysql-check user haproxy: check=mysql-user (the lab's check logs in as "
             "haproxy_check, no password)") in lines
-    assert "incident-haproxy.cfg:19: listen stats: not read" in lines
+    assert "incident-haproxy.cfg:18: listen stats: not read" in lines
     assert "no bearing on a failover: bind, global (the process's settings), log, option tcplog, server check" in lines
 
 
@@ -79,3 +79,59 @@ def test_an_incident_behind_haproxy_is_replayed_behind_haproxy_with_its_own_cure
     (tmp_path / "keepalived.conf").write_text("virtual_server 10.0.0.10 3306 {\n  real_server 10.0.0.1 3306 {\n  }\n}\n")
     with pytest.raises(InvalidInput, match="keepalived.conf and haproxy.cfg: one director"):
         imports.from_dir(str(tmp_path))
+
+
+BACKEND = "  server a 10.0.0.1:3306 check inter 1s fall 3\n  server b 10.0.0.2:3306 check backup\n"
+
+
+@pytest.mark.parametrize(("text", "refusal"), [
+    # a server HAProxy never checks is never marked down (its manual, 5.2 `check`)
+    ("backend db\n  server a 10.0.0.1:3306\n  server b 10.0.0.2:3306 backup\n",
+     r"haproxy.cfg:2: server a has no `check`.*never marks it down"),
+    ("backend db\n  server a 10.0.0.1:3306 no-check\n  server b 10.0.0.2:3306 backup\n", r"server a has no `check`"),
+    # several active servers: HAProxy balances over them, the lab has one primary
+    ("backend db\n  server a 10.0.0.1:3306 check inter 1s fall 3\n  server c 10.0.0.3:3306 check inter 10s fall 5\n"
+     "  server b 10.0.0.2:3306 backup\n", r"haproxy.cfg:3: server c: a second active server beside a \(haproxy.cfg:2\)"),
+    ("backend db\n  server a 10.0.0.1:3306 check\n", r"haproxy.cfg:2: server a: the backend's only server"),
+    ("defaults web\n  mode http\nbackend db from nowhere\n" + BACKEND, r"haproxy.cfg:3: from nowhere: no defaults"),
+    (".if defined(DB_CHECKS)\ndefaults\n  mode tcp\n.endif\nbackend db\n" + BACKEND, r"haproxy.cfg:2: defaults : a section "
+                                                                                  r"under haproxy.cfg:1"),
+    ("backend db\n.if feature(OPENSSL)\n  timeout server 5s\n.endif\n" + BACKEND,
+     r"haproxy.cfg:3: timeout server 5s: under haproxy.cfg:2 \(.if feature\(OPENSSL\)\)"),
+    ("backend db\n.if 1\n" + BACKEND, r"haproxy.cfg:2 \(.if 1\): .if without its .endif"),
+    ("backend db\n  .endif\n" + BACKEND, r"haproxy.cfg:2: .endif without an .if"),
+])
+def test_what_haproxy_would_not_do_as_the_lab_does_is_refused_at_its_line(text, refusal):
+    with pytest.raises(InvalidInput, match=refusal):
+        haproxy_import.interpret(text)
+
+
+def test_a_backend_takes_the_defaults_it_names_and_its_own_mode_wins():
+    text = ("defaults db\n  mode tcp\n  timeout server 30m\n"
+            "defaults web\n  mode http\n  timeout server 5s\n"
+            "listen mysql from db\n  bind :3306\n" + BACKEND +
+            "backend site\n  mode http\n  server w 10.0.0.9:80 check\n")
+    found = haproxy_import.interpret(text)
+    assert found.settings["timeout_server"] == 1800.0       # db's, not the last defaults' 5 s
+    assert "haproxy.cfg:3: timeout server 30m: timeout_server=1800 s" in found.used
+    assert "haproxy.cfg:4: defaults web: not read" in "\n".join(found.not_modelled)
+    # without `from`: the last defaults before it, and its own `mode tcp` over their `mode http`
+    found = haproxy_import.interpret("defaults\n  mode http\n  timeout server 5s\nbackend db\n  mode tcp\n" + BACKEND)
+    assert found.settings["timeout_server"] == 5.0
+    assert "haproxy.cfg:5: mode tcp" in found.used
+    # a named defaults taking another's with `from`
+    found = haproxy_import.interpret("defaults base\n  timeout connect 3s\ndefaults db from base\n  retries 2\n"
+                                     "backend db from db\n" + BACKEND)
+    assert found.settings["timeout_connect"] == 3.0 and found.settings["retries"] == 2
+
+
+def test_conditional_blocks_are_followed_where_their_condition_is_a_number_and_no_lines_are_misread():
+    text = ("backend db\n.if 0\n  timeout server 5s\n.elif 1\n  timeout server 7s\n.else\n  timeout server 9s\n.endif\n"
+            ".if defined(X)\n  log global\n.endif\n.notice \"reading\"\n  no log\n  no option redispatch\n"
+            "  no foo bar\n" + BACKEND)
+    found = haproxy_import.interpret(text)
+    assert found.settings["timeout_server"] == 7.0
+    assert found.settings["redispatch"] is False
+    assert "haproxy.cfg:14: no option redispatch: redispatch=false" in found.used
+    assert "haproxy.cfg:15: no foo bar" in found.not_modelled
+    assert "no log" in found.no_bearing and "log" in found.no_bearing

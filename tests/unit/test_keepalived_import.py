@@ -110,3 +110,45 @@ def test_an_include_loop_is_refused(tmp_path):
     (tmp_path / "a.conf").write_text("include a.conf\n")
     with pytest.raises(InvalidInput, match="nested deeper than"):
         keepalived_tree.parse_file(tmp_path / "a.conf")
+
+
+def imported(text):
+    return keepalived_import.interpret(keepalived_tree.parse_text(text, "k.conf"), "k.conf")
+
+
+def server(body, around=""):
+    return (f"virtual_server 10.0.0.10 3306 {{\n{around} sorry_server 10.0.0.2 3306\n real_server 10.0.0.1 3306 {{\n"
+            f"{body} }}\n}}\n")
+
+
+def test_every_checker_keeps_its_own_timers_and_keepalived_s_defaults_for_its_kind():
+    # SMTP_CHECK's timers are read, not dropped (the lab checks with a connect, named so)
+    found = imported(server("  SMTP_CHECK {\n   connect_timeout 30\n   retry 2\n   delay_before_retry 5\n  }\n"))
+    assert {k: found.settings[k] for k in ("check", "connect_timeout", "retry", "delay_before_retry")} == \
+        {"check": "tcp", "connect_timeout": 30, "retry": 2, "delay_before_retry": 5}
+    assert any("SMTP_CHECK: the lab checks with its own TCP_CHECK" in line for line in found.not_modelled)
+    # MISC_CHECK: retry 0 by default; misc_timeout (1 is valid) is when the check fails
+    found = imported(server('  MISC_CHECK {\n   misc_path "/bin/check-db"\n   misc_timeout 1\n  }\n'))
+    assert found.settings["retry"] == 0 and found.settings["connect_timeout"] == 1 and found.settings["check"] == "mysql"
+    assert "k.conf:4: MISC_CHECK: retry 0 (keepalived's default for MISC_CHECK)" in found.used
+    # ... and without misc_timeout, the virtual server's delay_loop, wherever it is said
+    found = imported(server('  MISC_CHECK {\n   misc_path "/bin/check-db"\n  }\n', around=" delay_loop 7\n"))
+    assert found.settings["connect_timeout"] == 7
+    # HTTP_GET waits 3 s before a retry unless told
+    found = imported(server("  HTTP_GET {\n   url {\n    path /\n   }\n  }\n"))
+    assert found.settings["delay_before_retry"] == 3
+
+
+def test_timers_set_on_the_virtual_or_real_server_are_the_checkers_defaults():
+    found = imported(server("  retry 4\n  TCP_CHECK {\n   delay_before_retry 2\n  }\n", around=" connect_timeout 2\n"))
+    assert (found.settings["connect_timeout"], found.settings["retry"], found.settings["delay_before_retry"]) == (2, 4, 2)
+    assert "k.conf:2: connect_timeout 2" in found.used and "k.conf:5: retry 4" in found.used
+
+
+def test_lvs_method_is_lb_kinds_current_spelling_and_a_server_without_a_checker_is_refused():
+    assert "k.conf:2: lvs_method NAT: as the lab's director" in imported(
+        server("  TCP_CHECK {\n  }\n", around=" lvs_method NAT\n")).used
+    with pytest.raises(InvalidInput, match="k.conf:2: lvs_method DR: the lab's director runs NAT"):
+        imported(server("  TCP_CHECK {\n  }\n", around=" lvs_method DR\n"))
+    with pytest.raises(InvalidInput, match="k.conf:3: real_server 10.0.0.1 3306 has no checker .* keepalived never takes"):
+        imported(server("  weight 1\n"))

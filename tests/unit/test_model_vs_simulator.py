@@ -58,7 +58,8 @@ def test_keepalived_and_haproxy_notice_a_silent_death_inside_their_models_window
     rng = random.Random(56)
     for _ in range(2000):
         k = KeepalivedSettings(delay_loop=rng.choice((1, 2, 5, 6, 60)), connect_timeout=rng.choice((1, 2, 3, 5)),
-                               retry=rng.randint(0, 3), delay_before_retry=rng.choice((0, 1, 2)))
+                               retry=rng.randint(0, 3), delay_before_retry=rng.choice((0, 1, 2, 7)),
+                               check=rng.choice(("tcp", "mysql")))
         span, window = keepalived_checks(k).span_s(), lb_noticed(k)
         assert window.earliest_s - 1e-9 <= span[0] and span[1] <= window.latest_s - TIMERS_LATE_S + 1e-9, (k, span, window)
         h = HaproxySettings(inter=rng.choice((0.5, 1, 2, 3)), fall=rng.randint(1, 5), fastinter=rng.choice((0, 0.5, 1)),
