@@ -27,6 +27,7 @@ from pathlib import Path
 from . import interrupts
 from .errors import InvalidInput, LabError
 from .settings import check
+from .cli.terminal_safe import escaped
 
 INVALID, LAB_FAILED = 2, 3
 
@@ -108,8 +109,8 @@ def run_command(args):
 
 
 def said(args, error, code):
-    args.error = str(error)
-    print(f"blackhole: {error}", file=sys.stderr)
+    args.error = escaped(error)
+    print(f"blackhole: {args.error}", file=sys.stderr)
     return code
 
 

@@ -11,6 +11,7 @@ from .. import imports
 from ..answer import explain
 from ..settings import SettingsError
 from . import add
+from .terminal_safe import escaped
 
 
 def add_commands(commands):
@@ -24,6 +25,7 @@ def to_terminal(text, out=sys.stdout):
     """The text as a terminal shows it: a paragraph (lines between blank ones, none indented) with a
     line wider than the terminal re-flowed at its words; a table's lines, indented, are left as they
     are, and so is a line no wider than the terminal. Into a pipe or a file, the text as it is."""
+    text = escaped(text)
     if not out.isatty():
         return text
     width = max(60, shutil.get_terminal_size((80, 24)).columns)

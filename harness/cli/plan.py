@@ -8,6 +8,7 @@ from ..answer import words
 from ..replay import build
 from .. import scenario as scenario_module
 from .options import add, kernel
+from .terminal_safe import escaped
 from .runs import scenario_overrides
 
 
@@ -29,7 +30,7 @@ def cmd_plan(args):
         planned = build.plan(imports.from_dir(args.folder), full=os.environ.get("FULL", "") not in ("", "0"))
         scenario = scenario_module.parse_definition(planned.definition, f"the replay of {args.folder}", "replay")
         kernel = kernel if kernel != "host" else planned.series
-        print("\n".join(f"replay: {line}" for line in planned.lines))
+        print("\n".join(f"replay: {escaped(line)}" for line in planned.lines))
         print("\n".join(words.ranking_lines(planned.ranking)))
     else:
         raise InvalidInput("plan: a scenario id or file, or --from an incident's folder")

@@ -6,6 +6,7 @@ from ..lab import HOST, check_kernel
 from ..replay.page import terminal
 from .options import add, project
 from .runs import run_scenario
+from .terminal_safe import escaped
 
 
 def add_commands(commands):
@@ -21,7 +22,7 @@ def add_commands(commands):
 def cmd_replay(args):
     replay = replay_module.prepare(args.folder, full=args.full)
     for line in replay.lines():
-        print(f"replay: {line}")
+        print(f"replay: {escaped(line)}")
     args.kernel = args.kernel if args.kernel and args.kernel != HOST else replay.series
     check_kernel(args.kernel)
     run = args.run = run_scenario(args, replay.scenario, replay.definition)

@@ -9,6 +9,7 @@ import re
 
 from ..errors import InvalidInput
 from .haproxy_sections import sections
+from .said import set_said, within_lab
 
 DATABASE_PORTS = ("3306", "5432")
 TIME = re.compile(r"^(\d+(?:\.\d+)?)(us|ms|s|m|h|d)?$")
@@ -34,6 +35,7 @@ class HaproxyImport:
     not_modelled: list = dataclasses.field(default_factory=list)
     no_bearing: list = dataclasses.field(default_factory=list)
     mode: tuple = None          # (mode, file:line) of the last `mode` read
+    said_at: dict = dataclasses.field(default_factory=dict)    # setting -> 'file:line: directive' (said.py)
 
     def lines(self):
         return (self.used + [f"{line} (not modelled)" for line in self.not_modelled]
@@ -46,7 +48,16 @@ class HaproxyImport:
         return [f"HAPROXY={words}"] if words else ["HAPROXY=inter=2"]     # HAProxy's defaults, said as one
 
 
+def count(text, where, what):
+    """A whole number HAProxy reads (retries, fall, rise, srvtcpka-cnt)."""
+    if text is None or not re.fullmatch(r"[0-9]+", text):
+        raise InvalidInput(f"{where}: {what} {text or ''}: takes a whole number")
+    return int(text)
+
+
 def seconds(text, where):
+    if text is None:
+        raise InvalidInput(f"{where}: a time is missing (a number with us, ms, s, m, h or d)")
     m = TIME.match(text)
     if not m:
         raise InvalidInput(f"{where}: {text!r}: not one of HAProxy's times (a number with us, ms, s, m, h or d)")
@@ -80,6 +91,7 @@ def interpret(text, source="haproxy.cfg"):
             _directive(line, found)
     _mode(found)
     _servers(read_here, backend)
+    within_lab(found, "haproxy")
     for section in parsed:
         if section in read_here or not section.lines:
             continue
@@ -125,6 +137,9 @@ def _mode(found):
 def _servers(read_here, backend):
     """The lab has one primary and a backup; it needs the primary health-checked to model a failover."""
     servers = [line for line in backend.lines if line.words[0] == "server"]
+    for line in servers:
+        if len(line.words) < 3:
+            raise InvalidInput(f"{line.where}: {' '.join(line.words)}: a server takes a name and an address")
     active = [line for line in servers if "backup" not in line.words]
     if not active:
         raise InvalidInput(f"{servers[0].where}: every server is `backup`: the lab needs a primary")
@@ -146,6 +161,17 @@ def _servers(read_here, backend):
                            "lab models a checked primary: add `check` to ask what checks would change")
 
 
+RULE = "HAProxy: the last said, a server's own over default-server's, a backend's over its defaults'"
+
+
+def _said(line):
+    return f"{line.where}: {' '.join(line.words)}"
+
+
+def _set(found, key, value, line):
+    set_said(found, key, value, _said(line), RULE)
+
+
 def _directive(line, found):
     words, where = line.words, line.where
     key = words[0]
@@ -153,12 +179,12 @@ def _directive(line, found):
         found.mode = (words[1], where)
     elif key == "timeout" and len(words) > 2:
         if words[1] in TIMEOUTS:
-            found.settings[f"timeout_{words[1]}"] = seconds(words[2], where)
+            _set(found, f"timeout_{words[1]}", seconds(words[2], where), line)
             found.used.append(f"{where}: timeout {words[1]} {words[2]}: timeout_{words[1]}={found.settings[f'timeout_{words[1]}']:g} s")
         else:
             found.not_modelled.append(f"{where}: timeout {words[1]}")
     elif key == "retries":
-        found.settings["retries"] = int(words[1])
+        _set(found, "retries", count(words[1] if len(words) > 1 else None, where, "retries"), line)
         found.used.append(f"{where}: retries {words[1]}")
     elif key == "option" and len(words) > 1:
         _option(words[1:], True, line, found)
@@ -167,10 +193,10 @@ def _directive(line, found):
     elif key == "no" and words[1:] == ("log",):
         found.no_bearing.append("no log")
     elif key in ("srvtcpka-idle", "srvtcpka-intvl"):
-        found.settings[key.replace("-", "_")] = seconds(words[1], where)
+        _set(found, key.replace("-", "_"), seconds(words[1] if len(words) > 1 else None, where), line)
         found.used.append(f"{where}: {key} {words[1]}")
     elif key == "srvtcpka-cnt":
-        found.settings["srvtcpka_cnt"] = int(words[1])
+        _set(found, "srvtcpka_cnt", count(words[1] if len(words) > 1 else None, where, key), line)
         found.used.append(f"{where}: {key} {words[1]}")
     elif key in ("default-server", "server"):
         _server(words[1:] if key == "default-server" else words[3:], line, found,
@@ -188,11 +214,11 @@ def _directive(line, found):
 def _option(words, on, line, found):
     name, where = words[0], line.where
     if name in OPTIONS:
-        found.settings[name] = on
+        _set(found, name, on, line)
         found.used.append(f"{where}: {'' if on else 'no '}option {name}: {name}={str(on).lower()}")
     elif name == "mysql-check":
         user = words[2] if len(words) > 2 and words[1] == "user" else None
-        found.settings["check"] = "mysql-user" if user else "mysql"
+        _set(found, "check", "mysql-user" if user else "mysql", line)
         found.used.append(f"{where}: option mysql-check{' user ' + user if user else ''}: check="
                           f"{'mysql-user' if user else 'mysql'}" + (" (the lab's check logs in as haproxy_check, "
                                                                      "no password)" if user else ""))
@@ -201,7 +227,7 @@ def _option(words, on, line, found):
             found.not_modelled.append(f"{where}: option mysql-check {' '.join(words[1:])}: the lab's check takes a "
                                       "user and post-41, no more")
     elif name == "tcp-check":
-        found.settings["check"] = "tcp"
+        _set(found, "check", "tcp", line)
         found.used.append(f"{where}: option tcp-check: check=tcp")
     elif name in NO_BEARING_OPTIONS:
         found.no_bearing.append(f"option {name}")
@@ -220,14 +246,14 @@ def _server(words, line, found, primary):
         if word in SERVER_TIMERS or word in SERVER_COUNTS or word == "tcp-ut":
             if primary or line.words[0] == "default-server":
                 key = "tcp_ut_server" if word == "tcp-ut" else word
-                found.settings[key] = int(value) if word in SERVER_COUNTS else seconds(value, where)
+                _set(found, key, count(value, where, word) if word in SERVER_COUNTS else seconds(value, where), line)
                 found.used.append(f"{where}: {word} {value}: {key}={found.settings[key]:g}")
             i += 2
         elif word in ("on-marked-down", "on-marked-up"):
             wanted = {"on-marked-down": "shutdown-sessions", "on-marked-up": "shutdown-backup-sessions"}[word]
             if value == wanted:
                 key = value.replace("-", "_")
-                found.settings[key] = True
+                _set(found, key, True, line)
                 found.used.append(f"{where}: {word} {value}: {key}=true")
             else:
                 found.not_modelled.append(f"{where}: {word} {value}")

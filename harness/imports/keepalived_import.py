@@ -5,9 +5,12 @@ second real server, said so) its standby; the timers are keepalived's own (keepa
 delay_loop on the virtual server or its checker, connect_timeout, retry (nb_get_retry before 2.0),
 delay_before_retry on the checker."""
 import dataclasses
+import math
+import re
 
 from ..errors import InvalidInput
 from . import keepalived_tree
+from .said import set_said, within_lab
 
 NO_BEARING = {"router_id", "notification_email", "notification_email_from", "smtp_server", "smtp_connect_timeout",
               "script_user", "enable_script_security", "weight", "state", "interface", "virtual_router_id",
@@ -18,6 +21,7 @@ CHECKERS = {"TCP_CHECK": "tcp", "MISC_CHECK": "mysql", "HTTP_GET": "tcp", "SSL_G
 # keepalived.conf(5): a checker's timers when nothing sets them, where they differ from TCP_CHECK's
 # (the lab's defaults: retry 1, delay_before_retry 1 s, connect_timeout 5 s)
 CHECKER_DEFAULTS = {"MISC_CHECK": {"retry": 0}, "HTTP_GET": {"delay_before_retry": 3}, "SSL_GET": {"delay_before_retry": 3}}
+RULE = "keepalived: a checker's own over its real server's, a real server's over its virtual server's"
 # set on the virtual server they are the real servers' defaults, on a real server its checkers'
 INHERITED = ("connect_timeout", "retry", "nb_get_retry", "delay_before_retry", "delay_loop")
 
@@ -30,6 +34,7 @@ class KeepalivedImport:
     used: list = dataclasses.field(default_factory=list)         # "file:line: directive: what it became"
     not_modelled: list = dataclasses.field(default_factory=list)
     no_bearing: list = dataclasses.field(default_factory=list)
+    said_at: dict = dataclasses.field(default_factory=dict)     # setting -> 'file:line: directive' (said.py)
 
     def lines(self):
         return ([f"{line}" for line in self.used] + [f"{line} (not modelled)" for line in self.not_modelled]
@@ -66,6 +71,7 @@ def interpret(statements, source="keepalived.conf"):
                                       "virtual_server" else f"{statement.where}: {statement.keyword}")
     if "vrrp" in found.settings and any("lvs_sync_daemon" in line for line in found.used):
         found.settings["vrrp"] = "sync"
+    within_lab(found, "keepalived")
     return found
 
 
@@ -80,6 +86,8 @@ def _number(statement, minimum=0.0):
     except (IndexError, ValueError):
         raise InvalidInput(f"{statement.where}: {statement.keyword}: a number, not "
                            f"{' '.join(statement.args) or 'nothing'}") from None
+    if not math.isfinite(value):
+        raise InvalidInput(f"{statement.where}: {statement.keyword}: a number, not {statement.args[0]}")
     if value < minimum:
         raise InvalidInput(f"{statement.where}: {statement.keyword}: at least {minimum:g}, not {value:g}")
     return int(value) if value == int(value) else value
@@ -95,7 +103,7 @@ def _unused(found, statement, with_args=True):
 
 
 def _use(found, statement, key, value):
-    found.settings[key] = value
+    set_said(found, key, value, f"{statement.where}: {' '.join((statement.keyword, *statement.args))}", RULE)
     said = " ".join((statement.keyword, *statement.args))
     found.used.append(f"{statement.where}: {said}: {key} {value}" if said != f"{key} {value}" else f"{statement.where}: {said}")
 
@@ -104,7 +112,10 @@ def _global_defs(block, found):
     _has_block(block)
     for s in block.block:
         if s.keyword == "lvs_timeouts" and "tcp" in s.args and s.args.index("tcp") + 1 < len(s.args):
-            found.idle_timeout_s = int(float(s.args[s.args.index("tcp") + 1]))
+            value = s.args[s.args.index("tcp") + 1]
+            if not re.fullmatch(r"[0-9]+", value) or int(value) < 1:
+                raise InvalidInput(f"{s.where}: lvs_timeouts tcp {value}: takes whole seconds (at least 1)")
+            found.idle_timeout_s = int(value)
             found.used.append(f"{s.where}: lvs_timeouts tcp {found.idle_timeout_s}: the replay's director forgets a flow "
                               "idle this long (the answer itself holds no idle connection: it does not move it)")
         elif s.keyword == "lvs_sync_daemon":
@@ -132,14 +143,16 @@ def _virtual_server(block, found):
     if not reals:
         raise InvalidInput(f"{block.where}: virtual_server {' '.join(block.args)}: no real_server")
     timers = {}
-    delay_loop = [s for s in block.block if s.keyword == "delay_loop"]
-    if delay_loop:                  # first: a MISC_CHECK's timeout defaults to it, wherever it is said
-        _use(found, delay_loop[-1], "delay_loop", _number(delay_loop[-1], 0.1))
+    own = {}
+    for s in [s for s in block.block if s.keyword == "delay_loop"]:
+        _timer({}, own, s, found)   # first: a MISC_CHECK's timeout defaults to it, wherever it is said
+    if own:
+        _use(found, own["delay_loop"], "delay_loop", _number(own["delay_loop"], 0.1))
     for s in block.block:
         if s.keyword == "delay_loop":
             continue
         elif s.keyword in INHERITED:
-            timers[s.keyword] = s
+            _timer(timers, own, s, found)
         elif s.keyword in ("lb_kind", "lvs_method"):
             _forwarding(s, found)
         elif s.keyword == "protocol" and s.args[:1] != ("TCP",):
@@ -160,6 +173,16 @@ def _virtual_server(block, found):
             _unused(found, s)
 
 
+def _timer(timers, own, s, found):
+    """A timer said in this block: it replaces one said before in the same block (keepalived takes
+    the last), said so; one inherited from the enclosing block is the rule, not a repetition."""
+    if s.keyword in own:
+        first = own[s.keyword]
+        found.used.append(f"{s.where}: {s.keyword} {' '.join(s.args)}: replaces {first.where}: {first.keyword} "
+                          f"{' '.join(first.args)} (keepalived takes the last said)")
+    own[s.keyword] = timers[s.keyword] = s
+
+
 def _forwarding(s, found):
     """lb_kind (before keepalived 2.0) or lvs_method: the lab's director forwards by NAT (the default)."""
     if s.args[:1] != ("NAT",):
@@ -172,10 +195,10 @@ def _real_server(block, found, inherited):
     _has_block(block)
     found.used.append(f"{block.where}: real_server {' '.join(block.args)}: the lab's primary")
     checkers = [s for s in block.block if s.keyword in CHECKERS]
-    timers = dict(inherited)
+    timers, own = dict(inherited), {}
     for s in block.block:
         if s.keyword in INHERITED:
-            timers[s.keyword] = s
+            _timer(timers, own, s, found)
         elif s.keyword == "inhibit_on_failure":
             _use(found, s, "inhibit_on_failure", True)
         elif s.keyword in ("lb_kind", "lvs_method"):
@@ -199,10 +222,10 @@ def _checker(block, found, inherited):
     if block.keyword != "TCP_CHECK":
         found.not_modelled.append(f"{block.where}: {block.keyword}: the lab checks with its own "
                                   f"{'MySQL handshake (MISC_CHECK)' if block.keyword == 'MISC_CHECK' else 'TCP_CHECK'}")
-    timers, misc_timeout = dict(inherited), None
+    timers, misc_timeout, own = dict(inherited), None, {}
     for s in block.block:
         if s.keyword in INHERITED:
-            timers[s.keyword] = s
+            _timer(timers, own, s, found)
         elif s.keyword == "misc_timeout" and block.keyword == "MISC_CHECK":
             misc_timeout = s
         else:
@@ -216,7 +239,7 @@ def _checker(block, found, inherited):
             _use(found, s, "retry", int(_number(s)))
     for key, value in CHECKER_DEFAULTS.get(block.keyword, {}).items():
         if key not in found.settings and not (key == "retry" and "nb_get_retry" in timers):
-            found.settings[key] = value
+            set_said(found, key, value, f"{block.where}: {block.keyword}", RULE)
             found.used.append(f"{block.where}: {block.keyword}: {key} {value} (keepalived's default for {block.keyword})")
     if block.keyword == "MISC_CHECK":
         _misc_timeout(block, misc_timeout, found)
@@ -230,6 +253,6 @@ def _misc_timeout(block, misc_timeout, found):
         value, said = _number(misc_timeout, 1), f"{misc_timeout.where}: misc_timeout {misc_timeout.args[0]}"
     else:
         value, said = found.settings.get("delay_loop", 60), f"{block.where}: MISC_CHECK without misc_timeout"
-    found.settings["connect_timeout"] = value
+    set_said(found, "connect_timeout", value, said, RULE)
     found.used.append(f"{said}: connect_timeout {value:g} (keepalived kills the script then; one that gives up "
                       "sooner by itself fails sooner)")

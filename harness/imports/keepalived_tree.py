@@ -95,6 +95,8 @@ def included_files(path, depth=0):
 def _matches(pattern, folder):
     """The files an include's pattern names, relative to the including file's folder."""
     pattern = pattern.strip('"')
+    if "\x00" in pattern:                   # no file is named so: the include matches none
+        return []
     pattern = pattern if Path(pattern).is_absolute() or folder is None else str(Path(folder) / pattern)
     return sorted(glob.glob(pattern))
 

@@ -135,3 +135,15 @@ def test_conditional_blocks_are_followed_where_their_condition_is_a_number_and_n
     assert "haproxy.cfg:14: no option redispatch: redispatch=false" in found.used
     assert "haproxy.cfg:15: no foo bar" in found.not_modelled
     assert "no log" in found.no_bearing and "log" in found.no_bearing
+
+
+def test_a_value_the_lab_cannot_run_is_refused_at_the_line_that_said_it_and_a_repeat_names_both_lines():
+    with pytest.raises(InvalidInput, match=r"haproxy.cfg:2: server a 10.0.0.1:3306 check inter 20ms: the lab's haproxy "
+                                           r"runs .* not 0.02 s"):
+        haproxy_import.interpret("backend db\n  server a 10.0.0.1:3306 check inter 20ms\n"
+                                 "  server b 10.0.0.2:3306 backup\n")
+    found = haproxy_import.interpret("defaults\n  timeout server 30m\nbackend db\n  timeout server 5s\n"
+                                     "  timeout server 10s\n" + BACKEND)
+    assert found.settings["timeout_server"] == 10.0
+    assert ("haproxy.cfg:5: timeout server 10s: replaces haproxy.cfg:4: timeout server 5s (HAProxy: the last said, "
+            "a server's own over default-server's, a backend's over its defaults')") in found.used

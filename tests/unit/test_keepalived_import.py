@@ -152,3 +152,12 @@ def test_lvs_method_is_lb_kinds_current_spelling_and_a_server_without_a_checker_
         imported(server("  TCP_CHECK {\n  }\n", around=" lvs_method DR\n"))
     with pytest.raises(InvalidInput, match="k.conf:3: real_server 10.0.0.1 3306 has no checker .* keepalived never takes"):
         imported(server("  weight 1\n"))
+
+
+def test_a_timer_said_twice_in_a_block_names_both_lines_and_one_the_lab_cannot_run_is_refused_at_its_line():
+    found = imported(server("  TCP_CHECK {\n   connect_timeout 3\n   connect_timeout 4\n  }\n"))
+    assert found.settings["connect_timeout"] == 4
+    assert ("k.conf:6: connect_timeout 4: replaces k.conf:5: connect_timeout 3 (keepalived takes the last said)"
+            in found.used)
+    with pytest.raises(InvalidInput, match=r"k.conf:5: retry 500: the lab's keepalived runs 0 to 100 here, not 500"):
+        imported(server("  TCP_CHECK {\n   retry 500\n  }\n"))

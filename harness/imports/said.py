@@ -1,0 +1,30 @@
+"""Where each setting an importer read was said (file:line and the directive as written): a second
+saying of one setting is named with the first and the tool's rule (the last said wins), and a value
+the lab cannot run is refused at the operator's line, in their words, not the lab's setting name."""
+from ..control import CONTROL_PLANES
+from ..errors import InvalidInput
+
+
+def set_said(found, key, value, said, rule):
+    """found: an importer's record (settings, said_at, used); said: 'file:line: directive as written';
+    rule: the tool's, for which of two sayings wins."""
+    previous = found.said_at.get(key)
+    found.settings[key] = value
+    found.said_at[key] = said
+    if previous and previous != said:
+        found.used.append(f"{said}: replaces {previous} ({rule})")
+
+
+def within_lab(found, plane):
+    """InvalidInput at the line that said it, for a number outside the range the lab's `plane` runs."""
+    spec = CONTROL_PLANES[plane].settings_spec
+    for key, value in found.settings.items():
+        setting = spec.get(key)
+        if setting is None or isinstance(value, (bool, str)) or not isinstance(value, (int, float)):
+            continue
+        low, high = setting.minimum, setting.maximum
+        if (low is not None and value < low) or (high is not None and value > high):
+            unit = " s" if setting.kind == "duration" else ""
+            span = f"{low:g}{unit} to {high:g}{unit}" if high is not None else f"at least {low:g}{unit}"
+            raise InvalidInput(f"{found.said_at.get(key, found.source)}: the lab's {plane} runs {span} here, "
+                               f"not {value:g}{unit}")

@@ -1,0 +1,80 @@
+"""Thousands of mangled keepalived.conf and haproxy.cfg files (the corpus's files with lines dropped,
+doubled, swapped, words replaced, bytes flipped, and plain random bytes): each one is read or
+refused with InvalidInput, never a traceback, and both outcomes occur (a fuzz that only ever
+refuses, or only accepts, tests nothing)."""
+import random
+from pathlib import Path
+
+import pytest
+
+from harness.errors import InvalidInput
+from harness.imports import haproxy_import, keepalived_import, keepalived_tree
+from tests.unit.test_keepalived_import import SAMPLE
+
+HERE = Path(__file__).parent
+REPO = HERE.parents[1]
+KEEPALIVED = [SAMPLE, *(p.read_text() for p in sorted((REPO / "examples").rglob("*.conf")))]
+HAPROXY = [(HERE / "fixtures" / "haproxy" / "incident-haproxy.cfg").read_text(),
+           "defaults db\n  mode tcp\n  timeout server 30m\nlisten mysql from db\n  bind :3306\n"
+           "  server a 10.0.0.1:3306 check inter 1s fall 3\n  server b 10.0.0.2:3306 check backup\n"
+           ".if 1\n  no option redispatch\n.endif\n"]
+WORDS = ["{", "}", "#", "!", "0", "-1", "1e9", "nan", "backup", "check", "from", "no", "option", ".if", ".endif",
+         "include", "\x1b[31m", "timeout", "server", "retry", "misc_timeout", "lvs_method", "DR", "", "\t", "\"", "'"]
+
+
+def mangled(text, rng):
+    lines = text.splitlines()
+    for _ in range(rng.randint(1, 4)):
+        if not lines:
+            break
+        at = rng.randrange(len(lines))
+        how = rng.randrange(6)
+        if how == 0:
+            del lines[at]
+        elif how == 1:
+            lines.insert(at, lines[at])
+        elif how == 2:
+            other = rng.randrange(len(lines))
+            lines[at], lines[other] = lines[other], lines[at]
+        elif how == 3:
+            words = lines[at].split() or [""]
+            words[rng.randrange(len(words))] = rng.choice(WORDS)
+            lines[at] = " ".join(words)
+        elif how == 4:
+            lines[at] = lines[at][: rng.randrange(len(lines[at]) + 1)]
+        else:
+            chars = list(lines[at]) or [" "]
+            chars[rng.randrange(len(chars))] = chr(rng.randrange(0, 256))
+            lines[at] = "".join(chars)
+    return "\n".join(lines) + "\n"
+
+
+def random_bytes(rng):
+    return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 400))).decode("latin-1")
+
+
+def read_keepalived(text, folder):
+    return keepalived_import.interpret(keepalived_tree.parse_text(text, "k.conf", folder), "k.conf")
+
+
+def read_haproxy(text, _):
+    return haproxy_import.interpret(text, "h.cfg")
+
+
+@pytest.mark.parametrize(("reader", "corpus"), [(read_keepalived, KEEPALIVED), (read_haproxy, HAPROXY)],
+                         ids=["keepalived", "haproxy"])
+def test_mangled_files_are_read_or_refused_never_a_traceback(reader, corpus, tmp_path):
+    rng = random.Random(2026)
+    outcomes = {"read": 0, "refused": 0}
+    for n in range(2500):
+        text = random_bytes(rng) if n % 10 == 0 else mangled(rng.choice(corpus), rng)
+        try:
+            found = reader(text, tmp_path)
+        except InvalidInput as refusal:
+            assert str(refusal).strip(), text
+            outcomes["refused"] += 1
+        else:
+            assert found.lines() is not None
+            outcomes["read"] += 1
+    print(f"{reader.__name__}: {outcomes}")
+    assert outcomes["read"] > 100 and outcomes["refused"] > 100, outcomes
