@@ -63,16 +63,22 @@ def cmd_explain(args):
     words = [word for word in given if not word.startswith("FROM=")]
     try:
         incident = imports.from_dir(folders[-1]) if folders else None
-        if incident:
-            words = incident.explain_words() + words          # a knob given on the command line wins
-        values = explain.parse_knobs(words)
-        answer, _, body = explain.explain(values).partition("\n")
-        print(to_terminal(answer))                            # the answer first, whatever was read
+        drivers = incident.drivers if incident and len(incident.drivers) > 1 else (None,)
+        answers = []
+        for driver in drivers:                                # one answer per application behind the VIP
+            given_words = (incident.explain_words(driver) if incident else []) + words   # the command line wins
+            values = explain.parse_knobs(given_words)
+            answer, _, body = explain.explain(values).partition("\n")
+            answers.append((driver, values, answer, body))
+        for driver, _, answer, _ in answers:                  # the answers first, whatever was read
+            print(to_terminal(f"{driver.source} ({driver.client}): {answer}" if driver else answer))
         if incident:
             print(to_terminal(f"\nRead from {incident.folder}:\n" + "\n".join(incident.lines())))
-        print(to_terminal(body))
-        if incident and incident.incident_times:
-            print(to_terminal("\n" + explain.beside_incident(values, incident.incident_times)))
+        for driver, values, _, body in answers:
+            print(to_terminal(f"\n--- {driver.source} ({driver.client}) ---" if driver else ""), end="\n" if driver else "")
+            print(to_terminal(body))
+            if incident and incident.incident_times:
+                print(to_terminal("\n" + explain.beside_incident(values, incident.incident_times)))
     except SettingsError as exc:
         print(f"blackhole: explain: {exc}\nknobs:\n{explain.usage()}", file=sys.stderr)
         raise SystemExit(2)

@@ -11,7 +11,7 @@ from ..errors import InvalidInput
 from . import driver_files, driver_url, haproxy_import, keepalived_import, keepalived_tree, sniff, sysctl_dump, timeline
 
 DRIVER_FILES = ("driver.url", "hikari.properties", "mysql2.json", "my.cnf")
-TEXT_READERS = {"sysctl.txt": sysctl_dump.parse, "driver.url": driver_url.parse,
+TEXT_READERS = {"sysctl.txt": sysctl_dump.parse, "driver.url": driver_url.parse_all,
                 "hikari.properties": driver_files.hikari_properties, "mysql2.json": driver_files.mysql2_json,
                 "my.cnf": driver_files.my_cnf, "incident.yaml": timeline.parse}
 READERS = (*TEXT_READERS, "keepalived.conf", "haproxy.cfg")    # keepalived.conf reads the files it includes itself
@@ -22,15 +22,20 @@ DIRECTOR_FILES = ("keepalived.conf", "haproxy.cfg")
 class Incident:
     folder: str
     sysctl: sysctl_dump.SysctlDump = None
-    driver: driver_url.DriverImport = None
+    drivers: tuple = ()           # (driver_url.DriverImport, ...): one per application, in the file's order
     keepalived: keepalived_import.KeepalivedImport = None
     incident_times: timeline.Timeline = None   # incident.yaml
     haproxy: haproxy_import.HaproxyImport = None
     unread: tuple = ()            # (file, what it looks like) of the files in the folder the lab does not read
     known_as: tuple = ()          # (file, reader name, what it is) of the files read by their content
 
+    @property
+    def driver(self):
+        """The first application's driver (the one the replay's cures are ranked for), or None."""
+        return self.drivers[0] if self.drivers else None
+
     def lines(self):
-        out = (self.sysctl.lines() if self.sysctl else []) + (self.driver.lines() if self.driver else [])
+        out = (self.sysctl.lines() if self.sysctl else []) + [line for d in self.drivers for line in d.lines()]
         if self.keepalived:
             out += self.keepalived.lines()
         if self.haproxy:
@@ -39,13 +44,15 @@ class Incident:
         known = [f"{self.folder}/{name}: read as {what} ({reader}), by its content" for name, reader, what in self.known_as]
         return known + out + [f"{self.folder}/{name}: not read: {looks}" for name, looks in self.unread]
 
-    def explain_words(self):
+    def explain_words(self, driver=None):
+        """make explain's words for the incident, with `driver`'s settings (None: the first's)."""
         words = [f"{key.upper()}={value}" for key, value in (self.sysctl.cell if self.sysctl else ())
                  if key == "tcp_retries2"]
         words += [f"{knob}={value}" for knob, value in (self.sysctl.director if self.sysctl else ())]
         words += self.keepalived.explain_words() if self.keepalived else []
         words += self.haproxy.explain_words() if self.haproxy else []
-        return words + (self.driver.explain_words() if self.driver else [])
+        driver = driver or self.driver
+        return words + (driver.explain_words() if driver else [])
 
 
 def from_dir(folder):
@@ -64,7 +71,9 @@ def from_dir(folder):
         raise InvalidInput(f"FROM={folder}: {' and '.join(files[name].name for name in drivers)}: one application's "
                            "driver at a time")
     found = {reader: _read(file, f"{folder.rstrip('/')}/{file.name}", reader) for reader, file in files.items()}
-    return Incident(folder.rstrip("/"), found.get("sysctl.txt"), found[drivers[0]] if drivers else None,
+    read_drivers = () if not drivers else found[drivers[0]]
+    read_drivers = read_drivers if isinstance(read_drivers, tuple) else (read_drivers,)
+    return Incident(folder.rstrip("/"), found.get("sysctl.txt"), read_drivers,
                     found.get("keepalived.conf"), found.get("incident.yaml"), found.get("haproxy.cfg"), unread,
                     known_as)
 

@@ -30,23 +30,35 @@ def _setting(client, name, text, source, where):
 
 
 def hikari_properties(text, source="hikari.properties"):
-    settings, not_modelled, url = [], [], None
+    pool, url = [], None
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line or line.startswith(("#", "!")):
             continue
         m = PROPERTY.match(line)
+        if m and m.group(1) == "jdbcUrl":
+            url = driver_url.parse(m.group(2).strip(), f"{source}:{number}")
+        else:
+            pool.append((number, line))
+    return hikari_pool(url, pool, source)
+
+
+def hikari_pool(url, pool, source):
+    """HikariCP: its pool settings ((line number, 'key=value'), ...), in java.util.Properties'
+    syntax, over the Connector/J URL's (url: a DriverImport or None)."""
+    settings, not_modelled = [], []
+    file = source.split(":")[0]
+    for number, line in pool:
+        m = PROPERTY.match(line)
         if not m:
-            raise InvalidInput(f"{source}:{number}: {line[:60]!r}: not key=value")
+            raise InvalidInput(f"{file}:{number}: {line[:60]!r}: not key=value")
         key, value = m.group(1), m.group(2).strip()
         name = key.removeprefix("dataSource.")
-        if key == "jdbcUrl":
-            url = driver_url.parse(value, f"{source}:{number}")
-        elif name in CLIENTS["hikari"].settings:
-            settings.append((name, _setting("hikari", name, value, source, number)))
+        if name in CLIENTS["hikari"].settings:
+            settings.append((name, _setting("hikari", name, value, file, number)))
         else:
             driver_url.refuse_near_miss(name, value, CLIENTS["hikari"].settings, CLIENTS["hikari"].library,
-                                        f"{source}:{number}")
+                                        f"{file}:{number}")
             not_modelled.append((key, value))
     if url is not None:
         settings = [*((n, v) for n, v in url.settings if n not in dict(settings)), *settings]

@@ -46,23 +46,58 @@ def _text(value):
 
 
 def parse(text, source="driver.url"):
-    """One connection string; lines starting with # are comments."""
-    lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)
-             if line.strip() and not line.lstrip().startswith("#")]
-    if len(lines) > 1:
-        raise InvalidInput(f"{source}: lines {lines[0][0]} and {lines[1][0]}: {len(lines)} connection strings; the lab "
-                           "answers for one application's driver at a time: keep one here (a folder per application)")
-    url = " ".join(lines[0][1].split()) if lines else ""
-    if not url:
+    """One connection string; lines starting with # are comments. A file of several (one per
+    application behind the VIP): parse_all."""
+    drivers = parse_all(text, source)
+    if len(drivers) > 1:
+        raise InvalidInput(f"{source}: lines {drivers[0].source.rpartition(':')[2]} and "
+                           f"{drivers[1].source.rpartition(':')[2]}: {len(drivers)} connection strings where one was "
+                           "expected")
+    return drivers[0]
+
+
+def parse_all(text, source="driver.url"):
+    """Every application's driver in a file of connection strings, in the file's order: each
+    connection string (a JDBC URL, a Go DSN, a SQLAlchemy URL) begins one; `key=value` lines after a
+    JDBC URL are its HikariCP pool's settings (as in hikari.properties). Lines starting with # or !
+    are comments. With several, each is named after its line (file:line)."""
+    groups = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = " ".join(raw.split())
+        if not line or line.startswith(("#", "!")):
+            continue
+        if is_connection_string(line):
+            groups.append((number, line, []))
+        elif groups and groups[-1][1].startswith("jdbc:"):
+            groups[-1][2].append((number, line))
+        else:
+            raise InvalidInput(f"{source}:{number}: {line[:60]!r}: not a JDBC URL (jdbc:mysql://...), a Go DSN "
+                               "(user@tcp(host:port)/db?...) or a SQLAlchemy URL (mysql+pymysql://...)"
+                               + (" (a pool's key=value settings follow the JDBC URL they belong to)" if "=" in line
+                                  and groups else ""))
+    if not groups:
         raise InvalidInput(f"{source}: empty: give a JDBC URL, a Go DSN or a SQLAlchemy URL")
+    named = len(groups) > 1
+    return tuple(_one(url, pool, f"{source}:{number}" if named else source, f"{source}:{number}")
+                 for number, url, pool in groups)
+
+
+def is_connection_string(line):
+    return line.startswith("jdbc:") or bool(re.match(r"^mysql(\+\w+)?://", line)) or (
+        bool(GO_DSN.match(line)) and "://" not in line)
+
+
+def _one(url, pool, source, where):
+    if pool:
+        from .driver_files import hikari_pool         # the pool's reader is hikari.properties' own
+        return hikari_pool(_jdbc(url, where), pool, source)
     if url.startswith("jdbc:"):
-        return _jdbc(url, source)
-    if re.match(r"^mysql(\+\w+)?://", url):
-        return _sqlalchemy(url, source)
-    if GO_DSN.match(url) and "://" not in url:
-        return _go(url, source)
-    raise InvalidInput(f"{source}: {url[:60]!r}: not a JDBC URL (jdbc:mysql://...), a Go DSN "
-                       "(user@tcp(host:port)/db?...) or a SQLAlchemy URL (mysql+pymysql://...)")
+        found = _jdbc(url, where)
+    elif re.match(r"^mysql(\+\w+)?://", url):
+        found = _sqlalchemy(url, where)
+    else:
+        found = _go(url, where)
+    return dataclasses.replace(found, source=source)
 
 
 def _jdbc(url, source):

@@ -15,11 +15,12 @@ HAPROXY_SECTION = re.compile(r"^\s*(backend|listen|frontend|defaults)\b", re.MUL
 HAPROXY_SERVER = re.compile(r"^\s*server\s+\S+\s+\S+", re.MULTILINE)
 CONNECTION = re.compile(r"^(jdbc:(mysql|mariadb)|mysql(\+\w+)?://|[^\s#]*@(tcp[46]?)?\()")
 HIKARI = re.compile(r"^\s*(jdbcUrl|dataSource\.\w+|maximumPoolSize|connectionTimeout)\s*[=:]", re.MULTILINE)
+POOL_SETTING = re.compile(r"^\s*[A-Za-z][\w.]*\s*=\s*\S")
 OPTION_GROUP = re.compile(r"^\s*\[(client|client-server|client-mariadb|mysql|mariadb-client)\]", re.MULTILINE)
 
 
 WHAT = {"sysctl.txt": "a sysctl -a dump", "keepalived.conf": "a keepalived.conf", "haproxy.cfg": "an HAProxy configuration",
-        "hikari.properties": "HikariCP's properties", "driver.url": "a connection string",
+        "hikari.properties": "HikariCP's properties", "driver.url": "connection strings",
         "my.cnf": "a MySQL option file", "mysql2.json": "mysql2's options (JSON)", "incident.yaml": "a timeline"}
 
 
@@ -37,10 +38,11 @@ def kind(text):
         return "keepalived.conf", WHAT["keepalived.conf"]
     if HAPROXY_SECTION.search(text) and HAPROXY_SERVER.search(text):
         return "haproxy.cfg", WHAT["haproxy.cfg"]
+    if CONNECTION.match(lines[0].strip()) and all(CONNECTION.match(line.strip()) or POOL_SETTING.match(line)
+                                                  for line in lines):
+        return "driver.url", WHAT["driver.url"]      # connection strings, each maybe with its pool's key=value lines
     if HIKARI.search(text):
         return "hikari.properties", WHAT["hikari.properties"]
-    if all(CONNECTION.match(line.strip()) for line in lines):
-        return "driver.url", WHAT["driver.url"]
     if OPTION_GROUP.search(text):
         return "my.cnf", WHAT["my.cnf"]
     if _json_object(text):
@@ -67,7 +69,8 @@ def _timeline(text):
 
 def _looks_like(lines):
     if any(CONNECTION.match(line.strip()) for line in lines):
-        return "connection strings mixed with other lines (one connection string a file, # comments allowed)"
+        return ("connection strings mixed with other lines (a file of connection strings holds them, # comments and "
+                "a JDBC URL's pool settings, key=value, after it)")
     if len(lines) > 1 and all(":" in line for line in lines[:5]):
         return "key: value lines, none a moment of a timeline (died, recovered, ...)"
     return f"none of the formats the lab reads (its first line: {lines[0].strip()[:60]!r})"

@@ -77,9 +77,10 @@ def cell_sysctls(dump, series):
     return kept, lines
 
 
-def yours_of(incident, series):
-    """(the operator's cell as a scenario writes it, lines)."""
-    driver, dump = incident.driver, incident.sysctl
+def yours_of(incident, series, driver=None):
+    """(the operator's cell as a scenario writes it, with `driver`'s settings (None: the first
+    application's), lines)."""
+    driver, dump = driver or incident.driver, incident.sysctl
     client = driver.client if driver else "pymysql"
     yours = {"client": client} if client != "pymysql" else {}
     if driver and driver.settings:
@@ -126,6 +127,12 @@ def plan(incident, full=False):
     lines += [f"not measured: {why}" for why in ranking.left_out]
     yours = question.cell_definition
     cells, variants = [{"name": YOURS, **copy.deepcopy(yours)}], {}
+    for driver in incident.drivers[1:]:          # each other application behind the VIP: its own cell
+        name = other_yours_name(driver)
+        cells.append({"name": name, **yours_of(incident, series, driver)[0]})
+        lines.append(f"{name}: {driver.source}'s {driver.client} with its own settings, beside yours "
+                     f"({incident.driver.source}'s {incident.driver.client}); the cures are ranked for yours "
+                     "(make explain answers each)")
     run, idle = _worth_running(ranking)
     lines += [f"not run: {row.cure.change}: the model says it saves nothing here (back {row.answer.back.expected_s:.1f} s, "
               f"yours {ranking.yours.back.expected_s:.1f} s)" for row in idle]
@@ -171,6 +178,11 @@ def plan(incident, full=False):
                      "settings has ended by then; your cell is shown still waiting, its retransmissions checked "
                      "against the model's ladder (FULL=1 waits it out)")
     return Plan(definition, series, tuple(lines), ranking, waited_out, stood_in)
+
+
+def other_yours_name(driver):
+    """The cell of a second application's driver, named after its line: yours-l6 for file:6."""
+    return f"{YOURS}-l{driver.source.rpartition(':')[2]}"
 
 
 def stand_in_of(question):

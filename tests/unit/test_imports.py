@@ -86,7 +86,7 @@ def test_a_connection_string_names_its_client_and_each_parameter(url, client, us
                                               "socketTimeout"),
     ("u@tcp(db:3306)/app?readtimeout=2s", "did you mean readTimeout"),
     ("mysql+pymysql://u@db/app?read_timout=3", "read_timout=3: not a setting of PyMySQL; did you mean read_timeout"),
-    # two services behind one VIP: each its own folder, not one guessed
+    # where one connection string is expected (a pool's jdbcUrl), two are refused, not one guessed
     ("# orders (Java)\njdbc:mysql://a/b\n# billing (Go)\nu@tcp(b:3306)/c\n", "lines 2 and 4: 2 connection strings"),
 ])
 def test_a_connection_string_the_lab_cannot_use_is_refused(url, says):

@@ -31,7 +31,7 @@ def test_each_file_is_read_by_what_it_holds_whatever_its_name(tmp_path):
     assert dict(incident.sysctl.cell)["tcp_retries2"] == 15 and incident.driver.client == "jdbc"
     assert incident.keepalived is not None and incident.incident_times.get("recovered") == 958
     lines = incident.lines()
-    for name, what in (("sysctl-a.txt", "a sysctl -a dump"), ("client.txt", "a connection string"),
+    for name, what in (("sysctl-a.txt", "a sysctl -a dump"), ("client.txt", "connection strings"),
                        ("lb.conf", "a keepalived.conf"), ("timeline.yml", "a timeline")):
         assert f"{tmp_path}/{name}: read as {what}" in "\n".join(lines), name
     # the file lb.conf includes is part of it, not a second keepalived.conf
