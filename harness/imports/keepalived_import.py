@@ -9,14 +9,9 @@ import math
 import re
 
 from ..errors import InvalidInput
-from . import keepalived_tree
+from . import keepalived_keywords, keepalived_tree
 from .said import set_said, within_lab
 
-NO_BEARING = {"router_id", "notification_email", "notification_email_from", "smtp_server", "smtp_connect_timeout",
-              "script_user", "enable_script_security", "weight", "state", "interface", "virtual_router_id",
-              "priority", "virtual_ipaddress", "authentication", "unicast_peer", "unicast_src_ip", "connect_ip",
-              "connect_port", "bindto", "virtualhost", "vrrp_skip_check_adv_addr", "vrrp_garp_interval",
-              "vrrp_gna_interval", "vrrp_strict"}
 CHECKERS = {"TCP_CHECK": "tcp", "MISC_CHECK": "mysql", "HTTP_GET": "tcp", "SSL_GET": "tcp", "SMTP_CHECK": "tcp"}
 # keepalived.conf(5): a checker's timers when nothing sets them, where they differ from TCP_CHECK's
 # (the lab's defaults: retry 1, delay_before_retry 1 s, connect_timeout 5 s)
@@ -35,11 +30,15 @@ class KeepalivedImport:
     not_modelled: list = dataclasses.field(default_factory=list)
     no_bearing: list = dataclasses.field(default_factory=list)
     said_at: dict = dataclasses.field(default_factory=dict)     # setting -> 'file:line: directive' (said.py)
+    no_bearing_why: dict = dataclasses.field(default_factory=dict)  # keyword -> why (keepalived_keywords.py)
 
     def lines(self):
+        by_why = {}
+        for keyword in sorted(set(self.no_bearing)):
+            by_why.setdefault(self.no_bearing_why.get(keyword, ""), []).append(keyword)
+        said = "; ".join(f"{', '.join(words)}" + (f" ({why})" if why else "") for why, words in by_why.items())
         return ([f"{line}" for line in self.used] + [f"{line} (not modelled)" for line in self.not_modelled]
-                + ([f"{self.source}: no bearing on a failover: {', '.join(sorted(set(self.no_bearing)))}"]
-                   if self.no_bearing else []))
+                + ([f"{self.source}: no bearing on a failover: {said}"] if self.no_bearing else []))
 
     def explain_words(self):
         names = {"delay_loop": "DELAY_LOOP", "connect_timeout": "CONNECT_TIMEOUT", "retry": "RETRY",
@@ -93,13 +92,33 @@ def _number(statement, minimum=0.0):
     return int(value) if value == int(value) else value
 
 
-def _unused(found, statement, with_args=True):
-    """A directive the lab does not turn: named as having no bearing, or as not modelled."""
-    if statement.keyword in NO_BEARING:
+def _bool(statement):
+    """keepalived.conf(5)'s <BOOL>: on|off|true|false|yes|no; the keyword alone is on."""
+    said = statement.args[0].lower() if statement.args else "on"
+    if said not in ("on", "off", "true", "false", "yes", "no"):
+        raise InvalidInput(f"{statement.where}: {statement.keyword} {said}: on, off, true, false, yes or no")
+    return said in ("on", "true", "yes")
+
+
+def _unused(found, statement, section, with_args=True):
+    """A directive the lab does not turn, as keepalived_keywords.py classifies it: named as having no
+    bearing (and why), as not modelled (and why); one that is not keepalived's refused at its line."""
+    known = keepalived_keywords.verdict(section, statement.keyword)
+    if known is None:
+        near = keepalived_keywords.nearest(section, statement.keyword)
+        raise InvalidInput(f"{statement.where}: {statement.keyword}: not a keyword of keepalived.conf(5) in "
+                           f"{'a checker' if section == 'checker' else section} (keepalived 2.2.7)"
+                           + (f"; did you mean {near}?" if near else ""))
+    verdict, why = known
+    args = f" {' '.join(statement.args)}" if with_args and statement.args else ""
+    if verdict == keepalived_keywords.NO_BEARING:
         found.no_bearing.append(statement.keyword)
-    else:
-        args = f" {' '.join(statement.args)}" if with_args and statement.args else ""
-        found.not_modelled.append(f"{statement.where}: {statement.keyword}{args}")
+        found.no_bearing_why[statement.keyword] = why
+    elif verdict == keepalived_keywords.NOT_MODELLED:
+        found.not_modelled.append(f"{statement.where}: {statement.keyword}{args}: {why}")
+    else:                           # one the lab reads where keepalived.conf(5) puts it, said elsewhere or again
+        found.not_modelled.append(f"{statement.where}: {statement.keyword}{args}: the lab reads it only where "
+                                  "keepalived.conf(5) puts it, once (a primary, its first checker)")
 
 
 def _use(found, statement, key, value):
@@ -121,7 +140,7 @@ def _global_defs(block, found):
         elif s.keyword == "lvs_sync_daemon":
             found.used.append(f"{s.where}: lvs_sync_daemon: the backup director gets the connection table (vrrp sync)")
         else:
-            _unused(found, s, with_args=False)
+            _unused(found, s, "global_defs", with_args=False)
 
 
 def _vrrp(block, found):
@@ -134,7 +153,7 @@ def _vrrp(block, found):
         elif s.keyword in ("nopreempt", "preempt"):
             _use(found, s, "preempt", s.keyword == "preempt")
         else:
-            _unused(found, s)
+            _unused(found, s, "vrrp_instance")
 
 
 def _virtual_server(block, found):
@@ -151,14 +170,16 @@ def _virtual_server(block, found):
     for s in block.block:
         if s.keyword == "delay_loop":
             continue
+        elif s.keyword == "inhibit_on_failure":      # the real servers' default
+            _use(found, s, "inhibit_on_failure", _bool(s))
         elif s.keyword in INHERITED:
             _timer(timers, own, s, found)
         elif s.keyword in ("lb_kind", "lvs_method"):
             _forwarding(s, found)
         elif s.keyword == "protocol" and s.args[:1] != ("TCP",):
             raise InvalidInput(f"{s.where}: protocol {' '.join(s.args)}: the lab models TCP connections")
-        elif s.keyword == "lb_algo":
-            found.used.append(f"{s.where}: lb_algo {' '.join(s.args)}: no choice to make: the lab's director "
+        elif s.keyword in ("lb_algo", "lvs_sched"):
+            found.used.append(f"{s.where}: {s.keyword} {' '.join(s.args)}: no choice to make: the lab's director "
                               "sends to one server at a time")
         elif s.keyword == "protocol":
             found.used.append(f"{s.where}: {s.keyword} {s.args[0]}: as the lab's director")
@@ -170,7 +191,7 @@ def _virtual_server(block, found):
             found.used.append(f"{s.where}: real_server {' '.join(s.args)}: the lab's replica, as a sorry server (here "
                               "it takes the traffic when the first fails, not beside it)")
         else:
-            _unused(found, s)
+            _unused(found, s, "virtual_server")
 
 
 def _timer(timers, own, s, found):
@@ -200,13 +221,13 @@ def _real_server(block, found, inherited):
         if s.keyword in INHERITED:
             _timer(timers, own, s, found)
         elif s.keyword == "inhibit_on_failure":
-            _use(found, s, "inhibit_on_failure", True)
+            _use(found, s, "inhibit_on_failure", _bool(s))
         elif s.keyword in ("lb_kind", "lvs_method"):
             _forwarding(s, found)
         elif s is (checkers[0] if checkers else None):
             continue
         else:
-            _unused(found, s)
+            _unused(found, s, "real_server")
     if not checkers:
         raise InvalidInput(f"{block.where}: real_server {' '.join(block.args)} has no checker "
                            f"({', '.join(sorted(CHECKERS))}): keepalived never takes it out, so its clients wait on "
@@ -229,7 +250,7 @@ def _checker(block, found, inherited):
         elif s.keyword == "misc_timeout" and block.keyword == "MISC_CHECK":
             misc_timeout = s
         else:
-            _unused(found, s)
+            _unused(found, s, "checker")
     for key, s in timers.items():
         if key in ("connect_timeout", "delay_before_retry", "delay_loop"):
             if key == "connect_timeout" and block.keyword == "MISC_CHECK":

@@ -50,7 +50,8 @@ def test_the_sample_is_read_into_the_labs_settings_and_every_directive_is_accoun
     found = keepalived_import.interpret(keepalived_tree.parse_text(SAMPLE, "sample.conf"), "sample.conf")
     assert found.settings == {"delay_loop": 6, "inhibit_on_failure": True, "check": "tcp", "connect_timeout": 3,
                               "retry": 3, "delay_before_retry": 3}
-    assert found.not_modelled == ["sample.conf:17: persistence_timeout 50"]
+    assert found.not_modelled == ["sample.conf:17: persistence_timeout 50: persistence templates: new connections from "
+                                  "a client go to its server while its template lasts"]
     text = "\n".join(found.lines())
     for directive in ("router_id", "smtp_server", "weight", "lb_algo", "lb_kind", "protocol", "sorry_server"):
         assert directive in text, directive
