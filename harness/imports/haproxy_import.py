@@ -5,27 +5,17 @@ on 3306 or 5432 (else the only one with servers); its first server that is not `
 primary, a `backup` server the standby. What it inherits comes from the `defaults` section before
 it, as in HAProxy (its configuration manual, sections 2.5, 4 and 5)."""
 import dataclasses
-import re
 
 from ..errors import InvalidInput
+from . import haproxy_keywords as keywords
 from .haproxy_sections import sections
-from .said import set_said, within_lab
+from .haproxy_servers import check_servers, server_options
+from .haproxy_values import count, seconds, set_option
+from .said import no_bearing_line, within_lab
 
 DATABASE_PORTS = ("3306", "5432")
-TIME = re.compile(r"^(\d+(?:\.\d+)?)(us|ms|s|m|h|d)?$")
-UNIT_S = {"us": 1e-6, "ms": 1e-3, None: 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 TIMEOUTS = {"connect", "client", "server", "tunnel", "check"}
 OPTIONS = {"redispatch", "clitcpka", "srvtcpka", "nolinger"}
-SERVER_TIMERS = {"inter", "fastinter", "downinter"}
-SERVER_COUNTS = {"fall", "rise"}
-NO_BEARING = {"log", "maxconn", "balance", "bind", "stats", "daemon", "user", "group", "chroot", "pidfile",
-              "nbthread", "cpu-map", "description", "default_backend", "use_backend", "ca-base", "crt-base",
-              "ssl-default-bind-ciphers", "ssl-default-bind-options", "log-format", "errorfile", "hash-type",
-              "tune.ssl.default-dh-param", "master-worker", "node", "ulimit-n"}
-NO_BEARING_OPTIONS = {"tcplog", "httplog", "dontlognull", "log-health-checks", "logasap", "splice-auto"}
-SERVER_NO_BEARING = {"check", "port", "addr", "weight", "maxconn", "minconn", "maxqueue", "id", "cookie", "agent-check",
-                     "agent-port", "agent-inter", "slowstart", "init-addr", "resolvers", "check-send-proxy"}
-
 
 @dataclasses.dataclass
 class HaproxyImport:
@@ -36,32 +26,16 @@ class HaproxyImport:
     no_bearing: list = dataclasses.field(default_factory=list)
     mode: tuple = None          # (mode, file:line) of the last `mode` read
     said_at: dict = dataclasses.field(default_factory=dict)    # setting -> 'file:line: directive' (said.py)
+    no_bearing_why: dict = dataclasses.field(default_factory=dict)  # keyword -> why (haproxy_keywords.py)
 
     def lines(self):
         return (self.used + [f"{line} (not modelled)" for line in self.not_modelled]
-                + ([f"{self.source}: no bearing on a failover: {', '.join(sorted(set(self.no_bearing)))}"]
-                   if self.no_bearing else []))
+                + ([no_bearing_line(self.source, self.no_bearing, self.no_bearing_why)] if self.no_bearing else []))
 
     def explain_words(self):
         words = " ".join(f"{key}={str(value).lower() if isinstance(value, bool) else f'{value:g}' if isinstance(value, float) else value}"
                          for key, value in self.settings.items())
         return [f"HAPROXY={words}"] if words else ["HAPROXY=inter=2"]     # HAProxy's defaults, said as one
-
-
-def count(text, where, what):
-    """A whole number HAProxy reads (retries, fall, rise, srvtcpka-cnt)."""
-    if text is None or not re.fullmatch(r"[0-9]+", text):
-        raise InvalidInput(f"{where}: {what} {text or ''}: takes a whole number")
-    return int(text)
-
-
-def seconds(text, where):
-    if text is None:
-        raise InvalidInput(f"{where}: a time is missing (a number with us, ms, s, m, h or d)")
-    m = TIME.match(text)
-    if not m:
-        raise InvalidInput(f"{where}: {text!r}: not one of HAProxy's times (a number with us, ms, s, m, h or d)")
-    return round(float(m.group(1)) * UNIT_S[m.group(2)], 6)
 
 
 def read(path):
@@ -85,18 +59,20 @@ def interpret(text, source="haproxy.cfg"):
     read_here = defaults_of(parsed, index, backend) + [backend]
     for section in read_here:
         for line in section.lines:
-            if line.condition and line.words[0] not in NO_BEARING:
+            known = keywords.proxy(line.words)
+            if line.condition and not (known and known[1][0] == keywords.NO_BEARING):
                 raise InvalidInput(f"{line.where}: {' '.join(line.words)}: under {line.condition}: the lab cannot "
                                    "tell whether your HAProxy reads it: keep the branch it takes, drop the .if")
             _directive(line, found)
     _mode(found)
-    _servers(read_here, backend)
+    check_servers(read_here, backend)
     within_lab(found, "haproxy")
     for section in parsed:
         if section in read_here or not section.lines:
             continue
         if section.keyword == "global":
-            found.no_bearing.append("global (the process's settings)")
+            found.no_bearing.append("global")
+            found.no_bearing_why["global"] = "the process's settings"
         else:
             found.not_modelled.append(f"{section.where}: {section.keyword} {section.name}: not read: the lab "
                                       f"reads the database's backend ({backend.name}) and the defaults it takes")
@@ -134,91 +110,78 @@ def _mode(found):
     found.used.append(f"{where}: mode tcp")
 
 
-def _servers(read_here, backend):
-    """The lab has one primary and a backup; it needs the primary health-checked to model a failover."""
-    servers = [line for line in backend.lines if line.words[0] == "server"]
-    for line in servers:
-        if len(line.words) < 3:
-            raise InvalidInput(f"{line.where}: {' '.join(line.words)}: a server takes a name and an address")
-    active = [line for line in servers if "backup" not in line.words]
-    if not active:
-        raise InvalidInput(f"{servers[0].where}: every server is `backup`: the lab needs a primary")
-    if len(active) > 1:
-        raise InvalidInput(f"{active[1].where}: server {active[1].words[1]}: a second active server beside "
-                           f"{active[0].words[1]} ({active[0].where}): HAProxy balances new sessions over both, and "
-                           "the lab models one primary with a `backup` server")
-    if len(servers) == 1:
-        raise InvalidInput(f"{servers[0].where}: server {servers[0].words[1]}: the backend's only server: when it dies "
-                           "HAProxy has nowhere to send new sessions; the lab models a failover to a `backup` server")
-    primary = active[0]
-    defaults = [line for section in read_here for line in section.lines if line.words[0] == "default-server"]
-    checked = ("check" in primary.words or any("check" in line.words for line in defaults)) and \
-        "no-check" not in primary.words
-    if not checked:
-        raise InvalidInput(f"{primary.where}: server {primary.words[1]} has no `check` (nor a default-server with "
-                           "one): HAProxy never checks it, so never marks it down and never sends new sessions to "
-                           "the backup; its clients wait on their own limits and reconnect to the dead server. The "
-                           "lab models a checked primary: add `check` to ask what checks would change")
-
-
-RULE = "HAProxy: the last said, a server's own over default-server's, a backend's over its defaults'"
-
-
-def _said(line):
-    return f"{line.where}: {' '.join(line.words)}"
-
-
-def _set(found, key, value, line):
-    set_said(found, key, value, _said(line), RULE)
-
-
 def _directive(line, found):
     words, where = line.words, line.where
     key = words[0]
     if key == "mode" and len(words) > 1:
         found.mode = (words[1], where)
-    elif key == "timeout" and len(words) > 2:
-        if words[1] in TIMEOUTS:
-            _set(found, f"timeout_{words[1]}", seconds(words[2], where), line)
-            found.used.append(f"{where}: timeout {words[1]} {words[2]}: timeout_{words[1]}={found.settings[f'timeout_{words[1]}']:g} s")
-        else:
-            found.not_modelled.append(f"{where}: timeout {words[1]}")
+    elif key == "timeout" and len(words) > 2 and words[1] in TIMEOUTS:
+        set_option(found, f"timeout_{words[1]}", seconds(words[2], where), line)
+        found.used.append(f"{where}: timeout {words[1]} {words[2]}: timeout_{words[1]}={found.settings[f'timeout_{words[1]}']:g} s")
     elif key == "retries":
-        _set(found, "retries", count(words[1] if len(words) > 1 else None, where, "retries"), line)
+        set_option(found, "retries", count(words[1] if len(words) > 1 else None, where, "retries"), line)
         found.used.append(f"{where}: retries {words[1]}")
     elif key == "option" and len(words) > 1:
         _option(words[1:], True, line, found)
     elif key == "no" and len(words) > 2 and words[1] == "option":
         _option(words[2:], False, line, found)
     elif key == "no" and words[1:] == ("log",):
-        found.no_bearing.append("no log")
+        _classified(found, line, ("log",), keywords.PROXY["log"])
     elif key in ("srvtcpka-idle", "srvtcpka-intvl"):
-        _set(found, key.replace("-", "_"), seconds(words[1] if len(words) > 1 else None, where), line)
+        set_option(found, key.replace("-", "_"), seconds(words[1] if len(words) > 1 else None, where), line)
         found.used.append(f"{where}: {key} {words[1]}")
     elif key == "srvtcpka-cnt":
-        _set(found, "srvtcpka_cnt", count(words[1] if len(words) > 1 else None, where, key), line)
+        set_option(found, "srvtcpka_cnt", count(words[1] if len(words) > 1 else None, where, key), line)
         found.used.append(f"{where}: {key} {words[1]}")
     elif key in ("default-server", "server"):
-        _server(words[1:] if key == "default-server" else words[3:], line, found,
+        server_options(words[1:] if key == "default-server" else words[3:], line, found,
                 primary=key == "server" and "backup" not in words)
-    elif key == "tcp-check":
-        found.not_modelled.append(f"{where}: {' '.join(words)}: the lab's tcp check is a connect")
-    elif key == "http-check":
-        found.not_modelled.append(f"{where}: {' '.join(words)}")
-    elif key in NO_BEARING:
-        found.no_bearing.append(key)
+    elif key == "bind":
+        _bind(words[2:], line, found)
     else:
-        found.not_modelled.append(f"{where}: {' '.join(words)}")
+        _by_table(found, line, words)
+
+
+def _by_table(found, line, words):
+    """A line the code does not turn into a setting, as haproxy_keywords.py classifies it."""
+    known = keywords.proxy(words)
+    if known is None:
+        said = " ".join(words[:2]) if words[0] in ("option", "timeout", "no") else words[0]
+        near = keywords.nearest(said, keywords.PROXY)
+        raise InvalidInput(f"{line.where}: {' '.join(words)}: not a keyword of a defaults, listen or backend section "
+                           "in HAProxy's configuration manual (2.6)" + (f"; did you mean {near}?" if near else ""))
+    _classified(found, line, tuple(known[0].split()), known[1])
+
+
+def _classified(found, line, keyword, known):
+    verdict, why = known
+    name = " ".join(keyword)
+    if verdict == keywords.NO_BEARING:
+        found.no_bearing.append(name)
+        found.no_bearing_why[name] = why
+    else:
+        found.not_modelled.append(f"{line.where}: {' '.join(line.words)}: {why}")
+
+
+def _bind(words, line, found):
+    """A listen section's bind: its tcp-ut is TCP_USER_TIMEOUT on the clients' leg; the rest, where
+    and how it listens, has no bearing."""
+    if "tcp-ut" in words:
+        value = words[words.index("tcp-ut") + 1] if words.index("tcp-ut") + 1 < len(words) else None
+        set_option(found, "tcp_ut_client", seconds(value, line.where), line)
+        found.used.append(f"{line.where}: bind ... tcp-ut {value}: tcp_ut_client={found.settings['tcp_ut_client']:g} s")
+    found.no_bearing.append("bind")
+    found.no_bearing_why["bind"] = "where HAProxy listens"
 
 
 def _option(words, on, line, found):
     name, where = words[0], line.where
     if name in OPTIONS:
-        _set(found, name, on, line)
+        set_option(found, name, on, line)
         found.used.append(f"{where}: {'' if on else 'no '}option {name}: {name}={str(on).lower()}")
     elif name == "mysql-check":
         user = words[2] if len(words) > 2 and words[1] == "user" else None
-        _set(found, "check", "mysql-user" if user else "mysql", line)
+        set_option(found, "check", "mysql-user" if user else "mysql", line)
         found.used.append(f"{where}: option mysql-check{' user ' + user if user else ''}: check="
                           f"{'mysql-user' if user else 'mysql'}" + (" (the lab's check logs in as haproxy_check, "
                                                                      "no password)" if user else ""))
@@ -227,43 +190,15 @@ def _option(words, on, line, found):
             found.not_modelled.append(f"{where}: option mysql-check {' '.join(words[1:])}: the lab's check takes a "
                                       "user and post-41, no more")
     elif name == "tcp-check":
-        _set(found, "check", "tcp", line)
+        set_option(found, "check", "tcp", line)
         found.used.append(f"{where}: option tcp-check: check=tcp")
-    elif name in NO_BEARING_OPTIONS:
-        found.no_bearing.append(f"option {name}")
+    elif name == "tcpka":
+        for both in ("clitcpka", "srvtcpka"):
+            set_option(found, both, on, line)
+        found.used.append(f"{where}: {'' if on else 'no '}option tcpka: clitcpka={str(on).lower()} "
+                          f"srvtcpka={str(on).lower()}")
+    elif name == "httpchk":
+        found.not_modelled.append(f"{where}: option {' '.join(words)}: an HTTP check (Patroni's /primary is control: "
+                                  "patroni's)")
     else:
-        found.not_modelled.append(f"{where}: option {' '.join(words)}" + (
-            ": an HTTP check (Patroni's /primary is control: patroni's)" if name == "httpchk" else ""))
-
-
-def _server(words, line, found, primary):
-    """A server's (or default-server's) options; only the primary's and default-server's are the
-    lab's (HAProxy's checks of the standby decide nothing about the primary's death)."""
-    where, i = line.where, 0
-    while i < len(words):
-        word = words[i]
-        value = words[i + 1] if i + 1 < len(words) else None
-        if word in SERVER_TIMERS or word in SERVER_COUNTS or word == "tcp-ut":
-            if primary or line.words[0] == "default-server":
-                key = "tcp_ut_server" if word == "tcp-ut" else word
-                _set(found, key, count(value, where, word) if word in SERVER_COUNTS else seconds(value, where), line)
-                found.used.append(f"{where}: {word} {value}: {key}={found.settings[key]:g}")
-            i += 2
-        elif word in ("on-marked-down", "on-marked-up"):
-            wanted = {"on-marked-down": "shutdown-sessions", "on-marked-up": "shutdown-backup-sessions"}[word]
-            if value == wanted:
-                key = value.replace("-", "_")
-                _set(found, key, True, line)
-                found.used.append(f"{where}: {word} {value}: {key}=true")
-            else:
-                found.not_modelled.append(f"{where}: {word} {value}")
-            i += 2
-        elif word == "backup":
-            found.used.append(f"{where}: backup: the lab's standby")
-            i += 1
-        elif word in SERVER_NO_BEARING:
-            found.no_bearing.append(f"server {word}")
-            i += 2 if word not in ("check", "check-send-proxy", "agent-check") else 1
-        else:
-            found.not_modelled.append(f"{where}: {line.words[0]} ... {word}")
-            i += 1
+        _by_table(found, line, ("option", *words))

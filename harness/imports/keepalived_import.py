@@ -10,7 +10,7 @@ import re
 
 from ..errors import InvalidInput
 from . import keepalived_keywords, keepalived_tree
-from .said import set_said, within_lab
+from .said import no_bearing_line, set_said, within_lab
 
 CHECKERS = {"TCP_CHECK": "tcp", "MISC_CHECK": "mysql", "HTTP_GET": "tcp", "SSL_GET": "tcp", "SMTP_CHECK": "tcp"}
 # keepalived.conf(5): a checker's timers when nothing sets them, where they differ from TCP_CHECK's
@@ -33,12 +33,8 @@ class KeepalivedImport:
     no_bearing_why: dict = dataclasses.field(default_factory=dict)  # keyword -> why (keepalived_keywords.py)
 
     def lines(self):
-        by_why = {}
-        for keyword in sorted(set(self.no_bearing)):
-            by_why.setdefault(self.no_bearing_why.get(keyword, ""), []).append(keyword)
-        said = "; ".join(f"{', '.join(words)}" + (f" ({why})" if why else "") for why, words in by_why.items())
         return ([f"{line}" for line in self.used] + [f"{line} (not modelled)" for line in self.not_modelled]
-                + ([f"{self.source}: no bearing on a failover: {said}"] if self.no_bearing else []))
+                + ([no_bearing_line(self.source, self.no_bearing, self.no_bearing_why)] if self.no_bearing else []))
 
     def explain_words(self):
         names = {"delay_loop": "DELAY_LOOP", "connect_timeout": "CONNECT_TIMEOUT", "retry": "RETRY",

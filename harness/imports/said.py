@@ -28,3 +28,12 @@ def within_lab(found, plane):
             span = f"{low:g}{unit} to {high:g}{unit}" if high is not None else f"at least {low:g}{unit}"
             raise InvalidInput(f"{found.said_at.get(key, found.source)}: the lab's {plane} runs {span} here, "
                                f"not {value:g}{unit}")
+
+
+def no_bearing_line(source, keywords, why):
+    """'source: no bearing on a failover: a, b (why); c (why)': the keywords grouped by their reason."""
+    by_why = {}
+    for keyword in sorted(set(keywords)):
+        by_why.setdefault(why.get(keyword, ""), []).append(keyword)
+    said = "; ".join(", ".join(words) + (f" ({reason})" if reason else "") for reason, words in by_why.items())
+    return f"{source}: no bearing on a failover: {said}"

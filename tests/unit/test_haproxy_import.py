@@ -23,7 +23,8 @@ def test_the_database_backend_and_its_defaults_become_the_labs_settings():
     assert ("incident-haproxy.cfg:14: option mysql-check user haproxy: check=mysql-user (the lab's check logs in as "
             "haproxy_check, no password)") in lines
     assert "incident-haproxy.cfg:18: listen stats: not read" in lines
-    assert "no bearing on a failover: bind, global (the process's settings), log, option tcplog, server check" in lines
+    assert ("no bearing on a failover: bind (where HAProxy listens); global (the process's settings); log, option tcplog "
+            "(what HAProxy logs)") in lines
 
 
 def test_its_words_are_what_explain_takes_and_the_answer_is_haproxys():
@@ -49,10 +50,15 @@ def test_what_the_lab_cannot_stand_in_for_is_refused_with_its_line(text, refusal
 
 def test_a_directive_it_does_not_model_is_named_never_dropped():
     found = haproxy_import.interpret("backend db\n  option httpchk GET /primary\n  hash-balance-factor 150\n"
-                                     "  server a 10.0.0.1:5432 check port 8008 ssl\n  server b 10.0.0.2:5432 backup\n")
+                                     "  retry-on conn-failure\n  server a 10.0.0.1:5432 check port 8008 ssl observe layer4\n"
+                                     "  server b 10.0.0.2:5432 backup\n")
     assert found.not_modelled == ["haproxy.cfg:2: option httpchk GET /primary: an HTTP check (Patroni's /primary is "
-                                  "control: patroni's)", "haproxy.cfg:3: hash-balance-factor 150",
-                                  "haproxy.cfg:4: server ... ssl"]
+                                  "control: patroni's)",
+                                  "haproxy.cfg:4: retry-on conn-failure: what it does to a session the lab does not "
+                                  "stand in for",
+                                  "haproxy.cfg:5: server ... observe: another way to mark the server down (live "
+                                  "traffic's errors, another server's state, an agent)"]
+    assert {"hash-balance-factor", "server port", "server ssl"} <= set(found.no_bearing)
     assert haproxy_import.seconds("1500", "x") == 1.5 and haproxy_import.seconds("2m", "x") == 120.0
 
 
@@ -128,13 +134,12 @@ def test_a_backend_takes_the_defaults_it_names_and_its_own_mode_wins():
 def test_conditional_blocks_are_followed_where_their_condition_is_a_number_and_no_lines_are_misread():
     text = ("backend db\n.if 0\n  timeout server 5s\n.elif 1\n  timeout server 7s\n.else\n  timeout server 9s\n.endif\n"
             ".if defined(X)\n  log global\n.endif\n.notice \"reading\"\n  no log\n  no option redispatch\n"
-            "  no foo bar\n" + BACKEND)
+            "  no option tcp-smart-connect\n" + BACKEND)
     found = haproxy_import.interpret(text)
     assert found.settings["timeout_server"] == 7.0
     assert found.settings["redispatch"] is False
     assert "haproxy.cfg:14: no option redispatch: redispatch=false" in found.used
-    assert "haproxy.cfg:15: no foo bar" in found.not_modelled
-    assert "no log" in found.no_bearing and "log" in found.no_bearing
+    assert "option tcp-smart-connect" in found.no_bearing and "log" in found.no_bearing
 
 
 def test_a_value_the_lab_cannot_run_is_refused_at_the_line_that_said_it_and_a_repeat_names_both_lines():
@@ -147,3 +152,20 @@ def test_a_value_the_lab_cannot_run_is_refused_at_the_line_that_said_it_and_a_re
     assert found.settings["timeout_server"] == 10.0
     assert ("haproxy.cfg:5: timeout server 10s: replaces haproxy.cfg:4: timeout server 5s (HAProxy: the last said, "
             "a server's own over default-server's, a backend's over its defaults')") in found.used
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("  timeout sever 5s", r"haproxy.cfg:2: timeout sever 5s: not a keyword .* did you mean timeout server\?"),
+    ("  option redispach", r"did you mean option redispatch\?"),
+    ("  server c 10.0.0.3:3306 backup chek", r"haproxy.cfg:2: server ... chek: not a server option .* did you mean "
+                                             r"check\?"),
+])
+def test_a_keyword_that_is_not_haproxys_is_refused_at_its_line_with_the_nearest(line, says):
+    with pytest.raises(InvalidInput, match=says):
+        haproxy_import.interpret("backend db\n" + line + "\n" + BACKEND)
+
+
+def test_bind_tcp_ut_is_the_clients_legs_user_timeout_and_option_tcpka_both_legs_keepalive():
+    found = haproxy_import.interpret("listen db\n  bind :3306 tcp-ut 3s\n  option tcpka\n" + BACKEND)
+    assert found.settings["tcp_ut_client"] == 3.0
+    assert found.settings["clitcpka"] is True and found.settings["srvtcpka"] is True

@@ -17,6 +17,6 @@ def test_explain_escapes_what_it_prints_of_a_file(tmp_path):
                                           "  server a 10.0.0.1:3306 check\n  server b 10.0.0.2:3306 backup\n")
     shown = subprocess.run([sys.executable, "-m", "harness", "explain", f"FROM={tmp_path}"], cwd=REPO,
                            capture_output=True, text=True, timeout=120)
-    assert shown.returncode == 0, shown.stderr
-    assert "hash\\x1b[2J-type consistent\\x07" in shown.stdout
+    assert shown.returncode == 2, shown.stderr            # not one of HAProxy's keywords: refused at its line
+    assert "haproxy.cfg:2: hash\\x1b[2J-type consistent\\x07: not a keyword" in shown.stderr
     assert "\x1b" not in shown.stdout + shown.stderr and "\x07" not in shown.stdout + shown.stderr
