@@ -8,12 +8,12 @@ import dataclasses
 from pathlib import Path
 
 from ..errors import InvalidInput
-from . import driver_files, driver_url, haproxy_import, keepalived_import, keepalived_tree, sniff, sysctl_dump, timeline
+from . import driver_files, driver_url, haproxy_import, keepalived_import, keepalived_tree, sniff, sysctl_dump, timeline, timeline_log
 
 DRIVER_FILES = ("driver.url", "hikari.properties", "mysql2.json", "my.cnf")
 TEXT_READERS = {"sysctl.txt": sysctl_dump.parse, "driver.url": driver_url.parse_all,
                 "hikari.properties": driver_files.hikari_properties, "mysql2.json": driver_files.mysql2_json,
-                "my.cnf": driver_files.my_cnf, "incident.yaml": timeline.parse}
+                "my.cnf": driver_files.my_cnf, "incident.yaml": timeline.parse, "incident.log": timeline_log.parse}
 READERS = (*TEXT_READERS, "keepalived.conf", "haproxy.cfg")    # keepalived.conf reads the files it includes itself
 DIRECTOR_FILES = ("keepalived.conf", "haproxy.cfg")
 
@@ -24,7 +24,7 @@ class Incident:
     sysctl: sysctl_dump.SysctlDump = None
     drivers: tuple = ()           # (driver_url.DriverImport, ...): one per application, in the file's order
     keepalived: keepalived_import.KeepalivedImport = None
-    incident_times: timeline.Timeline = None   # incident.yaml
+    incident_times: timeline.Timeline = None   # incident.yaml, a log excerpt, or both
     haproxy: haproxy_import.HaproxyImport = None
     unread: tuple = ()            # (file, what it looks like) of the files in the folder the lab does not read
     known_as: tuple = ()          # (file, reader name, what it is) of the files read by their content
@@ -70,11 +70,12 @@ def from_dir(folder):
     if len(drivers) > 1:
         raise InvalidInput(f"FROM={folder}: {' and '.join(files[name].name for name in drivers)}: one application's "
                            "driver at a time")
-    found = {reader: _read(file, f"{folder.rstrip('/')}/{file.name}", reader) for reader, file in files.items()}
+    found = {reader: _read(file, f"{folder.rstrip('/')}/{file.name}", reader, "incident.yaml" in files)
+             for reader, file in files.items()}
     read_drivers = () if not drivers else found[drivers[0]]
     read_drivers = read_drivers if isinstance(read_drivers, tuple) else (read_drivers,)
     return Incident(folder.rstrip("/"), found.get("sysctl.txt"), read_drivers,
-                    found.get("keepalived.conf"), found.get("incident.yaml"), found.get("haproxy.cfg"), unread,
+                    found.get("keepalived.conf"), _timeline(found), found.get("haproxy.cfg"), unread,
                     known_as)
 
 
@@ -104,7 +105,15 @@ def _by_kind(path, shown):
     return files, tuple(known_as), tuple(unread)
 
 
-def _read(path, source, reader):
+def _timeline(found):
+    """The incident's timeline: incident.yaml's, a log excerpt's, or both's (the YAML's moments first)."""
+    written, logged = found.get("incident.yaml"), found.get("incident.log")
+    return timeline.merged(written, logged) if written and logged else written or logged
+
+
+def _read(path, source, reader, has_yaml_timeline=False):
+    if reader == "incident.log":
+        return timeline_log.parse(path.read_text(errors="replace"), source, need_death=not has_yaml_timeline)
     if reader == "keepalived.conf":
         return keepalived_import.read(path)
     if reader == "haproxy.cfg":

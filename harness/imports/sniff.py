@@ -6,7 +6,7 @@ import re
 
 import yaml
 
-from . import timeline
+from . import timeline, timeline_log
 
 SYSCTL_LINE = re.compile(r"^\s*[a-z0-9_]+(?:[./][A-Za-z0-9_\-*]+)+\s*=")
 KEEPALIVED = re.compile(r"^\s*(virtual_server|virtual_server_group|real_server|vrrp_instance|vrrp_script|global_defs)"
@@ -21,7 +21,8 @@ OPTION_GROUP = re.compile(r"^\s*\[(client|client-server|client-mariadb|mysql|mar
 
 WHAT = {"sysctl.txt": "a sysctl -a dump", "keepalived.conf": "a keepalived.conf", "haproxy.cfg": "an HAProxy configuration",
         "hikari.properties": "HikariCP's properties", "driver.url": "connection strings",
-        "my.cnf": "a MySQL option file", "mysql2.json": "mysql2's options (JSON)", "incident.yaml": "a timeline"}
+        "my.cnf": "a MySQL option file", "mysql2.json": "mysql2's options (JSON)", "incident.yaml": "a timeline",
+        "incident.log": "a log excerpt (a timeline)"}
 
 
 def kind(text):
@@ -49,6 +50,8 @@ def kind(text):
         return "mysql2.json", WHAT["mysql2.json"]
     if _timeline(text):
         return "incident.yaml", WHAT["incident.yaml"]
+    if timeline_log.looks_like_log(text):
+        return "incident.log", WHAT["incident.log"]
     return None, _looks_like(lines)
 
 

@@ -44,6 +44,7 @@ class Entry:
     written: str          # the key as the operator wrote it
     value: str
     line: int
+    source: str = None    # the file it came from, where a timeline is read from two (a YAML one and a log)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,13 +61,27 @@ class Timeline:
         out = []
         for key, seconds in self.after_death_s:
             entry = said.get(key)
-            where = f"{self.source}:{entry.line}: {entry.written}: {entry.value}: " if entry else f"{self.source}: "
+            where = (f"{entry.source or self.source}:{entry.line}: {entry.written}: {entry.value}: " if entry
+                     else f"{self.source}: ")
             out.append(f"{where}{WORDS[key]} {seconds:.0f} s after the death")
         return out
 
 
 def parse(text, source="incident.yaml"):
-    entries = _entries(text, source)
+    return from_entries(_entries(text, source), source)
+
+
+def merged(written, logged):
+    """One Timeline of a YAML timeline and a log excerpt's (timeline_log.py): the YAML's moments, and
+    the log's for the moments the YAML does not give."""
+    have = {entry.key for entry in written.entries}
+    entries = [dataclasses.replace(e, source=written.source) for e in written.entries]
+    entries += [dataclasses.replace(e, source=logged.source) for e in logged.entries if e.key not in have]
+    return from_entries(entries, written.source)
+
+
+def from_entries(entries, source):
+    """The Timeline of its entries (a YAML timeline's, or a log excerpt's: timeline_log.py)."""
     by_key = {}
     for entry in entries:
         if entry.key in by_key:

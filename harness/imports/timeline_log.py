@@ -1,0 +1,78 @@
+"""A log excerpt as a timeline: lines as keepalived, HAProxy and the applications' drivers write
+them, each beginning with its time (timeline_clock.py's formats; a syslog line's host and program
+follow it). The lines the lab knows give the timeline's moments, the first of each kind:
+  lb_changed    keepalived's "Removing service ... from VS" (or "Disabling service", inhibit_on_failure),
+                HAProxy's "Server <backend>/<server> is DOWN"
+  first_error   a driver's error for a lost or timed-out connection: Connector/J's "Communications
+                link failure", MySQL's "Lost connection to MySQL server", Go's "invalid connection" or
+                "i/o timeout", libpq's "server closed the connection unexpectedly", "Connection timed
+                out", ETIMEDOUT, ...
+  died, recovered, or any moment, from a line the operator marked with the timeline's own word:
+                `03:12:04 died`, `2026-03-12T03:28:02Z recovered` (timeline.py's names)
+The death itself is in no server's log (the dead server writes nothing): without a marked line the
+excerpt is refused, saying what it found and how to add the death. Each moment is shown with the
+line it came from."""
+import re
+
+from ..errors import InvalidInput
+from . import timeline, timeline_clock
+
+KNOWN = (
+    ("lb_changed", re.compile(r"Removing service \S+ from VS|Disabling service \S+ from VS|"
+                              r"Server \S+/\S+ is DOWN", re.IGNORECASE)),
+    ("first_error", re.compile(r"Communications link failure|Lost connection to (MySQL|MariaDB)? ?server|"
+                               r"invalid connection|i/o timeout|server closed the connection unexpectedly|"
+                               r"Connection timed out|ETIMEDOUT|could not receive data from server|"
+                               r"Read timed out|connection reset by peer|ECONNRESET|broken pipe", re.IGNORECASE)),
+)
+
+
+def stamped(line):
+    """(time as written, the rest) of a log line that begins with a time, else None."""
+    words = line.split()
+    for size in (3, 2, 1):
+        head = " ".join(words[:size])
+        if len(words) >= size and timeline_clock.read(head.rstrip(",:;]").lstrip("[")) is not None:
+            return head.rstrip(",:;]").lstrip("["), " ".join(words[size:])
+    return None
+
+
+def looks_like_log(text):
+    """Whether most non-blank lines begin with a time (sniff.py: a log excerpt)."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return len(lines) >= 2 and sum(1 for line in lines if stamped(line)) >= max(2, len(lines) * 0.8)
+
+
+def parse(text, source="incident.log", need_death=True):
+    found = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        said = stamped(line)
+        if said is None:
+            continue
+        when, rest = said
+        key = _marked(rest) or next((key for key, pattern in KNOWN if pattern.search(rest)), None)
+        if key and key not in found:
+            found[key] = timeline.Entry(key, _shown(rest), when, number)
+    if not found:
+        raise InvalidInput(f"{source}: a log excerpt with no line the lab knows (keepalived's \"Removing service\", "
+                           "HAProxy's \"is DOWN\", a driver's lost-connection error, or a line marked `<time> died`)")
+    if "died" not in found and need_death:
+        seen = ", ".join(f"{key} (line {entry.line})" for key, entry in found.items())
+        raise InvalidInput(f"{source}: the log shows {seen} but not the death, which no server logs: add a line "
+                           "`<time> died` (the time the backend stopped answering) to it")
+    if "died" not in found:               # a YAML timeline beside it gives the death (timeline.merged)
+        return timeline.Timeline(source, (), tuple(found.values()))
+    return timeline.from_entries(list(found.values()), source)
+
+
+def _marked(rest):
+    """The moment a line names by the timeline's own word alone (its message: what follows a syslog
+    line's `program:`), else None."""
+    words = rest.rsplit(": ", 1)[-1].split()
+    return timeline.MEANING.get(timeline.normal(words[0])) if len(words) == 1 else None
+
+
+def _shown(rest):
+    return rest if len(rest) <= 70 else rest[:67] + "..."
