@@ -90,6 +90,9 @@ def my_cnf(text, source="my.cnf"):
         parser.read_string(text, source)
     except configparser.Error as exc:
         raise InvalidInput(f"{source}: not an option file: {str(exc).splitlines()[0]}") from None
+    except AttributeError:      # configparser: an indented line continuing an option that has no value
+        raise InvalidInput(f"{source}: not an option file: an indented line continues an option that has no "
+                           "value") from None
     settings, not_modelled = [], []
     for group in parser.sections():
         for key, value in parser.items(group, raw=True):

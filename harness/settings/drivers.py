@@ -1,5 +1,7 @@
 """A driver's own settings given by name (CLIENT=jdbc socketTimeout=3000), validated against the
 client's table in load/clients.py: the same table a scenario cell's `jdbc: {...}` is read with."""
+import re
+
 from ..load.clients import CLIENTS, go_duration_s
 from .kinds import SettingsError, _shown
 
@@ -27,7 +29,7 @@ def setting_value(client, name, text):
         value = {"true": True, "false": False}.get(text.lower())
         wanted = "true or false"
     elif setting.kind is int:
-        value = int(text) if text.strip().isdigit() else None
+        value = int(text) if re.fullmatch(r"[0-9]+", text.strip()) else None
         wanted = f"a whole number, {setting.minimum}-{setting.maximum}"
         if value is not None and not setting.minimum <= value <= setting.maximum:
             value = None

@@ -1,4 +1,5 @@
-"""Thousands of mangled keepalived.conf and haproxy.cfg files (the corpus's files with lines dropped,
+"""Thousands of mangled keepalived.conf and haproxy.cfg files, and hundreds of each other file an
+incident folder holds, (the corpus's files with lines dropped,
 doubled, swapped, words replaced, bytes flipped, and plain random bytes): each one is read or
 refused with InvalidInput, never a traceback, and both outcomes occur (a fuzz that only ever
 refuses, or only accepts, tests nothing)."""
@@ -78,3 +79,32 @@ def test_mangled_files_are_read_or_refused_never_a_traceback(reader, corpus, tmp
             outcomes["read"] += 1
     print(f"{reader.__name__}: {outcomes}")
     assert outcomes["read"] > 100 and outcomes["refused"] > 100, outcomes
+
+
+TEXT_CORPUS = {
+    "driver.url": [(REPO / "examples" / "incident-two-services" / "client.txt").read_text(),
+                   "u:p@tcp(db:3306)/app?readTimeout=2s&timeout=1s\n", "mysql+pymysql://u@db/app?read_timeout=3\n"],
+    "hikari.properties": ["jdbcUrl=jdbc:mysql://db/app?socketTimeout=3000\nmaximumPoolSize=10\nconnectionTimeout=30000\n"],
+    "my.cnf": ["[client]\nconnect-timeout=3\nread-timeout=5\n"],
+    "mysql2.json": ['{"host": "db", "connectTimeout": 3000}\n'],
+    "incident.yaml": [(REPO / "examples" / "incident-two-services" / "incident.yaml").read_text()],
+    "incident.log": ["Mar 12 03:12:04 ops on-call: died\nMar 12 03:13:07 lb-1 Keepalived[812]: Removing service "
+                     "[10.20.1.21]:tcp:3306 from VS [10.20.0.10]:tcp:3306\n2026-03-12T03:27:41Z ERROR Communications "
+                     "link failure\n"],
+    "sysctl.txt": [(REPO / "examples" / "incident-defaults" / "sysctl.txt").read_text()],
+}
+
+
+@pytest.mark.parametrize("reader", sorted(TEXT_CORPUS))
+def test_every_other_file_an_incident_folder_holds_is_read_or_refused_never_a_traceback(reader):
+    from harness import imports
+    rng, outcomes = random.Random(2027), {"read": 0, "refused": 0}
+    for n in range(300):
+        text = random_bytes(rng) if n % 10 == 0 else mangled(rng.choice(TEXT_CORPUS[reader]), rng)
+        try:
+            imports.TEXT_READERS[reader](text, "x")
+        except InvalidInput:
+            outcomes["refused"] += 1
+        else:
+            outcomes["read"] += 1
+    assert outcomes["read"] > 10 and outcomes["refused"] > 10, outcomes
