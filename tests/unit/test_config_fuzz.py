@@ -1,7 +1,6 @@
 """Thousands of mangled keepalived.conf and haproxy.cfg files, and hundreds of each other file an
-incident folder holds, (the corpus's files with lines dropped,
-doubled, swapped, words replaced, bytes flipped, and plain random bytes): each one is read or
-refused with InvalidInput, never a traceback, and both outcomes occur (a fuzz that only ever
+incident folder holds (the corpus's files with lines dropped, doubled, swapped, words replaced,
+bytes flipped, and plain random bytes): each one is read or refused with InvalidInput, never a traceback, and both outcomes occur (a fuzz that only ever
 refuses, or only accepts, tests nothing)."""
 import random
 from pathlib import Path
