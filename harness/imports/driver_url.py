@@ -154,6 +154,12 @@ def _query(query, source):
     pairs = parse_qsl(query, keep_blank_values=True, separator="&")
     if query and not pairs:
         raise InvalidInput(f"{source}: {query[:60]!r}: parameters are name=value joined by &")
+    said = {}
+    for name, value in pairs:
+        if name in said:
+            raise InvalidInput(f"{source}: {name} given twice ({name}={said[name]}, then {name}={value}): which one "
+                               "the driver takes is its own affair; keep one")
+        said[name] = value
     return [(unquote(name), unquote(value)) for name, value in pairs]
 
 

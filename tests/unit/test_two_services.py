@@ -54,3 +54,9 @@ def test_the_replay_runs_a_cell_for_each_service():
 def test_a_line_of_a_connection_strings_file_that_belongs_to_no_driver_is_refused_at_its_line(text, says):
     with pytest.raises(InvalidInput, match=says):
         driver_url.parse_all(text, "x.txt")
+
+
+def test_a_parameter_given_twice_in_one_connection_string_is_refused_naming_both():
+    with pytest.raises(InvalidInput, match=r"x.txt: socketTimeout given twice \(socketTimeout=3000, then "
+                                           r"socketTimeout=0\)"):
+        driver_url.parse_all("jdbc:mysql://db/app?socketTimeout=3000&socketTimeout=0\n", "x.txt")
