@@ -57,6 +57,6 @@ def test_a_line_of_a_connection_strings_file_that_belongs_to_no_driver_is_refuse
 
 
 def test_a_parameter_given_twice_in_one_connection_string_is_refused_naming_both():
-    with pytest.raises(InvalidInput, match=r"x.txt: socketTimeout given twice \(socketTimeout=3000, then "
+    with pytest.raises(InvalidInput, match=r"x.txt:1: socketTimeout given twice \(socketTimeout=3000, then "
                                            r"socketTimeout=0\)"):
         driver_url.parse_all("jdbc:mysql://db/app?socketTimeout=3000&socketTimeout=0\n", "x.txt")
