@@ -131,8 +131,8 @@ def _global_defs(block, found):
             if not re.fullmatch(r"[0-9]+", value) or int(value) < 1:
                 raise InvalidInput(f"{s.where}: lvs_timeouts tcp {value}: takes whole seconds (at least 1)")
             found.idle_timeout_s = int(value)
-            found.used.append(f"{s.where}: lvs_timeouts tcp {found.idle_timeout_s}: the replay's director forgets a flow "
-                              "idle this long (the answer itself holds no idle connection: it does not move it)")
+            found.no_bearing.append("lvs_timeouts")
+            found.no_bearing_why["lvs_timeouts"] = keepalived_keywords.GLOBAL_DEFS["lvs_timeouts"][1]
         elif s.keyword == "lvs_sync_daemon":
             found.used.append(f"{s.where}: lvs_sync_daemon: the backup director gets the connection table (vrrp sync)")
         else:

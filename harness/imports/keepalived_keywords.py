@@ -19,7 +19,8 @@ CHECKERS = ("TCP_CHECK", "HTTP_GET", "SSL_GET", "SMTP_CHECK", "MISC_CHECK")
 OTHER_CHECKERS = ("DNS_CHECK", "BFD_CHECK", "PING_CHECK", "UDP_CHECK", "FILE_CHECK")
 
 GLOBAL_DEFS = {
-    **_each("lvs_timeouts", USED, "the replay's director forgets an idle flow after it"),
+    **_each("lvs_timeouts", NO_BEARING, "the director forgets an idle flow after it: the answer's connection is busy; "
+                                        "the replay's director runs with it"),
     **_each("lvs_sync_daemon", USED, "a backup director gets the connection table"),
     **_each("lvs_flush lvs_flush_on_stop", NO_BEARING, "clears IPVS when keepalived starts or stops, not at a death"),
     **_each("router_id notification_email notification_email_from smtp_server smtp_helo_name smtp_connect_timeout "
