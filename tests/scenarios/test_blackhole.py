@@ -9,7 +9,8 @@ from harness.signals.machine import machine_cpu
 from harness.store import RunDir
 
 from tests.control_plane_contract import check_changes
-from tests.kernel_facts import REPORT_LAG_S, SEND_STAMP_S, assert_meets, assert_within, blackhole_bounds
+from tests.kernel_facts import (REPORT_LAG_S, SEND_STAMP_S, assert_meets, assert_within, blackhole_bounds,
+                                unsampled_leg_bounds)
 from tests.kernel_witness import answer_lost_in_flight
 from tests.scenarios.conftest import assert_waited, cells
 
@@ -91,10 +92,10 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
         earliest_s = blackhole_bounds(retries2, 0.0, cell["predicted"]["base_rto_s"])[0][0]
         assert sysbench["stalled_s"] >= int(earliest_s) - 1, (sysbench["stalled_s"], earliest_s)
     assert by_name["r3"]["probe"]["detect_s"] < by_name["r5"]["probe"]["detect_s"]
-    assert_every_write_accounted_for(summary, path, by_name["r3"]["predicted"]["base_rto_s"], facts["error"])
+    assert_every_write_accounted_for(summary, path, facts["error"])
 
 
-def assert_every_write_accounted_for(summary, path, rto_s, error):
+def assert_every_write_accounted_for(summary, path, error):
     """The writer (r3's namespace) against what the promoted replica holds, read from the server:
     the one write in flight at the cut ended in doubt after r3's kernel budget counted from its own
     send, never reached the old primary (the director dropped it), and its retry landed once; every
@@ -106,7 +107,9 @@ def assert_every_write_accounted_for(summary, path, rto_s, error):
     assert held is not None and set(held) == acked and set(held.values()) == {1}, "rows != acknowledged writes"
     [hung] = [r for r in attempts if r["outcome"] == "in_doubt"]
     assert hung["error"] == error and hung["seq"] in acked, hung
-    assert_within(hung["t1"] - hung["t0"], blackhole_bounds(3, 0.0, rto_s), "the write in doubt")
+    # the writer's own connection: ss samples the probe's, whose base RTO need not be the writer's, so it is held at any base RTO the facts allow (a CI make test, 2026-12-03: its write
+    # in doubt ended 6.968 s after its send, past the rules at the probe's 204 ms, 6.92 s, inside 208 ms's)
+    assert_within(hung["t1"] - hung["t0"], unsampled_leg_bounds(3, 0.0), "the write in doubt")
     assert data["lost"] == 0 and data["duplicates"] == 0 and data["in_doubt_committed"] == 0 and not data["unknown_rows"]
     assert data["attempts"]["in_doubt"] == 1 and data["acknowledged"] == len(acked)
 
