@@ -30,14 +30,26 @@ class Qmp:
         self.execute("qmp_capabilities")
 
     def _read(self):
-        line = self.reader.readline()
+        try:
+            line = self.reader.readline()
+        except ConnectionResetError:        # QEMU exited with the socket's data unread (a load that failed)
+            line = ""
         if not line:
             raise LabError("guest: QEMU closed its control socket")
-        return json.loads(line)
+        try:
+            return json.loads(line)
+        except ValueError:                  # a line cut short by an exiting QEMU
+            raise LabError(f"guest: QEMU's control socket said {line[:80]!r}, not JSON") from None
+
+    def _send(self, data):
+        try:
+            self.sock.sendall(data)
+        except (BrokenPipeError, ConnectionResetError):
+            raise LabError("guest: QEMU closed its control socket") from None
 
     def execute(self, command, **arguments):
         """The command's return value; an error QEMU answers with raises LabError."""
-        self.sock.sendall(json.dumps({"execute": command, "arguments": arguments}).encode() + b"\n")
+        self._send(json.dumps({"execute": command, "arguments": arguments}).encode() + b"\n")
         while True:
             answer = self._read()
             if "return" in answer:
