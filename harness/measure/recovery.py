@@ -17,6 +17,9 @@ recover_s the first line with tps > 0 from the first bad line (tps 0 or a reconn
 import dataclasses
 
 SLOW_S = 1.0
+# A client whose last operation ended this long before the observation did is stuck in one (an
+# operation is logged when it ends): its probes go out every 0.1-0.25 s.
+STUCK_AT_END_S = 5.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,8 +39,9 @@ class Outcome:
         return self.stall_s is not None
 
 
-def probe_outcome(operations, t_fault):
-    """From the probe's JSON operations (t0, t1, ok, server, error)."""
+def probe_outcome(operations, t_fault, observed_s=None):
+    """From the probe's JSON operations (t0, t1, ok, server, error). observed_s: how long after the
+    fault the run watched (None: not known, as in the live view, or a cell told to idle)."""
     ended_before = [op for op in operations if op["t1"] <= t_fault and op.get("ok")]
     if not ended_before:
         refused = next((op for op in sorted(operations, key=lambda op: op["t1"]) if op["t1"] <= t_fault), None)
@@ -48,6 +52,12 @@ def probe_outcome(operations, t_fault):
     bad = next((op for op in after if not op.get("ok") or op["t1"] - op["t0"] > SLOW_S), None)
     if bad is not None and bad.get("ok") and bad["t0"] < t_fault:
         bad = _failed_later_on_its_connection(after, bad) or bad
+    stuck_since = _stuck_since(operations, t_fault, observed_s)
+    if stuck_since is not None and (bad is None or (bad.get("ok") and bad["t0"] < t_fault)):
+        # no answer in the run's last seconds: the client is stuck in an operation, whatever the old
+        # server answered after the fault's stamp (a busy machine lands a fault seconds later), and
+        # a slow answer in flight at the fault is no recovery
+        return Outcome(stall_s=round(t_fault + observed_s - stuck_since, 3), server_before=server_before)
     if bad is None:
         return Outcome(server_before=server_before)
     if bad.get("ok"):
@@ -68,6 +78,15 @@ def probe_outcome(operations, t_fault):
         server_after=recovered["server"] if recovered else None,
         failed_operations=len(failed),
     )
+
+
+def _stuck_since(operations, t_fault, observed_s):
+    """The end of the last operation, when none ended in the last STUCK_AT_END_S of the observation
+    and none failed after the fault; else None."""
+    if observed_s is None or not operations or any(not op.get("ok") for op in operations if op["t1"] > t_fault):
+        return None
+    last = max(op["t1"] for op in operations)
+    return last if t_fault + observed_s - last > STUCK_AT_END_S else None
 
 
 def _failed_later_on_its_connection(after, slow):

@@ -196,7 +196,8 @@ class CellRecord:
 
     @functools.cached_property
     def outcome(self):
-        return recovery.probe_outcome(self.ops, self.context.t_fault)
+        observed = None if self.idle else self.context.observed_s     # an idle cell stops on purpose
+        return recovery.probe_outcome(self.ops, self.context.t_fault, observed)
 
     @functools.cached_property
     def idle(self):

@@ -290,3 +290,4 @@ def test_a_forgotten_flow_dropped_without_a_word_waits_for_the_kernel_from_its_n
     assert dropped.contains(28.0 + (low + high) / 2) and not dropped.contains(28.1), dropped
     assert 28.0 + low - 0.1 <= dropped.earliest_s and dropped.latest_s <= 28.0 + high + 0.2, dropped
 
+
