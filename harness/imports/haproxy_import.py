@@ -9,7 +9,7 @@ import dataclasses
 from ..errors import InvalidInput
 from . import haproxy_keywords as keywords
 from .haproxy_sections import sections
-from .haproxy_servers import check_servers, server_options
+from .haproxy_servers import check_servers, is_primary, server_options
 from .haproxy_values import count, seconds, set_option
 from .said import no_bearing_line, within_lab
 
@@ -63,9 +63,9 @@ def interpret(text, source="haproxy.cfg"):
             if line.condition and not (known and known[1][0] == keywords.NO_BEARING):
                 raise InvalidInput(f"{line.where}: {' '.join(line.words)}: under {line.condition}: the lab cannot "
                                    "tell whether your HAProxy reads it: keep the branch it takes, drop the .if")
-            _directive(line, found)
+            _directive(line, found, backend)
     _mode(found)
-    check_servers(read_here, backend)
+    check_servers(read_here, backend, found)
     within_lab(found, "haproxy")
     for section in parsed:
         if section in read_here or not section.lines:
@@ -110,7 +110,7 @@ def _mode(found):
     found.used.append(f"{where}: mode tcp")
 
 
-def _directive(line, found):
+def _directive(line, found, backend):
     words, where = line.words, line.where
     key = words[0]
     if key == "mode" and len(words) > 1:
@@ -135,7 +135,7 @@ def _directive(line, found):
         found.used.append(f"{where}: {key} {words[1]}")
     elif key in ("default-server", "server"):
         server_options(words[1:] if key == "default-server" else words[3:], line, found,
-                primary=key == "server" and "backup" not in words)
+                primary=key == "server" and is_primary(line, backend))
     elif key == "bind":
         _bind(words[2:], line, found)
     else:

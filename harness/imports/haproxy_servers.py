@@ -9,8 +9,10 @@ SERVER_TIMERS = {"inter", "fastinter", "downinter"}
 SERVER_COUNTS = {"fall", "rise"}
 
 
-def check_servers(read_here, backend):
-    """The lab has one primary and a backup; it needs the primary health-checked to model a failover."""
+def check_servers(read_here, backend, found):
+    """The lab has one primary and a standby; it needs the primary health-checked to model a failover.
+    A second active server is the standby HAProxy sends new sessions to once the first is down (with
+    no `backup` server); any further one is named, its own timers not read."""
     servers = [line for line in backend.lines if line.words[0] == "server"]
     for line in servers:
         if len(line.words) < 3:
@@ -18,10 +20,13 @@ def check_servers(read_here, backend):
     active = [line for line in servers if "backup" not in line.words]
     if not active:
         raise InvalidInput(f"{servers[0].where}: every server is `backup`: the lab needs a primary")
-    if len(active) > 1:
-        raise InvalidInput(f"{active[1].where}: server {active[1].words[1]}: a second active server beside "
-                           f"{active[0].words[1]} ({active[0].where}): HAProxy balances new sessions over both, and "
-                           "the lab models one primary with a `backup` server")
+    has_backup = len(active) < len(servers)
+    for other in active[1:]:
+        role = ("the lab's standby: HAProxy balances new sessions over it and the first until the first is down, "
+                "the lab sends them to it only then" if other is active[1] and not has_backup else
+                "another active server HAProxy balances new sessions over")
+        found.not_modelled.append(f"{other.where}: server {other.words[1]}: {role}; the lab's primary is "
+                                  f"{active[0].words[1]} ({active[0].where}), whose timers it reads, not this one's")
     if len(servers) == 1:
         raise InvalidInput(f"{servers[0].where}: server {servers[0].words[1]}: the backend's only server: when it dies "
                            "HAProxy has nowhere to send new sessions; the lab models a failover to a `backup` server")
@@ -34,6 +39,12 @@ def check_servers(read_here, backend):
                            "one): HAProxy never checks it, so never marks it down and never sends new sessions to "
                            "the backup; its clients wait on their own limits and reconnect to the dead server. The "
                            "lab models a checked primary: add `check` to ask what checks would change")
+
+
+def is_primary(line, backend):
+    """Whether a server line is the backend's first active one: the lab's primary."""
+    active = [other for other in backend.lines if other.words[0] == "server" and "backup" not in other.words]
+    return bool(active) and line is active[0]
 
 
 def server_options(words, line, found, primary):

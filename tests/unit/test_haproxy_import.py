@@ -95,9 +95,6 @@ BACKEND = "  server a 10.0.0.1:3306 check inter 1s fall 3\n  server b 10.0.0.2:3
     ("backend db\n  server a 10.0.0.1:3306\n  server b 10.0.0.2:3306 backup\n",
      r"haproxy.cfg:2: server a has no `check`.*never marks it down"),
     ("backend db\n  server a 10.0.0.1:3306 no-check\n  server b 10.0.0.2:3306 backup\n", r"server a has no `check`"),
-    # several active servers: HAProxy balances over them, the lab has one primary
-    ("backend db\n  server a 10.0.0.1:3306 check inter 1s fall 3\n  server c 10.0.0.3:3306 check inter 10s fall 5\n"
-     "  server b 10.0.0.2:3306 backup\n", r"haproxy.cfg:3: server c: a second active server beside a \(haproxy.cfg:2\)"),
     ("backend db\n  server a 10.0.0.1:3306 check\n", r"haproxy.cfg:2: server a: the backend's only server"),
     ("defaults web\n  mode http\nbackend db from nowhere\n" + BACKEND, r"haproxy.cfg:3: from nowhere: no defaults"),
     (".if defined(DB_CHECKS)\ndefaults\n  mode tcp\n.endif\nbackend db\n" + BACKEND, r"haproxy.cfg:2: defaults : a section "
@@ -169,3 +166,17 @@ def test_bind_tcp_ut_is_the_clients_legs_user_timeout_and_option_tcpka_both_legs
     found = haproxy_import.interpret("listen db\n  bind :3306 tcp-ut 3s\n  option tcpka\n" + BACKEND)
     assert found.settings["tcp_ut_client"] == 3.0
     assert found.settings["clitcpka"] is True and found.settings["srvtcpka"] is True
+
+
+def test_several_active_servers_keep_the_first_ones_timers_and_the_others_are_named():
+    found = haproxy_import.interpret("backend db\n  server a 10.0.0.1:3306 check inter 1s fall 3\n"
+                                     "  server c 10.0.0.3:3306 check inter 10s fall 5\n  server b 10.0.0.2:3306 backup\n")
+    assert (found.settings["inter"], found.settings["fall"]) == (1.0, 3)        # a's, not overwritten by c's
+    assert any(line.startswith("haproxy.cfg:3: server c: another active server HAProxy balances new sessions over; "
+                               "the lab's primary is a (haproxy.cfg:2)") for line in found.not_modelled)
+    # with no backup, the second active server is the lab's standby, said so
+    found = haproxy_import.interpret("backend db\n  server a 10.0.0.1:3306 check inter 1s fall 3\n"
+                                     "  server c 10.0.0.3:3306 check inter 10s fall 5\n")
+    assert found.settings["inter"] == 1.0
+    assert any("server c: the lab's standby: HAProxy balances new sessions over it and the first until the first is "
+               "down" in line for line in found.not_modelled)
