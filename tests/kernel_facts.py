@@ -148,7 +148,13 @@ def assert_error_within(cell, bounds, what, report_lag_s=REPORT_LAG_S, from_s=0.
     report_lag_s after it; else the client's report itself within the bounds."""
     kernel = cell.get("kernel")
     if not kernel:
-        assert_within(cell["probe"]["detect_s"] - from_s, bounds, what)
+        # no witness: the report itself, the bounds allowing the host's wakeup (REPORT_LATE_S); a guest
+        # under QEMU's emulation adds what its witnessed reports came later than the host's
+        # (REPORT_LAG_GUEST_S - REPORT_LAG_S: a keepalived-failover run's TCP_USER_TIMEOUT 3 s cell in
+        # a 6.12 guest, 2026-12-03, reported 4.263 s after the fault, 0.079 s past the host's allowance)
+        extra = max(0.0, report_lag_s - REPORT_LAG_S)
+        windows = bounds if isinstance(bounds, list) else [bounds]
+        assert_within(cell["probe"]["detect_s"] - from_s, [(low, high + extra) for low, high in windows], what)
         return
     assert_meets(tuple(t - from_s for t in kernel["gave_up_s"]), bounds, f"{what}: its kernel's end (ss)")
     assert 0 <= kernel["reported_after_s"] <= report_lag_s, (f"{what}: reported {kernel['reported_after_s']} s after "

@@ -1,5 +1,9 @@
 """What of a guest's machinery broke under a lab: QEMU, the ssh tunnel to its Docker socket, its dockerd."""
 import subprocess
+import time
+
+SSH_FAILED = 255            # ssh's own exit status: it reached no shell on the guest
+QEMU_EXIT_WAIT_S = 3.0      # a killed QEMU of gigabytes takes a moment to be seen gone
 
 
 def what_broke(engine):
@@ -8,16 +12,28 @@ def what_broke(engine):
     if engine.vm is None:
         return None
     if not engine.vm.alive():
-        code = engine.vm.process.poll() if engine.vm.process is not None else None
-        return f"the guest's QEMU is gone (exit status {code})" if code is not None else "the guest's QEMU is gone"
+        return _qemu_gone(engine)
     forwarder = engine.ssh.forwarder if engine.ssh is not None else None
     if forwarder is not None and forwarder.poll() is not None:
         return f"the ssh tunnel to the guest's Docker engine closed (ssh exit status {forwarder.returncode})"
     try:
-        dockerd = engine.ssh.run("if ! pgrep -x dockerd >/dev/null; then echo gone; "
-                                 "elif ! timeout 10 docker version >/dev/null 2>&1; then echo mute; fi",
-                                 timeout=30, check=False).stdout.strip()
+        said = engine.ssh.run("if ! pgrep -x dockerd >/dev/null; then echo gone; "
+                              "elif ! timeout 10 docker version >/dev/null 2>&1; then echo mute; fi",
+                              timeout=30, check=False)
     except subprocess.TimeoutExpired:
         return "the guest does not answer ssh within 30 s"
+    if said.returncode == SSH_FAILED:       # no shell reached: a QEMU still exiting when first looked at?
+        deadline = time.monotonic() + QEMU_EXIT_WAIT_S
+        while time.monotonic() < deadline:
+            if not engine.vm.alive():
+                return _qemu_gone(engine)
+            time.sleep(0.1)
+        return "the guest does not answer ssh (its QEMU runs)"
+    dockerd = said.stdout.strip()
     return {"gone": "the guest's dockerd is not running",
             "mute": "the guest's dockerd does not answer (stopping, or hung)"}.get(dockerd)
+
+
+def _qemu_gone(engine):
+    code = engine.vm.process.poll() if engine.vm.process is not None else None
+    return f"the guest's QEMU is gone (exit status {code})" if code is not None else "the guest's QEMU is gone"
