@@ -22,9 +22,11 @@ SEND_STAMP_S = 0.1
 WHEEL_SLACK = 0.125             # a timer may fire up to 12.5 % of its interval late
 RTO_MAX_S = 120.0
 TABLE_RTO_S = 0.204             # the table's base RTO: 200 ms + a veth path's srtt, in whole 4 ms jiffies
-# docs/facts/guest.md: a TCG guest's RTT puts the base RTO at 204-216 ms; nothing the lab runs on has
-# more. A base measured above it is held to this one: the run is then outside the facts, a finding.
-MOST_BASE_RTO_S = 0.216
+# docs/facts/guest.md: a TCG guest's RTT puts the base RTO at 204-216 ms; a saturated host's too, up to
+# 220 ms (a clean clone's make test, 2026-12-03: ss read 220 ms for a client-zoo cell with the machine
+# 97 % busy, and HAProxy's unsampled server leg gave up 14.48 s after the fault, inside 220 ms's rules).
+# A base measured above it is held to this one: the run is then outside the facts, a finding.
+MOST_BASE_RTO_S = 0.220
 # docs/facts/kernel.md, "What the tests allow": on a loaded machine the client learns of the
 # error up to this much after the kernel's timer was due (the softirq, then the client's wakeup): a
 # CI make test's 5 s read timeouts came 0.062-0.114 s late (harness/measure/predict.py
@@ -52,7 +54,7 @@ def _jiffies(seconds):
 
 def _base_rtos(base_rto_s):
     """The base RTOs (in jiffies) a run's measured base may stand for: its own, rounded either way
-    to whole jiffies, within the facts' 200-216 ms; unmeasured, the table's."""
+    to whole jiffies, within the facts' 200-220 ms; unmeasured, the table's."""
     rto = min(max(base_rto_s or TABLE_RTO_S, 0.2), MOST_BASE_RTO_S)
     low, high = int(rto * HZ), -(-rto * HZ // 1)
     return sorted({min(max(j, _jiffies(0.2)), _jiffies(MOST_BASE_RTO_S)) for j in (low, int(high))})
@@ -85,7 +87,7 @@ def blackhole_bounds(retries2, lead_s, base_rto_s=None):
 
 def unsampled_leg_bounds(retries2, lead_s):
     """blackhole_bounds for a leg whose RTO the run does not sample (a proxy's or a pool's server leg:
-    ss in the client's namespace does not see it): at any base RTO the facts allow, 204-216 ms
+    ss in the client's namespace does not see it): at any base RTO the facts allow, 204-220 ms
     (docs/facts/kernel.md's table gives both ends). A busy CI make test (2026-12-03) had
     pgbouncer's server leg end 13.78 s and HAProxy's 13.98 s after the fault, past the 204 ms
     rules with their leads (13.69, 13.73 s), inside 216 ms's."""
@@ -118,7 +120,7 @@ def earliest_firing_window(retries2, rto_s, lead_s):
 def user_timeout_bounds(user_timeout_s, lead_s, base_rto_s=None):
     """ETIMEDOUT ~ the first RTO (0.2-0.4 s: docs/facts/kernel.md) + U, the last timer clamped to what
     is left of U (the rules' latest), from a send up to lead_s after the fault, reported up to
-    REPORT_LATE_S after it; unmeasured, the base RTO may be any the facts allow (204-216 ms). The
+    REPORT_LATE_S after it; unmeasured, the base RTO may be any the facts allow (204-220 ms). The
     soonest is the facts' first RTO, 0.2 s, before the rules' two base RTOs (3.41 s at U 3 s)."""
     spans = [rules_span(15, rto, user_timeout_s) for rto in ((base_rto_s,) if base_rto_s else
                                                                (TABLE_RTO_S, MOST_BASE_RTO_S))]
