@@ -4,7 +4,7 @@ what the lab does with it (keepalived_keywords.py's verdicts: used, no bearing, 
 keyword in neither table is not HAProxy's: refused at its line with the nearest one."""
 import difflib
 
-from .keepalived_keywords import NO_BEARING, NOT_MODELLED, USED, _each
+from .keepalived_keywords import NO_BEARING, NOT_MODELLED, USED, each
 
 
 def _rows(keywords, verdict, why):
@@ -66,21 +66,21 @@ PROXY = {
 }
 
 SERVER = {
-    **_each("check no-check backup inter fastinter downinter fall rise tcp-ut on-marked-down on-marked-up", USED,
+    **each("check no-check backup inter fastinter downinter fall rise tcp-ut on-marked-down on-marked-up", USED,
             "the lab's HAProxy runs with it (haproxy_import.py says how)"),
-    **_each("addr port", NO_BEARING, "where the check connects: the lab checks the server's own port"),
-    **_each("ca-file check-alpn check-proto check-sni check-ssl ciphers ciphersuites crl-file crt force-sslv3 "
+    **each("addr port", NO_BEARING, "where the check connects: the lab checks the server's own port"),
+    **each("ca-file check-alpn check-proto check-sni check-ssl ciphers ciphersuites crl-file crt force-sslv3 "
             "force-tlsv10 force-tlsv11 force-tlsv12 force-tlsv13 no-check-ssl no-ssl no-ssl-reuse no-sslv3 "
             "no-tls-tickets no-tlsv10 no-tlsv11 no-tlsv12 no-tlsv13 no-verifyhost npn alpn allow-0rtt sni ssl "
             "ssl-max-ver ssl-min-ver ssl-reuse tls-tickets verify verifyhost proto ws", NO_BEARING,
             "TLS and protocols over the server leg: a dead server's TCP is the same"),
-    **_each("cookie id weight maxconn maxqueue minconn max-reuse pool-low-conn pool-max-conn pool-purge-delay "
+    **each("cookie id weight maxconn maxqueue minconn max-reuse pool-low-conn pool-max-conn pool-purge-delay "
             "slowstart redir non-stick stick log-proto namespace init-addr resolve-opts resolve-prefer resolve-net "
             "resolvers source tfo no-tfo socks4 check-via-socks4 send-proxy send-proxy-v2 proxy-v2-options "
             "send-proxy-v2-ssl send-proxy-v2-ssl-cn no-send-proxy no-send-proxy-v2 no-send-proxy-v2-ssl "
             "no-send-proxy-v2-ssl-cn check-send-proxy disabled enabled no-backup", NO_BEARING,
             "how the server is named, weighed, reached or pooled: one server at a time"),
-    **_each("observe error-limit on-error track agent-check agent-send agent-inter agent-addr agent-port "
+    **each("observe error-limit on-error track agent-check agent-send agent-inter agent-addr agent-port "
             "no-agent-check", NOT_MODELLED,
             "another way to mark the server down (live traffic's errors, another server's state, an agent)"),
 }
