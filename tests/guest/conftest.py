@@ -1,6 +1,5 @@
 """The lab inside a QEMU guest booting a packaged Debian kernel (BLACKHOLE_TEST_KERNEL, default 6.12).
 One guest is booted for this package's tests and stopped before the host tests go on; each scenario brings its own lab up in it."""
-import io
 import os
 import subprocess
 
@@ -9,8 +8,9 @@ import pytest
 from harness import scenario
 from harness.lab import engine_for
 from harness.lab.images import LABEL
-from harness.pipeline import run_and_report
+from tests.clock_steps import once_more_if_the_clock_was_set
 from tests.host_state import host_links, run_on_default_bridge
+from tests.scenarios.conftest import run_scenario_once
 
 KERNEL = os.environ.get("BLACKHOLE_TEST_KERNEL") or "6.12"
 PROJECT = "blackhole-lab-guest-test"
@@ -43,9 +43,8 @@ def run_in_guest(guest, tmp_path):
     """run_in_guest(id, **raw overrides) -> (summary, RunDir); nothing may be left in the guest after."""
     def run(scenario_id, **overrides):
         parsed, raw = scenario.load(scenario_id, overrides)
-        out = io.StringIO()
-        run = run_and_report(parsed, raw, project=PROJECT, results=tmp_path, out=out, engine=guest)
-        print(out.getvalue())
+        run = once_more_if_the_clock_was_set(lambda: run_scenario_once(parsed, raw, tmp_path, project=PROJECT,
+                                                                         engine=guest))
         assert containers_in(guest) == [], "the run left containers in the guest"
         assert lab_networks_in(guest) == [], "the run left networks in the guest"
         return run.summary(), run

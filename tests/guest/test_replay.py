@@ -4,18 +4,17 @@ through one failover in the guest, each client's error bounded by the kernel's n
 (kernel_facts) or the driver's own timeout, not by the harness's model; the ranking and its page
 from the run. PyMySQL (the lab's probe) keeps the guest light: five JVMs in a two-vCPU emulated
 guest reported their errors 0.6-1.8 s after the kernel or their timers had ended the wait."""
-import io
 import itertools
 from pathlib import Path
 
 import pytest
 
 from harness import replay as replay_module
-from harness.pipeline import run_and_report
 from tests.guest.conftest import PROJECT, containers_in
 from tests.kernel_facts import (APP_TIMER_LATE_S, REPORT_LAG_GUEST_S, WHEEL_SLACK, assert_error_within, blackhole_bounds,
                                 user_timeout_bounds)
-from tests.scenarios.conftest import cells
+from tests.clock_steps import once_more_if_the_clock_was_set
+from tests.scenarios.conftest import cells, run_scenario_once
 
 pytestmark = pytest.mark.guest
 INCIDENT = Path(__file__).resolve().parents[1] / "replay_incident"
@@ -23,9 +22,8 @@ INCIDENT = Path(__file__).resolve().parents[1] / "replay_incident"
 
 def test_a_short_incident_is_replayed_with_its_cures_ranked(guest, tmp_path):
     replay = replay_module.prepare(str(INCIDENT))
-    out = io.StringIO()
-    run = run_and_report(replay.scenario, replay.definition, project=PROJECT, results=tmp_path, out=out, engine=guest)
-    print(out.getvalue())
+    run = once_more_if_the_clock_was_set(lambda: run_scenario_once(replay.scenario, replay.definition, tmp_path,
+                                                                     project=PROJECT, engine=guest))
     assert containers_in(guest) == []
     ranked, page = replay_module.finish(replay, run, "6.12")
     summary = run.summary()

@@ -3,16 +3,15 @@ through the zoo's failover. caching_sha2_password without TLS needs the server's
 the server has not cached (docs/facts/mysql.md); Connector/J asks for it only with
 allowPublicKeyRetrieval. The witnesses are the drivers' own errors and a second client: the cell
 with the fix logs in to the same server at the same time, so the server itself takes logins."""
-import io
 
 import pytest
 
 from harness import scenario
 from harness.measure import probe_log
-from harness.pipeline import run_and_report
 from tests.kernel_facts import blackhole_bounds
 from tests.kernel_witness import assert_reported_what_the_kernel_ended, first_failure
-from tests.scenarios.conftest import assert_nothing_left, cells
+from tests.clock_steps import once_more_if_the_clock_was_set
+from tests.scenarios.conftest import assert_nothing_left, cells, run_scenario_once
 
 REFUSED = {"jdbc": "Public Key Retrieval is not allowed",
            "hikari": "Connection is not available"}      # HikariCP hides the cause (images/client/zoo/README.md)
@@ -24,9 +23,8 @@ def logins_run(tmp_path_factory):
     own = [c for c in raw["cells"] if c.get("account")]
     parsed, raw = scenario.load("client-zoo-short", {"DB_ENGINE": "mysql", "cells": own, "warmup_s": 5,
                                                      "observe_s": 30})
-    out = io.StringIO()
-    run = run_and_report(parsed, raw, results=tmp_path_factory.mktemp("logins"), out=out)
-    print(out.getvalue())
+    results = tmp_path_factory.mktemp("logins")
+    run = once_more_if_the_clock_was_set(lambda: run_scenario_once(parsed, raw, results))
     assert_nothing_left(run)
     return run.summary(), run
 

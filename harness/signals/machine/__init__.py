@@ -2,18 +2,20 @@
 in the first cell's container: no process per sample): while each cell waited for the error that
 ended its hang, while it was late (from the latest its window allows to the error), and around
 the fault. A cell whose error came late while the machine had no idle CPU says so beside its
-verdict (signals/machine/machine_cpu.py)."""
+verdict (signals/machine/machine_cpu.py). Each sample also reads the kernel's uptime between two
+wall-clock stamps: a run whose wall clock was set while it ran says so (clock_steps.py)."""
 import functools
 from pathlib import Path
 
 from ...load import sampling
 from ..base import Load, Signal
-from . import lateness, machine_cpu, section
+from . import clock_steps, lateness, machine_cpu, section
 from .record import MachineCell, MachinePart, MachineRun
 
 PROCESS = "blackhole-cpu-sampler"
 INTERVAL_S = 0.5
-SAMPLE = "read -r line < /proc/stat; printf '%s\\n' \"$line\""
+SAMPLE = ("read -r line < /proc/stat; before=$EPOCHREALTIME; read -r up _ < /proc/uptime; "
+          "printf '%s\\nclock %s %s %s\\n' \"$line\" \"$before\" \"$up\" \"$EPOCHREALTIME\"")
 AROUND_FAULT_S = 10.0
 
 
@@ -51,9 +53,11 @@ class MachineCpu(Signal):
         if not samples or context.fault is None:
             return None
         t = context.t_fault
+        steps = clock_steps.steps([s.clock for s in samples if s.clock is not None])
         return {"busy_before_fault": machine_cpu.busy_share(samples, t - AROUND_FAULT_S, t),
                 "busy_after_fault": machine_cpu.busy_share(samples, t, t + AROUND_FAULT_S),
-                "saturated_above": machine_cpu.SATURATED}
+                "saturated_above": machine_cpu.SATURATED,
+                "clock_steps": [{"at_s": round(step.t - t, 2), "step_s": step.step_s} for step in steps]}
 
 
 def _samples(context):

@@ -27,8 +27,9 @@ def late_cells(cells):
 
 
 def summary_note(summary):
-    """note() of a run's summary."""
-    return note(late_cells(summary.get("cells", [])))
+    """note() of a run's summary, after what a set wall clock (clock_steps.py) does to all of them."""
+    part = summary.get("signals", {}).get("machine") or {}
+    return "\n\n".join(n for n in [clock_note(part), note(late_cells(summary.get("cells", [])))] if n)
 
 
 def note(late):
@@ -41,3 +42,14 @@ def note(late):
             "timer, or its wakeup once its kernel gave up, waits for a free CPU, so on a saturated machine the "
             "lateness is the machine's, not evidence against the model: fewer cells per run, or more CPUs, "
             "measure them.")
+
+
+def clock_note(part):
+    """A paragraph for a run whose wall clock was set while it ran (clock_steps.py); "" else."""
+    steps = part.get("clock_steps") or []
+    if not steps:
+        return ""
+    named = ", ".join(f"{s['step_s']:+.3f} s at {s['at_s']:+.1f} s" for s in steps)
+    return (f"The machine's wall clock was set while this run went on ({named} after the fault, against the "
+            "kernel's uptime): times that span a step are off by it, and clients that stamp with a clock of "
+            "their own (Node's) disagree with the others by it. Run it again before reading its figures.")

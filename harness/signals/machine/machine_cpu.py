@@ -8,6 +8,8 @@ CPU is free to run it: on a machine with no idle CPU it waits in the run queue, 
 comes late by as much, whatever the model says of the kernel."""
 import dataclasses
 
+from .clock_steps import ClockReading, parse_reading
+
 SATURATED = 0.95              # busier than this, a late application timer is the machine's, not the model's
 
 
@@ -16,6 +18,7 @@ class Sample:
     t: float
     busy: int                 # ticks (USER_HZ) spent on anything but idle and iowait since boot
     total: int
+    clock: ClockReading | None = None     # the block's uptime reading (samplers before 2026-12-04 had none)
 
 
 def parse_samples(text):
@@ -29,6 +32,8 @@ def parse_samples(text):
             idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
             samples.append(Sample(t, sum(ticks[:8]) - idle, sum(ticks[:8])))
             t = None
+        elif line.startswith("clock ") and samples and samples[-1].clock is None:
+            samples[-1] = dataclasses.replace(samples[-1], clock=parse_reading(line))
     return samples
 
 

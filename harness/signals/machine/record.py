@@ -12,7 +12,13 @@ class MachineCell(TypedDict, total=False):
     machine: MachinePart
 
 
+class ClockStepPart(TypedDict):
+    at_s: float                      # after the fault's stamp (the first reading after the step)
+    step_s: float                    # how far the wall clock moved against the kernel's uptime, at least
+
+
 class MachineRun(TypedDict):
     busy_before_fault: float | None
     busy_after_fault: float | None
     saturated_above: float
+    clock_steps: NotRequired[list[ClockStepPart]]

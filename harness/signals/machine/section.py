@@ -28,3 +28,4 @@ def blocks(summary):
               "gave up, waits for a free CPU.")
     found = rows(summary)
     return ([Table(HEADER, found)] if found else []) + [around]
+

@@ -2,7 +2,6 @@
 // connection. Options are pg's client options: query_timeout (ms, the client's own wait for an
 // answer), connectionTimeoutMillis, keepAlive, keepAliveInitialDelayMillis.
 'use strict';
-const { performance } = require('perf_hooks');
 const { Client } = require('pg');
 const driver = `pg ${require('pg/package.json').version}`;
 
@@ -14,7 +13,7 @@ for (const setting of settings) {
   options[key] = value === 'true' ? true : value === 'false' ? false : Number(value);
 }
 
-const now = () => (performance.timeOrigin + performance.now()) / 1000;
+const { now } = require('./wall-clock');
 const emit = (record) => process.stdout.write(JSON.stringify(record) + '\n');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 

@@ -2,7 +2,6 @@
 // mysql2's connection options (connectTimeout, enableKeepAlive, keepAliveInitialDelay) and
 // `timeout`, its per-query timeout in ms.
 'use strict';
-const { performance } = require('perf_hooks');
 const mysql = require('mysql2');
 const driver = `mysql2 ${require('mysql2/package.json').version}`;
 
@@ -15,7 +14,7 @@ for (const setting of settings) {
   if (key === 'timeout') queryTimeout = parsed; else options[key] = parsed;
 }
 
-const now = () => (performance.timeOrigin + performance.now()) / 1000;
+const { now } = require('./wall-clock');
 const emit = (record) => process.stdout.write(JSON.stringify(record) + '\n');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
