@@ -42,6 +42,7 @@ class DatabaseEngine(Registered, ServerProcess):
     # the library the lab's probe and writer reach it with, and the command that prints its version
     # (None: the default client's own, load/clients.py VERSION_COMMANDS)
     probe_library: tuple[str, str] | None = None
+    probe_title: str | None = None   # how the pages name the probe's client (None: probe_library's name)
     version_pattern = r"Ver (\S+)"   # the version in version_command's line
     kernel_gave_up = "MySQL error 2013, Lost connection"   # what its clients say when the kernel gives up
     client_cures = ""            # what its own client library offers against the hang (make explain)

@@ -18,6 +18,7 @@ class PostgreSQL(DatabaseEngine):
                   "-d", "sbtest")
     version_command = ("postgres", "--version")
     wire_protocol = "postgres"
+    probe_title = "libpq (psycopg2)"    # the cells' names say libpq: the protocol library under psycopg2
     probe_library = ("psycopg2", "python3 -c 'import psycopg2 as p; print(\"psycopg2\", p.__version__, "
                                  "\"libpq\", p.__libpq_version__)'")
     version_pattern = r"\(PostgreSQL\) (\S+)"

@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
+from .headline import still_waiting  # noqa: E402
 from ..scenario.files import of_run  # noqa: E402
 from ..signals.chart_marks import fault_window  # noqa: E402
 from ..signals.registry import SIGNALS  # noqa: E402
@@ -69,14 +70,22 @@ def timeline(run, summary, path):
         counts, _ = np.histogram(ok_times, bins=bins)
         first, last = min(op["t0"] for op in ops) - t_fault, max(op["t1"] for op in ops) - t_fault
         inside = (bins[:-1] >= np.floor(first)) & (bins[1:] <= np.ceil(last))
-        grid[row, :len(counts)] = np.where(inside, counts * interval, np.nan)  # 1.0: every operation succeeded
+        # before the fault a second without a success is a client still starting (a JVM's first
+        # answers), not a failure: left blank
+        starting = (bins[:-1] < 0) & (counts == 0)
+        grid[row, :len(counts)] = np.where(inside & ~starting, counts * interval, np.nan)  # 1.0: all succeeded
     colours = matplotlib.colormaps["RdYlGn"].copy()
     colours.set_bad("white")
     ax.imshow(grid, aspect="auto", cmap=colours, vmin=0, vmax=1, interpolation="nearest",
               extent=(bins[0], bins[-1], rows - 0.5, -0.5))
     ax.axvline(0, color="#cc0000", linewidth=1.5, label="fault")
+    observed = summary.get("observed_s")
     for row, c in enumerate(cells):
         p = c["probe"]
+        if still_waiting(c) and observed is not None:
+            last_ok = max((op["t1"] - t_fault for op in ops_by_cell[c["cell"]] if op["ok"]), default=0.0)
+            ax.barh(row, observed - max(0.0, last_ok), left=max(0.0, last_ok), height=0.8, color="#7f3fbf",
+                    label="still waiting when the run ended")
         if p["detect_s"] is not None:
             ax.plot(p["detect_s"], row, "kx", markersize=8, label="detect (first error)" if row == 0 else None)
         if p["recover_s"] is not None:
@@ -87,7 +96,7 @@ def timeline(run, summary, path):
     ax.set_title("probe: share of operations that succeeded, per second (green all, red none)")
     handles, labels = ax.get_legend_handles_labels()
     seen = dict(zip(labels, handles))
-    ax.legend(seen.values(), seen.keys(), loc="upper right", fontsize=8)
+    ax.legend(seen.values(), seen.keys(), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)   # off the data
     fig.suptitle(f"{summary['scenario']}: timeline ({summary['run']})")
     fig.tight_layout()
     fig.savefig(path, dpi=90)

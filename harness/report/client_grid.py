@@ -31,8 +31,10 @@ def client_of(cell, probe_library="pymysql"):
 
 
 def probe_library_of(summary):
-    """What the lab's probe spoke on the run's engine: PyMySQL, or the engine's own (psycopg2)."""
+    """What the lab's probe spoke on the run's engine: PyMySQL, or the engine's own (libpq, through psycopg2)."""
     engine = DATABASES.get((summary.get("database") or {}).get("engine") or DEFAULT_DATABASE)
+    if engine and engine.probe_title:
+        return engine.probe_title
     return engine.probe_library[0] if engine and engine.probe_library else "pymysql"
 
 

@@ -1,18 +1,17 @@
 """Static HTML: one page per run (charts + summary table) and results/index.html listing runs.
 Only relative links, so the pages open straight from disk."""
 import html
-import json
 import os
 from pathlib import Path
 
 from .. import store
 from ..signals.blocks import Subheading, Table
-from . import client_grid, sections, tables
+from . import client_grid, headline, sections, tables
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
 th{background:#eee}img{max-width:100%;border:1px solid #ddd;margin:1em 0}.no{color:#b00;font-weight:bold}
-code{background:#f4f4f4;padding:1px 4px}"""
+code{background:#f4f4f4;padding:1px 4px}.answer{font-size:16px;font-weight:bold;max-width:60em}"""
 # Sets data-images="<loaded>/<total>" on <body> once the page has loaded, so a headless browser
 # (tests/report/test_html.py) can tell whether every chart decoded.
 IMAGE_CHECK = """<script>window.addEventListener('load',function(){var i=document.images,n=0;
@@ -35,8 +34,10 @@ def run_page(run, summary, charts):
     """The run's index.html: its table, charts and environment."""
     env = run.env()
     header, rows = tables.header_and_rows(summary)
-    rows = [[html.escape(v) if v not in ("NO", "interrupted", "failed") else f"<span class='no'>{v}</span>"
-             for v in row] for row in rows]
+    if summary.get("kind") != "burst":
+        header, rows = tables.drop_empty_columns(header, rows)
+    rows = [[f"<span class='no'>{html.escape(v)}</span>" if v.startswith("NO") or v in ("interrupted", "failed")
+             else html.escape(v) for v in row] for row in rows]
     parts = ["<p><a href='../../index.html'>all runs</a></p>", f"<h1>{html.escape(summary['scenario'])}</h1>"]
     if summary.get("kind") == "burst":
         parts.append(f"<p>run <code>{html.escape(summary['run'])}</code></p>")
@@ -46,12 +47,14 @@ def run_page(run, summary, charts):
         state = (summary.get("status") or {}).get("state", "completed")
         if state != "completed":
             parts.append(f"<p class='no'>{html.escape(tables.status_line(summary))}</p>")
+        answer = headline.sentences(summary)
         parts += [
-            f"<p>run <code>{html.escape(summary['run'])}</code> · kernel "
-            f"<code>{html.escape(str(summary.get('kernel')))}</code> · datapath "
-            f"<code>{html.escape(str(summary.get('datapath')))}</code> · database "
-            f"<code>{html.escape(tables.database_line(summary))}</code> · fault "
-            f"<code>{html.escape(str(fault.get('name')))}</code> {html.escape(json.dumps(fault.get('params', {})))}</p>",
+            *([f"<p class='answer'>{html.escape(' '.join(answer))}</p>"] if answer else []),
+            f"<p>run <code>{html.escape(summary['run'])}</code> · "
+            + "".join(f"{name} <code>{html.escape(str(summary[name]))}</code> · " for name in ("kernel", "datapath")
+                      if summary.get(name))
+            + f"database <code>{html.escape(tables.database_line(summary))}</code> · fault "
+            f"<code>{html.escape(tables.fault_line(fault))}</code></p>",
             client_grid.html_table(summary),
             table(header, rows),
             *[f"<p>{html.escape(note)}</p>" for note in _notes(summary) if note],
@@ -108,7 +111,7 @@ def index_page(results):
         state = (summary.get("status") or {}).get("state", "completed")
         rows.append([html.escape(summary["scenario"]), f"<a href='{html.escape(link)}'>{html.escape(summary['run'])}</a>",
                      state if state == "completed" else f"<span class='no'>{state}</span>",
-                     html.escape(str(summary.get("kernel"))), html.escape(str(summary.get("datapath"))),
+                     html.escape(summary.get("kernel") or "—"), html.escape(summary.get("datapath") or "—"),
                      str(len(summary.get("cells", []))), _worst(summary),
                      str(sum(1 for c in summary.get("cells", []) if "probe" in c and c["probe"]["within_window"] is False))])
     body = ("<h1>blackhole-lab runs</h1>" + table(

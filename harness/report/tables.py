@@ -1,10 +1,11 @@
 """A run's results as text: the terminal table and summary.md, for both kinds of run."""
 import json
+import textwrap
 
 from ..databases import DATABASES
 from ..signals.blocks import Subheading, Table
 from ..signals.lb import section as lb_split
-from . import client_grid, sections
+from . import client_grid, headline, sections
 
 
 def _fmt(value, unit=" s"):
@@ -22,6 +23,20 @@ def _in_window(verdict, summary):
         state = (summary.get("status") or {}).get("state", "completed")
         return "after the run" if state == "completed" else state
     return "yes" if verdict else "NO"
+
+
+def _how_far(probe, window):
+    """', 1.25 s after the window' for a cell outside its window (as the table shows the window); '' else."""
+    if probe["within_window"] is not False or window["expected_s"] is None:
+        return ""
+    detect = probe["detect_s"]
+    if detect is None:
+        return ", no error by the end of the run"
+    if detect > window["latest_s"]:
+        return f", {detect - window['latest_s']:.2f} s after the window"
+    if detect < window["earliest_s"]:
+        return f", {window['earliest_s'] - detect:.2f} s before the window"
+    return ""
 
 
 LOST_ANSWER = "lost answer"
@@ -49,12 +64,12 @@ def failover_rows(summary):
         p, w, sb = c["probe"], c["predicted"], c.get("sysbench", {})
         window = "never" if w["expected_s"] is None else f"{w['earliest_s']:.1f}–{w['latest_s']:.1f} s"
         verdict = ("never worked" if p.get("never_worked")
-                   else _in_window(p["within_window"], summary) + _why_late(c))
+                   else _in_window(p["within_window"], summary) + _how_far(p, w) + _why_late(c))
         rows.append([c["cell"], _fmt(p["detect_s"]), window, verdict,
                      _fmt(p["recover_s"]), p["error"] or (LOST_ANSWER if p.get("waits_for_a_lost_answer") else "—"),
                      p["server_after"] or "—",
                      _fmt(sb.get("detect_s")), "crashed" if sb.get("crashed") else _fmt(sb.get("recover_s")),
-                     "—" if not sb else str(sb["stalled_s"])])
+                     "—" if not sb else f"{sb['stalled_s']} s"])
     return rows
 
 
@@ -84,6 +99,24 @@ def status_line(summary):
     return "completed"
 
 
+def fault_line(fault):
+    """'ipvs_swap (old mysql-primary, new mysql-replica, drain_s 0.0)': the fault and its parameters."""
+    params = ", ".join(f"{name} {value}" for name, value in (fault.get("params") or {}).items())
+    return f"{fault.get('name')}" + (f" ({params})" if params else "")
+
+
+def run_line(summary):
+    """'kernel 6.12.x, datapath ipvs, database MySQL 9.7.4', each part only where the run recorded it."""
+    parts = [f"{name} {summary[key]}" for name, key in (("kernel", "kernel"), ("datapath", "datapath")) if summary.get(key)]
+    return ", ".join(parts + [f"database {database_line(summary)}"])
+
+
+def drop_empty_columns(header, rows):
+    """(header, rows) without the columns that say nothing ('—' or '') on every row; the first stays."""
+    keep = [i for i in range(len(header)) if i == 0 or any(row[i] not in ("—", "") for row in rows)]
+    return [header[i] for i in keep], [[row[i] for i in keep] for row in rows]
+
+
 def database_line(summary):
     """'MySQL 9.7.4-2': the engine the run's database servers ran and the version they reported."""
     ran = summary.get("database") or {"engine": "mariadb", "version": None}
@@ -98,7 +131,16 @@ NARROW_COLUMNS = {"failover": ((0, 18), (1, 9), (2, 14), (3, 13), (4, 9), (5, 14
 
 
 def terminal_table(summary, narrow=False):
+    """The cells' table, then the notes, with the answer (headline.py) as its last lines."""
+    table = _terminal_table(summary, narrow)
+    answer = [textwrap.fill(s, 79) if narrow else s for s in headline.sentences(summary)]
+    return table + ("\n\n" + "\n".join(answer) if answer else "")
+
+
+def _terminal_table(summary, narrow=False):
     header, rows = header_and_rows(summary)
+    if not narrow:
+        header, rows = drop_empty_columns(header, rows)
     rows = [header] + rows
     if narrow:
         keep = NARROW_COLUMNS["burst" if summary.get("kind") == "burst" else "failover"]
@@ -137,9 +179,10 @@ def markdown(summary):
                       "ListenOverflows: the server namespace's counter during the cell's burst."]
         return "\n".join(lines) + "\n"
     fault = summary.get("fault") or {}
-    lines = [f"# {summary['scenario']} — {summary['run']}", "", status_line(summary), "",
-             f"kernel {summary.get('kernel')}, datapath {summary.get('datapath')}, database {database_line(summary)}; "
-             f"fault `{fault.get('name')}` {fault.get('params', {})}", ""] + _markdown_table(header, rows)
+    answer = headline.sentences(summary)
+    lines = [f"# {summary['scenario']} — {summary['run']}", "", *([" ".join(answer), ""] if answer else []),
+             status_line(summary), "", f"{run_line(summary)}; fault {fault_line(fault)}",
+             ""] + _markdown_table(*drop_empty_columns(header, rows))
     for title, blocks in sections.shown(summary):
         lines += ["", title]
         for block in blocks:
@@ -161,5 +204,5 @@ def markdown(summary):
         lines += ["", lost_answer]
     if summary.get("note"):
         lines += ["", summary["note"]]
-    lines += ["", "Times are seconds after the fault step started (probe: ms precision; sysbench: 1 s lines)."]
+    lines += ["", "Times are seconds after the fault took effect (probe: ms precision; sysbench: 1 s lines)."]
     return "\n".join(lines) + "\n"

@@ -35,6 +35,9 @@ def summarize_failover(run, scenario):
     summary = {"scenario": context.scenario.id, "run": run.name, "kernel": context.env.get("kernel"),
                "datapath": context.env.get("datapath"), "database": database_ran(context.env), "status": status,
                "fault": fault, "cells": []}
+    purpose = _first_sentence(context.scenario.description)
+    if purpose:
+        summary["purpose"] = purpose
     if fault is None:
         summary["note"] = "no fault step ran (the run stopped before it" + (
             f": {status['state']} while {status['phase']})" if status["state"] != "completed" else ")")
@@ -53,6 +56,13 @@ def summarize_failover(run, scenario):
     if parts:
         summary["signals"] = parts
     return summary
+
+
+def _first_sentence(text):
+    """The description's first sentence, on one line ('' for none)."""
+    words = " ".join(str(text or "").split())
+    end = words.find(". ")
+    return words if end < 0 else words[:end + 1]
 
 
 def knobs(cell):

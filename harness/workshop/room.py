@@ -95,7 +95,8 @@ def collect(room, number=None, out_dir=None, say=print):
         link = os.path.relpath(compared, directory)
         rows.append([str(n), html.escape(ex.title), str(len(runs)), names, f"<a href='{html.escape(link)}'>the room's runs</a>"])
         say(f"collect: exercise {n}: {len(runs)} participants -> {compared}")
-    body = (f"<h1>The room: {len(found)} exercise(s) handed in</h1><p>From {html.escape(str(room))}; each page puts every "
+    counted = "no exercise" if not found else "1 exercise" if len(found) == 1 else f"{len(found)} exercises"
+    body = (f"<h1>The room: {counted} handed in</h1><p>From {html.escape(str(room))}; each page puts every "
             "participant's run of the exercise side by side, with their predictions beside the measured figures.</p>"
             + table(["#", "exercise", "hand-ins", "participants", "page"], rows))
     (directory / "index.html").write_text(page("The room", body))

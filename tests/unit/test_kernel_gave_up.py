@@ -70,7 +70,7 @@ def test_a_cell_late_by_its_report_but_not_by_its_kernel_says_so(tmp_path):
     text = run.summary_md.read_text()
     assert cell["report"] == {"runtime": "Python", "reported_after_s": 1.334, "runtime_lag_s": None, "lag_from": None,
                               "verdict": "unknown"}
-    assert ("NO (kernel 14.1 s in window; reported 1.3 s after it; the Python's report lag unknown (no read-timeout "
+    assert ("NO, 1.22 s after the window (its kernel gave up in time, at 14.1 s; reported 1.3 s after it; the Python's report lag unknown (no read-timeout "
             "cell of it ran))") in text
     assert "Reported late, ended in time (r5 +1.3 s)" in text and "Reported late" in run.page.read_text()
 

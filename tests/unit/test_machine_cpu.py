@@ -48,7 +48,7 @@ def test_a_late_cell_on_a_saturated_machine_says_so(tmp_path):
     assert cell["machine"] == {"busy_while_waiting": 1.0, "busy_while_late": 1.0, "saturated": True}
     assert summary["signals"]["machine"]["busy_after_fault"] == 1.0
     for text in (run.summary_md.read_text(), tables.terminal_table(summary), run.page.read_text()):
-        assert "NO (CPU 100%)" in text and "CPU busy while they were late (r5 100%)" in text
+        assert "NO, 1.48 s after the window (CPU 100%)" in text and "CPU busy while they were late (r5 100%)" in text
 
 
 def test_a_late_cell_on_a_machine_with_idle_cpu_is_plainly_outside(tmp_path):
@@ -58,7 +58,7 @@ def test_a_late_cell_on_a_machine_with_idle_cpu_is_plainly_outside(tmp_path):
     assert cell["machine"] == {"busy_while_waiting": round(2400 / 4500, 3), "busy_while_late": round(2400 / 4500, 3),
                                "saturated": False}
     assert cell["probe"]["within_window"] is False
-    assert "| NO |" in run.summary_md.read_text() and "CPU busy while they were late" not in run.summary_md.read_text()
+    assert "| NO, 1.48 s after the window |" in run.summary_md.read_text() and "CPU busy while they were late" not in run.summary_md.read_text()
 
 
 def test_a_cell_in_its_window_on_a_saturated_machine_is_not_marked(tmp_path):
@@ -80,4 +80,4 @@ def test_what_decides_is_the_cpu_while_the_cell_was_late_not_its_whole_wait(tmp_
     [cell] = summary["cells"]
     assert cell["predicted"]["latest_s"] >= 13
     assert cell["machine"] == {"busy_while_waiting": round(3400 / 5500, 3), "busy_while_late": 1.0, "saturated": True}
-    assert "NO (CPU 100%)" in run.summary_md.read_text()
+    assert "NO, 1.48 s after the window (CPU 100%)" in run.summary_md.read_text()

@@ -87,7 +87,7 @@ def test_a_cell_late_by_its_report_only_names_its_kernels_end_in_the_ranking(tmp
     ranked = ranking.rank(summary, {"cures": [{"name": "retries2-5", "change": "tcp_retries2=5", "cost": "c"}]})
     assert ranked.cures[0].kernel_in_window == (14.0, 1.34)
     written = render(tmp_path / "replay.html", ranked, {"folder": "x"}, "index.html").read_text()
-    assert "14.4 s (outside, kernel 14.0 s in window; reported 1.3 s after it)" in written
+    assert "14.4 s (outside, its kernel gave up in time, at 14.0 s; reported 1.3 s after it)" in written
     assert "Reported late, ended in time (retries2-5 +1.3 s)" in terminal(ranked)
 
 

@@ -23,6 +23,6 @@ def test_a_jvm_late_by_its_report_is_judged_against_the_jvms_own_timer_lag():
     assert report_lag.annotate([timer, late, later, go]) == {"JVM": {"lag_s": 1.85, "cell": "read-timeout-3s"}}
     assert late["report"]["verdict"] == report_lag.IN_TIME and later["report"]["verdict"] == report_lag.LATE
     assert go["report"]["verdict"] == report_lag.UNKNOWN and "report" not in timer
-    assert lateness.reason(late) == ("kernel 13.9 s in window; reported 1.6 s after it, in time for the JVM (its read "
+    assert lateness.reason(late) == ("its kernel gave up in time, at 13.9 s; reported 1.6 s after it, in time for the JVM (its read "
                                      "timeout reported +1.9 s this run)")
     assert lateness.reason(later).endswith("later than the JVM's +1.9 s this run")

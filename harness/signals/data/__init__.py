@@ -47,12 +47,16 @@ class DataAccounting(Signal):
         first_primary = old or new
         semi_sync = ledger.parse_semi_sync(run.read(self.file(run, "semi_sync", server=first_primary)))
         seconds = ledger.per_second(attempts, accounting.get("lost_seqs", []), t_fault) if t_fault is not None else []
-        return {"per_second": seconds, "rate_per_s": s.writer.rate_per_s, "by_default": s.writer.by_default, "attempts_per_write": s.writer.attempts,
+        observed_s = getattr(context, "observed_s", None)
+        part: DataRun = {"per_second": seconds, "rate_per_s": s.writer.rate_per_s, "by_default": s.writer.by_default, "attempts_per_write": s.writer.attempts,
                 "replication": s.replication.mode, "semi_sync_timeout_ms": s.replication.semi_sync_timeout_ms,
                 "semi_sync_on_first_primary": semi_sync if s.replication.mode == "semi-sync" else None,
                 "new_primary": new, "old_primary": old, "position_at_promotion": position,
                 "unreadable": sorted(server for server, rows in held.items() if rows is None),
                 "in_doubt_sent_at_s": in_doubt_at, **accounting}
+        if t_fault is not None and observed_s is not None:
+            part["unwritten_s"], part["writes_resumed"] = ledger.unwritten_after(attempts, t_fault, t_fault + observed_s)
+        return part
 
 
 def servers_after(events, attempts=()):

@@ -45,6 +45,16 @@ def per_second(attempts, lost_seqs, t_fault):
     return [{"t": t, **counts} for t, counts in sorted(seconds.items())]
 
 
+def unwritten_after(attempts, t_fault, t_end):
+    """(seconds, resumed): how long after t_fault the writer went without an acknowledged write,
+    until its first one (resumed) or, with none, until t_end (a write in flight that never got its
+    answer leaves no line, so its absence is the writer stuck)."""
+    acked = [r["t1"] for r in attempts if r["outcome"] == "ack" and r["t1"] > t_fault]
+    if acked:
+        return round(min(acked) - t_fault, 3), True
+    return round(max(0.0, t_end - t_fault), 3), False
+
+
 SEMI_SYNC_PREFIXES = ("Rpl_semi_sync_source_", "Rpl_semi_sync_master_", "Rpl_semi_sync_replica_",
                       "Rpl_semi_sync_slave_")
 

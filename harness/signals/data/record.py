@@ -48,3 +48,5 @@ class DataRun(Accounting):
     position_at_promotion: str | None
     unreadable: list[str]
     in_doubt_sent_at_s: list[float]
+    unwritten_s: NotRequired[float]          # from the fault to the first acknowledged write after it, or the end
+    writes_resumed: NotRequired[bool]        # a write was acknowledged after the fault

@@ -6,15 +6,35 @@ from .record import DataRun
 TITLE = "Data: what became of each write"
 READS = {"signals": ("data",)}
 HEADER = ["writes", "acknowledged", "never written", "attempts in doubt", "writes left in doubt",
-          "in doubt, committed", "lost", "duplicates", "retried"]
+          "in doubt, committed", "lost", "duplicates", "retried", "no write acknowledged for"]
 
 
 def rows(part: DataRun):
     held = part.get("read_back")
     return [[str(part["writes"]), str(part["acknowledged"]), str(part["never_written"]),
              str(part["attempts"]["in_doubt"]), str(part["in_doubt"]),
-             str(part["in_doubt_committed"]) if held else "not read", str(part["lost"]) if held else "not read",
-             str(part["duplicates"]) if held else "not read", str(part["retried"])]]
+             str(part["in_doubt_committed"]) if held else "not read", _lost(part) if held else "not read",
+             str(part["duplicates"]) if held else "not read", str(part["retried"]), _unwritten(part)]]
+
+
+def _lost(part: DataRun):
+    """The lost count, and that it says nothing of the time the writer could not write."""
+    return str(part["lost"]) if part.get("writes_resumed", True) else f"{part['lost']} (of the writes made)"
+
+
+def _unwritten(part: DataRun):
+    if "unwritten_s" not in part:
+        return "—"
+    return f"{part['unwritten_s']:.1f} s" + ("" if part["writes_resumed"] else ", to the end of the run")
+
+
+def stuck_sentence(part: DataRun):
+    """One sentence for a writer that got no write acknowledged from the fault to the end; '' else."""
+    if part.get("writes_resumed", True):
+        return ""
+    return (f"The writer got no write acknowledged from the fault to the end of the run ({part['unwritten_s']:.1f} s): "
+            "its write in flight waited for an answer that never came, so what it would have written or lost "
+            "after the fault is unknown.")
 
 
 def _seqs(seqs, limit=20):
@@ -23,7 +43,7 @@ def _seqs(seqs, limit=20):
 
 
 def explanations(part: DataRun):
-    lines = [f"A writer inserted sequence-numbered rows through the VIP at {part['rate_per_s']:g}/s, each tried "
+    lines = [*filter(None, [stuck_sentence(part)]), f"A writer inserted sequence-numbered rows through the VIP at {part['rate_per_s']:g}/s, each tried "
              f"up to {part['attempts_per_write']} time(s) until acknowledged; after the run {part['new_primary']} "
              "(the server taking writes at the end) was read back directly."
              + (" (The writer every failover has; load.writer: off or WRITER=0 leaves it out.)"

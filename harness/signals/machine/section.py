@@ -22,9 +22,12 @@ def blocks(summary):
     part = summary.get("signals", {}).get("machine")
     if not part:
         return []
-    around = (f"The CPUs where the clients ran were {_share(part['busy_before_fault'])} busy in the 10 s before "
-              f"the fault and {_share(part['busy_after_fault'])} in the 10 s after it (/proc/stat, twice a "
-              f"second); above {part['saturated_above']:.0%} a client's timer, or its wakeup once the kernel "
+    shares = [f"{part[key]:.0%} busy {when}" for key, when in (("busy_before_fault", "in the 10 s before the fault"),
+                                                               ("busy_after_fault", "in the 10 s after it"))
+              if part.get(key) is not None]
+    measured = (f"The CPUs where the clients ran were {' and '.join(shares)} (/proc/stat, twice a second)" if shares
+                else "The CPUs where the clients ran were not sampled around the fault")
+    around = (f"{measured}; above {part['saturated_above']:.0%} a client's timer, or its wakeup once the kernel "
               "gave up, waits for a free CPU.")
     found = rows(summary)
     return ([Table(HEADER, found)] if found else []) + [around]

@@ -12,7 +12,8 @@ MAX_LADDERS = 8
 
 
 def draw(run, scenario, summary, path):
-    """Returns False (and draws nothing) when the run has no ss samples of a disrupted socket."""
+    """Returns False (and draws nothing) when the run has no ss samples of a socket that retransmitted
+    (through a proxy the client's own leg may never have: its ladder is the proxy's server leg's)."""
     t_fault = summary["fault"]["t"]
     cells = {c.name: c for c in scenario.cells}
     hung = sorted((c for c in summary["cells"] if c["probe"]["detect_s"]),
@@ -22,7 +23,7 @@ def draw(run, scenario, summary, path):
         probe_text = run.read(run.probe_log(c["cell"]))
         samples = [s for s in caught_connection_samples(run, cells[c["cell"]], probe_text, t_fault)
                    if t_fault - 1 <= s.t <= t_fault + c["probe"]["detect_s"] + 1]
-        if samples:
+        if any(s.retrans_total for s in samples):     # a connection that never retransmitted has no ladder
             series.append((c, samples))
     if not series:
         return False
@@ -30,15 +31,14 @@ def draw(run, scenario, summary, path):
     for c, samples in series:
         x = [s.t - t_fault for s in samples]
         top.step(x, [s.retrans_total for s in samples], where="post", label=c["cell"])
-        bottom.step(x, [(s.rto_ms or 0) / 1000 for s in samples], where="post", label=c["cell"])
+        bottom.step(x, [s.rto_ms or 0 for s in samples], where="post", label=c["cell"])
     for ax in (top, bottom):
         fault_window(ax, summary)
         ax.grid(True, alpha=0.3)
     top.set_ylabel("retransmissions so far")
     top.set_title("the blackholed connection's retransmission ladder (ss -tino every 0.5 s)")
     top.legend(loc="upper left", fontsize=8)
-    bottom.set_ylabel("RTO (s, log)")
-    bottom.set_yscale("log")
+    bottom.set_ylabel("RTO (ms)")
     bottom.set_xlabel("seconds after the fault")
     fig.tight_layout()
     fig.savefig(path, dpi=90)

@@ -14,8 +14,8 @@ def kernel_in_window(cell):
 
 
 def phrase(gave_up_s, reported_after_s, report=None):
-    """'kernel 13.9 s in window; reported 1.6 s after it, in time for the JVM (its read timeout: +1.7 s)'."""
-    said = f"kernel {gave_up_s:.1f} s in window; reported {reported_after_s:.1f} s after it"
+    """'its kernel gave up in time, at 13.9 s; reported 1.6 s after it, in time for the JVM (its read timeout: +1.7 s)'."""
+    said = f"its kernel gave up in time, at {gave_up_s:.1f} s; reported {reported_after_s:.1f} s after it"
     if not report:
         return said
     runtime, lag = report["runtime"], report["runtime_lag_s"]

@@ -1,0 +1,81 @@
+"""The answer first: the sentences a run's page, summary.md and the terminal open (or end) with,
+made from the summary alone: what the scenario set out to show, the worst client and how long it
+hung (or that it still hung when the run ended, beside its model's figure), how many cells met
+their model windows, when the load balancer acted, and what the writes did."""
+
+
+def sentences(summary):
+    """[sentence, ...] for a failover run with cells; [] otherwise."""
+    if summary.get("kind") == "burst" or not summary.get("cells"):
+        return []
+    found = [summary["purpose"]] if summary.get("purpose") else []
+    return found + [s for s in (_worst(summary), _windows(summary["cells"]), _load_balancer(summary["cells"]),
+                                _writes(summary)) if s]
+
+
+def still_waiting(cell):
+    """The cell's client had neither an error nor a success after its hang when the run ended."""
+    p = cell.get("probe") or {}
+    return not cell.get("survived") and p.get("detect_s") is None and p.get("recover_s") is None \
+        and not p.get("never_worked")
+
+
+def _worst(summary):
+    cells = [c for c in summary["cells"] if "probe" in c and not c["probe"].get("never_worked")]
+    waiting = [c for c in cells if still_waiting(c)]
+    observed = summary.get("observed_s")
+    if waiting:
+        worst = max(waiting, key=lambda c: c["predicted"]["expected_s"] or 0)
+        names = ", ".join(c["cell"] for c in waiting)
+        until = f", {observed:.1f} s after the fault" if observed is not None else ""
+        w = worst["predicted"]
+        model = ("" if w["expected_s"] is None else
+                 f"; the model says {worst['cell']}'s kernel gives up about {w['expected_s']:.1f} s after it "
+                 f"(window {w['earliest_s']:.1f}–{w['latest_s']:.1f} s)")
+        return f"Worst: {names} {'was' if len(waiting) == 1 else 'were'} still waiting when the run ended{until}{model}."
+    hung = [c for c in cells if c["probe"].get("detect_s") is not None]
+    if not hung:
+        return "No client saw an error or a hang." if cells else ""
+    worst = max(hung, key=lambda c: c["probe"]["recover_s"] if c["probe"]["recover_s"] is not None
+                else c["probe"]["detect_s"])
+    p = worst["probe"]
+    told = f"its first error ({p['error']}) came {p['detect_s']:.2f} s after the fault" if p["error"] else \
+        f"it was told {p['detect_s']:.2f} s after the fault"
+    back = (f"it was back {p['recover_s']:.2f} s after the fault" + (f", on {p['server_after']}" if p.get("server_after") else "")
+            if p["recover_s"] is not None else "it was not back when the run ended")
+    return f"Worst: {worst['cell']}: {told}; {back}."
+
+
+def _windows(cells):
+    judged = [c for c in cells if (c.get("probe") or {}).get("within_window") is not None]
+    if not judged:
+        return ""
+    late = [c["cell"] for c in judged if c["probe"]["within_window"] is False]
+    if not late:
+        return f"All {len(judged)} cell(s) with a model window ended inside it."
+    return (f"{len(judged) - len(late)} of {len(judged)} cells with a model window ended inside it; "
+            f"outside: {', '.join(late)} (the table says how far and what the run measured beside it).")
+
+
+def _load_balancer(cells):
+    parts = [c["lb"] for c in cells if c.get("lb") and c["lb"].get("noticed_s") is not None]
+    if not parts:
+        return ""
+    first = min(parts, key=lambda part: part["noticed_s"])
+    model = first.get("model")
+    said = f" (its model: {model['earliest_s']:.1f}–{model['latest_s']:.1f} s)" if model else ""
+    return f"The load balancer ({first['director']}) acted {first['noticed_s']:.1f} s after the fault{said}."
+
+
+def _writes(summary):
+    data = (summary.get("signals") or {}).get("data")
+    if not data:
+        return ""
+    lost = f", {data['lost']} of them lost" if data.get("read_back") else ", the new primary not read back"
+    said = f"The writer: {data['acknowledged']} write(s) acknowledged{lost}"
+    if data.get("writes_resumed") is False:
+        return (said + f"; none acknowledged from the fault to the end of the run ({data['unwritten_s']:.1f} s), "
+                "so what it would have lost after the fault is unknown.")
+    if data.get("unwritten_s") is not None:
+        return said + f"; writes were acknowledged again {data['unwritten_s']:.1f} s after the fault."
+    return said + "."
