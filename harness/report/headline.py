@@ -52,7 +52,8 @@ def _windows(cells):
         return ""
     late = [c["cell"] for c in judged if c["probe"]["within_window"] is False]
     if not late:
-        return f"All {len(judged)} cell(s) with a model window ended inside it."
+        return (f"All {len(judged)} cells with a model window ended inside it." if len(judged) > 1
+                else "The one cell with a model window ended inside it.")
     return (f"{len(judged) - len(late)} of {len(judged)} cells with a model window ended inside it; "
             f"outside: {', '.join(late)} (the table says how far and what the run measured beside it).")
 
@@ -64,6 +65,8 @@ def _load_balancer(cells):
     first = min(parts, key=lambda part: part["noticed_s"])
     model = first.get("model")
     said = f" (its model: {model['earliest_s']:.1f}–{model['latest_s']:.1f} s)" if model else ""
+    if first.get("within_model") is False:
+        said += ", outside its model"
     return f"The load balancer ({first['director']}) acted {first['noticed_s']:.1f} s after the fault{said}."
 
 

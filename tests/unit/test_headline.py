@@ -69,3 +69,10 @@ def test_a_stuck_writer_is_never_shown_as_a_bare_zero_lost():
 def test_columns_empty_on_every_row_are_left_out_and_the_first_stays():
     header, rows = tables.drop_empty_columns(["cell", "a", "b"], [["x", "—", "1"], ["y", "—", "—"]])
     assert header == ["cell", "b"] and rows == [["x", "1"], ["y", "—"]]
+
+
+def test_one_cell_is_not_counted_as_all_and_a_change_outside_its_model_says_so():
+    lb = {"director": "d", "noticed_s": 9.7, "model": {"earliest_s": 10.0, "latest_s": 12.5}, "within_model": False}
+    said = headline.sentences(summary(cell("r5", 14.0, 14.1, lb=lb)))
+    assert "The one cell with a model window ended inside it." in said
+    assert "The load balancer (d) acted 9.7 s after the fault (its model: 10.0–12.5 s), outside its model." in said

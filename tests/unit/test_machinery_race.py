@@ -37,3 +37,24 @@ def test_a_qemu_seen_gone_a_moment_after_ssh_failed_is_named():
 def test_ssh_failing_while_qemu_runs_on_is_said_so_and_a_live_guest_is_fine():
     assert machinery.what_broke(Engine(Vm(60), Ssh(255))) == "the guest does not answer ssh (its QEMU runs)"
     assert machinery.what_broke(Engine(Vm(60), Ssh(0))) is None
+
+
+class Closed:
+    """The ssh tunnel's process, ended with the code given."""
+    def __init__(self, code):
+        self.returncode = code
+
+    def poll(self):
+        return self.returncode
+
+
+def test_a_tunnel_lost_while_qemu_is_exiting_names_qemu_and_one_that_ended_otherwise_names_the_tunnel():
+    lost = Ssh(0)
+    lost.forwarder = Closed(255)
+    assert machinery.what_broke(Engine(Vm(0.3), lost)) == "the guest's QEMU is gone"
+    assert machinery.what_broke(Engine(Vm(60), lost)) == \
+        "the ssh tunnel to the guest's Docker engine closed (ssh exit status 255)"
+    ended = Ssh(0)
+    ended.forwarder = Closed(1)
+    assert machinery.what_broke(Engine(Vm(60), ended)) == \
+        "the ssh tunnel to the guest's Docker engine closed (ssh exit status 1)"

@@ -15,7 +15,10 @@ def what_broke(engine):
         return _qemu_gone(engine)
     forwarder = engine.ssh.forwarder if engine.ssh is not None else None
     if forwarder is not None and forwarder.poll() is not None:
-        return f"the ssh tunnel to the guest's Docker engine closed (ssh exit status {forwarder.returncode})"
+        # a tunnel lost with its connection (255) may be the first sign of a QEMU still exiting
+        # (a CI make test, 2026-12-04: the tunnel's end seen before the killed QEMU's)
+        gone = _qemu_gone_soon(engine) if forwarder.returncode == SSH_FAILED else None
+        return gone or f"the ssh tunnel to the guest's Docker engine closed (ssh exit status {forwarder.returncode})"
     try:
         said = engine.ssh.run("if ! pgrep -x dockerd >/dev/null; then echo gone; "
                               "elif ! timeout 10 docker version >/dev/null 2>&1; then echo mute; fi",
@@ -23,15 +26,20 @@ def what_broke(engine):
     except subprocess.TimeoutExpired:
         return "the guest does not answer ssh within 30 s"
     if said.returncode == SSH_FAILED:       # no shell reached: a QEMU still exiting when first looked at?
-        deadline = time.monotonic() + QEMU_EXIT_WAIT_S
-        while time.monotonic() < deadline:
-            if not engine.vm.alive():
-                return _qemu_gone(engine)
-            time.sleep(0.1)
-        return "the guest does not answer ssh (its QEMU runs)"
+        return _qemu_gone_soon(engine) or "the guest does not answer ssh (its QEMU runs)"
     dockerd = said.stdout.strip()
     return {"gone": "the guest's dockerd is not running",
             "mute": "the guest's dockerd does not answer (stopping, or hung)"}.get(dockerd)
+
+
+def _qemu_gone_soon(engine):
+    """_qemu_gone()'s line when QEMU is seen gone within QEMU_EXIT_WAIT_S; else None."""
+    deadline = time.monotonic() + QEMU_EXIT_WAIT_S
+    while time.monotonic() < deadline:
+        if not engine.vm.alive():
+            return _qemu_gone(engine)
+        time.sleep(0.1)
+    return None
 
 
 def _qemu_gone(engine):
