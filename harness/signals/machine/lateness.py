@@ -1,5 +1,7 @@
 """A cell whose error came after its model window while the machine the clients ran on had no
-idle CPU (the signal: __init__.py): its verdict says so, and one note says what that means."""
+idle CPU (the signal: __init__.py): its verdict says so, and one note says what that means. The
+run's note opens with a wall clock set while the run went on (clock_steps.py), which every verdict
+of the run hangs on."""
 from . import machine_cpu
 
 
