@@ -9,7 +9,7 @@ override PY := $(VENV)/bin/python
 # by the shell, never re-read as a command) or the harness reads it from its environment; a user's
 # value is never pasted into a recipe with $(NAME). tests/unit/test_makefile_values.py holds that.
 
-.PHONY: bench-explain check plan-check guest-tools-if-control plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
+.PHONY: screenshots bench-explain check plan-check guest-tools-if-control plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
 # Prerequisites of other targets, not called by hand (docs/reference.md lists them; every other
 # target is in `make help`: tests/unit/test_lists.py).
 INTERNAL_TARGETS := check plan-check host guest-tools guest-tools-if-control images venv run kube
@@ -50,6 +50,7 @@ help: check
 	@echo "make replay FROM=dir/ [FULL=1]  that incident replayed: your cell and the cures the model ranks, in one failover (a guest)"
 	@echo "make scenarios     list the scenarios"
 	@echo "make report [RUN=dir]  results/index.html of every run; with RUN, re-render that run's page too"
+	@echo "make screenshots RUN=dir  that run's page in headless Chromium at 1400 and 800 px: layout checked, PNGs in its screenshots/"
 	@echo "make baseline scenario=ID           store the scenario's per-cell results in baselines/"
 	@echo "make check-baseline scenario=ID [BASELINE=file]  run again, compare per cell, exit 1 on regression"
 	@echo "make up            bring the lab up (installs/builds what is missing)"
@@ -238,6 +239,10 @@ scenarios: venv
 
 report: venv
 	@$(PY) -m harness report $${RUN:+"$$RUN"}
+
+screenshots: venv
+	@scripts/ensure-chromium.sh
+	@$(PY) -m harness screenshots "$$RUN"
 
 baseline: plan-check setup
 	@$(PY) -m harness baseline "$$scenario" $${BASELINE:+--baseline "$$BASELINE"}

@@ -2,7 +2,7 @@
 from .. import compare_runs
 from .. import scenario as scenario_module
 from ..errors import InvalidInput
-from ..report import html
+from ..report import browser, html
 from ..report.render import render
 from ..report.tables import terminal_table
 from ..store import RunDir, results_root
@@ -14,6 +14,9 @@ def add_commands(commands):
     command = add(commands, "report", cmd_report, "re-render a run's summary, charts and page from its files (no "
                   "Docker), and results/index.html; without DIR only the index")
     command.add_argument("target", nargs="?", metavar="DIR", help="a run directory")
+    command = add(commands, "screenshots", cmd_screenshots, "a run's page in headless Chromium at 1400 and 800 px: "
+                  "its layout checked, screenshots kept in the run's screenshots/")
+    command.add_argument("target", metavar="DIR", help="a run directory")
     command = add(commands, "compare", cmd_compare, "runs side by side on one page (no Docker)")
     command.add_argument("runs", nargs="*", metavar="[LABEL=]DIR")
 
@@ -32,6 +35,20 @@ def cmd_report(args):
         print(terminal_table(summary))
         print(f"written: {run.path}/summary.json, summary.md, charts/, {run.page}")
     print(f"index: {html.index_page(results_root())}")
+
+
+def cmd_screenshots(args):
+    run = RunDir(args.target)
+    if not run.page.exists():
+        raise InvalidInput(f"{args.target}: no page to look at (make report RUN={args.target} renders it)")
+    for width in browser.WIDTHS:
+        layout = browser.look(run.page, width)
+        shot = browser.screenshot(run.page, layout, run.path / "screenshots" / f"page-{width}.png")
+        text = layout.smallest_chart_text_px(run.page)
+        print(f"{width} px: charts loaded {layout.images}, page "
+              + (f"{layout.overflow_px} px wider than the window" if layout.overflow_px > 0 else "fits the window")
+              + f", {layout.wrapped_values} figure(s) wrapped away from their unit"
+              + ("" if text is None else f", smallest chart text {text:.1f} px") + f": {shot}")
 
 
 def cmd_compare(args):

@@ -6,12 +6,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from ..measure import burst  # noqa: E402
+from ..signals.chart_marks import WIDTH_IN, legend_under, save  # noqa: E402
 from ..measure.kernel_model import syn_retransmit_times  # noqa: E402
 
 
 def connect_times(run, summary, path):
     path.parent.mkdir(exist_ok=True)
-    fig, ax = plt.subplots(figsize=(10, 5))
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 5))
     for c in summary["cells"]:
         times = sorted(x["connect_s"] for x in burst.parse_connections(
             run.read(run.cell_file(c["cell"], "connections.jsonl"))) if x["connect_s"] is not None)
@@ -26,10 +27,10 @@ def connect_times(run, summary, path):
                   f"tcp_syn_linear_timeouts={linear})")
     ax.set_ylabel("share of the burst connected")
     ax.set_title(f"{summary['scenario']}: connect times under a burst (steps = dropped SYNs retried)")
-    ax.legend(fontsize=8)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    legend_under(fig, ax)
+    save(fig, path)
     plt.close(fig)
 
 

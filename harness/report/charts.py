@@ -16,9 +16,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
+from . import marks  # noqa: E402
 from .headline import still_waiting  # noqa: E402
 from ..scenario.files import of_run  # noqa: E402
-from ..signals.chart_marks import fault_window  # noqa: E402
+from ..signals.chart_marks import WIDTH_IN, fault_window, legend_under, save  # noqa: E402
 from ..signals.registry import SIGNALS  # noqa: E402
 from ..signals.wrk import Wrk  # noqa: E402
 
@@ -31,12 +32,14 @@ def timeline(run, summary, path):
     wrk_seconds = wrk_log.per_second(run.read(Wrk.file(run, "log")))
     rows = len(cells)
     heights = ([2.2] if with_sysbench else []) + ([2.2] if wrk_seconds else []) + [max(1.5, 0.32 * rows + 0.8)]
-    fig, axes = plt.subplots(len(heights), 1, figsize=(11, sum(heights) + 1.2), sharex=True,
+    fig, axes = plt.subplots(len(heights), 1, figsize=(WIDTH_IN, sum(heights) + 1.2), sharex=True,
                              gridspec_kw={"height_ratios": heights}, squeeze=False)
     axes = axes[:, 0]
     ops_by_cell = {c["cell"]: probe_log.parse(run.read(run.probe_log(c["cell"]))) for c in cells}
     all_t = [op["t1"] - t_fault for ops in ops_by_cell.values() for op in ops]
+    steps = marks.of(summary)
     start, end = (min(all_t), max(all_t)) if all_t else (-10, 10)
+    start = min([start] + [m.at_s - 1 for m in steps])
     if with_sysbench:
         ax = axes[0]
         for c in with_sysbench:
@@ -45,7 +48,6 @@ def timeline(run, summary, path):
         fault_window(ax, summary)
         ax.set_ylabel("sysbench tps")
         ax.set_title("sysbench transactions per second (1 s report lines)")
-        ax.legend(loc="upper right", fontsize=8)
     if wrk_seconds:
         ax = axes[1 if with_sysbench else 0]
         first, last = min(wrk_seconds), max(wrk_seconds)
@@ -55,7 +57,6 @@ def timeline(run, summary, path):
         fault_window(ax, summary)
         ax.set_ylabel("HTTP responses/s")
         ax.set_title("wrk throughput through the VIP, per second")
-        ax.legend(loc="upper right", fontsize=8)
     ax = axes[-1]
     bins = np.arange(np.ceil(start), np.floor(end) + 1, 1.0)      # whole seconds with operations only
     if len(bins) < 2:
@@ -73,44 +74,58 @@ def timeline(run, summary, path):
         # before the fault a second without a success is a client still starting (a JVM's first
         # answers), not a failure: left blank
         starting = (bins[:-1] < 0) & (counts == 0)
-        grid[row, :len(counts)] = np.where(inside & ~starting, counts * interval, np.nan)  # 1.0: all succeeded
+        waiting_since = _waiting_since(c, ops, t_fault)      # drawn as its own bar, over a blank row
+        waiting = bins[:-1] >= (np.inf if waiting_since is None else waiting_since)
+        grid[row, :len(counts)] = np.where(inside & ~starting & ~waiting, counts * interval, np.nan)  # 1.0: all
     colours = matplotlib.colormaps["RdYlGn"].copy()
     colours.set_bad("white")
     ax.imshow(grid, aspect="auto", cmap=colours, vmin=0, vmax=1, interpolation="nearest",
               extent=(bins[0], bins[-1], rows - 0.5, -0.5))
     ax.axvline(0, color="#cc0000", linewidth=1.5, label="fault")
+    for mark in steps:
+        ax.axvline(mark.at_s, **MARK_STYLES[mark.kind], linewidth=2, label=f"{mark.at_s:+.1f} s: {mark.what}")
     observed = summary.get("observed_s")
     for row, c in enumerate(cells):
         p = c["probe"]
-        if still_waiting(c) and observed is not None:
-            last_ok = max((op["t1"] - t_fault for op in ops_by_cell[c["cell"]] if op["ok"]), default=0.0)
-            ax.barh(row, observed - max(0.0, last_ok), left=max(0.0, last_ok), height=0.8, color="#7f3fbf",
+        waiting_since = _waiting_since(c, ops_by_cell[c["cell"]], t_fault)
+        if waiting_since is not None and observed is not None and observed > waiting_since:
+            ax.barh(row, observed - waiting_since, left=waiting_since, height=0.8, color=WAITING_COLOUR,
                     label="still waiting when the run ended")
         if p["detect_s"] is not None:
-            ax.plot(p["detect_s"], row, "kx", markersize=8, label="detect (first error)" if row == 0 else None)
+            ax.plot(p["detect_s"], row, "kx", markersize=8, label="detect (first error)")
         if p["recover_s"] is not None:
-            ax.plot(p["recover_s"], row, "^", color="#1155cc", markersize=7,
-                    label="recover (first success after)" if row == 0 else None)
-    ax.set_yticks(range(rows), [c["cell"] for c in cells], fontsize=8)
+            ax.plot(p["recover_s"], row, "^", color="#1155cc", markersize=7, label="recover (first success after)")
+    ax.set_yticks(range(rows), [c["cell"] for c in cells], fontsize=9)
     ax.set_xlabel("seconds after the fault")
     ax.set_title("probe: share of operations that succeeded, per second (green all, red none)")
-    handles, labels = ax.get_legend_handles_labels()
-    seen = dict(zip(labels, handles))
-    ax.legend(seen.values(), seen.keys(), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)   # off the data
+    ax.set_xlim(bins[0], max(bins[-1], observed or bins[-1]))
     fig.suptitle(f"{summary['scenario']}: timeline ({summary['run']})")
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    legend_under(fig, *axes, columns=2)         # a step's words in full: the legend's
+    save(fig, path)
     plt.close(fig)
 
 
-LEGEND_STRIP_IN = 0.4        # the recovery chart's legend, under the axes
-BASIS_CHARS = 64             # a window's basis beside its row, clipped so the axes keep their width
+WAITING_COLOUR = "#7f3fbf"
+MARK_STYLES = {"step": {"color": "black", "linestyle": "--"}, "heal": {"color": "#38761d", "linestyle": "--"},
+               "lb": {"color": "#1155cc", "linestyle": ":"}, "promotion": {"color": "#b45f06", "linestyle": "-."}}
+
+
+def _waiting_since(cell, ops, t_fault):
+    """Seconds after the fault from which the cell's client had no answer until the run ended
+    (still waiting on its first hung operation, or on a reconnect after its error), or None."""
+    if still_waiting(cell):
+        return max(0.0, max((op["t1"] - t_fault for op in ops if op["ok"]), default=0.0))
+    p = cell["probe"]
+    if p["detect_s"] is not None and p["recover_s"] is None and not p.get("never_worked"):
+        return max([p["detect_s"]] + [op["t1"] - t_fault for op in ops])
+    return None
 
 
 def recovery(summary, path):
     cells = sorted(summary["cells"], key=lambda c: (c["predicted"]["expected_s"] is None,
                                                      c["predicted"]["expected_s"] or 0, c["cell"]))
-    fig, ax = plt.subplots(figsize=(11, max(2.5, 0.38 * len(cells) + 1.5)))
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, max(2.5, 0.38 * len(cells) + 1.5)))
     for row, c in enumerate(cells):
         w, p = c["predicted"], c["probe"]
         if w["expected_s"] is not None:
@@ -120,7 +135,7 @@ def recovery(summary, path):
             ax.plot(max(w["expected_s"], 0.05), row, "|", color="#3d85c6", markersize=14,
                     label="model expects" if row == 0 else None)
         else:
-            ax.text(0.06, row, "model: no error", va="center", fontsize=7, color="#3d85c6")
+            ax.text(0.06, row, "model: no error", va="center", fontsize=9, color="#3d85c6")
         if p["detect_s"] is not None:
             ax.plot(max(p["detect_s"], 0.05), row, "ko", markersize=5, label="measured detect")
         elif w["expected_s"] is not None and summary.get("observed_s"):
@@ -130,22 +145,17 @@ def recovery(summary, path):
                     label="no error yet when the run stopped")
         if p["recover_s"] is not None:
             ax.plot(max(p["recover_s"], 0.05), row, "^", color="#38761d", markersize=6, label="measured recover")
-        basis = w["basis"] if len(w["basis"]) <= BASIS_CHARS else w["basis"][: BASIS_CHARS - 1] + "…"
-        ax.text(1.01, row, basis, transform=ax.get_yaxis_transform(), va="center", fontsize=7)
     ax.set_xscale("log")
     ax.set_xlim(0.05, max(2000, max((c["probe"]["recover_s"] or 0) for c in cells) * 2))
-    ax.set_yticks(range(len(cells)), [c["cell"] for c in cells], fontsize=8)
+    ax.set_yticks(range(len(cells)), [c["cell"] for c in cells], fontsize=9)
     ax.invert_yaxis()
     ax.set_xlabel("seconds after the fault (log scale)")
-    ax.set_title(f"{summary['scenario']}: when each client noticed and recovered, beside the kernel model")
-    handles, labels = ax.get_legend_handles_labels()
-    seen = dict(zip(labels, handles))
-    # below the axes, in a strip of its own: inside, it would cover the long windows on the right
-    if seen:            # nothing to show: no cell disrupted, none with a model window
-        fig.legend(seen.values(), seen.keys(), loc="lower center", ncol=len(seen), fontsize=8, frameon=False)
+    ax.set_title(f"{summary['scenario']}: when each client noticed and recovered, beside the model\n"
+                 "(what each window counts: the table under the chart)", fontsize=10)
     ax.grid(True, axis="x", which="both", alpha=0.3)
-    fig.tight_layout(rect=(0, LEGEND_STRIP_IN / fig.get_figheight(), 1, 1))
-    fig.savefig(path, dpi=90)
+    fig.tight_layout()
+    legend_under(fig, ax)
+    save(fig, path)
     plt.close(fig)
 
 

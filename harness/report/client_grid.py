@@ -10,16 +10,18 @@ STUCK_RED = "#f99"
 
 
 def column(cell):
-    """What a cell set, in words: 'defaults', 'own timeout', 'TCP_USER_TIMEOUT 5000', ..."""
+    """What a cell set, in words: 'defaults', 'own timeout', 'TCP_USER_TIMEOUT 5000 ms (socket option)',
+    'pgx: tcp_user_timeout=5000' (a driver's own setting), ..."""
     knobs, client = cell["knobs"], cell.get("client") or {}
     spec = CLIENTS.get(client.get("name"))
     parts = [f"{knobs['account']} account"] if knobs.get("account") else []
     parts += ["own timeout"] if knobs.get("read_timeout_s") else []     # the probe's read timeout is its own
-    parts += [f"{key}={str(value).lower() if isinstance(value, bool) else value}"
-              for key, value in (client.get("settings") or {}).items()
-              if not spec or key != spec.read_timeout]
+    settings = [f"{key}={str(value).lower() if isinstance(value, bool) else value}"
+                for key, value in (client.get("settings") or {}).items() if not spec or key != spec.read_timeout]
+    if settings:                    # the driver's own settings, said as its: 'pgx: tcp_user_timeout=5000'
+        parts.append(f"{client['name']}: " + " + ".join(settings))
     if knobs.get("tcp_user_timeout_ms"):
-        parts.append(f"TCP_USER_TIMEOUT {knobs['tcp_user_timeout_ms']}")
+        parts.append(f"TCP_USER_TIMEOUT {knobs['tcp_user_timeout_ms']} ms (socket option)")
     if knobs.get("keepalive"):
         parts.append(f"keepalive {knobs['keepalive']}")
     return " + ".join(parts) or "defaults"

@@ -32,7 +32,11 @@ def _worst(summary):
         model = ("" if w["expected_s"] is None else
                  f"; the model says {worst['cell']}'s kernel gives up about {w['expected_s']:.1f} s after it "
                  f"(window {w['earliest_s']:.1f}–{w['latest_s']:.1f} s)")
-        return f"Worst: {names} {'was' if len(waiting) == 1 else 'were'} still waiting when the run ended{until}{model}."
+        unrecovered = [c["cell"] for c in cells if c["probe"]["detect_s"] is not None and c["probe"]["recover_s"] is None]
+        after_error = (f"; {', '.join(unrecovered)} had an error and {'was' if len(unrecovered) == 1 else 'were'} not "
+                       "back by then" if unrecovered else "")
+        return (f"Worst: {names} {'was' if len(waiting) == 1 else 'were'} still waiting when the run ended"
+                f"{until}{model}{after_error}.")
     hung = [c for c in cells if c["probe"].get("detect_s") is not None]
     if not hung:
         return "No client saw an error or a hang." if cells else ""
@@ -54,6 +58,9 @@ def _windows(cells):
     if not late:
         return (f"All {len(judged)} cells with a model window ended inside it." if len(judged) > 1
                 else "The one cell with a model window ended inside it.")
+    if len(judged) == 1:
+        return (f"The one cell with a model window, {late[0]}, ended outside it (the table says how far and what "
+                "the run measured beside it).")
     return (f"{len(judged) - len(late)} of {len(judged)} cells with a model window ended inside it; "
             f"outside: {', '.join(late)} (the table says how far and what the run measured beside it).")
 
@@ -67,13 +74,17 @@ def _load_balancer(cells):
     said = f" (its model: {model['earliest_s']:.1f}–{model['latest_s']:.1f} s)" if model else ""
     if first.get("within_model") is False:
         said += ", outside its model"
-    return f"The load balancer ({first['director']}) acted {first['noticed_s']:.1f} s after the fault{said}."
+    by = first.get("noticed_by_s")
+    when = f"{first['noticed_s']:.1f}–{by:.1f}" if by is not None and by - first["noticed_s"] >= 0.05 else f"{first['noticed_s']:.1f}"
+    return f"The load balancer ({first['director']}) acted {when} s after the fault{said}."
 
 
 def _writes(summary):
     data = (summary.get("signals") or {}).get("data")
     if not data:
         return ""
+    if "writer_log" in data:
+        return f"The writer made no attempt (its log is {data['writer_log']}): nothing is known of the writes."
     lost = f", {data['lost']} of them lost" if data.get("read_back") else ", the new primary not read back"
     said = f"The writer: {data['acknowledged']} write(s) acknowledged{lost}"
     if data.get("writes_resumed") is False:

@@ -2,32 +2,52 @@
 Only relative links, so the pages open straight from disk."""
 import html
 import os
+import re
 from pathlib import Path
 
 from .. import store
 from ..signals.blocks import Subheading, Table
-from . import client_grid, headline, sections, tables
+from . import client_grid, headline, marks, sections, tables
 
 STYLE = """body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
 th{background:#eee}img{max-width:100%;border:1px solid #ddd;margin:1em 0}.no{color:#b00;font-weight:bold}
-code{background:#f4f4f4;padding:1px 4px}.answer{font-size:16px;font-weight:bold;max-width:60em}"""
+code{background:#f4f4f4;padding:1px 4px}.answer{font-size:16px;font-weight:bold;max-width:60em}
+.wide{overflow-x:auto;max-width:100%}td.value{white-space:nowrap}img{height:auto}"""
 # Sets data-images="<loaded>/<total>" on <body> once the page has loaded, so a headless browser
 # (tests/report/test_html.py) can tell whether every chart decoded.
 IMAGE_CHECK = """<script>window.addEventListener('load',function(){var i=document.images,n=0;
 for(var k=0;k<i.length;k++){if(i[k].complete&&i[k].naturalWidth>0)n++;}
 document.body.setAttribute('data-images',n+'/'+i.length);});</script>"""
+# Sets data-layout on <body> once loaded (report/browser.py reads it): how far the page is wider
+# than the window, the value cells (a number and its unit) whose text runs on more than one line, and
+# the scale each chart is shown at (its text shrinks with it).
+LAYOUT_CHECK = """<script>window.addEventListener('load',function(){var w=0,s={},c=document.querySelectorAll('td.value');
+for(var k=0;k<c.length;k++){var r=document.createRange();r.selectNodeContents(c[k]);var l=r.getClientRects(),t={};
+for(var j=0;j<l.length;j++)t[Math.round(l[j].top)]=1;if(Object.keys(t).length>1)w++;}var i=document.images;
+for(var k=0;k<i.length;k++){if(i[k].naturalWidth>0)s[i[k].getAttribute('src')]=
+Math.round(1000*i[k].getBoundingClientRect().width/i[k].naturalWidth)/1000;}
+document.body.setAttribute('data-layout',JSON.stringify({overflow_px:document.documentElement.scrollWidth-window.innerWidth,
+wrapped_values:w,chart_scales:s,height_px:document.documentElement.scrollHeight}));});
+</script>"""
+VALUE = re.compile(r"^[-+]?[\d.]+(?:[–-][\d.]+)?(?: ?(?:s|ms|%|/s))?$")   # '11.20 s', '9.96–10.28 s', '29%'
+
 
 
 def page(title, body):
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{STYLE}</style>{IMAGE_CHECK}</head><body>{body}</body></html>\n")
+            f"<style>{STYLE}</style>{IMAGE_CHECK}{LAYOUT_CHECK}</head><body>{body}</body></html>\n")
 
 
 def table(header, rows):
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    return f"<table><tr>{head}</tr>{body}</table>"
+    body = "".join("<tr>" + "".join(_cell(cell) for cell in row) + "</tr>" for row in rows)
+    return f"<div class='wide'><table><tr>{head}</tr>{body}</table></div>"
+
+
+def _cell(text):
+    """A figure and its unit kept on one line; any other text wraps."""
+    return f"<td class='value'>{text}</td>" if VALUE.match(text) else f"<td>{text}</td>"
 
 
 def run_page(run, summary, charts):
@@ -43,7 +63,6 @@ def run_page(run, summary, charts):
         parts.append(f"<p>run <code>{html.escape(summary['run'])}</code></p>")
         parts.append(table(header, rows))
     else:
-        fault = summary.get("fault") or {}
         state = (summary.get("status") or {}).get("state", "completed")
         if state != "completed":
             parts.append(f"<p class='no'>{html.escape(tables.status_line(summary))}</p>")
@@ -54,7 +73,7 @@ def run_page(run, summary, charts):
             + "".join(f"{name} <code>{html.escape(str(summary[name]))}</code> · " for name in ("kernel", "datapath")
                       if summary.get(name))
             + f"database <code>{html.escape(tables.database_line(summary))}</code> · fault "
-            f"<code>{html.escape(tables.fault_line(fault))}</code></p>",
+            f"<code>{html.escape(marks.fault_and_steps(summary))}</code></p>",
             client_grid.html_table(summary),
             table(header, rows),
             *[f"<p>{html.escape(note)}</p>" for note in _notes(summary) if note],
@@ -66,7 +85,11 @@ def run_page(run, summary, charts):
         details_header, details = client_grid.client_details(summary)
         if details:
             parts.append("<h2>Clients</h2>" + table(details_header, [[html.escape(v) for v in r] for r in details]))
-    parts += [f"<img src='{html.escape(chart)}' alt='{html.escape(Path(chart).stem)}'>" for chart in charts]
+    for chart in charts:
+        parts.append(f"<img src='{html.escape(chart)}' alt='{html.escape(Path(chart).stem)}'>")
+        if Path(chart).name == "recovery.png":
+            header, rows = tables.window_bases(summary)
+            parts.append(table(header, [[html.escape(v) for v in row] for row in rows]))
     versions = env.get("versions", {})
     if versions:
         parts.append("<h2>Environment</h2>" + table(["tool", "version"], [[html.escape(k), html.escape(str(v))]

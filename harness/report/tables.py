@@ -1,11 +1,10 @@
 """A run's results as text: the terminal table and summary.md, for both kinds of run."""
-import json
 import textwrap
 
 from ..databases import DATABASES
 from ..signals.blocks import Subheading, Table
 from ..signals.lb import section as lb_split
-from . import client_grid, headline, sections
+from . import client_grid, headline, marks, sections
 
 
 def _fmt(value, unit=" s"):
@@ -14,7 +13,8 @@ def _fmt(value, unit=" s"):
 
 FAILOVER_HEADER = ["cell", "detect", "model window", "in window", "recover", "error", "then on",
                    "sysbench detect", "sysbench recover", "tps=0 s"]
-BURST_HEADER = ["cell", "server", "target", "backlog", "connect steps", "statuses", "errors", "nginx",
+BURST_HEADER = ["cell", "server", "target", "backlog", "connect() took (band: connections)",
+                "HTTP statuses the client got", "errors the client got", "statuses in nginx's log",
                 "ListenOverflows"]
 
 
@@ -62,7 +62,7 @@ def failover_rows(summary):
     rows = []
     for c in summary["cells"]:
         p, w, sb = c["probe"], c["predicted"], c.get("sysbench", {})
-        window = "never" if w["expected_s"] is None else f"{w['earliest_s']:.1f}–{w['latest_s']:.1f} s"
+        window = _window(w)
         verdict = ("never worked" if p.get("never_worked")
                    else _in_window(p["within_window"], summary) + _how_far(p, w) + _why_late(c))
         rows.append([c["cell"], _fmt(p["detect_s"]), window, verdict,
@@ -77,11 +77,16 @@ def burst_rows(summary):
     rows = []
     for c in summary["cells"]:
         server = summary["servers"].get(c["server"], {})
-        steps = ", ".join(f"{k}:{v}" for k, v in c["connect_steps"].items())
+        steps = ", ".join(f"{band.replace('-', '–').replace('s', ' s')}: {n}" for band, n in c["connect_steps"].items())
         rows.append([c["cell"], c["server"], c["target"], str(server.get("backlog", "128")), steps or "—",
-                     json.dumps(c["statuses"]), json.dumps(c["errors"]), json.dumps(c["nginx_statuses"]) or "—",
+                     _counts(c["statuses"]), _counts(c["errors"]), _counts(c["nginx_statuses"]),
                      str(c["server_counters"]["TcpExtListenOverflows"])])
     return rows
+
+
+def _counts(counted):
+    """'200: 34, 504: 30' ('—' for none): a count of each status or error, most first."""
+    return ", ".join(f"{name}: {n}" for name, n in sorted(counted.items(), key=lambda item: -item[1])) or "—"
 
 
 def header_and_rows(summary):
@@ -99,16 +104,25 @@ def status_line(summary):
     return "completed"
 
 
-def fault_line(fault):
-    """'ipvs_swap (old mysql-primary, new mysql-replica, drain_s 0.0)': the fault and its parameters."""
-    params = ", ".join(f"{name} {value}" for name, value in (fault.get("params") or {}).items())
-    return f"{fault.get('name')}" + (f" ({params})" if params else "")
-
-
 def run_line(summary):
     """'kernel 6.12.x, datapath ipvs, database MySQL 9.7.4', each part only where the run recorded it."""
     parts = [f"{name} {summary[key]}" for name, key in (("kernel", "kernel"), ("datapath", "datapath")) if summary.get(key)]
     return ", ".join(parts + [f"database {database_line(summary)}"])
+
+
+def window_bases(summary):
+    """(header, rows): each cell's model window and what it counts, in full (the recovery chart's
+    rows, in its order)."""
+    cells = sorted(summary.get("cells") or (), key=lambda c: (c["predicted"]["expected_s"] is None,
+                                                               c["predicted"]["expected_s"] or 0, c["cell"]))
+    return (["cell", "model window", "what the model counts"],
+            [[c["cell"], _window(c["predicted"]), c["predicted"]["basis"] or "—"] for c in cells])
+
+
+def _window(window):
+    if window["expected_s"] is None:
+        return "never"
+    return f"{window['earliest_s']:.1f}–{window['latest_s']:.1f} s"
 
 
 def drop_empty_columns(header, rows):
@@ -175,13 +189,12 @@ def markdown(summary):
     header, rows = header_and_rows(summary)
     if summary.get("kind") == "burst":
         lines = [f"# {summary['scenario']} — {summary['run']}", ""] + _markdown_table(header, rows)
-        lines += ["", "connect steps: connections that completed connect() within each band of seconds; "
+        lines += ["", "connect() took: how many connections completed connect() within each band of seconds; "
                       "ListenOverflows: the server namespace's counter during the cell's burst."]
         return "\n".join(lines) + "\n"
-    fault = summary.get("fault") or {}
     answer = headline.sentences(summary)
     lines = [f"# {summary['scenario']} — {summary['run']}", "", *([" ".join(answer), ""] if answer else []),
-             status_line(summary), "", f"{run_line(summary)}; fault {fault_line(fault)}",
+             status_line(summary), "", f"{run_line(summary)}; fault {marks.fault_and_steps(summary)}",
              ""] + _markdown_table(*drop_empty_columns(header, rows))
     for title, blocks in sections.shown(summary):
         lines += ["", title]

@@ -69,6 +69,8 @@ def check(goals, command_line, environ, from_make=True):
                             "lists them)")
     if from_make and "replay" in goals and "FROM" not in values:
         raise SettingsError("make replay needs an incident's folder: make replay FROM=dir/ (examples/incident-0312)")
+    if from_make and "screenshots" in goals and "RUN" not in values:
+        raise SettingsError("make screenshots needs a run's directory: make screenshots RUN=results/<scenario>/latest")
     if from_make and "plan" in goals and not {"scenario", "FROM"} & set(values):
         raise SettingsError("make plan needs scenario=ID|FILE or FROM=dir/")
     return Settings(goals, tuple(values.items()), tuple(driver))

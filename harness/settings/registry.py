@@ -128,7 +128,7 @@ EXPLAIN = (
 )
 
 GOAL_ARGUMENTS = (
-    Knob("RUN", kinds.existing_dir, ("report",), "a run directory to re-render"),
+    Knob("RUN", kinds.existing_dir, ("report", "screenshots"), "a run directory to re-render, or to look at in Chromium"),
     Knob("RUNS", kinds.words, ("compare", "compare-control-planes", "soak-interrupt"),
          "compare: [label=]dir ...; soak-interrupt: how many runs"),
     Knob("SEED", kinds.whole(0, 2**31), ("soak-interrupt",), "the random seed of the interruptions"),

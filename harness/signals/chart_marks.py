@@ -1,4 +1,7 @@
-"""What every chart of a run marks the same way: the fault, until the last cell's recovery."""
+"""What every chart of a run marks the same way: the fault, until the last cell's recovery; and how
+each is laid out and saved (its width, a legend under the axes, its smallest text)."""
+from matplotlib.text import Text
+
 FAULT_COLOUR = "#f4cccc"
 
 
@@ -7,3 +10,27 @@ def fault_window(ax, summary):
     end = max([e for e in ends if e is not None], default=0)
     ax.axvspan(0, max(end, 0.5), color=FAULT_COLOUR, zorder=0, label="fault until last recovery")
     ax.axvline(0, color="#cc0000", linewidth=1)
+
+
+WIDTH_IN = 9            # at 90 dpi 810 px: shown near its own size in a page 800 px wide, its 9 pt text legible
+
+
+def legend_under(fig, *axes, columns=3):
+    """One legend for the figure, under its axes (never on the data), each entry once."""
+    seen = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(label, handle)
+    if seen:
+        fig.legend(seen.values(), seen.keys(), loc="upper left", bbox_to_anchor=(0.02, 0.0), fontsize=9,
+                   ncol=columns if max(map(len, seen)) < 40 else 1, frameon=False)
+
+
+DPI = 90
+SMALLEST_TEXT_KEY = "Smallest text (pt)"       # a PNG text chunk: what a page's reader needs to judge legibility
+
+
+def save(fig, path):
+    """The PNG as drawn, the legend under the axes included, with the size of its smallest text."""
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    fig.savefig(path, dpi=DPI, bbox_inches="tight", metadata={SMALLEST_TEXT_KEY: f"{min(sizes, default=0):g}"})

@@ -43,6 +43,7 @@ def summarize_failover(run, scenario):
             f": {status['state']} while {status['phase']})" if status["state"] != "completed" else ")")
         return summary
     summary["observed_s"] = None if context.observed_s is None else round(context.observed_s, 3)
+    summary["steps"] = steps(context.events, context.t_fault)
     for cell in context.scenario.cells:
         record = CellRecord(context, cell)
         entry = {"cell": cell.name, "knobs": knobs(cell), "predicted": predicted(record)}
@@ -56,6 +57,12 @@ def summarize_failover(run, scenario):
     if parts:
         summary["signals"] = parts
     return summary
+
+
+def steps(events, t_fault):
+    """Every fault and heal step the run made, each at its time after the fault (report/marks.py)."""
+    return [{"event": e["event"], "name": e["name"], "params": e.get("params") or {}, "at_s": round(e["t"] - t_fault, 3)}
+            for e in events if e.get("source") == "harness" and e["event"] in ("fault", "heal")]
 
 
 def _first_sentence(text):

@@ -7,6 +7,7 @@ import tempfile
 import pytest
 
 from harness import report
+from harness.report import browser
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -39,3 +40,27 @@ def test_the_report_of_a_real_run_opens_with_every_chart(matrix_run, tmp_path):
 
     index = run.results / "index.html"
     assert index.exists() and run.name in index.read_text()
+
+
+# The smallest text a chart may show in a browser window: 9 CSS px (the pages of issue 58 showed
+# 7 pt chart text at 990 px scaled into an 800 px window: about 6.5 px, unreadable).
+SMALLEST_TEXT_PX = 9
+
+
+def test_the_page_reads_at_1400_and_800_px(matrix_run):
+    """make screenshots on a real run: at both widths every chart loads, the page is no wider than
+    the window, no figure wraps away from its unit, every chart's text is at least 9 px, and the
+    screenshots are kept in the run's folder."""
+    _, run, _ = matrix_run
+    report.render(run)
+    done = subprocess.run(["make", "-s", "screenshots", f"RUN={run.path}"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    for width in browser.WIDTHS:
+        layout = browser.look(run.page, width)
+        loaded, total = layout.images.split("/")
+        assert loaded == total == "4", layout
+        assert layout.overflow_px <= 0 and layout.wrapped_values == 0, layout
+        assert layout.smallest_chart_text_px(run.page) >= SMALLEST_TEXT_PX, layout
+        assert f"{width} px: charts loaded 4/4, page fits the window" in done.stdout
+        assert (run.path / "screenshots" / f"page-{width}.png").stat().st_size > 50_000

@@ -135,7 +135,7 @@ def test_the_grid_has_a_row_per_client_and_a_column_per_setting():
         summary_cell("j-hang", "jdbc", {"keepalive": "5/1/3"}, None, None),
     ]}
     columns, rows = client_grid.grid(summary)
-    assert columns == ["defaults", "own timeout", "TCP_USER_TIMEOUT 5000", "keepalive 5/1/3"]
+    assert columns == ["defaults", "own timeout", "TCP_USER_TIMEOUT 5000 ms (socket option)", "keepalive 5/1/3"]
     assert list(rows) == ["pymysql", "jdbc"] and set(rows["pymysql"]) == {"defaults"}
     assert client_grid.colour(rows["jdbc"]["own timeout"]) == "#cfc"
     assert client_grid.colour(rows["jdbc"]["defaults"]) == "#ffd98a"
@@ -151,9 +151,9 @@ def test_settings_besides_the_read_timeout_get_a_column_of_their_own():
     unchecked["client"]["settings"] = {"maximumPoolSize": 3, "aliveBypassWindowMs": 3600000}
     own = summary_cell("h-own", "hikari", {"read_timeout_s": 3.0}, 3.0, 3.1)
     columns, rows = client_grid.grid({"cells": [summary_cell("p", None, {}, 13.6, 13.7), pool, unchecked, own]})
-    assert columns == ["defaults", "maximumPoolSize=3", "maximumPoolSize=3 + aliveBypassWindowMs=3600000",
+    assert columns == ["defaults", "hikari: maximumPoolSize=3", "hikari: maximumPoolSize=3 + aliveBypassWindowMs=3600000",
                        "own timeout"]
-    assert rows["hikari"]["maximumPoolSize=3"] is pool and rows["hikari"]["own timeout"] is own
+    assert rows["hikari"]["hikari: maximumPoolSize=3"] is pool and rows["hikari"]["own timeout"] is own
 
 
 def test_explain_speaks_a_drivers_settings_and_refuses_ones_it_does_not_have():

@@ -6,6 +6,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from ..chart_marks import WIDTH_IN, legend_under, save  # noqa: E402
+
 SERIES = (("p50", "#3c78d8"), ("p99", "#e69138"), ("p99_9", "#cc0000"), ("max", "#666666"))
 
 
@@ -15,7 +17,7 @@ def draw(run, scenario, summary, path):
         return False
     seconds = part["per_second"]
     x = [s["t"] + 0.5 for s in seconds]
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 5.5), sharex=True, gridspec_kw={"height_ratios": [3, 1]})
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(WIDTH_IN, 5.5), sharex=True, gridspec_kw={"height_ratios": [3, 1]})
     for key, colour in SERIES:
         points = [(t, s[key]) for t, s in zip(x, seconds) if s[key] is not None]
         top.plot([t for t, _ in points], [v for _, v in points], color=colour, linewidth=1,
@@ -26,7 +28,6 @@ def draw(run, scenario, summary, path):
     top.set_ylabel("connect() ms, established (log)")
     top.set_title(f"connection setup through the VIP: {part['rate_per_s']} connects/s to port {part['port']} "
                   f"(dotted: SYN retransmissions at {', '.join(f'{t:g}' for t in part['syn_schedule']['retransmitted_at_s'][:4])} s)")
-    top.legend(loc="upper right", fontsize=8)
     bottom.bar(x, [s["failed"] for s in seconds], width=0.9, color="#cc0000", label="failed")
     bottom.set_ylabel("failed")
     bottom.set_xlabel("seconds after the fault (connects by the second they started in)")
@@ -36,6 +37,7 @@ def draw(run, scenario, summary, path):
         ax.axvline(0, color="#cc0000", linewidth=1)
         ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    legend_under(fig, top, bottom, columns=5)
+    save(fig, path)
     plt.close(fig)
     return True

@@ -54,7 +54,9 @@ class DataAccounting(Signal):
                 "new_primary": new, "old_primary": old, "position_at_promotion": position,
                 "unreadable": sorted(server for server, rows in held.items() if rows is None),
                 "in_doubt_sent_at_s": in_doubt_at, **accounting}
-        if t_fault is not None and observed_s is not None:
+        if not attempts:
+            part["writer_log"] = "empty" if self.file(run, "writes").exists() else "missing"
+        elif t_fault is not None and observed_s is not None:
             part["unwritten_s"], part["writes_resumed"] = ledger.unwritten_after(attempts, t_fault, t_fault + observed_s)
         return part
 

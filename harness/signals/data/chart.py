@@ -6,6 +6,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from ..chart_marks import WIDTH_IN, legend_under, save  # noqa: E402
+
 SERIES = (("ack", "acknowledged", "#6aa84f"), ("lost", "acknowledged, then lost", "#cc0000"),
           ("in_doubt", "in doubt", "#e69138"), ("failed", "failed", "#666666"))
 
@@ -16,7 +18,7 @@ def draw(run, scenario, summary, path):
         return False
     seconds = part["per_second"]
     x = [s["t"] + 0.5 for s in seconds]
-    fig, ax = plt.subplots(figsize=(11, 4))
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 4))
     bottom = [0] * len(seconds)
     for key, label, colour in SERIES:
         values = [s[key] - (s["lost"] if key == "ack" else 0) for s in seconds]
@@ -29,9 +31,9 @@ def draw(run, scenario, summary, path):
     ax.set_ylabel("write attempts")
     ax.set_title(f"what became of each write: {part['rate_per_s']:g}/s through the VIP, {part['replication']} "
                  f"replication; {part.get('lost', '?')} acknowledged writes lost")
-    ax.legend(loc="upper right", fontsize=8)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    legend_under(fig, ax)
+    save(fig, path)
     plt.close(fig)
     return True

@@ -50,3 +50,4 @@ class DataRun(Accounting):
     in_doubt_sent_at_s: list[float]
     unwritten_s: NotRequired[float]          # from the fault to the first acknowledged write after it, or the end
     writes_resumed: NotRequired[bool]        # a write was acknowledged after the fault
+    writer_log: NotRequired[str]             # 'missing' or 'empty': the writer made no attempt to account for

@@ -59,8 +59,8 @@ def explanations(part: DataRun):
         else:
             lines.append(f"Semi-sync: {first}'s counters could not be read after the run.")
     if part.get("position_at_promotion") is not None:
-        lines.append(f"{part['new_primary']} had applied {part['position_at_promotion'] or '(nothing)'} when it "
-                     "was promoted.")
+        applied = f"transactions up to GTID {part['position_at_promotion']}" if part["position_at_promotion"] else "nothing"
+        lines.append(f"{part['new_primary']} had applied {applied} when it was promoted.")
     if part.get("in_doubt_sent_at_s"):
         lines.append("Attempts that ended in doubt were sent at " + ", ".join(f"{t:+.2f} s" for t in part["in_doubt_sent_at_s"])
                      + " from the fault.")
@@ -75,6 +75,18 @@ def explanations(part: DataRun):
     return lines
 
 
+def no_attempt_sentence(part: DataRun):
+    """One sentence for a writer that made no attempt at all (its log missing or empty); '' else."""
+    if "writer_log" not in part:
+        return ""
+    return (f"The writer (sequence-numbered rows through the VIP at {part['rate_per_s']:g}/s) made no attempt in "
+            f"this run: its log (load/writer.jsonl) is {part['writer_log']}, so nothing is known of the writes.")
+
+
 def blocks(summary):
     part = summary.get("signals", {}).get("data")
-    return [Table(HEADER, rows(part)), *explanations(part)] if part else []
+    if not part:
+        return []
+    if "writer_log" in part:
+        return [no_attempt_sentence(part)]
+    return [Table(HEADER, rows(part)), *explanations(part)]

@@ -16,9 +16,13 @@ def _later(sessions: list[LaterSession]):
 
 
 def _row(cell, part: ProxyPart):
+    got = part.get("client_got", "nothing")
+    noticed = seconds(cell.get("probe", {}).get("detect_s"))
+    if got == "nothing" and noticed != "—":
+        noticed += " (by its own limit)"          # its read timeout, say: the proxy sent it nothing
     return [cell["cell"], part["director"], part["ended_by"], part.get("termination", "—"),
-            seconds(part.get("ended_s")), part.get("client_got", "nothing"), seconds(part.get("client_got_s")),
-            seconds(cell.get("probe", {}).get("detect_s")), _later(part.get("later", []))]
+            seconds(part.get("ended_s")), got, seconds(part.get("client_got_s")), noticed,
+            _later(part.get("later", []))]
 
 
 def rows(summary):
@@ -33,5 +37,6 @@ def blocks(summary):
         "C the client, K an operator's shutdown, U the primary back with shutdown-backup-sessions); what the "
         "client got is a capture on the director of the segments it sent the client's "
         "port (a FIN; with option nolinger a RST may follow it, when HAProxy closes before the client's FIN "
-        "comes back); \"nothing\": the session was still open when the run ended, "
-        "and the client's own kernel never gives up on a leg the proxy keeps answering.")
+        "comes back); \"nothing\": the director sent the client no FIN or RST before the run ended, and the "
+        "client's own kernel never gives up on a leg the proxy keeps answering: a client that noticed did so by "
+        "a limit of its own (a read timeout), not by the proxy.")

@@ -6,7 +6,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from ...measure.run_record import caught_connection_samples  # noqa: E402
-from ..chart_marks import fault_window  # noqa: E402
+from ..chart_marks import WIDTH_IN, fault_window, legend_under, save  # noqa: E402
 
 MAX_LADDERS = 8
 
@@ -27,7 +27,7 @@ def draw(run, scenario, summary, path):
             series.append((c, samples))
     if not series:
         return False
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 6), sharex=True)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(WIDTH_IN, 6), sharex=True)
     for c, samples in series:
         x = [s.t - t_fault for s in samples]
         top.step(x, [s.retrans_total for s in samples], where="post", label=c["cell"])
@@ -37,10 +37,10 @@ def draw(run, scenario, summary, path):
         ax.grid(True, alpha=0.3)
     top.set_ylabel("retransmissions so far")
     top.set_title("the blackholed connection's retransmission ladder (ss -tino every 0.5 s)")
-    top.legend(loc="upper left", fontsize=8)
     bottom.set_ylabel("RTO (ms)")
     bottom.set_xlabel("seconds after the fault")
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    legend_under(fig, top)
+    save(fig, path)
     plt.close(fig)
     return True

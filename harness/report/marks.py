@@ -1,0 +1,41 @@
+"""The scenario's steps and the control plane's acts, as times after the fault: what the timeline
+marks beside the fault (also before it: a deregistration, a replication cut) and what the run's
+line on the page lists. From the summary alone."""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mark:
+    at_s: float        # seconds after the fault took effect (negative: before it)
+    what: str          # 'aws_deregister (target mysql-primary, delay_s 10.0)', 'Patroni promoted mysql-replica'
+    kind: str          # 'step' (the scenario's own), 'heal', 'lb' (the director's change), 'promotion'
+
+
+def of(summary):
+    """[Mark, ...] by time: every step of the scenario but the fault itself, the first change a
+    director made after the fault, and a control plane's promotion."""
+    found = [Mark(s["at_s"], fault_line(s) if s["event"] == "fault" else f"heal of {s['name']}",
+                  "step" if s["event"] == "fault" else "heal")
+             for s in summary.get("steps") or () if not (s["event"] == "fault" and s["at_s"] == 0)]
+    lbs = [c["lb"] for c in summary.get("cells") or () if c.get("lb") and c["lb"].get("noticed_s") is not None]
+    if lbs:
+        first = min(lbs, key=lambda lb: lb["noticed_s"])
+        found.append(Mark(first["noticed_s"], f"{first['director']}: {first['change'] or 'changed'}", "lb"))
+    promotion = ((summary.get("signals") or {}).get("lb") or {}).get("promotion")
+    if promotion:
+        found.append(Mark(promotion["promoted_s"], f"{promotion['by']} promoted {promotion['server']}", "promotion"))
+    return sorted(found, key=lambda m: m.at_s)
+
+
+def fault_line(fault):
+    """'ipvs_swap (old mysql-primary, new mysql-replica, drain_s 0.0)': the fault and its parameters."""
+    params = ", ".join(f"{name} {value}" for name, value in (fault.get("params") or {}).items())
+    return f"{fault.get('name')}" + (f" ({params})" if params else "")
+
+
+def fault_and_steps(summary):
+    """'silent_kill (target mysql-primary), after aws_deregister (...) 11.3 s before it': the fault,
+    and the scenario's steps that came before it."""
+    earlier = [m for m in of(summary) if m.kind == "step" and m.at_s < 0]
+    return fault_line(summary.get("fault") or {}) + "".join(
+        f", after {m.what} {-m.at_s:.1f} s before it" for m in earlier)
