@@ -53,6 +53,7 @@ def compare(runs, out_dir=None, line_up=False, title=None):
                    for label, summary, env in entries]
     result = comparison.compare(entries)
     result["predictions"] = {label: predicted for label, run in runs if (predicted := predictions_of(run))}
+    result["pages"] = {label: str(run.page) for label, run in runs}
     name = scenarios[0] if len(scenarios) == 1 else "several-scenarios"
     directory = out_dir or store.new_comparison_dir("compare", name)
     title = title or (f"{scenarios[0]}: {len(runs)} runs side by side" if len(scenarios) == 1

@@ -3,6 +3,7 @@ run's cells side by side, the table of flagged differences, and comparison.json.
 as colours tell the runs apart, so the chart survives a black-and-white printout."""
 import html as html_lib
 import json
+import os
 from pathlib import Path
 
 import matplotlib
@@ -10,6 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from ..signals.chart_marks import WIDTH_IN, legend_under, save  # noqa: E402
 from .html import page, table  # noqa: E402
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p", "d")   # a room of 20: shapes and colours (tab20)
@@ -23,7 +25,7 @@ def chart(comparison, path):
     # each row spreads the runs that have the cell (runs of other scenarios have not)
     present = [[i for i, label in enumerate(runs) if cell["by_run"].get(label)] for cell in cells]
     height = sum(0.25 * max(1, len(p)) + 0.1 for p in present) + 1.8
-    fig, ax = plt.subplots(figsize=(12.8, max(3.0, height)), dpi=100)
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, max(3.0, height)))
     colours = matplotlib.colormaps["tab20"] if len(runs) > 10 else matplotlib.colormaps["tab10"]
     for row, cell in enumerate(cells):
         for k, i in enumerate(present[row]):
@@ -41,7 +43,7 @@ def chart(comparison, path):
                         label="prediction (x)" if "prediction (x)" not in ax.get_legend_handles_labels()[1] else None)
                 if isinstance(guess, str):
                     ax.annotate(guess, (at, y), xytext=(-6, 0), textcoords="offset points", ha="right", va="center",
-                                fontsize=7, color=colours(i))
+                                fontsize=9, color=colours(i))
             if view["detect_s"] is not None:
                 ax.plot(max(view["detect_s"], AXIS_FROM_S), y, marker, color=colours(i), markersize=7,
                         markeredgecolor="black", label=label if label not in ax.get_legend_handles_labels()[1]
@@ -58,14 +60,12 @@ def chart(comparison, path):
     ax.grid(True, axis="x", which="both", alpha=0.3)
     ax.set_xlabel("seconds after the fault until the first error (log scale)\nbars: each run's model window; "
                   "hollow: no error yet when the run stopped watching" + ("; x: a prediction, 'never' at the right end" if comparison.get("predictions") else ""))
-    handles, labels = ax.get_legend_handles_labels()
-    seen = dict(zip(labels, handles))
-    ax.legend(seen.values(), seen.keys(), loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=9, title="run")
     scenarios = sorted({r["scenario"] for r in comparison["runs"]})
     ax.set_title(f"{scenarios[0]}: the same cells, run by run" if len(scenarios) == 1
                  else "runs of " + ", ".join(scenarios))
     fig.tight_layout()
-    fig.savefig(path)
+    legend_under(fig, ax, columns=4)
+    save(fig, path)
     plt.close(fig)
 
 
@@ -73,8 +73,15 @@ def _guess(guess):
     return guess if isinstance(guess, str) else f"{guess:g} s"
 
 
+def _run_link(directory, name, page):
+    """The run's name, a link to its page (relative, so the folders move together) when it has one."""
+    if not page or not Path(page).exists():
+        return html_lib.escape(name)
+    return f"<a href='{html_lib.escape(os.path.relpath(page, directory))}'>{html_lib.escape(name)}</a>"
+
+
 def _seconds(view, key):
-    return "—" if not view or view[key] is None else f"{view[key]:.2f}"
+    return "—" if not view or view[key] is None else f"{view[key]:.2f} s"
 
 
 def facts_section(comparison):
@@ -94,9 +101,11 @@ def facts_section(comparison):
     missing = [label for label in labels if label not in facts["kept"]]
     note = (f"<p>Runs made before kernel facts were kept: {html_lib.escape(', '.join(missing))}.</p>"
             if missing else "")
+    differ = len(facts["sysctls"])
     return ("<h2>What differs between the kernels</h2><p>HZ, the base RTO each run measured, and every TCP "
             "and IPVS sysctl whose default (what a new network namespace starts with) is not the same on all "
-            f"of them ({len(facts['sysctls'])}); those that move a failover's figures first.</p>"
+            "of them, those that move a failover's figures first: "
+            + ("none differs" if not differ else "1 differs" if differ == 1 else f"{differ} differ") + ".</p>"
             + note + table(["", *labels, "what it does here"], rows))
 
 
@@ -109,7 +118,8 @@ def render(directory, comparison, title):
     runs = table(["run", "scenario", "kernel", "where", "datapath", "control plane", "results"],
                  [[html_lib.escape(r["label"]), html_lib.escape(r["scenario"]), html_lib.escape(str(r["kernel"])),
                    html_lib.escape(r["where"]), html_lib.escape(str(r["datapath"])),
-                   html_lib.escape(r.get("control") or "manual"), html_lib.escape(r["run"])]
+                   html_lib.escape(r.get("control") or "manual"), _run_link(directory, r["run"],
+                                                                             comparison.get("pages", {}).get(r["label"]))]
                   for r in comparison["runs"]])
     header = ["cell"] + [f"{label}: detect (window)" for label in labels] + ["differences"]
     rows = []
@@ -118,7 +128,7 @@ def render(directory, comparison, title):
         for label in labels:
             view = cell["by_run"].get(label)
             window = "never" if not view or view["expected_s"] is None else \
-                f"{view['earliest_s']:.1f}–{view['latest_s']:.1f}"
+                f"{view['earliest_s']:.1f}–{view['latest_s']:.1f} s"
             mark = " <span class='no'>outside</span>" if view and view["within_window"] is False else ""
             noticed = view.get("lb_noticed_s") if view else None
             lb = f"<br><small>LB noticed {noticed[0]:.2f}–{noticed[1]:.2f} s</small>" if noticed else ""

@@ -87,7 +87,7 @@ def collect(room, number=None, out_dir=None, say=print):
         if len(runs) < 2:
             only = runs[0][1].page if runs else None
             rows.append([str(n), html.escape(ex.title), str(len(runs)), names,
-                         f"<a href='{html.escape(only.as_uri())}'>their run</a> (two make a page)" if only
+                         f"<a href='{html.escape(os.path.relpath(only, directory))}'>their run</a> (two make a page)" if only
                          else "two hand-ins make a page"])
             continue
         compared = compare_runs.compare(runs, out_dir=directory / f"exercise-{n}",
@@ -96,7 +96,7 @@ def collect(room, number=None, out_dir=None, say=print):
         rows.append([str(n), html.escape(ex.title), str(len(runs)), names, f"<a href='{html.escape(link)}'>the room's runs</a>"])
         say(f"collect: exercise {n}: {len(runs)} participants -> {compared}")
     counted = "no exercise" if not found else "1 exercise" if len(found) == 1 else f"{len(found)} exercises"
-    body = (f"<h1>The room: {counted} handed in</h1><p>From {html.escape(str(room))}; each page puts every "
+    body = (f"<h1>The room: {counted} handed in</h1><p>From {html.escape(os.path.relpath(room, directory))}/; each page puts every "
             "participant's run of the exercise side by side, with their predictions beside the measured figures.</p>"
             + table(["#", "exercise", "hand-ins", "participants", "page"], rows))
     (directory / "index.html").write_text(page("The room", body))
