@@ -80,7 +80,8 @@ def cmd_explain(args):
             if incident and incident.incident_times:
                 print(to_terminal("\n" + explain.beside_incident(values, incident.incident_times)))
     except SettingsError as exc:
-        print(f"blackhole: explain: {exc}\nknobs:\n{explain.usage()}", file=sys.stderr)
+        # the knobs' list helps one who typed them; a folder's conflict is the folder's, said in one line
+        print(f"blackhole: explain: {exc}" + ("" if folders else f"\nknobs:\n{explain.usage()}"), file=sys.stderr)
         raise SystemExit(2)
 
 

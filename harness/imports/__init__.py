@@ -72,6 +72,8 @@ def from_dir(folder):
                            "driver at a time")
     found = {reader: _read(file, f"{folder.rstrip('/')}/{file.name}", reader, "incident.yaml" in files)
              for reader, file in files.items()}
+    if found.get("haproxy.cfg") is not None and found.get("sysctl.txt") is not None:
+        found["sysctl.txt"] = found["sysctl.txt"].without_an_ipvs_director("haproxy.cfg")
     read_drivers = () if not drivers else found[drivers[0]]
     read_drivers = read_drivers if isinstance(read_drivers, tuple) else (read_drivers,)
     return Incident(folder.rstrip("/"), found.get("sysctl.txt"), read_drivers,
@@ -86,6 +88,9 @@ def _by_kind(path, shown):
     candidates, whats, unread = {}, {}, []
     for file in sorted(p for p in path.iterdir() if p.is_file() and p.suffix != ".md"):
         reader, what = (file.name, None) if file.name in READERS else sniff.kind(file.read_text(errors="replace"))
+        if reader == "incident.yaml":              # the name says timeline; log lines in it are read as a log
+            sniffed, said = sniff.kind(file.read_text(errors="replace"))
+            reader, what = (sniffed, said) if sniffed == "incident.log" else (reader, what)
         if reader is None:
             unread.append((file.name, what))
             continue

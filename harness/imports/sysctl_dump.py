@@ -39,6 +39,12 @@ class SysctlDump:
     notes: tuple = ()                   # lines sysctl printed that are not settings
     others: int = 0                     # settings outside net.ipv4.tcp_*, net.ipv4.vs.*, net.core.*
 
+    def without_an_ipvs_director(self, director_file):
+        """The dump where HAProxy (director_file) is the director: its IPVS settings decide nothing."""
+        why = f"the director is HAProxy ({director_file}), not IPVS"
+        return dataclasses.replace(self, director=(), no_bearing=self.no_bearing + tuple(
+            (sysctl, why) for sysctl, knob in DIRECTOR.items() if knob in dict(self.director)))
+
     def lines(self):
         """What was used and what was not, a line each, for explain, plan and the replay's page."""
         out = [f"{self.source}: kernel {self.kernel_release or 'not in the dump (no kernel.osrelease)'}"]

@@ -17,6 +17,9 @@ def test_invalid_input_is_2_and_said_in_one_line():
     done = blackhole("plan", "nosuch")
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "no such scenario" in done.stderr
     assert blackhole("plan", "lvs-switchover", TCP_RETRIES2="0").returncode == 2
+    # a folder's conflict with a knob: one line, without the list of knobs typed ones get
+    done = blackhole("explain", "FROM=examples/incident-0312", "HAPROXY=inter=2")
+    assert done.returncode == 2 and done.stderr == "blackhole: explain: keepalived and HAPROXY: one load balancer in front at a time\n"
 
 
 def test_json_is_one_object_on_stdout():

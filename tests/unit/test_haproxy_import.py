@@ -82,6 +82,15 @@ def test_an_incident_behind_haproxy_is_replayed_behind_haproxy_with_its_own_cure
     # shutdown-sessions, well before its timeout server 30m
     assert definition["observe_s"] < 120
 
+    # the client host's `sysctl -a` with ip_vs loaded: behind HAProxy its IPVS settings decide nothing
+    (tmp_path / "sysctl-a.txt").write_text("kernel.osrelease = 6.12.0\nnet.ipv4.tcp_retries2 = 15\n"
+                                           "net.ipv4.vs.expire_nodest_conn = 0\n")
+    incident = imports.from_dir(str(tmp_path))
+    assert not any(word.startswith("EXPIRE_NODEST_CONN") for word in incident.explain_words())
+    assert "net.ipv4.vs.expire_nodest_conn (the director is HAProxy (haproxy.cfg), not IPVS)" in "\n".join(incident.lines())
+    assert explain.explain(explain.parse_knobs(incident.explain_words())).startswith("Answer: through HAProxy")
+    (tmp_path / "sysctl-a.txt").unlink()
+
     (tmp_path / "keepalived.conf").write_text("virtual_server 10.0.0.10 3306 {\n  real_server 10.0.0.1 3306 {\n  }\n}\n")
     with pytest.raises(InvalidInput, match="keepalived.conf and haproxy.cfg: one director"):
         imports.from_dir(str(tmp_path))

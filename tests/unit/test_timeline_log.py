@@ -39,3 +39,10 @@ def test_a_folder_with_a_timeline_and_a_log_takes_the_death_from_one_and_the_res
     times = incident.incident_times
     assert times.get("lb_changed") == 63 and round(times.get("first_error")) == 937
     assert any(line.startswith(f"{tmp_path}/lb-and-app.log:3: ") for line in times.lines())
+
+
+def test_log_lines_in_a_file_named_incident_yaml_are_read_as_the_log_they_are(tmp_path):
+    (tmp_path / "incident.yaml").write_text("Mar 12 03:12:04 ops on-call: died\n" + LOG)
+    incident = imports.from_dir(str(tmp_path))
+    assert incident.incident_times.get("lb_changed") == 63
+    assert f"{tmp_path}/incident.yaml: read as a log excerpt (a timeline) (incident.log), by its content" in incident.lines()
