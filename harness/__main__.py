@@ -14,7 +14,8 @@ subcommand's handler only calls the module that does the work.
 
 Exit codes, kept by .venv/bin/blackhole (make turns every failure into 2):
   0  done;  1  check-baseline found a regression;  2  the input is invalid, nothing was started;
-  3  the lab failed (the run directory, if one was made, says why);  130/143  interrupted.
+  3  the lab failed (the run directory, if one was made, says why);  4  the lab's own defect (a
+  bug: its traceback on stderr);  130/143  interrupted.
 """
 import argparse
 import importlib
@@ -22,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 from . import interrupts
@@ -29,7 +31,7 @@ from .errors import InvalidInput, LabError
 from .settings import check
 from .cli.terminal_safe import escaped
 
-INVALID, LAB_FAILED = 2, 3
+INVALID, LAB_FAILED, LAB_DEFECT = 2, 3, 4
 
 GROUPS = ("lab", "cluster", "runs", "plan", "replay", "reports", "explain", "workshop")
 # Commands whose group alone is loaded when they are the one asked for (explain imports no Docker
@@ -105,6 +107,10 @@ def run_command(args):
         return said(args, f"interrupted by {exc.name}", exc.exit_code)
     except KeyboardInterrupt:
         return said(args, "interrupted", 130)
+    except Exception as exc:                  # noqa: BLE001 - anything else is the lab's own bug: said as one
+        traceback.print_exc()
+        return said(args, f"the lab's own defect, not your input: {type(exc).__name__}: {exc} (its traceback is "
+                          "above; please report it)", LAB_DEFECT)
     return 0
 
 

@@ -95,6 +95,13 @@ def header_and_rows(summary):
     return FAILOVER_HEADER, failover_rows(summary)
 
 
+def loads_ended_note(summary):
+    """'r5's sysbench exited -11 10.2 s after the fault: ...' for loads that ended during the run."""
+    ended = summary.get("loads_ended") or []
+    return " ".join(f"{e['cell']}'s {e['load']} {e['how']} (seen {e['at_s']:.1f} s after the fault): the run did not "
+                    "wait for it to come back." for e in ended)
+
+
 def status_line(summary):
     status = summary.get("status") or {"state": "completed"}
     if status["state"] == "interrupted":
@@ -212,9 +219,9 @@ def markdown(summary):
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)
     for late in sections.late_notes(summary):
         lines += ["", late]
-    lost_answer = lost_answer_note(summary)
-    if lost_answer:
-        lines += ["", lost_answer]
+    for note in (lost_answer_note(summary), loads_ended_note(summary)):
+        if note:
+            lines += ["", note]
     if summary.get("note"):
         lines += ["", summary["note"]]
     lines += ["", "Times are seconds after the fault took effect (probe: ms precision; sysbench: 1 s lines)."]

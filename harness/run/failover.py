@@ -61,6 +61,7 @@ class FailoverRun(RunBase):
         self.steps = self.director = self.loads = None
         self.env_recorded = None          # a future: env.json's contents, once the director is ready
         self.servers_ready = None         # a future: the servers' health checks passed
+        self.loads_gone = set()           # (cell, 'client' or 'sysbench') that exited after the fault
         self.lab_watch = None             # lab_watch.LabWatch, once the lab is up
         self.control_before = None        # the control plane's progress() before the steps
         self.control_caught_up_at = None  # when it was seen to have acted on them (lab clock)
@@ -226,11 +227,21 @@ class FailoverRun(RunBase):
             now = self.lab.now()
             self.view.tick(now)
             self.lab_watch.tick(now)
+            if self.view.t_fault is not None:
+                self._loads_ended(now)
             if stop_when_recovered and self.view.all_recovered():
                 recovered_at = recovered_at or now
                 if now - recovered_at >= loads.watch_after_recovery_s(self.scenario) and self._control_caught_up(now):
                     self.view.note("every client recovered")
                     return
+
+    def _loads_ended(self, now):
+        exited = self.loads.exited_cells()
+        for cell, (what, how) in exited.items():
+            if (cell, what) not in self.loads_gone:
+                self.loads_gone.add((cell, what))
+                self.events.add("load_ended", cell=cell, load=what, how=how)
+        self.view.loads_ended(exited, now)
 
     def _control_caught_up(self, now):
         """Has the control plane acted on what the steps changed? Asked every few seconds (in a

@@ -31,6 +31,7 @@ class CellView:
         self.name, self.may_never_work = name, may_never_work
         self.probe_tail, self.sysbench_tail = Tail(probe_path), Tail(sysbench_path) if sysbench_path else None
         self.operations, self.reports, self.local_ports = [], [], []
+        self.gone = {}                                   # 'client' or 'sysbench' -> how it ended, once it did
         self.outcome = self.sysbench_outcome = None      # since the fault, as of the last poll
         self.announced_detect = self.announced_recover = False
 
@@ -54,10 +55,12 @@ class CellView:
         return answered and (self.sysbench_tail is None or bool(self.reports))
 
     def recovered(self):
-        """The probe came back, and so did sysbench if it was disrupted at all."""
+        """The probe came back, and so did sysbench if it was disrupted at all; one that has exited
+        will not, and is not waited for."""
         sb = self.sysbench_outcome
-        back = self.outcome is not None and (self.outcome.recover_s is not None or self.outcome.never_worked)
-        return back and (sb is None or not sb.disrupted or sb.recover_s is not None)
+        back = "client" in self.gone or \
+            self.outcome is not None and (self.outcome.recover_s is not None or self.outcome.never_worked)
+        return back and (sb is None or not sb.disrupted or sb.recover_s is not None or "sysbench" in self.gone)
 
     def line(self, now):
         recent = [op for op in self.operations if now - 1 < op["t1"] <= now]
@@ -104,6 +107,14 @@ class LiveView:
     def poll(self):
         for cell in self.cells:
             cell.poll(self.t_fault)
+
+    def loads_ended(self, exited, now=None):
+        """exited: {cell: (what, how)}: each newly ended one called out once and no longer waited for."""
+        for cell in self.cells:
+            for what, how in [exited[cell.name]] if cell.name in exited else []:
+                if what not in cell.gone:
+                    cell.gone[what] = how
+                    self.note(f"{cell.name}: its {what} {how}: not waited for", now)
 
     def show(self, now):
         width = max(len(c.name) for c in self.cells)

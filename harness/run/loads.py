@@ -134,11 +134,23 @@ class RunningLoads:
         return [f"{s.load.service}: {s.load.process_pattern} exited {s.process.returncode}"
                 + (f": {' / '.join(s.stderr_tail)}" if s.stderr_tail else "") for s in gone]
 
+    def exited_cells(self):
+        """{cell: (what, how it ended)} of the cells whose client or sysbench has exited: nothing of
+        theirs will come back, so a run does not wait for it (a sysbench that died of SIGSEGV)."""
+        found = {}
+        for s in self.started:
+            code = s.process.poll()
+            if code is None or not s.load.watched_as:
+                continue
+            for cell in [tag for tag, _ in s.load.cells] or [s.load.cell]:
+                found[cell] = (s.load.watched_as, f"exited {code}")
+        return found
+
     def tell(self, cell, text):
         """Write a line to a cell's probe (probe.IDLE_COMMAND)."""
         for started in self.started:
             load = started.load
-            if load.cell == cell or load.takes_commands and cell in started.files:
+            if load.watched_as == "client" and (load.cell == cell or load.takes_commands and cell in started.files):
                 started.process.stdin.write(f"{cell}\t{text}" if load.takes_commands else text)
                 started.process.stdin.flush()
 

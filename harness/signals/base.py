@@ -45,6 +45,7 @@ class Load:
     cells: tuple = ()         # a group: ((tag, its file), ...), its output tagged (a probe group: by cell)
     first_input: str = ""     # written to its stdin as it starts
     takes_commands: bool = False   # a probe group: "<cell>\t<text>" lines on its stdin reach that cell
+    watched_as: str = ""      # what the run waits for from its cells' files ('client', 'sysbench'); '' nothing
 
 
 def _in_own_container(service):

@@ -44,6 +44,10 @@ def summarize_failover(run, scenario):
         return summary
     summary["observed_s"] = None if context.observed_s is None else round(context.observed_s, 3)
     summary["steps"] = steps(context.events, context.t_fault)
+    ended = [{"cell": e["cell"], "load": e["load"], "how": e["how"], "at_s": round(e["t"] - context.t_fault, 3)}
+             for e in context.events if e.get("source") == "harness" and e["event"] == "load_ended"]
+    if ended:
+        summary["loads_ended"] = ended
     for cell in context.scenario.cells:
         record = CellRecord(context, cell)
         entry = {"cell": cell.name, "knobs": knobs(cell), "predicted": predicted(record)}

@@ -41,3 +41,19 @@ def test_the_installed_command_runs_this_clones_harness_from_anywhere():
     done = subprocess.run([str(command), "plan", "lvs-switchover"], cwd="/", capture_output=True, text=True,
                           timeout=60, env={"PATH": "/usr/bin:/bin", "TCP_RETRIES2": "abc"})
     assert done.returncode == 2 and "TCP_RETRIES2='abc'" in done.stderr
+
+
+def test_the_labs_own_defect_is_exit_4_with_its_traceback_and_json_stays_one_object(tmp_path):
+    """A run directory whose events.jsonl holds a torn line with lines after it (the lab's writer
+    never leaves one): what breaks is the lab's reading, said as its defect, never a bare traceback."""
+    from harness import report
+    from tests.unit.test_render import write_run
+    run = write_run(tmp_path)
+    report.render(run)
+    with run.events_file.open("a") as events:
+        events.write('{"t": 1, "source": "harness", "event": "fault"\n')
+    done = blackhole("--json", "report", str(run.path))
+    answer = json.loads(done.stdout)
+    assert done.returncode == answer["exit_code"] == 4
+    assert answer["error"].startswith("the lab's own defect, not your input: JSONDecodeError")
+    assert "Traceback (most recent call last)" in done.stderr

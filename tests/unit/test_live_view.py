@@ -25,3 +25,36 @@ def test_the_view_announces_detection_and_recovery_once_and_knows_when_all_recov
     assert text.count("r5: recovered 13.60 s after the fault (now on b)") == 1
     assert "limit in   45s" in text
     assert view.all_recovered()
+
+
+def test_a_sysbench_that_died_in_the_blackhole_is_not_waited_for(tmp_path):
+    """sysbench's PostgreSQL driver died by SIGSEGV 10 s into a blackhole and a run waited out its
+    1,100 s limit for a recovery that could not come."""
+    probe_file, sysbench_file = tmp_path / "probe.jsonl", tmp_path / "sysbench.log"
+    probe_file.write_text("".join(json.dumps(op) + "\n" for op in (
+        {"t0": 99.0, "t1": 99.01, "ok": True, "server": "a"}, {"t0": 100.1, "t1": 113.4, "ok": False, "error": "X"},
+        {"t0": 113.5, "t1": 113.6, "ok": True, "server": "b"})))
+    sysbench_file.write_text("".join(f"{99.5 + second:.1f} [ {second}s ] thds: 1 tps: {tps} qps: 0.00 (r/w/o: 0/0/0) "
+                                     "lat (ms,95%): 30.00 err/s: 0.00 reconn/s: 0.00\n"
+                                     for second, tps in ((1, "40.00"), (2, "0.00"))))
+    out = io.StringIO()
+    view = LiveView([CellView("r5", probe_file, sysbench_file)], out=out, clock=lambda: 120.0)
+    view.started = 90.0
+    view.fault_started(100.4, observe_s=1100)
+    view.tick(120.0)
+    assert view.cells[0].sysbench_outcome.disrupted and not view.all_recovered()
+    view.loads_ended({"r5": ("sysbench", "exited -11"), "r6": ("client", "exited 1")})
+    view.loads_ended({"r5": ("sysbench", "exited -11")})
+    assert view.all_recovered()
+    assert out.getvalue().count("r5: its sysbench exited -11: not waited for") == 1
+
+
+def test_a_client_that_exited_is_not_waited_for(tmp_path):
+    probe_file = tmp_path / "probe.jsonl"
+    probe_file.write_text(json.dumps({"t0": 99.0, "t1": 99.01, "ok": True, "server": "a"}) + "\n")
+    view = LiveView([CellView("r5", probe_file, None)], out=io.StringIO(), clock=lambda: 110.0)
+    view.fault_started(100.0, observe_s=60)
+    view.tick(110.0)
+    assert not view.all_recovered()
+    view.loads_ended({"r5": ("client", "exited 1")})
+    assert view.all_recovered()

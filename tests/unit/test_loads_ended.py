@@ -37,3 +37,21 @@ def test_a_load_that_exited_is_named_with_its_stderr(tmp_path):
     finally:
         running.stop(timeout_s=5)
     assert running.started == []
+
+
+def test_the_cells_whose_client_or_sysbench_exited_are_named_and_samplers_are_not(tmp_path):
+    dying = loads.Load("client-r2", None, ("sh", "-c", "read spec; exit 1"), "probe", stops_on_eof=True,
+                       cells=(("r2", "r2.jsonl"), ("r3", "r3.jsonl")), first_input="[]\n", watched_as="client")
+    crashed = loads.Load("client-r2", "sb.log", ("sh", "-c", "kill -SEGV $$"), "sysbench oltp_read_write",
+                         cell="r4", watched_as="sysbench")
+    sampler = loads.Load("client-r2", None, ("sh", "-c", "read spec; exit 0"), "ss", stops_on_eof=True,
+                         cells=(("r2", "ss-r2"),), first_input="[]\n")
+    running = loads.RunningLoads(LocalLab(), RunFiles(tmp_path))
+    running.start([dying, crashed, sampler])
+    try:
+        for started in running.started:
+            started.process.wait(10)
+        assert running.exited_cells() == {"r2": ("client", "exited 1"), "r3": ("client", "exited 1"),
+                                          "r4": ("sysbench", "exited -11")}
+    finally:
+        running.stop(timeout_s=5)

@@ -88,3 +88,15 @@ def test_a_client_the_proxy_told_nothing_noticed_by_its_own_limit():
     assert proxy_row(cell, part)[5:8] == ["nothing", "—", "5.08 s (by its own limit)"]
     told = dict(part, client_got="FIN", client_got_s=10.41)
     assert proxy_row(dict(cell, probe={"detect_s": 10.41}), told)[5:8] == ["FIN", "10.41 s", "10.41 s"]
+
+
+def test_a_load_that_ended_during_the_run_is_said_on_the_page(tmp_path):
+    run = write_run(tmp_path)
+    with run.events_file.open("a") as events:
+        events.write(json.dumps({"t": T + 10.2, "source": "harness", "event": "load_ended", "cell": "r5",
+                                 "load": "sysbench", "how": "exited -11"}) + "\n")
+    observed_until(run, 14)
+    summary = report.render(run)
+    said = "r5's sysbench exited -11 (seen 10.2 s after the fault): the run did not wait for it to come back."
+    assert summary["loads_ended"] == [{"cell": "r5", "load": "sysbench", "how": "exited -11", "at_s": 10.2}]
+    assert said in paragraphs(run.page.read_text()) and said in run.summary_md.read_text()

@@ -23,7 +23,7 @@ class Probe(Signal):
             else:
                 loads.append(Load(cell.service, run.probe_log(cell.name),
                                   tuple(zoo.command(s, cell, *plan.client_target(cell), plan.duration_s)),
-                                  zoo.PROCESSES[cell.client], cell=cell.name))
+                                  zoo.PROCESSES[cell.client], cell=cell.name, watched_as="client"))
         # Forks started together tick apart: cell i of n starts i/n of an interval later.
         phases = {cell.name: i / len(s.cells) for i, cell in enumerate(s.cells)}
         for container, cells in groups.items():
@@ -31,7 +31,7 @@ class Probe(Signal):
                         for c, netns in cells)
             loads.append(Load(container, None, probe.GROUP_COMMAND, probe.PROCESS, stops_on_eof=True,
                               cells=tuple((c.name, run.probe_log(c.name)) for c, _ in cells), takes_commands=True,
-                              first_input=probe.group_input(settings)))
+                              first_input=probe.group_input(settings), watched_as="client"))
         return loads
 
     def summarize_cell(self, record) -> ProbeCell:

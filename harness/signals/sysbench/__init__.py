@@ -16,7 +16,7 @@ class Sysbench(Signal):
         return [Load(cell.service, plan.run.sysbench_log(cell.name),
                      tuple(sysbench.run_command(s.sysbench, plan.vip_for(cell), plan.duration_s, cell.socket_env(),
                                                 gate=plan.sysbench_gate or None)),
-                     sysbench.PROCESS)
+                     sysbench.PROCESS, cell=cell.name, watched_as="sysbench")
                 for cell in s.cells if s.runs_sysbench(cell)]
 
     def summarize_cell(self, record) -> SysbenchCell:

@@ -1,0 +1,70 @@
+"""The recipes in docs/adding-*.md cannot drift from the code: every path they name exists, the
+fault recipe is short, names every member a Fault may define and the files every fault is found in,
+and its example is a real file of the lab."""
+import inspect
+import re
+from pathlib import Path
+
+from harness.faults import FAULTS
+from harness.faults.base import Fault
+from harness.registered import Registered
+
+REPO = Path(__file__).parents[2]
+DOCS = REPO / "docs"
+RECIPE_LIMIT = 40
+PATH = re.compile(r"`((?:harness|tests|docs|scenarios|images|scripts|examples)/[^`<>*\s]+)`")
+
+
+def test_every_path_a_recipe_names_exists():
+    for recipe in sorted(DOCS.glob("adding-*.md")):
+        for path in PATH.findall(recipe.read_text()):
+            assert (REPO / path.split(":")[0]).exists(), f"{recipe.name}: {path}"
+
+
+def members(base):
+    """What a subclass may define: the base's own public attributes and methods."""
+    own = set(vars(Registered)) | set(vars(object)) | {"registry"}       # the family's own, not a member's
+    return sorted(name for name in vars(base) if not name.startswith("_") and name not in own)
+
+
+def test_the_fault_recipe_is_short_and_names_every_member_a_fault_may_define():
+    text = (DOCS / "adding-a-fault.md").read_text()
+    assert len(text.splitlines()) <= RECIPE_LIMIT
+    missing = [name for name in members(Fault) if f"`{name}" not in text]
+    assert missing == [], missing
+    example = REPO / "harness/faults/backend_restart.py"
+    assert f"]({'../' + str(example.relative_to(REPO))})" in text
+    assert len(example.read_text().splitlines()) <= 20 and "def stops" in example.read_text()
+
+
+def test_the_files_the_fault_recipe_lists_are_where_every_fault_is_found():
+    text = (DOCS / "adding-a-fault.md").read_text()
+    package = (REPO / "harness/faults/__init__.py").read_text()
+    found_in = {"tests/unit/test_fault_effects.py": lambda name, module: f'"{name}"' in
+                (REPO / "tests/unit/test_fault_effects.py").read_text(),
+                "README.md": lambda name, module: name in (REPO / "README.md").read_text(),
+                "harness/faults/__init__.py": lambda name, module: module in package,
+                "scenarios/<id>.yaml": lambda name, module: any(
+                    f"fault: {name}" in p.read_text() for p in (REPO / "scenarios").glob("*.yaml"))}
+    for name, cls in FAULTS.items():
+        module = inspect.getmodule(cls).__name__.rsplit(".", 1)[1]
+        for file, holds in found_in.items():
+            assert holds(name, module), f"{name} is not in {file}"
+    for file in found_in:
+        assert f"`{file}`" in text
+
+
+def test_the_signal_recipe_is_short_names_every_member_and_the_files_every_signal_is_found_in():
+    from harness.signals.base import Signal
+    from harness.signals.registry import SIGNALS
+    text = (DOCS / "adding-a-signal.md").read_text()
+    assert len(text.splitlines()) <= RECIPE_LIMIT
+    missing = [name for name in members(Signal) if f"`{name}" not in text]
+    assert missing == [], missing
+    found_in = ["harness/signals/registry.py", "README.md", "docs/reference.md"]
+    for signal in SIGNALS:
+        for file in found_in:
+            assert signal.name in (REPO / file).read_text(), f"{signal.name} is not in {file}"
+        assert (REPO / "harness/signals" / signal.name / "__init__.py").exists()
+    for file in found_in + ["tests/unit/fixtures/summary_with_every_section.json"]:
+        assert f"`{file}`" in text
