@@ -7,7 +7,7 @@ override PY := $(VENV)/bin/python
 # by themselves; nothing is exported here, so an unset knob stays unset rather than empty.
 # A value never reaches a shell: a recipe names a knob as "$$NAME" (the environment's value, quoted
 # by the shell, never re-read as a command) or the harness reads it from its environment; a user's
-# value is never pasted into a recipe with $(NAME). tests/unit/test_makefile_values.py holds that.
+# value is never pasted into a recipe with $(NAME). tests/cli/test_makefile_values.py holds that.
 
 .PHONY: screenshots bench-explain check plan-check guest-tools-if-control plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
 # Prerequisites of other targets, not called by hand (docs/reference.md lists them; every other
@@ -57,7 +57,7 @@ help: check
 	@echo "make down          take this lab down"
 	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
 	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~26 min here)"
-	@echo "make test-unit     the unit tests only (pure logic, no Docker; about a minute)"
+	@echo "make test-unit     the unit tests only (pure logic, in process, no Docker; about a minute)"
 	@echo "make lint          ruff and mypy (pinned): pyflakes' checks; types of harness/lab and the protocols; make test runs it first"
 	@echo "make setup         install and build what the lab needs (Docker, Compose, images, venv), nothing started"
 	@echo "make status        health of each service of this lab, its director's datapath and kernel"
@@ -147,7 +147,7 @@ reference: venv
 	@$(PY) -m harness.cli.reference
 
 test-unit: venv
-	@$(PY) -m pytest -q tests/unit
+	@$(PY) -m pytest -q -n 2 tests/unit
 
 # pyflakes' checks and syntax errors (ruff.toml), then the type checker over the places to run and
 # the protocols (mypy.ini), before any test runs.

@@ -3,9 +3,6 @@ model against docs/facts/production.md's figures, its log read back, its knobs v
 removal does to a blackholed cell's window (docs/facts/kernel.md: expire_nodest_conn=1 resets at the
 next packet the client sends)."""
 import datetime
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -15,7 +12,7 @@ from harness.control.keepalived import parse_changes
 from harness.control.keepalived_conf import config
 from harness.control.keepalived_settings import KeepalivedSettings, lb_noticed
 from harness.measure.effects import Effect
-from harness.lab import REPO, labelled_leftovers
+from tests.cli.nothing_started import run_without_docker
 from harness.measure import kernel_model
 from harness.measure.predict import predict
 from harness.scenario import Cell, ScenarioError
@@ -126,15 +123,12 @@ def test_a_cell_names_a_director_the_scenario_runs():
         scenario.parse({**raw, "datapath": "nftables", "cells": [{"tcp_retries2": 5}]}, "k.yaml", "k")
 
 
-def test_the_knobs_from_make_are_checked_like_the_file_and_nothing_starts():
+def test_the_knobs_from_make_are_checked_like_the_file_and_nothing_starts(tmp_path):
     parsed, _ = scenario.load("keepalived-failover", {"KEEPALIVED": "delay_loop=3 check=mysql"})
     assert dict(parsed.control_settings)["delay_loop"] == 3 and dict(parsed.control_settings)["check"] == "mysql"
     with pytest.raises(ScenarioError, match="KEEPALIVED: this scenario's director is not run by keepalived"):
         scenario.load("lvs-switchover", {"KEEPALIVED": "delay_loop=3"})
-    project = f"blackhole-test-keepalived-{os.getpid()}"
-    result = subprocess.run([sys.executable, "-m", "harness", "run", "keepalived-failover"], cwd=REPO,
-                            capture_output=True, text=True, env={**os.environ, "LAB_PROJECT": project,
-                                                                 "KEEPALIVED": "retry=-1"})
+    result, docker_calls = run_without_docker(["run", "keepalived-failover"], tmp_path, {"KEEPALIVED": "retry=-1"})
     assert result.returncode == 2 and "control.keepalived.retry: must be between 0 and 100" in result.stderr
     assert result.stderr.count("\n") == 1
-    assert not any(labelled_leftovers(project=project).values())
+    assert docker_calls == []

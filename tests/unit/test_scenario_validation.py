@@ -1,15 +1,12 @@
 """Scenario files are validated on load; every error names the file and the field."""
 import copy
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 import yaml
 
 from harness import scenario
-from harness.lab import REPO, labelled_leftovers
+from tests.cli.nothing_started import run_without_docker
 from harness.scenario import ScenarioError
 
 GOOD = {
@@ -143,12 +140,10 @@ def test_unknown_scenario_lists_the_known_ones():
 def test_cli_exits_2_with_the_message_and_starts_nothing(tmp_path):
     broken = tmp_path / "broken.yaml"
     broken.write_text(yaml.safe_dump(bad(["steps", 0, "nodest"], "explode")))
-    project = f"blackhole-test-validation-{os.getpid()}"     # its own: other labs may come and go meanwhile
-    result = subprocess.run([sys.executable, "-m", "harness", "run", str(broken)],
-                            cwd=REPO, capture_output=True, text=True, env={**os.environ, "LAB_PROJECT": project})
+    result, docker_calls = run_without_docker(["run", str(broken)], tmp_path)
     assert result.returncode == 2
     assert f"{broken}: steps[0].nodest: must be one of drop, reset" in result.stderr
-    assert not any(labelled_leftovers(project=project).values())
+    assert docker_calls == []
 
 
 def test_a_partition_names_client_containers_not_cells():

@@ -1,16 +1,13 @@
 """Malformed scenarios, generated: whatever a file holds, parsing ends in a Scenario or in one
 ScenarioError naming the field; no other exception escapes, and the CLI starts nothing."""
 import copy
-import os
-import subprocess
-import sys
 
 import yaml
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from harness import scenario
-from harness.lab import REPO, labelled_leftovers
+from tests.cli.nothing_started import run_without_docker
 from harness.scenario import ScenarioError
 
 BASES = [scenario.load_raw(name) for name in scenario.available()]
@@ -100,9 +97,7 @@ def test_the_cli_rejects_malformed_files_with_exit_2_and_starts_nothing(tmp_path
         pass
     path = tmp_path / "broken.yaml"
     path.write_text(yaml.safe_dump(doc))
-    project = f"blackhole-test-fuzz-{os.getpid()}"     # its own: other labs may come and go meanwhile
-    result = subprocess.run([sys.executable, "-m", "harness", "run", str(path)], cwd=REPO, capture_output=True,
-                            text=True, timeout=60, env={**os.environ, "LAB_PROJECT": project})
+    result, docker_calls = run_without_docker(["run", str(path)], tmp_path)
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith(f"blackhole: {path}: ") and "Traceback" not in result.stderr
-    assert not any(labelled_leftovers(project=project).values())
+    assert docker_calls == []
