@@ -68,3 +68,39 @@ def test_the_signal_recipe_is_short_names_every_member_and_the_files_every_signa
         assert (REPO / "harness/signals" / signal.name / "__init__.py").exists()
     for file in found_in + ["tests/unit/fixtures/summary_with_every_section.json"]:
         assert f"`{file}`" in text
+
+
+def test_the_control_plane_recipe_is_short_names_every_member_and_the_files_every_plane_is_found_in():
+    from harness.control import CONTROL_PLANES
+    from harness.control.base import ControlPlane
+    from harness.scenario.model import Scenario
+    from tests.control_plane_contract import CONTRACT_RUNS
+    text = (DOCS / "adding-a-control-plane.md").read_text()
+    assert len(text.splitlines()) <= RECIPE_LIMIT
+    missing = [name for name in members(ControlPlane) if f"`{name}" not in text]
+    assert missing == [], missing
+    package, readme = (REPO / "harness/control/__init__.py").read_text(), (REPO / "README.md").read_text()
+    scenarios = [p.read_text() for p in (REPO / "scenarios").glob("*.yaml")]
+    for name, cls in CONTROL_PLANES.items():
+        module = inspect.getmodule(cls).__name__.rsplit(".", 1)[1]
+        assert module in package and name in CONTRACT_RUNS and name in readme, name
+        default = name == Scenario.__dataclass_fields__["control"].default       # a scenario without control:
+        assert default or any(f"control: {name}" in s or f"control:\n  {name}:" in s for s in scenarios), name
+    for file in ("harness/control/__init__.py", "tests/control_plane_contract.py", "README.md", "scenarios/<id>.yaml"):
+        assert f"`{file}`" in text
+
+
+def test_the_database_recipe_is_short_names_every_member_and_the_files_every_engine_is_found_in():
+    from harness.databases import DATABASES
+    from harness.databases.base import DatabaseEngine
+    from harness.databases.server_process import ServerProcess
+    text = (DOCS / "adding-a-database-engine.md").read_text()
+    assert len(text.splitlines()) <= RECIPE_LIMIT
+    missing = [name for name in members(DatabaseEngine) + members(ServerProcess) if f"`{name}" not in text]
+    assert missing == [], missing
+    package, readme = (REPO / "harness/databases/__init__.py").read_text(), (REPO / "README.md").read_text()
+    for name, cls in DATABASES.items():
+        module = inspect.getmodule(cls).__name__.rsplit(".", 1)[1]
+        assert module in package and name in readme, name
+    for file in ("harness/databases/__init__.py", "README.md", "tests/lab/test_database_contract.py"):
+        assert f"`{file}`" in text
