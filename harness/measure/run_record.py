@@ -4,12 +4,21 @@ from .effects import Effect
 from . import probe_log, ss_log
 
 
-def first_fault(events):
+def first_fault(events, scenario=None):
     """The fault the run's times count from: the first that existing flows notice (a replication
-    cut before the failover prepares it), or the first of all when none of them do."""
+    cut before the failover prepares it), or the first of all when none of them do. A fault event
+    from before effects were recorded takes its step's effect from the run's scenario; without the
+    scenario it is refused, never counted as noticed by default."""
     faults = [e for e in events if e.get("source") == "harness" and e["event"] == "fault"]
-    noticed = (e for e in faults if not e.get("effect") or Effect.from_record(e["effect"]).flows_notice)
+    noticed = (e for e in faults if _effect_of(e, scenario).flows_notice)
     return next(noticed, faults[0] if faults else None)
+
+
+def _effect_of(fault, scenario):
+    if "effect" not in fault and scenario is None:
+        raise ValueError(f"the fault event of {fault['name']} (step {fault.get('step')}) records no effect: "
+                         "read it with the run's scenario (scenario.of_run)")
+    return fault_effect(fault, scenario)
 
 
 def heal_of(events, fault):

@@ -142,7 +142,7 @@ class RunContext:
         """scenario: the run's, as its directory recorded it (scenario.of_run)."""
         self.run = run
         self.scenario, self.events, self.env = scenario, run.events(), run.env()
-        self.fault = first_fault(self.events)
+        self.fault = first_fault(self.events, self.scenario)
         self.status = run_status(self.events)
         self.control = control_plane(self.scenario.control, self.scenario.control_settings)
         if self.fault is not None:

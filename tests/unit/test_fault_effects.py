@@ -4,7 +4,7 @@ import pytest
 from harness.measure.effects import Effect
 from harness.faults import FAULTS
 from harness.measure.predict import predict
-from harness.scenario import Cell, parse
+from harness.scenario import Cell, parse, parse_definition
 
 SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nodest": "drop", "drain_s": 0.0}
 
@@ -68,3 +68,12 @@ def test_times_count_from_the_first_fault_existing_flows_notice():
     assert first_fault([cut, swap]) is swap
     assert first_fault([cut]) is cut, "a run whose every fault goes unnoticed counts from its first"
     assert first_fault([]) is None
+    # a run from before fault events recorded their effect: the step's own, from the run's scenario
+    old = {key: value for key, value in swap.items() if key != "effect"}
+    with pytest.raises(ValueError, match="records no effect"):
+        first_fault([dict(cut, step=0), dict(old, step=1)])
+    scenario = parse_definition({"load": {"probe": {"proto": "mysql", "interval_ms": 100}}, "cells": [{"tcp_retries2": 5}], "steps": [
+        {"fault": "replication_cut"}, {"fault": "ipvs_swap", "service": "mysql", "old": "mysql-primary",
+                                       "new": "mysql-replica", "nodest": "drop"}]}, "x", "x")
+    unmarked_cut = {key: value for key, value in cut.items() if key != "effect"}
+    assert first_fault([dict(unmarked_cut, step=0), dict(old, step=1)], scenario)["name"] == "ipvs_swap"
