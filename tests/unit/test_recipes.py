@@ -104,3 +104,22 @@ def test_the_database_recipe_is_short_names_every_member_and_the_files_every_eng
         assert module in package and name in readme, name
     for file in ("harness/databases/__init__.py", "README.md", "tests/lab/test_database_contract.py"):
         assert f"`{file}`" in text
+
+
+def test_the_place_recipe_is_short_names_the_lab_protocol_the_engines_face_and_every_place_is_listed():
+    from harness.abilities import KeepsEvidenceOfItsPlace, RunsServersAsPods
+    from harness.lab.base import Lab
+    from harness.lab.engine import ComposeEngine, HostEngine
+    from harness.lab.places import PLACES, Place
+    text = (DOCS / "adding-a-place-to-run.md").read_text()
+    assert len(text.splitlines()) <= RECIPE_LIMIT
+    faces = [Lab, HostEngine, ComposeEngine]
+    named = [name for face in faces for name in members(face)] + ["pods", "keeps", "keep_evidence"]
+    assert {"pods"} <= set(vars(RunsServersAsPods)) and {"keep_evidence"} <= set(vars(KeepsEvidenceOfItsPlace))
+    named += [field.name for field in Place.__dataclass_fields__.values()]
+    missing = [name for name in named if f"`{name}" not in text and f"{name}," not in text and f"{name})" not in text]
+    assert missing == [], missing
+    readme = (REPO / "README.md").read_text()
+    assert all(name in readme for name in PLACES)
+    for file in ("harness/lab/places.py", "README.md", "tests/lab_contract.py", "tests/unit/test_lab_protocol.py"):
+        assert f"`{file}" in text
