@@ -170,7 +170,8 @@ def closes(settings, markdown_s=None):
     # `tcp-ut` on a server line is not counted: HAProxy 2.6.12 accepts it, but at tcp-ut 5s it ended
     # no session to a silently dead server here in 40 s (docs/facts/proxies.md)
     leg = kernel_model.for_knobs(s.server_tcp_retries2, 0)
-    basis = f"the proxy host's tcp_retries2={s.server_tcp_retries2} on the server leg ({leg.budget_s:g} s)"
+    basis = (f"the proxy host's tcp_retries2={s.server_tcp_retries2} on the server leg (a {leg.budget_s:g} s budget "
+             "from its first retransmission)")
     if s.tcp_ut_server:
         basis += f"; its tcp-ut {s.tcp_ut_server:g} s ended nothing on HAProxy 2.6.12"
     found.append(Close(leg.earliest_s, leg.latest_s, True, basis, leg.detect_s))
