@@ -100,3 +100,17 @@ def test_a_load_that_ended_during_the_run_is_said_on_the_page(tmp_path):
     said = "r5's sysbench exited -11 (seen 10.2 s after the fault): the run did not wait for it to come back."
     assert summary["loads_ended"] == [{"cell": "r5", "load": "sysbench", "how": "exited -11", "at_s": 10.2}]
     assert said in paragraphs(run.page.read_text()) and said in run.summary_md.read_text()
+
+
+def test_the_connect_chart_draws_no_panel_of_zeros(tmp_path):
+    from harness.signals.connect import chart
+    second = {"p50": 1.5, "p99": 3.0, "p99_9": 3.2, "max": 3.3}
+    part = {"per_second": [dict(second, t=t, failed=0) for t in range(-3, 5)], "rate_per_s": 20, "port": 3306,
+            "syn_schedule": {"retransmitted_at_s": [1, 3, 7]}, "healed_after_s": 2.0}
+    for failed, panels in ((0, 1), (2, 2)):
+        part["per_second"][4]["failed"] = failed
+        path = tmp_path / f"connect-{failed}.png"
+        assert chart.draw(None, None, {"signals": {"connect": part}}, path) is True
+        with Image.open(path) as image:
+            tall = image.size[1]
+        assert (tall < 460) == (panels == 1), tall          # 4.5 in (one panel) against 5.5 in, at 90 dpi
