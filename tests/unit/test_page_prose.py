@@ -26,6 +26,13 @@ def assert_no_leftovers(run):
         if text.startswith("|"):
             continue                        # a markdown table's rows: '—' is an empty cell there
         assert not LEFTOVERS.search(text.replace(str(run.path), "<run>")), text
+    assert "…" not in page, "a label cut short"
+    [cells] = [t for t in re.findall(r"<table>(.*?)</table>", page, re.S)
+               if t.startswith("<tr><th>cell</th>") and "<th>model window</th><th>in window" in t]
+    rows = [[html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row)]
+            for row in re.findall(r"<tr>(.*?)</tr>", cells)]
+    empty = [header for i, header in enumerate(rows[0]) if all(row[i] in ("—", "") for row in rows[1:])]
+    assert empty == [], f"columns empty for the whole run: {empty}"
 
 
 def observed_until(run, seconds):
