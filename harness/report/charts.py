@@ -41,42 +41,14 @@ def timeline(run, summary, path):
     start, end = (min(all_t), max(all_t)) if all_t else (-10, 10)
     start = min([start] + [m.at_s - 1 for m in steps])
     if with_sysbench:
-        ax = axes[0]
-        for c in with_sysbench:
-            reports = sysbench_log.parse(run.read(run.sysbench_log(c["cell"])))
-            ax.step([r.t - t_fault for r in reports], [r.tps for r in reports], where="pre", label=c["cell"])
-        fault_window(ax, summary)
-        ax.set_ylabel("sysbench tps")
-        ax.set_title("sysbench transactions per second (1 s report lines)")
+        _sysbench_panel(axes[0], run, summary, with_sysbench, t_fault)
     if wrk_seconds:
-        ax = axes[1 if with_sysbench else 0]
-        first, last = min(wrk_seconds), max(wrk_seconds)
-        seconds = list(range(first, last + 1))
-        ax.step([sec + 1 - t_fault for sec in seconds], [wrk_seconds.get(sec, 0) for sec in seconds], where="pre",
-                color="#674ea7", label="wrk (keepalive connections)")
-        fault_window(ax, summary)
-        ax.set_ylabel("HTTP responses/s")
-        ax.set_title("wrk throughput through the VIP, per second")
+        _wrk_panel(axes[1 if with_sysbench else 0], summary, wrk_seconds, t_fault)
     ax = axes[-1]
     bins = np.arange(np.ceil(start), np.floor(end) + 1, 1.0)      # whole seconds with operations only
     if len(bins) < 2:
         bins = np.array([np.floor(start), np.floor(start) + 1.0])
-    interval = of_run(run).probe.interval_ms / 1000
-    grid = np.full((rows, max(len(bins) - 1, 1)), np.nan)   # blank where the cell's probe was not running
-    for row, c in enumerate(cells):
-        ops = ops_by_cell[c["cell"]]
-        if not ops:
-            continue
-        ok_times = [op["t1"] - t_fault for op in ops if op["ok"]]
-        counts, _ = np.histogram(ok_times, bins=bins)
-        first, last = min(op["t0"] for op in ops) - t_fault, max(op["t1"] for op in ops) - t_fault
-        inside = (bins[:-1] >= np.floor(first)) & (bins[1:] <= np.ceil(last))
-        # before the fault a second without a success is a client still starting (a JVM's first
-        # answers), not a failure: left blank
-        starting = (bins[:-1] < 0) & (counts == 0)
-        waiting_since = _waiting_since(c, ops, t_fault)      # drawn as its own bar, over a blank row
-        waiting = bins[:-1] >= (np.inf if waiting_since is None else waiting_since)
-        grid[row, :len(counts)] = np.where(inside & ~starting & ~waiting, counts * interval, np.nan)  # 1.0: all
+    grid = _success_grid(cells, ops_by_cell, bins, t_fault, of_run(run).probe.interval_ms / 1000)
     colours = matplotlib.colormaps["RdYlGn"].copy()
     colours.set_bad("white")
     ax.imshow(grid, aspect="auto", cmap=colours, vmin=0, vmax=1, interpolation="nearest",
@@ -104,6 +76,44 @@ def timeline(run, summary, path):
     legend_under(fig, *axes, columns=2)         # a step's words in full: the legend's
     save(fig, path)
     plt.close(fig)
+
+
+def _success_grid(cells, ops_by_cell, bins, t_fault, interval):
+    """Per cell and second, the share of operations that succeeded (1.0: all); blank where its
+    probe was not running, before the fault while it was still starting, and while it waits."""
+    grid = np.full((len(cells), max(len(bins) - 1, 1)), np.nan)
+    for row, c in enumerate(cells):
+        ops = ops_by_cell[c["cell"]]
+        if not ops:
+            continue
+        counts, _ = np.histogram([op["t1"] - t_fault for op in ops if op["ok"]], bins=bins)
+        first, last = min(op["t0"] for op in ops) - t_fault, max(op["t1"] for op in ops) - t_fault
+        inside = (bins[:-1] >= np.floor(first)) & (bins[1:] <= np.ceil(last))
+        # before the fault a second without a success is a client still starting (a JVM's first
+        # answers), not a failure
+        starting = (bins[:-1] < 0) & (counts == 0)
+        waiting_since = _waiting_since(c, ops, t_fault)      # drawn as its own bar, over a blank row
+        waiting = bins[:-1] >= (np.inf if waiting_since is None else waiting_since)
+        grid[row, :len(counts)] = np.where(inside & ~starting & ~waiting, counts * interval, np.nan)
+    return grid
+
+
+def _sysbench_panel(ax, run, summary, cells, t_fault):
+    for c in cells:
+        reports = sysbench_log.parse(run.read(run.sysbench_log(c["cell"])))
+        ax.step([r.t - t_fault for r in reports], [r.tps for r in reports], where="pre", label=c["cell"])
+    fault_window(ax, summary)
+    ax.set_ylabel("sysbench tps")
+    ax.set_title("sysbench transactions per second (1 s report lines)")
+
+
+def _wrk_panel(ax, summary, wrk_seconds, t_fault):
+    seconds = list(range(min(wrk_seconds), max(wrk_seconds) + 1))
+    ax.step([sec + 1 - t_fault for sec in seconds], [wrk_seconds.get(sec, 0) for sec in seconds], where="pre",
+            color="#674ea7", label="wrk (keepalive connections)")
+    fault_window(ax, summary)
+    ax.set_ylabel("HTTP responses/s")
+    ax.set_title("wrk throughput through the VIP, per second")
 
 
 WAITING_COLOUR = "#7f3fbf"

@@ -10,11 +10,9 @@ The run returns its directory; reports are drawn from it afterwards (harness/rep
 """
 import functools
 import json
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..abilities import KeepsEvidenceOfItsPlace
-from ..errors import LabError
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
 from ..signals.combined import planned_loads
@@ -26,10 +24,9 @@ from .base import RunBase
 from .lab_watch import LabWatch
 from .phases import KEEP_EVIDENCE, READ_BACK, TAKE_DOWN, UNDO_FAULTS, Undo
 from .steps import Steps
+from .watching import WatchesTheClients
 from .live import CellView, LiveView
 
-TICK_S = 0.1                  # how often the run reads the clients' output
-CONTROL_CHECK_EVERY_S = 3.0   # how often the run asks whether the control plane has acted
 STOP_CLIENTS_LIMIT_S = 90      # the clients' stop, bounded (then left to run on in its thread)
 READ_BACK_WAIT_S = 120.0       # how long a signal's read-back waits for the loads' stop to end
 UNDO_FAULTS_LIMIT_S = 60
@@ -47,7 +44,7 @@ def plain_view(cells, scenario, run, out, clock):
     return LiveView(cells, out=out, clock=clock)
 
 
-class FailoverRun(RunBase):
+class FailoverRun(WatchesTheClients, RunBase):
     def __init__(self, *args, view=None, pause=None, when_observed=None, report=None, **kwargs):
         """view: makes the live view, view(cells, scenario, run, out, clock) (the workshop's narrated
         one, say; default: run/live.py's); pause: called with each fault step's description before
@@ -83,6 +80,16 @@ class FailoverRun(RunBase):
         return self.run_then_clean_up(self._run, self._stop_watching)
 
     def _run(self):
+        early, probes_first = self._bring_up()
+        first, rest, gate, vip = self._planned(early, probes_first)
+        self._start_clients(first, rest, gate, vip)
+        flows_kept = self._until_every_cell_answers(early, bool(first))
+        self._warm_up(flows_kept)
+        self._steps_then_observe()
+
+    def _bring_up(self):
+        """The lab up, and what the run undoes on its way out; (early, probes_first): may the loads,
+        or the lab's own probes, start before the servers are ready."""
         s = self.scenario
         kept = self.keep_lab and self.lab.can_be_kept      # a guest goes, and its lab with it
         self.phases.enter(
@@ -103,14 +110,12 @@ class FailoverRun(RunBase):
         self.lab.up(wait=not probes_first, preflight=self.refuse_what_the_kernel_lacks,
                     timeout_s=int(180 + self.control.start_allowance_s))
         self.director = self.lab.director()
-        background = ThreadPoolExecutor(3, thread_name_prefix="run-background")
         self.phases.undo_later(
             Undo("keeping the director's table", lambda: evidence.snapshot_flows(self.run, self.director, "end"),
                  KEEP_TABLE_LIMIT_S, KEEP_EVIDENCE),
             Undo("keeping the logs", lambda: evidence.collect_logs(self.run, self.lab), KEEP_LOGS_LIMIT_S, KEEP_EVIDENCE))
         self.lab_watch = LabWatch(self.lab, self.run.path, self.steps.stopped)
         self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not probes_first)
-        vip = self.director.vip_address()
         self.loads = loads.RunningLoads(self.lab, self.run)
         # a machine that stood still 36 s once held its pkills past a 30 s limit
         self.phases.undo_later(Undo("stopping the clients", self.loads.stop, STOP_CLIENTS_LIMIT_S, KEEP_EVIDENCE))
@@ -118,6 +123,12 @@ class FailoverRun(RunBase):
             if what := signal.reads_back(s):
                 self.phases.undo_later(Undo(f"reading {what}", functools.partial(self._read_back, signal),
                                             READ_BACK_WAIT_S + signal.read_back_limit_s + 30, READ_BACK))
+        return early, probes_first
+
+    def _planned(self, early, probes_first):
+        """(the loads started ahead of the servers' readiness, the others, sysbench's gate or None, the VIP)."""
+        s = self.scenario
+        vip = self.director.vip_address()
         variant_vips = {variant: self.lab.director(service).vip_address()
                         for service, variant in self.control.directors().items() if variant}
         sampled = tuple(dict.fromkeys([*self.control.sampled_directors(self.lab.datapath),
@@ -132,6 +143,10 @@ class FailoverRun(RunBase):
                                          sysbench_gate=gate or (), proxy_directors=self.control.proxied_directors()))
         first, rest = (loads.early_probes(planned, armed=(sysbench.PROCESS,)) if probes_first and not early
                        else ([], planned))
+        return first, rest, gate, vip
+
+    def _start_clients(self, first, rest, gate, vip):
+        s = self.scenario
         if first:             # they wait for the servers' first answer; the rest need what they write to
             self.phases.enter("starting the clients")
             self.loads.start(first)
@@ -147,16 +162,23 @@ class FailoverRun(RunBase):
         self.phases.enter("starting the clients")
         self.loads.start(rest)
         self.events.add("load_start", cells=[c.name for c in s.cells])
-        # In the background, done before any fault: the servers' health checks (when the clients
-        # started alongside them); once every client answers, the director's table of their flows
-        # and env.json (its ten-odd execs beside the clients' start cost them more than the warm-up
-        # gains: bench-matrix, 2026-12-02).
-        self.servers_ready = background.submit(self._servers_ready, early or bool(first))
+
+    def _until_every_cell_answers(self, early, started_ahead):
+        """In the background, done before any fault: the servers' health checks (when the clients
+        started alongside them); once every client answers, the director's table of their flows
+        and env.json (its ten-odd execs beside the clients' start cost them more than the warm-up
+        gains: bench-matrix, 2026-12-02). Returns the table's future."""
+        background = ThreadPoolExecutor(3, thread_name_prefix="run-background")
+        self.servers_ready = background.submit(self._servers_ready, early or started_ahead)
         self._wait_until_every_cell_answers()
         self.events.add("loads_ready")
         self.env_recorded = background.submit(self._environment, early)
         flows_kept = background.submit(evidence.snapshot_flows, self.run, self.director, "before-fault")
         background.shutdown(wait=False)
+        return flows_kept
+
+    def _warm_up(self, flows_kept):
+        s = self.scenario
         self.view.note(f"every client answers; warm-up {s.warmup_s:g} s")
         self.phases.enter("warming up")
         warm_until = self.lab.now() + s.warmup_s
@@ -170,9 +192,11 @@ class FailoverRun(RunBase):
         self.servers_ready.result(timeout=self.ready_limit_s)
         self._write_env(self.env_recorded.result(timeout=self.ready_limit_s))
         flows_kept.result(timeout=self.ready_limit_s)
+
+    def _steps_then_observe(self):
         self.control_before = self.control.progress(self.lab)
         self.phases.enter("running the steps", Undo("undoing faults", self.steps.undo, UNDO_FAULTS_LIMIT_S, UNDO_FAULTS))
-        for index, step in enumerate(s.steps):
+        for index, step in enumerate(self.scenario.steps):
             self.steps.take(index, step)
         evidence.snapshot_flows(self.run, self.director, "after-steps")
         self.phases.enter("observing")
@@ -202,61 +226,6 @@ class FailoverRun(RunBase):
         self.run.env_file.write_text(json.dumps(env, indent=1) + "\n")
         self.events.add("env_recorded")
         self.view.note(f"kernel {env['kernel']}, datapath {env['datapath']}")
-
-    def _wait_until_every_cell_answers(self):
-        """The warm-up counts from when every probe has completed an operation (and every sysbench
-        reported): a slow start (a loaded guest) must not eat into it. Bounded."""
-        deadline = self.lab.now() + self.ready_limit_s
-        while self.lab.now() < deadline:
-            self._watch(self.lab.now() + TICK_S)
-            if self.servers_ready.done() and self.servers_ready.exception():
-                raise self.servers_ready.exception()     # a server that never got healthy, say
-            if not self.view.waiting_for():
-                return
-            ended = self.loads.ended()
-            if ended:
-                raise LabError(f"a client program ended before every client answered: {'; '.join(ended)}")
-        raise LabError(f"no answer within {self.ready_limit_s:g} s from the clients of: "
-                       f"{', '.join(self.view.waiting_for())} (see their logs in {self.run.path})")
-
-    def _watch(self, until, stop_when_recovered=False):
-        recovered_at = None
-        while self.lab.now() < until:
-            now = self.lab.now()
-            time.sleep(max(0.0, min(TICK_S - (now - self.view.started) % TICK_S, until - now)))
-            now = self.lab.now()
-            self.view.tick(now)
-            self.lab_watch.tick(now)
-            if self.view.t_fault is not None:
-                self._loads_ended(now)
-            if stop_when_recovered and self.view.all_recovered():
-                recovered_at = recovered_at or now
-                if now - recovered_at >= loads.watch_after_recovery_s(self.scenario) and self._control_caught_up(now):
-                    self.view.note("every client recovered")
-                    return
-
-    def _loads_ended(self, now):
-        exited = self.loads.exited_cells()
-        for cell, (what, how) in exited.items():
-            if (cell, what) not in self.loads_gone:
-                self.loads_gone.add((cell, what))
-                self.events.add("load_ended", cell=cell, load=what, how=how)
-        self.view.loads_ended(exited, now)
-
-    def _control_caught_up(self, now):
-        """Has the control plane acted on what the steps changed? Asked every few seconds (in a
-        guest each question is a process in the director's namespace)."""
-        if self.control_before is None or self.control_caught_up_at is not None:
-            return True
-        if now - self.control_checked < CONTROL_CHECK_EVERY_S:
-            return False
-        self.control_checked = now
-        if not self.control.caught_up(self.lab, self.control_before):
-            return False
-        self.control_caught_up_at = self.lab.now()
-        self.events.add("control_caught_up", t=self.control_caught_up_at)
-        self.view.note(f"{self.control.name} has acted on the steps' changes")
-        return True
 
     def _stop_watching(self):
         if self.lab_watch:

@@ -1,0 +1,70 @@
+"""A failover run's watching of its clients (FailoverRun's, harness/run/failover.py): reading what
+they write a few times a second, the wait for every cell's first answer, when a load has exited,
+and whether the control plane has acted on the steps' changes."""
+import time
+
+from ..errors import LabError
+from . import loads
+
+TICK_S = 0.1                  # how often the run reads the clients' output
+CONTROL_CHECK_EVERY_S = 3.0   # how often the run asks whether the control plane has acted
+
+
+class WatchesTheClients:
+    """Needs of its run: lab, view, lab_watch, loads, scenario, events, control, ready_limit_s,
+    servers_ready, loads_gone, control_before, control_caught_up_at, control_checked."""
+
+    def _wait_until_every_cell_answers(self):
+        """The warm-up counts from when every probe has completed an operation (and every sysbench
+        reported): a slow start (a loaded guest) must not eat into it. Bounded."""
+        deadline = self.lab.now() + self.ready_limit_s
+        while self.lab.now() < deadline:
+            self._watch(self.lab.now() + TICK_S)
+            if self.servers_ready.done() and self.servers_ready.exception():
+                raise self.servers_ready.exception()     # a server that never got healthy, say
+            if not self.view.waiting_for():
+                return
+            ended = self.loads.ended()
+            if ended:
+                raise LabError(f"a client program ended before every client answered: {'; '.join(ended)}")
+        raise LabError(f"no answer within {self.ready_limit_s:g} s from the clients of: "
+                       f"{', '.join(self.view.waiting_for())} (see their logs in {self.run.path})")
+
+    def _watch(self, until, stop_when_recovered=False):
+        recovered_at = None
+        while self.lab.now() < until:
+            now = self.lab.now()
+            time.sleep(max(0.0, min(TICK_S - (now - self.view.started) % TICK_S, until - now)))
+            now = self.lab.now()
+            self.view.tick(now)
+            self.lab_watch.tick(now)
+            if self.view.t_fault is not None:
+                self._loads_ended(now)
+            if stop_when_recovered and self.view.all_recovered():
+                recovered_at = recovered_at or now
+                if now - recovered_at >= loads.watch_after_recovery_s(self.scenario) and self._control_caught_up(now):
+                    self.view.note("every client recovered")
+                    return
+
+    def _loads_ended(self, now):
+        exited = self.loads.exited_cells()
+        for cell, (what, how) in exited.items():
+            if (cell, what) not in self.loads_gone:
+                self.loads_gone.add((cell, what))
+                self.events.add("load_ended", cell=cell, load=what, how=how)
+        self.view.loads_ended(exited, now)
+
+    def _control_caught_up(self, now):
+        """Has the control plane acted on what the steps changed? Asked every few seconds (in a
+        guest each question is a process in the director's namespace)."""
+        if self.control_before is None or self.control_caught_up_at is not None:
+            return True
+        if now - self.control_checked < CONTROL_CHECK_EVERY_S:
+            return False
+        self.control_checked = now
+        if not self.control.caught_up(self.lab, self.control_before):
+            return False
+        self.control_caught_up_at = self.lab.now()
+        self.events.add("control_caught_up", t=self.control_caught_up_at)
+        self.view.note(f"{self.control.name} has acted on the steps' changes")
+        return True
