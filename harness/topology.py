@@ -2,18 +2,28 @@
 on them, the director's ports, datapaths and policies. One source for each of these names."""
 
 DIRECTOR = "director"
-SERVERS = ("mysql-primary", "mysql-replica", "web-a", "web-b")
+SERVERS = ("db-primary", "db-replica", "web-a", "web-b")
 NODES = (DIRECTOR,) + SERVERS
 # Services behind the VIP, by what they are: 'mysql' is VIP:3306, 'web' is VIP:80.
 SERVICE_PORTS = {"mysql": 3306, "web": 80}
 FRONT, BACK = "front", "back"           # the two internal networks
 VIP_HOST = 10                           # the VIP: front network's .10 (compose.yaml)
 PROTOCOLS = ("mysql", "http")           # what a probe speaks
-PRIMARY = "mysql-primary"       # the database server the lab starts as the primary
-SERVICE_SERVERS = {"mysql": ("mysql-primary", "mysql-replica"), "web": ("web-a", "web-b")}
+# The database servers are named by their role, whatever the engine; until 2026-12-04 they were
+# mysql-primary and mysql-replica, and a scenario file that still says so is told the new name.
+RENAMED_SERVERS = {"mysql-primary": "db-primary", "mysql-replica": "db-replica"}
+PRIMARY = "db-primary"       # the database server the lab starts as the primary
+SERVICE_SERVERS = {"mysql": ("db-primary", "db-replica"), "web": ("web-a", "web-b")}
 DATABASE_REPLICAS = tuple(s for s in SERVICE_SERVERS["mysql"] if s != PRIMARY)
 PROTOCOL_SERVERS = {"mysql": SERVICE_SERVERS["mysql"], "http": SERVICE_SERVERS["web"]}
 PROTOCOL_PORTS = {"mysql": SERVICE_PORTS["mysql"], "http": SERVICE_PORTS["web"]}
+
+def unknown_server(value, servers=SERVERS, kind="server"):
+    """Why `value` is not one of `servers`: their list, and the new name of a server renamed."""
+    now = RENAMED_SERVERS.get(value) if isinstance(value, str) else None
+    hint = f"; {value} is now called {now}" if now else ""
+    return f"unknown {kind} {value!r} ({kind}s: {', '.join(servers)}{hint})"
+
 
 def is_director(service):
     """The director, or another director a control plane runs beside it (director-backup, ...)."""

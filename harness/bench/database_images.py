@@ -14,9 +14,9 @@ BENCH_LABEL = "org.blackhole-lab.bench=db-images"
 
 
 def build_context(engine):
-    """The directory its image builds from: the mysql-primary override of the engine, or compose.yaml's."""
-    override = engine.services().get("mysql-primary", {}).get("build", {})
-    return REPO / (override.get("context") or compose_services()["mysql-primary"]["build"]["context"])
+    """The directory its image builds from: the db-primary override of the engine, or compose.yaml's."""
+    override = engine.services().get("db-primary", {}).get("build", {})
+    return REPO / (override.get("context") or compose_services()["db-primary"]["build"]["context"])
 
 
 def timed(command, **options):

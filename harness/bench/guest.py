@@ -41,7 +41,7 @@ def measure(spec):
         started = time.monotonic()
         engine.ensure_started()
         figures.update(kernel=engine.kernel_release(), start_s=round(time.monotonic() - started, 1), **engine.timings)
-        lab = engine.lab_of_shape(project=PROJECT, servers=("mysql-primary", "mysql-replica"))
+        lab = engine.lab_of_shape(project=PROJECT, servers=("db-primary", "db-replica"))
         started = time.monotonic()
         lab.up(timeout_s=600)
         figures["lab_up_s"] = round(time.monotonic() - started, 1)

@@ -35,9 +35,9 @@ def scenario_for(size, cell_namespaces):
             "namespaces": cell_namespaces,
             "load": {"probe": {"proto": "mysql", "interval_ms": 100}}, "cells": grid(size),
             "warmup_s": 1, "observe_s": 30,
-            "steps": [{"fault": "ipvs_swap", "service": "mysql", "old": "mysql-primary", "new": "mysql-replica",
+            "steps": [{"fault": "ipvs_swap", "service": "mysql", "old": "db-primary", "new": "db-replica",
                        "nodest": "drop"},
-                      {"fault": "promote_replica", "target": "mysql-replica"}]}
+                      {"fault": "promote_replica", "target": "db-replica"}]}
 
 
 def phase(row, name):

@@ -52,9 +52,9 @@ def scenario_for(size):
     return {"description": f"bench-scale: {size} cells from one failover",
             "load": {"probe": {"proto": "mysql", "interval_ms": INTERVAL_MS}}, "cells": grid(size),
             "warmup_s": 8, "observe_s": 30,
-            "steps": [{"fault": "ipvs_swap", "service": "mysql", "old": "mysql-primary", "new": "mysql-replica",
+            "steps": [{"fault": "ipvs_swap", "service": "mysql", "old": "db-primary", "new": "db-replica",
                        "nodest": "drop"},
-                      {"fault": "promote_replica", "target": "mysql-replica"}]}
+                      {"fault": "promote_replica", "target": "db-replica"}]}
 
 
 class MachineLoad:

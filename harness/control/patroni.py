@@ -60,22 +60,22 @@ class Patroni(Haproxy):
         return None
 
     def version_commands(self):
-        return (*super().version_commands(), ("patroni", "mysql-primary", ("patroni", "--version")),
+        return (*super().version_commands(), ("patroni", "db-primary", ("patroni", "--version")),
                 ("etcd", DCS, ("etcd", "--version")))
 
     def services(self, addresses, database, servers):
         found = super().services(addresses, database, servers)
-        dcs = f"{addresses['mysql-replica'][BACK].rsplit('.', 1)[0]}.{DCS_HOST}"
-        found[DCS] = {"like": "mysql-replica", "image": POSTGRES_IMAGE, "addresses": {BACK: dcs},
+        dcs = f"{addresses['db-replica'][BACK].rsplit('.', 1)[0]}.{DCS_HOST}"
+        found[DCS] = {"like": "db-replica", "image": POSTGRES_IMAGE, "addresses": {BACK: dcs},
                       "environment": {"ROLE": "dcs"}, "unset": ("depends_on", "tmpfs")}
         patroni = {"PATRONI_DCS": f"{dcs}:{DCS_PORT}", **{f"PATRONI_{k.upper()}": str(v) for k, v in self.patroni.items()}}
-        for server in ("mysql-primary", "mysql-replica"):
+        for server in ("db-primary", "db-replica"):
             found[server] = {"environment": patroni}
         return found
 
     def promotions(self, run):
         """[(t, server)] each time a server's Patroni took the leader key, from its log."""
-        return sorted((stamp(line), server) for server in ("mysql-primary", "mysql-replica")
+        return sorted((stamp(line), server) for server in ("db-primary", "db-replica")
                       for line in run.read(run.service_log(server)).splitlines() if PROMOTED in line)
 
     def promotion(self, run, t_fault):

@@ -1,7 +1,7 @@
 """What the lab needs of a database engine (docs/adding-a-database-engine.md): faults, runs and
 measurement call these, never a server's process name or SQL of their own.
 
-  image, server_process, version_command     what runs in mysql-primary and mysql-replica
+  image, server_process, version_command     what runs in db-primary and db-replica
   services()                                 Compose overrides of those two services
   replication_modes                          what the image's replication set-up offers
   promote(lab, server)                       the replica stops replicating and takes writes
@@ -37,6 +37,7 @@ class DatabaseEngine(Registered, ServerProcess):
     apply_wait_s = 10            # how long a promotion waits for the replica to apply what it received
     full_login_options: tuple[str, ...] = ()   # what sql_client needs to log in over TCP with a password the server has not cached
     port = 3306                  # where the servers listen: the lab's database port (VIP:3306) whatever the engine
+    usual_port = 3306            # where the engine listens by its own default (a page says when the lab differs)
     wire_protocol = "mysql"      # what the probe speaks to it (images/client/probe.py --proto)
     sysbench_driver = "mysql"    # sysbench's --db-driver for it
     # the library the lab's probe and writer reach it with, and the command that prints its version

@@ -21,6 +21,6 @@ class MySQL(DatabaseEngine):
                    "SET GLOBAL read_only = OFF;")
 
     def services(self):
-        # mysql-primary builds the image (compose.yaml: one service per tag), the replica runs it
-        return {"mysql-primary": {"image": IMAGE, "build": {"context": "images/mysql97"}},
-                "mysql-replica": {"image": IMAGE}}
+        # db-primary builds the image (compose.yaml: one service per tag), the replica runs it
+        return {"db-primary": {"image": IMAGE, "build": {"context": "images/mysql97"}},
+                "db-replica": {"image": IMAGE}}

@@ -11,6 +11,7 @@ DATA = "/var/lib/postgresql/data"
 
 class PostgreSQL(DatabaseEngine):
     name = "postgres"
+    usual_port = 5432
     title = "PostgreSQL"
     image = IMAGE
     server_process = "postgres"
@@ -34,9 +35,9 @@ class PostgreSQL(DatabaseEngine):
     semi_sync_status_sql = None
 
     def services(self):
-        # mysql-primary builds the image (compose.yaml: one service per tag), the replica runs it
-        return {"mysql-primary": {"image": IMAGE, "build": {"context": "images/postgres"}, "tmpfs": [DATA]},
-                "mysql-replica": {"image": IMAGE, "tmpfs": [DATA]}}
+        # db-primary builds the image (compose.yaml: one service per tag), the replica runs it
+        return {"db-primary": {"image": IMAGE, "build": {"context": "images/postgres"}, "tmpfs": [DATA]},
+                "db-replica": {"image": IMAGE, "tmpfs": [DATA]}}
 
     def sql_command(self, sql):
         return [*self.sql_client, "-F", "\t", "-c", sql]

@@ -4,7 +4,7 @@ changes the table, and when, is a control plane's business (harness/control/); c
 has the changes lbctl can make.
 
 Services are named by what they are ('mysql' is VIP:3306, 'web' is VIP:80); backends by
-their Compose service name ('mysql-primary', 'web-b', ...).
+their Compose service name ('db-primary', 'web-b', ...).
 """
 import json
 

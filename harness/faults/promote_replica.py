@@ -7,7 +7,7 @@ from .base import Fault, Param
 
 class PromoteReplica(Fault):
     name = "promote_replica"
-    params = {"target": Param("server", "mysql-replica", help="the replica to promote")}
+    params = {"target": Param("server", "db-replica", help="the replica to promote")}
 
     @classmethod
     def problem(cls, params):

@@ -11,8 +11,8 @@ TABLE = "blackhole_fault_replication"
 
 class ReplicationCut(Fault):
     name = "replication_cut"
-    params = {"replica": Param("server", "mysql-replica", help="the replica cut off from its primary"),
-              "primary": Param("server", "mysql-primary", help="the primary it replicates from")}
+    params = {"replica": Param("server", "db-replica", help="the replica cut off from its primary"),
+              "primary": Param("server", "db-primary", help="the primary it replicates from")}
 
     @classmethod
     def problem(cls, params):

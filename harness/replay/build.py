@@ -168,7 +168,7 @@ def plan(incident, full=False):
         "namespaces": "netns",
         "cells": cells,
         "warmup_s": 10,
-        "steps": [{"fault": "silent_kill", "target": "mysql-primary"}],
+        "steps": [{"fault": "silent_kill", "target": "db-primary"}],
         "observe_s": observe,
     }
     if incident.keepalived and incident.keepalived.idle_timeout_s:

@@ -3,11 +3,13 @@ marks beside the fault (also before it: a deregistration, a replication cut) and
 line on the page lists. From the summary alone."""
 from dataclasses import dataclass
 
+from ..topology import SERVICE_PORTS
+
 
 @dataclass(frozen=True)
 class Mark:
     at_s: float        # seconds after the fault took effect (negative: before it)
-    what: str          # 'aws_deregister (target mysql-primary, delay_s 10.0)', 'Patroni promoted mysql-replica'
+    what: str          # 'aws_deregister (target db-primary, delay_s 10.0)', 'Patroni promoted db-replica'
     kind: str          # 'step' (the scenario's own), 'heal', 'lb' (the director's change), 'promotion'
 
 
@@ -28,13 +30,15 @@ def of(summary):
 
 
 def fault_line(fault):
-    """'ipvs_swap (old mysql-primary, new mysql-replica, drain_s 0.0)': the fault and its parameters."""
-    params = ", ".join(f"{name} {value}" for name, value in (fault.get("params") or {}).items())
+    """'ipvs_swap (VIP:3306, old db-primary, new db-replica, drain_s 0.0)': the fault and its
+    parameters; a service by its VIP port, the name the page's reader knows whatever the engine."""
+    params = ", ".join(f"VIP:{SERVICE_PORTS[value]}" if name == "service" and value in SERVICE_PORTS else f"{name} {value}"
+                       for name, value in (fault.get("params") or {}).items())
     return f"{fault.get('name')}" + (f" ({params})" if params else "")
 
 
 def fault_and_steps(summary):
-    """'silent_kill (target mysql-primary), after aws_deregister (...) 11.3 s before it': the fault,
+    """'silent_kill (target db-primary), after aws_deregister (...) 11.3 s before it': the fault,
     and the scenario's steps that came before it."""
     earlier = [m for m in of(summary) if m.kind == "step" and m.at_s < 0]
     return fault_line(summary.get("fault") or {}) + "".join(

@@ -139,11 +139,16 @@ def drop_empty_columns(header, rows):
 
 
 def database_line(summary):
-    """'MySQL 9.7.4-2': the engine the run's database servers ran and the version they reported."""
+    """'MySQL 9.7.4-2': the engine the run's database servers ran and the version they reported,
+    and the port they listened on when it is not the engine's own ('PostgreSQL 15.14 on port 3306,
+    the lab's database port, not its usual 5432')."""
     ran = summary.get("database") or {"engine": "mariadb", "version": None}
     engine = DATABASES.get(ran["engine"])
     name = engine.title if engine else ran["engine"]
-    return f"{name} {ran['version']}" if ran.get("version") else name
+    line = f"{name} {ran['version']}" if ran.get("version") else name
+    if engine and engine.usual_port != engine.port:
+        line += f" on port {engine.port}, the lab's database port, not its usual {engine.usual_port}"
+    return line
 
 
 # For an 80-column terminal: which columns, each clipped to a width.

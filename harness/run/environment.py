@@ -86,7 +86,7 @@ def _versions(lab, scenario, control, images):
     running = set(lab.services()) | {c.service for c in scenario.cells}
     asked = [(name, service, command) for name, service, command in (
         ("sysbench", scenario.cells[0].service, ["sysbench", "--version"]),
-        (lab.database.name, "mysql-primary", list(lab.database.version_command)),
+        (lab.database.name, "db-primary", list(lab.database.version_command)),
         ("nginx", "web-a", ["nginx", "-v"]),
         ("nft", DIRECTOR, ["nft", "--version"]),
         *([("ipvsadm", DIRECTOR, ["ipvsadm", "--version"])] if lab.datapath == "ipvs" else []),

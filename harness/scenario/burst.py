@@ -77,7 +77,7 @@ def parse(raw, source, scenario_id):
 
 def _read_server(name, spec):
     if name not in SERVERS:
-        raise ScenarioError(f"burst.servers.{name}: unknown server (servers: {', '.join(SERVERS)})")
+        raise ScenarioError(f"burst.servers.{name}: {topology.unknown_server(name, SERVERS)}")
     s = Reader(spec, f"burst.servers.{name}", {"backlog", "somaxconn", "abort_on_overflow", "syncookies"})
     return Server(name, s.get("backlog", int, 128, minimum=1, maximum=65535),
                   s.get("somaxconn", int, 4096, minimum=1, maximum=65535),

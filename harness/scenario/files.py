@@ -4,6 +4,7 @@ from pathlib import Path
 
 import yaml
 
+from ..topology import RENAMED_SERVERS
 from . import burst, parser
 from .reader import NAME_RE, ScenarioError, parse_duration
 
@@ -125,7 +126,16 @@ OVERRIDES = {
 def of_run(run):
     """The scenario a run ran (a store.RunDir), as its directory recorded it."""
     scenario_id, raw = run.definition
-    return parse_definition(raw, "scenario.yaml", scenario_id)
+    try:
+        return parse_definition(raw, "scenario.yaml", scenario_id)
+    except ScenarioError as exc:
+        old = [name for name in RENAMED_SERVERS if name in str(raw)]
+        if old:
+            raise ScenarioError(f"{run.path}: recorded when the database servers were called {' and '.join(old)} "
+                                f"(now {' and '.join(RENAMED_SERVERS[n] for n in old)}); its summary.json and page "
+                                "stand as written, and re-measuring it needs a checkout from before the rename "
+                                f"({exc})") from None
+        raise
 
 
 def scenario_path(target, directory=SCENARIO_DIR):

@@ -150,7 +150,7 @@ class Probe:
 class Step:
     kind: str                # "fault" | "heal" | "wait"
     name: str = ""           # fault name (fault, heal)
-    params: tuple = ()       # (("target", "mysql-primary"), ...)
+    params: tuple = ()       # (("target", "db-primary"), ...)
     seconds: float = 0.0     # wait
     fault: type | None = dataclasses.field(default=None, compare=False, repr=False)   # the Fault class, bound at parse
 

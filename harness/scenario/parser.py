@@ -170,10 +170,10 @@ def _check_param(param: Param, value, where, cells):
     if param.kind == "node":
         nodes = topology.NODES + tuple(sorted({c.service for c in cells}))
         if value not in nodes:
-            raise ScenarioError(f"{where}: unknown node {value!r} (nodes: {', '.join(nodes)})")
+            raise ScenarioError(f"{where}: {topology.unknown_server(value, nodes, 'node')}")
         return value
     if param.kind == "server" and value not in topology.SERVERS:
-        raise ScenarioError(f"{where}: unknown server {value!r} (servers: {', '.join(topology.SERVERS)})")
+        raise ScenarioError(f"{where}: {topology.unknown_server(value)}")
     if param.choices and value not in param.choices:
         raise ScenarioError(f"{where}: must be one of {', '.join(param.choices)}, not {value!r}")
     if not isinstance(value, str):

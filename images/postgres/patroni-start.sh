@@ -1,7 +1,7 @@
 #!/bin/bash
 # The server under Patroni (PATRONI_DCS set): Patroni runs PostgreSQL, its leader key in etcd at
-# PATRONI_DCS. mysql-primary bootstraps the cluster (initdb, then the lab's accounts); the replica
-# starts once mysql-primary is the leader and is copied by Patroni (pg_basebackup, fast
+# PATRONI_DCS. db-primary bootstraps the cluster (initdb, then the lab's accounts); the replica
+# starts once db-primary is the leader and is copied by Patroni (pg_basebackup, fast
 # checkpoint). Timers: PATRONI_TTL, PATRONI_LOOP_WAIT, PATRONI_RETRY_TIMEOUT (s). REPLICATION=sync
 # is Patroni's synchronous_mode (it names the standby in synchronous_standby_names, and promotes
 # only a synchronous standby). /run/lab-ready marks "usable", as the plain servers' entrypoint does.

@@ -14,7 +14,7 @@ BASES = [scenario.load_raw(name) for name in scenario.available()]
 JUNK = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-10**40, max_value=10**40),
     st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=12),
-    st.sampled_from([".nan", ".inf", "-1s", "1e999", "mysql-primary", "web-a", "drop", "reset", "ipvs_swap", "5/1/3",
+    st.sampled_from([".nan", ".inf", "-1s", "1e999", "db-primary", "web-a", "drop", "reset", "ipvs_swap", "5/1/3",
                      "99999999999999999999", "", "2m", "250ms"]),
     st.lists(st.one_of(st.integers(), st.text(max_size=5)), max_size=3),
     st.dictionaries(st.text(max_size=6), st.integers(), max_size=3),

@@ -55,15 +55,15 @@ def test_an_unready_pod_keeps_its_flows_and_a_deleted_one_closes_them(node, tmp_
     for cell in summary["cells"]:
         ops = probe_log.parse(run.read(run.probe_log(cell["cell"])))
         kept = [o for o in ops if synced < o["t0"] and o["t1"] < removed["started_t"]]
-        assert kept and all(o["ok"] and o["server"] == "mysql-primary" for o in kept), \
-            [o for o in kept if not o["ok"] or o["server"] != "mysql-primary"][:3]
+        assert kept and all(o["ok"] and o["server"] == "db-primary" for o in kept), \
+            [o for o in kept if not o["ok"] or o["server"] != "db-primary"][:3]
         assert len({o["conn"] for o in kept}) == 1, f"{cell['cell']} reconnected while its endpoint was only not ready"
 
     # The deletion: the kubelet stopped the container (its own event), and each client's error
     # came between the DELETE and one probe interval after the container's end, whatever its
     # tcp_retries2: far inside even tcp_retries2=5's budget, so no kernel timeout ended it.
     events = json.loads(run.read(run.path / "guest" / "cluster-events.json"))["items"]
-    assert any(e["reason"] == "Killing" and e["involvedObject"]["name"] == "mysql-primary" for e in events)
+    assert any(e["reason"] == "Killing" and e["involvedObject"]["name"] == "db-primary" for e in events)
     ended = removed["seen"]["container_ended_t"]
     # the probe notices a closed connection with its next operation, as fast as it ran before
     assert summary["fault"]["name"] == "endpoint_removed"
@@ -73,13 +73,13 @@ def test_an_unready_pod_keeps_its_flows_and_a_deleted_one_closes_them(node, tmp_
         noticed_within = PROBE_INTERVAL_S + probe_overhead_s(run, cell["cell"], removed["started_t"])
         assert removed["started_t"] <= error["t1"] <= ended + noticed_within, (error, ended, noticed_within)
         assert error["t1"] - removed["started_t"] < RETRIES2[5][0], error
-        assert cell["probe"]["server_after"] == "mysql-replica", cell["probe"]
+        assert cell["probe"]["server_after"] == "db-replica", cell["probe"]
 
 
 def test_losing_the_only_node_is_refused_before_anything_is_made(node, tmp_path):
     api = node.api()
     before = lab_namespaces(api)
-    with pytest.raises(LabError, match=r"node_lost: losing mysql-primary's node would lose the cluster's only node"):
+    with pytest.raises(LabError, match=r"node_lost: losing db-primary's node would lose the cluster's only node"):
         run_on_cluster(node, tmp_path, "pod-unready-then-deleted", cells=[{"tcp_retries2": 5}], warmup_s=5,
-                       steps=[{"fault": "node_lost", "target": "mysql-primary", "replacement": "mysql-replica"}])
+                       steps=[{"fault": "node_lost", "target": "db-primary", "replacement": "db-replica"}])
     assert lab_namespaces(api) == before

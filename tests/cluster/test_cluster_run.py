@@ -76,7 +76,7 @@ def test_the_seed_blackhole_through_the_clusters_kube_proxy(node, tmp_path, scen
     assert op["t1"] - t_fault == pytest.approx(probe["detect_s"], abs=0.001)
     assert_reported_what_the_kernel_ended(
         run, cell, op, blackhole_bounds(5, PROBE_WRITE_S, cell["predicted"]["base_rto_s"]), op["t0"])
-    assert probe["error"] == "MYSQL_2013" and probe["server_after"] == "mysql-replica"
+    assert probe["error"] == "MYSQL_2013" and probe["server_after"] == "db-replica"
     # sysbench's connection too came back: a cut that lands between the server's ACK of a query
     # and its answer leaves the client nothing to retransmit, and it waits for ever instead
     assert cell["sysbench"]["recover_s"] is not None, cell["sysbench"]

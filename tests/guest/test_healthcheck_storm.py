@@ -14,7 +14,7 @@ LIMITED_S = 25
 
 
 def test_a_limit_on_a_healthy_servers_syns_makes_keepalived_flap_it_and_only_while_it_lasts(run_in_guest, guest):
-    steps = [{"fault": "syn_limit", "target": "mysql-primary", "rate_per_s": 5}, {"wait": f"{LIMITED_S}s"},
+    steps = [{"fault": "syn_limit", "target": "db-primary", "rate_per_s": 5}, {"wait": f"{LIMITED_S}s"},
              {"heal": "syn_limit"}, {"wait": "10s"}]
     summary, run = run_in_guest("healthcheck-storm", warmup_s=10, steps=steps, observe_s=60)
     t_fault = summary["fault"]["t"]
@@ -33,7 +33,7 @@ def test_a_limit_on_a_healthy_servers_syns_makes_keepalived_flap_it_and_only_whi
         assert all(t_fault <= t <= healed_t + CONNECT_TIMEOUT_S + DELAY_LOOP_S for t in failures + removals), director
         flaps += len(removals)
     assert flaps > 0, "16 checks a second against a limit of 5: keepalived never took the primary out"
-    dropped = part["limited_backends"]["mysql-primary"]["syns_dropped"]
+    dropped = part["limited_backends"]["db-primary"]["syns_dropped"]
     assert dropped > 0
     # the clients' connects share the limit: each answered after k SYN retransmissions of their kernel
     connects, _ = connect_log.parse(run.read(ConnectLatency.file(run, "log")))

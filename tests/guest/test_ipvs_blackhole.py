@@ -28,7 +28,7 @@ def test_the_seed_blackhole_through_real_ipvs(run_in_guest, guest):
     print(f"sent {op['t0'] - t_fault:+.3f} s after the fault, error {op['t1'] - op['t0']:.3f} s after the send; "
           f"the model's window {cell['predicted']['earliest_s']:.2f}-{cell['predicted']['latest_s']:.2f} s: "
           f"{'in' if probe['within_window'] else 'out'}")
-    assert probe["error"] == "MYSQL_2013" and probe["server_after"] == "mysql-replica"
+    assert probe["error"] == "MYSQL_2013" and probe["server_after"] == "db-replica"
     # The director's own table: the blackholed connection's entry outlives the swap, still
     # pointing at the removed primary, while the reconnection lands elsewhere.
     assert_blackholed_flow_kept_and_reconnection_elsewhere(run, cell["cell"])

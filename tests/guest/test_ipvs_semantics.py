@@ -46,7 +46,7 @@ def test_connection_drain_serves_old_flows_then_resets_them(run_in_guest):
     t_fault = summary["fault"]["t"]
     ops = probe_log.parse(run.read(run.probe_log(cell["cell"])))
     during = [op for op in ops if t_fault < op["t1"] < t_fault + 4.9]
-    assert during and {op["server"] for op in during if op["ok"]} == {"mysql-primary"}, "drained flow moved early"
+    assert during and {op["server"] for op in during if op["ok"]} == {"db-primary"}, "drained flow moved early"
     assert all(op["ok"] for op in during), "the drained flow failed during the drain"
     # When the director itself says the drain ended (its `lbctl sync` report in its log).
     ends = [json.loads(m) for m in re.findall(r'(\{"applying_t".*?\})', run.read(run.service_log("director")))]
@@ -100,7 +100,7 @@ def test_a_request_in_flight_when_its_backend_is_removed(guest, nodest):
     to the same in tests/lab/test_director.py."""
     env = {"LB_EXPIRE_NODEST_CONN": "1" if nodest == "reset" else "0"}   # as ipvs_swap's lab_settings()
     lab = ComposeLab(project=f"{PROJECT}-in-flight", cells=[ClientCell("r15", (("net.ipv4.tcp_retries2", 15),))],
-                     datapath="ipvs", engine=guest, servers=("mysql-primary", "mysql-replica"), env=env)
+                     datapath="ipvs", engine=guest, servers=("db-primary", "db-replica"), env=env)
     try:
         lab.up()
         assert Director(lab).state()["datapath"] == "ipvs"

@@ -44,10 +44,10 @@ def test_keepalived_takes_a_silently_dead_primary_out_and_each_client_follows(ru
         # guest's exec), and the LB noticed that much less after it
         assert BEST_S - 1 <= lb["noticed_by_s"] and lb["noticed_s"] <= WORST_S + 1 + summary["fault"]["uncertainty_s"], \
             (cell["cell"], lb, summary["fault"]["uncertainty_s"])
-        assert probe["server_after"] == "mysql-replica", cell
+        assert probe["server_after"] == "db-replica", cell
     # promoted by keepalived's notify_down hook: the replica acknowledged the writer's writes
     data = summary["signals"]["data"]
-    assert data["new_primary"] == "mysql-replica" and data["old_primary"] == "mysql-primary", data
+    assert data["new_primary"] == "db-replica" and data["old_primary"] == "db-primary", data
     # deleted with expire_nodest_conn=0, or kept at weight 0: the blackhole, the kernel's budget from the death
     for name in ("r5", "r5-inhibit"):
         cell = by_name[name]

@@ -35,9 +35,9 @@ OBSERVE_S = 240
 def test_kube_proxy_ipvs_keeps_the_lost_backend_at_weight_0_while_its_clients_blackhole(run_in_guest):
     summary, run = run_in_guest("kube-proxy-ipvs-failover", warmup_s=3, observe_s=OBSERVE_S,
                                 cells=[{"tcp_retries2": 5}, {"tcp_retries2": 5, "tcp_user_timeout_ms": 3000}],
-                                steps=[{"fault": "node_lost", "target": "mysql-primary", "replacement": "mysql-replica",
+                                steps=[{"fault": "node_lost", "target": "db-primary", "replacement": "db-replica",
                                         "grace_s": GRACE_S}, {"wait": f"{PROMOTION_AFTER_S}s"},
-                                       {"fault": "promote_replica", "target": "mysql-replica"}])
+                                       {"fault": "promote_replica", "target": "db-replica"}])
     check_changes(run.path)
     [end] = [e for e in run.events() if e.get("event") == "observe_end"]
     assert end["control_caught_up"], "the run stopped watching before kube-proxy had synced the write"

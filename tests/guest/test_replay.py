@@ -43,7 +43,7 @@ def test_a_short_incident_is_replayed_with_its_cures_ranked(guest, tmp_path):
     assert reset["lb"]["noticed_s"] <= reset["probe"]["detect_s"] <= 2 * reset["lb"]["noticed_by_s"] * (1 + WHEEL_SLACK) + lead
     # the pair is back once its director took the dead server out: through the replica, not before
     pair = by_name["pair"]
-    assert pair["lb"]["noticed_s"] <= pair["probe"]["recover_s"] and pair["probe"]["server_after"] == "mysql-replica"
+    assert pair["lb"]["noticed_s"] <= pair["probe"]["recover_s"] and pair["probe"]["server_after"] == "db-replica"
     # the ranking, from the run's own figures, in the model's order bar the machine's noise; keepalive, which
     # the model says saves nothing on a busy connection, was ranked and not run
     assert "keepalive-5-1-3" not in by_name and any(line.startswith("not run: SO_KEEPALIVE") for line in replay.lines())

@@ -30,12 +30,12 @@ def qdisc_changes(run):
 
 
 def test_stalls_show_in_the_tail_a_slow_link_in_every_answer_and_nothing_is_lost(run_in_guest):
-    steps = [{"fault": "rx_stall", "target": "mysql-primary", "stall": STALL_S, "every": EVERY_S}, {"wait": "17s"},
+    steps = [{"fault": "rx_stall", "target": "db-primary", "stall": STALL_S, "every": EVERY_S}, {"wait": "17s"},
              {"heal": "rx_stall"}, {"wait": "3s"},
-             {"fault": "slow_link", "node": "mysql-primary", "delay": DELAY_S}, {"wait": "6s"},
+             {"fault": "slow_link", "node": "db-primary", "delay": DELAY_S}, {"wait": "6s"},
              {"heal": "slow_link"}, {"wait": "3s"}]
     summary, run = run_in_guest("rx-stall", warmup_s=10, steps=steps, observe_s=60)
-    periods = stall_log.stalls(run.read(run.service_log("mysql-primary")))
+    periods = stall_log.stalls(run.read(run.service_log("db-primary")))
     assert len(periods) >= 3 and all(end - start >= STALL_S for start, end in periods), periods
     connects, _ = connect_log.parse(run.read(ConnectLatency.file(run, "log")))
     assert connects and all(c.ok for c in connects), [c for c in connects if not c.ok][:3]

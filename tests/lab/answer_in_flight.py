@@ -68,7 +68,7 @@ def check(lab, director, client="client", nodest="drop", server_sleep_s=2.0, att
             f"the removed backend's answer or a reset reached the client: {operations}"
         assert in_flight["t1"] - in_flight["t0"] >= read_timeout_s - 0.1, in_flight
         return
-    assert in_flight["ok"] and in_flight["server"] == "mysql-primary", \
+    assert in_flight["ok"] and in_flight["server"] == "db-primary", \
         f"the answer in flight at the swap was lost: {in_flight}"
     [_, after] = operations
     assert not after["ok"] and READ_TIMED_OUT in after["error"], after
@@ -85,7 +85,7 @@ def _attempt(lab, director, client, nodest, server_sleep_s):
         process.stdin.write("go\n")
         process.stdin.flush()
         records_until(process, "sent")
-        _, applied = director.swap("mysql", old="mysql-primary", new="mysql-replica", nodest=nodest)
+        _, applied = director.swap("mysql", old="db-primary", new="db-replica", nodest=nodest)
         out, _ = process.communicate(timeout=server_sleep_s + read_timeout_s + 60)
     finally:
         if process.poll() is None:

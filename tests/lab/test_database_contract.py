@@ -12,7 +12,7 @@ from harness.databases import DATABASES
 from harness.errors import LabError
 from harness.lab import ClientCell, ComposeLab
 
-PRIMARY, REPLICA = "mysql-primary", "mysql-replica"
+PRIMARY, REPLICA = "db-primary", "db-replica"
 
 
 def sql(lab, server, query, timeout=30):

@@ -13,7 +13,7 @@ from tests.lab.held_connection import HeldConnection
 def test_mysql_through_the_vip_lands_on_the_primary(lab):
     vip = lab.address("director", "front")
     out = lab.exec("client", ["mariadb", "-h", vip, "-usbtest", "-psbtest", "-N", "-e", "SELECT @@hostname"])
-    assert out.stdout.strip() == "mysql-primary"
+    assert out.stdout.strip() == "db-primary"
 
 
 def one_http_request(lab, client="client"):
@@ -29,10 +29,10 @@ def test_http_through_the_vip_lands_on_web_a(lab):
 def test_after_a_swap_new_connections_land_on_the_new_backend(lab, director):
     director.swap("web", old="web-a", new="web-b")
     assert one_http_request(lab)["server"] == "web-b"
-    director.swap("mysql", old="mysql-primary", new="mysql-replica")
+    director.swap("mysql", old="db-primary", new="db-replica")
     vip = lab.address("director", "front")
     out = lab.exec("client", ["mariadb", "-h", vip, "-usbtest", "-psbtest", "-N", "-e", "SELECT @@hostname"])
-    assert out.stdout.strip() == "mysql-replica"
+    assert out.stdout.strip() == "db-replica"
 
 
 @pytest.fixture

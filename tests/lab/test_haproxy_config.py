@@ -28,7 +28,7 @@ def haproxy_check(text):
 
 def configs(settings):
     services = control_plane("haproxy", settings).services(
-        planned_addresses(), database(), ("mysql-primary", "mysql-replica", "web-a", "web-b"))
+        planned_addresses(), database(), ("db-primary", "db-replica", "web-a", "web-b"))
     for name, service in services.items():
         yield name, service["environment"]["HAPROXY_CFG"].replace("${LAB_BACK_PREFIX:-10.213.2}", "10.213.2")
 

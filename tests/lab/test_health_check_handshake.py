@@ -28,11 +28,11 @@ def bare_connects(address, count):
 
 def test_a_bare_tcp_check_gets_the_checkers_address_blocked_and_a_handshake_check_does_not():
     lab = ComposeLab(project=f"blackhole-test-checks-{os.getpid()}", cells=[ClientCell("default")],
-                     servers=("mysql-primary",))
+                     servers=("db-primary",))
     try:
         lab.up()
-        address = lab.address("mysql-primary", "back")
-        limit = int(lab.exec("mysql-primary", ["bash", "-c", SECOND_SERVER]).stdout.split()[-1])
+        address = lab.address("db-primary", "back")
+        limit = int(lab.exec("db-primary", ["bash", "-c", SECOND_SERVER]).stdout.split()[-1])
         assert limit == 100
 
         def login():

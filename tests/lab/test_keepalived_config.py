@@ -25,7 +25,7 @@ SETTINGS = {
 
 def configs(settings):
     services = control_plane("keepalived", settings).services(
-        planned_addresses(), database(), ("mysql-primary", "mysql-replica", "web-a", "web-b"))
+        planned_addresses(), database(), ("db-primary", "db-replica", "web-a", "web-b"))
     for name, service in services.items():
         yield name, service["environment"]["KEEPALIVED_CONF"]
 

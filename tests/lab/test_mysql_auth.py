@@ -42,7 +42,7 @@ def first_operation(lab, vip, program, settings):
 @pytest.fixture(scope="module")
 def mysql_lab():
     lab = ComposeLab(project=f"blackhole-test-auth-{os.getpid()}", cells=[ClientCell("default")],
-                     servers=("mysql-primary",), database=DATABASES["mysql"]())
+                     servers=("db-primary",), database=DATABASES["mysql"]())
     try:
         lab.up()
         yield lab
@@ -52,9 +52,9 @@ def mysql_lab():
 
 @pytest.mark.parametrize("command, error", CASES, ids=[" ".join(c) for c, _ in CASES])
 def test_a_cold_caching_sha2_login_without_tls(mysql_lab, command, error):
-    mysql_lab.exec("mysql-primary", ["mysql", "-e", "FLUSH PRIVILEGES"])
+    mysql_lab.exec("db-primary", ["mysql", "-e", "FLUSH PRIVILEGES"])
     operation = first_operation(mysql_lab, mysql_lab.address("director", "front"), command[0], command[1:])
     if error is None:
-        assert operation["ok"] and operation["server"] == "mysql-primary", operation
+        assert operation["ok"] and operation["server"] == "db-primary", operation
     else:
         assert not operation["ok"] and error in operation["detail"], operation

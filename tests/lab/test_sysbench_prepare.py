@@ -17,7 +17,7 @@ def test_prepare_is_asked_again_while_the_vip_refuses_then_makes_its_tables(lab,
     prepare = sysbench.prepare_command(spec, vip)
     cleanup = [*prepare[:-1], "cleanup"]
     lab.exec("client", cleanup, check=False)
-    director.swap("mysql", old="mysql-primary", new="web-a")
+    director.swap("mysql", old="db-primary", new="web-a")
     told, refused, swapped_back = [], threading.Event(), threading.Event()
 
     def say(line):
@@ -26,7 +26,7 @@ def test_prepare_is_asked_again_while_the_vip_refuses_then_makes_its_tables(lab,
 
     def swap_back_once_refused():
         if refused.wait(SWAP_BACK_LIMIT_S):
-            director.swap("mysql", old="web-a", new="mysql-primary")
+            director.swap("mysql", old="web-a", new="db-primary")
             swapped_back.set()
     swapper = threading.Thread(target=swap_back_once_refused)
     swapper.start()

@@ -26,21 +26,21 @@ def sql(lab, service, query):
 
 
 def test_replication_threads_run_and_rows_reach_the_replica(lab):
-    status = lab.exec("mysql-replica", ["mariadb", "-e", "SHOW SLAVE STATUS\\G"]).stdout
+    status = lab.exec("db-replica", ["mariadb", "-e", "SHOW SLAVE STATUS\\G"]).stdout
     assert "Slave_IO_Running: Yes" in status and "Slave_SQL_Running: Yes" in status
     marker = f"row-{time.time_ns()}"
-    sql(lab, "mysql-primary", "CREATE TABLE IF NOT EXISTS sbtest.lab_check (v VARCHAR(64)); "
+    sql(lab, "db-primary", "CREATE TABLE IF NOT EXISTS sbtest.lab_check (v VARCHAR(64)); "
                               f"INSERT INTO sbtest.lab_check VALUES ('{marker}')")
     deadline = time.time() + 15
     while time.time() < deadline:
-        if sql(lab, "mysql-replica", f"SELECT COUNT(*) FROM sbtest.lab_check WHERE v='{marker}'") == "1":
+        if sql(lab, "db-replica", f"SELECT COUNT(*) FROM sbtest.lab_check WHERE v='{marker}'") == "1":
             return
         time.sleep(0.2)
     pytest.fail("the row written on the primary did not reach the replica in 15 s")
 
 
 def test_servers_listen_and_run_their_daemons(node):
-    primary, web = node("mysql-primary"), node("web-a")
+    primary, web = node("db-primary"), node("web-a")
     assert primary.process.filter(comm="mariadbd")
     assert primary.socket("tcp://0.0.0.0:3306").is_listening
     assert web.socket("tcp://0.0.0.0:80").is_listening
@@ -68,7 +68,7 @@ def test_no_container_reaches_a_service_of_the_host(lab):
     assert ports, "nothing listens on this host: the test would prove nothing"
     front_gateway = lab.address("director", "front").rsplit(".", 1)[0] + ".1"
     back_gateway = lab.address("director", "back").rsplit(".", 1)[0] + ".1"
-    for service, gateway in (("client", front_gateway), ("mysql-primary", back_gateway)):
+    for service, gateway in (("client", front_gateway), ("db-primary", back_gateway)):
         script = "; ".join(f"timeout 2 bash -c 'exec 3<>/dev/tcp/{gateway}/{port}' 2>/dev/null && echo OPEN {port}"
                            for port in ports[:20])
         out = lab.exec(service, ["bash", "-c", script + "; true"]).stdout
@@ -81,4 +81,4 @@ def test_only_the_director_holds_net_admin_unless_a_run_asks(lab):
         status = lab.exec(service, ["cat", "/proc/1/status"]).stdout
         return bool(int(next(l.split()[1] for l in status.splitlines() if l.startswith("CapEff:")), 16) & (1 << 12))
     assert has_net_admin("director")
-    assert not any(has_net_admin(s) for s in ("client", "client-r5", "mysql-primary", "web-a"))
+    assert not any(has_net_admin(s) for s in ("client", "client-r5", "db-primary", "web-a"))

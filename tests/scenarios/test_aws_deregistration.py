@@ -53,7 +53,7 @@ def test_without_termination_the_drained_connections_die_with_the_instance(kept_
     by_name = cells(summary)
     for name in by_name:
         # drained to the deregistered target, which went on answering them until it was terminated
-        assert answered_by(run, name, deregistered["done_t"], killed["started_t"]) == {"mysql-primary"}, name
+        assert answered_by(run, name, deregistered["done_t"], killed["started_t"]) == {"db-primary"}, name
     lead = 0.1 + killed["uncertainty_s"]
     r5, ut = by_name["r5"]["probe"], by_name["r5-ut3000"]["probe"]
     rto = by_name["r5"]["predicted"]["base_rto_s"]           # the ladder from the base RTO ss saw
@@ -63,7 +63,7 @@ def test_without_termination_the_drained_connections_die_with_the_instance(kept_
     r15 = by_name["r15"]["probe"]
     assert RETRIES2[15][1] > SHORT["observe_s"] and r15["detect_s"] is None, r15       # still on the dead target
     assert_blackholed_flow_kept_and_reconnection_elsewhere(run, "r5")
-    assert r5["server_after"] == ut["server_after"] == "mysql-replica"
+    assert r5["server_after"] == ut["server_after"] == "db-replica"
 
 
 @pytest.mark.parametrize("cell", ["r5", "r5-ut3000", "r15"])
@@ -75,6 +75,6 @@ def test_with_termination_every_connection_is_reset_at_the_delays_end(terminated
     failed = first_failure(run, cells(summary)[cell], first_fault(run.events())["t"])
     assert "Connection reset by peer" in failed["detail"], failed         # the client's kernel: ECONNRESET
     assert_within(probe["detect_s"], (DELAY_S, DELAY_S + deregistered["uncertainty_s"] + RESET_ARRIVES_S), cell)
-    assert answered_by(run, cell, deregistered["done_t"], deregistered["t"] + DELAY_S) == {"mysql-primary"}
-    assert probe["server_after"] == "mysql-replica"
+    assert answered_by(run, cell, deregistered["done_t"], deregistered["t"] + DELAY_S) == {"db-primary"}
+    assert probe["server_after"] == "db-replica"
     assert killed["started_t"] > deregistered["t"] + DELAY_S          # terminated after the drain ended

@@ -77,7 +77,7 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
     for cell in by_name.values():
         assert_within_model(cell)
         assert cell["probe"]["error"] == facts["error"]
-        assert cell["probe"]["server_after"] == "mysql-replica"
+        assert cell["probe"]["server_after"] == "db-replica"
         sysbench = cell["sysbench"]
         if database == "postgres":
             # Debian's sysbench 1.0.20: its pgsql driver has no ignore-errors and dies at the lost connection
@@ -102,7 +102,7 @@ def assert_every_write_accounted_for(summary, path, error):
     acknowledged write is there exactly once (the old primary, alive, had shipped them all)."""
     data = summary["signals"]["data"]
     attempts, _ = ledger.parse_writes((path / "load" / "writer.jsonl").read_text())
-    held = ledger.parse_ledger((path / "db" / "mysql-replica-ledger.tsv").read_text())
+    held = ledger.parse_ledger((path / "db" / "db-replica-ledger.tsv").read_text())
     acked = {r["seq"] for r in attempts if r["outcome"] == "ack"}
     assert held is not None and set(held) == acked and set(held.values()) == {1}, "rows != acknowledged writes"
     [hung] = [r for r in attempts if r["outcome"] == "in_doubt"]
@@ -121,7 +121,7 @@ def test_silent_kill_hangs_like_a_swap(run_scenario):
     [cell] = summary["cells"]
     assert_within_kernel_budget(cell, 5)
     assert_within_model(cell)
-    assert cell["probe"]["server_after"] == "mysql-replica"
+    assert cell["probe"]["server_after"] == "db-replica"
     # The machine's CPU, sampled in the client container, is this machine's own /proc/stat: its
     # counters lie between what this test read before the run and after it.
     samples = machine_cpu.parse_samples((path / "machine" / "cpu.txt").read_text())

@@ -84,7 +84,7 @@ def hung_reconnects(summary, run):
 
 
 def assert_back_on_the_replica(cell, hung):
-    assert cell["probe"]["server_after"] == "mysql-replica" or cell["cell"] in hung, (
+    assert cell["probe"]["server_after"] == "db-replica" or cell["cell"] in hung, (
         f"{cell['cell']} did not get back to work")
 
 
@@ -171,7 +171,7 @@ def test_accounts_of_their_own_change_nothing_on_mariadb(zoo_run, hung):
     own = [cell for cell in summary["cells"] if cell["knobs"].get("account")]
     assert {cell["knobs"]["account"] for cell in own} == {"cold", "primed"}
     for cell in own:
-        assert cell["probe"]["never_worked"] is None and cell["probe"]["server_before"] == "mysql-primary", cell
+        assert cell["probe"]["never_worked"] is None and cell["probe"]["server_before"] == "db-primary", cell
         assert_waited_for_the_kernel(summary, run, cell, kernel_bounds(summary, cell))
         assert_back_on_the_replica(cell, hung)
 
@@ -187,7 +187,7 @@ def test_a_pool_checks_its_idle_connections_before_handing_them_out(zoo_run, hun
         return
     checks_s = (POOL_SIZE - 1) * HIKARI_VALIDATION_TIMEOUT_S
     assert checks_s - 0.1 <= cell["client"]["reconnect_s"] <= checks_s + 2.0, cell["client"]
-    assert cell["probe"]["server_after"] == "mysql-replica"
+    assert cell["probe"]["server_after"] == "db-replica"
 
 
 def test_a_pool_that_skips_the_check_hands_out_each_dead_idle_connection(zoo_run, hung):

@@ -39,7 +39,7 @@ def test_each_postgresql_client_waits_for_the_kernel_or_its_own_timeout(run_scen
         assert own["probe"]["error"] in OWN_TIMEOUT_ERRORS, own["probe"]
         ut = by_name[f"{prefix}-ut5000"]
         for cell in (defaults, own, ut):
-            assert cell["probe"]["server_after"] == "mysql-replica", cell["cell"]
+            assert cell["probe"]["server_after"] == "db-replica", cell["cell"]
         if prefix == "pgx":                # Go's runtime makes its own system calls: the option never reaches it
             assert "libsockopts:" not in run.read(run.probe_log(ut["cell"]))
             assert_waited_for_the_kernel(summary, run, ut, kernel_bounds(summary, ut))

@@ -20,7 +20,7 @@ def test_nodest_reset_recovers_within_a_second_and_a_half(run_scenario):
     # counted from the earliest the swap may have landed: on a busy machine it lands up to
     # uncertainty_s later, and the reset comes at the client's next packet after that
     assert cell["probe"]["recover_s"] <= 1.5 + summary["fault"]["uncertainty_s"]
-    assert cell["probe"]["server_after"] == "mysql-replica"
+    assert cell["probe"]["server_after"] == "db-replica"
 
 
 def test_connection_drain_resets_only_after_the_drain(run_scenario):
@@ -30,7 +30,7 @@ def test_connection_drain_resets_only_after_the_drain(run_scenario):
     assert probe["detect_s"] >= 5.0 - 0.05, "reset before the 5 s drain ended"
     # The client's first packet after 5 s (the probe sends every 0.1 s) is reset.
     assert probe["recover_s"] <= 5.0 + 0.1 + 0.5 + summary["fault"]["uncertainty_s"]
-    assert probe["server_after"] == "mysql-replica"
+    assert probe["server_after"] == "db-replica"
 
 
 def test_app_hang_is_seen_only_by_a_read_timeout(run_scenario):

@@ -25,7 +25,7 @@ def test_maintenance_takes_no_session_from_a_live_primary(run_scenario):
     for name, cell in by_name.items():
         # every operation after the command still answered, by the old primary, on the same connection
         after = [op for op in probe_ops(run, name) if op["t0"] > fault["t"]]
-        assert after and all(op["ok"] and op["server"] == "mysql-primary" for op in after), name
+        assert after and all(op["ok"] and op["server"] == "db-primary" for op in after), name
         assert len({op["conn"] for op in after}) == 1 and cell["probe"]["detect_s"] is None, name
     # HAProxy took the server to maintenance, and ended no session before the run did
     [down] = haproxy_log.state_changes(run.read(run.service_log("director")))
@@ -52,5 +52,5 @@ def test_shut_sessions_move_to_the_replica_and_only_shutdown_backup_sessions_bri
     assert len(back) == 1 and back[0].server == "standby"
     assert 0 <= closed_on_wire(run, "director-backback", back[0]) - ready_t <= DELIVERY_S + 2
     last = {name: probe_ops(run, name)[-1]["server"] for name in by_name}
-    assert last == {"r15": "mysql-replica", "r15-backback": "mysql-primary"}, last
+    assert last == {"r15": "db-replica", "r15-backback": "db-primary"}, last
     assert not [s for s in sessions(run, "director") if s.termination == "U-"]

@@ -42,8 +42,8 @@ def test_kube_proxy_nftables_reprograms_the_director_from_the_endpoint_write_and
     before = host_state()
     summary, path = run_scenario("kube-proxy-nftables-failover", warmup_s=3, observe_s=30,
                                  cells=[{"tcp_retries2": 5}, {"tcp_retries2": 5, "tcp_user_timeout_ms": 3000}],
-                                 steps=[{"fault": "node_lost", "target": "mysql-primary",
-                                         "replacement": "mysql-replica", "grace_s": GRACE_S}])
+                                 steps=[{"fault": "node_lost", "target": "db-primary",
+                                         "replacement": "db-replica", "grace_s": GRACE_S}])
     assert host_state() == before, "kube-proxy changed the host's conntrack settings, nft tables or links"
     check_changes(path)             # the kube-proxy control plane's contract (tests/control_plane_contract.py)
     run = RunDir(path)
@@ -53,7 +53,7 @@ def test_kube_proxy_nftables_reprograms_the_director_from_the_endpoint_write_and
     # No drain in nftables mode: each client waits for its own kernel (docs/facts/kernel.md), not for kube-proxy.
     by_name = assert_clients_waited_for_their_kernel(summary, run)
     for cell in by_name.values():
-        assert cell["probe"]["error"] == "MYSQL_2013" and cell["probe"]["server_after"] == "mysql-replica"
+        assert cell["probe"]["error"] == "MYSQL_2013" and cell["probe"]["server_after"] == "db-replica"
 
     # The endpoint controller's write came after the node's grace period (the container's clock,
     # which every container shares), and kube-proxy's sync followed it.
@@ -76,12 +76,12 @@ def test_an_unready_pod_keeps_its_flows_and_a_deleted_one_closes_them(run_scenar
     default tcp_retries2=15: the flow kept its DNAT while kube-proxy had already taken the primary
     out of the service's chain, and the deleted pod's shutdown ended it long before the 924.6 s a
     blackhole would have taken (docs/facts/kernel.md)."""
-    to_replica = {"target": "mysql-primary", "replacement": "mysql-replica"}
+    to_replica = {"target": "db-primary", "replacement": "db-replica"}
     summary, path = run_scenario("kube-proxy-nftables-failover", warmup_s=3, observe_s=20,
                                  cells=[{"tcp_retries2": 15}],
                                  steps=[{"fault": "endpoint_not_ready", **to_replica}, {"wait": "4s"},
                                         {"fault": "endpoint_removed", **to_replica, "grace_s": 1},
-                                        {"fault": "promote_replica", "target": "mysql-replica"}])
+                                        {"fault": "promote_replica", "target": "db-replica"}])
     run = RunDir(path)
     primary, replica = primary_and_replica(run)
     not_ready, removed = [e for e in run.events() if e["event"] == "fault"][:2]
@@ -97,8 +97,8 @@ def test_an_unready_pod_keeps_its_flows_and_a_deleted_one_closes_them(run_scenar
     [cell] = summary["cells"]
     ops = [e for e in run.events() if e.get("source") == f"{cell['cell']}/probe" and e["event"] == "operation"]
     kept = [o for o in ops if change.t + change.uncertainty_s < o["t0"] and o["t1"] < removed["started_t"]]
-    assert kept and all(o["ok"] and o["server"] == "mysql-primary" for o in kept), \
-        [o for o in kept if not o["ok"] or o["server"] != "mysql-primary"][:3]
+    assert kept and all(o["ok"] and o["server"] == "db-primary" for o in kept), \
+        [o for o in kept if not o["ok"] or o["server"] != "db-primary"][:3]
     assert len({o["conn"] for o in kept}) == 1, "the probe reconnected while its endpoint was only not ready"
 
     # The pod's deletion: counted from it (the first fault existing flows notice), the error came
@@ -106,7 +106,7 @@ def test_an_unready_pod_keeps_its_flows_and_a_deleted_one_closes_them(run_scenar
     assert summary["fault"]["name"] == "endpoint_removed"
     probe = cell["probe"]
     assert probe["detect_s"] is not None and probe["detect_s"] < 20, probe
-    assert probe["server_after"] == "mysql-replica", probe
+    assert probe["server_after"] == "db-replica", probe
 
 
 def test_a_kubernetes_fault_on_a_lab_without_an_api_server_is_refused_before_the_lab_starts(tmp_path):

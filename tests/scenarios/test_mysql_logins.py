@@ -37,8 +37,8 @@ def test_a_cold_account_is_refused_from_the_start_unless_the_driver_may_ask_for_
         refused, fixed = by_name[f"{client}-cold-account"], by_name[f"{client}-cold-account-key"]
         assert refusal in (refused["probe"]["never_worked"] or ""), refused["probe"]
         assert refused["probe"]["server_before"] is None and not refused["survived"]
-        assert fixed["probe"]["never_worked"] is None and fixed["probe"]["server_before"] == "mysql-primary"
-        assert fixed["probe"]["server_after"] == "mysql-replica", fixed["probe"]
+        assert fixed["probe"]["never_worked"] is None and fixed["probe"]["server_before"] == "db-primary"
+        assert fixed["probe"]["server_after"] == "db-replica", fixed["probe"]
 
 
 def test_an_account_in_use_is_refused_by_the_promoted_replica_that_never_saw_it_log_in(logins_run):
@@ -48,12 +48,12 @@ def test_an_account_in_use_is_refused_by_the_promoted_replica_that_never_saw_it_
     by_name, t_fault = cells(summary), summary["fault"]["t"]
     primed, fixed = by_name["jdbc-primed-account"], by_name["jdbc-primed-account-key"]
     for cell in (primed, fixed):
-        assert cell["probe"]["server_before"] == "mysql-primary", cell["probe"]
+        assert cell["probe"]["server_before"] == "db-primary", cell["probe"]
         op = first_failure(run, cell, t_fault)
         lead_s = 0.1 + summary["fault"]["uncertainty_s"]      # a probe interval and the fault step's
         assert_reported_what_the_kernel_ended(run, cell, op, blackhole_bounds(5, lead_s, cell["predicted"]["base_rto_s"]),
                                               t_fault)
-    assert fixed["probe"]["server_after"] == "mysql-replica"
+    assert fixed["probe"]["server_after"] == "db-replica"
     assert primed["probe"]["recover_s"] is None
     later = failures_after(run, primed, t_fault)[1:]
     assert later and all(REFUSED["jdbc"] in op.get("detail", "") for op in later), later[:3]

@@ -50,7 +50,7 @@ def test_a_grid_in_network_namespaces_of_one_container(run_scenario):
         assert_waited(by_name[f"r{retries2}-ut3000"], user_timeout_bounds(3.0, SEND_STAMP_S))
         # the probe's own 2 s read timeout, which may fire 50 ms late on a busy machine
         assert_waited(by_name[f"r{retries2}-rt2"], (2.0, 2.0 + SEND_STAMP_S + APP_TIMER_LATE_S))
-        assert plain["probe"]["server_after"] == "mysql-replica"
+        assert plain["probe"]["server_after"] == "db-replica"
 
     # The namespaces lived in the container: nothing of them is on the host now.
     assert host_macvlans() == macvlans_before

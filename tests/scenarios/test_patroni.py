@@ -29,7 +29,7 @@ def test_patroni_promotes_by_itself_and_haproxy_follows(run_scenario):
     fault = first_fault(run.events())
 
     # Patroni's own log: the replica took the leader key once, inside the key's lifetime after the death
-    [promoted] = [stamp(line) for line in run.read(run.service_log("mysql-replica")).splitlines()
+    [promoted] = [stamp(line) for line in run.read(run.service_log("db-replica")).splitlines()
                   if "promoted self to leader" in line]
     assert TTL_S - LOOP_WAIT_S <= promoted - fault["t"] <= TTL_S + PROMOTING_S, promoted - fault["t"]
     # HAProxy marked the promoted server up (its /primary answered 200) after the promotion, within rise checks
@@ -45,11 +45,11 @@ def test_patroni_promotes_by_itself_and_haproxy_follows(run_scenario):
     assert sent_to(run, "director-shutdown", cell)[0] == "F."
     assert cell["probe"]["error"] == "PG_SERVER_CLOSED"
     assert -0.01 <= fault["t"] + cell["probe"]["detect_s"] - closed_t <= DELIVERY_S
-    assert cell["probe"]["server_after"] == "mysql-replica"
+    assert cell["probe"]["server_after"] == "db-replica"
     assert fault["t"] + cell["probe"]["recover_s"] >= promoted, "back on a server before Patroni promoted it"
     # at HAProxy's defaults the session to the dead server stays open, whatever the client's kernel says
     for name in ("r15", "r5-ut3000"):
         assert by_name[name]["probe"]["detect_s"] is None and by_name[name]["probe"]["error"] is None, name
     # the page says what Patroni did, beside its model
     promotion = summary["signals"]["lb"]["promotion"]
-    assert promotion["server"] == "mysql-replica" and abs(promotion["promoted_s"] - (promoted - fault["t"])) < 0.01
+    assert promotion["server"] == "db-replica" and abs(promotion["promoted_s"] - (promoted - fault["t"])) < 0.01

@@ -26,16 +26,16 @@ def test_patronis_promotion_loses_acknowledged_writes_only_without_synchronous_m
     lab = ComposeLab(project=run.lab_project(), database=DATABASES["postgres"]())
     try:
         summary = run.summary()
-        new = seqs_held(lab, "mysql-replica")
+        new = seqs_held(lab, "db-replica")
     finally:
         lab.down()
     assert labelled_leftovers(project=run.lab_project())["containers"] == []
     data, promotion = summary["signals"]["data"], summary["signals"]["lb"]["promotion"]
-    assert promotion["by"] == "Patroni" and promotion["server"] == "mysql-replica", promotion
-    assert data["new_primary"] == "mysql-replica" and data["replication"] == mode, data
+    assert promotion["by"] == "Patroni" and promotion["server"] == "db-replica", promotion
+    assert data["new_primary"] == "db-replica" and data["replication"] == mode, data
     attempts, lost = lost_by_the_servers_rows(run, data, new, f"patroni {mode} (promoted {promotion['promoted_s']} s "
                                                               "after the death)")
-    assert any(r["outcome"] == "ack" and r.get("server") == "mysql-replica" for r in attempts), \
+    assert any(r["outcome"] == "ack" and r.get("server") == "db-replica" for r in attempts), \
         "no write acknowledged by the promoted replica"
     if mode == "async":
         faults = {e["name"]: e for e in run.events() if e.get("event") == "fault"}

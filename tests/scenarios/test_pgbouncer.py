@@ -68,7 +68,7 @@ def test_pgbouncers_own_limits_end_the_wait(pool_run):
 def test_every_client_is_back_on_the_promoted_replica_and_the_page_says_what_closed_it(pool_run):
     summary, run, by_name = pool_run
     for cell in summary["cells"]:
-        assert cell["probe"]["server_after"] == "mysql-replica", cell["cell"]
+        assert cell["probe"]["server_after"] == "db-replica", cell["cell"]
         if cell["cell"] != "libpq-direct":
             assert cell["pool"]["version"].startswith("PgBouncer 1."), cell["pool"]
             # env.json asked pgbouncer itself; the pool's own log said the same version

@@ -76,7 +76,7 @@ def test_a_lagging_replica_promoted_loses_acknowledged_writes_only_without_semi_
     run, lab = run_keeping_the_lab(tmp_path, mode, database)
     try:
         data = run.summary()["signals"]["data"]
-        new, old = seqs_held(lab, "mysql-replica"), seqs_held(lab, "mysql-primary")
+        new, old = seqs_held(lab, "db-replica"), seqs_held(lab, "db-primary")
     finally:
         lab.down()
     assert labelled_leftovers(project=run.lab_project())["containers"] == []
@@ -95,7 +95,7 @@ def test_a_lagging_replica_promoted_loses_acknowledged_writes_only_without_semi_
         assert lost == [] and data["replication"] == "sync", data
         assert data["attempts"]["in_doubt"] >= 1, "the write the cut held found no answer"
         # and the promoted replica takes writes: it does not wait for a standby of its own
-        assert any(r["outcome"] == "ack" and r.get("server") == "mysql-replica" for r in attempts), \
+        assert any(r["outcome"] == "ack" and r.get("server") == "db-replica" for r in attempts), \
             "no write acknowledged by the promoted replica"
     else:
         # every lost write is one the primary, by its own count, committed without the replica's

@@ -10,7 +10,7 @@ from harness.scenario import ScenarioError, load
 
 
 def deregister(**params):
-    return {"steps": [{"fault": "aws_deregister", "target": "mysql-primary", **params}]}
+    return {"steps": [{"fault": "aws_deregister", "target": "db-primary", **params}]}
 
 
 def test_aws_defaults_and_ranges():
@@ -25,10 +25,10 @@ def test_aws_defaults_and_ranges():
 
 
 def test_terminated_flows_are_reset_after_the_delay_kept_ones_notice_nothing_of_it():
-    terminated = AwsDeregister(None, target="mysql-primary", delay_s=20.0, connection_termination=True).effect()
+    terminated = AwsDeregister(None, target="db-primary", delay_s=20.0, connection_termination=True).effect()
     assert terminated.kind == RESET and terminated.after_s == 20.0
-    assert AwsDeregister(None, target="mysql-primary", delay_s=20.0, connection_termination=False).effect().kind == NONE
-    assert AwsDeregister(None, target="mysql-replica", delay_s=0.0, connection_termination=False).unchecked() == {"mysql-replica"}
+    assert AwsDeregister(None, target="db-primary", delay_s=20.0, connection_termination=False).effect().kind == NONE
+    assert AwsDeregister(None, target="db-replica", delay_s=0.0, connection_termination=False).unchecked() == {"db-replica"}
 
 
 def test_only_an_aws_nlb_takes_a_deregistration():

@@ -7,7 +7,7 @@ JVM_CELL = "\n".join([
     '{"connected": 1795902037.893607, "conn": 1, "local_port": 57490, "driver": "mysql-connector-j 8.4.0"}',
     '{"t0": 1795902037.742012, "t1": 1795902053.338337, "ok": false, "error": "CommunicationsException", "conn": 0}',
     '{"connected": 1795902053.659917, "conn": 2, "local_port": 46008, "driver": "mysql-connector-j 8.4.0"}',
-    '{"t0": 1795902092.20, "t1": 1795902092.24, "ok": true, "server": "mysql-primary", "conn": 2}',
+    '{"t0": 1795902092.20, "t1": 1795902092.24, "ok": true, "server": "db-primary", "conn": 2}',
     '{"t0": 1795902092.947261, "t1": 1795902106.980045, "ok": false, "error": "CommunicationsException", "conn": 2}',
     '{"connected": 1795902162.580575, "conn": 3, "local_port": 43978, "driver": "mysql-connector-j 8.4.0"}',
 ])

@@ -12,7 +12,7 @@ from harness.report import client_grid
 from harness.scenario import ScenarioError, parser
 from harness.settings import SettingsError
 
-STEPS = [{"fault": "silent_kill", "target": "mysql-primary"}]
+STEPS = [{"fault": "silent_kill", "target": "db-primary"}]
 
 
 def cell(**raw):
@@ -78,13 +78,13 @@ def lines(*records):
 T = 100.0
 POOL_LOG = lines(
     {"connected": 90.0, "conn": 1, "local_port": 40000, "driver": "mysql-connector-j 8.4.0"},
-    {"t0": 99.9, "t1": 99.91, "ok": True, "server": "mysql-primary", "conn": 1},
+    {"t0": 99.9, "t1": 99.91, "ok": True, "server": "db-primary", "conn": 1},
     {"t0": 100.05, "t1": 103.05, "ok": False, "error": "CommunicationsException", "detail": "Communications link failure",
      "conn": 1},
     {"t0": 103.1, "t1": 106.1, "ok": False, "error": "CommunicationsException", "detail": "again", "conn": 1},
     {"t0": 106.2, "t1": 106.3, "ok": False, "error": "SQLTransientConnectionException", "detail": "timeout", "conn": 0},
     {"connected": 106.5, "conn": 2, "local_port": 40002, "driver": "mysql-connector-j 8.4.0"},
-    {"t0": 106.4, "t1": 106.6, "ok": True, "server": "mysql-replica", "conn": 2},
+    {"t0": 106.4, "t1": 106.6, "ok": True, "server": "db-replica", "conn": 2},
 )
 
 
@@ -101,11 +101,11 @@ def test_a_pool_handing_out_a_dead_connection_again_is_counted_and_failed_borrow
 
 IDLE_POOL_LOG = lines(
     *({"connected": 90.0 + n, "conn": n, "local_port": 40000 + n, "driver": "mysql-connector-j 8.4.0"} for n in (1, 2, 3)),
-    {"t0": 99.9, "t1": 99.91, "ok": True, "server": "mysql-primary", "conn": 1},
+    {"t0": 99.9, "t1": 99.91, "ok": True, "server": "db-primary", "conn": 1},
     {"t0": 100.05, "t1": 113.0, "ok": False, "error": "CommunicationsException", "detail": "link failure", "conn": 1},
     {"connected": 113.05, "conn": 4, "local_port": 40004, "driver": "mysql-connector-j 8.4.0"},
     {"t0": 113.1, "t1": 126.0, "ok": False, "error": "CommunicationsException", "detail": "link failure", "conn": 2},
-    {"t0": 126.1, "t1": 126.2, "ok": True, "server": "mysql-replica", "conn": 4},
+    {"t0": 126.1, "t1": 126.2, "ok": True, "server": "db-replica", "conn": 4},
     {"t0": 126.3, "t1": 126.4, "ok": False, "error": "SQLException", "detail": "a query error", "conn": 4},
 )
 

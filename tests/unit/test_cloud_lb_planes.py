@@ -40,7 +40,7 @@ def test_each_provider_keeps_or_resets_a_dead_targets_flows_as_documented(name, 
     plane = control_plane(name, settings)
     assert plane.existing_flows() == flows and plane.timers() == timers
     assert plane.lab_settings()["LB_EXPIRE_NODEST_CONN"] == ("1" if flows == RESET else "0")
-    [(service, definition)] = plane.services(planned_addresses(), database(), ("mysql-primary", "mysql-replica")).items()
+    [(service, definition)] = plane.services(planned_addresses(), database(), ("db-primary", "db-replica")).items()
     spec = json.loads(definition["environment"]["CLOUD_LB"])
     assert service == "director" and spec["nodest"] == ("reset" if flows == RESET else "drop")
     assert spec["source"] and [s[1].endswith(".21:3306") for s in spec["services"]] == [True]

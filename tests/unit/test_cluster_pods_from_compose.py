@@ -7,24 +7,24 @@ from harness.lab.cluster.node_shell import running_tasks
 from harness.lab.cluster.pods import SERVING, vip_service
 
 # As `docker compose config` renders compose.yaml for a lab with the replica and one cell.
-REPLICA = {"depends_on": {"mysql-primary": {"condition": "service_started"}}, "entrypoint": None, "command": None,
+REPLICA = {"depends_on": {"db-primary": {"condition": "service_started"}}, "entrypoint": None, "command": None,
            "environment": {"PRIMARY_HOST": "10.213.2.21", "ROLE": "replica", "SERVER_ID": "2"},
-           "hostname": "mysql-replica", "image": "blackhole-lab/mysql:dev",
+           "hostname": "db-replica", "image": "blackhole-lab/mysql:dev",
            "healthcheck": {"test": ["CMD", "/usr/local/bin/healthcheck.sh"], "timeout": "3s", "interval": "1s"},
            "networks": {"back": {"ipv4_address": "10.213.2.22"}}, "tmpfs": ["/var/lib/mysql"]}
 DEFINITIONS = {
     "director": {"networks": {"front": {"ipv4_address": "10.213.1.10"}, "back": {"ipv4_address": "10.213.2.10"}}},
-    "mysql-primary": {**REPLICA, "depends_on": None, "environment": {"ROLE": "primary"},
+    "db-primary": {**REPLICA, "depends_on": None, "environment": {"ROLE": "primary"},
                       "networks": {"back": {"ipv4_address": "10.213.2.21"}}},
-    "mysql-replica": REPLICA,
+    "db-replica": REPLICA,
     "client-r5": {"depends_on": {"director": {}}, "image": "blackhole-lab/client:dev", "environment": {"VIP": "10.213.1.10"},
                   "sysctls": {"net.ipv4.tcp_retries2": "5"}, "cap_add": ["NET_ADMIN"], "networks": {"front": None}},
 }
 
 
 def test_a_service_keeps_its_image_environment_and_mounts_and_its_addresses_become_the_clusters():
-    pod = from_compose.pod_for("mysql-replica", REPLICA, "lab", {"10.213.2.21": "10.244.0.7"}, gated=True,
-                               host_aliases={"mysql-primary": "10.244.0.7"}, ports={"mysql": 3306},
+    pod = from_compose.pod_for("db-replica", REPLICA, "lab", {"10.213.2.21": "10.244.0.7"}, gated=True,
+                               host_aliases={"db-primary": "10.244.0.7"}, ports={"mysql": 3306},
                                labels={"extra": "yes"})
     [container] = pod["spec"]["containers"]
     assert container["image"] == "blackhole-lab/mysql:dev" and container["imagePullPolicy"] == "Never"
@@ -35,9 +35,9 @@ def test_a_service_keeps_its_image_environment_and_mounts_and_its_addresses_beco
     assert container["volumeMounts"] == [{"name": "tmpfs-0", "mountPath": "/var/lib/mysql"}]
     assert pod["spec"]["volumes"] == [{"name": "tmpfs-0", "emptyDir": {"medium": "Memory"}}]
     assert pod["spec"]["readinessGates"] == [{"conditionType": SERVING}]
-    assert pod["spec"]["hostAliases"] == [{"ip": "10.244.0.7", "hostnames": ["mysql-primary"]}]
-    assert pod["spec"]["hostname"] == "mysql-replica" and pod["spec"]["restartPolicy"] == "Always"
-    assert pod["metadata"]["labels"] == {from_compose.LABEL: "mysql-replica", "extra": "yes"}
+    assert pod["spec"]["hostAliases"] == [{"ip": "10.244.0.7", "hostnames": ["db-primary"]}]
+    assert pod["spec"]["hostname"] == "db-replica" and pod["spec"]["restartPolicy"] == "Always"
+    assert pod["metadata"]["labels"] == {from_compose.LABEL: "db-replica", "extra": "yes"}
 
 
 def test_a_cells_sysctls_and_capabilities_are_the_pods():
@@ -60,8 +60,8 @@ def test_health_checks_become_commands(test, command):
 
 
 def test_pods_are_made_after_what_they_depend_on_among_those_made():
-    assert from_compose.creation_waves(DEFINITIONS, ["client-r5", "mysql-replica", "mysql-primary"]) == [
-        ["client-r5", "mysql-primary"], ["mysql-replica"]]
+    assert from_compose.creation_waves(DEFINITIONS, ["client-r5", "db-replica", "db-primary"]) == [
+        ["client-r5", "db-primary"], ["db-replica"]]
     cyclic = {"a": {"depends_on": ["b"]}, "b": {"depends_on": ["a"]}}
     with pytest.raises(ValueError, match="cycle"):
         from_compose.creation_waves(cyclic, ["a", "b"])
@@ -69,7 +69,7 @@ def test_pods_are_made_after_what_they_depend_on_among_those_made():
 
 def test_the_planned_addresses_are_the_servers_and_the_vip():
     assert from_compose.planned_addresses(DEFINITIONS, "director", "front", 10) == {
-        "mysql-primary": "10.213.2.21", "mysql-replica": "10.213.2.22", "vip": "10.213.1.10"}
+        "db-primary": "10.213.2.21", "db-replica": "10.213.2.22", "vip": "10.213.1.10"}
 
 
 def test_the_vip_service_targets_named_ports():

@@ -62,7 +62,7 @@ def test_groups_by_syn_retransmissions_show_the_schedule():
 
 
 BASE = {"load": {"probe": {"proto": "mysql"}}, "cells": [{"tcp_retries2": 5}],
-        "steps": [{"fault": "syn_limit", "target": "mysql-primary", "rate_per_s": 40}]}
+        "steps": [{"fault": "syn_limit", "target": "db-primary", "rate_per_s": 40}]}
 
 
 def test_a_scenario_asks_for_the_prober_and_its_bad_settings_are_named():
@@ -77,9 +77,9 @@ def test_a_scenario_asks_for_the_prober_and_its_bad_settings_are_named():
 
 def test_the_syn_limit_fault_wants_a_whole_rate():
     with pytest.raises(ScenarioError, match="rate_per_s.*whole number"):
-        parse({**BASE, "steps": [{"fault": "syn_limit", "target": "mysql-primary", "rate_per_s": "fast"}]})
+        parse({**BASE, "steps": [{"fault": "syn_limit", "target": "db-primary", "rate_per_s": "fast"}]})
     with pytest.raises(ScenarioError, match="rate_per_s: required"):
-        parse({**BASE, "steps": [{"fault": "syn_limit", "target": "mysql-primary"}]})
+        parse({**BASE, "steps": [{"fault": "syn_limit", "target": "db-primary"}]})
 
 
 def test_connect_probe_override_adds_sets_or_removes_the_prober():

@@ -6,12 +6,12 @@ from harness.lab.container_states import ContainerState, parse_states
 
 
 def test_each_field_of_a_container_is_read_from_its_row():
-    rows = [["mysql-replica", "running", "starting", "0", "false"], ["client-netns", "running", "", "0", "false"],
-            ["mysql-primary", "exited", "unhealthy", "137", "true"]]
+    rows = [["db-replica", "running", "starting", "0", "false"], ["client-netns", "running", "", "0", "false"],
+            ["db-primary", "exited", "unhealthy", "137", "true"]]
     assert parse_states(rows) == {
-        "mysql-replica": ContainerState("running", "starting", 0, False),
+        "db-replica": ContainerState("running", "starting", 0, False),
         "client-netns": ContainerState("running", None, 0, False),
-        "mysql-primary": ContainerState("exited", "unhealthy", 137, True)}
+        "db-primary": ContainerState("exited", "unhealthy", 137, True)}
     assert parse_states([]) == {}
 
 
@@ -25,8 +25,8 @@ def test_a_container_gone_between_the_listing_and_the_inspect_is_looked_for_agai
         looks.append(1)
         if len(looks) == 1:
             raise ContainerVanished("`docker inspect` failed (1): Error: No such container: 3f2a")
-        return [["mysql-replica", "running"]]
-    assert listed_again_if_one_vanished(look) == [["mysql-replica", "running"]] and len(looks) == 2
+        return [["db-replica", "running"]]
+    assert listed_again_if_one_vanished(look) == [["db-replica", "running"]] and len(looks) == 2
     other = []
 
     def fails():

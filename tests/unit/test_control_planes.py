@@ -14,7 +14,7 @@ def test_the_manual_control_plane_changed_the_director_when_its_swap_landed(tmp_
     plane = control_plane("manual")
     [change] = plane.changes(run)
     assert (change.t, change.uncertainty_s) == (T, 0.2)
-    assert change.what == "swap mysql: mysql-primary -> mysql-replica" and change.why == "scenario step 0"
+    assert change.what == "swap mysql: db-primary -> db-replica" and change.why == "scenario step 0"
     # the operator's command is the change: noticed when typed, however long after a death
     window = plane.lb_noticed(change, death_t=T - 7.0)
     assert (window.earliest_s, window.expected_s, window.latest_s) == (7.0, 7.0, 7.2)

@@ -25,7 +25,7 @@ def test_a_run_names_the_engine_and_the_version_its_server_printed():
     mariadb = database_ran({"database": "mariadb", "versions": {"mariadb": MARIADB_PRINTED}})
     assert database_line({"database": mariadb}) == "MariaDB 10.11.14-MariaDB-0+deb12u2"
     postgres = database_ran({"database": "postgres", "versions": {"postgres": POSTGRES_PRINTED}})
-    assert database_line({"database": postgres}) == "PostgreSQL 15.20"
+    assert database_line({"database": postgres}) == "PostgreSQL 15.20 on port 3306, the lab's database port, not its usual 5432"
 
 
 def test_a_run_recorded_before_engines_were_ran_mariadb():

@@ -12,7 +12,7 @@ FAILOVER = {
     "description": "test",
     "load": {"probe": {"proto": "mysql"}},
     "cells": [{"tcp_retries2": 5}],
-    "steps": [{"fault": "ipvs_swap", "old": "mysql-primary", "new": "mysql-replica"}],
+    "steps": [{"fault": "ipvs_swap", "old": "db-primary", "new": "db-replica"}],
     "observe_s": "1m",
 }
 

@@ -6,31 +6,31 @@ from harness.faults import FAULTS
 from harness.measure.predict import predict
 from harness.scenario import Cell, parse, parse_definition
 
-SWAP = {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nodest": "drop", "drain_s": 0.0}
+SWAP = {"service": "mysql", "old": "db-primary", "new": "db-replica", "nodest": "drop", "drain_s": 0.0}
 
 
 @pytest.mark.parametrize("name, params, effect", [
     ("ipvs_swap", SWAP, Effect("blackhole")),
     ("ipvs_swap", {**SWAP, "nodest": "reset"}, Effect("reset")),
     ("ipvs_swap", {**SWAP, "drain_s": 5.0}, Effect("reset", after_s=5.0)),
-    ("silent_kill", {"target": "mysql-primary"}, Effect("blackhole")),
-    ("iptables_drop", {"a": "director", "b": "mysql-primary"}, Effect("partition")),
-    ("app_hang", {"target": "mysql-primary"}, Effect("app_hang")),
+    ("silent_kill", {"target": "db-primary"}, Effect("blackhole")),
+    ("iptables_drop", {"a": "director", "b": "db-primary"}, Effect("partition")),
+    ("app_hang", {"target": "db-primary"}, Effect("app_hang")),
     ("lb_idle_timeout", {"seconds": 20.0}, Effect("lb_forgets_flow", idle_timeout_s=20.0)),
-    ("promote_replica", {"target": "mysql-replica"}, Effect("none")),
+    ("promote_replica", {"target": "db-replica"}, Effect("none")),
     ("backend_restart", {"target": "web-a"}, Effect("reset")),
     ("director_kill", {"target": "director"}, Effect("blackhole")),
-    ("syn_limit", {"target": "mysql-primary", "rate_per_s": 40, "burst": 5}, Effect("none")),
-    ("rx_stall", {"target": "mysql-primary", "stall": 0.2, "every": 5.0}, Effect("none")),
+    ("syn_limit", {"target": "db-primary", "rate_per_s": 40, "burst": 5}, Effect("none")),
+    ("rx_stall", {"target": "db-primary", "stall": 0.2, "every": 5.0}, Effect("none")),
     ("slow_link", {"node": "director", "delay": 0.05, "jitter": 0.01, "loss_pct": 0.0}, Effect("none")),
-    ("replication_cut", {"replica": "mysql-replica", "primary": "mysql-primary"}, Effect("none")),
-    ("endpoint_not_ready", {"target": "mysql-primary", "replacement": "none"}, Effect("none")),
-    ("endpoint_removed", {"target": "mysql-primary", "replacement": "mysql-replica", "grace_s": 2.0}, Effect("reset")),
-    ("node_lost", {"target": "mysql-primary", "replacement": "mysql-replica", "grace_s": 4.0}, Effect("blackhole")),
-    ("haproxy_server", {"target": "mysql-primary", "state": "maint", "sessions": "keep"}, Effect("none")),
-    ("haproxy_server", {"target": "mysql-primary", "state": "maint", "sessions": "shutdown"}, Effect("reset")),
-    ("aws_deregister", {"target": "mysql-primary", "delay_s": 300.0, "connection_termination": False}, Effect("none")),
-    ("aws_deregister", {"target": "mysql-primary", "delay_s": 20.0, "connection_termination": True},
+    ("replication_cut", {"replica": "db-replica", "primary": "db-primary"}, Effect("none")),
+    ("endpoint_not_ready", {"target": "db-primary", "replacement": "none"}, Effect("none")),
+    ("endpoint_removed", {"target": "db-primary", "replacement": "db-replica", "grace_s": 2.0}, Effect("reset")),
+    ("node_lost", {"target": "db-primary", "replacement": "db-replica", "grace_s": 4.0}, Effect("blackhole")),
+    ("haproxy_server", {"target": "db-primary", "state": "maint", "sessions": "keep"}, Effect("none")),
+    ("haproxy_server", {"target": "db-primary", "state": "maint", "sessions": "shutdown"}, Effect("reset")),
+    ("aws_deregister", {"target": "db-primary", "delay_s": 300.0, "connection_termination": False}, Effect("none")),
+    ("aws_deregister", {"target": "db-primary", "delay_s": 20.0, "connection_termination": True},
      Effect("reset", after_s=20.0)),
 ])
 def test_each_fault_declares_its_effect(name, params, effect):
@@ -73,7 +73,7 @@ def test_times_count_from_the_first_fault_existing_flows_notice():
     with pytest.raises(ValueError, match="records no effect"):
         first_fault([dict(cut, step=0), dict(old, step=1)])
     scenario = parse_definition({"load": {"probe": {"proto": "mysql", "interval_ms": 100}}, "cells": [{"tcp_retries2": 5}], "steps": [
-        {"fault": "replication_cut"}, {"fault": "ipvs_swap", "service": "mysql", "old": "mysql-primary",
-                                       "new": "mysql-replica", "nodest": "drop"}]}, "x", "x")
+        {"fault": "replication_cut"}, {"fault": "ipvs_swap", "service": "mysql", "old": "db-primary",
+                                       "new": "db-replica", "nodest": "drop"}]}, "x", "x")
     unmarked_cut = {key: value for key, value in cut.items() if key != "effect"}
     assert first_fault([dict(unmarked_cut, step=0), dict(old, step=1)], scenario)["name"] == "ipvs_swap"

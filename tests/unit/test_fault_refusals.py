@@ -8,7 +8,7 @@ from harness.lab.cluster import fault_support
 from harness.lab.compose import ComposeLab
 from harness.lab.engine import HostEngine
 
-TO_REPLICA = {"target": "mysql-primary", "replacement": "mysql-replica"}
+TO_REPLICA = {"target": "db-primary", "replacement": "db-replica"}
 
 
 def fault(name, **params):
@@ -31,7 +31,7 @@ class Cluster:
 
 
 def compose_lab(services=()):
-    return ComposeLab(project="p", servers=("mysql-primary", "mysql-replica"), services=services, engine=HostEngine())
+    return ComposeLab(project="p", servers=("db-primary", "db-replica"), services=services, engine=HostEngine())
 
 
 def test_an_endpoint_fault_on_a_compose_lab_without_an_api_server_is_refused_naming_what_adds_one():
@@ -45,15 +45,15 @@ def test_an_endpoint_fault_on_a_compose_lab_with_the_api_server_is_made():
 
 
 def test_a_fault_that_talks_to_nothing_more_is_made_on_any_compose_lab():
-    assert compose_lab().refusal(fault("silent_kill", target="mysql-primary")) is None
+    assert compose_lab().refusal(fault("silent_kill", target="db-primary")) is None
 
 
 @pytest.mark.parametrize("name, params", [
     ("endpoint_not_ready", TO_REPLICA),
     ("endpoint_removed", {**TO_REPLICA, "grace_s": 2.0}),
-    ("promote_replica", {"target": "mysql-replica"}),
-    ("silent_kill", {"target": "mysql-primary"}),
-    ("ipvs_swap", {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica", "nodest": "drop",
+    ("promote_replica", {"target": "db-replica"}),
+    ("silent_kill", {"target": "db-primary"}),
+    ("ipvs_swap", {"service": "mysql", "old": "db-primary", "new": "db-replica", "nodest": "drop",
                    "drain_s": 0.0}),
 ])
 def test_a_cluster_makes_the_faults_in_its_own_terms_and_the_silent_swap(name, params):
@@ -65,7 +65,7 @@ def test_a_cluster_makes_the_faults_in_its_own_terms_and_the_silent_swap(name, p
     ({"nodest": "drop", "drain_s": 5.0}, "a drain"),
 ])
 def test_a_swap_only_a_director_container_makes_is_refused_on_a_cluster(params, says):
-    swap = fault("ipvs_swap", service="mysql", old="mysql-primary", new="mysql-replica", **params)
+    swap = fault("ipvs_swap", service="mysql", old="db-primary", new="db-replica", **params)
     why = fault_support.refusal(Cluster(), swap)
     assert why.startswith("cluster: fault ipvs_swap:") and says in why and "LAB=compose" in why
 
@@ -81,6 +81,6 @@ def test_losing_a_node_of_a_bigger_cluster_is_refused_as_not_made():
 
 
 def test_a_fault_the_cluster_does_not_make_is_refused_with_what_it_makes():
-    why = fault_support.refusal(Cluster(), fault("slow_link", node="mysql-primary", delay=0.05))
+    why = fault_support.refusal(Cluster(), fault("slow_link", node="db-primary", delay=0.05))
     assert why.startswith("cluster: fault slow_link is not made on a cluster yet")
     assert all(name in why for name in fault_support.MADE) and "LAB=compose" in why

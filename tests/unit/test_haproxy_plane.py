@@ -57,7 +57,7 @@ def test_every_knob_reaches_its_line():
 def test_each_variant_is_a_director_of_its_own_with_its_kernels_retries():
     plane = control_plane("haproxy", (("directors", (("leg", (("server_tcp_retries2", 5),)),
                                                      ("shut", (("shutdown_sessions", True),)))),))
-    services = plane.services(planned_addresses(), database(), ("mysql-primary", "mysql-replica"))
+    services = plane.services(planned_addresses(), database(), ("db-primary", "db-replica"))
     assert set(services) == {"director", "director-leg", "director-shut"}
     assert services["director-leg"]["sysctls"] == {"net.ipv4.tcp_retries2": 5}
     assert services["director"]["sysctls"] == {"net.ipv4.tcp_retries2": 15}
@@ -81,7 +81,7 @@ def test_a_wrong_setting_is_refused_by_name(control, message):
 
 def test_the_mysql_check_logs_in_as_the_account_the_images_make_where_the_engine_takes_it():
     [cfg] = [service["environment"]["HAPROXY_CFG"] for service in control_plane("haproxy", (("check", "mysql-user"),))
-             .services(planned_addresses(), database(), ("mysql-primary", "mysql-replica")).values()]
+             .services(planned_addresses(), database(), ("db-primary", "db-replica")).values()]
     assert "option mysql-check user haproxy_check post-41" in cfg
     images = (REPO / "images" / "mysql" / "entrypoint.sh").read_text()
     assert "CREATE USER IF NOT EXISTS 'haproxy_check'@'%';" in images

@@ -9,7 +9,7 @@ def cell(name, detect, recover, window=(13.3, 14.8, 14.0), within=True, error="M
     entry = {"cell": name, "survived": survived,
              "predicted": {"expected_s": expected, "earliest_s": earliest, "latest_s": latest, "basis": "x"},
              "probe": {"detect_s": detect, "recover_s": recover, "error": error if detect is not None else None,
-                       "within_window": within, "server_after": "mysql-replica", "never_worked": None}}
+                       "within_window": within, "server_after": "db-replica", "never_worked": None}}
     if lb:
         entry["lb"] = lb
     return entry
@@ -31,7 +31,7 @@ def test_a_cell_still_waiting_is_the_worst_and_named_with_its_models_figure():
 def test_without_a_cell_still_waiting_the_longest_to_be_back_is_the_worst():
     said = headline.sentences(summary(cell("r5", 14.0, 14.1), cell("r3", 6.8, 30.2, within=False)))
     assert said[0] == ("Worst: r3: its first error (MYSQL_2013) came 6.80 s after the fault; it was back 30.20 s "
-                       "after the fault, on mysql-replica.")
+                       "after the fault, on db-replica.")
     assert said[1].startswith("1 of 2 cells with a model window ended inside it; outside: r3")
 
 
@@ -60,7 +60,7 @@ def test_a_stuck_writer_is_never_shown_as_a_bare_zero_lost():
     part = {"writes": 16, "acknowledged": 16, "never_written": 0, "attempts": {"in_doubt": 0}, "in_doubt": 0,
             "in_doubt_committed": 0, "lost": 0, "duplicates": 0, "retried": 0, "read_back": True,
             "writes_resumed": False, "unwritten_s": 110.0, "rate_per_s": 4, "attempts_per_write": 1,
-            "new_primary": "mysql-primary"}
+            "new_primary": "db-primary"}
     [row] = section.rows(part)
     assert row[6] == "0 (of the writes made)" and row[-1] == "110.0 s, to the end of the run"
     assert section.explanations(part)[0].startswith("The writer got no write acknowledged from the fault")

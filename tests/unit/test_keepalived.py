@@ -106,7 +106,7 @@ def test_a_removal_with_expire_nodest_conn_1_resets_the_flow_at_the_next_retrans
 ])
 def test_bad_keepalived_settings_are_one_message_naming_the_field(control, message):
     raw = {"control": control, "load": {"probe": {}}, "cells": [{"tcp_retries2": 5}],
-           "steps": [{"fault": "silent_kill", "target": "mysql-primary"}]}
+           "steps": [{"fault": "silent_kill", "target": "db-primary"}]}
     with pytest.raises(ScenarioError, match=message.replace(".", r"\.").replace("(", r"\(")):
         scenario.parse(raw, "k.yaml", "k")
 
@@ -114,7 +114,7 @@ def test_bad_keepalived_settings_are_one_message_naming_the_field(control, messa
 def test_a_cell_names_a_director_the_scenario_runs():
     raw = {"control": {"keepalived": {"directors": {"reset": {"expire_nodest_conn": 1}}}}, "load": {"probe": {}},
            "cells": [{"tcp_retries2": 5, "director": "reset"}], "steps": [{"fault": "silent_kill",
-                                                                             "target": "mysql-primary"}]}
+                                                                             "target": "db-primary"}]}
     assert [(c.name, c.director) for c in scenario.parse(raw, "k.yaml", "k").cells] == [("r5-reset", "reset")]
     raw["cells"][0]["director"] = "other"
     with pytest.raises(ScenarioError, match=r"cells\[0\].director: must be one of reset"):

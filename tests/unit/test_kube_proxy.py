@@ -93,8 +93,8 @@ def test_the_mode_kube_proxy_ran_is_read_from_its_log():
 def test_kube_proxy_shares_the_directors_namespace_and_the_api_server_listens_only_on_the_back_network():
     plane = control_plane("kube-proxy", (("mode", "nftables"),))
     addresses = {"director": {"front": "10.213.1.10", "back": "10.213.2.10"},
-                 "mysql-primary": {"back": "10.213.2.21"}, "web-a": {"back": "10.213.2.31"}}
-    services = plane.services(addresses, None, ("mysql-primary", "mysql-replica"))
+                 "db-primary": {"back": "10.213.2.21"}, "web-a": {"back": "10.213.2.31"}}
+    services = plane.services(addresses, None, ("db-primary", "db-replica"))
     proxy, api = services["kube-proxy"], services["kube-api"]
     assert proxy["network_mode"] == "service:director" and {"networks", "hostname"} <= set(proxy["unset"])
     assert proxy["environment"]["KUBE_PROXY_MODE"] == "nftables"
@@ -116,15 +116,15 @@ def _scenario(control, step):
 
 
 def test_ipvs_mode_on_the_nftables_datapath_is_refused():
-    raw = {**_scenario({"kube-proxy": {"mode": "ipvs"}}, {"fault": "node_lost", "target": "mysql-primary"}),
+    raw = {**_scenario({"kube-proxy": {"mode": "ipvs"}}, {"fault": "node_lost", "target": "db-primary"}),
            "datapath": "nftables"}
     with pytest.raises(ScenarioError, match="programs IPVS"):
         parse(raw, "k.yaml", "k")
 
 
 @pytest.mark.parametrize("step, message", [
-    ({"fault": "node_lost", "target": "mysql-primary", "replacement": "mysql-primary"}, "both mysql-primary"),
-    ({"fault": "endpoint_removed", "target": "mysql-primary", "replacement": "web-b"}, "does not serve mysql"),
+    ({"fault": "node_lost", "target": "db-primary", "replacement": "db-primary"}, "both db-primary"),
+    ({"fault": "endpoint_removed", "target": "db-primary", "replacement": "web-b"}, "does not serve mysql"),
     ({"fault": "endpoint_not_ready", "target": "web-a", "replacement": "dns"}, "must be one of"),
 ])
 def test_a_replacement_must_serve_what_the_target_served(step, message):

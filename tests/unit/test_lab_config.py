@@ -45,7 +45,7 @@ def test_each_cell_becomes_a_client_service_with_its_own_sysctls(tmp_path):
 def test_cells_in_network_namespaces_share_one_client_container_with_the_capabilities_it_needs(tmp_path):
     cells = [ClientCell("r5", (("net.ipv4.tcp_retries2", 5),)), ClientCell("r8", (("net.ipv4.tcp_retries2", 8),))]
     lab = ComposeLab(project="unit", cells=cells, workdir=tmp_path, engine=EngineWithoutIpvs(), cell_namespaces="netns",
-                     servers=("mysql-primary",))
+                     servers=("db-primary",))
     lab.compose_files()
     services = yaml.safe_load((tmp_path / "compose.cells.yaml").read_text())["services"]
     assert list(services) == [netns_cells.HOST_SERVICE]
@@ -53,7 +53,7 @@ def test_cells_in_network_namespaces_share_one_client_container_with_the_capabil
     # the CPU weight of the two containers it stands for, at most the director's and servers' together
     assert services[netns_cells.HOST_SERVICE]["cpu_shares"] == 2 * 1024
     assert netns_cells.cpu_shares(100, 3) == 3 * 1024 and netns_cells.cpu_shares(0, 3) == 1024
-    assert lab.shape.started() == ["director", "mysql-primary", netns_cells.HOST_SERVICE]
+    assert lab.shape.started() == ["director", "db-primary", netns_cells.HOST_SERVICE]
     with pytest.raises(LabError, match="cell namespaces must be one of"):
         ComposeLab(project="unit", cells=cells, engine=EngineWithoutIpvs(), cell_namespaces="vm")
 

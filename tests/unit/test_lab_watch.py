@@ -32,7 +32,7 @@ def _ticks_until_raised(watch, now, limit_s=10):
 
 
 def test_a_slow_look_does_not_hold_the_tick_and_what_it_found_is_raised_next(tmp_path):
-    lab = Lab({"mysql-primary": "mysql-primary: exited (exit code 137)"})
+    lab = Lab({"db-primary": "db-primary: exited (exit code 137)"})
     watch = LabWatch(lab, tmp_path, lambda: set())
     started = time.monotonic()
     watch.tick(100.0)
@@ -45,9 +45,9 @@ def test_a_slow_look_does_not_hold_the_tick_and_what_it_found_is_raised_next(tmp
 
 
 def test_a_container_a_fault_stopped_is_not_a_problem_and_the_next_look_waits_its_turn(tmp_path):
-    lab = Lab({"mysql-primary": "mysql-primary: exited (exit code 137)"})
+    lab = Lab({"db-primary": "db-primary: exited (exit code 137)"})
     lab.answer.set()
-    watch = LabWatch(lab, tmp_path, lambda: {"mysql-primary"})
+    watch = LabWatch(lab, tmp_path, lambda: {"db-primary"})
     watch.tick(100.0)
     time.sleep(0.2)
     watch.tick(100.5)

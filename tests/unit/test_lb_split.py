@@ -6,9 +6,9 @@ from harness.signals.lb import section as lb_split
 def summary(detect, back, noticed=45.2, by=45.9):
     lb = {"director": "director", "noticed_s": noticed, "noticed_by_s": by, "model": None, "within_model": None,
           "client_noticed_s": round(detect - by, 3), "client_noticed_from_s": round(detect - noticed, 3),
-          "change": "removed mysql-primary"}
+          "change": "removed db-primary"}
     return {"cells": [{"cell": "c", "lb": lb, "probe": {"detect_s": detect, "recover_s": back,
-                                                          "server_after": "mysql-replica"}}]}
+                                                          "server_after": "db-replica"}}]}
 
 
 def test_a_client_that_gave_up_before_the_change_is_said_in_words():

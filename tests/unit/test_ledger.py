@@ -52,20 +52,20 @@ def fault(name, params, **extra):
 
 
 def test_the_promoted_replica_takes_the_writes_and_its_position_is_kept():
-    events = [fault("ipvs_swap", {"service": "mysql", "old": "mysql-primary", "new": "mysql-replica"}),
-              fault("promote_replica", {"target": "mysql-replica"}, seen={"position_at_promotion": "0-1-42"})]
-    assert servers_after(events) == ("mysql-replica", "mysql-primary", "0-1-42")
-    assert servers_after(events[:1]) == ("mysql-primary", None, None)
+    events = [fault("ipvs_swap", {"service": "mysql", "old": "db-primary", "new": "db-replica"}),
+              fault("promote_replica", {"target": "db-replica"}, seen={"position_at_promotion": "0-1-42"})]
+    assert servers_after(events) == ("db-replica", "db-primary", "0-1-42")
+    assert servers_after(events[:1]) == ("db-primary", None, None)
 
 
 def test_a_control_plane_s_promotion_is_read_from_who_acknowledged_the_last_write():
     def attempt(seq, server, outcome):
         return {"seq": seq, "attempt": 1, "server": server, "outcome": outcome}
-    before = [attempt(1, "mysql-primary", "ack"), attempt(2, "mysql-primary", "in_doubt")]
-    refused = [attempt(3, "mysql-replica", "failed")]          # read-only: not promoted (yet)
-    assert servers_after([], before + refused) == ("mysql-primary", None, None)
-    after = before + refused + [attempt(4, "mysql-replica", "ack")]
-    assert servers_after([], after) == ("mysql-replica", "mysql-primary", None)
+    before = [attempt(1, "db-primary", "ack"), attempt(2, "db-primary", "in_doubt")]
+    refused = [attempt(3, "db-replica", "failed")]          # read-only: not promoted (yet)
+    assert servers_after([], before + refused) == ("db-primary", None, None)
+    after = before + refused + [attempt(4, "db-replica", "ack")]
+    assert servers_after([], after) == ("db-replica", "db-primary", None)
 
 
 def test_attempts_per_second_after_the_fault_with_the_lost_ones_marked():

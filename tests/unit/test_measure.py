@@ -15,7 +15,7 @@ APP_HANG, FORGETS_AFTER_20 = Effect("app_hang"), Effect("lb_forgets_flow", idle_
 T = 1000.0
 
 
-def op(t0, t1, ok=True, server="mysql-primary", error=None):
+def op(t0, t1, ok=True, server="db-primary", error=None):
     record = {"t0": T + t0, "t1": T + t1, "ok": ok, "server": server}
     if error:
         record["error"] = error
@@ -24,11 +24,11 @@ def op(t0, t1, ok=True, server="mysql-primary", error=None):
 
 def test_blackhole_then_reconnect_on_the_new_backend():
     ops = [op(-0.2, -0.19), op(-0.1, -0.09), op(0.05, 13.4, False, error="MYSQL_2013"),
-           op(13.5, 13.52, server="mysql-replica"), op(13.6, 13.61, server="mysql-replica")]
+           op(13.5, 13.52, server="db-replica"), op(13.6, 13.61, server="db-replica")]
     outcome = recovery.probe_outcome(ops, T)
     assert (outcome.detect_s, outcome.recover_s, outcome.error) == (13.4, 13.52, "MYSQL_2013")
     assert (outcome.server_before, outcome.server_after, outcome.failed_operations) == (
-        "mysql-primary", "mysql-replica", 1)
+        "db-primary", "db-replica", 1)
 
 
 def test_the_failed_operations_send_is_recorded_relative_to_the_fault():
@@ -55,11 +55,11 @@ def test_a_slow_answer_in_flight_at_the_fault_is_passed_over_when_its_connection
     """A busy machine's JDBC cell: its query sent 0.7 s before the swap was answered 1.2 s later by
     the old primary, and its next one on that connection blackholed for 16 s."""
     ops = [op(-0.9, -0.84), op(-0.7, 0.5), op(0.5, 16.6, False, error="CommunicationsException"),
-           op(16.6, 16.81, server="mysql-replica")]
+           op(16.6, 16.81, server="db-replica")]
     for record, conn in zip(ops, (1, 1, 1, 2)):
         record["conn"] = conn
     outcome = recovery.probe_outcome(ops, T)
-    assert (outcome.detect_s, outcome.recover_s, outcome.server_after) == (16.6, 16.81, "mysql-replica")
+    assert (outcome.detect_s, outcome.recover_s, outcome.server_after) == (16.6, 16.81, "db-replica")
     assert outcome.stall_s == 16.1 and outcome.sent_s == 0.5
     sent_after_the_fault = [dict(record, t0=T + 0.05, t1=T + 1.3) if i == 1 else record for i, record in enumerate(ops)]
     assert recovery.probe_outcome(sent_after_the_fault, T).recover_s == 1.3     # a stall the fault made, then its end

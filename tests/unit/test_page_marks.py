@@ -16,7 +16,7 @@ from tests.unit.test_render import T, write_run
 def deregistered_before(run, seconds):
     step = {"t": T - seconds, "source": "harness", "event": "fault", "started_t": T - seconds, "done_t": T - seconds,
             "uncertainty_s": 0.02, "name": "aws_deregister", "step": 0, "effect": {"kind": "none"},
-            "params": {"target": "mysql-primary", "delay_s": 10.0, "connection_termination": False}}
+            "params": {"target": "db-primary", "delay_s": 10.0, "connection_termination": False}}
     run.events_file.write_text(json.dumps(step) + "\n" + run.events_file.read_text())
 
 
@@ -27,9 +27,9 @@ def test_a_step_before_the_fault_is_on_the_run_line_and_the_timeline(tmp_path):
     summary = report.render(run)
     assert [(s["name"], s["at_s"]) for s in summary["steps"]] == [("aws_deregister", -11.3), ("ipvs_swap", 0.0)]
     [mark] = marks.of(summary)
-    assert (mark.at_s, mark.kind) == (-11.3, "step") and mark.what.startswith("aws_deregister (target mysql-primary")
-    line = "ipvs_swap (old mysql-primary, new mysql-replica, nodest drop, service mysql, drain_s 0.0), after " \
-           "aws_deregister (target mysql-primary, delay_s 10.0, connection_termination False) 11.3 s before it"
+    assert (mark.at_s, mark.kind) == (-11.3, "step") and mark.what.startswith("aws_deregister (target db-primary")
+    line = "ipvs_swap (old db-primary, new db-replica, nodest drop, VIP:3306, drain_s 0.0), after " \
+           "aws_deregister (target db-primary, delay_s 10.0, connection_termination False) 11.3 s before it"
     assert marks.fault_and_steps(summary) == line
     assert line in run.summary_md.read_text() and line in " ".join(paragraphs(run.page.read_text()))
     assert_no_leftovers(run)

@@ -58,9 +58,9 @@ def test_a_cell_still_waiting_and_a_writer_stuck_from_the_fault_on(tmp_path):
     run.write_text(run.probe_log("r5"), "".join(json.dumps(op) + "\n" for op in ops))
     run.write_text(MachineCpu.file(run, "cpu"), "@ 1.0\n")        # a sampler that read nothing
     writes = [{"seq": n, "attempt": 1, "t0": T - 4 + n / 4, "t1": T - 4 + n / 4 + 0.01, "outcome": "ack",
-               "server": "mysql-primary"} for n in range(16)]
+               "server": "db-primary"} for n in range(16)]
     run.write_text(DataAccounting.file(run, "writes"), "".join(json.dumps(w) + "\n" for w in writes))
-    run.write_text(DataAccounting.file(run, "ledger", server="mysql-replica"),
+    run.write_text(DataAccounting.file(run, "ledger", server="db-replica"),
                    "".join(f"{n}\t1\n" for n in range(16)))
     observed_until(run, 110)
     summary = report.render(run)

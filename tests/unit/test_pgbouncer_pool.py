@@ -17,7 +17,7 @@ GOOD = {
     "description": "test", "database": "postgres", "load": {"probe": {"proto": "mysql"}, "writer": False},
     "cells": [{"name": "pooled", "tcp_retries2": 5, "pgbouncer": {"query_timeout": 4, "tcp_user_timeout": 5000}},
               {"name": "plain", "tcp_retries2": 5, "pool": "pgbouncer"}],
-    "steps": [{"fault": "ipvs_swap", "old": "mysql-primary", "new": "mysql-replica"}], "observe_s": 30,
+    "steps": [{"fault": "ipvs_swap", "old": "db-primary", "new": "db-replica"}], "observe_s": 30,
 }
 
 LOG = """\

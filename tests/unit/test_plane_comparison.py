@@ -20,7 +20,7 @@ def test_every_plane_runs_a_scenario_of_its_own_control_plane():
 
 
 def test_a_promotion_by_the_control_plane_is_shown_beside_the_cell():
-    promotion = {"by": "Patroni", "promoted_s": 30.025, "server": "mysql-replica"}
+    promotion = {"by": "Patroni", "promoted_s": 30.025, "server": "db-replica"}
     result = comparison.compare([("haproxy", _summary("control-haproxy-failover"), {}),
                                  ("patroni", _summary("control-patroni-failover", promotion), {})])
     views = result["cells"][0]["by_run"]

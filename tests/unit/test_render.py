@@ -7,19 +7,19 @@ from harness import report
 from harness.store import RunDir
 
 DEFINITION = {"load": {"probe": {"proto": "mysql", "interval_ms": 100}}, "cells": [{"tcp_retries2": 5}],
-              "steps": [{"fault": "ipvs_swap", "old": "mysql-primary", "new": "mysql-replica"}]}
+              "steps": [{"fault": "ipvs_swap", "old": "db-primary", "new": "db-replica"}]}
 T = 1_800_000_000.0
 
 
 def write_run(tmp_path):
     run = RunDir.create("synthetic", DEFINITION, results=tmp_path)
-    ops = [{"t0": T - 1 + i / 10, "t1": T - 1 + i / 10 + 0.01, "ok": True, "server": "mysql-primary", "conn": 1}
+    ops = [{"t0": T - 1 + i / 10, "t1": T - 1 + i / 10 + 0.01, "ok": True, "server": "db-primary", "conn": 1}
            for i in range(10)]
     ops += [{"t0": T + 0.05, "t1": T + 13.45, "ok": False, "error": "MYSQL_2013", "conn": 1},
-            {"t0": T + 13.5, "t1": T + 13.52, "ok": True, "server": "mysql-replica", "conn": 2}]
+            {"t0": T + 13.5, "t1": T + 13.52, "ok": True, "server": "db-replica", "conn": 2}]
     run.write_text(run.probe_log("r5"), "".join(json.dumps(op) + "\n" for op in ops))
     fault = {"t": T, "source": "harness", "event": "fault", "started_t": T, "done_t": T + 0.2, "uncertainty_s": 0.2,
-             "name": "ipvs_swap", "params": {"old": "mysql-primary", "new": "mysql-replica", "nodest": "drop",
+             "name": "ipvs_swap", "params": {"old": "db-primary", "new": "db-replica", "nodest": "drop",
                                              "service": "mysql", "drain_s": 0.0}, "step": 0,
              "effect": {"kind": "blackhole"}}
     run.events_file.write_text(json.dumps(fault) + "\n")

@@ -136,4 +136,4 @@ def test_behind_a_jvm_the_cures_that_change_nothing_of_the_driver_run_the_probe_
 def test_the_probes_connect_timeout_is_the_probes_knob_only():
     with pytest.raises(scenario.ScenarioError, match="connect_timeout_s: a knob of the lab's own probe"):
         scenario.parse_definition({"load": {"probe": {"proto": "mysql"}}, "cells": [{"client": "jdbc", "connect_timeout_s": 3}],
-                                   "steps": [{"fault": "silent_kill", "target": "mysql-primary"}]}, "x", "x")
+                                   "steps": [{"fault": "silent_kill", "target": "db-primary"}]}, "x", "x")

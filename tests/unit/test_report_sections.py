@@ -52,5 +52,5 @@ def test_a_backend_whose_limit_saw_no_syn_is_said_so_beside_the_directors_checks
     health = [s for s in sections.SECTIONS if "Health checks" in s.TITLE][0]
     summary = json.loads(json.dumps(FULL))
     summary["signals"]["health_checks"]["limited_backends"] = {
-        "mysql-primary": {"rate_per_s": 2, "syns_dropped": 0, "syns_passed": 0, "dropped_share": None}}
-    assert "mysql-primary: its limit saw no SYN." in health.blocks(summary)
+        "db-primary": {"rate_per_s": 2, "syns_dropped": 0, "syns_passed": 0, "dropped_share": None}}
+    assert "db-primary: its limit saw no SYN." in health.blocks(summary)

@@ -3,8 +3,8 @@ from harness.lab.stuck import describe_stuck, parse_stuck, stuck_script
 
 
 def test_a_running_container_or_one_holding_an_exec_is_pending():
-    states = [("lab-director-1", True, []), ("lab-mysql-primary-1", False, ["3f2a"]), ("lab-web-1", False, [])]
-    assert pending_execs(states) == ["lab-director-1", "lab-mysql-primary-1"]
+    states = [("lab-director-1", True, []), ("lab-db-primary-1", False, ["3f2a"]), ("lab-web-1", False, [])]
+    assert pending_execs(states) == ["lab-db-primary-1", "lab-director-1"]
 
 
 def test_stopped_containers_with_no_exec_are_safe_to_remove():

@@ -14,8 +14,8 @@ GOOD = {
     "load": {"sysbench": {"tables": 1}, "probe": {"proto": "mysql"}},
     "cells": [{"tcp_retries2": 5}, {"tcp_retries2": 3, "read_timeout_s": "2s"}],
     "warmup_s": 5,
-    "steps": [{"fault": "ipvs_swap", "old": "mysql-primary", "new": "mysql-replica"},
-              {"wait": "250ms"}, {"fault": "app_hang", "target": "mysql-replica"}, {"heal": "app_hang"}],
+    "steps": [{"fault": "ipvs_swap", "old": "db-primary", "new": "db-replica"},
+              {"wait": "250ms"}, {"fault": "app_hang", "target": "db-replica"}, {"heal": "app_hang"}],
     "observe_s": "1m",
 }
 
@@ -56,6 +56,8 @@ MALFORMED = [
     (bad(["steps", 0, "old"], DELETE), "steps[0].old: required by fault ipvs_swap"),
     (bad(["steps", 0, "nodest"], "explode"), "steps[0].nodest: must be one of drop, reset"),
     (bad(["steps", 0, "new"], "mysql-tertiary"), "steps[0].new: unknown server 'mysql-tertiary'"),
+    (bad(["steps", 0, "old"], "mysql-primary"), "unknown server 'mysql-primary' (servers: db-primary, db-replica, web-a, web-b; "
+                                                "mysql-primary is now called db-primary)"),
     (bad(["steps", 0, "drain_s"], "5 minutes"), "steps[0].drain_s: not a duration"),
     (bad(["steps", 1], {"wait": 1, "fault": "app_hang"}), "steps[1]: a step is one of"),
     (bad(["steps", 3], {"heal": "silent_kill"}), "steps[3].heal: no earlier fault step injects 'silent_kill'"),
@@ -71,7 +73,7 @@ MALFORMED = [
     (bad(["observe_s"], 10**400), "observe_s: must be a finite number"),
     (bad(["warmup_s"], 1e9), "warmup_s: at most 3600 s"),
     (bad(["load", "probe", "interval_ms"], float("nan")), "load.probe.interval_ms: must be a finite number"),
-    (bad(["steps", 0, "new"], "mysql-primary"), "steps[0]: old and new are both mysql-primary"),
+    (bad(["steps", 0, "new"], "db-primary"), "steps[0]: old and new are both db-primary"),
     (bad(["steps", 0, "new"], "web-b"), "steps[0]: web-b does not serve mysql"),
     (bad(["steps", 2, "target"], {"a": 1}), "steps[2].target: unknown server"),
     (bad(["cells", 0], ["tcp_retries2", 5]), "cells[0]: must be a mapping, not list"),

@@ -48,7 +48,7 @@ def test_an_exercise_naming_a_cell_its_scenario_lacks_is_caught(tmp_path):
 
 def cell(name, detect, recover, expected, window=(13.1, 13.8), error="MYSQL_2013"):
     return {"cell": name, "probe": {"detect_s": detect, "recover_s": recover, "stall_s": None, "error": error,
-                                    "server_after": "mysql-replica" if recover else None},
+                                    "server_after": "db-replica" if recover else None},
             "predicted": {"expected_s": expected, "earliest_s": window[0], "latest_s": window[1]}}
 
 
@@ -56,7 +56,7 @@ def test_answers_fill_each_placeholder_from_the_run_and_say_what_is_missing():
     summary = {"observed_s": 25.6, "cells": [cell("r5", 13.52, 13.6, 13.4), cell("defaults", None, None, 939.0)]}
     text = answers.fill("r5 {r5.detect} ({r5.window}), back on {r5.server}; defaults: {defaults.outcome}, "
                         "due {defaults.expected}; {gone.detect}", summary)
-    assert text == ("r5 13.5 s (13.1–13.8 s), back on mysql-replica; defaults: no error yet when the run stopped "
+    assert text == ("r5 13.5 s (13.1–13.8 s), back on db-replica; defaults: no error yet when the run stopped "
                     "watching 25.6 s after the fault, due 939 s (15.7 min); [gone.detect: not in this run]")
 
 
@@ -113,7 +113,7 @@ def test_the_narrated_view_reads_live_ss_samples_of_each_clients_first_connectio
     ss.write_text("@ 104.0\nESTAB 0 22 10.0.0.2:40000 10.0.0.1:3306 timer:(on,1.600ms,3)\n"
                   "\t rto:1600 backoff:3 retrans:1/3\n")
     scenario_cell = parser.parse({"load": {"probe": {}}, "cells": [{"name": "r5", "tcp_retries2": 5}],
-                                  "steps": [{"fault": "silent_kill", "target": "mysql-primary"}]}).cells[0]
+                                  "steps": [{"fault": "silent_kill", "target": "db-primary"}]}).cells[0]
     out = io.StringIO()
     view = NarratedView([CellView("r5", probe, None)], [scenario_cell], {scenario_cell.namespace: ss}, 0.1,
                         out=out, clock=lambda: 100.0)
@@ -177,7 +177,7 @@ def test_the_participants_guide_is_generated_from_the_exercises_and_current():
 def test_a_big_grid_keeps_each_block_on_a_24_row_screen(tmp_path):
     raw_cells = [{"name": f"c{n:02d}", "tcp_retries2": 5} for n in range(12)]
     scenario_cells = parser.parse({"load": {"probe": {}}, "cells": raw_cells,
-                                   "steps": [{"fault": "silent_kill", "target": "mysql-primary"}]}).cells
+                                   "steps": [{"fault": "silent_kill", "target": "db-primary"}]}).cells
     views = []
     for n, scenario_cell in enumerate(scenario_cells):
         probe = tmp_path / f"{scenario_cell.name}.jsonl"

@@ -31,7 +31,7 @@ def summary_of(ex, detect_s, within, run="20260101T000000Z-a"):
     cells = sorted({cell for cell, _ in answers.placeholders(ex.teaches)})
     return {"scenario": ex.scenario, "run": run, "kernel": "6.18.44",
             "cells": [{"cell": c, "probe": {"detect_s": detect_s, "recover_s": detect_s + 0.1, "stall_s": None,
-                                            "error": "MYSQL_2013", "server_after": "mysql-replica",
+                                            "error": "MYSQL_2013", "server_after": "db-replica",
                                             "within_window": within},
                        "predicted": {"expected_s": 13.4, "earliest_s": 13.1, "latest_s": 13.8}} for c in cells]}
 

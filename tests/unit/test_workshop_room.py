@@ -18,7 +18,7 @@ def participant_run(results, name, detect_s, guessed=None):
     run = results / ex.scenario / f"20261202T0900{len(name):02d}Z-{name}"
     run.mkdir(parents=True)
     cells = [{"cell": c, "knobs": {}, "probe": {"detect_s": detect_s + i, "recover_s": detect_s + i + 0.1,
-                                                 "stall_s": None, "error": "ETIMEDOUT", "server_after": "mysql-replica",
+                                                 "stall_s": None, "error": "ETIMEDOUT", "server_after": "db-replica",
                                                  "within_window": True},
               "predicted": {"expected_s": detect_s + i, "earliest_s": detect_s + i - 0.5, "latest_s": detect_s + i + 0.5,
                             "basis": "tcp_retries2"}} for i, c in enumerate(CELLS)]

@@ -66,7 +66,7 @@ def test_exercise_6_the_director_resets_instead(tmp_path):
         if cell["cell"] in waiting:
             continue
         assert_within(cell["probe"]["detect_s"], (0.0, lead(summary) + FIRST_RTO_S[1] + 0.2), cell["cell"])
-        assert cell["probe"]["server_after"] == "mysql-replica", cell["cell"]
+        assert cell["probe"]["server_after"] == "db-replica", cell["cell"]
     assert "reset" in text.split("The question", 1)[1]
     assert all(len(line) <= 80 for line in terminal_lines(text, path))
 
