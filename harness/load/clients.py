@@ -42,6 +42,12 @@ class Client:
     runtime: str = "C"          # what runs it: how soon it reports what its kernel or timer ended is its own
     default_connect_timeout_s: float | None = None  # its default, s (None: none, the kernel's SYN retries decide)
 
+    @property
+    def starts_ahead(self):
+        """Whether its program can start while the lab comes up and wait at the run's gate, its
+        start-up done (the JVMs: ZooGate.java; ~a minute each in an emulated guest)."""
+        return self.runtime == "JVM"
+
     def connect_timeout_s(self, settings):
         """Seconds a connect may take before the driver gives up on it; None: the kernel's SYN
         retries decide (the setting's 0 that means forever, or a driver with no limit by default)."""

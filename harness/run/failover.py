@@ -137,10 +137,14 @@ class FailoverRun(WatchesTheClients, RunBase):
         gate_limit_s = self.ready_limit_s + loads.VIP_NOT_TAKING_LIMIT_S + PREPARE_LIMIT_S
         gate = (f"/tmp/blackhole-sysbench-go-{self.run.path.name}", gate_limit_s) \
             if probes_first and not early and s.sysbench else None
+        # The JVMs start with the probes and wait, started up, for the accounts: a gate of their own.
+        self.client_gate = (f"/tmp/blackhole-clients-go-{self.run.path.name}", gate_limit_s) \
+            if probes_first and not early else ()
         planned = planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
                                          sampled, self.control.table_sample(self.lab.datapath),
                                          self.control.shares_vip, answer_wait_s=self.ready_limit_s,
-                                         sysbench_gate=gate or (), proxy_directors=self.control.proxied_directors()))
+                                         sysbench_gate=gate or (), proxy_directors=self.control.proxied_directors(),
+                                         client_gate=self.client_gate))
         first, rest = (loads.early_probes(planned, armed=(sysbench.PROCESS,)) if probes_first and not early
                        else ([], planned))
         return first, rest, gate, vip
@@ -159,6 +163,8 @@ class FailoverRun(WatchesTheClients, RunBase):
             for service in loads.other_sysbench_containers(s, self.lab.placement) if gate else ():
                 self.lab.exec(service, ["touch", gate[0]])
         create_accounts(self.lab, self.scenario.cells, self.say, self.events)
+        for service in dict.fromkeys(load.service for load in first if load.gated):
+            self.lab.exec(service, ["touch", self.client_gate[0]])
         self.phases.enter("starting the clients")
         self.loads.start(rest)
         self.events.add("load_start", cells=[c.name for c in s.cells])

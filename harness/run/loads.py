@@ -39,11 +39,11 @@ def probes_before_servers_ready(scenario, control_start_allowance_s=0.0):
 
 
 def early_probes(planned, armed=()):
-    """(the lab's own probe groups and the loads of the armed kinds (process patterns: loads that wait
-    for a go of their own), the other loads) of a run's planned loads."""
+    """(the lab's own probe groups, the loads of the armed kinds (process patterns: loads that wait
+    for a go of their own) and the gated clients; the other loads) of a run's planned loads."""
     early = (probe.PROCESS, *armed)
-    first = [load for load in planned if load.process_pattern in early]
-    return first, [load for load in planned if load.process_pattern not in early]
+    first = [load for load in planned if load.process_pattern in early or load.gated]
+    return first, [load for load in planned if not (load.process_pattern in early or load.gated)]
 
 
 def other_sysbench_containers(scenario, placement):

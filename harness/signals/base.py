@@ -46,6 +46,7 @@ class Load:
     first_input: str = ""     # written to its stdin as it starts
     takes_commands: bool = False   # a probe group: "<cell>\t<text>" lines on its stdin reach that cell
     watched_as: str = ""      # what the run waits for from its cells' files ('client', 'sysbench'); '' nothing
+    gated: bool = False       # it starts ahead of the servers and waits for its gate (LoadPlan.client_gate)
 
 
 def _in_own_container(service):
@@ -68,6 +69,7 @@ class LoadPlan:
     watch_vip: bool = False         # sample each client namespace's neighbour entry for the VIP (VRRP)
     answer_wait_s: float = 0.0      # how long the run may wait, once they start, for every client's first answer
     sysbench_gate: tuple = ()       # (file, limit_s): sysbench starts ahead and waits for the file (load/sysbench.py)
+    client_gate: tuple = ()         # (file, limit_s): the zoo's clients that start ahead wait for it (load/zoo.py)
     proxy_directors: tuple = ()     # directors that end the clients' connections (a proxy control plane's)
 
     def vip_for(self, cell):

@@ -7,6 +7,7 @@ import time
 
 from harness import scenario
 from harness.load import probe, sysbench
+from harness.load.clients import CLIENTS, DEFAULT_CLIENT
 from harness.run.loads import early_probes, other_sysbench_containers
 from harness.signals import LoadPlan, planned_loads
 from harness.store import RunDir
@@ -71,3 +72,22 @@ def test_the_gate_is_opened_in_every_other_container_running_a_cells_sysbench():
     parsed, _ = scenario.load("iptables-drop")          # sysbench beside client-r3's cell and client-r15's
     assert other_sysbench_containers(parsed, lambda service: (service, None)) == ["client-r15"]
     assert other_sysbench_containers(parsed, lambda service: ("client-netns", f"/run/netns/{service}")) == []
+
+
+def test_the_jvm_clients_start_with_the_probes_and_wait_at_their_own_gate_the_others_after(tmp_path):
+    parsed, raw = scenario.load("client-zoo")
+    run = RunDir.create(parsed.id, raw, tmp_path)
+    planned = planned_loads(LoadPlan(parsed, run, "10.213.1.10", "ipvs", client_gate=("/tmp/clients-go", 600)))
+    first, rest = early_probes(planned)
+    jvm = {c.name for c in parsed.cells if CLIENTS[c.client].runtime == "JVM"}
+    others = {c.name for c in parsed.cells if c.client not in (DEFAULT_CLIENT,) and c.name not in jvm}
+    assert jvm and others
+    assert {load.cell for load in first if load.cell} == jvm and all(load.gated for load in first if load.cell)
+    for load in first:
+        if load.cell:
+            assert "ZOO_GATE=/tmp/clients-go" in load.command and "ZOO_GATE_LIMIT_S=600" in load.command
+    assert others <= {load.cell for load in rest}
+    assert not any("ZOO_GATE" in " ".join(load.command) for load in rest)
+    ungated = planned_loads(LoadPlan(parsed, run, "10.213.1.10", "ipvs"))
+    assert not any(load.gated or "ZOO_GATE" in " ".join(load.command) for load in ungated)
+    assert {load.cell for load in early_probes(ungated)[0] if load.cell} == set()

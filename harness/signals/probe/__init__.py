@@ -4,7 +4,7 @@ container, a fork per cell) or a client of the zoo. When the cell's client first
 from ...load import probe, zoo
 from ...measure import effects, ss_log
 from ...measure.run_record import verdict
-from ...load.clients import DEFAULT_CLIENT
+from ...load.clients import CLIENTS, DEFAULT_CLIENT
 from ..base import Load, Signal
 from . import client_log
 from .record import ProbeCell, ProbePart
@@ -21,9 +21,11 @@ class Probe(Signal):
                 container, netns = plan.placement(cell.service)
                 groups.setdefault(container, []).append((cell, netns))
             else:
+                gated = bool(plan.client_gate) and CLIENTS[cell.client].starts_ahead
                 loads.append(Load(cell.service, run.probe_log(cell.name),
-                                  tuple(zoo.command(s, cell, *plan.client_target(cell), plan.duration_s)),
-                                  zoo.PROCESSES[cell.client], cell=cell.name, watched_as="client"))
+                                  tuple(zoo.command(s, cell, *plan.client_target(cell), plan.duration_s,
+                                                    plan.client_gate if gated else ())),
+                                  zoo.PROCESSES[cell.client], cell=cell.name, watched_as="client", gated=gated))
         # Forks started together tick apart: cell i of n starts i/n of an interval later.
         phases = {cell.name: i / len(s.cells) for i, cell in enumerate(s.cells)}
         for container, cells in groups.items():

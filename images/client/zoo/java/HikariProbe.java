@@ -13,7 +13,7 @@ import java.sql.Statement;
  *  else is the driver's property (socketTimeout, ...). The pool evicts a connection that failed. */
 public class HikariProbe {
     public static void main(String[] args) throws Exception {
-        double intervalMs = Double.parseDouble(args[2]), deadline = ZooLog.now() + Double.parseDouble(args[3]);
+        double intervalMs = Double.parseDouble(args[2]), durationS = Double.parseDouble(args[3]);
         boolean postgres = "postgres".equals(System.getProperty("zoo.engine"));
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(postgres ? "jdbc:postgresql://" + args[0] + ":" + args[1] + "/sbtest"
@@ -50,6 +50,9 @@ public class HikariProbe {
             ZooWarmup.linkFailurePath(config.getDataSourceProperties());
         // pgJDBC hides its socket: a pool of one numbers its connection by the factory's count
         String query = postgres ? "SELECT current_setting('lab.server_name')" : "SELECT @@hostname";
+        if (postgres)
+            Class.forName("org.postgresql.Driver");
+        double deadline = ZooGate.await() + durationS;
         try (HikariDataSource pool = new HikariDataSource(config)) {
             do {
                 double t0 = ZooLog.now();

@@ -6,7 +6,7 @@ import java.util.Properties;
 public class JdbcProbe {
     public static void main(String[] args) throws Exception {
         String url = "jdbc:mysql://" + args[0] + ":" + args[1] + "/";
-        double intervalMs = Double.parseDouble(args[2]), deadline = ZooLog.now() + Double.parseDouble(args[3]);
+        double intervalMs = Double.parseDouble(args[2]), durationS = Double.parseDouble(args[3]);
         Properties props = new Properties();
         props.setProperty("user", ZooAccount.user());
         props.setProperty("password", "sbtest");
@@ -17,6 +17,7 @@ public class JdbcProbe {
             props.setProperty(kv[0], kv[1]);
         }
         ZooWarmup.linkFailurePath(props);
+        double deadline = ZooGate.await() + durationS;
         ZooSingleConnection.run(() -> DriverManager.getConnection(url, props), PortRecordingSocketFactory::numberOf,
                                 "SELECT @@hostname", intervalMs, deadline);
     }

@@ -46,7 +46,7 @@ public class PgJdbcProbe {
 
     public static void main(String[] args) throws Exception {
         String url = "jdbc:postgresql://" + args[0] + ":" + args[1] + "/sbtest";
-        double intervalMs = Double.parseDouble(args[2]), deadline = ZooLog.now() + Double.parseDouble(args[3]);
+        double intervalMs = Double.parseDouble(args[2]), durationS = Double.parseDouble(args[3]);
         Properties props = new Properties();
         props.setProperty("user", ZooAccount.user());
         props.setProperty("password", "sbtest");
@@ -56,6 +56,8 @@ public class PgJdbcProbe {
             String[] kv = args[i].split("=", 2);
             props.setProperty(kv[0], kv[1]);
         }
+        Class.forName("org.postgresql.Driver");
+        double deadline = ZooGate.await() + durationS;
         ZooSingleConnection.run(() -> DriverManager.getConnection(url, props), conn -> connections,
                                 "SELECT current_setting('lab.server_name')", intervalMs, deadline);
     }
