@@ -2,6 +2,7 @@
 made from the summary alone: what the scenario set out to show, the worst client and how long it
 hung (or that it still hung when the run ended, beside its model's figure), how many cells met
 their model windows, when the load balancer acted, and what the writes did."""
+from ..signals.data import section
 
 
 def sentences(summary):
@@ -88,8 +89,11 @@ def _writes(summary):
     lost = f", {data['lost']} of them lost" if data.get("read_back") else ", the new primary not read back"
     said = f"The writer: {data['acknowledged']} write(s) acknowledged{lost}"
     if data.get("writes_resumed") is False:
-        return (said + f"; none acknowledged from the fault to the end of the run ({data['unwritten_s']:.1f} s), "
-                "so what it would have lost after the fault is unknown.")
+        return (said + f"; none acknowledged from {section.since(data)} to the end of the run "
+                f"({data['unwritten_s']:.1f} s), so what it would have lost after then is unknown.")
     if data.get("unwritten_s") is not None:
-        return said + f"; writes were acknowledged again {data['unwritten_s']:.1f} s after the fault."
+        if section.since(data) == "the fault":
+            return said + f"; writes were acknowledged again {data['unwritten_s']:.1f} s after the fault."
+        return (said + f"; none acknowledged for {data['unwritten_s']:.1f} s from {section.since(data)}, "
+                "then again.")
     return said + "."

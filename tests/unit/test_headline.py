@@ -41,7 +41,7 @@ def test_the_load_balancers_first_change_and_the_writers_gap_are_said():
     said = headline.sentences(summary(cell("r5", 14.0, 14.1, lb=lb), signals={"data": stuck}))
     assert "The load balancer (director) acted 11.3 s after the fault (its model: 7.0–12.3 s)." in said
     assert said[-1] == ("The writer: 16 write(s) acknowledged, 0 of them lost; none acknowledged from the fault to "
-                        "the end of the run (110.0 s), so what it would have lost after the fault is unknown.")
+                        "the end of the run (110.0 s), so what it would have lost after then is unknown.")
 
 
 def test_a_burst_run_or_one_without_cells_has_no_headline():
@@ -52,8 +52,27 @@ def test_a_burst_run_or_one_without_cells_has_no_headline():
 def test_the_writers_gap_runs_to_its_first_acknowledged_write_after_the_fault_or_to_the_end():
     attempts = [{"t0": 99.0, "t1": 99.1, "outcome": "ack"}, {"t0": 99.5, "t1": 105.0, "outcome": "in_doubt"},
                 {"t0": 105.0, "t1": 112.5, "outcome": "ack"}]
-    assert ledger.unwritten_after(attempts, 100.0, 160.0) == (12.5, True)
-    assert ledger.unwritten_after(attempts[:1], 100.0, 210.0) == (110.0, False)
+    assert ledger.unwritten_after(attempts, 100.0, 112.6) == (12.5, True, 0.0)
+    assert ledger.unwritten_after(attempts[:1], 100.0, 210.0) == (110.0, False, 0.0)
+
+
+def test_writes_acknowledged_before_the_fault_landed_are_not_the_writer_back():
+    """A replay (2026-12-04): the death took 11 s to land; two writes were acknowledged 0.16 and
+    0.38 s after the fault's recorded time, then none for the run's last 159.6 s."""
+    attempts = [{"t0": 99.9, "t1": 99.95, "outcome": "ack"}, {"t0": 100.12, "t1": 100.16, "outcome": "ack"},
+                {"t0": 100.37, "t1": 100.38, "outcome": "ack"}]
+    assert ledger.unwritten_after(attempts, 100.0, 260.0) == (159.62, False, 0.38)
+    stuck = {"acknowledged": 172, "read_back": False, "writes_resumed": False, "unwritten_s": 159.62,
+             "unwritten_from_s": 0.38}
+    said = headline.sentences(summary(cell("r5", 14.0, 14.1), signals={"data": stuck}))
+    assert said[-1] == ("The writer: 172 write(s) acknowledged, the new primary not read back; none acknowledged "
+                        "from 0.4 s after the fault to the end of the run (159.6 s), so what it would have lost "
+                        "after then is unknown.")
+    back = {**stuck, "writes_resumed": True, "unwritten_s": 12.0, "unwritten_from_s": 0.38}
+    assert headline.sentences(summary(cell("r5", 14.0, 14.1), signals={"data": back}))[-1].endswith(
+        "none acknowledged for 12.0 s from 0.4 s after the fault, then again.")
+    resumed = [*attempts, {"t0": 112.0, "t1": 112.5, "outcome": "ack"}, {"t0": 112.6, "t1": 112.7, "outcome": "ack"}]
+    assert ledger.unwritten_after(resumed, 100.0, 113.0) == (12.12, True, 0.38)
 
 
 def test_a_stuck_writer_is_never_shown_as_a_bare_zero_lost():

@@ -57,7 +57,8 @@ class DataAccounting(Signal):
         if not attempts:
             part["writer_log"] = "empty" if self.file(run, "writes").exists() else "missing"
         elif t_fault is not None and observed_s is not None:
-            part["unwritten_s"], part["writes_resumed"] = ledger.unwritten_after(attempts, t_fault, t_fault + observed_s)
+            part["unwritten_s"], part["writes_resumed"], part["unwritten_from_s"] = ledger.unwritten_after(
+                attempts, t_fault, t_fault + observed_s)
         return part
 
 

@@ -46,13 +46,18 @@ def per_second(attempts, lost_seqs, t_fault):
 
 
 def unwritten_after(attempts, t_fault, t_end):
-    """(seconds, resumed): how long after t_fault the writer went without an acknowledged write,
-    until its first one (resumed) or, with none, until t_end (a write in flight that never got its
-    answer leaves no line, so its absence is the writer stuck)."""
-    acked = [r["t1"] for r in attempts if r["outcome"] == "ack" and r["t1"] > t_fault]
-    if acked:
-        return round(min(acked) - t_fault, 3), True
-    return round(max(0.0, t_end - t_fault), 3), False
+    """(seconds, resumed, from_s): the longest stretch from t_fault to t_end in which the writer got
+    no write acknowledged, whether an acknowledged write ended it (False: it ran to t_end), and when
+    it began (s after t_fault). A write in flight that never got its answer leaves no line, so its
+    absence is the writer stuck. The longest, not the first: the fault's step may take seconds to
+    land, and writes acknowledged after its recorded time but before it landed are not the writer
+    back (a replay, 2026-12-04: two writes acknowledged 0.16 and 0.38 s after the fault, then none
+    for the run's last 159.6 s)."""
+    acked = sorted(r["t1"] for r in attempts if r["outcome"] == "ack" and t_fault < r["t1"] <= t_end)
+    edges = [t_fault, *acked, max(t_end, t_fault)]
+    start, end = max(zip(edges, edges[1:]), key=lambda gap: gap[1] - gap[0])
+    resumed = bool(acked) and end != edges[-1]
+    return round(end - start, 3), resumed, round(start - t_fault, 3)
 
 
 SEMI_SYNC_PREFIXES = ("Rpl_semi_sync_source_", "Rpl_semi_sync_master_", "Rpl_semi_sync_replica_",

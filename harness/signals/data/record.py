@@ -48,6 +48,7 @@ class DataRun(Accounting):
     position_at_promotion: str | None
     unreadable: list[str]
     in_doubt_sent_at_s: list[float]
-    unwritten_s: NotRequired[float]          # from the fault to the first acknowledged write after it, or the end
-    writes_resumed: NotRequired[bool]        # a write was acknowledged after the fault
+    unwritten_s: NotRequired[float]          # the longest stretch after the fault with no write acknowledged
+    writes_resumed: NotRequired[bool]        # an acknowledged write ended it (False: it ran to the end)
+    unwritten_from_s: NotRequired[float]     # when it began, s after the fault
     writer_log: NotRequired[str]             # 'missing' or 'empty': the writer made no attempt to account for

@@ -22,19 +22,28 @@ def _lost(part: DataRun):
     return str(part["lost"]) if part.get("writes_resumed", True) else f"{part['lost']} (of the writes made)"
 
 
+def since(part: DataRun):
+    """'the fault' or '0.4 s after the fault': where the writer's longest stretch without an
+    acknowledged write began."""
+    start = part.get("unwritten_from_s") or 0.0
+    return "the fault" if start < 0.05 else f"{start:.1f} s after the fault"
+
+
 def _unwritten(part: DataRun):
     if "unwritten_s" not in part:
         return "—"
-    return f"{part['unwritten_s']:.1f} s" + ("" if part["writes_resumed"] else ", to the end of the run")
+    began = "" if since(part) == "the fault" else f" from {since(part)}"
+    return f"{part['unwritten_s']:.1f} s{began}" + ("" if part["writes_resumed"] else ", to the end of the run")
 
 
 def stuck_sentence(part: DataRun):
-    """One sentence for a writer that got no write acknowledged from the fault to the end; '' else."""
+    """One sentence for a writer that got no write acknowledged from some time after the fault to
+    the end; '' else."""
     if part.get("writes_resumed", True):
         return ""
-    return (f"The writer got no write acknowledged from the fault to the end of the run ({part['unwritten_s']:.1f} s): "
-            "its write in flight waited for an answer that never came, so what it would have written or lost "
-            "after the fault is unknown.")
+    return (f"The writer got no write acknowledged from {since(part)} to the end of the run "
+            f"({part['unwritten_s']:.1f} s): its write in flight waited for an answer that never came, so what it "
+            "would have written or lost after then is unknown.")
 
 
 def _seqs(seqs, limit=20):
@@ -43,9 +52,11 @@ def _seqs(seqs, limit=20):
 
 
 def explanations(part: DataRun):
+    server = part["new_primary"]
+    took = "the server taking writes at the end" if part.get("writes_resumed", True) else "the last to acknowledge one"
+    read = ("could not be read back" if server in part.get("unreadable", ()) else "was read back directly")
     lines = [*filter(None, [stuck_sentence(part)]), f"A writer inserted sequence-numbered rows through the VIP at {part['rate_per_s']:g}/s, each tried "
-             f"up to {part['attempts_per_write']} time(s) until acknowledged; after the run {part['new_primary']} "
-             "(the server taking writes at the end) was read back directly."
+             f"up to {part['attempts_per_write']} time(s) until acknowledged; after the run {server} ({took}) {read}."
              + (" (The writer every failover has; load.writer: off or WRITER=0 leaves it out.)"
                 if part.get("by_default") else "")]
     semi = part.get("semi_sync_on_first_primary")
