@@ -27,11 +27,17 @@ def members(base):
     return sorted(name for name in vars(base) if not name.startswith("_") and name not in own)
 
 
-def test_the_fault_recipe_is_short_and_names_every_member_a_fault_may_define():
-    text = (DOCS / "adding-a-fault.md").read_text()
+def short_recipe_naming(doc, names):
+    """The recipe's text, once held to RECIPE_LIMIT lines and to naming each of `names` in backticks."""
+    text = (DOCS / doc).read_text()
     assert len(text.splitlines()) <= RECIPE_LIMIT
-    missing = [name for name in members(Fault) if f"`{name}" not in text]
+    missing = [name for name in names if f"`{name}" not in text]
     assert missing == [], missing
+    return text
+
+
+def test_the_fault_recipe_is_short_and_names_every_member_a_fault_may_define():
+    text = short_recipe_naming("adding-a-fault.md", members(Fault))
     example = REPO / "harness/faults/backend_restart.py"
     assert f"]({'../' + str(example.relative_to(REPO))})" in text
     assert len(example.read_text().splitlines()) <= 20 and "def stops" in example.read_text()
@@ -57,10 +63,7 @@ def test_the_files_the_fault_recipe_lists_are_where_every_fault_is_found():
 def test_the_signal_recipe_is_short_names_every_member_and_the_files_every_signal_is_found_in():
     from harness.signals.base import Signal
     from harness.signals.registry import SIGNALS
-    text = (DOCS / "adding-a-signal.md").read_text()
-    assert len(text.splitlines()) <= RECIPE_LIMIT
-    missing = [name for name in members(Signal) if f"`{name}" not in text]
-    assert missing == [], missing
+    text = short_recipe_naming("adding-a-signal.md", members(Signal))
     found_in = ["harness/signals/registry.py", "README.md", "docs/reference.md"]
     for signal in SIGNALS:
         for file in found_in:
@@ -75,10 +78,7 @@ def test_the_control_plane_recipe_is_short_names_every_member_and_the_files_ever
     from harness.control.base import ControlPlane
     from harness.scenario.model import Scenario
     from tests.control_plane_contract import CONTRACT_RUNS
-    text = (DOCS / "adding-a-control-plane.md").read_text()
-    assert len(text.splitlines()) <= RECIPE_LIMIT
-    missing = [name for name in members(ControlPlane) if f"`{name}" not in text]
-    assert missing == [], missing
+    text = short_recipe_naming("adding-a-control-plane.md", members(ControlPlane))
     package, readme = (REPO / "harness/control/__init__.py").read_text(), (REPO / "README.md").read_text()
     scenarios = [p.read_text() for p in (REPO / "scenarios").glob("*.yaml")]
     for name, cls in CONTROL_PLANES.items():
@@ -94,10 +94,7 @@ def test_the_database_recipe_is_short_names_every_member_and_the_files_every_eng
     from harness.databases import DATABASES
     from harness.databases.base import DatabaseEngine
     from harness.databases.server_process import ServerProcess
-    text = (DOCS / "adding-a-database-engine.md").read_text()
-    assert len(text.splitlines()) <= RECIPE_LIMIT
-    missing = [name for name in members(DatabaseEngine) + members(ServerProcess) if f"`{name}" not in text]
-    assert missing == [], missing
+    text = short_recipe_naming("adding-a-database-engine.md", members(DatabaseEngine) + members(ServerProcess))
     package, readme = (REPO / "harness/databases/__init__.py").read_text(), (REPO / "README.md").read_text()
     for name, cls in DATABASES.items():
         module = inspect.getmodule(cls).__name__.rsplit(".", 1)[1]
