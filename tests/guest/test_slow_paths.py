@@ -49,10 +49,16 @@ def test_stalls_show_in_the_tail_a_slow_link_in_every_answer_and_nothing_is_lost
     resent = [c for c in connects if c.syn_retrans and c not in met
               and not stall_log.overlaps(c.t0, c.t0 + c.seconds, changing)]
     assert not resent, f"a SYN neither a stall nor a qdisc change held was resent: {resent[:3]}"
-    # the slowest connect that met a stall waited in the plugged queue, for about a stall (never
-    # a SYN's RTO). (Not "the slowest of all": a TCG guest once held a warm-up connect 0.61 s.)
+    # the slowest connect that met a stall waited in the plugged queue, for about a stall, and was
+    # answered by its first SYN (the kernel's own count) unless a stall it met outlasted the initial
+    # RTO. Its time is not held under 1 s: the probe's own loop notices an answer late on a busy
+    # guest (CI 2026-12-04: 1.056 s with no SYN resent). (Not "the slowest of all": a TCG guest once
+    # held a warm-up connect 0.61 s.)
     slowest = max((c for c in met if c.t0 < stalled_to), key=lambda c: c.seconds)
-    assert STALL_S / 2 <= slowest.seconds < INITIAL_SYN_RTO_S, slowest
+    held_s = max(end - start for start, end in periods
+                 if stall_log.overlaps(slowest.t0, slowest.t0 + slowest.seconds, [(start, end)]))
+    assert STALL_S / 2 <= slowest.seconds, slowest
+    assert slowest.syn_retrans == 0 or held_s >= INITIAL_SYN_RTO_S, (slowest, held_s)
     assert not [c for c in connects if c.t0 > unstalled and c in met]
     [cell] = summary["cells"]
     assert cell["probe"]["detect_s"] is None
