@@ -4,7 +4,7 @@ Faults, loads, control planes and runs speak to nodes only through this face; a 
 Compose containers on this host or in a guest (compose.py over engine.py's engines) is one
 implementation, and tests/lab/test_lab_contract.py holds every implementation to it.
 
-  lifecycle   up(wait, preflight), wait_healthy(timeout_s, only), down(), problems(), services(), restart(service)
+  lifecycle   up(wait, preflight), wait_healthy(timeout_s, only, stopping), down(), problems(), services(), restart(service)
   nodes       exec(service, command, ...), spawn(service, command), placement(service),
               logs(service), networks_of(service)
   the place   now(), datapath, kernel (kernel_release(), hz(), has_ipvs(), has_netem(), has_qdisc(kind),
@@ -13,6 +13,7 @@ implementation, and tests/lab/test_lab_contract.py holds every implementation to
 import abc
 import dataclasses
 import subprocess
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -59,8 +60,10 @@ class Lab(abc.ABC):
         preflight(kernel): called once the kernel under the lab is there, before any node starts."""
 
     @abc.abstractmethod
-    def wait_healthy(self, timeout_s: float = 180, only: Iterable[str] | None = None) -> None:
-        """Until every node with a health check passes it (only: of these services); LabError if not."""
+    def wait_healthy(self, timeout_s: float = 180, only: Iterable[str] | None = None,
+                     stopping: threading.Event | None = None) -> None:
+        """Until every node with a health check passes it (only: of these services); LabError if not,
+        or at the next poll once stopping is set (the run is ending)."""
 
     @abc.abstractmethod
     def down(self) -> None:

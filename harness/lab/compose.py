@@ -171,11 +171,12 @@ class ComposeLab(ContainerNodes, Lab):
         if wait and self._checks_itself():
             self.wait_healthy(max(1.0, timeout_s - (time.monotonic() - started)))
 
-    def wait_healthy(self, timeout_s=180, only=None):
+    def wait_healthy(self, timeout_s=180, only=None, stopping=None):
         """Until every container with a health check passes it (only: of these services), as Docker
         reports it or, in a guest, as the check run by the lab itself says; a LabError when one
         fails it, stops, or the time is up (health_check_loop.py)."""
-        health_check_loop.wait_healthy(self, only or self._running_services, timeout_s, self._checks_itself())
+        health_check_loop.wait_healthy(self, only or self._running_services, timeout_s, self._checks_itself(),
+                                       stopping)
 
     def _checks_itself(self):
         """Whether the lab runs starting containers' checks itself: where its engine spaced Docker's

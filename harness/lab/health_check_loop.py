@@ -27,10 +27,10 @@ def until_passes(test, timeout_s):
     return ["sh", "-c", loop, "health-check", *test[1:]]
 
 
-def wait_healthy(lab, services, timeout_s, own_checks=True):
+def wait_healthy(lab, services, timeout_s, own_checks=True, stopping=None):
     """Until each of services is healthy as Docker reports it (lab.health()) or, with own_checks,
     its own check looped in its container (lab.check_until_passes) passed; a LabError when one
-    fails its check, stops, or the time is up."""
+    fails its check, stops, the time is up, or stopping (an Event) is set."""
     deadline = time.monotonic() + timeout_s
     checks, checking = ThreadPoolExecutor(4, thread_name_prefix="health-check"), {}
     try:
@@ -46,6 +46,8 @@ def wait_healthy(lab, services, timeout_s, own_checks=True):
                 return
             if time.monotonic() > deadline:
                 raise LabError(f"not healthy within {timeout_s:g} s: {', '.join(waiting)}")
+            if stopping is not None and stopping.is_set():
+                raise LabError(f"stopped waiting for {', '.join(waiting)}: the run is ending")
             for service in waiting if own_checks else ():
                 if service not in checking:
                     checking[service] = checks.submit(lab.check_until_passes, service, deadline - time.monotonic())

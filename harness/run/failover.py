@@ -10,7 +10,6 @@ The run returns its directory; reports are drawn from it afterwards (harness/rep
 """
 import functools
 import json
-from concurrent.futures import ThreadPoolExecutor
 
 from ..abilities import KeepsEvidenceOfItsPlace
 from ..load import probe, sysbench
@@ -20,6 +19,7 @@ from ..signals.registry import SIGNALS
 from ..topology import DATABASE_REPLICAS, DIRECTOR
 from . import environment, evidence, loads
 from .accounts import create_accounts
+from .background import Background
 from .base import RunBase
 from .lab_watch import LabWatch
 from .phases import KEEP_EVIDENCE, READ_BACK, TAKE_DOWN, UNDO_FAULTS, Undo
@@ -38,6 +38,7 @@ MERGE_LIMIT_S = 60
 REPORT_LIMIT_S = 300           # a report of a 15-minute run of 20 cells: seconds; bounded all the same
 READY_LIMIT_S = 480.0         # every client must have answered by then (12 cells in a 6.1 TCG guest: 238 s)
 PREPARE_LIMIT_S = 300          # sysbench prepare: its tables made
+BACKGROUND_STOP_LIMIT_S = KEEP_TABLE_LIMIT_S   # its longest task: the director's table, once 60 s on a busy machine
 
 
 def plain_view(cells, scenario, run, out, clock):
@@ -63,6 +64,7 @@ class FailoverRun(WatchesTheClients, RunBase):
         self.control_before = None        # the control plane's progress() before the steps
         self.control_caught_up_at = None  # when it was seen to have acted on them (lab clock)
         self.control_checked = 0.0
+        self.background = Background("run-background")
 
     @property
     def ready_limit_s(self):
@@ -174,14 +176,16 @@ class FailoverRun(WatchesTheClients, RunBase):
         started alongside them); once every client answers, the director's table of their flows
         and env.json (its ten-odd execs beside the clients' start cost them more than the warm-up
         gains: bench-matrix, 2026-12-02). Returns the table's future."""
-        background = ThreadPoolExecutor(3, thread_name_prefix="run-background")
-        self.servers_ready = background.submit(self._servers_ready, early or started_ahead)
+        self.phases.undo_later(Undo("stopping the run's background work",
+                                    lambda: self.background.stop(BACKGROUND_STOP_LIMIT_S),
+                                    BACKGROUND_STOP_LIMIT_S + 10, TAKE_DOWN))
+        self.servers_ready = self.background.submit("waiting for the servers' health checks", self._servers_ready,
+                                                    early or started_ahead)
         self._wait_until_every_cell_answers()
         self.events.add("loads_ready")
-        self.env_recorded = background.submit(self._environment, early)
-        flows_kept = background.submit(evidence.snapshot_flows, self.run, self.director, "before-fault")
-        background.shutdown(wait=False)
-        return flows_kept
+        self.env_recorded = self.background.submit("recording env.json", self._environment, early)
+        return self.background.submit("keeping the director's table before the fault", evidence.snapshot_flows,
+                                      self.run, self.director, "before-fault")
 
     def _warm_up(self, flows_kept):
         s = self.scenario
@@ -219,13 +223,13 @@ class FailoverRun(WatchesTheClients, RunBase):
 
     def _servers_ready(self, wait_for_servers):
         if wait_for_servers:
-            self.lab.wait_healthy(self.ready_limit_s)
+            self.lab.wait_healthy(self.ready_limit_s, stopping=self.background.stopping)
             self.events.add("servers_ready")
 
     def _environment(self, director_may_be_starting):
         def director_ready():
             if director_may_be_starting:
-                self.lab.wait_healthy(self.ready_limit_s, only=(DIRECTOR,))
+                self.lab.wait_healthy(self.ready_limit_s, only=(DIRECTOR,), stopping=self.background.stopping)
         return environment.collect(self.lab, self.director, self.scenario, self.control, director_ready)
 
     def _write_env(self, env):
@@ -234,6 +238,7 @@ class FailoverRun(WatchesTheClients, RunBase):
         self.view.note(f"kernel {env['kernel']}, datapath {env['datapath']}")
 
     def _stop_watching(self):
+        self.background.stopping.set()
         if self.lab_watch:
             self.lab_watch.close()
 

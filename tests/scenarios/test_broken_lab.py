@@ -1,5 +1,5 @@
 """A lab that breaks under a run (a container removed from outside) ends the run mid-run (seconds),
-marked failed with the reason, with nothing of it left."""
+marked failed with the reason, with nothing of it left: no container, network or process."""
 import subprocess
 import time
 
@@ -24,3 +24,7 @@ def test_a_client_container_removed_mid_run_ends_the_run_with_the_reason(tmp_pat
     print(f"noticed {status['t'] - removed_at:.1f} s after the removal")
     assert status["t"] < background_run.warm_up_end_t(run_dir, 30), f"noticed {status['t'] - removed_at:.1f} s after"
     assert labelled_leftovers(project=project) == NOTHING
+    # nor a process of it: the run's background work (env.json, the director's table) was stopped
+    # by its cleanup, not left running docker execs into a lab that is gone
+    left = subprocess.run(["pgrep", "-af", project], capture_output=True, text=True).stdout
+    assert not left, left

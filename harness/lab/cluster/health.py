@@ -9,9 +9,10 @@ from .api import ApiError, wait_for
 from .making import API_POLL_S
 
 
-def wait_healthy(lab, timeout_s, only=None):
+def wait_healthy(lab, timeout_s, only=None, stopping=None):
     """Until each pod (only: of these services) is ready: a server once its health check first
-    passed and the lab's gate is on, a cell once its container runs."""
+    passed and the lab's gate is on, a cell once its container runs; a LabError at the next poll
+    once stopping (an Event) is set."""
     wanted = [s for s in (only or lab.pod_services()) if s != DIRECTOR]
 
     def healthy():
@@ -25,7 +26,8 @@ def wait_healthy(lab, timeout_s, only=None):
             if not (pod["ready"] if service in lab.servers else pod["started"]):
                 not_yet.append(service)
         return not not_yet
-    wait_for("the lab's pods to be ready", healthy, timeout_s, poll_s=API_POLL_S)
+    wait_for("the lab's pods to be ready", healthy, timeout_s, poll_s=API_POLL_S,
+             alive=lambda: "the run is ending" if stopping is not None and stopping.is_set() else None)
 
 
 def why(lab, service):

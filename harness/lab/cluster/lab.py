@@ -127,10 +127,10 @@ class ClusterLab(Lab):
         self._pods[service] = pod_status.summary(pod)
         return self._pods[service]
 
-    def wait_healthy(self, timeout_s=180, only=None):
+    def wait_healthy(self, timeout_s=180, only=None, stopping=None):
         """Until each pod (only: of these services) is ready: a server once its health check first
         passed and the lab's gate is on, a cell once its container runs."""
-        health.wait_healthy(self, timeout_s, only)
+        health.wait_healthy(self, timeout_s, only, stopping)
 
     def down(self):
         """Delete the lab's namespace (everything in it goes with it) and wait until it is gone;
