@@ -58,7 +58,7 @@ help: check
 	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
 	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~26 min here)"
 	@echo "make test-unit     the unit tests only (pure logic, in process, no Docker; about a minute)"
-	@echo "make lint          ruff and mypy (pinned): pyflakes' checks; types of harness/lab and the protocols; make test runs it first"
+	@echo "make lint          ruff and mypy (pinned): pyflakes' checks; the types of all of harness/; make test runs it first"
 	@echo "make setup         install and build what the lab needs (Docker, Compose, images, venv), nothing started"
 	@echo "make status        health of each service of this lab, its director's datapath and kernel"
 	@echo "make reference     write docs/reference.md (targets, knobs, scenarios, registries) from the code"
@@ -149,11 +149,11 @@ reference: venv
 test-unit: venv
 	@$(PY) -m pytest -q -n 2 tests/unit
 
-# pyflakes' checks and syntax errors (ruff.toml), then the type checker over the places to run and
-# the protocols (mypy.ini), before any test runs.
+# pyflakes' checks and syntax errors (ruff.toml), then the type checker over all of harness/
+# (mypy.ini), before any test runs.
 lint: venv
 	@$(VENV)/bin/ruff check --quiet harness tests scripts && echo "lint: clean (ruff: harness, tests, scripts)"
-	@$(VENV)/bin/mypy --no-error-summary && echo "lint: typed (mypy: harness/lab and the protocols, mypy.ini)"
+	@$(VENV)/bin/mypy --no-error-summary && echo "lint: typed (mypy: harness/, mypy.ini)"
 
 # The host part on TEST_WORKERS pytest workers side by side (tests that share a lab or a run stay
 # in one: tests/conftest.py; the labs mostly wait on kernel timers, so three fit two cores), then

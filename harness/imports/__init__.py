@@ -21,11 +21,11 @@ DIRECTOR_FILES = ("keepalived.conf", "haproxy.cfg")
 @dataclasses.dataclass(frozen=True)
 class Incident:
     folder: str
-    sysctl: sysctl_dump.SysctlDump = None
+    sysctl: sysctl_dump.SysctlDump | None = None
     drivers: tuple = ()           # (driver_url.DriverImport, ...): one per application, in the file's order
-    keepalived: keepalived_import.KeepalivedImport = None
-    incident_times: timeline.Timeline = None   # incident.yaml, a log excerpt, or both
-    haproxy: haproxy_import.HaproxyImport = None
+    keepalived: keepalived_import.KeepalivedImport | None = None
+    incident_times: timeline.Timeline | None = None   # incident.yaml, a log excerpt, or both
+    haproxy: haproxy_import.HaproxyImport | None = None
     unread: tuple = ()            # (file, what it looks like) of the files in the folder the lab does not read
     known_as: tuple = ()          # (file, reader name, what it is) of the files read by their content
 

@@ -24,7 +24,7 @@ class HaproxyImport:
     used: list = dataclasses.field(default_factory=list)
     not_modelled: list = dataclasses.field(default_factory=list)
     no_bearing: list = dataclasses.field(default_factory=list)
-    mode: tuple = None          # (mode, file:line) of the last `mode` read
+    mode: tuple | None = None          # (mode, file:line) of the last `mode` read
     said_at: dict = dataclasses.field(default_factory=dict)    # setting -> 'file:line: directive' (said.py)
     no_bearing_why: dict = dataclasses.field(default_factory=dict)  # keyword -> why (haproxy_keywords.py)
 

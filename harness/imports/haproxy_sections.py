@@ -14,7 +14,7 @@ SECTIONS = {"global", "defaults", "frontend", "backend", "listen", "peers", "res
 class Line:
     where: str
     words: tuple
-    condition: str = None       # the `.if` line it sits under whose outcome the lab cannot know
+    condition: str | None = None       # the `.if` line it sits under whose outcome the lab cannot know
 
 
 @dataclasses.dataclass
@@ -23,7 +23,7 @@ class Section:
     name: str
     lines: list
     where: str
-    parent: str = None          # `from NAME`: the named defaults section it takes its defaults from
+    parent: str | None = None          # `from NAME`: the named defaults section it takes its defaults from
 
 
 def sections(text, source):

@@ -25,7 +25,7 @@ INHERITED = ("connect_timeout", "retry", "nb_get_retry", "delay_before_retry", "
 class KeepalivedImport:
     source: str
     settings: dict = dataclasses.field(default_factory=dict)   # control.keepalived's settings, as a scenario says them
-    idle_timeout_s: int = None                                   # lvs_timeouts tcp: the director's flow timeout
+    idle_timeout_s: int | None = None                                   # lvs_timeouts tcp: the director's flow timeout
     used: list = dataclasses.field(default_factory=list)         # "file:line: directive: what it became"
     not_modelled: list = dataclasses.field(default_factory=list)
     no_bearing: list = dataclasses.field(default_factory=list)

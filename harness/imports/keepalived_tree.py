@@ -19,7 +19,7 @@ class Statement:
     keyword: str
     args: tuple
     where: str                        # file:line
-    block: tuple = None               # child statements, or None for a plain line
+    block: tuple | None = None             # child statements, or None for a plain line
 
     def find(self, keyword):
         return [child for child in self.block or () if child.keyword == keyword]

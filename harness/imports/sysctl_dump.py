@@ -31,7 +31,7 @@ NO_BEARING = {
 @dataclasses.dataclass(frozen=True)
 class SysctlDump:
     source: str
-    kernel_release: str = None          # kernel.osrelease
+    kernel_release: str | None = None          # kernel.osrelease
     cell: tuple = ()                    # ((scenario cell key, value), ...): the client's namespace knobs
     director: tuple = ()                # ((explain knob, value), ...)
     not_modelled: tuple = ()            # ((key, value), ...) of TCP/IPVS/core settings the lab does not turn

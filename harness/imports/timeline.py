@@ -44,7 +44,7 @@ class Entry:
     written: str          # the key as the operator wrote it
     value: str
     line: int
-    source: str = None    # the file it came from, where a timeline is read from two (a YAML one and a log)
+    source: str | None = None    # the file it came from, where a timeline is read from two (a YAML one and a log)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -91,9 +91,9 @@ class Started:
     load: Load
     process: object
     files: dict               # cell (None: the load's one output) -> open file
-    reader: threading.Thread = None   # a group's: its output into each cell's file
+    reader: threading.Thread | None = None   # a group's: its output into each cell's file
     stderr_tail: collections.deque = dataclasses.field(default_factory=lambda: collections.deque(maxlen=5))
-    stderr_reader: threading.Thread = None
+    stderr_reader: threading.Thread | None = None
 
 
 class RunningLoads:
