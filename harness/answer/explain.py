@@ -12,40 +12,6 @@ from ..settings.edge import unknown
 from ..settings.kinds import SettingsError
 from ..settings.registry import KNOBS as KNOB_TABLE
 
-# What the lab measured about a driver that its documentation leaves open (README: the client zoo).
-DRIVER_NOTES = {
-    "libmariadb": "Measured (client-zoo-short, MariaDB Connector/C 3.3.20): MYSQL_OPT_READ_TIMEOUT=3 ended the wait "
-                  "3.08 s after the fault: the value counts once, not three times as MySQL's manual says of "
-                  "libmysqlclient's read timeout.",
-    "go": "go-sql-driver/mysql reports a dead connection as 'invalid connection' (driver.ErrBadConn is only returned "
-          "before a query was sent, so database/sql does not retry it).",
-    "pgx": "Measured (client-zoo-pg, pgx v5.7.6): when the kernel gives up, pgx reports 'unexpected EOF' (the "
-           "ETIMEDOUT is lost); its cure is a context deadline per query (queryTimeout here). Go's runtime never "
-           "takes TCP_USER_TIMEOUT from a preloaded library, and libpq's tcp_user_timeout in pgx's connection "
-           "string goes to the server as a run-time setting.",
-    "hikari": "Measured (client-zoo-short, HikariCP 5.1.0, pool of 3, tcp_retries2=5): the fault catches the pool's "
-              "idle connections too. HikariCP checks a connection before a borrow only if it was idle longer than "
-              "aliveBypassWindowMs (500 ms): each dead one then costs validationTimeout (5 s): back after 23.7 s, "
-              "not 13.7. With the check skipped it hands each dead one out and its query waits out the budget "
-              "again: back after 40.8 s.",
-    "sysbench": "sysbench 1.0.20 has no read timeout of its own: only the kernel's knobs (tcp_retries2, "
-                "TCP_USER_TIMEOUT, which the preloaded libsockopts sets on its libc sockets) bound its wait.",
-}
-
-# tests/lab/test_mysql_auth.py: a first login to MySQL 9.7 (caching_sha2_password only), server
-# cache cold, no TLS (the zoo's settings). What it needs, per client, as measured.
-MYSQL_AUTH_NOTES = {
-    "pymysql": "logs in (PyMySQL 1.0.2 asks for the server's RSA key, with python3-cryptography installed; "
-               "without it: RuntimeError \"'cryptography' package is required\").",
-    "jdbc": "fails: \"Public Key Retrieval is not allowed\"; allowPublicKeyRetrieval=true (or TLS) fixes it.",
-    "hikari": "fails as the pool sees it: \"Connection is not available, request timed out\" after "
-              "connectionTimeout (the cause, Public Key Retrieval, is not shown); allowPublicKeyRetrieval=true fixes it.",
-    "go": "logs in (go-sql-driver/mysql v1.7.1 asks for the server's RSA key).",
-    "node": "logs in (mysql2 3.11.3 asks for the server's RSA key).",
-    "libmariadb": "logs in (MariaDB Connector/C 3.3.20 fetches the server's RSA key unasked).",
-    "sysbench": "logs in (MariaDB Connector/C 3.3.20 fetches the server's RSA key unasked).",
-}
-
 # explain's knobs and their defaults; what each may be is the settings registry's (harness/settings/).
 DEFAULTS = {"TCP_RETRIES2": 15, "TCP_USER_TIMEOUT_MS": 0, "READ_TIMEOUT_S": 0.0, "KEEPALIVE": "", "RTT_MS": 0.5,
             "HZ": kernel_model.HZ, "CLIENT": DEFAULT_CLIENT, "DELAY_LOOP": None, "CONNECT_TIMEOUT": None,
@@ -144,11 +110,10 @@ def _driver_lines(values):
     if not client.via_libc and (values["TCP_USER_TIMEOUT_MS"] or values["KEEPALIVE"]):
         lines.append(f"{client.name} does not connect through libc: TCP_USER_TIMEOUT/keepalive preloaded by the lab's "
                      "libsockopts never reach its sockets (set them in the program instead).")
-    note = DRIVER_NOTES.get(client.name)
-    if note:
-        lines.append(note)
+    if client.notes:
+        lines.append(client.notes)
     if DATABASES[values["DB_ENGINE"]].wire_protocol == "mysql" and values["CLIENT"] != DEFAULT_CLIENT:
-        lines.append(f"Against MySQL 9.7 (DB_ENGINE=mysql), a first login without TLS {MYSQL_AUTH_NOTES[client.name]}")
+        lines.append(f"Against MySQL 9.7 (DB_ENGINE=mysql), a first login without TLS {client.mysql_login}")
     return [""] + lines if lines else []
 
 

@@ -85,7 +85,7 @@ def members():
                                             for n, c in sorted(FAULTS.items())]),
         ("Signals (what a run measures, in summary.json's `signals`)",
          [(s.name, module_summary(type(s)) + (f" · its section: “{s.section.TITLE}”" if s.section else "")
-           + (f" · its chart: {s.chart}" if s.chart else "")) for s in SIGNALS]),
+           + (f" · its chart: {s.chart}" if s.chart else "")) for s in SIGNALS.members()]),
         ("Clients (a cell's `client:`)", [(n, c.library + (f"; settings: {', '.join(c.settings)}" if c.settings else ""))
                                           for n, c in CLIENTS.items()]),
     ]

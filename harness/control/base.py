@@ -24,7 +24,7 @@ commands (manual.py), health checks (keepalived.py), a Kubernetes API.
 import dataclasses
 
 from ..measure.effects import BLACKHOLE
-from ..registered import Registered
+from ..registered import Registered, Registry
 from ..topology import DIRECTOR
 
 
@@ -85,7 +85,7 @@ class DirectorVariants:
         return tuple(name for name, _ in self.directors)
 
 
-CONTROL_PLANES: dict[str, type] = {}          # name -> ControlPlane subclass: each registers itself when its module is imported
+CONTROL_PLANES: Registry[type] = Registry("control plane")   # each ControlPlane subclass registers itself when imported
 DEFAULT_CONTROL_PLANE = "manual"
 
 

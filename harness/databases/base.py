@@ -10,10 +10,10 @@ measurement call these, never a server's process name or SQL of their own.
   pause / resume / kill(lab, server)         the server process frozen, thawed, killed
   create_account(lab, server, user, ...)     a clients' login, logged in once if asked
 """
-from ..registered import Registered
+from ..registered import Registered, Registry
 from .server_process import ServerProcess
 
-DATABASES: dict[str, type["DatabaseEngine"]] = {}               # name -> DatabaseEngine subclass: each registers itself when its module is imported
+DATABASES: Registry[type["DatabaseEngine"]] = Registry("database engine")   # each DatabaseEngine subclass registers itself when imported
 DEFAULT_DATABASE = "mariadb"
 
 
@@ -41,7 +41,7 @@ class DatabaseEngine(Registered, ServerProcess):
     wire_protocol = "mysql"      # what the probe speaks to it (images/client/probe.py --proto)
     sysbench_driver = "mysql"    # sysbench's --db-driver for it
     # the library the lab's probe and writer reach it with, and the command that prints its version
-    # (None: the default client's own, load/clients.py VERSION_COMMANDS)
+    # (None: the default client's own, its Client.version_command in load/clients.py)
     probe_library: tuple[str, str] | None = None
     probe_title: str | None = None   # how the pages name the probe's client (None: probe_library's name)
     version_pattern = r"Ver (\S+)"   # the version in version_command's line

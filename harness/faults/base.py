@@ -2,7 +2,7 @@
 and an idempotent recover()."""
 import dataclasses
 
-from ..registered import Registered
+from ..registered import Registered, Registry
 
 
 @dataclasses.dataclass(frozen=True)
@@ -13,7 +13,7 @@ class Param:
     help: str = ""
 
 
-FAULTS: dict[str, type] = {}                  # name -> Fault subclass: each registers itself when its module is imported
+FAULTS: Registry[type] = Registry("fault")     # each Fault subclass registers itself when its module is imported
 
 
 class Fault(Registered):

@@ -9,6 +9,7 @@ import sys
 from typing import Callable
 
 from ..errors import InvalidInput
+from ..registered import Registry
 
 HOST = "host"
 COMPOSE, KUBERNETES = "compose", "kubernetes"
@@ -42,13 +43,13 @@ def _cluster(kernel, out, keep_in, one_lab):
     return ClusterPlace()
 
 
-PLACES = {place.name: place for place in (
+PLACES = Registry("place to run", (
     Place(HOST, "Docker Compose on this machine's own kernel and Docker engine.", "KERNEL=host (the default)", _host),
     Place("guest", "Docker Compose inside a QEMU guest booting a packaged Debian kernel (IPVS, netem, another "
           "kernel's sysctls); its Docker engine reached over ssh.", "KERNEL=5.10|6.1|6.12|7.3|<package>", _guest),
     Place(KUBERNETES, "Pods on the single-node Kubernetes cluster `make cluster-up` keeps in a guest (or the one "
           "KUBECONFIG names); its kube-proxy is the director.", "LAB=kubernetes", _cluster),
-)}
+))
 
 
 def place_name(kernel, lab=COMPOSE):

@@ -6,27 +6,14 @@ application waits for an answer (a read or socket timeout) becomes the cell's ap
 timeout, which is all the kernel model needs to know about a driver.
 """
 import dataclasses
-import re
+
+from ..registered import Registry
+from .driver_settings import CONNECTOR_J, HIKARI_POOL, MS, PGJDBC, Setting
 
 DEFAULT_CLIENT = "pymysql"       # the lab's own probe: on another engine it speaks that engine's protocol
 # What operators call the lab's probe on an engine whose protocol is not MySQL's: {name: engine}.
 PROBE_NAMES = {"libpq": "postgres", "psycopg2": "postgres"}
 PROTOCOL_TITLES = {"mysql": "MySQL", "postgres": "PostgreSQL"}
-
-
-@dataclasses.dataclass(frozen=True)
-class Setting:
-    kind: type                  # int (a count of `unit`s), bool or str (a Go duration)
-    unit_s: float = 0.0         # seconds per unit, for int settings that are durations
-    minimum: int = 0
-    maximum: int = 3_600_000
-    meaning: str = ""
-    zero_is_none: bool = False  # a limit whose 0 means none at all (its documentation's "0: forever"), not 0 s
-
-    def seconds(self, value):
-        """A duration setting's value in seconds; None where it sets no limit (0 that means forever)."""
-        seconds = go_duration_s(value) if self.kind is str else value * self.unit_s
-        return None if seconds == 0 and self.zero_is_none else seconds
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,6 +28,10 @@ class Client:
     connect_timeout: str | None = None          # the setting that bounds a connect
     runtime: str = "C"          # what runs it: how soon it reports what its kernel or timer ended is its own
     default_connect_timeout_s: float | None = None  # its default, s (None: none, the kernel's SYN retries decide)
+    version_command: str | None = None  # prints its library's version as the client image holds it (env.json)
+    process: str | None = None  # what `pkill -f` matches to stop its program (a JVM's command line names the class)
+    notes: str = ""             # what the lab measured of it that its documentation leaves open (make explain)
+    mysql_login: str = ""       # what a first login to MySQL 9.7 without TLS does (tests/lab/test_mysql_auth.py)
 
     @property
     def starts_ahead(self):
@@ -65,66 +56,42 @@ class Client:
         return self.settings[self.read_timeout].seconds(value) or 0.0
 
 
-GO_UNITS_S = {"ns": 1e-9, "us": 1e-6, "\u00b5s": 1e-6, "\u03bcs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-GO_PART = re.compile(r"(\d+\.?\d*|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)")
-
-
-def go_duration_s(text):
-    """A Go duration as time.ParseDuration reads it ('2s', '1500ms', '1m30s', '0.5h', and '0',
-    the one number it takes without a unit) -> seconds; None for anything else, a negative one
-    included (no timeout of the lab's drivers takes it)."""
-    if not isinstance(text, str):
-        return None
-    if text in ("0", "+0"):
-        return 0.0
-    body = text[1:] if text.startswith("+") else text
-    parts = GO_PART.findall(body)
-    if not body or "".join(number + unit for number, unit in parts) != body:
-        return None
-    return sum(float(number) * GO_UNITS_S[unit] for number, unit in parts)
-
-
-MS = 0.001
-CONNECTOR_J = {
-    "socketTimeout": Setting(int, MS, meaning="ms a read on the socket may block (0: forever)", zero_is_none=True),
-    "connectTimeout": Setting(int, MS, meaning="ms a TCP connect may take (0: forever)", zero_is_none=True),
-    "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (default true)"),
-    "allowPublicKeyRetrieval": Setting(bool, meaning="ask the server for its RSA key (MySQL 9.7's "
-                                                     "caching_sha2_password without TLS needs it)"),
-}
-PGJDBC = {
-    "socketTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a read on the socket may block (0: forever)", zero_is_none=True),
-    "connectTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a TCP connect may take (0: forever)", zero_is_none=True),
-    "loginTimeout": Setting(int, 1.0, maximum=86_400, meaning="s the whole connect and login may take (0: forever)",
-                            zero_is_none=True),
-    "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pgJDBC's default false)"),
-}
-HIKARI_POOL = {
-    "keepaliveTime": Setting(int, MS, meaning="ms between keepalive checks of an idle pooled connection (0: none)",
-                             zero_is_none=True),
-    "maxLifetime": Setting(int, MS, meaning="ms after which an idle connection is retired (0: never)",
-                           zero_is_none=True),
-    "connectionTimeout": Setting(int, MS, minimum=250, meaning="ms a borrow may wait for a connection"),
-    "validationTimeout": Setting(int, MS, minimum=250, meaning="ms a liveness check may take"),
-    "idleTimeout": Setting(int, MS, meaning="ms an idle connection above minimumIdle is kept (0: for ever)",
-                           zero_is_none=True),
-    "maximumPoolSize": Setting(int, minimum=1, maximum=16, meaning="connections in the (fixed-size) pool"),
-    "aliveBypassWindowMs": Setting(int, MS, meaning="ms since a connection's last use within which a borrow "
-                                                   "skips the liveness check (HikariCP's default 500)"),
-}
-CLIENTS = {c.name: c for c in (
+JAVA_LIBRARIES = "/usr/local/lib/zoo/java/lib"
+CLIENTS = Registry("client", (
     Client("pymysql", None, "PyMySQL (Debian python3-pymysql), the lab's probe", default_connect_timeout_s=5.0,
-           runtime="Python"),
+           runtime="Python",
+           version_command="python3 -c 'import pymysql; print(\"PyMySQL\", pymysql.__version__)'",
+           mysql_login="logs in (PyMySQL 1.0.2 asks for the server's RSA key, with python3-cryptography "
+                       "installed; without it: RuntimeError \"'cryptography' package is required\")."),
     Client("jdbc", "zoo-jdbc", "MySQL Connector/J 8.4.0", CONNECTOR_J, read_timeout="socketTimeout",
-           connect_timeout="connectTimeout", runtime="JVM"),
+           connect_timeout="connectTimeout", runtime="JVM",
+           version_command=f"ls {JAVA_LIBRARIES} | grep mysql-connector",
+           process="JdbcProbe",
+           mysql_login="fails: \"Public Key Retrieval is not allowed\"; allowPublicKeyRetrieval=true (or TLS) "
+                       "fixes it."),
     Client("hikari", "zoo-hikari", "HikariCP 5.1.0 on Connector/J 8.4.0", {**CONNECTOR_J, **HIKARI_POOL},
-           read_timeout="socketTimeout", connect_timeout="connectTimeout", runtime="JVM"),
+           read_timeout="socketTimeout", connect_timeout="connectTimeout", runtime="JVM",
+           version_command=f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|mysql-connector' | tr '\\n' ' '",
+           process="HikariProbe",
+           notes="Measured (client-zoo-short, HikariCP 5.1.0, pool of 3, tcp_retries2=5): the fault catches the"
+                 " pool's idle connections too. HikariCP checks a connection before a borrow only if it was "
+                 "idle longer than aliveBypassWindowMs (500 ms): each dead one then costs validationTimeout (5 "
+                 "s): back after 23.7 s, not 13.7. With the check skipped it hands each dead one out and its "
+                 "query waits out the budget again: back after 40.8 s.",
+           mysql_login="fails as the pool sees it: \"Connection is not available, request timed out\" after "
+                       "connectionTimeout (the cause, Public Key Retrieval, is not shown); "
+                       "allowPublicKeyRetrieval=true fixes it."),
     Client("go", "zoo-go", "go-sql-driver/mysql v1.7.1 (database/sql, pool of one)", {
         "readTimeout": Setting(str, meaning="I/O read deadline per packet, e.g. '2s' (0, the default: none)",
                                zero_is_none=True),
         "writeTimeout": Setting(str, meaning="I/O write deadline, e.g. '2s' (0, the default: none)", zero_is_none=True),
         "timeout": Setting(str, meaning="dial timeout, e.g. '2s' (0, the default: the OS's)", zero_is_none=True),
-    }, read_timeout="readTimeout", via_libc=False, connect_timeout="timeout", runtime="Go"),
+    }, read_timeout="readTimeout", via_libc=False, connect_timeout="timeout", runtime="Go",
+           version_command="grep -ao 'go-sql-driver/mysql.v[0-9][0-9.]*' /usr/local/bin/zoo-go | head -1 | tr '\\t' ' '",
+           process="zoo-go",
+           notes="go-sql-driver/mysql reports a dead connection as 'invalid connection' (driver.ErrBadConn is "
+                 "only returned before a query was sent, so database/sql does not retry it).",
+           mysql_login="logs in (go-sql-driver/mysql v1.7.1 asks for the server's RSA key)."),
     Client("node", "zoo-node", "mysql2 3.11.3 on Node.js (Debian)", {
         "timeout": Setting(int, MS, meaning="ms a query may take before mysql2 gives up on it (0: no limit)",
                            zero_is_none=True),
@@ -133,7 +100,10 @@ CLIENTS = {c.name: c for c in (
         "enableKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (default true)"),
         "keepAliveInitialDelay": Setting(int, MS, meaning="ms idle before the first keepalive probe"),
     }, read_timeout="timeout", connect_timeout="connectTimeout", default_connect_timeout_s=10.0,
-       runtime="Node.js"),
+       runtime="Node.js",
+           version_command="node -p '\"mysql2 \" + require(\"/usr/local/lib/zoo/node/node_modules/mysql2/package.json\").version'",
+           process="zoo/node/probe.js",
+           mysql_login="logs in (mysql2 3.11.3 asks for the server's RSA key)."),
     Client("libmariadb", "zoo-libmariadb", "MariaDB Connector/C (Debian libmariadb3)", {
         "MYSQL_OPT_READ_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s per read from the server (0: none)",
                                           zero_is_none=True),
@@ -141,14 +111,24 @@ CLIENTS = {c.name: c for c in (
                                            zero_is_none=True),
         "MYSQL_OPT_CONNECT_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s a connect may take (0: none)",
                                              zero_is_none=True),
-    }, read_timeout="MYSQL_OPT_READ_TIMEOUT", connect_timeout="MYSQL_OPT_CONNECT_TIMEOUT"),
+    }, read_timeout="MYSQL_OPT_READ_TIMEOUT", connect_timeout="MYSQL_OPT_CONNECT_TIMEOUT",
+           version_command="dpkg-query -W -f='libmariadb3 ${Version}' libmariadb3",
+           process="zoo-libmariadb",
+           notes="Measured (client-zoo-short, MariaDB Connector/C 3.3.20): MYSQL_OPT_READ_TIMEOUT=3 ended the "
+                 "wait 3.08 s after the fault: the value counts once, not three times as MySQL's manual says of"
+                 " libmysqlclient's read timeout.",
+           mysql_login="logs in (MariaDB Connector/C 3.3.20 fetches the server's RSA key unasked)."),
     Client("pgjdbc", "zoo-pgjdbc", "pgJDBC 42.7.4 (PostgreSQL's JDBC driver)", PGJDBC, read_timeout="socketTimeout",
            protocol="postgres", connect_timeout="connectTimeout", default_connect_timeout_s=10.0,
-           runtime="JVM"),
+           runtime="JVM",
+           version_command=f"ls {JAVA_LIBRARIES} | grep postgresql",
+           process="PgJdbcProbe"),
     Client("hikari-pgjdbc", "zoo-hikari-pgjdbc", "HikariCP 5.1.0 on pgJDBC 42.7.4",
            {**PGJDBC, **{k: v for k, v in HIKARI_POOL.items() if k != "maximumPoolSize"}},
            read_timeout="socketTimeout", protocol="postgres", connect_timeout="connectTimeout",
-           default_connect_timeout_s=10.0, runtime="JVM"),
+           default_connect_timeout_s=10.0, runtime="JVM",
+           version_command=f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|postgresql' | tr '\\n' ' '",
+           process="zoo.engine=postgres HikariProbe"),
     Client("node-postgres", "zoo-node-postgres", "pg (node-postgres) 8.13.1 on Node.js (Debian)", {
         "query_timeout": Setting(int, MS, meaning="ms pg waits for a query's answer before it gives up (0: forever)",
                                  zero_is_none=True),
@@ -156,7 +136,9 @@ CLIENTS = {c.name: c for c in (
         "keepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pg's default false)"),
         "keepAliveInitialDelayMillis": Setting(int, MS, meaning="ms idle before the first keepalive probe"),
     }, read_timeout="query_timeout", protocol="postgres", connect_timeout="connectionTimeoutMillis",
-       runtime="Node.js"),
+       runtime="Node.js",
+           version_command="node -p '\"pg \" + require(\"/usr/local/lib/zoo/node/node_modules/pg/package.json\").version'",
+           process="zoo/node/probe-pg.js"),
     Client("pgx", "zoo-pgx", "pgx v5.7.6 (Go, database/sql via pgx/stdlib, pool of one)", {
         "queryTimeout": Setting(str, meaning="the application's context deadline per query, e.g. '3s' (pgx has "
                                              "no read timeout of its own; 0: none)", zero_is_none=True),
@@ -166,24 +148,17 @@ CLIENTS = {c.name: c for c in (
                                                      "run-time setting, so the server's socket takes it, not the "
                                                      "client's"),
     }, read_timeout="queryTimeout", via_libc=False, protocol="postgres", connect_timeout="connect_timeout",
-       runtime="Go"),
+       runtime="Go",
+           version_command="grep -ao 'jackc/pgx/v5@v[0-9][0-9.]*' /usr/local/bin/zoo-pgx | head -1 | sed 's/.*@/pgx /'",
+           process="zoo-pgx",
+           notes="Measured (client-zoo-pg, pgx v5.7.6): when the kernel gives up, pgx reports 'unexpected EOF' "
+                 "(the ETIMEDOUT is lost); its cure is a context deadline per query (queryTimeout here). Go's "
+                 "runtime never takes TCP_USER_TIMEOUT from a preloaded library, and libpq's tcp_user_timeout "
+                 "in pgx's connection string goes to the server as a run-time setting."),
     # sysbench has no read timeout of its own; it runs on the scenario's load.sysbench tables.
-    Client("sysbench", "zoo-sysbench", "sysbench 1.0.20 (Debian) oltp_read_only, 1 thread, on MariaDB Connector/C"),
-)}
-
-
-JAVA_LIBRARIES = "/usr/local/lib/zoo/java/lib"
-# What prints each client's library version as the client image holds it (env.json's versions;
-# sysbench's own is there already).
-VERSION_COMMANDS = {
-    "pymysql": "python3 -c 'import pymysql; print(\"PyMySQL\", pymysql.__version__)'",
-    "jdbc": f"ls {JAVA_LIBRARIES} | grep mysql-connector",
-    "hikari": f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|mysql-connector' | tr '\\n' ' '",
-    "go": "grep -ao 'go-sql-driver/mysql.v[0-9][0-9.]*' /usr/local/bin/zoo-go | head -1 | tr '\\t' ' '",
-    "node": "node -p '\"mysql2 \" + require(\"/usr/local/lib/zoo/node/node_modules/mysql2/package.json\").version'",
-    "pgjdbc": f"ls {JAVA_LIBRARIES} | grep postgresql",
-    "hikari-pgjdbc": f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|postgresql' | tr '\\n' ' '",
-    "node-postgres": "node -p '\"pg \" + require(\"/usr/local/lib/zoo/node/node_modules/pg/package.json\").version'",
-    "pgx": "grep -ao 'jackc/pgx/v5@v[0-9][0-9.]*' /usr/local/bin/zoo-pgx | head -1 | sed 's/.*@/pgx /'",
-    "libmariadb": "dpkg-query -W -f='libmariadb3 ${Version}' libmariadb3",
-}
+    Client("sysbench", "zoo-sysbench", "sysbench 1.0.20 (Debian) oltp_read_only, 1 thread, on MariaDB Connector/C",
+           process="sysbench oltp_read_only",
+           notes="sysbench 1.0.20 has no read timeout of its own: only the kernel's knobs (tcp_retries2, "
+                 "TCP_USER_TIMEOUT, which the preloaded libsockopts sets on its libc sockets) bound its wait.",
+           mysql_login="logs in (MariaDB Connector/C 3.3.20 fetches the server's RSA key unasked)."),
+))

@@ -5,11 +5,6 @@ program's sockets never went through libc)."""
 from .clients import CLIENTS
 from .probe import SOCKOPTS_LIBRARY
 
-# What `pkill -f` matches to stop each program (the JVM's command line names the class).
-PROCESSES = {"jdbc": "JdbcProbe", "hikari": "HikariProbe", "go": "zoo-go", "node": "zoo/node/probe.js",
-             "libmariadb": "zoo-libmariadb", "sysbench": "sysbench oltp_read_only",
-             "node-postgres": "zoo/node/probe-pg.js", "pgjdbc": "PgJdbcProbe",
-             "hikari-pgjdbc": "zoo.engine=postgres HikariProbe", "pgx": "zoo-pgx"}
 DATABASE_PORT = 3306           # the lab's database port, whatever the engine
 
 

@@ -1,9 +1,10 @@
 """Connection pools a cell's client may go through (`pool: pgbouncer`), one file each: what runs in
 the cell's namespace beside its client, its settings, and how it changes what the client sees of a
 fault (measure/effects.py)."""
+from ..registered import Registry
 from .pgbouncer import PGBOUNCER
 
-POOLS = {pool.name: pool for pool in (PGBOUNCER,)}
+POOLS = Registry("connection pool", (PGBOUNCER,))
 
 
 def effect_through_pool(cell, effect):

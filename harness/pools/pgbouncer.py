@@ -6,7 +6,7 @@ three times a second), or its server socket giving up (the namespace's tcp_retri
 own tcp_user_timeout on it), after which it closes the client with "server conn crashed?"."""
 import dataclasses
 
-from ..load.clients import MS, Setting
+from ..load.driver_settings import MS, Setting
 from ..measure import effects
 from ..measure.effects import Close, Effect
 from ..measure.predict import outstanding_data

@@ -176,11 +176,11 @@ def render(run, summary):
         return []
     run.charts_dir.mkdir(exist_ok=True)
     scenario = of_run(run)
-    for signal in SIGNALS:
+    for signal in SIGNALS.members():
         if signal.chart:
             signal.chart_module()           # imported here, not in each forked drawer
     jobs = [(timeline, (run, summary, run.chart("timeline.png"))), (recovery, (summary, run.chart("recovery.png"))),
-            *((signal.draw_chart, (run, scenario, summary, run.chart(signal.chart))) for signal in SIGNALS if signal.chart)]
+            *((signal.draw_chart, (run, scenario, summary, run.chart(signal.chart))) for signal in SIGNALS.members() if signal.chart)]
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("fork")) as pool:
         drawn = list(pool.map(_draw, jobs))
     return [run.relative(args[-1]) for (_, args), done in zip(jobs, drawn) if done is not False]

@@ -9,7 +9,7 @@ import copy
 
 from ..signals.registry import SIGNALS
 
-SECTIONS = tuple(signal.section for signal in SIGNALS if signal.section is not None)
+SECTIONS = tuple(signal.section for signal in SIGNALS.members() if signal.section is not None)
 
 
 def only_what_it_reads(summary, reads):
@@ -29,9 +29,9 @@ def shown(summary):
 
 def late_reasons(cell):
     """What the signals measured beside a late cell's verdict ('kernel 14.0 s in window, ...', 'CPU 99%')."""
-    return [r for signal in SIGNALS if signal.lateness is not None for r in [signal.lateness.reason(cell)] if r]
+    return [r for signal in SIGNALS.members() if signal.lateness is not None for r in [signal.lateness.reason(cell)] if r]
 
 
 def late_notes(summary):
     """The paragraph each signal has on the run's late cells (none: nothing)."""
-    return [n for signal in SIGNALS if signal.lateness is not None for n in [signal.lateness.summary_note(summary)] if n]
+    return [n for signal in SIGNALS.members() if signal.lateness is not None for n in [signal.lateness.summary_note(summary)] if n]

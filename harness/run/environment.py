@@ -2,7 +2,7 @@
 from concurrent.futures import ThreadPoolExecutor
 
 from ..databases import database
-from ..load.clients import DEFAULT_CLIENT, VERSION_COMMANDS
+from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..pools import POOLS
 from ..scenario.knobs import SYSCTL_KNOBS
 from ..topology import DIRECTOR, FRONT, is_director
@@ -62,7 +62,7 @@ def _client_version_commands(scenario):
     first = {}
     for cell in scenario.cells:
         first.setdefault(cell.client, cell.service)
-    commands = dict(VERSION_COMMANDS)
+    commands = {c.name: c.version_command for c in CLIENTS.values() if c.version_command}
     library = database(scenario.database).probe_library         # the default client's library on this engine
     if library and DEFAULT_CLIENT in first:
         first[library[0]] = first.pop(DEFAULT_CLIENT)

@@ -121,7 +121,7 @@ class FailoverRun(WatchesTheClients, RunBase):
         self.loads = loads.RunningLoads(self.lab, self.run)
         # a machine that stood still 36 s once held its pkills past a 30 s limit
         self.phases.undo_later(Undo("stopping the clients", self.loads.stop, STOP_CLIENTS_LIMIT_S, KEEP_EVIDENCE))
-        for signal in SIGNALS:          # once the loads have stopped
+        for signal in SIGNALS.members():          # once the loads have stopped
             if what := signal.reads_back(s):
                 self.phases.undo_later(Undo(f"reading {what}", functools.partial(self._read_back, signal),
                                             READ_BACK_WAIT_S + signal.read_back_limit_s + 30, READ_BACK))

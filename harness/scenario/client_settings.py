@@ -1,5 +1,6 @@
 """A cell's client and the driver's own settings, and the pool it goes through, as a scenario gives them."""
-from ..load.clients import CLIENTS, DEFAULT_CLIENT, go_duration_s
+from ..load.clients import CLIENTS, DEFAULT_CLIENT
+from ..load.driver_settings import go_duration_s
 from ..pools import POOLS
 from .reader import Reader, ScenarioError
 

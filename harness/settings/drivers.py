@@ -2,7 +2,8 @@
 client's table in load/clients.py: the same table a scenario cell's `jdbc: {...}` is read with."""
 import re
 
-from ..load.clients import CLIENTS, go_duration_s
+from ..load.clients import CLIENTS
+from ..load.driver_settings import go_duration_s
 from .kinds import SettingsError, _shown
 
 

@@ -11,7 +11,7 @@ from .registry import SIGNALS
 
 def planned_loads(plan):
     """Every load the signals need for a run (plan: base.LoadPlan)."""
-    return [load for signal in SIGNALS for load in signal.loads(plan)]
+    return [load for signal in SIGNALS.members() for load in signal.loads(plan)]
 
 
 def summarize(run, scenario):
@@ -51,13 +51,13 @@ def summarize_failover(run, scenario):
     for cell in context.scenario.cells:
         record = CellRecord(context, cell)
         entry = {"cell": cell.name, "knobs": knobs(cell), "predicted": predicted(record)}
-        for signal in SIGNALS:
+        for signal in SIGNALS.members():
             entry.update(signal.summarize_cell(record))
         summary["cells"].append(entry)
     lags = report_lag.annotate(summary["cells"])      # a cell's report beside its runtime's lag, across the cells
     if lags:
         summary["report_lags"] = lags
-    parts = {signal.name: part for signal in SIGNALS if (part := signal.summarize_run(context))}
+    parts = {signal.name: part for signal in SIGNALS.members() if (part := signal.summarize_run(context))}
     if parts:
         summary["signals"] = parts
     return summary

@@ -1,6 +1,7 @@
 """Every measured signal, one line each (a folder of harness/signals/ holds each one): the order
 here is the order the run starts their loads, a cell's entry holds their parts, and the page and
 summary.md show their sections and charts."""
+from ..registered import Registry
 from .after_idle import AfterIdle
 from .connect import ConnectLatency
 from .data import DataAccounting
@@ -17,7 +18,7 @@ from .sysbench import Sysbench
 from .vip import VipNeighbour
 from .wrk import Wrk
 
-SIGNALS = (
+SIGNALS = Registry("signal", (
     Pool(),             # started before the clients it serves
     Probe(),
     LbNoticed(),
@@ -33,4 +34,4 @@ SIGNALS = (
     DataAccounting(),
     DirectorFlows(),
     MachineCpu(),
-)
+))

@@ -1,6 +1,6 @@
 """HikariCP's pool in the model's `back`: a pool of N hands out its N-1 other connections, caught
 dead and idle by the fault, before it opens a new one; the windows hold what the lab measured
-(harness/answer/explain.py DRIVER_NOTES: client-zoo-short, a pool of 3 at tcp_retries2=5, the
+(harness/load/clients.py, hikari's notes: client-zoo-short, a pool of 3 at tcp_retries2=5, the
 seed's swap at the death: back after 23.7 s checked, 40.8 s with the check skipped)."""
 from harness.answer import answer
 from harness.answer.question import Question

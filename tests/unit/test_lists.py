@@ -9,7 +9,7 @@ from harness.control import CONTROL_PLANES
 from harness.databases import DATABASES
 from harness.faults import FAULTS
 from harness.lab.places import PLACES
-from harness.load.clients import CLIENTS, VERSION_COMMANDS
+from harness.load.clients import CLIENTS
 from harness.run.environment import place_versions
 from harness.cli import reference
 from harness.signals.registry import SIGNALS
@@ -73,7 +73,7 @@ def test_the_readme_lists_each_registry_whole():
         "who changes the director": set(CONTROL_PLANES),
         "which database": set(DATABASES),
         "what happens (faults)": set(FAULTS),
-        "what is measured (signals)": {s.name for s in SIGNALS},
+        "what is measured (signals)": {s.name for s in SIGNALS.members()},
     }
 
 
@@ -81,9 +81,12 @@ def test_the_readme_is_a_front_door():
     assert len(README.read_text().splitlines()) <= README_LIMIT
 
 
-def test_every_client_but_sysbench_has_a_version_command():
-    # sysbench's version is recorded for every run that has it (run/environment.py)
-    assert set(VERSION_COMMANDS) == set(CLIENTS) - {"sysbench"}
+def test_each_client_is_one_entry_with_its_version_command_process_and_login():
+    # sysbench's version is recorded for every run that has it (run/environment.py); the lab's probe
+    # is stopped with its container's other probes, not by a pattern of its own
+    assert {c.name for c in CLIENTS.values() if c.version_command} == set(CLIENTS) - {"sysbench"}
+    assert {c.name for c in CLIENTS.values() if c.process} == {c.name for c in CLIENTS.values() if c.program}
+    assert {c.name for c in CLIENTS.values() if c.mysql_login} == {c.name for c in CLIENTS.values() if c.protocol == "mysql"}
 
 
 def test_a_guests_qemu_and_kernel_package_are_versions_of_the_run():

@@ -37,7 +37,7 @@ def plans(tmp_path):
         yield LoadPlan(parsed, RunDir.create(parsed.id, raw, tmp_path), "10.213.1.10", "nftables")
 
 
-@pytest.mark.parametrize("signal", SIGNALS, ids=lambda s: s.name)
+@pytest.mark.parametrize("signal", SIGNALS.members(), ids=lambda s: s.name)
 def test_a_signals_loads_end_by_themselves_and_write_inside_the_run(signal, tmp_path):
     for plan in plans(tmp_path):
         for load in signal.loads(plan):
@@ -47,14 +47,14 @@ def test_a_signals_loads_end_by_themselves_and_write_inside_the_run(signal, tmp_
 
 
 def test_every_signal_has_a_name_of_its_own_and_its_cell_keys_are_its_own(tmp_path):
-    names = [signal.name for signal in SIGNALS]
+    names = [signal.name for signal in SIGNALS.members()]
     assert len(set(names)) == len(names)
     run = write_run(tmp_path)
     context = RunContext(run, scenario.of_run(run))
     [cell] = context.scenario.cells
     record = CellRecord(context, cell)
     seen = set(CELL_KEYS)
-    for signal in SIGNALS:
+    for signal in SIGNALS.members():
         keys = set(signal.summarize_cell(record))
         assert not keys & seen, f"{signal.name} overwrites {keys & seen}"
         seen |= keys
@@ -74,15 +74,15 @@ def cell_keys(signal):
 
 def test_each_signal_is_one_folder_named_after_it_and_every_folder_is_registered():
     folders = {p.parent.name for p in SIGNALS_DIR.glob("*/__init__.py")}
-    assert folders == {signal.name for signal in SIGNALS}
-    for signal in SIGNALS:
+    assert folders == {signal.name for signal in SIGNALS.members()}
+    for signal in SIGNALS.members():
         assert type(signal).__module__ == f"harness.signals.{signal.name}", signal
 
 
 def test_a_signals_files_are_its_own_and_inside_the_run(tmp_path):
     run = RunDir(tmp_path / "s" / "r")
     seen = {}
-    for signal in SIGNALS:
+    for signal in SIGNALS.members():
         for key, template in signal.files.items():
             names = dict.fromkeys(re.findall(r"{(\w+)}", template), "x")
             path = signal.file(run, key, **names)
@@ -92,7 +92,7 @@ def test_a_signals_files_are_its_own_and_inside_the_run(tmp_path):
     shared = {run.probe_log("x"), run.sysbench_log("x"), run.ss_samples("x"), run.director_table("x"),
               run.director_flows("x"), run.service_log("x"), run.env_file, run.events_file}
     mine = {signal.file(run, key, **dict.fromkeys(re.findall(r"{(\w+)}", t), "x"))
-            for signal in SIGNALS for key, t in signal.files.items()}
+            for signal in SIGNALS.members() for key, t in signal.files.items()}
     assert not mine & shared
 
 
@@ -101,11 +101,11 @@ def test_a_signals_cell_entries_are_the_ones_its_record_declares(tmp_path):
     context = RunContext(run, scenario.of_run(run))
     [cell] = context.scenario.cells
     record = CellRecord(context, cell)
-    for signal in SIGNALS:
+    for signal in SIGNALS.members():
         assert set(signal.summarize_cell(record)) <= cell_keys(signal), signal.name
 
 
-@pytest.mark.parametrize("signal", [s for s in SIGNALS if s.section], ids=lambda s: s.name)
+@pytest.mark.parametrize("signal", [s for s in SIGNALS.members() if s.section], ids=lambda s: s.name)
 def test_a_section_reads_its_own_signals_parts_and_each_cells_outcome_only(signal):
     reads = signal.section.READS
     assert set(reads.get("signals", ())) <= {signal.name}, reads
@@ -115,7 +115,7 @@ def test_a_section_reads_its_own_signals_parts_and_each_cells_outcome_only(signa
         assert hasattr(signal.section, name), name
 
 
-@pytest.mark.parametrize("signal", [s for s in SIGNALS if s.chart or s.lateness], ids=lambda s: s.name)
+@pytest.mark.parametrize("signal", [s for s in SIGNALS.members() if s.chart or s.lateness], ids=lambda s: s.name)
 def test_a_signals_chart_and_lateness_are_modules_of_its_own_folder(signal):
     if signal.chart:
         assert signal.chart.endswith(".png")

@@ -25,7 +25,7 @@ class Probe(Signal):
                 loads.append(Load(cell.service, run.probe_log(cell.name),
                                   tuple(zoo.command(s, cell, *plan.client_target(cell), plan.duration_s,
                                                     plan.client_gate if gated else ())),
-                                  zoo.PROCESSES[cell.client], cell=cell.name, watched_as="client", gated=gated))
+                                  CLIENTS[cell.client].process, cell=cell.name, watched_as="client", gated=gated))
         # Forks started together tick apart: cell i of n starts i/n of an interval later.
         phases = {cell.name: i / len(s.cells) for i, cell in enumerate(s.cells)}
         for container, cells in groups.items():

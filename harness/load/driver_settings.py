@@ -1,0 +1,68 @@
+"""What a driver's settings are: each a named value with its unit and range, and what 0 means by
+its own documentation; the tables shared by several clients (Connector/J's, pgJDBC's, HikariCP's)."""
+import dataclasses
+import re
+
+
+@dataclasses.dataclass(frozen=True)
+class Setting:
+    kind: type                  # int (a count of `unit`s), bool or str (a Go duration)
+    unit_s: float = 0.0         # seconds per unit, for int settings that are durations
+    minimum: int = 0
+    maximum: int = 3_600_000
+    meaning: str = ""
+    zero_is_none: bool = False  # a limit whose 0 means none at all (its documentation's "0: forever"), not 0 s
+
+    def seconds(self, value):
+        """A duration setting's value in seconds; None where it sets no limit (0 that means forever)."""
+        seconds = go_duration_s(value) if self.kind is str else value * self.unit_s
+        return None if seconds == 0 and self.zero_is_none else seconds
+
+
+GO_UNITS_S = {"ns": 1e-9, "us": 1e-6, "\u00b5s": 1e-6, "\u03bcs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+GO_PART = re.compile(r"(\d+\.?\d*|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)")
+
+
+def go_duration_s(text):
+    """A Go duration as time.ParseDuration reads it ('2s', '1500ms', '1m30s', '0.5h', and '0',
+    the one number it takes without a unit) -> seconds; None for anything else, a negative one
+    included (no timeout of the lab's drivers takes it)."""
+    if not isinstance(text, str):
+        return None
+    if text in ("0", "+0"):
+        return 0.0
+    body = text[1:] if text.startswith("+") else text
+    parts = GO_PART.findall(body)
+    if not body or "".join(number + unit for number, unit in parts) != body:
+        return None
+    return sum(float(number) * GO_UNITS_S[unit] for number, unit in parts)
+
+
+MS = 0.001
+CONNECTOR_J = {
+    "socketTimeout": Setting(int, MS, meaning="ms a read on the socket may block (0: forever)", zero_is_none=True),
+    "connectTimeout": Setting(int, MS, meaning="ms a TCP connect may take (0: forever)", zero_is_none=True),
+    "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (default true)"),
+    "allowPublicKeyRetrieval": Setting(bool, meaning="ask the server for its RSA key (MySQL 9.7's "
+                                                     "caching_sha2_password without TLS needs it)"),
+}
+PGJDBC = {
+    "socketTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a read on the socket may block (0: forever)", zero_is_none=True),
+    "connectTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a TCP connect may take (0: forever)", zero_is_none=True),
+    "loginTimeout": Setting(int, 1.0, maximum=86_400, meaning="s the whole connect and login may take (0: forever)",
+                            zero_is_none=True),
+    "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pgJDBC's default false)"),
+}
+HIKARI_POOL = {
+    "keepaliveTime": Setting(int, MS, meaning="ms between keepalive checks of an idle pooled connection (0: none)",
+                             zero_is_none=True),
+    "maxLifetime": Setting(int, MS, meaning="ms after which an idle connection is retired (0: never)",
+                           zero_is_none=True),
+    "connectionTimeout": Setting(int, MS, minimum=250, meaning="ms a borrow may wait for a connection"),
+    "validationTimeout": Setting(int, MS, minimum=250, meaning="ms a liveness check may take"),
+    "idleTimeout": Setting(int, MS, meaning="ms an idle connection above minimumIdle is kept (0: for ever)",
+                           zero_is_none=True),
+    "maximumPoolSize": Setting(int, minimum=1, maximum=16, meaning="connections in the (fixed-size) pool"),
+    "aliveBypassWindowMs": Setting(int, MS, meaning="ms since a connection's last use within which a borrow "
+                                                   "skips the liveness check (HikariCP's default 500)"),
+}
