@@ -97,7 +97,8 @@ def parse_syncs(text):
 def parse_nft_table(text):
     """{service port ('default/lab/tcp/mysql'): {endpoint: 1}} of kube-proxy's nftables table, as
     director_table.parse_table gives IPVS's: the endpoints each service chain sends new flows to."""
-    table, chain = {}, None
+    table: dict[str, dict[str, int]] = {}
+    chain = None
     for line in text.splitlines():
         m = SERVICE_CHAIN_RE.search(line)
         if m:
@@ -139,7 +140,8 @@ def describe(write, before):
 def changes(writes, syncs, ports):
     """[DirectorChange] per write: the first sync that started after it was sent (the sync that
     programmed it), the change landing within that sync; a write no sync followed is left out."""
-    found, last = [], {}
+    found: list = []
+    last: dict[str, dict] = {}
     for write in writes:
         what, taken_out = describe(write, last.get(write.service, {}))
         last[write.service] = dict(write.endpoints)

@@ -68,7 +68,7 @@ def parse(text, source="sysctl.txt"):
     release, cell, director, not_modelled, no_bearing, notes, others = None, [], [], [], [], [], 0
     # key -> (line, value) of the settings the lab reads: `sysctl -a` prints each once (some others,
     # kernel.core_modes on 7.3, a line per value)
-    seen = {}
+    seen: dict[str, tuple[int, str]] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.lstrip().startswith(("#", ";")):
             continue

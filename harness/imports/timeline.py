@@ -82,7 +82,7 @@ def merged(written, logged):
 
 def from_entries(entries, source):
     """The Timeline of its entries (a YAML timeline's, or a log excerpt's: timeline_log.py)."""
-    by_key = {}
+    by_key: dict[str, Entry] = {}
     for entry in entries:
         if entry.key in by_key:
             first = by_key[entry.key]

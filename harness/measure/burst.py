@@ -31,7 +31,7 @@ def counter_deltas(before, after):
 def connect_steps(connections):
     """How many connections connected within each band of seconds: the SYN retransmission
     times (1 s, 3 s, 7 s, ...) show as bands that fill while those in between stay empty."""
-    bands = Counter()
+    bands: Counter[str] = Counter()
     for c in connections:
         if c["connect_s"] is None:
             continue
@@ -44,7 +44,7 @@ def connect_steps(connections):
 
 def nginx_statuses(access_log, cell_name):
     """Status counts of the requests a cell made through nginx (its URI carries ?cell=NAME)."""
-    statuses = Counter()
+    statuses: Counter[str] = Counter()
     for line in access_log.splitlines():
         m = NGINX_RE.match(line)
         if m and m["uri"].endswith(f"cell={cell_name}"):

@@ -14,7 +14,8 @@ def _endpoint(text):
 
 def parse_table(text):
     """{vip: {real server: weight}} of one table."""
-    table, vip = {}, None
+    table: dict[str, dict[str, int]] = {}
+    vip = None
     for line in text.splitlines():
         words = line.split()
         if len(words) >= 2 and words[0] == "TCP":

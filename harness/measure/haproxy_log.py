@@ -98,7 +98,7 @@ def _endpoint(row):
 
 def parse_state(text):
     """{backend: {server address:port: 1 running, 0 not}} of one `show servers state`."""
-    table = {}
+    table: dict[str, dict[str, int]] = {}
     for row in _rows(text):
         table.setdefault(row["be_name"], {})[_endpoint(row)] = int(row["srv_op_state"] == str(UP_STATE))
     return table

@@ -39,7 +39,7 @@ def parse(text):
     """{(real server 'a:p', virtual server 'a:p'): RealServer}; failed checks are logged per real
     server and counted against each of its virtual servers' entries by the checker that logs them
     (keepalived names only the real server), so they are kept under (rs, None)."""
-    servers = {}
+    servers: dict[tuple[str, str | None], RealServer] = {}
     for line in text.splitlines():
         t = stamp(line)
         if t is None:
@@ -67,7 +67,7 @@ def summarize(servers, start, end, run_end):
     """Per real server, within [start, end): checks that failed, flaps (removals), virtual servers
     that lost it, and the seconds it spent out of rotation summed over its virtual servers (an
     outage still open at run_end counted to run_end)."""
-    result = {}
+    result: dict[str, dict[str, float]] = {}
     for (rs, vs), entry in servers.items():
         mine = result.setdefault(rs, {"failed_checks": 0, "flaps": 0, "virtual_servers_hit": 0, "out_s": 0.0})
         if vs is None:

@@ -30,7 +30,7 @@ def last_recovery_t(summary, fault_t):
 
 def cleanup_groups(events):
     """[(the steps' names, started_t, seconds)] per group of cleanup steps, in order."""
-    groups = {}
+    groups: dict[float, list[dict]] = {}
     for e in events:
         if e["event"] == "cleanup_step":
             groups.setdefault(e["started_t"], []).append(e)

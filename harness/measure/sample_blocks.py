@@ -4,7 +4,9 @@
 
 def blocks(text, parse):
     """[(t, parse(the block's text)), ...]."""
-    samples, t, lines = [], None, []
+    samples: list[tuple[float, object]] = []
+    t: float | None = None
+    lines: list[str] = []
     for line in text.splitlines() + ["@ end"]:
         if line.startswith("@ "):
             if t is not None:

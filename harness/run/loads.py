@@ -51,7 +51,7 @@ def other_sysbench_containers(scenario, placement):
     runs), in which a cell's sysbench runs: placement(service) -> (container service, netns)."""
     s = scenario
     first = placement(s.cells[0].service)[0]
-    others = {}
+    others: dict[str, str] = {}
     for cell in s.cells:
         container = placement(cell.service)[0]
         if s.runs_sysbench(cell) and container != first:

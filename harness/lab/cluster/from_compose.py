@@ -90,7 +90,7 @@ def pod_for(service, definition, namespace, addresses, gated=False, host_aliases
 def creation_waves(definitions, wanted):
     """The services of wanted in the order a cluster can make them: each wave after the waves of
     what it depends on (Compose's depends_on, restricted to wanted)."""
-    left, made, waves = list(wanted), set(), []
+    left, made, waves = list(wanted), set[str](), list[list[str]]()
     while left:
         wave = [s for s in left if not (set(definitions[s].get("depends_on") or ()) & set(wanted)) - made]
         if not wave:
@@ -104,7 +104,7 @@ def creation_waves(definitions, wanted):
 def planned_addresses(definitions, director, front, vip_host):
     """{service or 'vip': the address the Compose file fixes for it}: each server's, and the VIP
     (the front network's host vip_host, the director's network)."""
-    planned = {}
+    planned: dict[str, str] = {}
     for service, definition in definitions.items():
         for network in (definition.get("networks") or {}).values():
             if network and network.get("ipv4_address") and service != director:

@@ -36,7 +36,7 @@ def parse_ledger(text):
 def per_second(attempts, lost_seqs, t_fault):
     """[{'t': s, 'ack': n, 'failed': n, 'in_doubt': n, 'lost': n}]: attempts by the second (after
     t_fault) they were sent in, and of the acknowledged ones those the new primary lacks."""
-    lost, seconds = set(lost_seqs), {}
+    lost, seconds = set(lost_seqs), dict[int, dict[str, int]]()
     for record in attempts:
         second = seconds.setdefault(int((record["t0"] - t_fault) // 1), dict.fromkeys((*OUTCOMES, "lost"), 0))
         second[record["outcome"]] += 1

@@ -33,7 +33,7 @@ def reconnects_into_kept_flows(samples, flows, t_fault):
     ESTABLISHED flow is an old connection kept: a SYN_RECV one is the reconnect's own, scheduled
     to whatever the director held then (a backend a control plane had not yet taken out)."""
     kept = {flow.client: flow for flow in flows if flow.state == "ESTABLISHED"}
-    by_address = {}
+    by_address: dict[str, list] = {}
     for sample in samples:
         if sample.t > t_fault and sample.local in kept:
             by_address.setdefault(sample.local, []).append(sample)

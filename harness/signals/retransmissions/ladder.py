@@ -10,7 +10,7 @@ from .record import LadderPart, Rung
 
 def rungs_of(samples):
     """{retransmissions made: [samples showing the timer after them]} of a connection's samples."""
-    found = {}
+    found: dict[int, list] = {}
     for sample in samples:
         if sample.timer.startswith("on,"):
             count = sample.timer.rsplit(",", 1)[-1]

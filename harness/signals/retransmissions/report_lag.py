@@ -26,7 +26,7 @@ def timer_lag(cell):
 
 def lags(cells):
     """{runtime: (the largest report lag its exact cells showed, s; that cell's name)}."""
-    found = {}
+    found: dict[str, tuple[float, str]] = {}
     for cell in cells:
         lag = timer_lag(cell)
         if lag is not None and lag >= found.get(runtime_of(cell), (-1.0, ""))[0]:

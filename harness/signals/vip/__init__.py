@@ -17,7 +17,7 @@ class VipNeighbour(Signal):
     def loads(self, plan):
         if not plan.watch_vip:
             return []
-        groups = {}
+        groups: dict[str, list] = {}
         for namespace, service in sorted({(c.namespace, c.service) for c in plan.scenario.cells}):
             container, netns = plan.placement(service)
             groups.setdefault(container, []).append((namespace, netns))
