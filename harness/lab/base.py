@@ -52,6 +52,9 @@ class Lab(abc.ABC):
     project: str                 # the lab's name where it runs (labels, networks)
     cell_namespaces: str         # 'container' or 'netns' (topology.CELL_NAMESPACES)
     database: object             # the engine its database servers run (harness/databases/)
+    # Each command in a node costs seconds (an emulated CPU): a run asks what it records of the lab
+    # (env.json) while its clients start, not once they load the machine.
+    costly_execs: bool = False
 
     # -- lifecycle -----------------------------------------------------------
     @abc.abstractmethod

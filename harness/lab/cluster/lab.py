@@ -40,6 +40,7 @@ RESTART_GRACE_S = 3             # as the Compose labs' `restart --timeout 3`
 
 class ClusterLab(Lab):
     cell_namespaces = "container"
+    costly_execs = True          # its node is a guest
 
     def __init__(self, node, project, cells=(), servers=None, database=None, workdir=None, env=None):
         """node: the cluster (cluster.ClusterNode, up); project: the namespace the lab's objects

@@ -5,6 +5,7 @@ from ..compose import ComposeLab
 
 class GuestLab(ComposeLab):
     keeps = "the guest's console"
+    costly_execs = True
 
     def keep_evidence(self, directory):
         self.engine.collect(directory)
