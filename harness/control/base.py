@@ -85,7 +85,7 @@ class DirectorVariants:
         return tuple(name for name, _ in self.directors)
 
 
-CONTROL_PLANES: Registry[type] = Registry("control plane")   # each ControlPlane subclass registers itself when imported
+CONTROL_PLANES: Registry[type["ControlPlane"]] = Registry("control plane")   # each ControlPlane subclass registers itself when imported
 DEFAULT_CONTROL_PLANE = "manual"
 
 

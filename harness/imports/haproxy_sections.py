@@ -31,7 +31,8 @@ def sections(text, source):
     its manual's section 2.4) are followed where their condition is a number (0 is false); a line
     under any other condition keeps it (Line.condition): which way it goes depends on the operator's
     HAProxy, its environment and build, which the lab does not have."""
-    found, blocks = [], []      # blocks: [(taken: True/False/None for unknown, any branch taken yet, where)]
+    found: list = []
+    blocks: list[tuple] = []     # [(taken: True/False/None for unknown, any branch taken yet, where)]
     for number, raw in enumerate(text.splitlines(), start=1):
         words = tuple(raw.split("#", 1)[0].split())
         if not words:

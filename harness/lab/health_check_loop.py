@@ -7,7 +7,7 @@ Docker called it healthy. The same test, in a loop the container runs itself, an
 it passes; it gives up after as many tries as the wait allows.
 """
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from ..errors import LabError
 
@@ -32,7 +32,8 @@ def wait_healthy(lab, services, timeout_s, own_checks=True, stopping=None):
     its own check looped in its container (lab.check_until_passes) passed; a LabError when one
     fails its check, stops, the time is up, or stopping (an Event) is set."""
     deadline = time.monotonic() + timeout_s
-    checks, checking = ThreadPoolExecutor(4, thread_name_prefix="health-check"), {}
+    checks = ThreadPoolExecutor(4, thread_name_prefix="health-check")
+    checking: dict[str, Future] = {}
     try:
         while True:
             found = lab.health()

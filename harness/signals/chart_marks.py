@@ -17,7 +17,7 @@ WIDTH_IN = 9            # at 90 dpi 810 px: shown near its own size in a page 80
 
 def legend_under(fig, *axes, columns=3):
     """One legend for the figure, under its axes (never on the data), each entry once."""
-    seen = {}
+    seen: dict[str, object] = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             seen.setdefault(label, handle)

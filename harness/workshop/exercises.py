@@ -71,7 +71,7 @@ def _read(path, number):
 
 
 def all_exercises(directory=EXERCISE_DIR):
-    found = {}
+    found: dict[int, Exercise] = {}
     for path in Path(directory).glob("*.yaml"):
         m = FILE_RE.match(path.name)
         if not m:

@@ -9,7 +9,7 @@ NEVER = "never"
 
 def parse(text, cells):
     """{cell: seconds or 'never'} from "cell=seconds ..."; cells: the exercise's cell names."""
-    found = {}
+    found: dict[str, float | str] = {}
     for word in (text or "").split():
         name, sep, value = word.partition("=")
         if not sep or not name or not value:

@@ -36,7 +36,8 @@ def make(lab, definitions):
     planned = from_compose.planned_addresses(definitions, DIRECTOR, FRONT, VIP_HOST)
     ports = {name: port for name, port in SERVICE_PORTS.items() if set(SERVICE_SERVERS[name]) & set(lab.servers)}
     vip = lab.api.create(lab.path("services"), vip_service(VIP_SERVICE, {BEHIND_VIP: "yes"}, ports))["spec"]["clusterIP"]
-    addresses, known = {planned["vip"]: vip}, {}
+    addresses = {planned["vip"]: vip}
+    known: dict[str, str] = {}
     for wave in from_compose.creation_waves(definitions, lab.pod_services()):
         for service in wave:
             serves = {name: SERVICE_PORTS[name] for name, servers in SERVICE_SERVERS.items() if service in servers}

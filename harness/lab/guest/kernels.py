@@ -176,8 +176,11 @@ def fetch(spec):
     root = cache_dir("kernels") / f"{package}_{version}"
     if package is None or not (root / ".unpacked.json").exists():
         package, archive = find(spec)
-        version = archive.apt("apt-cache", "show", "--no-all-versions", package)
-        version = re.search(r"^Version: (\S+)", version, re.M).group(1)
+        shown = archive.apt("apt-cache", "show", "--no-all-versions", package)
+        found = re.search(r"^Version: (\S+)", shown, re.M)
+        if found is None:
+            raise LabError(f"apt-cache show {package} gave no Version: line:\n{shown[:500]}")
+        version = found.group(1)
         root = cache_dir("kernels") / f"{package}_{version}"
         if not (root / ".unpacked.json").exists():
             _unpack(archive, package, version, root)
