@@ -6,6 +6,7 @@ read them (quotes, semicolons, $( ), backticks, newlines), then looking for what
 made."""
 import re
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -64,16 +65,20 @@ def test_a_value_is_never_a_command(marker, goal, knob):
 
 
 def test_a_folder_or_file_named_like_a_command_is_only_a_name(marker, tmp_path):
-    """Values the edge check accepts (an existing folder, a scenario file) reach the harness whole."""
+    """Values the edge check accepts (an existing folder, a scenario file) reach the harness whole.
+    (The makes, independent of each other, run four at a time.)"""
+    asked = []
     for n, value in enumerate(payloads("$BH_MARK")):
         folder = tmp_path / f"f{n}" / value.replace("\n", "_")
         folder.mkdir(parents=True)
         (folder.parent / "s.yaml").write_text("nothing: here\n")
         named = str(folder).replace("$", "$$")          # make reads $ in a value as its own; $$ is one $
-        for words in (("explain", f"FROM={named}"), ("plan", f"FROM={named}"), ("report", f"RUN={named}"),
-                      ("plan", f"scenario={folder.parent / 's.yaml'}")):
-            done = make(*words, BH_MARK=str(marker))
-            assert done.returncode == 2 and "blackhole:" in done.stderr, (words, done.stderr)
+        asked += [("explain", f"FROM={named}"), ("plan", f"FROM={named}"), ("report", f"RUN={named}"),
+                  ("plan", f"scenario={folder.parent / 's.yaml'}")]
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda words: make(*words, BH_MARK=str(marker)), asked))
+    for words, done in zip(asked, answers):
+        assert done.returncode == 2 and "blackhole:" in done.stderr, (words, done.stderr)
 
 
 def test_a_name_built_like_a_command_is_refused_as_no_knob(marker):
