@@ -40,7 +40,7 @@ class Background:
         deadline = time.monotonic() + limit_s
         for _, thread in self._tasks:
             thread.join(max(0.0, deadline - time.monotonic()))
-        left = [what for what, thread in self._tasks if thread.is_alive()]
+        left = self.running()
         if left:
             raise LabError(f"still running {limit_s:g} s after the run told it to stop: {', '.join(left)}")
 
