@@ -8,8 +8,8 @@ from tests.simulator.wheel import slot_jiffies
 # docs/facts/kernel.md's table: tcp_retries2 -> (budget s, first unanswered send to ETIMEDOUT on a veth
 # path at a 204 ms base RTO: low, high), the rules' figures (tests/simulator) beside the lab's measurements.
 RETRIES2 = {
-    1: (0.6, 1.6, 1.7), 2: (1.4, 3.2, 3.4), 3: (3.0, 6.4, 6.9), 5: (12.6, 12.8, 13.5),
-    6: (25.4, 26.1, 26.8), 8: (102.2, 104, 108), 10: (324.6, 330, 337), 12: (564.6, 572, 583),
+    1: (0.6, 1.6, 1.7), 2: (1.4, 3.2, 3.4), 3: (3.0, 6.4, 6.9), 5: (12.6, 12.8, 13.6),
+    6: (25.4, 26.1, 26.9), 8: (102.2, 104, 108.3), 10: (324.6, 330, 337), 12: (564.6, 572, 583),
     15: (924.6, 935, 952),
 }
 FIRST_RTO_S = (0.2, 0.4)        # TCP_USER_TIMEOUT: ETIMEDOUT ~ first RTO + U
@@ -67,22 +67,40 @@ def rules_span(retries2, base_rto_s=None, user_timeout_s=0.0):
     return min(s for s, _ in spans), max(s for _, s in spans)
 
 
+def rules_windows(retries2, base_rto_s=None):
+    """rules_span, kept apart by the firing that ends the wait: where the wheel's phase decides
+    between one firing and the next (tcp_retries2=3 at 208 ms: 3.42 s or 6.75-7.00 s), the error
+    never comes between them."""
+    spans = sorted(w for rto0 in _base_rtos(base_rto_s) for w in Blackholed(HZ, rto0, retries2).spans_s())
+    merged = []
+    for low, high in spans:
+        if merged and low <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(high, merged[-1][1]))
+        else:
+            merged.append((low, high))
+    return merged
+
+
 def blackhole_bounds(retries2, lead_s, base_rto_s=None):
     """Seconds after the fault, as windows the error may fall in: the rules' span at the base RTO
     the kernel reported for the socket (ss; capped by the facts), from a send up to lead_s (a probe
     interval, and the fault step's uncertainty) after the fault, reported up to REPORT_LATE_S after
     the kernel's timer; the stamp before the send allows 0.05 s early. Plus an earlier firing's
     window where that firing can already end it on a loaded machine (earliest_firing_window)."""
-    soonest, latest = rules_span(retries2, base_rto_s)
-    rules = (soonest - 0.05, latest + lead_s + REPORT_LATE_S)
+    *sooner, last = [(soonest - 0.05, latest + lead_s + REPORT_LATE_S)
+                     for soonest, latest in rules_windows(retries2, base_rto_s)]
     rto = min(base_rto_s or TABLE_RTO_S, MOST_BASE_RTO_S)
     earliest = earliest_firing_window(retries2, rto, lead_s)
-    if earliest[0] >= rules[0] or earliest[1] >= rules[1]:
-        return [rules]
-    if earliest[1] < rules[0]:
-        return [earliest, rules]
-    # a long lead (a slow fault step) stretches the earlier firing's window into the rules'
-    return [(earliest[0], rules[1])]
+    if not (earliest[0] >= last[0] or earliest[1] >= last[1]):
+        sooner.append(earliest)
+    merged = []
+    for low, high in sorted(sooner) + [last]:
+        # a long lead (a slow fault step) stretches an earlier firing's window into the next one's
+        if merged and low <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(high, merged[-1][1]))
+        else:
+            merged.append((low, high))
+    return merged
 
 
 def unsampled_leg_bounds(retries2, lead_s):

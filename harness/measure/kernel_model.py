@@ -11,6 +11,7 @@ Every timer can fire late by up to one timer-wheel granule (1/8 of its delay at 
 so the model gives a window: the earliest and the latest firing the slack allows.
 """
 import dataclasses
+import functools
 import math
 
 RTO_MIN_S = 0.2
@@ -44,12 +45,13 @@ def timer_slack_s(delay_s, hz=HZ):
 
 def wheel_late_s(armed_s, delay_s, hz=HZ):
     """How late the timer wheel fires a timer armed at armed_s (s after a send at jiffy 0) for
-    delay_s: it lands in its level's slot and fires at the first slot boundary at or after its
-    expiry (docs/facts/kernel.md), so its lateness depends on where the slots fall."""
+    delay_s: it lands in its level's slot and fires at the first slot boundary after its expiry,
+    never on it (docs/facts/kernel.md: one jiffy to a whole slot late), so its lateness depends on
+    where the slots fall."""
     armed, delay = round(armed_s * hz), max(1, math.ceil(delay_s * hz - 1e-9))
     slot = round(timer_slack_s(delay / hz, hz) * hz)
     expiry = armed + delay
-    return (-(-expiry // slot) * slot - expiry) / hz + (delay / hz - delay_s)
+    return ((expiry // slot + 1) * slot - expiry) / hz + (delay / hz - delay_s)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,10 +106,27 @@ def blackhole(retries2, rtt_s=0.0005, hz=HZ, rto_max_s=RTO_MAX_S, rto0_s=None):
     index_late, _ = _first_past(budget, rto0, rto_max_s, most)     # slack can cross sooner
     index_exact, _ = _first_past(budget, rto0, rto_max_s, none)
     _, expected = _first_past(budget, rto0, rto_max_s, wheel)      # a send at a jiffy, the slots as they fall
-    earliest = _time_of(index_late, rto0, rto_max_s, none)
+    earliest = (_time_of(index_late, rto0, rto_max_s, none) if index_late < index_exact
+                else _soonest_over_phases(index_exact, rto0, rto_max_s, hz))
     latest = _time_of(index_exact, rto0, rto_max_s, most)
     return Prediction(expected, min(earliest, expected), max(latest, expected), budget,
                       "tcp_retries2", _schedule(budget, rto0, rto_max_s, wheel))
+
+
+PHASES_TRIED = 64
+
+
+@functools.lru_cache(maxsize=256)
+def _soonest_over_phases(index, rto0, rto_max, hz):
+    """The soonest the index-th firing can come, the send at any jiffy: the wheel is never early,
+    and never on time (docs/facts/kernel.md). The end repeats with the send's jiffy modulo the
+    largest slot a timer lands on, and comes no sooner for a later send, so PHASES_TRIED sends
+    spread over that slot, less the jiffies between two of them, bound every one from below."""
+    period = round(timer_slack_s(rto_max, hz) * hz)
+    step = max(1, period // PHASES_TRIED)
+    sampled = min(_time_of(index, rto0, rto_max, lambda t, d, p=phase / hz: wheel_late_s(t + p, d, hz))
+                  for phase in range(0, period, step))
+    return sampled - (step - 1) / hz
 
 
 def _schedule(budget, rto0, rto_max, late):
@@ -154,14 +173,19 @@ def user_timeout(user_timeout_s, rtt_s=0.0005, hz=HZ, rto0_s=None, rto_max_s=RTO
     firings = [Firing(0.0, "send", 0.0, rto0), Firing(tlp, "TLP", 0.0, rto0),
                Firing(stamp, "RTO #1 (clock starts)", 0.0, min(2 * rto0, rto_max_s))]
     t, rto, n = stamp, min(2 * rto0, rto_max_s), 2
+    expected = None
     while t - stamp + rto < user_timeout_s:
         t += rto + wheel_late_s(t, rto, hz)
+        if t - stamp >= user_timeout_s - 1e-9:
+            expected = t            # a timer armed short of U fired late, past it: it ends the wait
+            break
         firings.append(Firing(t, f"RTO #{n}", t - stamp, min(2 * rto, rto_max_s)))
         rto, n = min(2 * rto, rto_max_s), n + 1
     # The last timer is armed for what is left of U (in whole jiffies), where the wheel puts it; at
     # worst it fires one granule late, its clock started two RTOs late.
-    left = max(user_timeout_s - (t - stamp), 1.0 / hz)
-    expected = t + left + wheel_late_s(t, left, hz)
+    if expected is None:
+        left = max(user_timeout_s - (t - stamp), 1.0 / hz)
+        expected = t + left + wheel_late_s(t, left, hz)
     on_time = 2 * rto0 + user_timeout_s + 1.0 / hz
     slack = timer_slack_s(_left_on_time(user_timeout_s, rto0, rto_max_s), hz)
     firings.append(Firing(expected, "ETIMEDOUT (user timeout)", user_timeout_s, 0.0))

@@ -65,8 +65,17 @@ class Blackholed:
 
     def span_s(self):
         """(soonest, latest) ETIMEDOUT over every phase of the wheel's largest slot."""
-        ends = [self.ends_s(phase) for phase in range(0, 8 ** 4, 7)]
-        return min(ends), max(ends)
+        spans = self.spans_s()
+        return spans[0][0], spans[-1][1]
+
+    def spans_s(self):
+        """[(soonest, latest)] ETIMEDOUT over every phase of the wheel's largest slot, one span per
+        firing that can end it (a borderline budget ends at one firing or the next, never between)."""
+        by_firing = {}
+        for phase in range(0, 8 ** 4, 7):
+            events = self.run(phase)
+            by_firing.setdefault(len(events), []).append((events[-1][0] - phase) / self.hz)
+        return [(min(ends), max(ends)) for _, ends in sorted(by_firing.items())]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -163,9 +163,9 @@ def test_explain_speaks_a_drivers_settings_and_refuses_ones_it_does_not_have():
                                            "after about 3.0 s")
     forever = explain.explain(explain.parse_knobs(["CLIENT=jdbc", "socketTimeout=0"]))       # Connector/J: 0 is no limit
     assert forever.splitlines()[0].startswith("Answer: the kernel (tcp_retries2=15) ends a busy client's wait after "
-                                              "about 935.9 s")
+                                              "about 938.0 s")
     for go_zero in ("readTimeout=0", "readTimeout=0s"):                   # go-sql-driver's default, both spellings
-        assert "about 935.9 s" in explain.explain(explain.parse_knobs(["CLIENT=go", go_zero])).splitlines()[0]
+        assert "about 938.0 s" in explain.explain(explain.parse_knobs(["CLIENT=go", go_zero])).splitlines()[0]
     go = explain.explain(explain.parse_knobs(["TCP_RETRIES2=5", "CLIENT=go", "TCP_USER_TIMEOUT_MS=5000"]))
     assert "never reach its sockets" in go and "about 13." in go      # the tcp_retries2 budget, not 5 s
     with pytest.raises(SettingsError, match="socketTimeout is a setting of jdbc, hikari, pgjdbc, hikari-pgjdbc, not of go: give CLIENT=jdbc"):

@@ -98,7 +98,7 @@ def test_the_worked_example_is_answered_from_its_folder():
     incident = imports.from_dir(str(REPO / "examples" / "incident-0312"))
     assert incident.driver.client == "jdbc" and dict(incident.sysctl.cell)["tcp_retries2"] == 15
     answer = explain.explain(explain.parse_knobs(incident.explain_words()))
-    assert answer.startswith("Answer: the kernel (tcp_retries2=15) ends a busy client's wait after about 935.9 s")
+    assert answer.startswith("Answer: the kernel (tcp_retries2=15) ends a busy client's wait after about 938.0 s")
     cured = explain.explain(explain.parse_knobs(incident.explain_words() + ["socketTimeout=3000"]))
     assert cured.startswith("Answer: the application's socketTimeout=3000 ends a busy client's wait after about 3.0 s")
 

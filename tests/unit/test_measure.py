@@ -150,11 +150,11 @@ def test_a_read_timeout_may_lose_to_a_borderline_budgets_earlier_firing():
     cell = Cell("r3-rt5", (("tcp_retries2", 3),), read_timeout_s=5)
     settled = predict(cell, BLACKHOLE, 0.1, 0.0, rto0_s=0.204)
     assert settled.earliest_s == 5 and settled.basis == "application read timeout 5 s"
-    # docs/facts/kernel.md: at RTO 208 ms a firing ~3.5 s in comes within the timer slack of the 3.0 s
-    # budget and may end the wait (the table's tcp_retries2=4 row has the same borderline); a make
-    # test run measured 3.715 s for this cell
+    # docs/facts/kernel.md: at RTO 208 ms the firing ~3.4 s in is past the 3.0 s budget (every rung a
+    # whole wheel slot late: tests/simulator gives 3.42-3.43 s for most phases) and ends the wait
+    # before the read timeout; a make test run measured 3.715 s for this cell, a CI run 3.48 s
     slower = predict(cell, BLACKHOLE, 0.1, 0.0, rto0_s=0.208)
-    assert slower.earliest_s < 3.6 and slower.latest_s > 5 and slower.expected_s == 5.05
+    assert slower.earliest_s < 3.6 and slower.latest_s > 5 and slower.expected_s < 3.6
     assert slower.contains(3.715) and slower.contains(5.06) and not slower.contains(2.9)
 
 
