@@ -8,6 +8,7 @@ summary says it was interrupted, when and where. The seed is printed so a failur
 """
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,11 +18,12 @@ from pathlib import Path
 
 from .bench import store
 from .lab import REPO, HostEngine, labelled_leftovers, listed_again_if_one_vanished
-from .lab.cleanup import owned_by
-from .store import RunDir
+from .lab.cleanup import clean, owned_by
+from .store import RunDir, bench_dir
 
 SCENARIO = "lvs-switchover"
 LATEST_S = 45.0               # the latest moment a signal is sent (the hang is still on by then)
+CLEANUP_LIMIT_S = 300.0       # how long a run may take to end after its signal
 DOCKER_NETNS = Path("/var/run/docker/netns")
 
 
@@ -51,14 +53,18 @@ def one_run(index, delay_s, signum, out):
         netns_before = mounted_netns()
         env = {**os.environ, "BLACKHOLE_RESULTS": results, "WARMUP_S": "10"}
         started = time.monotonic()
-        run = subprocess.Popen([sys.executable, "-m", "harness", "run", SCENARIO], cwd=REPO, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        log = Path(results) / "run.log"
+        with log.open("wb") as written:
+            run = subprocess.Popen([sys.executable, "-m", "harness", "run", SCENARIO], cwd=REPO, env=env,
+                                   stdout=written, stderr=subprocess.STDOUT, start_new_session=True)
+        signalled = time.monotonic()
         try:
             run.wait(timeout=delay_s)
         except subprocess.TimeoutExpired:
+            signalled = time.monotonic()
             os.killpg(run.pid, signum)
-        code = run.wait(timeout=300)
-        ended_s = time.monotonic() - started
+        code = ended_within(run, CLEANUP_LIMIT_S)
+        ended_s, after_signal_s = time.monotonic() - started, time.monotonic() - signalled
         runs = [p for p in Path(results).glob(f"{SCENARIO}/*") if not p.is_symlink()]
         status, left = None, {"yours": owned_by(run.pid)}
         if runs:
@@ -70,6 +76,8 @@ def one_run(index, delay_s, signum, out):
         result = {"run": index, "signal": signal.Signals(signum).name, "after_s": round(delay_s, 1),
                   "exit": code, "ended_s": round(ended_s, 1), "status": status,
                   "left": {k: v for k, v in left.items() if v}, "netns_left": leaked_netns(netns_before)}
+        if code is None and result["left"]:
+            clean()             # what the killed run left: its owner is gone, so nobody else's
         # A signal that lands while Python is still starting meets its default action: the process
         # dies of it before the harness has made a run directory or anything of a lab's.
         before_start = code == -signum and not runs
@@ -78,10 +86,32 @@ def one_run(index, delay_s, signum, out):
         result["ok"] = (interrupted or before_start) and not result["left"] and not result["netns_left"]
         what = "killed before it started" if before_start else (
             f"{(status or {}).get('state', 'no summary')} while {(status or {}).get('phase', '?')}")
+        if code is None:
+            what = f"still running {CLEANUP_LIMIT_S:g} s after its signal (killed): {what}"
         out.write(f"  {index + 1:2d}  {result['signal']:7} after {delay_s:5.1f} s  exit {code}  {what}  "
+                  f"ended {after_signal_s:.1f} s after the signal  "
                   f"left {result['left'] or 'nothing'}  {'ok' if result['ok'] else 'FAILED'}\n")
+        if not result["ok"]:
+            kept = bench_dir() / f"soak-interrupt-failed-{time.strftime('%Y%m%dT%H%M%S')}-run{index + 1}"
+            shutil.copytree(results, kept, symlinks=True)
+            out.write(f"      its run directory and output are kept in {kept}; its output, the end:\n" + "".join(
+                f"      | {line}\n" for line in log.read_text(errors="replace").splitlines()[-40:]))
         out.flush()
         return result
+
+
+def ended_within(run, limit_s):
+    """The run's exit code once it ends, or None when it is still running limit_s on: then its
+    whole process group is killed (and reaped), so nothing of it outlives the soak."""
+    try:
+        return run.wait(timeout=limit_s)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(run.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        run.wait()
+        return None
 
 
 def soak(runs, seed, out=sys.stdout):
