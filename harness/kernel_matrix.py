@@ -30,8 +30,8 @@ def run(scenario_id, kernels, project, overrides=None, out=sys.stdout):
             with ahead.take(spec) as engine:
                 runs[spec] = run_and_report(parsed, raw, project=project, lab_env=environment_from_os(),
                                             engine=engine, out=out, when_observed=lambda: ahead.boot(following))
-            summary, env = runs[spec].summary(), runs[spec].env()
-            path = baseline.file_for(scenario_id, summary["kernel"])
+            summary, env = runs[spec].summary_record(), runs[spec].env()
+            path = baseline.file_for(scenario_id, summary.kernel)
             baseline.write(baseline.from_summary(summary, env, parsed.probe.interval_ms / 1000), path)
             baselines.append(path)
             out.write(f"kernel-matrix: {spec}: baseline {path}\n")

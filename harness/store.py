@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 
 import yaml
+from .measure import summary_record
 from .settings import machine
 
 
@@ -176,6 +177,10 @@ class RunDir:
 
     def summary(self):
         return json.loads(self.summary_json.read_text())
+
+    def summary_record(self):
+        """summary.json as typed records (measure/summary_record.py)."""
+        return summary_record.read(self.summary())
 
     def lab_project(self):
         """The Compose project the run's lab had (None if the run never got as far as making one)."""

@@ -94,11 +94,11 @@ def _run_for_baseline(args):
 
 def cmd_baseline(args):
     run = args.run = _run_for_baseline(args)
-    summary, env = run.summary(), run.env()
+    summary, env = run.summary_record(), run.env()
     interval = scenario_module.of_run(run).probe.interval_ms / 1000
     path = baseline.write(baseline.from_summary(summary, env, interval),
-                          args.baseline or baseline.file_for(summary["scenario"], summary["kernel"]))
-    print(f"baseline: {path} ({len(summary['cells'])} cells, kernel {summary['kernel']})")
+                          args.baseline or baseline.file_for(summary.scenario, summary.kernel))
+    print(f"baseline: {path} ({len(summary.cells)} cells, kernel {summary.kernel})")
 
 
 def cmd_check_baseline(args):
@@ -108,11 +108,11 @@ def cmd_check_baseline(args):
     if path is None and not baseline.available(args.target):
         raise InvalidInput(f"no baseline for {args.target} in baselines/ (make baseline scenario={args.target})")
     run = args.run = _run_for_baseline(args)
-    summary = run.summary()
-    path = path or baseline.find(args.target, summary["kernel"])
+    kernel = run.summary_record().kernel
+    path = path or baseline.find(args.target, kernel)
     if path is None:
-        raise LabError(f"no baseline of {args.target} for kernel {summary['kernel']} (series "
-                       f"{baseline.series(summary['kernel'])}) in baselines/: make baseline scenario={args.target} "
+        raise LabError(f"no baseline of {args.target} for kernel {kernel} (series "
+                       f"{baseline.series(kernel)}) in baselines/: make baseline scenario={args.target} "
                        f"KERNEL=...; this run is in {run.path}")
     failed = baseline.check(path, run, print)
     if failed:

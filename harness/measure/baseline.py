@@ -14,12 +14,18 @@ instead of 204 ms a tcp_retries2=5 cell ends ~0.5 s later. Where only that measu
 between the baseline's model and this run's, the shift the model computes from it is taken off
 the delta before it is held to the tolerance, and shown beside it.
 """
+from __future__ import annotations
+
 import dataclasses
 import datetime
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
+
+from .summary_record import RunSummary, SummaryError, Window
 
 BASELINES = Path(__file__).resolve().parent.parent.parent / "baselines"
 MIN_TOLERANCE_S = 0.25
@@ -50,25 +56,44 @@ def find(scenario_id, kernel):
     return same_series[0] if same_series else None
 
 
-def from_summary(summary, env, interval_s):
+def from_summary(summary: RunSummary, env: Mapping[str, Any], interval_s: float) -> dict[str, Any]:
+    """A baseline file's content: each cell's outcome and model window in the run."""
     return {
-        "scenario": summary["scenario"],
-        "kernel": summary.get("kernel"),
+        "scenario": summary.scenario,
+        "kernel": summary.kernel,
         "created_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "source_run": summary["run"],
+        "source_run": summary.run,
         "probe_interval_s": interval_s,
         "environment": {"datapath": env.get("datapath"), "versions": env.get("versions", {}),
                         "namespaces": env.get("namespaces", {}),
                         **({"kernel_facts": env["kernel_facts"]} if env.get("kernel_facts") else {})},
-        "cells": {c["cell"]: {"detect_s": c["probe"]["detect_s"], "recover_s": c["probe"]["recover_s"],
-                              "error": c["probe"]["error"], "knobs": c["knobs"],
-                              "model": c["predicted"]} for c in summary["cells"]},
+        "cells": {c.name: {"detect_s": c.probe.detect_s, "recover_s": c.probe.recover_s, "error": c.probe.error,
+                           "knobs": dict(c.knobs), "model": c.predicted.as_json()} for c in summary.cells},
     }
 
 
-def tolerance_s(cell, interval_s, current_model=None):
-    widths = [m["latest_s"] - m["earliest_s"] for m in (cell["model"], current_model)
-              if m and m["expected_s"] is not None]
+@dataclasses.dataclass(frozen=True)
+class BaselineCell:
+    """A cell as a baseline file keeps it."""
+    name: str
+    detect_s: float | None
+    model: Window | None            # None in a baseline written before models were kept
+
+    @classmethod
+    def read(cls, name: str, part: Mapping[str, Any]) -> BaselineCell:
+        if "detect_s" not in part:
+            raise SummaryError(f"baseline: cell {name!r} has no 'detect_s'")
+        model = part.get("model")
+        return cls(name, part["detect_s"], Window.read(model, f"baseline cell {name!r}'s model") if model else None)
+
+
+def baseline_cells(baseline: Mapping[str, Any]) -> dict[str, BaselineCell]:
+    return {name: BaselineCell.read(name, part) for name, part in baseline["cells"].items()}
+
+
+def tolerance_s(cell: BaselineCell, interval_s: float, current_model: Window | None = None) -> float:
+    widths = [m.latest_s - m.earliest_s for m in (cell.model, current_model)
+              if m and m.expected_s is not None and m.latest_s is not None and m.earliest_s is not None]
     if not widths:
         return 0.0
     return max(MIN_TOLERANCE_S, max(widths) / 2 + interval_s + 0.05)
@@ -77,75 +102,68 @@ def tolerance_s(cell, interval_s, current_model=None):
 _MEASURED_RTO = re.compile(r", base RTO \d+ ms \(measured\)")
 
 
-def rto_shift_s(base_model, now_model):
+def rto_shift_s(base_model: Window | None, now_model: Window | None) -> float:
     """How much later this run's model expects the cell than the baseline's, when the two differ
     only by the base RTO the kernel measured for its socket; 0 otherwise."""
-    models = (base_model, now_model)
-    if not all(m and m.get("expected_s") is not None and m.get("base_rto_s") for m in models):
+    if not (base_model and now_model and base_model.expected_s is not None and now_model.expected_s is not None
+            and base_model.base_rto_s and now_model.base_rto_s):
         return 0.0
-    if _MEASURED_RTO.sub("", base_model["basis"]) != _MEASURED_RTO.sub("", now_model["basis"]):
+    if _MEASURED_RTO.sub("", base_model.basis or "") != _MEASURED_RTO.sub("", now_model.basis or ""):
         return 0.0
-    return now_model["expected_s"] - base_model["expected_s"]
+    return now_model.expected_s - base_model.expected_s
 
 
 @dataclasses.dataclass(frozen=True)
 class Row:
     cell: str
-    baseline_s: float
-    now_s: float
+    baseline_s: float | None
+    now_s: float | None
     tolerance_s: float
     verdict: str            # ok | REGRESSION | MISSING | NEW
     rto_shift_s: float = 0.0  # of the delta, what the measured base RTO explains (rto_shift_s())
 
     @property
-    def delta_s(self):
+    def delta_s(self) -> float | None:
         if self.baseline_s is None or self.now_s is None:
             return None
         return self.now_s - self.baseline_s
 
     @property
-    def failed(self):
+    def failed(self) -> bool:
         return not self.verdict.startswith("ok")
 
 
-def compare(baseline, summary):
+def compare(baseline: Mapping[str, Any], summary: RunSummary) -> list[Row]:
     """One Row per cell of either side; detect times compared within each cell's tolerance."""
     interval = baseline.get("probe_interval_s", 0.1)
-    now = {c["cell"]: c["probe"]["detect_s"] for c in summary["cells"]}
-    models = {c["cell"]: c["predicted"] for c in summary["cells"]}
+    now = {c.name: c for c in summary.cells}
     rows = []
-    for name, cell in baseline["cells"].items():
-        tolerance = tolerance_s(cell, interval, models.get(name))
+    for name, cell in baseline_cells(baseline).items():
+        model = now[name].predicted if name in now else None
+        tolerance = tolerance_s(cell, interval, model)
         if name not in now:
-            rows.append(Row(name, cell["detect_s"], None, tolerance, "MISSING"))
+            rows.append(Row(name, cell.detect_s, None, tolerance, "MISSING"))
             continue
-        base, current = cell["detect_s"], now[name]
+        base, current = cell.detect_s, now[name].probe.detect_s
         shift = 0.0
         if base is None or current is None:
             verdict = "ok" if base is None and current is None else "REGRESSION"
         else:
-            shift = rto_shift_s(cell.get("model"), models.get(name))
+            shift = rto_shift_s(cell.model, model)
             verdict = ("ok" if abs(current - base - shift) <= tolerance
-                       else WITHIN_WINDOW if _holds(models.get(name), base, current) else "REGRESSION")
+                       else WITHIN_WINDOW if model is not None and model.holds(base, current) else "REGRESSION")
         rows.append(Row(name, base, current, tolerance, verdict, shift))
-    rows += [Row(name, None, value, 0.0, "NEW") for name, value in now.items() if name not in baseline["cells"]]
+    rows += [Row(name, None, c.probe.detect_s, 0.0, "NEW") for name, c in now.items() if name not in baseline["cells"]]
     return rows
 
 
 WITHIN_WINDOW = "ok (both in this run's model window)"
 
 
-def _holds(model, *values):
-    """Whether a model window (a summary's "predicted") holds every value, to the millisecond."""
-    if not model or model.get("expected_s") is None:
-        return False
-    return all(model["earliest_s"] - 0.0005 <= v <= model["latest_s"] + 0.0005 for v in values)
-
-
-def kernel_warning(baseline, summary):
-    if baseline.get("kernel") != summary.get("kernel"):
+def kernel_warning(baseline: Mapping[str, Any], summary: RunSummary) -> str | None:
+    if baseline.get("kernel") != summary.kernel:
         return (f"warning: the baseline was taken on kernel {baseline.get('kernel')}, this run is on "
-                f"{summary.get('kernel')}: differences may be the kernel's, which is what you want to know, "
+                f"{summary.kernel}: differences may be the kernel's, which is what you want to know, "
                 "but take a baseline for this kernel before trusting small ones")
     return None
 
@@ -181,7 +199,7 @@ def junit_xml(rows, suite):
 def check(path, run, say):
     """Compare a run (a store.RunDir) with the baseline in path, say the table, write its JUnit
     file; the names of the cells that regressed."""
-    summary = run.summary()
+    summary = run.summary_record()
     reference = json.loads(Path(path).read_text())
     warning = kernel_warning(reference, summary)
     if warning:
@@ -189,7 +207,7 @@ def check(path, run, say):
     rows = compare(reference, summary)
     say(f"baseline {path} vs run {run.path}")
     say(table(rows))
-    run.baseline_junit.write_text(junit_xml(rows, f"baseline.{summary['scenario']}"))
+    run.baseline_junit.write_text(junit_xml(rows, f"baseline.{summary.scenario}"))
     failed = [r.cell for r in rows if r.failed]
     say(f"junit: {run.baseline_junit}")
     if failed:

@@ -7,6 +7,7 @@ A difference is flagged when two runs' detect times differ by more than the base
 their own model windows (the model moved, with the measured base RTO or HZ); otherwise it is
 a finding."""
 from . import baseline, kernel_facts
+from .summary_record import Window
 
 ROUNDING_S = 0.0005           # half the millisecond summary.json rounds its times to
 
@@ -63,7 +64,8 @@ def compare(runs, interval_s=0.1):
                 if scenario_of[label] == scenario_of[ref_label]:
                     flags.append({"run": label, "what": f"cell missing on {ref_label if ref is None else label}"})
                 continue
-            tolerance = baseline.tolerance_s({"model": _model(ref)}, interval_s, _model(other))
+            tolerance = baseline.tolerance_s(baseline.BaselineCell(name, ref["detect_s"], _model(ref)), interval_s,
+                                             _model(other))
             both = ref["detect_s"] is not None and other["detect_s"] is not None
             # the summaries' figures are rounded to the ms: a difference equal to the tolerance there is not over it
             if both and abs(ref["detect_s"] - other["detect_s"]) <= tolerance + ROUNDING_S:
@@ -82,4 +84,4 @@ def compare(runs, interval_s=0.1):
 
 
 def _model(view):
-    return {k: view[k] for k in ("expected_s", "earliest_s", "latest_s")}
+    return Window(view["expected_s"], view["earliest_s"], view["latest_s"], None, None, None)

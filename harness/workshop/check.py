@@ -146,7 +146,7 @@ def run_check(numbers=None, results=None, out=sys.stdout, cache_dir=None):
             with open(logs / f"exercise-{ex.number}.log", "w") as log:
                 try:
                     run = session.run_exercise(ex.number, out=log, results=results)
-                    new = record.entry(ex, run.summary(), run.env(), time.monotonic() - t0)
+                    new = record.entry(ex, run.summary_record(), run.env(), time.monotonic() - t0)
                     word, detail = verdict(ex, new, committed)
                     outside = [c for c, v in new["verdicts"].items() if v["within_window"] is False]
                     if outside:

@@ -119,7 +119,7 @@ def updated_record(committed, results=None, say=print):
                 say(f"workshop-docs: exercise {ex.number}: no run on {where(ex)} in results/; its committed answer "
                     f"is kept{other} ({ex.command()} measures it)")
             continue
-        new = record.entry(ex, run.summary(), run.env(), run_seconds(run))
+        new = record.entry(ex, run.summary_record(), run.env(), run_seconds(run))
         differing = record.differences(before, new) if before and record.ran_where_it_asks(ex, before) else None
         if differing == []:
             say(f"workshop-docs: exercise {ex.number}: run {new['run']} agrees with the committed answer; kept")

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+from ..measure.summary_record import FailoverCell, RunSummary
 from . import answers
 
 # The figures of a lesson measured against the kernel model's window: two runs agree on one when
@@ -26,22 +27,26 @@ NOT_A_STALL_MS = 100
 NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 
 
-def entry(ex, summary, env, seconds):
+def entry(ex, summary: RunSummary, env, seconds):
     """What a run of exercise ex says: its figures, its cells' verdicts, where it ran, how long."""
     named = {cell for cell, _ in answers.placeholders(ex.teaches)}
-    cells = {c["cell"]: c for c in summary.get("cells", [])}
-    verdicts = {name: {"detect_s": cells[name].get("probe", {}).get("detect_s"),
-                       "within_window": cells[name].get("probe", {}).get("within_window"),
-                       **({"lb_within_model": cells[name]["lb"].get("within_model")} if cells[name].get("lb") else {})}
-                for name in sorted(named) if name in cells and "probe" in cells[name]}
-    return {"title": ex.title, "scenario": ex.scenario, "kernel": ex.kernel, "run": summary["run"],
+    cells = {c.name: c for c in summary.cells}
+    verdicts = {name: _verdict(cells[name]) for name in sorted(named) if name in cells}
+    return {"title": ex.title, "scenario": ex.scenario, "kernel": ex.kernel, "run": summary.run,
             "where": (env.get("where") or {}).get("where", "host"),
-            "measured_on": summary.get("kernel") or env.get("kernel"),
-            "datapath": summary.get("datapath") or env.get("datapath"),
+            "measured_on": summary.kernel or env.get("kernel"),
+            "datapath": summary.datapath or env.get("datapath"),
             "seconds": None if seconds is None else round(seconds, 1),
             "figures": {f"{cell}.{field}": answers.fill(f"{{{cell}.{field}}}", summary)
                         for cell, field in answers.placeholders(ex.teaches)},
             "verdicts": verdicts, "answer": answers.fill(ex.teaches, summary)}
+
+
+def _verdict(cell: FailoverCell) -> dict[str, float | bool | None]:
+    verdict: dict[str, float | bool | None] = {"detect_s": cell.probe.detect_s, "within_window": cell.probe.within_window}
+    if cell.lb is not None:
+        verdict["lb_within_model"] = cell.lb.within_model
+    return verdict
 
 
 def differences(committed, new):

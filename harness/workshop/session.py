@@ -80,7 +80,7 @@ def run_exercise(number, kernel=None, project=None, pause=False, out=sys.stdout,
     with engine_for(kernel or ex.kernel, out=out) as engine:
         run = run_and_report(parsed, raw, project=project, lab_env=environment_from_os(), engine=engine,
                              out=out, results=results, **options)
-    summary = run.summary()
+    summary = run.summary_record()
     say()
     say("Where to look")
     say(wrapped(ex.look))

@@ -42,7 +42,7 @@ def test_a_doctored_baseline_fails_naming_the_cell(checked, tmp_path):
     _, run_dir, committed, env = checked
     doctored = json.loads(committed.read_text())
     cell = doctored["cells"]["r3-rt2"]
-    cell["detect_s"] += baseline.tolerance_s(cell, doctored["probe_interval_s"]) + 0.5
+    cell["detect_s"] += baseline.tolerance_s(baseline.BaselineCell.read("r3-rt2", cell), doctored["probe_interval_s"]) + 0.5
     path = tmp_path / "doctored.json"
     path.write_text(json.dumps(doctored))
     result = cli("check-baseline", SCENARIO, "--baseline", str(path), "--run-dir", str(run_dir), env=env)

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from harness.measure.effects import Effect
-from harness.measure import kernel_model, recovery, run_record
+from harness.measure import kernel_model, recovery, run_record, summary_record
 from harness.measure.predict import Window
 from harness.measure.ss_log import SocketSample
 from harness.report import tables
@@ -53,7 +53,8 @@ def cell(name, detect, recover, expected, window=(13.1, 13.8), error="MYSQL_2013
 
 
 def test_answers_fill_each_placeholder_from_the_run_and_say_what_is_missing():
-    summary = {"observed_s": 25.6, "cells": [cell("r5", 13.52, 13.6, 13.4), cell("defaults", None, None, 939.0)]}
+    summary = summary_record.read({"scenario": "workshop-seed", "run": "20261204T000000Z-abc", "observed_s": 25.6,
+                                   "cells": [cell("r5", 13.52, 13.6, 13.4), cell("defaults", None, None, 939.0)]})
     text = answers.fill("r5 {r5.detect} ({r5.window}), back on {r5.server}; defaults: {defaults.outcome}, "
                         "due {defaults.expected}; {gone.detect}", summary)
     assert text == ("r5 13.5 s (13.1–13.8 s), back on db-replica; defaults: no error yet when the run stopped "

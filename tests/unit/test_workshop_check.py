@@ -1,15 +1,16 @@
 """make workshop-check's verdicts and its screen (harness/workshop/check.py), without a lab: an
 answer beside the committed one, a line of at most 80 columns per exercise, and what a machine
 needs as this one reads it."""
+from harness.measure import summary_record
 from harness.workshop import check, exercises, record
 from tests.unit.test_workshop_docs import summary_of
 
 
 def test_a_run_is_new_agrees_or_differs_from_the_committed_answer():
     ex = next(e for e in exercises.all_exercises() if e.kernel == "host")
-    committed = record.entry(ex, summary_of(ex, 13.4, True), {"where": {"where": "host"}}, 60.0)
-    same = record.entry(ex, summary_of(ex, 13.7, True), {"where": {"where": "host"}}, 58.0)
-    off = record.entry(ex, summary_of(ex, 30.0, False), {"where": {"where": "host"}}, 58.0)
+    committed = record.entry(ex, summary_record.read(summary_of(ex, 13.4, True)), {"where": {"where": "host"}}, 60.0)
+    same = record.entry(ex, summary_record.read(summary_of(ex, 13.7, True)), {"where": {"where": "host"}}, 58.0)
+    off = record.entry(ex, summary_record.read(summary_of(ex, 30.0, False)), {"where": {"where": "host"}}, 58.0)
     assert check.verdict(ex, same, {})[0] == "new"
     assert check.verdict(ex, same, {ex.number: committed}) == ("agrees", "the committed answer stands")
     word, detail = check.verdict(ex, off, {ex.number: committed})

@@ -6,6 +6,7 @@ its answer."""
 import json
 import shutil
 
+from harness.measure import summary_record
 from harness.workshop import answers, docs, exercises, record
 
 KIT_FILES = ("README.md", "exercises.md", "facilitator/answers.md", "facilitator/answers.json")
@@ -53,7 +54,7 @@ def host_exercise():
 
 def test_a_run_in_its_window_keeps_the_answer_one_outside_rewrites_it(tmp_path):
     ex = host_exercise()
-    committed = {ex.number: record.entry(ex, summary_of(ex, 13.4, True), {"where": {"where": "host"}}, 60.0)}
+    committed = {ex.number: record.entry(ex, summary_record.read(summary_of(ex, 13.4, True)), {"where": {"where": "host"}}, 60.0)}
     results = tmp_path / "results"
     fake_run(results, summary_of(ex, 13.6, True, "20260101T000001Z-b"), "host", "6.18.44")  # in its window again
     said = []
@@ -77,7 +78,7 @@ def test_a_run_on_another_kernel_does_not_answer_a_guest_exercise(tmp_path):
 
 def test_a_committed_answer_from_another_kernel_is_kept_but_not_written_as_the_answer(tmp_path):
     guest = next(ex for ex in exercises.all_exercises() if ex.kernel != "host")
-    wrong = {**record.entry(guest, summary_of(guest, 13.4, True), {"where": {"where": "guest"}}, 300.0),
+    wrong = {**record.entry(guest, summary_record.read(summary_of(guest, 13.4, True)), {"where": {"where": "guest"}}, 300.0),
              "measured_on": "6.1.0-56-amd64"}
     said = []
     kept = docs.updated_record({guest.number: wrong}, tmp_path / "none", said.append)

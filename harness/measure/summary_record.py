@@ -1,0 +1,136 @@
+"""A run's summary.json as typed records, for the layers that read it (workshop answers, baselines):
+one reader, the file's keys named once here. What a run did not measure is None, never a made-up
+default; a key the summary must have and lacks is an error naming it."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+
+class SummaryError(ValueError):
+    """summary.json lacks what every run of its kind writes."""
+
+
+def _required(part: Mapping[str, Any], key: str, where: str) -> Any:
+    if key not in part:
+        raise SummaryError(f"summary.json: {where} has no {key!r}")
+    return part[key]
+
+
+@dataclasses.dataclass(frozen=True)
+class Window:
+    """A cell's model window (its "predicted"): when the client hears of the failure, s after the fault."""
+    expected_s: float | None        # None: the model expects no error at all
+    earliest_s: float | None
+    latest_s: float | None
+    basis: str | None
+    base_rto_s: float | None        # the RTO the kernel measured for the socket, when it was
+    send_by_s: float | None
+
+    @classmethod
+    def read(cls, part: Mapping[str, Any], where: str) -> Window:
+        return cls(_required(part, "expected_s", where), part.get("earliest_s"), part.get("latest_s"),
+                   part.get("basis"), part.get("base_rto_s"), part.get("send_by_s"))
+
+    def holds(self, *values: float, slack_s: float = 0.0005) -> bool:
+        """Whether every value lies in the window (to the millisecond); never for a window without an error."""
+        if self.expected_s is None or self.earliest_s is None or self.latest_s is None:
+            return False
+        return all(self.earliest_s - slack_s <= v <= self.latest_s + slack_s for v in values)
+
+    def as_json(self) -> dict[str, Any]:
+        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None or k == "expected_s"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """What a cell's probe measured (signals/probe/record.py ProbePart)."""
+    detect_s: float | None          # the first error after the fault, s after it
+    recover_s: float | None         # the first success after that
+    error: str | None
+    stall_s: float | None
+    server_after: str | None
+    never_worked: str | None
+    within_window: bool | None      # None: not decided by the run's end
+
+    @classmethod
+    def read(cls, part: Mapping[str, Any], where: str) -> Outcome:
+        return cls(_required(part, "detect_s", where), _required(part, "recover_s", where), part.get("error"),
+                   part.get("stall_s"), part.get("server_after"), part.get("never_worked"), part.get("within_window"))
+
+
+@dataclasses.dataclass(frozen=True)
+class LbSplit:
+    """The outage in two where a control plane acted by itself (signals/lb/record.py LbPart)."""
+    noticed_s: float | None
+    noticed_by_s: float | None
+    client_noticed_s: float | None
+    client_noticed_from_s: float | None
+    within_model: bool | None
+
+    @classmethod
+    def read(cls, part: Mapping[str, Any]) -> LbSplit:
+        return cls(part.get("noticed_s"), part.get("noticed_by_s"), part.get("client_noticed_s"),
+                   part.get("client_noticed_from_s"), part.get("within_model"))
+
+
+@dataclasses.dataclass(frozen=True)
+class FailoverCell:
+    name: str
+    knobs: Mapping[str, Any]
+    probe: Outcome
+    predicted: Window
+    lb: LbSplit | None              # None: no control plane acting by itself
+    query_latency: Mapping[str, Any] | None
+
+    @classmethod
+    def read(cls, part: Mapping[str, Any]) -> FailoverCell:
+        name = _required(part, "cell", "a cell")
+        where = f"cell {name!r}"
+        return cls(name, part.get("knobs") or {}, Outcome.read(_required(part, "probe", where), f"{where}'s probe"),
+                   Window.read(_required(part, "predicted", where), f"{where}'s predicted"),
+                   LbSplit.read(part["lb"]) if part.get("lb") else None, part.get("query_latency"))
+
+
+@dataclasses.dataclass(frozen=True)
+class BurstCell:
+    name: str
+    connect_steps: Mapping[str, int]
+    statuses: Mapping[str, int]
+    errors: Mapping[str, int]
+    server_counters: Mapping[str, int]
+
+    @classmethod
+    def read(cls, part: Mapping[str, Any]) -> BurstCell:
+        name = _required(part, "cell", "a cell")
+        where = f"cell {name!r}"
+        return cls(name, *(_required(part, key, where) for key in ("connect_steps", "statuses", "errors",
+                                                                     "server_counters")))
+
+
+@dataclasses.dataclass(frozen=True)
+class RunSummary:
+    scenario: str
+    run: str
+    kind: str                       # "failover" or "burst"
+    kernel: str | None
+    datapath: str | None
+    observed_s: float | None        # how long after the fault the run watched
+    cells: tuple[FailoverCell, ...]
+    burst_cells: tuple[BurstCell, ...]
+    signals: Mapping[str, Any]      # each signal's run-wide part (signals/*/record.py)
+
+    def cell(self, name: str) -> FailoverCell | None:
+        return next((c for c in self.cells if c.name == name), None)
+
+
+def read(summary: Mapping[str, Any]) -> RunSummary:
+    """summary.json's mapping as a RunSummary; a summary lacking a key every run writes is a SummaryError."""
+    kind = summary.get("kind") or "failover"          # only a burst run writes its kind
+    cells = _required(summary, "cells", "the run")
+    return RunSummary(_required(summary, "scenario", "the run"), _required(summary, "run", "the run"), kind,
+                      summary.get("kernel"), summary.get("datapath"), summary.get("observed_s"),
+                      tuple(FailoverCell.read(c) for c in cells) if kind != "burst" else (),
+                      tuple(BurstCell.read(c) for c in cells) if kind == "burst" else (),
+                      summary.get("signals") or {})

@@ -1,0 +1,56 @@
+"""summary.json as typed records (harness/measure/summary_record.py): what a run wrote is read as
+written, what it did not measure is None, and what every run writes, missing, is named."""
+import json
+
+import pytest
+
+from harness.measure import summary_record
+from harness.measure.summary_record import SummaryError
+
+CELL = {"cell": "r5", "knobs": {"tcp_retries2": 5},
+        "probe": {"detect_s": 13.48, "recover_s": 13.5, "error": "MYSQL_2013", "stall_s": 13.38, "sent_s": 0.1,
+                  "server_before": "db-primary", "server_after": "db-replica", "failed_operations": 1,
+                  "never_worked": None, "within_window": True, "ratio": 1.01},
+        "predicted": {"expected_s": 13.41, "earliest_s": 13.25, "latest_s": 13.81, "basis": "tcp_retries2=5 budget 12.6 s",
+                      "base_rto_s": 0.204, "send_by_s": 0.137}}
+RUN = {"scenario": "lvs-switchover-matrix", "run": "20261204T110745Z-e5430c", "kernel": "6.18.44", "datapath": "ipvs",
+       "observed_s": 107.3, "cells": [CELL], "signals": {"connect": {"phases": {"during": {"p50": 1.2}}}}}
+
+
+def test_a_failover_run_is_read_as_written():
+    summary = summary_record.read(json.loads(json.dumps(RUN)))
+    [cell] = summary.cells
+    assert (summary.kind, summary.kernel, summary.datapath, summary.observed_s) == ("failover", "6.18.44", "ipvs", 107.3)
+    assert (cell.name, cell.probe.detect_s, cell.probe.server_after, cell.probe.within_window) == ("r5", 13.48, "db-replica", True)
+    assert (cell.predicted.earliest_s, cell.predicted.base_rto_s, cell.lb) == (13.25, 0.204, None)
+    assert summary.cell("r5") is cell and summary.cell("r8") is None and summary.burst_cells == ()
+    assert cell.predicted.holds(13.25, 13.81) and not cell.predicted.holds(13.9)
+    assert cell.predicted.as_json() == CELL["predicted"]
+
+
+def test_what_a_run_did_not_measure_is_none_and_a_window_without_an_error_holds_nothing():
+    quiet = {"cell": "idle", "probe": {"detect_s": None, "recover_s": None},
+             "predicted": {"expected_s": None, "earliest_s": None, "latest_s": None, "basis": "never"}}
+    [cell] = summary_record.read({**RUN, "cells": [quiet]}).cells
+    assert (cell.probe.error, cell.probe.within_window, cell.predicted.base_rto_s) == (None, None, None)
+    assert not cell.predicted.holds(1.0) and cell.predicted.as_json()["expected_s"] is None
+
+
+def test_a_summary_without_what_every_run_writes_is_refused_naming_it():
+    with pytest.raises(SummaryError, match="the run has no 'run'"):
+        summary_record.read({k: v for k, v in RUN.items() if k != "run"})
+    probe = {k: v for k, v in CELL["probe"].items() if k != "detect_s"}
+    with pytest.raises(SummaryError, match="cell 'r5''s probe has no 'detect_s'"):
+        summary_record.read({**RUN, "cells": [{**CELL, "probe": probe}]})
+    with pytest.raises(SummaryError, match="cell 'r5' has no 'predicted'"):
+        summary_record.read({**RUN, "cells": [{k: v for k, v in CELL.items() if k != "predicted"}]})
+
+
+def test_a_burst_run_has_burst_cells_only():
+    cell = {"cell": "b1", "connect_steps": {"1": 3}, "statuses": {"200": 31}, "errors": {},
+            "server_counters": {"TcpExtListenOverflows": 4}}
+    summary = summary_record.read({"scenario": "backlog-overflow", "run": "x", "kind": "burst", "cells": [cell]})
+    assert summary.cells == () and summary.burst_cells[0].server_counters["TcpExtListenOverflows"] == 4
+    with pytest.raises(SummaryError, match="cell 'b1' has no 'statuses'"):
+        summary_record.read({"scenario": "s", "run": "x", "kind": "burst",
+                             "cells": [{k: v for k, v in cell.items() if k != "statuses"}]})
