@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from .bench import store
 from .lab import REPO, HostEngine, labelled_leftovers, listed_again_if_one_vanished
@@ -66,26 +67,27 @@ def one_run(index, delay_s, signum, out):
         code = ended_within(run, CLEANUP_LIMIT_S)
         ended_s, after_signal_s = time.monotonic() - started, time.monotonic() - signalled
         runs = [p for p in Path(results).glob(f"{SCENARIO}/*") if not p.is_symlink()]
-        status, left = None, {"yours": owned_by(run.pid)}
+        status: dict[str, Any] = {}
+        left = {"yours": owned_by(run.pid)}
         if runs:
             run_dir = RunDir(runs[0])
             if run_dir.summary_json.exists():
-                status = run_dir.summary().get("status")
+                status = run_dir.summary().get("status") or {}
             project = run_dir.lab_project()
             left.update(labelled_leftovers(project=project) if project else {})
         result = {"run": index, "signal": signal.Signals(signum).name, "after_s": round(delay_s, 1),
-                  "exit": code, "ended_s": round(ended_s, 1), "status": status,
+                  "exit": code, "ended_s": round(ended_s, 1), "status": status or None,
                   "left": {k: v for k, v in left.items() if v}, "netns_left": leaked_netns(netns_before)}
         if code is None and result["left"]:
             clean()             # what the killed run left: its owner is gone, so nobody else's
         # A signal that lands while Python is still starting meets its default action: the process
         # dies of it before the harness has made a run directory or anything of a lab's.
         before_start = code == -signum and not runs
-        interrupted = (code == 128 + signum and bool(status) and status.get("state") == "interrupted"
+        interrupted = (code == 128 + signum and status.get("state") == "interrupted"
                        and status.get("by") == result["signal"])
         result["ok"] = (interrupted or before_start) and not result["left"] and not result["netns_left"]
         what = "killed before it started" if before_start else (
-            f"{(status or {}).get('state', 'no summary')} while {(status or {}).get('phase', '?')}")
+            f"{status.get('state', 'no summary')} while {status.get('phase', '?')}")
         if code is None:
             what = f"still running {CLEANUP_LIMIT_S:g} s after its signal (killed): {what}"
         out.write(f"  {index + 1:2d}  {result['signal']:7} after {delay_s:5.1f} s  exit {code}  {what}  "

@@ -1,11 +1,11 @@
 """mypy.ini's list of modules not yet clean under check_untyped_defs only shrinks: every module on
 it exists (a renamed or removed one leaves the list), and there are no more than when the list was
-made (53, 2026-12-04). make lint's mypy run is what proves each module off the list clean."""
+made (53, 2026-12-04), or than it has held since. make lint's mypy run is what proves each module off the list clean."""
 import configparser
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-LISTED_WHEN_MADE = 53
+LISTED_WHEN_MADE = 51         # 53 when made; harness.measure.baseline and harness.soak left it
 
 
 def exists(module):
