@@ -67,18 +67,22 @@ def rules_span(retries2, base_rto_s=None, user_timeout_s=0.0):
     return min(s for s, _ in spans), max(s for _, s in spans)
 
 
+def merged(windows):
+    """[(low, high)] sorted, overlapping ones joined."""
+    joined = []
+    for low, high in sorted(windows):
+        if joined and low <= joined[-1][1]:
+            joined[-1] = (joined[-1][0], max(high, joined[-1][1]))
+        else:
+            joined.append((low, high))
+    return joined
+
+
 def rules_windows(retries2, base_rto_s=None):
     """rules_span, kept apart by the firing that ends the wait: where the wheel's phase decides
     between one firing and the next (tcp_retries2=3 at 208 ms: 3.42 s or 6.75-7.00 s), the error
     never comes between them."""
-    spans = sorted(w for rto0 in _base_rtos(base_rto_s) for w in Blackholed(HZ, rto0, retries2).spans_s())
-    merged = []
-    for low, high in spans:
-        if merged and low <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(high, merged[-1][1]))
-        else:
-            merged.append((low, high))
-    return merged
+    return merged(w for rto0 in _base_rtos(base_rto_s) for w in Blackholed(HZ, rto0, retries2).spans_s())
 
 
 def blackhole_bounds(retries2, lead_s, base_rto_s=None):
@@ -93,14 +97,8 @@ def blackhole_bounds(retries2, lead_s, base_rto_s=None):
     earliest = earliest_firing_window(retries2, rto, lead_s)
     if not (earliest[0] >= last[0] or earliest[1] >= last[1]):
         sooner.append(earliest)
-    merged = []
-    for low, high in sorted(sooner) + [last]:
-        # a long lead (a slow fault step) stretches an earlier firing's window into the next one's
-        if merged and low <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(high, merged[-1][1]))
-        else:
-            merged.append((low, high))
-    return merged
+    # a long lead (a slow fault step) stretches an earlier firing's window into the next one's
+    return merged(sooner + [last])
 
 
 def unsampled_leg_bounds(retries2, lead_s):
@@ -110,13 +108,7 @@ def unsampled_leg_bounds(retries2, lead_s):
     pgbouncer's server leg end 13.78 s and HAProxy's 13.98 s after the fault, past the 204 ms
     rules with their leads (13.69, 13.73 s), inside 216 ms's."""
     rtos = [jiffies / HZ for jiffies in range(_jiffies(TABLE_RTO_S), _jiffies(MOST_BASE_RTO_S) + 1)]
-    merged = []
-    for low, high in sorted(w for rto in rtos for w in blackhole_bounds(retries2, lead_s, rto)):
-        if merged and low <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(high, merged[-1][1]))
-        else:
-            merged.append((low, high))
-    return merged
+    return merged(w for rto in rtos for w in blackhole_bounds(retries2, lead_s, rto))
 
 
 def earliest_firing_window(retries2, rto_s, lead_s):
