@@ -4,6 +4,7 @@ client limit with the best control-plane change. Each is a change of the questio
 with what it costs besides the time it saves; ranked by the model (ranking.py), then measured in the
 same order by a replay, each as a cell of one failover."""
 import dataclasses
+from typing import Any
 
 from ..control import CONTROL_PLANES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
@@ -42,6 +43,7 @@ def driver_cures(question):
     """(cures, left out) of the driver's own limits: a read timeout, a connect timeout."""
     cell, client = question.cell, CLIENTS[question.cell.client]
     found, left_out = [], []
+    read: tuple[tuple[str, Any], str] | None     # ((the cell's key, its value), in words)
     if cell.client == DEFAULT_CLIENT:
         read = ("read_timeout_s", LIMIT_S), f"read_timeout={LIMIT_S} (PyMySQL)"
     elif client.read_timeout:
@@ -147,7 +149,7 @@ def cures_for(question):
 def pair(client_cures, director_cure):
     """The client's limits (a read and a connect timeout, or the best one) with the best change of
     the control plane, as one cure."""
-    cell = {}
+    cell: dict[str, Any] = {}
     for cure in client_cures:
         for key, value in cure.cell:
             cell[key] = {**cell.get(key, {}), **value} if isinstance(value, dict) else value

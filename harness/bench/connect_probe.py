@@ -9,6 +9,7 @@ import io
 import os
 import statistics
 import time
+from typing import Any
 
 from . import store
 from .. import scenario as scenario_files
@@ -61,7 +62,7 @@ def main():
             print(f"  {rows[-1]}", flush=True)
     off, on = [r for r in rows if not r["prober"]], [r for r in rows if r["prober"]]
     keys = ("cpu_busy_mean", "median_abs_error_s", "max_abs_error_s", "cells_within_window", "wall_s")
-    figures = {"scenario": SCENARIO, "rate_per_s": RATE_PER_S, "rounds": rounds, "runs": rows,
+    figures: dict[str, Any] = {"scenario": SCENARIO, "rate_per_s": RATE_PER_S, "rounds": rounds, "runs": rows,
                "without": {k: side(off, k) for k in keys},
                "with": {**{k: side(on, k) for k in keys}, "prober_cpu_s": side(on, "prober_cpu_s")}}
     path = store("connect-probe", figures)

@@ -36,7 +36,7 @@ def cold_disk_build_s():
 
 
 def measure(spec):
-    figures = {}
+    figures: dict[str, object] = {}
     with engine_for(spec, out=io.StringIO()) as engine:
         started = time.monotonic()
         engine.ensure_started()

@@ -57,7 +57,7 @@ def main():
     from ..lab.cluster.node import ClusterNode
     count = int(os.environ.get("COMMANDS", "20"))
     with tempfile.TemporaryDirectory() as scratch:
-        kubeconfig = os.environ.get("KUBECONFIG")
+        kubeconfig: str | Path | None = os.environ.get("KUBECONFIG")
         if not kubeconfig:
             kubeconfig = Path(scratch) / "kubeconfig"
             shutil.copy(ClusterNode().kubeconfig_path, kubeconfig)

@@ -56,8 +56,10 @@ def first_sentence(text):
 
 def module_summary(cls):
     """The first sentence of the docstring of the module defining cls."""
-    path = Path(sys.modules[cls.__module__].__file__)
-    return first_sentence(ast.get_docstring(ast.parse(path.read_text())))
+    file = sys.modules[cls.__module__].__file__
+    if file is None:
+        raise ValueError(f"{cls.__module__} has no file to read its docstring from")
+    return first_sentence(ast.get_docstring(ast.parse(Path(file).read_text())))
 
 
 def _cell(text):

@@ -22,6 +22,7 @@ commands (manual.py), health checks (keepalived.py), a Kubernetes API.
                             `before`? (the run watches on until it has, within its limit)
 """
 import dataclasses
+import typing
 
 from ..measure.effects import BLACKHOLE
 from ..registered import Registered, Registry
@@ -78,7 +79,7 @@ class DirectorVariants:
         """These settings as director `name` (a variant of `directors`, or the main one: None) runs them."""
         if name is None:
             return self
-        return dataclasses.replace(self, directors=(), **dict(self.directors)[name])
+        return dataclasses.replace(typing.cast(typing.Any, self), directors=(), **dict(self.directors)[name])   # a frozen dataclass
 
     def variants(self):
         """The director variants a cell may name, besides the main director."""

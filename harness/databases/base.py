@@ -17,7 +17,7 @@ DATABASES: Registry[type["DatabaseEngine"]] = Registry("database engine")   # ea
 DEFAULT_DATABASE = "mariadb"
 
 
-def database(name=None):
+def database(name: str | None = None) -> "DatabaseEngine":
     """The engine named `name` (None: the default), its module imported with the package."""
     return DATABASES[name or DEFAULT_DATABASE]()
 

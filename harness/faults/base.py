@@ -13,7 +13,7 @@ class Param:
     help: str = ""
 
 
-FAULTS: Registry[type] = Registry("fault")     # each Fault subclass registers itself when its module is imported
+FAULTS: Registry[type["Fault"]] = Registry("fault")     # each Fault subclass registers itself when its module is imported
 
 
 class Fault(Registered):

@@ -6,12 +6,13 @@ reads an incident's folder, each file by its name or, named otherwise, by its co
 a file there the lab does not read is named with what it looks like, never passed over."""
 import dataclasses
 from pathlib import Path
+from typing import Any, Callable
 
 from ..errors import InvalidInput
 from . import driver_files, driver_url, haproxy_import, keepalived_import, keepalived_tree, sniff, sysctl_dump, timeline, timeline_log
 
 DRIVER_FILES = ("driver.url", "hikari.properties", "mysql2.json", "my.cnf")
-TEXT_READERS = {"sysctl.txt": sysctl_dump.parse, "driver.url": driver_url.parse_all,
+TEXT_READERS: dict[str, Callable[[str, str], Any]] = {"sysctl.txt": sysctl_dump.parse, "driver.url": driver_url.parse_all,
                 "hikari.properties": driver_files.hikari_properties, "mysql2.json": driver_files.mysql2_json,
                 "my.cnf": driver_files.my_cnf, "incident.yaml": timeline.parse, "incident.log": timeline_log.parse}
 READERS = (*TEXT_READERS, "keepalived.conf", "haproxy.cfg")    # keepalived.conf reads the files it includes itself
@@ -85,7 +86,9 @@ def _by_kind(path, shown):
     """({reader name: file}, ((file, reader, what), ...) read by content, ((file, what it looks like), ...)
     not read). A file named as a reader is that reader's; any other file is told by its content. A file
     a keepalived.conf includes is part of it, not a second configuration."""
-    candidates, whats, unread = {}, {}, []
+    candidates: dict[str, list[Path]] = {}
+    whats: dict[Path, str | None] = {}
+    unread: list = []
     for file in sorted(p for p in path.iterdir() if p.is_file() and p.suffix != ".md"):
         reader, what = (file.name, None) if file.name in READERS else sniff.kind(file.read_text(errors="replace"))
         if reader == "incident.yaml":              # the name says timeline; log lines in it are read as a log

@@ -32,7 +32,7 @@ def within_lab(found, plane):
 
 def no_bearing_line(source, keywords, why):
     """'source: no bearing on a failover: a, b (why); c (why)': the keywords grouped by their reason."""
-    by_why = {}
+    by_why: dict[str, list[str]] = {}
     for keyword in sorted(set(keywords)):
         by_why.setdefault(why.get(keyword, ""), []).append(keyword)
     said = "; ".join(", ".join(words) + (f" ({reason})" if reason else "") for reason, words in by_why.items())

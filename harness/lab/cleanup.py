@@ -10,6 +10,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 from . import registry
 from .container_states import PROJECT_LABEL
@@ -37,7 +38,7 @@ def _labelled(docker):
 
 def labelled_leftovers(engine=None, project=None):
     """Names of every container, network and volume labelled as the lab's (of one project)."""
-    found = {"containers": [], "networks": [], "volumes": []}
+    found: dict[str, list[str]] = {"containers": [], "networks": [], "volumes": []}
     for kind, name, labels in _labelled((engine or HostEngine()).docker()):
         if project is None or labels.get(PROJECT_LABEL) == project:
             found[f"{kind}s"].append(name)
@@ -69,7 +70,7 @@ def _why_kept(project, labels, entries):
 def clean(engine=None, everything=False):
     """Returns {"removed": {project: [names]}, "kept": {project: why}}."""
     docker = (engine or HostEngine()).docker()
-    by_project = {}
+    by_project: dict[str, dict[str, Any]] = {}
     for kind, name, labels in _labelled(docker):
         project = labels.get(PROJECT_LABEL, "?")
         by_project.setdefault(project, {"labels": labels, "container": [], "network": [], "volume": []})

@@ -2,6 +2,7 @@
 path, and the TCP and IPVS sysctls a new network namespace starts with (env.json's
 kernel_facts), each difference said with what it does to the lab's figures."""
 import statistics
+from typing import Any
 
 from .sysctl_knobs import SYSCTL_KNOBS
 
@@ -46,7 +47,7 @@ def differences(facts_by_label):
     if len(known) < 2:
         return []
     with_ipvs = {label for label, defaults in known.items() if any(name.startswith("vs/") for name in defaults)}
-    rows = []
+    rows: list[dict[str, Any]] = []
     if with_ipvs and with_ipvs != set(known):
         rows.append({"name": "IPVS", "values": {label: "yes" if label in with_ipvs else None for label in known},
                      "bearing": "the director's datapath: ipvsadm where the kernel has IPVS, nftables where not; "

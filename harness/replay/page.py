@@ -43,7 +43,8 @@ def _outside(row):
     the window and the client's report after it, a saturated CPU."""
     if row.within_model is not False:
         return ""
-    why = ([late_report.phrase(*row.kernel_in_window, row.report)] if row.kernel_in_window else []) + \
+    why = ([late_report.phrase(row.kernel_in_window[0], row.kernel_in_window[1], row.report)]
+           if row.kernel_in_window else []) + \
         ([saturation.phrase(row.busy_while_late)] if row.busy_while_late is not None else [])
     return f" (outside, {'; '.join(why)})" if why else " (outside)"
 

@@ -22,7 +22,7 @@ class Row:
     within_model: bool | None  # None: the run ended before the model's window opened
     saved_s: float | None     # the operator's own cell's time less this one's (None where either is unknown)
     busy_while_late: float | None = None   # late on a machine with no idle CPU: its busy share
-    kernel_in_window: tuple | None = None  # late by its report only: (kernel gave up s, reported after s)
+    kernel_in_window: tuple[float, float] | None = None  # late by its report only: (kernel gave up s, reported after s)
     report: dict | None = None             # that report judged against its runtime's lag (report_lag.py)
     model_back: tuple | None = None        # (expected, earliest, latest) s of back again, the model's before the run
     model_error_s: float | None = None     # the model's expected error before the run

@@ -13,7 +13,8 @@ def column(cell):
     """What a cell set, in words: 'defaults', 'own timeout', 'TCP_USER_TIMEOUT 5000 ms (socket option)',
     'pgx: tcp_user_timeout=5000' (a driver's own setting), ..."""
     knobs, client = cell["knobs"], cell.get("client") or {}
-    spec = CLIENTS.get(client.get("name"))
+    name = client.get("name")
+    spec = CLIENTS.get(name) if name else None
     parts = [f"{knobs['account']} account"] if knobs.get("account") else []
     parts += ["own timeout"] if knobs.get("read_timeout_s") else []     # the probe's read timeout is its own
     settings = [f"{key}={str(value).lower() if isinstance(value, bool) else value}"
@@ -48,7 +49,7 @@ def grid(summary):
     if len(clients) < 2:
         return None
     columns = list(dict.fromkeys(column(c) for c in cells))
-    rows = {name: {} for name in clients}
+    rows: dict[str, dict[str, dict]] = {name: {} for name in clients}
     for c in cells:
         rows[client_of(c, library)].setdefault(column(c), c)
     return columns, rows

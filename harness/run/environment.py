@@ -31,7 +31,7 @@ DIRECTOR_SYSCTLS = {"conntrack_loose": "/proc/sys/net/netfilter/nf_conntrack_tcp
 def _read_ints(lab, services_and_files):
     """[{name: int} of the files that exist] for each (service, files): one exec per container, the
     cells in network namespaces of one container read from one exec there (nsenter), all side by side."""
-    reads_in = {}                           # container's service -> [(index, netns file or None, files)]
+    reads_in: dict[str, list] = {}          # container's service -> [(index, netns file or None, files)]
     for index, (service, files) in enumerate(services_and_files):
         container, netns = lab.placement(service)
         reads_in.setdefault(container, []).append((index, netns, files))
@@ -59,7 +59,7 @@ def _first_line(result):
 
 def _client_version_commands(scenario):
     """(client NAME, the first cell's service running it, its version command) per client the cells use."""
-    first = {}
+    first: dict[str, str] = {}
     for cell in scenario.cells:
         first.setdefault(cell.client, cell.service)
     commands = {c.name: c.version_command for c in CLIENTS.values() if c.version_command}
@@ -73,7 +73,7 @@ def _client_version_commands(scenario):
 
 def _pool_version_commands(scenario):
     """(pool NAME, the first cell's service running it, its version command) per pool the cells use."""
-    first = {}
+    first: dict[str, str] = {}
     for cell in scenario.cells:
         if cell.pool:
             first.setdefault(cell.pool, cell.service)

@@ -65,7 +65,7 @@ def check_accounts(cells, probe):
     if own and probe.proto != "mysql":
         raise ScenarioError(f"cells: {own[0].name} logs in with an account of its own; load.probe.proto is "
                             f"{probe.proto}, not mysql")
-    users = {}
+    users: dict[str, str] = {}
     for cell in own:
         if not cell.name.replace("-", "").replace("_", "").isalnum():
             raise ScenarioError(f"cells: {cell.name!r} names its account: letters, digits, '-' and '_' only")

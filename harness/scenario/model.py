@@ -156,6 +156,8 @@ class Step:
 
     def make_fault(self, lab=None):
         """The step's fault, speaking to `lab` (None: only to ask what it declares)."""
+        if self.fault is None:
+            raise ValueError(f"a {self.kind} step {self.name!r} has no fault class bound (scenario.parser binds it)")
         return self.fault(lab, **dict(self.params))
 
     def effect(self):

@@ -26,6 +26,7 @@ def setting_value(client, name, text):
         known = ", ".join(spec) or "none"
         raise SettingsError(f"{name}: not a setting of {client} (its settings: {known})")
     setting = spec[name]
+    value: bool | int | str | None
     if setting.kind is bool:
         value = {"true": True, "false": False}.get(text.lower())
         wanted = "true or false"

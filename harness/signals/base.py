@@ -58,7 +58,7 @@ class LoadPlan:
     """What a signal needs to plan its loads: the scenario, where its files go, the VIP, the
     director's datapath, placement(service) -> (container service, netns file or None), and
     the VIPs of other directors a control plane runs ({variant: its VIP})."""
-    scenario: object
+    scenario: Any                   # scenario.model.Scenario (an import of it would make the layers' chain longer)
     run: object
     vip: str
     datapath: str
@@ -76,7 +76,7 @@ class LoadPlan:
         """The VIP a cell connects to: its director variant's, or the main one."""
         return self.variant_vips[cell.director] if cell.director else self.vip
 
-    def client_target(self, cell):
+    def client_target(self, cell) -> tuple[str, int | None]:
         """(host, port) the cell's client connects to: its VIP (port None: the database's), or its pool on loopback."""
         if cell.pool:
             return "127.0.0.1", POOLS[cell.pool].port(self.scenario, cell)

@@ -58,10 +58,10 @@ def hand_in(room, name, number=None, results=None, say=print):
 
 def handed_in(room):
     """{exercise number: [(participant, RunDir of their newest run of it)]} in the room."""
-    by_scenario = {}
+    by_scenario: dict[str, list] = {}
     for ex in exercises.all_exercises():
         by_scenario.setdefault(ex.scenario, []).append(ex)
-    found = {}
+    found: dict[int, list] = {}
     for person in sorted(p for p in Path(room).iterdir() if p.is_dir() and NAME_RE.match(p.name)):
         for scenario_dir in sorted(p for p in person.iterdir() if p.is_dir()):
             runs = sorted((r for r in scenario_dir.iterdir() if (r / "summary.json").exists()

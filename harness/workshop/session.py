@@ -5,6 +5,7 @@ import json
 import sys
 import textwrap
 import time
+from typing import Any
 
 from ..lab import engine_for, environment_from_os
 from .. import store
@@ -20,7 +21,8 @@ __all__ = ["ExerciseError", "listing", "run_exercise"]
 
 def wrapped(text, indent="  "):
     """Paragraphs re-flowed to the terminal; a line starting with 'Help:' stays a line of its own."""
-    paragraphs, current = [], []
+    paragraphs: list[str] = []
+    current: list[str] = []
     for line in text.splitlines():
         if not line.strip() or line.lstrip().startswith("Help:"):
             if current:
@@ -72,7 +74,7 @@ def run_exercise(number, kernel=None, project=None, pause=False, out=sys.stdout,
     say()
     if pause:
         confirm("Press Enter when your prediction is written down ")
-    options = {"narrow": True}
+    options: dict[str, Any] = {"narrow": True}
     if parsed.kind == "failover":
         options["view"] = narrated_view
         if pause:

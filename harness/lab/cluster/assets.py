@@ -60,7 +60,7 @@ def debian_packages():
     for package in DEBIAN_PACKAGES:
         version = subprocess.run(["apt-cache", "policy", package], capture_output=True, text=True).stdout
         candidate = next((line.split()[1] for line in version.splitlines() if "Candidate:" in line), None)
-        if candidate in (None, "(none)"):
+        if candidate is None or candidate == "(none)":
             raise LabError(f"cluster: Debian's {package} has no candidate here (apt-get update?)")
         file_version = candidate.split(":")[-1]
         existing = sorted(cache.glob(f"{package}_{file_version}_*.deb"))

@@ -8,6 +8,7 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Callable
 
 from ... import polling
 from ...errors import LabError
@@ -21,7 +22,7 @@ NAMESPACE = "k8s.io"                     # the CRI plugin's namespace: what kube
 @dataclasses.dataclass(frozen=True)
 class NodeContents:
     image_keys: dict                    # {image: what it is built from}
-    save_images: object                 # save_images(path): a `docker save` tar of them
+    save_images: Callable[[Path], None]   # save_images(path): a `docker save` tar of them
     programs: tuple = ()                # directories whose files go to PROGRAMS_DIR
     packages: tuple = ()                # Debian packages (.deb files) unpacked into the tree
 

@@ -53,7 +53,8 @@ class Ssh:
                                      f"mkdir -p {destination} && tar -C {destination} -xf -"],
                                     stdin=tar.stdout, capture_output=True, timeout=timeout)
         finally:
-            tar.stdout.close()
+            if tar.stdout is not None:
+                tar.stdout.close()
             tar.wait()
         if result.returncode or tar.returncode:
             raise LabError(f"guest: copying {directory} in failed: {result.stderr.decode(errors='replace')[-400:]}")

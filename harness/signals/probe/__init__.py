@@ -15,17 +15,22 @@ class Probe(Signal):
 
     def loads(self, plan):
         s, run = plan.scenario, plan.run
-        loads, groups = [], {}            # container service -> [(cell with the built-in probe, its netns)]
+        loads: list[Load] = []
+        groups: dict[str, list] = {}      # container service -> [(cell with the built-in probe, its netns)]
         for cell in s.cells:
             if cell.client == DEFAULT_CLIENT:
                 container, netns = plan.placement(cell.service)
                 groups.setdefault(container, []).append((cell, netns))
             else:
-                gated = bool(plan.client_gate) and CLIENTS[cell.client].starts_ahead
+                client = CLIENTS[cell.client]
+                if not client.process:
+                    raise ValueError(f"client {client.name} names no process to stop it by (load/clients.py)")
+                gated = bool(plan.client_gate) and client.starts_ahead
+                host, port = plan.client_target(cell)
                 loads.append(Load(cell.service, run.probe_log(cell.name),
-                                  tuple(zoo.command(s, cell, *plan.client_target(cell), plan.duration_s,
+                                  tuple(zoo.command(s, cell, host, port, plan.duration_s,
                                                     plan.client_gate if gated else ())),
-                                  CLIENTS[cell.client].process, cell=cell.name, watched_as="client", gated=gated))
+                                  client.process, cell=cell.name, watched_as="client", gated=gated))
         # Forks started together tick apart: cell i of n starts i/n of an interval later.
         phases = {cell.name: i / len(s.cells) for i, cell in enumerate(s.cells)}
         for container, cells in groups.items():

@@ -15,7 +15,8 @@ class Retransmissions(Signal):
 
     def loads(self, plan):
         s, run, loads = plan.scenario, plan.run, []
-        samplers, vips = {}, {}         # container service -> [(namespace, its netns)], [VIPs its cells use]
+        samplers: dict[str, list] = {}              # container service -> [(namespace, its netns)]
+        vips: dict[str, dict[str, bool]] = {}       # container service -> the VIPs its cells use
         for namespace, service in sorted({(c.namespace, c.service) for c in s.cells}):
             container, netns = plan.placement(service)
             samplers.setdefault(container, []).append((namespace, netns))

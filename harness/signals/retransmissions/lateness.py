@@ -5,7 +5,7 @@ for its runtime (report_lag.py). Its verdict says both, and one note says what t
 from .report_lag import IN_TIME, LATE
 
 
-def kernel_in_window(cell):
+def kernel_in_window(cell: dict) -> tuple[float, float] | None:
     """(when the kernel gave up, s after the fault; how long after it the client reported) for a cell
     late by its report but not by its kernel; else None."""
     kernel = cell.get("kernel") or {}
@@ -34,7 +34,8 @@ def reason(cell):
 
 def late_reports(cells):
     """[(cell name, kernel gave up s, reported after s), ...]."""
-    return [(c["cell"], *kernel_in_window(c)) for c in cells if kernel_in_window(c) is not None]
+    found = ((c["cell"], kernel_in_window(c)) for c in cells)
+    return [(cell, *times) for cell, times in found if times is not None]
 
 
 def note(late):
