@@ -102,8 +102,8 @@ def blackhole_bounds(retries2, lead_s, base_rto_s=None):
 
 
 def unsampled_leg_bounds(retries2, lead_s):
-    """blackhole_bounds for a leg whose RTO the run does not sample (a proxy's or a pool's server leg:
-    ss in the client's namespace does not see it): at any base RTO the facts allow, 204-220 ms
+    """blackhole_bounds for a leg whose RTO the run does not sample (a proxy's server leg: ss in the
+    client's namespace does not see it): at any base RTO the facts allow, 204-220 ms
     (docs/facts/kernel.md's table gives both ends). A busy CI make test (2026-12-03) had
     pgbouncer's server leg end 13.78 s and HAProxy's 13.98 s after the fault, past the 204 ms
     rules with their leads (13.69, 13.73 s), inside 216 ms's."""

@@ -24,21 +24,26 @@ def answer_lost_in_flight(run, cell_name, t_fault, until_t=None):
 
 
 def kernel_ended(run, cell, conn, after_t):
-    """(earliest, latest, RTO s, seen, base RTO s): when the kernel's last retransmission timer on the probe's
-    connection number conn was due, by the kernel's own account (ss_log.retransmit_due_bracket over
-    the samples of that timer; either end None when the samples do not say), the RTO then, and
-    whether the sampler was running when that timer came due. If it was, a later rung would have
-    shown: that timer was the last. If it stood still then (a busy machine once stopped it for 9
-    s), the ladder's end went unseen."""
-    namespace = cell_of(run, cell["cell"]).namespace
+    """port_ended for the probe's connection number conn."""
     log = run.read(run.probe_log(cell["cell"]))
     port = next(r["local_port"] for r in probe_log.records(log) if r.get("connected") and r["conn"] == conn)
-    by_port = ss_log.by_port(run.ss_samples(namespace))
+    return port_ended(run, cell["cell"], port, after_t)
+
+
+def port_ended(run, cell_name, port, after_t):
+    """(earliest, latest, RTO s, seen, base RTO s): when the kernel's last retransmission timer on the
+    connection from local port `port` in the cell's namespace was due, by the kernel's own account
+    (ss_log.retransmit_due_bracket over the samples of that timer; either end None when the samples
+    do not say), the RTO then, and whether the sampler was running when that timer came due. If it
+    was, a later rung would have shown: that timer was the last. If it stood still then (a busy
+    machine once stopped it for 9 s), the ladder's end went unseen. ss samples every socket of the
+    namespace: a pool's server leg in the client's container too."""
+    by_port = ss_log.by_port(run.ss_samples(cell_of(run, cell_name).namespace))
     # A reconnect that took the port again after this connection ended starts from SYN-SENT: its
     # resent SYNs are not this connection's (a busy zoo's node client took libmariadb's old port).
     samples = [s for s in ss_log.first_connection(by_port.get(port, [])) if s.t > after_t]
     earliest, latest = ss_log.retransmit_due_bracket(samples)
-    assert (earliest, latest) != (None, None), f"{cell['cell']}: ss never saw connection {conn} (port {port}) retransmitting"
+    assert (earliest, latest) != (None, None), f"{cell_name}: ss never saw the connection from port {port} retransmitting"
     last = [s for s in samples if s.timer.startswith("on,")][-1]
     due_t = earliest if earliest is not None else latest
     seen = earliest is not None and any(due_t <= s.t <= due_t + SAMPLER_GAP_S for others in by_port.values() for s in others)
@@ -52,29 +57,36 @@ def first_failure(run, cell, t_fault):
 
 def assert_reported_what_the_kernel_ended(run, cell, op, kernel_window, sent_t):
     """The kernel ended op's connection inside kernel_window (s after sent_t) by its own timer, and
-    the client reported that error: not before the timer can have been due, and before the
-    kernel's next timer on it would have been (the RTO doubled), so it was that error and no later
-    event. Where the timer was due is known to the bracket ss's stamps give (ss_log), and the
-    bracket must meet the window. kernel_window may be a function of the base RTO the kernel used on
-    that connection (ss): a pool's connections each have their own (a zoo run: one pooled connection
-    of a cell at 204 ms ended 13.39 s after its send, where the cell's caught connection's 216 ms
-    put the rules' soonest at 13.82 s)."""
-    earliest, latest, rto_s, seen, base_rto_s = kernel_ended(run, cell, op["conn"], sent_t)
+    the client reported that error (assert_reported_after_the_kernel). kernel_window may be a
+    function of the base RTO the kernel used on that connection (ss): a pool's connections each have
+    their own (a zoo run: one pooled connection of a cell at 204 ms ended 13.39 s after its send,
+    where the cell's caught connection's 216 ms put the rules' soonest at 13.82 s)."""
+    ended = kernel_ended(run, cell, op["conn"], sent_t)
+    assert_reported_after_the_kernel(cell["cell"], ended, op["t1"], kernel_window, sent_t)
+
+
+def assert_reported_after_the_kernel(who, ended, reported_t, kernel_window, sent_t):
+    """ended: port_ended's account of a connection. The kernel ended it inside kernel_window (s after
+    sent_t) by its own timer, and `who` reported that error at reported_t: not before the timer can
+    have been due, and before the kernel's next timer on it would have been (the RTO doubled), so it
+    was that error and no later event. Where the timer was due is known to the bracket ss's stamps
+    give (ss_log), and the bracket must meet the window."""
+    earliest, latest, rto_s, seen, base_rto_s = ended
     if callable(kernel_window):
         kernel_window = kernel_window(base_rto_s)
     if not seen:
-        # the client's own report then: the kernel's window, and at most one doubled RTO to report it
-        print(f"{cell['cell']}: ss stood still when the last timer seen came due (bracket {earliest}, {latest})")
+        # the report then: the kernel's window, and at most one doubled RTO to report it
+        print(f"{who}: ss stood still when the last timer seen came due (bracket {earliest}, {latest})")
         low, high = kernel_window[-1] if isinstance(kernel_window, list) else kernel_window
-        assert_within(op["t1"] - sent_t, (low, high + min(2 * rto_s, RTO_MAX_S)), f"{cell['cell']}: reported")
+        assert_within(reported_t - sent_t, (low, high + min(2 * rto_s, RTO_MAX_S)), f"{who}: reported")
         return
     latest = latest if latest is not None else earliest
     fired_by = latest + wheel_slot_s(rto_s)         # ss shows the expiry; the wheel fires within a slot of it
-    assert_meets((earliest - sent_t, fired_by - sent_t), kernel_window, f"{cell['cell']}: the kernel's timer (ss)")
-    assert earliest <= op["t1"] <= latest + min(2 * rto_s, RTO_MAX_S), (
-        f"{cell['cell']}: reported {op['t1'] - earliest:+.3f} s after the kernel's timer could first have been due, "
+    assert_meets((earliest - sent_t, fired_by - sent_t), kernel_window, f"{who}: the kernel's timer (ss)")
+    assert earliest <= reported_t <= latest + min(2 * rto_s, RTO_MAX_S), (
+        f"{who}: reported {reported_t - earliest:+.3f} s after the kernel's timer could first have been due, "
         f"next due in {2 * rto_s} s")
-    print(f"{cell['cell']}: reported {op['t1'] - latest:.3f}-{op['t1'] - earliest:.3f} s after the kernel's timer was due "
+    print(f"{who}: reported {reported_t - latest:.3f}-{reported_t - earliest:.3f} s after the kernel's timer was due "
           f"(ss's bracket {latest - earliest:.3f} s)")
 
 

@@ -78,7 +78,7 @@ class Pgbouncer:
         if effect.kind == effects.APP_HANG:      # a proxy further on: its limits close pgbouncer's server leg
             return (*found, *(dataclasses.replace(c, basis=f"{c.basis}, then pgbouncer") for c in effect.closes))
         ut = settings.get("tcp_user_timeout", 0)
-        # its server connection's RTO is not sampled (ss sees the client's loopback leg): the default's
+        # the prediction does not read its server leg's own RTO (ss has it, under the port pgbouncer's log names): the default's
         leg = outstanding_data(dataclasses.replace(cell, tcp_user_timeout_ms=ut))
         basis = f"pgbouncer's server leg: {leg.basis}"
         if cell.tcp_user_timeout_ms:

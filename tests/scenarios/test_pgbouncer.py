@@ -1,14 +1,15 @@
 """pgbouncer between the client and the VIP (scenarios/pgbouncer-failover.yaml): the primary
 swapped out silently at tcp_retries2=5. Bounds come from docs/facts/kernel.md (tests/kernel_facts.py)
-for pgbouncer's server leg, from the settings the scenario gives pgbouncer, and from pgbouncer's
+for pgbouncer's server leg, whose socket ss samples in the client's namespace (the kernel's own
+account of when it gave up), from the settings the scenario gives pgbouncer, and from pgbouncer's
 own log of when and why it closed each connection; the client noticing at that moment is the
 client's log, written by another process."""
 import pytest
 
 from harness.measure import probe_log
 from harness.signals.pool import pool_log
-from tests.kernel_facts import assert_within, unsampled_leg_bounds, user_timeout_bounds
-from tests.kernel_witness import first_failure
+from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
+from tests.kernel_witness import assert_reported_after_the_kernel, first_failure, port_ended
 from tests.scenarios.conftest import cells, run_once
 from tests.scenarios.test_client_zoo import assert_waited_for_the_kernel, kernel_bounds, lead
 
@@ -50,8 +51,12 @@ def test_the_pools_server_leg_decides_and_the_clients_own_socket_options_do_not(
     for name in ("pgb-defaults", "pgb-client-ut5000"):
         cell = by_name[name]
         closed_s = assert_closed_by_pgbouncer(summary, run, cell, "server conn crashed?")
-        # pgbouncer's server connection's RTO is not sampled (ss sees the client's loopback leg): the default ladder
-        assert_within(closed_s, unsampled_leg_bounds(5, lead(summary)), f"{name}: pgbouncer's server leg gave up")
+        # the server leg's socket is in the cell's namespace: ss says when its kernel gave up, at its own base RTO
+        t_fault = summary["fault"]["t"]
+        leg = [o for o in pool_log.server_openings(run.read(run.cell_file(name, "pool.log"))) if o.t < t_fault][-1]
+        assert_reported_after_the_kernel(f"{name}'s pgbouncer", port_ended(run, name, leg.local_port, t_fault),
+                                         t_fault + closed_s + LOG_MS_S,
+                                         lambda base_rto_s: blackhole_bounds(5, lead(summary), base_rto_s), t_fault)
     connected = next(r for r in probe_log.records(run.read(run.probe_log("pgb-client-ut5000"))) if "connected" in r)
     assert connected["sockopts"]["tcp_user_timeout_ms"] == 5000, connected     # set, on the loopback leg
 

@@ -22,6 +22,8 @@ GOOD = {
 
 LOG = """\
 2026-11-29 13:04:34.251 UTC [8] LOG process up: PgBouncer 1.18.0, libevent 2.1.12-stable (epoll), adns: c-ares 1.18.1
+2026-11-29 13:04:35.286 UTC [8] LOG C-0x55eeece6e3e0: (nodb)/(nouser)@127.0.0.1:40960 registered new auto-database: db=sbtest
+2026-11-29 13:04:35.293 UTC [8] LOG S-0x55eeece75ac0: sbtest/sbtest@10.213.1.10:3306 new connection to server (from 10.213.1.128:37700)
 2026-11-29 13:04:50.609 UTC [8] LOG S-0x55eeece75ac0: sbtest/sbtest@10.213.1.10:3306 closing because: server conn crashed? (age=15s)
 2026-11-29 13:04:50.610 UTC [8] LOG C-0x55eeece6e3e0: sbtest/sbtest@127.0.0.1:40960 closing because: query timeout (age=15s)
 """
@@ -67,6 +69,13 @@ def test_its_log_says_when_and_why_it_closed_each_side():
     assert found[0].t == pytest.approx(1795957490.609)
     assert pool_log.first_after(found, "client", found[0].t).reason == "query timeout"
     assert pool_log.version(LOG) == "PgBouncer 1.18.0"
+
+
+def test_its_log_names_the_local_port_of_each_server_connection_it_opened():
+    opened = pool_log.server_openings(LOG)
+    assert [o.local_port for o in opened] == [37700]          # the address ss shows the server leg's socket at
+    assert opened[0].t == pytest.approx(1795957475.293)
+    assert pool_log.server_openings(LOG.replace("37700", "x")) == []
 
 
 def test_behind_it_a_blackhole_is_a_hang_the_pools_limits_end():

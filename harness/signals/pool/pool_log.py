@@ -23,9 +23,31 @@ def closings(text):
         m = CLOSING.match(line.strip())
         if not m or m.group(2) != "UTC":
             continue
-        t = datetime.datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=datetime.timezone.utc)
-        found.append(Closing(t.timestamp(), "server" if m.group(3) == "S" else "client", m.group(4), m.group(5)))
+        found.append(Closing(_utc(m.group(1)), "server" if m.group(3) == "S" else "client", m.group(4), m.group(5)))
     return found
+
+
+# 2026-11-29 13:40:00.123 UTC [123] LOG S-0x55d1c0a0: sbtest/sbtest@10.1.0.10:3306 new connection to server (from 10.1.3.128:37700)
+SERVER_OPENED = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) UTC \[\d+\] LOG S-0x[0-9a-f]+: "
+                           r"\S* new connection to server \(from \S+:(\d+)\)$")
+
+
+@dataclasses.dataclass(frozen=True)
+class ServerOpened:
+    t: float                  # its log's clock, to the millisecond
+    local_port: int           # the address its kernel's socket has in ss
+
+
+def server_openings(text):
+    found = []
+    for line in text.splitlines():
+        if m := SERVER_OPENED.match(line.strip()):
+            found.append(ServerOpened(_utc(m.group(1)), int(m.group(2))))
+    return found
+
+
+def _utc(stamp):
+    return datetime.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=datetime.timezone.utc).timestamp()
 
 
 def first_after(found, side, t):
