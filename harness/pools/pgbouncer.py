@@ -51,14 +51,17 @@ class Pgbouncer:
         return f"{CONFIG_DIR}{cell.name}.ini"
 
     def process_pattern(self, cell):
-        """What `pkill -f` matches to stop the cell's pgbouncer."""
-        return f"pgbouncer {self.config_path(cell)}"
+        """What `pkill -f` matches to stop the cell's pgbouncer: its own command line."""
+        return " ".join(self._argv(cell))
+
+    def _argv(self, cell):
+        """pgbouncer in the foreground as nobody (it refuses root)."""
+        return ["pgbouncer", "-u", "nobody", self.config_path(cell)]
 
     def command(self, scenario, cell, vip, database_port, netns=None):
-        """Runs it in the foreground as nobody (it refuses root), its log on stdout, in the cell's namespace."""
-        path = self.config_path(cell)
+        """Runs it (_argv), its log on stdout, in the cell's namespace."""
         enter = ["nsenter", f"--net={netns}"] if netns else []
-        script = f"printf '%s' \"$1\" > {path} && exec {' '.join(enter)} pgbouncer -u nobody {path} 2>&1"
+        script = f"printf '%s' \"$1\" > {self.config_path(cell)} && exec {' '.join(enter + self._argv(cell))} 2>&1"
         return ["sh", "-c", script, "pgbouncer", self.config(scenario, cell, vip, database_port)]
 
     def effect_on(self, effect, cell):

@@ -125,7 +125,7 @@ class FailoverRun(WatchesTheClients, RunBase):
         self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not probes_first)
         self.loads = loads.RunningLoads(self.lab, self.run)
         # a machine that stood still 36 s once held its pkills past a 30 s limit
-        self.phases.undo_later(Undo("stopping the clients", self.loads.stop, STOP_CLIENTS_LIMIT_S, KEEP_EVIDENCE))
+        self.phases.undo_later(Undo("stopping the clients", self._stop_loads, STOP_CLIENTS_LIMIT_S, KEEP_EVIDENCE))
         for signal in SIGNALS.members():          # once the loads have stopped
             if what := signal.reads_back(s):
                 self.phases.undo_later(Undo(f"reading {what}", functools.partial(self._read_back, signal),
@@ -252,6 +252,11 @@ class FailoverRun(WatchesTheClients, RunBase):
         self.background.stopping.set()
         if self.lab_watch:
             self.lab_watch.close()
+
+    def _stop_loads(self):
+        """A load still running when the stop's time was up was killed: said in the timeline, by name."""
+        if killed := self.loads.stop():
+            self.events.add("loads_killed", loads=killed)
 
     def _read_back(self, signal):
         """Once the loads have stopped: a ledger read while the writer still wrote (its stop overran on

@@ -158,8 +158,9 @@ class RunningLoads:
         """Close the stdin of those that end on it and signal the others (in their containers);
         after EOF_GRACE_S, signal whatever of the first kind is still running (a probe waiting on
         the kernel does not read its stdin); after timeout_s in all, kill what is left (its exec
-        session; the container goes down with the lab)."""
-        deadline = time.monotonic() + timeout_s
+        session; the container goes down with the lab). Returns what had to be killed so, by
+        service and process: a load its stop signal never reached."""
+        deadline, killed = time.monotonic() + timeout_s, []
         for started in self.started:
             if started.load.stops_on_eof:
                 started.process.stdin.close()
@@ -168,6 +169,7 @@ class RunningLoads:
         self._signal([s.load for s in self.started if s.load.stops_on_eof and not _ended(s.process, grace_ends)])
         for started in self.started:
             if not _ended(started.process, deadline):
+                killed.append(f"{started.load.service}: {started.load.process_pattern}")
                 started.process.kill()
                 started.process.wait()
             if started.reader:
@@ -176,6 +178,7 @@ class RunningLoads:
                 f.close()
         self.started = []
         self.stopped.set()
+        return killed
 
     def _signal(self, loads):
         """One pkill per service, signal and program, however many cells run it there; side by side.

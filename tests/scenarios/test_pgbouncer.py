@@ -78,5 +78,7 @@ def test_every_client_is_back_on_the_promoted_replica_and_the_page_says_what_clo
             assert cell["pool"]["version"].startswith("PgBouncer 1."), cell["pool"]
             # env.json asked pgbouncer itself; the pool's own log said the same version
             assert cell["pool"]["version"].split()[1] in run.env()["versions"]["pgbouncer"], run.env()["versions"]
+            # the run's stop reached it (its own last words), not the kill when the stop's time was up
+            assert "LOG got SIGTERM" in run.read(run.cell_file(cell["cell"], "pool.log")), cell["cell"]
     page = run.page.read_text()
     assert "Through a connection pool" in page and "query timeout" in page and "server conn crashed?" in page

@@ -13,7 +13,7 @@ class LocalLab:
                                 text=True, bufsize=1)
 
     def exec_each(self, commands, check):
-        """pkill in the containers: nothing to do here, every load of this test ends on EOF."""
+        """pkill in the containers: reaches nothing here (a load that ends on EOF needs none)."""
 
 
 class RunFiles:
@@ -55,3 +55,13 @@ def test_the_cells_whose_client_or_sysbench_exited_are_named_and_samplers_are_no
                                           "r4": ("sysbench", "exited -11")}
     finally:
         running.stop(timeout_s=5)
+
+
+def test_a_load_its_stop_signal_never_reached_is_killed_when_the_time_is_up_and_named(tmp_path):
+    deaf = loads.Load("client-r2", "pool.log", ("sleep", "30"), "pgbouncer /tmp/pool-r2.ini", stop_signal="TERM")
+    ending = loads.Load("client-r2", None, ("sh", "-c", "read spec; read until_closed"), "probe", stops_on_eof=True,
+                        cells=(("r2", "r2.jsonl"),), first_input="[]\n")
+    running = loads.RunningLoads(LocalLab(), RunFiles(tmp_path))
+    running.start([deaf, ending])
+    assert running.stop(timeout_s=1.5) == ["client-r2: pgbouncer /tmp/pool-r2.ini"]
+    assert running.started == [] and running.stopped.is_set()
