@@ -33,6 +33,18 @@ class Client:
     notes: str = ""             # what the lab measured of it that its documentation leaves open (make explain)
     mysql_login: str = ""       # what a first login to MySQL 9.7 without TLS does (tests/lab/test_mysql_auth.py)
 
+    def __post_init__(self):
+        if self.program and not self.process:
+            raise ValueError(f"client {self.name}: runs {self.program} and names no process to stop it by "
+                             "(`process`, what `pkill -f` matches)")
+
+    @property
+    def stop_pattern(self) -> str:
+        """`process`: what a run's stop matches; only a zoo client (one with a program) is stopped by it."""
+        if not self.process:
+            raise ValueError(f"client {self.name} runs as the lab's own probe: nothing of its own to stop")
+        return self.process
+
     @property
     def starts_ahead(self):
         """Whether its program can start while the lab comes up and wait at the run's gate, its

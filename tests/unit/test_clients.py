@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from harness.load.clients import CLIENTS, Client
 from harness.measure.effects import Effect
 from harness.measure import recovery
 from harness.signals.probe import client_log
@@ -54,6 +55,14 @@ def test_sysbench_as_a_client_runs_on_the_tables_of_load_sysbench_and_keeps_the_
     with pytest.raises(ScenarioError, match=r"cells\[0\].sysbench: the cell's client is sysbench already"):
         parser.parse({"load": {"probe": {}, "sysbench": {}}, "cells": [{"client": "sysbench", "sysbench": True}],
                       "steps": STEPS})
+
+
+def test_a_zoo_client_that_names_no_process_to_stop_it_by_is_refused_where_it_is_defined():
+    with pytest.raises(ValueError, match="client zoo-x: runs zoo-x and names no process to stop it by"):
+        Client("zoo-x", "zoo-x", "a library")
+    assert all(CLIENTS[name].stop_pattern for name in CLIENTS if CLIENTS[name].program)
+    with pytest.raises(ValueError, match="client pymysql runs as the lab's own probe"):
+        CLIENTS["pymysql"].stop_pattern
 
 
 def test_zoo_clients_need_the_mysql_probe_protocol():

@@ -23,14 +23,12 @@ class Probe(Signal):
                 groups.setdefault(container, []).append((cell, netns))
             else:
                 client = CLIENTS[cell.client]
-                if not client.process:
-                    raise ValueError(f"client {client.name} names no process to stop it by (load/clients.py)")
                 gated = bool(plan.client_gate) and client.starts_ahead
                 host, port = plan.client_target(cell)
                 loads.append(Load(cell.service, run.probe_log(cell.name),
                                   tuple(zoo.command(s, cell, host, port, plan.duration_s,
                                                     plan.client_gate if gated else ())),
-                                  client.process, cell=cell.name, watched_as="client", gated=gated))
+                                  client.stop_pattern, cell=cell.name, watched_as="client", gated=gated))
         # Forks started together tick apart: cell i of n starts i/n of an interval later.
         phases = {cell.name: i / len(s.cells) for i, cell in enumerate(s.cells)}
         for container, cells in groups.items():
