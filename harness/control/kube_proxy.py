@@ -27,8 +27,8 @@ METRICS_PAGE = "exec 3<>/dev/tcp/127.0.0.1/10249 && printf 'GET /metrics HTTP/1.
 SYNCED = METRICS_PAGE + "&& grep -q '^kubeproxy_sync_proxy_rules_last_timestamp_seconds{ip_family=\"IPv4\"} [1-9]' <&3"
 SYNC_METRICS = METRICS_PAGE + "&& grep '^kubeproxy_sync_proxy_rules_' <&3"
 # Failed checks while the API server starts do not count (start_period), however long an emulated
-# guest takes. Every 2 s on a host; a guest sets HEALTH_INTERVAL (10 s) because each check there
-# is a process started through runc, which costs its one emulated CPU a good part of a second.
+# guest takes. Every HEALTH_INTERVAL (10 s on this host and in a guest: docs/facts/host.md, each
+# check a process started through runc) while the lab's own loop checks the starting container.
 STARTING = {"interval": "${HEALTH_INTERVAL:-2s}", "timeout": "${HEALTH_TIMEOUT:-5s}", "retries": 5,
             "start_period": "1200s"}
 NFT_SAMPLE = "nft list table ip kube-proxy 2>/dev/null | grep -E 'chain service-|goto endpoint-|^[[:space:]]*}'"

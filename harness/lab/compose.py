@@ -70,6 +70,7 @@ class ComposeLab(ContainerNodes, Lab):
         self._datapath = self._docker = None
         self.subnets = {}
         self._running_services = None
+        self._passed_own_check: dict[str, str] = {}       # service -> the container start its own check passed in
         self._reset_nodes()
 
     @property
@@ -180,19 +181,22 @@ class ComposeLab(ContainerNodes, Lab):
 
     def _checks_itself(self):
         """Whether the lab runs starting containers' checks itself: where its engine spaced Docker's
-        checks out (a guest's 10 s); on this host Docker checks every second, and a make test of
-        three labs at once got slower with the loops beside them (two timing tests over their bound)."""
+        checks out (10 s, on this host and in a guest: docs/facts/host.md)."""
         return "HEALTH_INTERVAL" in self.engine.compose_env()
 
     def check_until_passes(self, service, timeout_s):
-        """Whether the service's own health check, run in a loop in its container, passed in time."""
+        """Whether the service's own health check, run in a loop in its container, passed in time
+        (health() then counts it until Docker's own first check of that run of the container)."""
         command = health_check_loop.until_passes(self._health_tests().get(service), timeout_s)
         if command is None:
             return False
         try:
-            return self.exec(service, command, check=False, timeout=timeout_s + 30).returncode == 0
+            passed = self.exec(service, command, check=False, timeout=timeout_s + 30).returncode == 0
         except subprocess.TimeoutExpired:
             return False
+        if passed and (state := self._container_states().get(service)) is not None:
+            self._passed_own_check[service] = state.started_at
+        return passed
 
     def _make_netns_cells(self):
         """Each cell's namespace in the one client container, made with one exec."""
@@ -253,7 +257,7 @@ class ComposeLab(ContainerNodes, Lab):
     def health(self):
         """{service: health} of the lab's containers ('healthy', 'starting', or without a health
         check their state: 'running', 'exited', ...)."""
-        return {service: state.health or state.status for service, state in self._container_states().items()}
+        return container_states.health_of(self._container_states(), self._passed_own_check)
 
     # -- the place -----------------------------------------------------------
     @property

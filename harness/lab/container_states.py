@@ -15,8 +15,8 @@ from .docker_lists import ContainerVanished, listed_again_if_one_vanished
 PROJECT_LABEL = "com.docker.compose.project"
 SERVICE_LABEL = "com.docker.compose.service"
 SERVICE_FIELD = f'{{{{index .Config.Labels "{SERVICE_LABEL}"}}}}'
-STATE_FIELDS = (SERVICE_FIELD, "{{.State.Status}}",
-                "{{if .State.Health}}{{.State.Health.Status}}{{end}}", "{{.State.ExitCode}}", "{{.State.OOMKilled}}")
+STATE_FIELDS = (SERVICE_FIELD, "{{.State.Status}}", "{{if .State.Health}}{{.State.Health.Status}}{{end}}",
+                "{{.State.ExitCode}}", "{{.State.OOMKilled}}", "{{.State.StartedAt}}")
 CALL_LIMIT_S = 60
 
 
@@ -26,12 +26,22 @@ class ContainerState:
     health: str | None          # starting, healthy, unhealthy; None: the container has no check
     exit_code: int
     oom_killed: bool
+    started_at: str = ""        # when this run of the container started (Docker's stamp): a restart changes it
 
 
 def parse_states(rows):
     """{service: ContainerState} from inspect's rows of STATE_FIELDS."""
-    return {service: ContainerState(status, health or None, int(exit_code), oom_killed == "true")
-            for service, status, health, exit_code, oom_killed in rows}
+    return {service: ContainerState(status, health or None, int(exit_code), oom_killed == "true", started_at)
+            for service, status, health, exit_code, oom_killed, started_at in rows}
+
+
+def health_of(states, passed_own_check):
+    """{service: health} as Docker says it ('healthy', 'starting', ... or, without a check, the
+    container's status), but 'healthy' for a container Docker has not checked yet whose own check
+    the lab ran and saw pass in this same run of it (passed_own_check: {service: started_at}); a
+    restart starts it over."""
+    return {service: "healthy" if state.health == "starting" and passed_own_check.get(service) == state.started_at
+            else state.health or state.status for service, state in states.items()}
 
 
 def project_states(docker, project):

@@ -2,17 +2,32 @@
 every lab test's health wait against the real engine)."""
 import pytest
 
-from harness.lab.container_states import ContainerState, parse_states
+from harness.lab.container_states import ContainerState, health_of, parse_states
+
+
+STARTED = "2026-12-04T17:01:02.123456789Z"
+AGAIN = "2026-12-04T17:03:00.5Z"
 
 
 def test_each_field_of_a_container_is_read_from_its_row():
-    rows = [["db-replica", "running", "starting", "0", "false"], ["client-netns", "running", "", "0", "false"],
-            ["db-primary", "exited", "unhealthy", "137", "true"]]
+    rows = [["db-replica", "running", "starting", "0", "false", STARTED], ["client-netns", "running", "", "0", "false", STARTED],
+            ["db-primary", "exited", "unhealthy", "137", "true", STARTED]]
     assert parse_states(rows) == {
-        "db-replica": ContainerState("running", "starting", 0, False),
-        "client-netns": ContainerState("running", None, 0, False),
-        "db-primary": ContainerState("exited", "unhealthy", 137, True)}
+        "db-replica": ContainerState("running", "starting", 0, False, STARTED),
+        "client-netns": ContainerState("running", None, 0, False, STARTED),
+        "db-primary": ContainerState("exited", "unhealthy", 137, True, STARTED)}
     assert parse_states([]) == {}
+
+
+def test_a_check_the_lab_ran_itself_counts_until_docker_checks_and_only_for_that_run_of_the_container():
+    states = {"db-primary": ContainerState("running", "starting", 0, False, STARTED),
+              "db-replica": ContainerState("running", "starting", 0, False, AGAIN),       # restarted since its pass
+              "web-a": ContainerState("running", "unhealthy", 0, False, STARTED),         # Docker's own word stands
+              "web-b": ContainerState("running", "starting", 0, False, STARTED),          # not passed yet
+              "client": ContainerState("running", None, 0, False, STARTED)}
+    passed = {"db-primary": STARTED, "db-replica": STARTED, "web-a": STARTED}
+    assert health_of(states, passed) == {"db-primary": "healthy", "db-replica": "starting", "web-a": "unhealthy",
+                                         "web-b": "starting", "client": "running"}
 
 
 
