@@ -118,7 +118,7 @@ class HostEngine(ComposeEngine):
     def compose_env(self):
         """compose.yaml variables this place needs: Docker's health checks every 10 s, not every
         second (compose.yaml's default). Each is an exec through runc: an idle seed lab on this
-        host held 0.23-0.26 of its two cores at 1 s and 0.01-0.02 at 30 s (docs/facts/host.md),
+        host held 0.23-0.26 of its two cores at 1 s and 0.03-0.04 at 10 s (docs/facts/host.md),
         and a make test runs three labs at once. Starting containers are checked by the lab's own
         loop meanwhile (health_check_loop.py), so nothing waits for Docker's interval."""
         return {"HEALTH_INTERVAL": HOST_HEALTH_INTERVAL}

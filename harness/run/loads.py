@@ -159,7 +159,8 @@ class RunningLoads:
         after EOF_GRACE_S, signal whatever of the first kind is still running (a probe waiting on
         the kernel does not read its stdin); after timeout_s in all, kill what is left (its exec
         session; the container goes down with the lab). Returns what had to be killed so, by
-        service and process: a load its stop signal never reached."""
+        service and process: a load its stop signal never reached, or one that does not end until
+        an answer comes (the writer, its write in flight held by a blackhole)."""
         deadline, killed = time.monotonic() + timeout_s, []
         for started in self.started:
             if started.load.stops_on_eof:
