@@ -102,4 +102,9 @@ def nft_table_script(table, chains, priorities=None):
 
 
 def delete_table(lab, node, table):
-    lab.exec(node, ["nft", "delete", "table", "inet", table], check=False)
+    delete_tables(lab, [node], table)
+
+
+def delete_tables(lab, nodes, table):
+    """The table gone from each node, side by side (one exec's time, not one per node)."""
+    lab.exec_each([(node, ["nft", "delete", "table", "inet", table]) for node in nodes], check=False)

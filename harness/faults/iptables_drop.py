@@ -4,7 +4,7 @@ Rules go in both nodes' namespaces (input, output and forward hooks), so a direc
 stops forwarding to or from the other node too.
 """
 from ..measure.effects import PARTITION, Effect
-from .base import Fault, Param, delete_table, nft_table_script
+from .base import Fault, Param, delete_tables, nft_table_script
 
 TABLE = "blackhole_fault_drop"
 
@@ -25,12 +25,12 @@ class IptablesDrop(Fault):
 
     def inject(self):
         a, b = self.p["a"], self.p["b"]
-        for node, peer in ((a, b), (b, a)):
-            addresses = ", ".join(self.lab.addresses(peer))
-            rules = [f"ip daddr {{ {addresses} }} drop", f"ip saddr {{ {addresses} }} drop"]
-            script = nft_table_script(TABLE, {hook: rules for hook in ("input", "output", "forward")})
-            self.lab.exec(node, ["nft", "-f", "-"], stdin=script)
+        self.lab.exec_each([(node, ["nft", "-f", "-"], self._cut_from(peer)) for node, peer in ((a, b), (b, a))])
+
+    def _cut_from(self, peer):
+        addresses = ", ".join(self.lab.addresses(peer))
+        rules = [f"ip daddr {{ {addresses} }} drop", f"ip saddr {{ {addresses} }} drop"]
+        return nft_table_script(TABLE, {hook: rules for hook in ("input", "output", "forward")})
 
     def recover(self):
-        for node in (self.p["a"], self.p["b"]):
-            delete_table(self.lab, node, TABLE)
+        delete_tables(self.lab, (self.p["a"], self.p["b"]), TABLE)

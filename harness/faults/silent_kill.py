@@ -5,7 +5,7 @@ inside the container as the cut lands), what it sends ANSWERS_IN_FLIGHT_S later,
 its kernel had already ACKed still gets its answer out (no client is left with nothing
 unacknowledged, waiting for an answer that never comes: that is app_hang's effect, not a
 blackhole's; seen once when a cut landed between nginx's ACK and its answer on a loaded
-machine). Then every director drops what goes to it and comes from it (in the forward hook,
+machine). Side by side with that second cut, every director drops what goes to it and comes from it (in the forward hook,
 where conntrack DNAT sends packets, and in the input and output hooks, where IPVS-NAT sees them;
 after the director's own filter, so a load balancer's reset of a removed server's flows still goes out),
 before the server process is killed: once its container is gone a director's ARP for it would
@@ -17,7 +17,7 @@ import time
 from ..measure.effects import BLACKHOLE, Effect
 from .server_process import process_on
 from ..topology import is_director
-from .base import Fault, Param, delete_table, nft_table_script, stamped_nft
+from .base import Fault, Param, delete_tables, nft_table_script, stamped_nft
 
 TABLE = "blackhole_fault_silent_kill"
 ANSWERS_IN_FLIGHT_S = 0.05
@@ -48,17 +48,20 @@ class SilentKill(Fault):
         addresses = ", ".join(self.lab.addresses(target))
         before, after = stamped_nft(self.lab, target, nft_table_script(TABLE, {"input": ["drop"]}))
         time.sleep(ANSWERS_IN_FLIGHT_S)
-        self.lab.exec(target, ["nft", "-f", "-"], stdin=nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]}))
         to_it, from_it = f"ip daddr {{ {addresses} }} drop", f"ip saddr {{ {addresses} }} drop"
-        directors = [service for service in self.lab.services() if is_director(service)]
-        self.lab.exec_each([(d, ["nft", "-f", "-"]) for d in directors],
-                           stdin=nft_table_script(TABLE, {"input": [to_it, from_it], "forward": [to_it, from_it],
-                                                          "output": [to_it]}, DIRECTOR_PRIORITIES))
+        directors = nft_table_script(TABLE, {"input": [to_it, from_it], "forward": [to_it, from_it], "output": [to_it]},
+                                     DIRECTOR_PRIORITIES)
+        own = nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]})
+        # its own output and the directors' cut side by side: both come ANSWERS_IN_FLIGHT_S after
+        # the input's at least, and both before the kill
+        self.lab.exec_each([(target, ["nft", "-f", "-"], own),
+                            *[(service, ["nft", "-f", "-"], directors) for service in self._directors()]])
         process_on(self.lab, target).kill(self.lab, target)
         return {"landed_t": before, "uncertainty_s": after - before}
 
     def recover(self):
         # The server stays dead (that is the fault); only the directors' cut is lifted.
-        for service in self.lab.services():
-            if is_director(service):
-                delete_table(self.lab, service, TABLE)
+        delete_tables(self.lab, self._directors(), TABLE)
+
+    def _directors(self):
+        return [service for service in self.lab.services() if is_director(service)]

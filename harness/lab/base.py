@@ -171,15 +171,15 @@ class Lab(abc.ABC):
         return self.kernel.kernel_release()
 
     def exec_each(self, commands, check=True, timeout=60, stdin=None):
-        """[(service, command), ...] run side by side (each given stdin); their ExecResults in order.
-        check=False: a command that fails, or does not end within timeout (returncode 124), is a
-        result like any other."""
+        """[(service, command) or (service, command, its own stdin), ...] run side by side (each
+        given stdin unless it has its own); their ExecResults in order. check=False: a command that
+        fails, or does not end within timeout (returncode 124), is a result like any other."""
         if not commands:
             return []
 
-        def one(service, command):
+        def one(service, command, own_stdin=stdin):
             try:
-                return self.exec(service, command, check=check, timeout=timeout, stdin=stdin)
+                return self.exec(service, command, check=check, timeout=timeout, stdin=own_stdin)
             except subprocess.TimeoutExpired:
                 if check:
                     raise

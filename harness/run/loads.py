@@ -155,19 +155,18 @@ class RunningLoads:
                 started.process.stdin.flush()
 
     def stop(self, timeout_s=10):
-        """Close the stdin of those that end on it and signal the others (in their containers);
-        after EOF_GRACE_S, signal whatever of the first kind is still running (a probe waiting on
-        the kernel does not read its stdin); after timeout_s in all, kill what is left (its exec
-        session; the container goes down with the lab). Returns what had to be killed so, by
-        service and process: a load its stop signal never reached, or one that does not end until
-        an answer comes (the writer, its write in flight held by a blackhole)."""
+        """Close the stdin of those that end on it; after EOF_GRACE_S, signal (in their containers)
+        the others and whatever of the first kind is still running (a probe waiting on the kernel
+        does not read its stdin), all in one round of execs; after timeout_s in all, kill what is
+        left (its exec session; the container goes down with the lab). Returns what had to be
+        killed so, by service and process: a load its stop signal never reached, or one that does
+        not end until an answer comes."""
         deadline, killed = time.monotonic() + timeout_s, []
+        grace_ends = time.monotonic() + EOF_GRACE_S
         for started in self.started:
             if started.load.stops_on_eof:
                 started.process.stdin.close()
-        self._signal([s.load for s in self.started if not s.load.stops_on_eof])
-        grace_ends = time.monotonic() + EOF_GRACE_S
-        self._signal([s.load for s in self.started if s.load.stops_on_eof and not _ended(s.process, grace_ends)])
+        self._signal([s.load for s in self.started if not s.load.stops_on_eof or not _ended(s.process, grace_ends)])
         for started in self.started:
             if not _ended(started.process, deadline):
                 killed.append(f"{started.load.service}: {started.load.process_pattern}")

@@ -14,8 +14,9 @@ connection broke or timed out): it may have committed. Last: {"end": t, "seqs": 
 The table is created if missing, on the first connection only (an auto-increment key: a retried
 seq can be written twice). PROTO: mysql (the default, PyMySQL) or postgres (libpq: pg_connection).
 The first write waits for the first connection (a lab still starting is not a failed write).
-Ends at DURATION_S, or on SIGINT/SIGTERM once the write in flight has its answer (its row must
-not commit unrecorded)."""
+Ends at DURATION_S, or on SIGINT/SIGTERM: a write then waiting for its answer is recorded as
+in_doubt with the error STOPPED (it went out; the run ended before an answer came, as it does
+while a blackhole holds it), so its row cannot commit unrecorded and the stop is not held up."""
 import importlib
 import json
 import signal
@@ -33,6 +34,10 @@ INSERT = "INSERT INTO sbtest.ledger (seq, attempt, t_sent) VALUES (%s, %s, %s)"
 CLIENT_ERRORS_FROM = 2000     # MySQL's client-side error codes (2013 lost connection, ...) start here
 
 
+class Stopped(Exception):
+    """The run stopped the writer while a write waited for its answer."""
+
+
 def emit(record):
     sys.stdout.write(json.dumps(record) + "\n")
     sys.stdout.flush()
@@ -46,6 +51,7 @@ class Writer:
     def __init__(self, host, port, read_timeout_s):
         self.host, self.port, self.read_timeout_s = host, port, read_timeout_s or None
         self.conn, self.server, self.created = None, None, False
+        self.in_flight = False         # a statement has gone out and its answer has not come
 
     def drop(self):
         if self.conn is not None:
@@ -62,9 +68,15 @@ class Writer:
             if self.conn is None:
                 self.connect()
             record["server"] = self.server
-            sent = True
-            self.insert(seq, attempt, record["t0"])
+            sent = self.in_flight = True
+            try:
+                self.insert(seq, attempt, record["t0"])
+            finally:
+                self.in_flight = False
             record["outcome"] = "ack"
+        except Stopped:
+            record.update(outcome="in_doubt", error="STOPPED", detail="no answer yet when the run stopped the writer")
+            self.drop()
         except self.errors as exc:
             record.update(outcome="in_doubt" if sent and not self.answered(exc) else "failed",
                           error=self.error(exc), detail=str(exc)[:200])
@@ -134,9 +146,14 @@ def main():
     read_timeout_s = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0
     proto = sys.argv[7] if len(sys.argv) > 7 else "mysql"
     stopping = []
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stopping.append(True))
     writer = (PostgresWriter if proto == "postgres" else MysqlWriter)(host, port, read_timeout_s)
+
+    def stop(*_):
+        stopping.append(True)
+        if writer.in_flight:           # PyMySQL and psycopg2's asynchronous wait let it through
+            raise Stopped()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stop)
     interval = 1.0 / rate
     deadline = time.monotonic() + duration_s
     while writer.conn is None and not stopping and time.monotonic() < deadline:

@@ -1,9 +1,10 @@
 """One failover measures a whole grid of knobs; per-socket options reach unmodified programs."""
 from harness.measure import probe_log, ss_log
+from harness.signals.data import DataAccounting, ledger
 from harness.signals.machine import lateness
 from harness.scenario import of_run
 from tests.kernel_facts import (APP_TIMER_LATE_S, REPORT_LATE_S, SEND_STAMP_S, assert_within, blackhole_bounds,
-                                user_timeout_bounds)
+                                rules_windows, user_timeout_bounds)
 from tests.scenarios.conftest import assert_waited, cells
 
 SYSBENCH_REPORT_S = 1.0         # --report-interval=1
@@ -52,6 +53,26 @@ def test_one_failover_measures_every_cell_of_the_matrix(matrix_run):
     env = run.env()
     assert set(env["namespaces"]) == {"r3", "r5", "r8", "r15"}
     assert env["namespaces"]["r8"]["tcp_retries2"] == 8
+
+
+def test_a_writer_whose_write_a_blackhole_holds_is_stopped_with_that_write_in_doubt(matrix_run):
+    """The writer runs in the first cell's namespace, on its own socket (no cell's socket options).
+    Its write in flight at the swap waits for that namespace's kernel, which gives up only after
+    its tcp_retries2 budget (docs/facts/kernel.md), past this run's observation. The run's stop
+    ends it at once: that write recorded in doubt (error STOPPED), the writer's end line written,
+    no load killed for it."""
+    summary, run, _ = matrix_run
+    attempts, end = ledger.parse_writes(run.read(DataAccounting.file(run, "writes")))
+    fault = summary["fault"]
+    retries2 = of_run(run).cells[0].knob("tcp_retries2")
+    observed_s = next(e for e in run.events() if e.get("event") == "observe_end")["t"] - fault["t"]
+    assert min(low for low, _ in rules_windows(retries2)) > observed_s, "its kernel gives up inside the observation"
+    killed = [load for e in run.events() if e.get("event") == "loads_killed" for load in e["loads"]]
+    assert not [load for load in killed if "writer" in load], killed
+    assert end is not None, "the writer did not write its end line"
+    after = [a for a in attempts if a["t1"] > fault["t"] + fault["uncertainty_s"]]
+    assert [(a["outcome"], a.get("error")) for a in after] == [("in_doubt", "STOPPED")], after
+    assert after[0]["t1"] - fault["t"] >= observed_s, "it ended before the run stopped it"
 
 
 def test_libsockopts_puts_tcp_user_timeout_on_sysbench(matrix_run):
