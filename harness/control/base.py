@@ -99,13 +99,20 @@ def control_plane(name=None, settings=()):
 class ControlPlane(Registered):
     registry = CONTROL_PLANES
     settings_spec: dict = {}
-    needs_ipvs = False
     acts_by_itself = False
-    shares_vip = False         # two directors hold the VIP in turn (VRRP)
     proxies = False            # its directors end the clients' connections and open their own (HAProxy)
     image: "PlaneImage | None" = None   # a PlaneImage its services run, if they run one of their own
     start_allowance_s = 0.0    # how much longer than the lab's own its services may take to be ready
     databases: tuple[str, ...] = ()    # the database engines it works with (): every one)
+
+    @property
+    def needs_ipvs(self) -> bool:
+        return False
+
+    @property
+    def shares_vip(self) -> bool:
+        """Two directors hold the VIP in turn (VRRP)."""
+        return False
 
     def __init__(self, settings=()):
         """settings: ((name, value), ...) as the scenario gave them, validated against settings_spec."""

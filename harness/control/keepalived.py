@@ -4,6 +4,7 @@ notify_down hook), never touching net.ipv4.vs.*; with VRRP, two directors share 
 docs/facts/production.md sections 1 and 2."""
 import dataclasses
 import re
+from typing import Any
 
 from ..measure.effects import BLACKHOLE, NONE, RESET, Effect
 from ..measure import director_table, health_checks
@@ -122,7 +123,7 @@ class Keepalived(ControlPlane):
                   # keepalived starts once these answer (images/director/director-start)
                   "LAB_REAL_SERVERS": " ".join(f"{primary}:{keepalived_conf.PORTS[service]}"
                                                for service, (primary, _) in servers.items())}
-        services = {}
+        services: dict[str, dict[str, Any]] = {}
         if self.config.vrrp == "none":
             services[DIRECTOR] = {"environment": {**common, "KEEPALIVED_CONF": keepalived_conf.config(
                 self.config, DIRECTOR, vip, servers)}}
@@ -137,12 +138,12 @@ class Keepalived(ControlPlane):
                                   "environment": {**common, "KEEPALIVED_CONF": conf, "LB_SNAT_ADDRESS": back_vip}}
         for index, name in enumerate(self.config.variants(), start=1):
             variant = self.config.director(name)
-            own = {FRONT: f"{prefix[FRONT]}.{VARIANT_HOSTS + index}", BACK: f"{prefix[BACK]}.{VARIANT_HOSTS + index}"}
-            conf = keepalived_conf.config(variant, f"{DIRECTOR}-{name}", own[FRONT], servers, promotes=False)
-            masqueraded = ",".join(f"{own[FRONT]}:{keepalived_conf.PORTS[s]}={primary}:{keepalived_conf.PORTS[s]}"
+            its = {FRONT: f"{prefix[FRONT]}.{VARIANT_HOSTS + index}", BACK: f"{prefix[BACK]}.{VARIANT_HOSTS + index}"}
+            conf = keepalived_conf.config(variant, f"{DIRECTOR}-{name}", its[FRONT], servers, promotes=False)
+            masqueraded = ",".join(f"{its[FRONT]}:{keepalived_conf.PORTS[s]}={primary}:{keepalived_conf.PORTS[s]}"
                                    for s, (primary, _) in servers.items())
             services[f"{DIRECTOR}-{name}"] = {
-                "like": DIRECTOR, "addresses": own, "sysctls": {"net.ipv4.vs.expire_nodest_conn": variant.expire_nodest_conn},
+                "like": DIRECTOR, "addresses": its, "sysctls": {"net.ipv4.vs.expire_nodest_conn": variant.expire_nodest_conn},
                 "environment": {**common, "KEEPALIVED_CONF": conf, "LB_SERVICES": masqueraded}}
         return services
 

@@ -11,6 +11,8 @@ Service's EndpointSlice, and kube-proxy reprograms the director by itself.
                  flow keeps the conntrack DNAT it had to the backend that is gone.
 Either way a flow to a backend that vanished silently stays a blackhole until the client's own
 kernel gives up (kubernetes#71358, #77903). docs/facts/production.md section 3."""
+from typing import Any
+
 from ..measure import director_table
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, SERVICE_SERVERS
 from . import kube_proxy_log, kube_proxy_metrics
@@ -92,7 +94,7 @@ class KubeProxy(ControlPlane):
                          for service, port in SERVICE_PORTS.items() if SERVICE_SERVERS[service][0] in servers)
         common = {"KUBE_API": api, "KUBE_NODE": DIRECTOR, "KUBE_NODE_IP": back, "KUBE_VIP": vip,
                   "KUBE_SERVICES": first, "KUBE_SERVICE_RANGE": f"{vip.rsplit('.', 1)[0]}.0/24"}
-        kube = {"like": DIRECTOR, "image": IMAGE, "unset": ["healthcheck", "sysctls", "cap_add", "depends_on"]}
+        kube: dict[str, Any] = {"like": DIRECTOR, "image": IMAGE, "unset": ["healthcheck", "sysctls", "cap_add", "depends_on"]}
         return {
             # lbctl programs no service: kube-proxy does
             DIRECTOR: {"environment": {"LB_CONTROL": self.name, "LB_SERVICES": ""}},

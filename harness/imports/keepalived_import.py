@@ -7,6 +7,7 @@ delay_before_retry on the checker."""
 import dataclasses
 import math
 import re
+from typing import Any
 
 from ..errors import InvalidInput
 from . import keepalived_keywords, keepalived_tree
@@ -157,8 +158,8 @@ def _virtual_server(block, found):
     reals = block.find("real_server")
     if not reals:
         raise InvalidInput(f"{block.where}: virtual_server {' '.join(block.args)}: no real_server")
-    timers = {}
-    own = {}
+    timers: dict[str, Any] = {}
+    own: dict[str, Any] = {}
     for s in [s for s in block.block if s.keyword == "delay_loop"]:
         _timer({}, own, s, found)   # first: a MISC_CHECK's timeout defaults to it, wherever it is said
     if own:
@@ -212,7 +213,7 @@ def _real_server(block, found, inherited):
     _has_block(block)
     found.used.append(f"{block.where}: real_server {' '.join(block.args)}: the lab's primary")
     checkers = [s for s in block.block if s.keyword in CHECKERS]
-    timers, own = dict(inherited), {}
+    timers, own = dict(inherited), dict[str, Any]()
     for s in block.block:
         if s.keyword in INHERITED:
             _timer(timers, own, s, found)
@@ -239,7 +240,7 @@ def _checker(block, found, inherited):
     if block.keyword != "TCP_CHECK":
         found.not_modelled.append(f"{block.where}: {block.keyword}: the lab checks with its own "
                                   f"{'MySQL handshake (MISC_CHECK)' if block.keyword == 'MISC_CHECK' else 'TCP_CHECK'}")
-    timers, misc_timeout, own = dict(inherited), None, {}
+    timers, misc_timeout, own = dict(inherited), None, dict[str, Any]()
     for s in block.block:
         if s.keyword in INHERITED:
             _timer(timers, own, s, found)

@@ -1,6 +1,7 @@
 """What a fault does to the flows that exist when it lands. Faults declare it in the event they
 write; the kernel model reads it, never a fault's name."""
 import dataclasses
+from typing import Any
 
 BLACKHOLE = "blackhole"              # packets of existing flows vanish; nothing answers
 PARTITION = "partition"              # packets dropped both ways until healed
@@ -47,9 +48,9 @@ class Effect:
         reconfiguration before the failover, like a replication cut, prepares it)."""
         return self.kind != NONE
 
-    def to_record(self):
+    def to_record(self) -> dict[str, Any]:
         """The effect as written into a fault event: only what differs from the defaults."""
-        record = {"kind": self.kind}
+        record: dict[str, Any] = {"kind": self.kind}
         if self.after_s:
             record["after_s"] = self.after_s
         if self.idle_timeout_s is not None:

@@ -15,6 +15,14 @@ def snapshot_flows(run, director, label):
     run.write_text(run.director_flows(label), text)
 
 
+def snapshot_directors(run, lab, director, peers, label):
+    """The director's table as `label` and each peer's (a backup sharing its VIP) as
+    `label-<service>`, side by side: which director held a client's flow, and where it went."""
+    jobs = [(director, label), *[(lab.director(service), f"{label}-{service}") for service in peers]]
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        list(pool.map(lambda job: snapshot_flows(run, *job), jobs))
+
+
 def collect_logs(run, lab):
     services = lab.services()
     with ThreadPoolExecutor(max(1, min(len(services), 8))) as pool:

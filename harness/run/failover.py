@@ -115,7 +115,7 @@ class FailoverRun(WatchesTheClients, RunBase):
                     timeout_s=int(180 + self.control.start_allowance_s))
         self.director = self.lab.director()
         self.phases.undo_later(
-            Undo("keeping the director's table", lambda: evidence.snapshot_flows(self.run, self.director, "end"),
+            Undo("keeping the director's table", lambda: self._snapshot_directors("end"),
                  KEEP_TABLE_LIMIT_S, KEEP_EVIDENCE),
             Undo("keeping the logs", lambda: evidence.collect_logs(self.run, self.lab), KEEP_LOGS_LIMIT_S, KEEP_EVIDENCE))
         self.phases.undo_later(Undo("stopping the run's background work",
@@ -207,12 +207,16 @@ class FailoverRun(WatchesTheClients, RunBase):
         self._write_env(self.env_recorded.result(timeout=self.ready_limit_s))
         flows_kept.result(timeout=self.ready_limit_s)
 
+    def _snapshot_directors(self, label):
+        peers = [service for service, variant in self.control.directors().items() if variant is None and service != DIRECTOR]
+        evidence.snapshot_directors(self.run, self.lab, self.director, peers, label)
+
     def _steps_then_observe(self):
         self.control_before = self.control.progress(self.lab)
         self.phases.enter("running the steps", Undo("undoing faults", self.steps.undo, UNDO_FAULTS_LIMIT_S, UNDO_FAULTS))
         for index, step in enumerate(self.scenario.steps):
             self.steps.take(index, step)
-        evidence.snapshot_flows(self.run, self.director, "after-steps")
+        self._snapshot_directors("after-steps")
         self.phases.enter("observing")
         self._watch(self.view.limit_at, stop_when_recovered=True)
         self.events.add("observe_end", all_recovered=self.view.all_recovered(),

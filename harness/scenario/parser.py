@@ -2,6 +2,7 @@
 the fault registry: a step names a fault, and the fault's own Params say what it takes."""
 import dataclasses
 import itertools
+from typing import Any
 
 from .. import topology
 from ..databases import DATABASES, DEFAULT_DATABASE
@@ -44,7 +45,7 @@ def read_cell(raw, where, directors=()):
                 raise ScenarioError(f"{r.path(key)}: a knob of the lab's own probe; {client} takes its own "
                                     f"settings under `{client}:`")
     pool, pool_settings = read_pool(r)
-    keepalive = ()
+    keepalive: tuple[int, ...] = ()
     if "keepalive" in raw:
         text = r.get("keepalive", str)
         parts = text.split("/")
@@ -244,7 +245,7 @@ def _parse(raw, scenario_id):
     writer = writer and dataclasses.replace(writer, proto=engine.wire_protocol)
 
     raw_steps = r.get("steps", list, required=True)
-    injected = set()
+    injected: set[str] = set()
     steps = tuple(_read_step(s, f"steps[{i}]", cells, injected) for i, s in enumerate(raw_steps))
     if not any(s.kind == "fault" for s in steps):
         raise ScenarioError("steps: at least one fault step is needed")
@@ -279,7 +280,7 @@ def _parse(raw, scenario_id):
 def _fault_settings(steps):
     """What the scenario's faults need the lab to start with; two faults wanting different
     values of one setting cannot share a lab."""
-    wanted = {}
+    wanted: dict[str, Any] = {}
     for index, step in enumerate(steps):
         if step.kind != "fault":
             continue

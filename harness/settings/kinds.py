@@ -4,6 +4,7 @@ library only: the edge check runs before the lab's virtualenv exists."""
 import math
 import re
 from pathlib import Path
+from typing import Any, Callable, Protocol, cast
 
 from ..errors import InvalidInput
 
@@ -22,10 +23,23 @@ def _shown(text, limit=40):
     return text if len(text) <= limit else text[:limit] + "...'"
 
 
-def described(parse, text):
-    """parse, with what it takes in words (parse.describe: messages and docs/reference.md)."""
+class Parse(Protocol):
+    """A knob's reader: (text, name) -> its value, or SettingsError; describe: what it takes, in
+    words (messages and docs/reference.md)."""
+    describe: str
+
+    def __call__(self, text: str, name: str) -> Any: ...
+
+
+def described(parse: Callable[[str, str], Any], text: str) -> Parse:
+    """parse, with what it takes in words (parse.describe)."""
     setattr(parse, "describe", text)
-    return parse
+    return cast(Parse, parse)
+
+
+def describing(text: str) -> Callable[[Callable[[str, str], Any]], Parse]:
+    """described, as a decorator."""
+    return lambda parse: described(parse, text)
 
 
 def whole(minimum, maximum):
@@ -36,8 +50,7 @@ def whole(minimum, maximum):
         if not minimum <= value <= maximum:
             raise SettingsError(f"{name}={value}: must be between {minimum} and {maximum}")
         return value
-    parse.describe = f"a whole number, {minimum}-{maximum}"
-    return parse
+    return described(parse, f"a whole number, {minimum}-{maximum}")
 
 
 def number(minimum, maximum, unit=""):
@@ -51,8 +64,7 @@ def number(minimum, maximum, unit=""):
         if not minimum <= value <= maximum:
             raise SettingsError(f"{name}={text.strip()}: must be between {minimum:g} and {maximum:g}{unit}")
         return value
-    parse.describe = f"a number, {minimum:g}-{maximum:g}{unit}"
-    return parse
+    return described(parse, f"a number, {minimum:g}-{maximum:g}{unit}")
 
 
 def duration(maximum_s):
@@ -65,8 +77,7 @@ def duration(maximum_s):
         if seconds > maximum_s:
             raise SettingsError(f"{name}={text.strip()}: at most {maximum_s:g} s")
         return seconds
-    parse.describe = f"a duration up to {maximum_s:g} s (30, 30s, 250ms, 2m)"
-    return parse
+    return described(parse, f"a duration up to {maximum_s:g} s (30, 30s, 250ms, 2m)")
 
 
 def choice(*choices):
@@ -74,24 +85,19 @@ def choice(*choices):
         if text not in choices:
             raise SettingsError(f"{name}={_shown(text)}: must be one of {', '.join(choices)}")
         return text
-    parse.describe = "|".join(choices)
-    return parse
+    return described(parse, "|".join(choices))
 
 
+@describing("0|1")
 def flag(text, name):
     if text not in ("0", "1"):
         raise SettingsError(f"{name}={_shown(text)}: 0 or 1")
     return text == "1"
 
 
-described(flag, "0|1")
-
-
+@describing("words")
 def words(text, name):
     return tuple(text.split())
-
-
-described(words, "words")
 
 
 def whole_list(minimum, maximum):
@@ -102,10 +108,10 @@ def whole_list(minimum, maximum):
         if not values:
             raise SettingsError(f"{name}: empty; give at least one number ({minimum}-{maximum})")
         return tuple(values)
-    parse.describe = f"whole numbers, {minimum}-{maximum}, space-separated"
-    return parse
+    return described(parse, f"whole numbers, {minimum}-{maximum}, space-separated")
 
 
+@describing("IDLE/INTERVAL/PROBES, e.g. 5/1/3")
 def keepalive(text, name):
     parts = text.split("/")
     if len(parts) != 3 or not all(p.isdigit() and 0 < int(p) <= 32767 for p in parts):
@@ -113,29 +119,20 @@ def keepalive(text, name):
     return text
 
 
-described(keepalive, "IDLE/INTERVAL/PROBES, e.g. 5/1/3")
-
-
+@describing("a file")
 def existing_file(text, name):
     if not Path(text).is_file():
         raise SettingsError(f"{name}={_shown(text)}: no such file")
     return text
 
 
-described(existing_file, "a file")
-
-
+@describing("a directory")
 def existing_dir(text, name):
     if not Path(text).is_dir():
         raise SettingsError(f"{name}={_shown(text)}: no such directory")
     return text
 
 
-described(existing_dir, "a directory")
-
-
+@describing("text")
 def anything(text, name):
     return text
-
-
-described(anything, "text")

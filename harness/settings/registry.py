@@ -15,7 +15,7 @@ from . import kinds, targets
 @dataclasses.dataclass(frozen=True)
 class Knob:
     name: str
-    parse: object              # kinds.*: (text, name) -> value, or SettingsError
+    parse: kinds.Parse         # kinds.*: (text, name) -> value, or SettingsError
     goals: tuple               # the make goals that use it; EVERY_GOAL: all of them
     meaning: str
 

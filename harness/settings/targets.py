@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from .kinds import NAME_RE, PACKAGE_RE, SERIES_RE, SettingsError, _shown, described
+from .kinds import NAME_RE, PACKAGE_RE, SERIES_RE, SettingsError, _shown, describing
 from . import machine
 
 REPO = Path(__file__).resolve().parents[2]
@@ -19,6 +19,7 @@ HOST = "host"
 KNOWN_SERIES = ("5.10", "6.1", "6.12", "7.3")
 
 
+@describing("a scenario id (make scenarios) or ./file.yaml")
 def scenario(text, name):
     """A scenario id (scenarios/<id>.yaml) or a YAML file's path."""
     if text.endswith((".yaml", ".yml")):
@@ -34,9 +35,6 @@ def scenario(text, name):
     return text
 
 
-described(scenario, "a scenario id (make scenarios) or ./file.yaml")
-
-
 def known_series():
     cache = machine.cache_root()
     series = set(KNOWN_SERIES)
@@ -48,6 +46,7 @@ def known_series():
     return sorted(series, key=lambda s: tuple(map(int, s.split("."))))
 
 
+@describing(f"host, a series ({', '.join(KNOWN_SERIES)}) or a Debian package")
 def kernel(text, name):
     """host, a Debian series (6.12), or an exact package (6.12.117+deb12, linux-image-6.1.0-56-amd64)."""
     spec = text.strip()
@@ -64,9 +63,7 @@ def kernel(text, name):
     return spec
 
 
-described(kernel, f"host, a series ({', '.join(KNOWN_SERIES)}) or a Debian package")
-
-
+@describing("kernels, space-separated: \"host 6.1 6.12\"")
 def kernels(text, name):
     specs = [kernel(word, name) for word in text.split()]
     if not specs:
@@ -77,14 +74,9 @@ def kernels(text, name):
     return tuple(specs)
 
 
-described(kernels, "kernels, space-separated: \"host 6.1 6.12\"")
-
-
+@describing("an exercise number (make workshop)")
 def exercise(text, name):
     numbers = sorted(int(m.group(1)) for p in EXERCISE_DIR.glob("*.yaml") if (m := re.match(r"^(\d+)-", p.name)))
     if not text.strip().isdigit() or int(text) not in numbers:
         raise SettingsError(f"{name}={_shown(text)}: one of the exercises {numbers[0]}-{numbers[-1]} (make workshop)")
     return int(text)
-
-
-described(exercise, "an exercise number (make workshop)")
