@@ -4,6 +4,7 @@ never meet the dead server: what ends a client's wait is HAProxy's (its markdown
 shutdown-sessions, its timeout server or tunnel) or the proxy host's kernel on the server leg.
 Its checks take a silent primary down and send new sessions to the replica, a `backup` server.
 docs/facts/proxies.md."""
+from typing import Any
 
 from ..measure import haproxy_log, kernel_model
 from ..measure.effects import APP_HANG, BLACKHOLE, Close, Effect
@@ -90,10 +91,10 @@ class Haproxy(ControlPlane):
         common = {"LB_CONTROL": self.name, "LB_SERVICES": "",
                   "LAB_REAL_SERVERS": " ".join(f"{address}:{haproxy_cfg.PORTS[service]}"
                                                for service, pair in servers.items() for address in pair)}
-        found = {}
+        found: dict[str, dict[str, Any]] = {}
         for index, (service, variant) in enumerate(self.directors().items()):
             settings = self.config.director(variant)
-            definition = {"environment": {**common, "HAPROXY_CFG": haproxy_cfg.config(settings, service, servers)},
+            definition: dict[str, Any] = {"environment": {**common, "HAPROXY_CFG": haproxy_cfg.config(settings, service, servers)},
                           "sysctls": {"net.ipv4.tcp_retries2": settings.server_tcp_retries2}}
             if variant:
                 definition.update(like=DIRECTOR, addresses={net: f"{prefix[net]}.{VARIANT_HOSTS + index}"
@@ -163,7 +164,7 @@ def closes(settings, markdown_s=None):
     tcp_retries2 budget. The last two count from the request HAProxy forwarded to the dead server."""
     s, found = settings, []
     if s.shutdown_sessions and markdown_s is not None:
-        found.append(Close(*markdown_s, False, SHUT_SESSIONS))
+        found.append(Close(markdown_s[0], markdown_s[1], False, SHUT_SESSIONS))
     if s.session_timeout:
         seconds, name = s.session_timeout
         found.append(Close(seconds, seconds, True, f"HAProxy's {name} {seconds:g} s"))

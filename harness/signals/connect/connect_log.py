@@ -7,6 +7,7 @@ maximum, which is why every figure carries its count."""
 import dataclasses
 import json
 import math
+from typing import Any
 
 QUANTILES = (("p50", 0.50), ("p99", 0.99), ("p99_9", 0.999))
 
@@ -46,11 +47,11 @@ def nearest_rank(sorted_values, q):
 def stats(connects):
     """{n, ok, failed, p50/p99/p99_9/max (ms, of the established ones), by_error}."""
     times = sorted(c.seconds * 1000 for c in connects if c.ok)
-    entry = {"n": len(connects), "ok": len(times), "failed": len(connects) - len(times)}
+    entry: dict[str, Any] = {"n": len(connects), "ok": len(times), "failed": len(connects) - len(times)}
     for name, q in QUANTILES:
         entry[name] = round(nearest_rank(times, q), 3) if times else None
     entry["max"] = round(times[-1], 3) if times else None
-    errors = {}
+    errors: dict[str, int] = {}
     for c in connects:
         if not c.ok:
             errors[c.error] = errors.get(c.error, 0) + 1
@@ -61,7 +62,7 @@ def stats(connects):
 
 def per_second(connects, t_ref):
     """[{"t": whole seconds after t_ref the connects started in, **stats}], in time order."""
-    buckets = {}
+    buckets: dict[int, list] = {}
     for c in connects:
         buckets.setdefault(math.floor(c.t0 - t_ref), []).append(c)
     return [{"t": second, **stats(buckets[second])} for second in sorted(buckets)]
@@ -82,7 +83,7 @@ def phases(connects, t_fault, t_heal=None, t_ready=None):
 def by_syn_retransmissions(connects):
     """{SYNs resent: {"ok": n, "failed": n, "min_s", "max_s" (of the established)}}: connection
     setup quantised at the kernel's SYN schedule shows as groups here."""
-    groups = {}
+    groups: dict[int, list] = {}
     for c in connects:
         groups.setdefault(c.syn_retrans, []).append(c)
     result = {}
