@@ -62,6 +62,16 @@ def test_health_checks_become_commands(test, command):
 def test_pods_are_made_after_what_they_depend_on_among_those_made():
     assert from_compose.creation_waves(DEFINITIONS, ["client-r5", "db-replica", "db-primary"]) == [
         ["client-r5", "db-primary"], ["db-replica"]]
+    # compose.yaml declares no order (Compose starts every container at once): the replica is
+    # made after the primary because it names the primary's address
+    undeclared = {name: {**d, "depends_on": None} for name, d in DEFINITIONS.items()}
+    planned = from_compose.planned_addresses(undeclared, "director", "front", 10)
+    assert from_compose.creation_waves(undeclared, ["client-r5", "db-replica", "db-primary"], planned) == [
+        ["client-r5", "db-primary"], ["db-replica"]]
+    assert from_compose.creation_waves(undeclared, ["client-r5", "db-replica", "db-primary"]) == [
+        ["client-r5", "db-replica", "db-primary"]]
+    # an address is named whole: 10.213.2.2 is not named by 10.213.2.21
+    assert from_compose.names_of({"environment": {"X": "10.213.2.21:3306"}}, {"a": "10.213.2.2", "b": "10.213.2.21"}) == {"b"}
     cyclic = {"a": {"depends_on": ["b"]}, "b": {"depends_on": ["a"]}}
     with pytest.raises(ValueError, match="cycle"):
         from_compose.creation_waves(cyclic, ["a", "b"])

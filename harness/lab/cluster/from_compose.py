@@ -13,6 +13,8 @@ What a cluster does differently, said here once:
                starting it again in the same pod (same address), as `compose restart` keeps it;
                the lab counts a restart it did not ask for as a problem.
 """
+import re
+
 from .pods import SERVING
 
 LABEL = "blackhole-lab/service"
@@ -87,12 +89,24 @@ def pod_for(service, definition, namespace, addresses, gated=False, host_aliases
             "spec": spec}
 
 
-def creation_waves(definitions, wanted):
+def names_of(definition, planned):
+    """The services whose planned address (planned_addresses) the definition's environment names."""
+    said = " ".join(str(v) for v in (definition.get("environment") or {}).values())
+    return {service for service, address in planned.items() if re.search(rf"(?<![\d.]){re.escape(address)}(?![\d])", said)}
+
+
+def creation_waves(definitions, wanted, planned=None):
     """The services of wanted in the order a cluster can make them: each wave after the waves of
-    what it depends on (Compose's depends_on, restricted to wanted)."""
+    what it depends on among wanted: Compose's depends_on, and the services whose planned address
+    it names (planned: planned_addresses; the replica names its primary's, which a cluster
+    rewrites to the primary pod's, known once that pod has its address)."""
+    planned = planned or {}
+
+    def needs(service):
+        return (set(definitions[service].get("depends_on") or ()) | names_of(definitions[service], planned)) - {service}
     left, made, waves = list(wanted), set[str](), list[list[str]]()
     while left:
-        wave = [s for s in left if not (set(definitions[s].get("depends_on") or ()) & set(wanted)) - made]
+        wave = [s for s in left if not (needs(s) & set(wanted)) - made]
         if not wave:
             raise ValueError(f"a dependency cycle among {', '.join(left)}")
         waves.append(wave)

@@ -38,7 +38,7 @@ def make(lab, definitions):
     vip = lab.api.create(lab.path("services"), vip_service(VIP_SERVICE, {BEHIND_VIP: "yes"}, ports))["spec"]["clusterIP"]
     addresses = {planned["vip"]: vip}
     known: dict[str, str] = {}
-    for wave in from_compose.creation_waves(definitions, lab.pod_services()):
+    for wave in from_compose.creation_waves(definitions, lab.pod_services(), planned):
         for service in wave:
             serves = {name: SERVICE_PORTS[name] for name, servers in SERVICE_SERVERS.items() if service in servers}
             behind = {BEHIND_VIP: "yes"} if service in INITIAL_BACKENDS.values() else {}
