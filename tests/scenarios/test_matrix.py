@@ -59,8 +59,8 @@ def test_a_writer_whose_write_a_blackhole_holds_is_stopped_with_that_write_in_do
     """The writer runs in the first cell's namespace, on its own socket (no cell's socket options).
     Its write in flight at the swap waits for that namespace's kernel, which gives up only after
     its tcp_retries2 budget (docs/facts/kernel.md), past this run's observation. The run's stop
-    ends it at once: that write recorded in doubt (error STOPPED), the writer's end line written,
-    no load killed for it."""
+    ends it (images/client/writer.py's grace): that write recorded in doubt (error STOPPED), the
+    writer's end line written, no load killed for it."""
     summary, run, _ = matrix_run
     attempts, end = ledger.parse_writes(run.read(DataAccounting.file(run, "writes")))
     fault = summary["fault"]
