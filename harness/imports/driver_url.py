@@ -61,7 +61,7 @@ def parse_all(text, source="driver.url"):
     connection string (a JDBC URL, a Go DSN, a SQLAlchemy URL) begins one; `key=value` lines after a
     JDBC URL are its HikariCP pool's settings (as in hikari.properties). Lines starting with # or !
     are comments. With several, each is named after its line (file:line)."""
-    groups = []
+    groups: list[tuple[int, str, list[tuple[int, str]]]] = []   # (line number, URL, its pool's lines)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = " ".join(raw.split())
         if not line or line.startswith(("#", "!")):
@@ -109,6 +109,7 @@ def _jdbc(url, source):
 
 def _go(url, source):
     m = GO_DSN.match(url)
+    assert m is not None              # is_connection_string matched it
     if m.group("net") not in (None, "tcp", "tcp4", "tcp6"):
         raise InvalidInput(f"{source}: protocol {m.group('net')!r}: the lab's clients connect over TCP")
     return _with_params("go", m.group("query") or "", source)
@@ -116,6 +117,7 @@ def _go(url, source):
 
 def _sqlalchemy(url, source):
     m = re.match(r"^mysql(?:\+(\w+))?://[^?]*(?:\?(.*))?$", url)
+    assert m is not None              # is_connection_string matched its start, and the rest is any
     dialect = m.group(1) or "mysqldb"
     if dialect != "pymysql":
         raise InvalidInput(f"{source}: mysql+{dialect}: the zoo's Python client is PyMySQL (mysql+pymysql://)")
@@ -154,7 +156,7 @@ def _query(query, source):
     pairs = parse_qsl(query, keep_blank_values=True, separator="&")
     if query and not pairs:
         raise InvalidInput(f"{source}: {query[:60]!r}: parameters are name=value joined by &")
-    said = {}
+    said: dict[str, str] = {}
     for name, value in pairs:
         if name in said:
             raise InvalidInput(f"{source}: {name} given twice ({name}={said[name]}, then {name}={value}): which one "

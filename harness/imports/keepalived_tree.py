@@ -42,10 +42,10 @@ def parse_file(path):
 
 
 def parse_text(text, source="keepalived.conf", folder=None, depth=0):
-    root = []
-    stack = [(None, root)]
+    root: list[Statement] = []
+    stack: list[tuple[Statement | None, list[Statement]]] = [(None, root)]   # the root alone has no statement
     for where, words in _lines(text, source, folder, depth):
-        pending = []
+        pending: list[str] = []
         for word in words:
             if word == "{":
                 if not pending:
@@ -59,13 +59,14 @@ def parse_text(text, source="keepalived.conf", folder=None, depth=0):
                 if len(stack) == 1:
                     raise InvalidInput(f"{where}: '}}' closes no block")
                 opened, children = stack.pop()
+                assert opened is not None
                 stack[-1][1].append(dataclasses.replace(opened, block=tuple(children)))
             else:
                 pending.append(word.strip('"') if word.startswith('"') else word)
         if pending:
             stack[-1][1].append(Statement(pending[0], tuple(pending[1:]), where))
-    if len(stack) > 1:
-        raise InvalidInput(f"{stack[-1][0].where}: {stack[-1][0].keyword}: its block is never closed")
+    if (unclosed := stack[-1][0]) is not None:
+        raise InvalidInput(f"{unclosed.where}: {unclosed.keyword}: its block is never closed")
     return tuple(root)
 
 
