@@ -5,8 +5,8 @@ inside the container as the cut lands), what it sends ANSWERS_IN_FLIGHT_S later,
 its kernel had already ACKed still gets its answer out (no client is left with nothing
 unacknowledged, waiting for an answer that never comes: that is app_hang's effect, not a
 blackhole's; seen once when a cut landed between nginx's ACK and its answer on a loaded
-machine). Side by side with that second cut, every director drops what goes to it and comes from it (in the forward hook,
-where conntrack DNAT sends packets, and in the input and output hooks, where IPVS-NAT sees them;
+machine). Side by side with that second cut, every director drops what goes to it and comes
+from it (in the forward hook, where conntrack DNAT sends packets, and in the input and output hooks, where IPVS-NAT sees them;
 after the director's own filter, so a load balancer's reset of a removed server's flows still goes out),
 before the server process is killed: once its container is gone a director's ARP for it would
 fail, and the director would answer clients with ICMP 'host unreachable', a soft error, not a
@@ -49,13 +49,13 @@ class SilentKill(Fault):
         before, after = stamped_nft(self.lab, target, nft_table_script(TABLE, {"input": ["drop"]}))
         time.sleep(ANSWERS_IN_FLIGHT_S)
         to_it, from_it = f"ip daddr {{ {addresses} }} drop", f"ip saddr {{ {addresses} }} drop"
-        directors = nft_table_script(TABLE, {"input": [to_it, from_it], "forward": [to_it, from_it], "output": [to_it]},
-                                     DIRECTOR_PRIORITIES)
-        own = nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]})
+        at_directors = nft_table_script(TABLE, {"input": [to_it, from_it], "forward": [to_it, from_it],
+                                                "output": [to_it]}, DIRECTOR_PRIORITIES)
+        in_and_out = nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]})
         # its own output and the directors' cut side by side: both come ANSWERS_IN_FLIGHT_S after
         # the input's at least, and both before the kill
-        self.lab.exec_each([(target, ["nft", "-f", "-"], own),
-                            *[(service, ["nft", "-f", "-"], directors) for service in self._directors()]])
+        self.lab.exec_each([(target, ["nft", "-f", "-"], in_and_out),
+                            *[(service, ["nft", "-f", "-"], at_directors) for service in self._directors()]])
         process_on(self.lab, target).kill(self.lab, target)
         return {"landed_t": before, "uncertainty_s": after - before}
 
