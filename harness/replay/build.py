@@ -157,6 +157,11 @@ def plan(incident, full=False):
     if variants:
         control["directors"] = variants
     observe, waited_out = observe_s(ranking, full)
+    # The run ends once every cell the model says is back by then is back; the others are shown waiting.
+    answers = {YOURS: ranking.yours, **{row.cure.name: row.answer for row in run}}
+    for cell in cells:
+        if cell["name"] in answers and outlasts(answers[cell["name"]], observe):
+            cell["waited_for"] = False
     behind = "HAProxy" if question.plane == "haproxy" else "keepalived"
     definition = {
         "description": f"The replay of {incident.folder}: the operator's cell and {len(run)} cures, ranked "
@@ -174,9 +179,9 @@ def plan(incident, full=False):
     if incident.keepalived and incident.keepalived.idle_timeout_s:
         definition["lb"] = {"idle_timeout_s": incident.keepalived.idle_timeout_s}
     if not waited_out:
-        lines.append(f"the run watches {observe} s after the death: every cure the model ranks ahead of your own "
-                     "settings has ended by then; your cell is shown still waiting, its retransmissions checked "
-                     "against the model's ladder (FULL=1 waits it out)")
+        lines.append(f"the run watches up to {observe} s after the death: every cure the model ranks ahead of your "
+                     "own settings has ended by then, and the run ends as soon as each is back; your cell is shown "
+                     "still waiting, its retransmissions checked against the model's ladder (FULL=1 waits it out)")
     return Plan(definition, series, tuple(lines), ranking, waited_out, stood_in)
 
 
@@ -210,10 +215,20 @@ def _worth_running(ranking):
     return [r for r in ranking.rows if not idle(r)], [r for r in ranking.rows if idle(r)]
 
 
+def _latest(found):
+    """The latest the model says a cell is back (or, never back, errs); None: never."""
+    return (found.back or found.error).latest_s if not found.never else None
+
+
+def outlasts(found, observe):
+    """Whether the model says a cell is still waiting when an observation of `observe` s ends."""
+    latest = _latest(found)
+    return latest is None or latest > observe
+
+
 def observe_s(ranking, full):
     """(seconds the run watches after the death, whether that covers the operator's own cell)."""
-    def latest(found):
-        return (found.back or found.error).latest_s if not found.never else None
+    latest = _latest
     yours = latest(ranking.yours)
     ahead = [latest(row.answer) for row in ranking.rows
              if latest(row.answer) is not None and (yours is None or latest(row.answer) < yours)]

@@ -76,7 +76,7 @@ class FailoverRun(WatchesTheClients, RunBase):
         self.open_run()
         s = self.scenario
         cells = [CellView(c.name, self.run.probe_log(c.name), self.run.sysbench_log(c.name) if s.runs_sysbench(c) else None,
-                          may_never_work=c.account == "cold") for c in s.cells]
+                          may_never_work=c.account == "cold", waited_for=c.waited_for) for c in s.cells]
         self.view = self.make_view(cells, s, self.run, self.out, self.lab.now)
         self.steps = Steps(self.lab, self.events, self.view, self._watch, s.observe_s, self.pause)
         return self.run_then_clean_up(self._run, self._stop_watching)

@@ -25,10 +25,11 @@ class Tail:
 
 
 class CellView:
-    def __init__(self, name, probe_path, sysbench_path, may_never_work=False):
+    def __init__(self, name, probe_path, sysbench_path, may_never_work=False, waited_for=True):
         """may_never_work: its client may be refused from the start (an account nobody logged in
-        with): an answer of any kind then lets the warm-up start, and a refusal is its outcome."""
-        self.name, self.may_never_work = name, may_never_work
+        with): an answer of any kind then lets the warm-up start, and a refusal is its outcome.
+        waited_for=False: the observation does not wait for it to come back (the scenario's cell)."""
+        self.name, self.may_never_work, self.waited_for = name, may_never_work, waited_for
         self.probe_tail, self.sysbench_tail = Tail(probe_path), Tail(sysbench_path) if sysbench_path else None
         self.operations, self.reports, self.local_ports = [], [], []
         self.gone = {}                                   # 'client' or 'sysbench' -> how it ended, once it did
@@ -144,4 +145,6 @@ class LiveView:
         return [c.name for c in self.cells if not c.ready()]
 
     def all_recovered(self):
-        return self.t_fault is not None and all(c.recovered() for c in self.cells)
+        """Every cell the run waits for is back (none waited for: never, the limit ends the run)."""
+        waited = [c for c in self.cells if c.waited_for]
+        return self.t_fault is not None and bool(waited) and all(c.recovered() for c in waited)

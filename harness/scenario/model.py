@@ -26,6 +26,7 @@ class Cell:
     account: str = "shared"          # the MySQL account it logs in with (ACCOUNTS)
     pool: str | None = None                 # a connection pool between the client and the VIP (harness/pools/)
     pool_settings: tuple = ()        # (("query_timeout", 5), ...): the pool's own settings
+    waited_for: bool = True          # False: the observation ends without it once every other cell is back
 
     @property
     def database_user(self):

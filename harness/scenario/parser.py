@@ -19,7 +19,7 @@ from .reader import Reader, ScenarioError, parse_duration
 
 # Keys of a cell besides its sysctls; a client's settings go under the client's name.
 CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "connect_timeout_s", "idle_s", "sysbench",
-                "connections",
+                "connections", "waited_for",
                 "client", "director", "account", "pool", *LINK_KNOBS)
 CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS) | frozenset(POOLS)
 LB_ENV_KEYS = {"LB_IDLE_TIMEOUT": "idle_timeout_s", "LB_CONNTRACK_LOOSE": "conntrack_loose"}   # lb: keys
@@ -67,6 +67,7 @@ def read_cell(raw, where, directors=()):
         director=_director(r, directors),
         account=r.get("account", str, "shared", choices=ACCOUNTS),
         pool=pool, pool_settings=pool_settings,
+        waited_for=r.get("waited_for", bool, True),
     )
     return dataclasses.replace(cell, name=r.name("name") or cell_name(cell))
 

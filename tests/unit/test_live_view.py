@@ -58,3 +58,24 @@ def test_a_client_that_exited_is_not_waited_for(tmp_path):
     assert not view.all_recovered()
     view.loads_ended({"r5": ("client", "exited 1")})
     assert view.all_recovered()
+
+
+def test_a_cell_not_waited_for_does_not_hold_the_observation_and_none_waited_for_never_ends_it(tmp_path):
+    """A replay's own cell, which the model says outlasts the run, must not keep it watching once
+    every cure is back; a view with no cell waited for leaves the end to the limit."""
+    back, hung = tmp_path / "back.jsonl", tmp_path / "hung.jsonl"
+    back.write_text("".join(json.dumps(op) + "\n" for op in (
+        {"t0": 99.0, "t1": 99.01, "ok": True, "server": "a"}, {"t0": 100.1, "t1": 103.1, "ok": False, "error": "X"},
+        {"t0": 103.2, "t1": 103.3, "ok": True, "server": "b"})))
+    hung.write_text(json.dumps({"t0": 99.0, "t1": 99.01, "ok": True, "server": "a"}) + "\n")
+    for waited_for, ends in ((True, False), (False, True)):
+        view = LiveView([CellView("cure", back, None), CellView("yours", hung, None, waited_for=waited_for)],
+                        out=io.StringIO())
+        view.started = 90.0
+        view.fault_started(100.0, observe_s=160)
+        view.tick(104.0)
+        assert view.all_recovered() is ends
+    alone = LiveView([CellView("yours", hung, None, waited_for=False)], out=io.StringIO())
+    alone.fault_started(100.0, observe_s=160)
+    alone.tick(104.0)
+    assert not alone.all_recovered()

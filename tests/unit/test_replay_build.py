@@ -34,6 +34,7 @@ def test_the_operators_cell_and_the_cures_in_the_models_order_behind_their_keepa
     assert cures["pair"].director == "reset" and cures["pair"].read_timeout_s == 3
     # tcp_retries2=5 ends the operator's own wait at ~13.4 s: the run waits it out
     assert planned.waited_out and 13.4 < parsed.observe_s < 60
+    assert all(cell.waited_for for cell in parsed.cells)
 
 
 def test_a_vendor_kernel_gets_the_nearest_series_said_in_a_line():
@@ -131,6 +132,9 @@ def test_behind_a_jvm_the_cures_that_change_nothing_of_the_driver_run_the_probe_
     # it watches until the last cure the model ranks ahead of yours has ended: the read timeout alone,
     # whose reconnect waits out the SYN retries (131 s on 6.12), not your cell's ~936 s
     assert 140 < parsed.observe_s < 200
+    # the run ends once the others are back: yours, and faster checks in front of a client that still
+    # waits out tcp_retries2=15 (~938 s), are not waited for
+    assert {name for name, cell in by_name.items() if not cell.waited_for} == {"yours", "keepalived-fast-checks"}
 
 
 def test_the_probes_connect_timeout_is_the_probes_knob_only():

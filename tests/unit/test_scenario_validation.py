@@ -49,6 +49,7 @@ MALFORMED = [
     (bad(["cells", 0, "tcp_retries2"], 0), "cells[0].tcp_retries2: must be between 1 and 255"),
     (bad(["cells", 1, "read_timeout_s"], "soon"), "cells[1].read_timeout_s: not a duration"),
     (bad(["cells", 1, "name"], "Bad Name"), "cells[1].name"),
+    (bad(["cells", 1, "waited_for"], "no"), "cells[1].waited_for: must be true or false, not 'no'"),
     (bad(["cells"], [{"tcp_retries2": 5}, {"tcp_retries2": 5}]), "cells: two cells are named 'r5'"),
     (bad(["warmup_s"], -3), "warmup_s: a duration cannot be negative"),
     (bad(["observe_s"], True), "observe_s: a duration, not True"),
@@ -111,6 +112,12 @@ def test_a_matrix_is_the_product_of_its_knobs_and_shares_containers_by_sysctls()
     assert "r5-ut5000-rt5" in names and "r3" in names and len(set(names)) == 8
     ut = next(c for c in parsed.cells if c.name == "r3-ut5000")
     assert ut.socket_env() == {"SOCKOPT_TCP_USER_TIMEOUT_MS": "5000"}
+
+
+def test_a_cell_is_waited_for_unless_it_says_otherwise():
+    first, second = scenario.parse({**GOOD, "cells": [{"tcp_retries2": 5}, {"tcp_retries2": 15, "waited_for": False}]},
+                                   "w.yaml", "w").cells
+    assert first.waited_for and not second.waited_for and second.name == "r15"
 
 
 def test_keepalive_socket_options():
