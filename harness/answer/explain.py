@@ -1,5 +1,6 @@
 """`blackhole explain KNOB=VALUE ...`: the model's answer (harness/answer) in plain words, the cures ranked."""
 import textwrap
+from typing import Any
 
 from . import Question, answer, explain_haproxy, explain_kube, ranking, words
 from .limits import kernel_limit
@@ -13,7 +14,7 @@ from ..settings.kinds import SettingsError
 from ..settings.registry import KNOBS as KNOB_TABLE
 
 # explain's knobs and their defaults; what each may be is the settings registry's (harness/settings/).
-DEFAULTS = {"TCP_RETRIES2": 15, "TCP_USER_TIMEOUT_MS": 0, "READ_TIMEOUT_S": 0.0, "KEEPALIVE": "", "RTT_MS": 0.5,
+DEFAULTS: dict[str, Any] = {"TCP_RETRIES2": 15, "TCP_USER_TIMEOUT_MS": 0, "READ_TIMEOUT_S": 0.0, "KEEPALIVE": "", "RTT_MS": 0.5,
             "HZ": kernel_model.HZ, "CLIENT": DEFAULT_CLIENT, "DELAY_LOOP": None, "CONNECT_TIMEOUT": None,
             "RETRY": None, "DELAY_BEFORE_RETRY": None, "EXPIRE_NODEST_CONN": None, "KUBE_PROXY": "",
             "NODE_GRACE_S": None, "HAPROXY": "", "DB_ENGINE": DEFAULT_DATABASE}

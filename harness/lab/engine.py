@@ -19,7 +19,9 @@ import os
 import platform
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Protocol
 
 from python_on_whales import DockerClient
 
@@ -65,6 +67,27 @@ def hz_from_jiffies(text):
     rate = (samples[1][1] - samples[0][1]) / ((samples[1][0] - samples[0][0]) / 1e9)
     nearest = min(HZ_CHOICES, key=lambda hz: abs(hz - rate))
     return nearest if abs(rate - nearest) <= 0.08 * nearest else None
+
+
+class PlaceEngine(Protocol):
+    """What a ComposeLab asks of the place it runs on (HostEngine, GuestEngine): its Docker engine,
+    its kernel, its life."""
+    where: str                  # "host", "guest"
+    shared: bool                # other labs may be on its engine
+    one_lab: bool               # taking the lab down stops the place too
+    clock_offset_s: float       # its clock - ours
+
+    def ensure_started(self, say: Callable[[str], None] = ...) -> None: ...
+    def running(self) -> bool: ...
+    def stop(self) -> None: ...
+    def problem(self) -> str | None: ...
+    def compose_env(self) -> dict[str, str]: ...
+    def kernel_release(self) -> str: ...
+    def hz(self) -> int | None: ...
+    def has_ipvs(self) -> bool: ...
+    def sysctl_defaults(self) -> dict[str, int]: ...
+    def describe(self) -> dict[str, Any]: ...
+    def docker(self, **options: Any) -> DockerClient: ...
 
 
 class ComposeEngine:

@@ -1,6 +1,9 @@
 """Talking to a Compose lab's nodes: each service's container, found with one look at the
 project's containers, and `docker exec` into it (a cell in a network namespace: in its namespace)."""
 import subprocess
+from collections.abc import Callable
+
+from python_on_whales import DockerClient
 
 from ..errors import LabError
 from ..topology import FRONT
@@ -8,11 +11,19 @@ from . import container_states, netns_cells
 from .base import ExecResult
 from .container_states import SERVICE_LABEL
 from .docker_lists import listed_again_if_one_vanished
+from .engine import PlaceEngine
 
 
 class ContainerNodes:
     """What ComposeLab (compose.py) does with a service's container. It provides engine, project,
     docker (python-on-whales with the project's Compose files) and _compose_command(*args)."""
+    engine: PlaceEngine
+    project: str
+    _compose_command: Callable[..., list[str]]
+
+    @property
+    def docker(self) -> DockerClient:
+        raise NotImplementedError("ComposeLab's own")
 
     def _reset_nodes(self):
         self._address_cache = {}
@@ -112,7 +123,7 @@ class ContainerNodes:
 
     def container_name(self, service):
         for container in self.docker.compose.ps():
-            if container.config.labels.get(SERVICE_LABEL) == service:
+            if (container.config.labels or {}).get(SERVICE_LABEL) == service:
                 return container.name
         raise LabError(f"no running container for service {service!r}")
 

@@ -27,10 +27,14 @@ def _number(pattern, text, kind=float, default=None):
     return kind(m.group(1)) if m else default
 
 
-def parse(text):
-    samples, t, header = [], None, None
+def parse(text: str) -> list[SocketSample]:
+    samples: list[SocketSample] = []
+    t: float | None = None
+    header: str | None = None
 
     def flush(info=""):
+        # only called with a header line, read after a block's '@ <time>' line
+        assert header is not None and t is not None
         fields = header.split()
         local = fields[3] if len(fields) > 4 else ""
         port = local.rsplit(":", 1)[-1]
@@ -41,7 +45,7 @@ def parse(text):
                 rtt_ms=_number(r"\brtt:([\d.]+)/", info),
                 backoff=_number(r"\bbackoff:(\d+)", info, int, 0),
                 retrans_total=_number(r"\bretrans:\d+/(\d+)", info, int, 0),
-                timer=(re.search(r"timer:\(([^)]*)\)", header) or [None, ""])[1], local=local))
+                timer=timer.group(1) if (timer := re.search(r"timer:\(([^)]*)\)", header)) else "", local=local))
 
     block = 0                    # where the samples of the current block start
     for line in text.splitlines():
@@ -94,16 +98,19 @@ def retransmit_due_bracket(samples):
         return None, None
     rung = [s for s in timed if s.timer.rsplit(",", 1)[-1] == timed[-1].timer.rsplit(",", 1)[-1]]
     lefts = [(s, timer_left_s(s.timer.split(",")[1])) for s in rung]
-    earliest = max((s.t + left for s, left in lefts if left > 0), default=None)
+    dues = [s.t + left for s, left in lefts if left > 0]
+    earliest = max(dues) if dues else None
     reads = [s.t_read + left for s, left in lefts if s.t_read is not None]
     latest = min(reads) if reads else None
-    return earliest, (max(earliest, latest) if None not in (earliest, latest) else latest)
+    if earliest is not None and latest is not None:
+        return earliest, max(earliest, latest)
+    return earliest, latest
 
 
-def first_connection(samples):
+def first_connection(samples: list[SocketSample]) -> list[SocketSample]:
     """The samples of the first connection a port had: a later socket that took the port once
     that connection was gone starts again from SYN-SENT, and its samples are not the first's."""
-    own = []
+    own: list[SocketSample] = []
     for sample in samples:
         if sample.state == "SYN-SENT":
             if own:

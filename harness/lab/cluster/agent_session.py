@@ -61,19 +61,21 @@ class AgentSession:
         self.process = subprocess.Popen([*transport, "python3", "-c", LOOP, *(["enter"] if enter else [])],
                                         stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
-        self.answers = queue.Queue()
-        self.complaints = collections.deque(maxlen=20)     # the transport's last stderr lines
+        assert self.process.stdin and self.process.stdout and self.process.stderr       # the three pipes above
+        self._to_loop, self._from_loop, self._loop_stderr = self.process.stdin, self.process.stdout, self.process.stderr
+        self.answers: queue.Queue[str | None] = queue.Queue()
+        self.complaints: collections.deque[str] = collections.deque(maxlen=20)   # the transport's last stderr lines
         threading.Thread(target=self._read_answers, daemon=True).start()
         self._complaints_reader = threading.Thread(target=self._read_complaints, daemon=True)
         self._complaints_reader.start()
 
     def _read_answers(self):
-        for line in self.process.stdout:
+        for line in self._from_loop:
             self.answers.put(line)
         self.answers.put(None)
 
     def _read_complaints(self):
-        for line in self.process.stderr:
+        for line in self._loop_stderr:
             self.complaints.append(line.rstrip())
 
     def alive(self):
@@ -83,8 +85,8 @@ class AgentSession:
         """subprocess.CompletedProcess of command on the node; TimeoutExpired as subprocess.run's."""
         ask = next(self._ids)
         try:
-            self.process.stdin.write(json.dumps({"id": ask, "command": command, "stdin": stdin, "timeout": timeout}) + "\n")
-            self.process.stdin.flush()
+            self._to_loop.write(json.dumps({"id": ask, "command": command, "stdin": stdin, "timeout": timeout}) + "\n")
+            self._to_loop.flush()
         except (BrokenPipeError, ValueError):
             raise LabError(f"cluster node (agent): its exec session had ended: {self._why()}") from None
         try:
