@@ -4,6 +4,7 @@ import errno
 import sys
 import threading
 import time
+from typing import Any
 
 from ..control import control_plane
 from ..databases import database
@@ -42,7 +43,7 @@ def run_steps(cleanup, steps, events):
 
 
 def _start_step(doing, step):
-    outcome = {}
+    outcome: dict[str, Any] = {}            # error: what it raised; took_s
 
     def attempt():
         started = time.monotonic()
@@ -66,7 +67,7 @@ class RunBase:
         self.keep_lab = keep_lab
         self.project, self.lab_env, self.results, self.out = project, lab_env or {}, results, out
         self.engine = engine
-        self.run = self.events = self.lab = None
+        self.run = self.events = self.lab = None      # open_run's; a run that failed before it has no RunDir
         self.phases = Phases()          # what the run is doing, and what undoes what it did (phases.py)
         self.ended_early = False        # interrupted or failed: record_end said so
 
