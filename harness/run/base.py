@@ -4,7 +4,6 @@ import errno
 import sys
 import threading
 import time
-from typing import Any
 
 from ..control import control_plane
 from ..databases import database
@@ -43,7 +42,7 @@ def run_steps(cleanup, steps, events):
 
 
 def _start_step(doing, step):
-    outcome: dict[str, Any] = {}            # error: what it raised; took_s
+    outcome = {}            # error: what it raised; took_s
 
     def attempt():
         started = time.monotonic()

@@ -96,19 +96,19 @@ class AgentEngine(ShellKernel):
 
     def kernel_release(self):
         if self._release is None:
-            self._release = self.ssh.run("uname -r", timeout=60).stdout.strip()
+            self._release = self._shell().run("uname -r", timeout=60).stdout.strip()
         return self._release
 
     def hz(self):
         """CONFIG_HZ from the node's /boot or /proc/config.gz; else its jiffies counted over 2 s
         (engine.hz_from_jiffies); None if neither says."""
         if self._hz is None:
-            text = self.ssh.run("cat /boot/config-$(uname -r) 2>/dev/null || zcat /proc/config.gz 2>/dev/null; true",
+            text = self._shell().run("cat /boot/config-$(uname -r) 2>/dev/null || zcat /proc/config.gz 2>/dev/null; true",
                                 timeout=60).stdout
             self._hz = config_hz(text) if text.strip() else None
             self.hz_from = "the kernel's config" if self._hz else None
             if self._hz is None:
-                self._hz = hz_from_jiffies(self.ssh.run(JIFFIES_SCRIPT, timeout=60, check=False).stdout)
+                self._hz = hz_from_jiffies(self._shell().run(JIFFIES_SCRIPT, timeout=60, check=False).stdout)
                 self.hz_from = "jiffies counted over 2 s (/proc/timer_list)" if self._hz else None
         return self._hz
 
@@ -119,7 +119,7 @@ class AgentEngine(ShellKernel):
     def problem(self):
         """Why the node's shell does not answer now (health.problems asks when a check failed), or None."""
         try:
-            self.ssh.run("true", timeout=30)
+            self._shell().run("true", timeout=30)
         except subprocess.TimeoutExpired:
             return f"the node agent ({AGENT}) does not answer kubectl exec within 30 s"
         except LabError as exc:
