@@ -4,7 +4,7 @@ import html
 
 from ..signals.machine import lateness as saturation
 from ..signals.retransmissions import lateness as late_report
-from .ranking import Ranking
+from .ranking import Ranking, error_window
 
 STYLE = ("body{font-family:sans-serif;max-width:75em;margin:2em auto;padding:0 .5em;color:#222}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;"
@@ -75,7 +75,7 @@ def terminal(ranking: Ranking):
     lines = [ranking.headline(), "",
              f"  {'cell':<22} {'error':>8} {'model':>13} {'back':>13} {'model':>8} {'saved':>8}  change"]
     for r in (ranking.yours, *ranking.cures):
-        window = f"{r.model[0]:.1f}-{r.model[1]:.1f} s" + ("!" if r.within_model is False else "")
+        window = error_window(r.model) + ("!" if r.within_model is False else "")
         lines.append(f"  {r.cell:<22} {_at(r.error_s):>8} {window:>13} {_back(r):>13} {_model_back(r):>8} "
                      f"{_saved(r):>8}  {r.change}")
     notes = [n for n in (_saved_note(ranking), _lags_note(ranking), _late_note(ranking)) if n]
@@ -89,7 +89,7 @@ def render(path, ranking: Ranking, replay, run_page):
         by = f"<div class=by>measured by {html.escape(r.measured_by)}</div>" if r.measured_by else ""
         rows.append(f"<tr><td>{html.escape(r.cell)}</td><td>{html.escape(r.change)}{by}</td><td class=n>{_back(r)}</td>"
                     f"<td class=n>{_model_back(r)}</td><td class=n>{_saved(r)}</td><td>{html.escape(_error(r))}</td>"
-                    f"<td{outside}>{r.model[0]:.1f}-{r.model[1]:.1f} s{_outside(r)}</td>"
+                    f"<td{outside}>{error_window(r.model)}{_outside(r)}</td>"
                     f"<td class=cost>{html.escape(r.cost)}</td></tr>")
     notes = [n for n in (_saved_note(ranking), _lags_note(ranking), _late_note(ranking)) if n]
     body = [f"<h1>Replay of {html.escape(replay['folder'])}</h1>", f"<p><b>{html.escape(ranking.headline())}</b></p>",

@@ -5,6 +5,7 @@ measured ones. A cell the model says outlasts the run is shown still waiting, it
 so far held to the model's ladder (signals/retransmissions/ladder.py). Pure."""
 import dataclasses
 
+from ..measure.summary_record import Window
 from ..signals.machine import lateness as saturation
 from ..signals.retransmissions import lateness as late_report
 from .build import YOURS
@@ -18,7 +19,7 @@ class Row:
     back_s: float | None      # the death to the cell's client working again (None: not within the observation)
     error_s: float | None     # the death to the client's error (None: it saw none)
     error: str
-    model: tuple              # (earliest, latest) s of the client's error, the model's
+    model: tuple[float, float] | None   # (earliest, latest) s of the client's error, the model's (None: no error)
     within_model: bool | None  # None: the run ended before the model's window opened
     saved_s: float | None     # the operator's own cell's time less this one's (None where either is unknown)
     busy_while_late: float | None = None   # late on a machine with no idle CPU: its busy share
@@ -47,15 +48,15 @@ class Ranking:
     def headline(self):
         y = self.yours
         if y.back_s is not None:
-            hung = f"Your clients hung {y.back_s:.1f} s (model {y.model[0]:.1f}-{y.model[1]:.1f} s for the error"
+            hung = f"Your clients hung {y.back_s:.1f} s (model {error_window(y.model)} for the error"
         elif y.still_waiting and y.model_error_s is not None:
             hung = (f"Your clients were still waiting when the run ended, {self.observed_s:.0f} s after the death "
-                    f"(the model: their error after ~{y.model_error_s:.1f} s, {y.model[0]:.1f}-{y.model[1]:.1f} s"
+                    f"(the model: their error after ~{y.model_error_s:.1f} s, {error_window(y.model)}"
                     + (f"; {y.ladder[0]} retransmissions so far, {'each where' if y.ladder[1] else 'not all where'} "
                        "the model's ladder puts them" if y.ladder else ""))
         else:
             hung = (f"Your clients hung more than {self.observed_s:.0f} s (the observation's end; model "
-                    f"{y.model[0]:.1f}-{y.model[1]:.1f} s for the error")
+                    f"{error_window(y.model)} for the error")
         parts = [hung]
         if self.incident_recovered_s is not None:
             parts.append(f", your incident {self.incident_recovered_s:.0f} s")
@@ -67,6 +68,12 @@ class Ranking:
         return "".join(parts) + "."
 
 
+def error_window(model):
+    """The model's window for a client's error in words: 'none' where the model expects no error
+    (a client behind a proxy that ACKs, say), never a made-up 0.0-0.0 s."""
+    return "none" if model is None else f"{model[0]:.1f}-{model[1]:.1f} s"
+
+
 def _window(model):
     return None if not model else (model["expected_s"], model["earliest_s"], model["latest_s"])
 
@@ -74,12 +81,14 @@ def _window(model):
 def row(cell, cure, yours_back):
     probe = cell.get("probe") or {}
     back = probe.get("recover_s")
-    predicted = cell.get("predicted") or {}
+    predicted = Window.read(cell["predicted"], f"cell {cell['cell']!r}'s predicted") if cell.get("predicted") else None
+    model = (predicted.earliest_s, predicted.latest_s) \
+        if predicted and predicted.earliest_s is not None and predicted.latest_s is not None else None
     ladder = cell.get("ladder")
     error_model = cure.get("error") or {}
     return Row(cell["cell"], cure.get("change", "your settings"), cure.get("cost", ""), back, probe.get("detect_s"),
                probe.get("error") or "",
-               (predicted.get("earliest_s") or 0.0, predicted.get("latest_s") or 0.0), probe.get("within_window"),
+               model, probe.get("within_window"),
                None if back is None or yours_back is None else round(yours_back - back, 1),
                saturation.late_share(cell), late_report.kernel_in_window(cell), cell.get("report"),
                _window(cure.get("back")), error_model.get("expected_s"),

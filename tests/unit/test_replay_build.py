@@ -47,7 +47,7 @@ def test_a_vendor_kernel_gets_the_nearest_series_said_in_a_line():
 
 
 def cell(name, detect, back, earliest, latest, inside=True):
-    return {"cell": name, "predicted": {"earliest_s": earliest, "latest_s": latest},
+    return {"cell": name, "predicted": {"expected_s": (earliest + latest) / 2, "earliest_s": earliest, "latest_s": latest},
             "probe": {"detect_s": detect, "recover_s": back, "error": "MYSQL_2013", "within_window": inside},
             "lb": {"noticed_s": 3.1, "model": {"earliest_s": 1.0, "latest_s": 5.5}} if name == "yours" else {}}
 
@@ -93,7 +93,7 @@ def test_a_cell_late_by_its_report_only_names_its_kernels_end_in_the_ranking(tmp
 
 
 def test_the_operators_cell_still_waiting_is_shown_so_with_its_ladder_and_saved_against_the_model(tmp_path):
-    yours = {"cell": "yours", "predicted": {"earliest_s": 928.9, "latest_s": 948.2},
+    yours = {"cell": "yours", "predicted": {"expected_s": 936.0, "earliest_s": 928.9, "latest_s": 948.2},
              "probe": {"detect_s": None, "recover_s": None, "error": None, "within_window": None},
              "ladder": {"rungs": [], "in_model": True, "seen": 9},
              "lb": {"noticed_s": 42.9, "model": {"earliest_s": 11.0, "latest_s": 71.5}}}
@@ -141,3 +141,18 @@ def test_the_probes_connect_timeout_is_the_probes_knob_only():
     with pytest.raises(scenario.ScenarioError, match="connect_timeout_s: a knob of the lab's own probe"):
         scenario.parse_definition({"load": {"probe": {"proto": "mysql"}}, "cells": [{"client": "jdbc", "connect_timeout_s": 3}],
                                    "steps": [{"fault": "silent_kill", "target": "db-primary"}]}, "x", "x")
+
+
+def test_a_cell_whose_model_expects_no_error_is_said_so_not_given_a_zero_window(tmp_path):
+    """Behind a proxy that ACKs (HAProxy at its defaults) the model expects no error within the run:
+    its window is 'none', where the ranking once printed a made-up 0.0-0.0 s."""
+    behind_a_proxy = {"cell": "yours", "predicted": {"expected_s": None, "basis": "the proxy ACKs"},
+                      "probe": {"detect_s": None, "recover_s": None, "error": None, "within_window": None}}
+    ranked = ranking.rank({"observed_s": 60, "cells": [behind_a_proxy, cell("pair", 3.1, 9.0, 3.0, 3.2)]},
+                          {"cures": [{"name": "pair", "change": "timeout server 3s", "cost": "c"}]})
+    assert ranked.yours.model is None and ranked.cures[0].model == (3.0, 3.2)
+    assert "0.0-0.0" not in ranked.headline() and "model none for the error" in ranked.headline()
+    text = terminal(ranked)
+    assert "0.0-0.0" not in text and " none " in text.splitlines()[3]
+    page = render(tmp_path / "r.html", ranked, {"folder": "x"}, "index.html").read_text()
+    assert "0.0-0.0" not in page and ">none<" in page
