@@ -41,14 +41,20 @@ def cmd_screenshots(args):
     run = RunDir(args.target)
     if not run.page.exists():
         raise InvalidInput(f"{args.target}: no page to look at (make report RUN={args.target} renders it)")
-    for width in browser.WIDTHS:
-        layout = browser.look(run.page, width)
-        shot = browser.screenshot(run.page, layout, run.path / "screenshots" / f"page-{width}.png")
-        text = layout.smallest_chart_text_px(run.page)
-        print(f"{width} px: charts loaded {layout.images}, page "
-              + (f"{layout.overflow_px} px wider than the window" if layout.overflow_px > 0 else "fits the window")
-              + f", {layout.wrapped_values} figure(s) wrapped away from their unit"
-              + ("" if text is None else f", smallest chart text {text:.1f} px") + f": {shot}")
+    replay_page = run.path / "replay.html"                 # a replay's ranking, beside the run's page
+    for page, name in ((run.page, "page"), *([(replay_page, "replay")] if replay_page.exists() else [])):
+        for width in browser.WIDTHS:
+            _look(run, page, name, width)
+
+
+def _look(run, page, name, width):
+    layout = browser.look(page, width)
+    shot = browser.screenshot(page, layout, run.path / "screenshots" / f"{name}-{width}.png")
+    text = layout.smallest_chart_text_px(page)
+    print(f"{page.name} at {width} px: charts loaded {layout.images}, page "
+          + (f"{layout.overflow_px} px wider than the window" if layout.overflow_px > 0 else "fits the window")
+          + f", {layout.wrapped_values} figure(s) wrapped away from their unit"
+          + ("" if text is None else f", smallest chart text {text:.1f} px") + f": {shot}")
 
 
 def cmd_compare(args):

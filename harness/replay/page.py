@@ -2,6 +2,7 @@
 measured with the model's figures beside, what the import used and left out."""
 import html
 
+from ..report.html import IMAGE_CHECK, LAYOUT_CHECK
 from ..signals.machine import lateness as saturation
 from ..signals.retransmissions import lateness as late_report
 from .ranking import Ranking, error_window
@@ -87,8 +88,8 @@ def render(path, ranking: Ranking, replay, run_page):
     for r in (ranking.yours, *ranking.cures):
         outside = ' class="out"' if r.within_model is False else (' class="wait"' if r.still_waiting else "")
         by = f"<div class=by>measured by {html.escape(r.measured_by)}</div>" if r.measured_by else ""
-        rows.append(f"<tr><td>{html.escape(r.cell)}</td><td>{html.escape(r.change)}{by}</td><td class=n>{_back(r)}</td>"
-                    f"<td class=n>{_model_back(r)}</td><td class=n>{_saved(r)}</td><td>{html.escape(_error(r))}</td>"
+        rows.append(f"<tr><td>{html.escape(r.cell)}</td><td>{html.escape(r.change)}{by}</td><td class='n value'>{_back(r)}</td>"
+                    f"<td class='n value'>{_model_back(r)}</td><td class='n value'>{_saved(r)}</td><td>{html.escape(_error(r))}</td>"
                     f"<td{outside}>{error_window(r.model)}{_outside(r)}</td>"
                     f"<td class=cost>{html.escape(r.cost)}</td></tr>")
     notes = [n for n in (_saved_note(ranking), _lags_note(ranking), _late_note(ranking)) if n]
@@ -105,6 +106,6 @@ def render(path, ranking: Ranking, replay, run_page):
             f'<p>The run\'s own page, with every signal: <a href="{html.escape(run_page)}">{html.escape(run_page)}</a></p>',
             "<h2>What was imported, and what was not</h2>",
             f"<pre>{html.escape(chr(10).join(replay.get('imports', []) + replay.get('chosen', [])))}</pre>"]
-    path.write_text(f"<!doctype html><meta charset=utf-8><title>replay</title><style>{STYLE}</style>"
-                    + "\n".join(body) + "\n")
+    path.write_text(f"<!doctype html><html><head><meta charset=utf-8><title>replay</title><style>{STYLE}</style>"
+                    f"{IMAGE_CHECK}{LAYOUT_CHECK}</head><body>" + "\n".join(body) + "\n</body></html>\n")
     return path

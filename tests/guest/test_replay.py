@@ -5,11 +5,13 @@ through one failover in the guest, each client's error bounded by the kernel's n
 from the run. PyMySQL (the lab's probe) keeps the guest light: five JVMs in a two-vCPU emulated
 guest reported their errors 0.6-1.8 s after the kernel or their timers had ended the wait."""
 import itertools
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from harness import replay as replay_module
+from harness.report import browser
 from tests.guest.conftest import PROJECT, containers_in
 from tests.kernel_facts import (APP_TIMER_LATE_S, REPORT_LAG_GUEST_S, WHEEL_SLACK, assert_error_within, blackhole_bounds,
                                 user_timeout_bounds)
@@ -57,4 +59,10 @@ def test_a_short_incident_is_replayed_with_its_cures_ranked(guest, tmp_path):
             assert a.back_s is not None and (b.back_s is None or a.back_s <= b.back_s), (a.cell, a.back_s, a.model_back, b.cell, b.back_s, b.model_back)
     text = page.read_text()
     assert "Your clients hung" in text and "keepalived.conf:3: delay_loop 2" in text
+    # the ranking as an operator's browser shows it: headless Chromium at both widths (report/browser.py)
+    looked = subprocess.run(["make", "-s", "screenshots", f"RUN={run.path}"], capture_output=True, text=True, timeout=300)
+    assert looked.returncode == 0, looked.stderr
+    for width in browser.WIDTHS:
+        assert f"replay.html at {width} px: charts loaded 0/0, page fits the window, 0 figure(s) wrapped" in looked.stdout
+        assert (run.path / "screenshots" / f"replay-{width}.png").stat().st_size > 10_000
     assert (run.path / "incident" / "sysctl.txt").exists() and (run.path / "replay.json").exists()
