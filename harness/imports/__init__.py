@@ -9,12 +9,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import InvalidInput
-from . import driver_files, driver_url, haproxy_import, keepalived_import, keepalived_tree, sniff, sysctl_dump, timeline, timeline_log
+from . import (driver_files, driver_url, haproxy_import, keepalived_import, keepalived_tree, sniff, spring_boot, sysctl_dump,
+               timeline, timeline_log)
 
-DRIVER_FILES = ("driver.url", "hikari.properties", "mysql2.json", "my.cnf")
+DRIVER_FILES = ("driver.url", "hikari.properties", "mysql2.json", "my.cnf", "application.properties", "application.yml")
 TEXT_READERS: dict[str, Callable[[str, str], Any]] = {"sysctl.txt": sysctl_dump.parse, "driver.url": driver_url.parse_all,
                 "hikari.properties": driver_files.hikari_properties, "mysql2.json": driver_files.mysql2_json,
-                "my.cnf": driver_files.my_cnf, "incident.yaml": timeline.parse, "incident.log": timeline_log.parse}
+                "my.cnf": driver_files.my_cnf, "incident.yaml": timeline.parse, "incident.log": timeline_log.parse,
+                "application.properties": spring_boot.spring_properties, "application.yml": spring_boot.spring_yaml}
 READERS = (*TEXT_READERS, "keepalived.conf", "haproxy.cfg")    # keepalived.conf reads the files it includes itself
 DIRECTOR_FILES = ("keepalived.conf", "haproxy.cfg")
 

@@ -6,7 +6,7 @@ import re
 
 import yaml
 
-from . import timeline, timeline_log
+from . import spring_boot, timeline, timeline_log
 
 SYSCTL_LINE = re.compile(r"^\s*[a-z0-9_]+(?:[./][A-Za-z0-9_\-*]+)+\s*=")
 KEEPALIVED = re.compile(r"^\s*(virtual_server|virtual_server_group|real_server|vrrp_instance|vrrp_script|global_defs)"
@@ -22,7 +22,8 @@ OPTION_GROUP = re.compile(r"^\s*\[(client|client-server|client-mariadb|mysql|mar
 WHAT = {"sysctl.txt": "a sysctl -a dump", "keepalived.conf": "a keepalived.conf", "haproxy.cfg": "an HAProxy configuration",
         "hikari.properties": "HikariCP's properties", "driver.url": "connection strings",
         "my.cnf": "a MySQL option file", "mysql2.json": "mysql2's options (JSON)", "incident.yaml": "a timeline",
-        "incident.log": "a log excerpt (a timeline)"}
+        "incident.log": "a log excerpt (a timeline)", "application.properties": "a Spring Boot datasource (properties)",
+        "application.yml": "a Spring Boot datasource (YAML)"}
 
 
 def kind(text):
@@ -42,6 +43,10 @@ def kind(text):
     if CONNECTION.match(lines[0].strip()) and all(CONNECTION.match(line.strip()) or POOL_SETTING.match(line)
                                                   for line in lines):
         return "driver.url", WHAT["driver.url"]      # connection strings, each maybe with its pool's key=value lines
+    if spring_boot.looks_like_properties(text) and not text.lstrip().startswith("spring:"):
+        return "application.properties", WHAT["application.properties"]
+    if spring_boot.looks_like_yaml(text):
+        return "application.yml", WHAT["application.yml"]
     if HIKARI.search(text):
         return "hikari.properties", WHAT["hikari.properties"]
     if OPTION_GROUP.search(text):

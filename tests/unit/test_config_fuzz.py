@@ -85,6 +85,10 @@ TEXT_CORPUS = {
                    "u:p@tcp(db:3306)/app?readTimeout=2s&timeout=1s\n", "mysql+pymysql://u@db/app?read_timeout=3\n"],
     "hikari.properties": ["jdbcUrl=jdbc:mysql://db/app?socketTimeout=3000\nmaximumPoolSize=10\nconnectionTimeout=30000\n"],
     "my.cnf": ["[client]\nconnect-timeout=3\nread-timeout=5\n"],
+    "application.properties": ["spring.datasource.url=jdbc:mysql://db/app?socketTimeout=3000\n"
+                               "spring.datasource.hikari.connection-timeout=3000\nserver.port=8080\n"],
+    "application.yml": ["spring:\n  datasource:\n    url: jdbc:mysql://db/app?socketTimeout=3000\n"
+                        "    hikari:\n      maximum-pool-size: 2\n"],
     "mysql2.json": ['{"host": "db", "connectTimeout": 3000}\n'],
     "incident.yaml": [(REPO / "examples" / "incident-two-services" / "incident.yaml").read_text()],
     "incident.log": ["Mar 12 03:12:04 ops on-call: died\nMar 12 03:13:07 lb-1 Keepalived[812]: Removing service "
