@@ -51,6 +51,13 @@ class Client:
         start-up done (the JVMs: ZooGate.java; ~a minute each in an emulated guest)."""
         return self.runtime == "JVM"
 
+    @property
+    def stops_on_eof(self):
+        """Whether its program ends once its stdin closes, so a run stops it without an exec (the
+        JVMs: ZooStdinStop.java, with ZOO_STOP_ON_EOF=1; a round of pkills on a busy emulated guest
+        took ~8 s, and the JVMs were killed at the stop's limit)."""
+        return self.runtime == "JVM"
+
     def connect_timeout_s(self, settings):
         """Seconds a connect may take before the driver gives up on it; None: the kernel's SYN
         retries decide (the setting's 0 that means forever, or a driver with no limit by default)."""

@@ -18,6 +18,8 @@ def command(scenario, cell, host, port, duration_s, gate=()):
     exists, at most limit_s; its duration counts from then."""
     program = CLIENTS[cell.client].program
     waits = [f"ZOO_GATE={gate[0]}", f"ZOO_GATE_LIMIT_S={gate[1]:.0f}"] if gate and CLIENTS[cell.client].starts_ahead else []
+    if CLIENTS[cell.client].stops_on_eof:
+        waits.append("ZOO_STOP_ON_EOF=1")
     settings = [f"{key}={setting_text(value)}" for key, value in cell.client_settings]
     if cell.client == "sysbench":           # the tables sysbench prepared (load.sysbench)
         settings = [f"tables={scenario.sysbench.tables}", f"table_size={scenario.sysbench.table_size}"]

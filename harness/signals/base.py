@@ -95,7 +95,7 @@ def first_cell_load(plan, spec, output, program, port):
     first = plan.scenario.cells[0]
     container, netns = plan.placement(first.service)
     return Load(container, output, tuple(program.command(spec, plan.vip_for(first), port, plan.duration_s, netns)),
-                program.PROCESS)
+                program.PROCESS, stops_on_eof=getattr(program, "STOPS_ON_EOF", False))
 
 
 class Signal:

@@ -14,13 +14,16 @@ connection broke or timed out): it may have committed. Last: {"end": t, "seqs": 
 The table is created if missing, on the first connection only (an auto-increment key: a retried
 seq can be written twice). PROTO: mysql (the default, PyMySQL) or postgres (libpq: pg_connection).
 The first write waits for the first connection (a lab still starting is not a failed write).
-Ends at DURATION_S, or on SIGINT/SIGTERM once the write in flight has its answer (its row must
-not commit unrecorded); a write still unanswered STOP_GRACE_S after the signal (a blackhole
-holds it) is recorded as in_doubt with the error STOPPED, and the writer ends."""
+Ends at DURATION_S, or on SIGINT/SIGTERM (or its stdin's end, with WRITER_STOP_ON_EOF=1) once
+the write in flight has its answer (its row must not commit unrecorded); a write still unanswered
+STOP_GRACE_S after the signal (a blackhole holds it) is recorded as in_doubt with the error
+STOPPED, and the writer ends."""
 import importlib
 import json
+import os
 import signal
 import sys
+import threading
 import time
 
 import pymysql
@@ -144,6 +147,14 @@ class PostgresWriter(Writer):
         return self.pg.error_name(exc)
 
 
+def stop_at_eof():
+    """With WRITER_STOP_ON_EOF=1 (a run's harness holds stdin open): stdin's end stops the writer
+    as SIGINT does, the write in flight given its grace (a run stops it without an exec)."""
+    for _ in sys.stdin:
+        pass
+    os.kill(os.getpid(), signal.SIGINT)
+
+
 def main():
     host, port, rate, duration_s, attempts = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), \
         int(sys.argv[5])
@@ -153,8 +164,9 @@ def main():
     writer = (PostgresWriter if proto == "postgres" else MysqlWriter)(host, port, read_timeout_s)
 
     def stop(*_):
-        stopping.append(True)
-        signal.setitimer(signal.ITIMER_REAL, STOP_GRACE_S)
+        if not stopping:               # the grace counts from the first stop: a second one (stdin's end, then the signal) changes nothing
+            stopping.append(True)
+            signal.setitimer(signal.ITIMER_REAL, STOP_GRACE_S)
 
     def give_up(*_):
         if writer.in_flight:           # PyMySQL and psycopg2's asynchronous wait let it through
@@ -162,6 +174,8 @@ def main():
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, stop)
     signal.signal(signal.SIGALRM, give_up)
+    if os.environ.get("WRITER_STOP_ON_EOF") == "1":
+        threading.Thread(target=stop_at_eof, daemon=True, name="stop at stdin's end").start()
     interval = 1.0 / rate
     deadline = time.monotonic() + duration_s
     while writer.conn is None and not stopping and time.monotonic() < deadline:

@@ -28,7 +28,8 @@ class Probe(Signal):
                 loads.append(Load(cell.service, run.probe_log(cell.name),
                                   tuple(zoo.command(s, cell, host, port, plan.duration_s,
                                                     plan.client_gate if gated else ())),
-                                  client.stop_pattern, cell=cell.name, watched_as="client", gated=gated))
+                                  client.stop_pattern, cell=cell.name, watched_as="client", gated=gated,
+                                  stops_on_eof=client.stops_on_eof))
         # Forks started together tick apart: cell i of n starts i/n of an interval later.
         phases = {cell.name: i / len(s.cells) for i, cell in enumerate(s.cells)}
         for container, cells in groups.items():

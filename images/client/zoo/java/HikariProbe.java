@@ -13,6 +13,7 @@ import java.sql.Statement;
  *  else is the driver's property (socketTimeout, ...). The pool evicts a connection that failed. */
 public class HikariProbe {
     public static void main(String[] args) throws Exception {
+        ZooStdinStop.watch();
         double intervalMs = Double.parseDouble(args[2]), durationS = Double.parseDouble(args[3]);
         boolean postgres = "postgres".equals(System.getProperty("zoo.engine"));
         HikariConfig config = new HikariConfig();

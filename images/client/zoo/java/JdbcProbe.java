@@ -5,6 +5,7 @@ import java.util.Properties;
  *  (Connector/J's own properties: socketTimeout, connectTimeout, tcpKeepAlive, ...). */
 public class JdbcProbe {
     public static void main(String[] args) throws Exception {
+        ZooStdinStop.watch();
         String url = "jdbc:mysql://" + args[0] + ":" + args[1] + "/";
         double intervalMs = Double.parseDouble(args[2]), durationS = Double.parseDouble(args[3]);
         Properties props = new Properties();

@@ -45,6 +45,7 @@ public class PgJdbcProbe {
     }
 
     public static void main(String[] args) throws Exception {
+        ZooStdinStop.watch();
         String url = "jdbc:postgresql://" + args[0] + ":" + args[1] + "/sbtest";
         double intervalMs = Double.parseDouble(args[2]), durationS = Double.parseDouble(args[3]);
         Properties props = new Properties();
