@@ -43,7 +43,7 @@ def kind(text):
     if CONNECTION.match(lines[0].strip()) and all(CONNECTION.match(line.strip()) or POOL_SETTING.match(line)
                                                   for line in lines):
         return "driver.url", WHAT["driver.url"]      # connection strings, each maybe with its pool's key=value lines
-    if spring_boot.looks_like_properties(text) and not text.lstrip().startswith("spring:"):
+    if spring_boot.looks_like_properties(text):
         return "application.properties", WHAT["application.properties"]
     if spring_boot.looks_like_yaml(text):
         return "application.yml", WHAT["application.yml"]

@@ -7,6 +7,7 @@ it (application.properties, or application.yml: the same keys nested):
   spring.datasource.hikari.data-source-properties.<property>   a Connector/J property (dataSource.<property>)
 Every other key is named as not modelled, never dropped; a pool other than HikariCP
 (spring.datasource.type) is refused, as is a file without spring.datasource.url."""
+import dataclasses
 import re
 
 import yaml
@@ -68,8 +69,7 @@ def _datasource(keys, source):
     if url is None:
         raise InvalidInput(f"{source}: no spring.datasource.url: the JDBC URL the application connects with")
     found = driver_files.hikari_pool(url, pool, source)
-    return driver_url.DriverImport(found.source, found.client, found.settings,
-                                   not_modelled=(*found.not_modelled, *others))
+    return dataclasses.replace(found, not_modelled=(*found.not_modelled, *others))
 
 
 def _hikari_name(key):

@@ -17,13 +17,13 @@ def command(scenario, cell, host, port, duration_s, gate=()):
     a client that starts ahead (Client.starts_ahead) waits, its start-up done, until the file
     exists, at most limit_s; its duration counts from then."""
     program = CLIENTS[cell.client].program
-    waits = [f"ZOO_GATE={gate[0]}", f"ZOO_GATE_LIMIT_S={gate[1]:.0f}"] if gate and CLIENTS[cell.client].starts_ahead else []
+    zoo_env = [f"ZOO_GATE={gate[0]}", f"ZOO_GATE_LIMIT_S={gate[1]:.0f}"] if gate and CLIENTS[cell.client].starts_ahead else []
     if CLIENTS[cell.client].stops_on_eof:
-        waits.append("ZOO_STOP_ON_EOF=1")
+        zoo_env.append("ZOO_STOP_ON_EOF=1")
     settings = [f"{key}={setting_text(value)}" for key, value in cell.client_settings]
     if cell.client == "sysbench":           # the tables sysbench prepared (load.sysbench)
         settings = [f"tables={scenario.sysbench.tables}", f"table_size={scenario.sysbench.table_size}"]
-    return ["env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "SOCKOPT_VERBOSE=1", f"LAB_DB_USER={cell.database_user}", *waits,
+    return ["env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "SOCKOPT_VERBOSE=1", f"LAB_DB_USER={cell.database_user}", *zoo_env,
             *(f"{k}={v}" for k, v in cell.socket_env().items()),
             "sh", "-c", 'exec "$@" 2>&1', program, program, host, str(port or DATABASE_PORT),
             f"{scenario.probe.interval_ms:g}", f"{duration_s:.0f}", *settings]

@@ -228,10 +228,9 @@ def outlasts(found, observe):
 
 def observe_s(ranking, full):
     """(seconds the run watches after the death, whether that covers the operator's own cell)."""
-    latest = _latest
-    yours = latest(ranking.yours)
-    ahead = [latest(row.answer) for row in ranking.rows
-             if latest(row.answer) is not None and (yours is None or latest(row.answer) < yours)]
+    yours = _latest(ranking.yours)
+    ahead = [_latest(row.answer) for row in ranking.rows
+             if _latest(row.answer) is not None and (yours is None or _latest(row.answer) < yours)]
     short = max(ahead, default=0.0) + MARGIN_S
     if yours is not None and (full or not ahead or yours <= short + FULL_MARGIN_S):
         return int(max(short, yours + MARGIN_S)), True

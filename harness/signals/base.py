@@ -90,12 +90,12 @@ class LoadPlan:
 
 def first_cell_load(plan, spec, output, program, port):
     """A load that runs beside the cells, from the first cell's network namespace, through its
-    VIP: program (a harness/load/ module with command() and PROCESS) given spec, the scenario's
+    VIP: program (a module with command(), PROCESS and STOPS_ON_EOF) given spec, the scenario's
     section for it."""
     first = plan.scenario.cells[0]
     container, netns = plan.placement(first.service)
     return Load(container, output, tuple(program.command(spec, plan.vip_for(first), port, plan.duration_s, netns)),
-                program.PROCESS, stops_on_eof=getattr(program, "STOPS_ON_EOF", False))
+                program.PROCESS, stops_on_eof=program.STOPS_ON_EOF)
 
 
 class Signal:

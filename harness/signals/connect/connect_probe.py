@@ -2,6 +2,7 @@
 connects per second from the first cell's network namespace, each reset once established;
 signals/connect/connect_log.py reads its lines back."""
 PROCESS = "connect-probe"
+STOPS_ON_EOF = False          # stopped by a signal (signals/base.py first_cell_load)
 
 
 def command(spec, vip, port, duration_s, netns=None):
