@@ -207,3 +207,11 @@ def assert_answered_at_syn_retransmissions(connects, linear_timeouts, quantum_s=
         middle = sorted(times)[len(times) // 2]
         assert middle < schedule[k - 1] + quantum_s, (k, sorted(times))
     return groups
+
+
+# docs/facts/kernel.md, "SYN retransmissions": (tcp_syn_retries, tcp_syn_linear_timeouts) -> when an
+# unanswered connect gives up, s after its first SYN, every timer on time to every one a slot of its
+# wheel level late: the first firing at least 2^(n+1) - 1 s after the first SYN (measured on 6.18,
+# 2026-12-05: 7.125 s at 2, 19.523 s at 3, 134.671 s at 6, linear timeouts 4).
+SYN_GIVE_UP_S = {(2, 0): (7.0, 7.32), (2, 4): (7.0, 7.2), (3, 4): (19.0, 19.71), (6, 0): (127.0, 132.0),
+                 (6, 4): (131.0, 136.1)}

@@ -12,7 +12,7 @@ server does once the dead one is marked down. docs/facts/kernel.md, "SYN retrans
 import dataclasses
 
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
-from ..measure import kernel_model
+from ..measure import syn_model
 from ..measure.predict import Window
 
 # From the connect that gets through to the first answer: a handshake and a login on a live server,
@@ -34,7 +34,7 @@ class Reconnect:
 
     def syns(self, start):
         """When an attempt begun at `start` sends its SYNs."""
-        return [start] + [start + t for t in kernel_model.syn_retransmit_times(self.linear, 20) if t < self.attempt_s]
+        return [start] + [start + t for t in syn_model.syn_retransmit_times(self.linear, 20) if t < self.attempt_s]
 
     def through_at(self, error_s, change_s):
         """When a connect gets through, attempts beginning at the error and one after another."""
@@ -57,7 +57,7 @@ class Reconnect:
 def reconnect(question, plane, rescheduled):
     cell, client = question.cell, CLIENTS[question.cell.client]
     retries = cell.knob("tcp_syn_retries")
-    syn = kernel_model.syn_give_up_s(retries, question.syn_linear_timeouts)
+    syn = syn_model.syn_give_up_s(retries, question.syn_linear_timeouts)
     timeout = client.connect_timeout_s(cell.client_settings)
     if cell.client == DEFAULT_CLIENT and cell.connect_timeout_s is not None:    # the lab's probe's own limit
         timeout = cell.connect_timeout_s or None

@@ -22,3 +22,16 @@ def change_by_model(plane, director=None, node_grace_s=None):
     if isinstance(plane, ChangesByItsModel):
         return plane.change_by_model(director, node_grace_s)
     return None
+
+
+@runtime_checkable
+class ConnectsByName(Protocol):
+    """The clients connect to a name the plane answers (a DNS failover), not to the director's VIP."""
+
+    def client_address(self, vip: str) -> str:
+        ...
+
+
+def client_address(plane, vip):
+    """What the clients connect to: the plane's name where it has one, else the VIP."""
+    return plane.client_address(vip) if isinstance(plane, ConnectsByName) else vip

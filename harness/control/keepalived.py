@@ -8,7 +8,7 @@ from typing import Any
 
 from ..measure.effects import BLACKHOLE, NONE, RESET, Effect
 from ..measure import director_table, health_checks
-from ..measure.kernel_model import syn_retransmit_times
+from ..measure.syn_model import syn_retransmissions, syn_retransmit_times
 from ..measure.sysctl_knobs import KERNEL_DEFAULTS
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
 from . import keepalived_conf
@@ -213,7 +213,7 @@ class Keepalived(ControlPlane):
             settings = self.config.director(variant)
             linear = sysctls.get("tcp_syn_linear_timeouts", 0)          # absent before Linux 6.5
             retries = sysctls.get("tcp_syn_retries", KERNEL_DEFAULTS["tcp_syn_retries"])
-            schedule = [t for t in syn_retransmit_times(linear, retries + linear) if t < settings.connect_timeout]
+            schedule = [t for t in syn_retransmit_times(linear, syn_retransmissions(retries, linear)) if t < settings.connect_timeout]
             found[director] = {
                 "check": settings.check, "connect_timeout_s": settings.connect_timeout,
                 "delay_loop_s": settings.delay_loop, "retry": settings.retry,

@@ -24,7 +24,7 @@ class NameCache:
 class Connects:
     """How the client's connects go against a silent address, and how soon it tries again."""
     limit_s: float | None        # the driver's connect timeout (None: none, the kernel's SYN retries decide)
-    syn_give_up_s: float         # when the client's kernel gives a silent connect up (kernel_model.syn_give_up_s)
+    syn_give_up_s: float         # when the client's kernel gives a silent connect up (syn_model.syn_give_up_s)
     retry_gap_s: float           # from a failed connect to the next one (the client's own pace)
 
     @property

@@ -244,32 +244,6 @@ def for_knobs(retries2, user_timeout_ms=0, rtt_s=0.0005, hz=HZ, rto0_s=None, rto
     return blackhole(retries2, rtt_s, hz, rto_max_s=rto_max_s, rto0_s=rto0_s)
 
 
-def syn_retransmit_times(linear_timeouts=0, count=8, initial_s=1.0):
-    """When a client retransmits an unanswered SYN (seconds after the first SYN). Kernels with
-    net.ipv4.tcp_syn_linear_timeouts (6.x; 4 by default where present) keep the first that many
-    retransmissions 1 s apart, then back off doubling from 1 s: 1, 2, 3, 4, 5, 7, 11, 19, ...;
-    without it: 1, 3, 7, 15, ..."""
-    times, t, rto = [], 0.0, initial_s
-    for n in range(count):
-        t += rto
-        times.append(t)
-        if n >= linear_timeouts:
-            rto *= 2
-    return times
-
-
-def syn_give_up_s(syn_retries=6, linear_timeouts=0, initial_s=1.0):
-    """When a connect whose SYNs nothing answers fails (ETIMEDOUT), seconds after its first SYN: the
-    timer after the last retransmission. A kernel with tcp_syn_linear_timeouts retransmits that many
-    more times (tcp_write_timeout adds them in SYN_SENT): 127 s at 6 without, 131 s at 6 with 4."""
-    t, rto = 0.0, initial_s
-    for n in range(syn_retries + linear_timeouts):
-        t += rto
-        if n >= linear_timeouts:
-            rto *= 2
-    return t + rto
-
-
 def rto_firing_windows(count, rto0_s=None, hz=HZ, rto_max_s=RTO_MAX_S, rtt_s=0.0005):
     """[(n, earliest, latest)] s after the first unanswered send of RTO retransmissions #1..#count
     (#1 starts tcp_retries2's clock): every timer on time, and every one as late as the wheel lets it."""

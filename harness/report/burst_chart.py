@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from ..measure import burst  # noqa: E402
 from ..signals.chart_marks import WIDTH_IN, legend_under, save  # noqa: E402
-from ..measure.kernel_model import syn_retransmit_times  # noqa: E402
+from ..measure.syn_model import syn_retransmit_times  # noqa: E402
 
 
 def connect_times(run, summary, path):

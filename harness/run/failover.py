@@ -12,6 +12,7 @@ import functools
 import json
 
 from ..abilities import KeepsEvidenceOfItsPlace
+from ..control.abilities import client_address
 from ..load import probe, sysbench
 from ..signals.base import LoadPlan
 from ..signals.combined import planned_loads
@@ -135,7 +136,7 @@ class FailoverRun(WatchesTheClients, RunBase):
     def _planned(self, early, probes_first):
         """(the loads started ahead of the servers' readiness, the others, sysbench's gate or None, the VIP)."""
         s = self.scenario
-        vip = self.director.vip_address()
+        vip = client_address(self.control, self.director.vip_address())     # a name, under the dns plane
         variant_vips = {variant: self.lab.director(service).vip_address()
                         for service, variant in self.control.directors().items() if variant}
         sampled = tuple(dict.fromkeys([*self.control.sampled_directors(self.lab.datapath),

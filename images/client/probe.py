@@ -70,17 +70,33 @@ def emit(record, at_once=True):
         last_flush = now
 
 
+connecting_to = None       # the address the latest connect went to (--host resolved, once per connect)
+
+
+def resolve(host):
+    """The address a connect to host goes to: host itself when it is one, else the first IPv4 address
+    glibc's resolver gives (no cache here: every connect asks again, as glibc does)."""
+    try:
+        socket.inet_aton(host)
+        return host
+    except OSError:
+        return socket.getaddrinfo(host, ARGS.port, socket.AF_INET, socket.SOCK_STREAM)[0][4][0]
+
+
 def connect(number):
+    global connecting_to
     read_timeout = ARGS.read_timeout_s or None
     connect_timeout = ARGS.connect_timeout_s or None       # 0: none, the kernel's SYN retries decide
+    connecting_to = None
+    connecting_to = address = resolve(ARGS.host)
     if ARGS.proto == "postgres":
         return importlib.import_module("pg_connection").PostgresConnection(
-            ARGS.host, ARGS.port, ARGS.user, ARGS.password, connect_timeout, read_timeout)
+            address, ARGS.port, ARGS.user, ARGS.password, connect_timeout, read_timeout)
     connections = importlib.import_module("probe_connections")
     if ARGS.proto == "mysql":
-        return connections.MysqlConnection(ARGS.host, ARGS.port, ARGS.user, ARGS.password, connect_timeout,
+        return connections.MysqlConnection(address, ARGS.port, ARGS.user, ARGS.password, connect_timeout,
                                            read_timeout)
-    return connections.HttpConnection(ARGS.host, ARGS.port, connect_timeout, read_timeout)
+    return connections.HttpConnection(address, ARGS.port, connect_timeout, read_timeout)
 
 
 def sockopts(conn):
@@ -180,7 +196,7 @@ def main():
                 number += 1
                 conn, answered = connect(number), False
                 emit({"connected": time.time(), "conn": number, "sockopts": sockopts(conn),
-                      "local_port": local_port(conn)})
+                      "local_port": local_port(conn), "address": connecting_to})
                 if ARGS.start_on_stdin and number == 1:
                     emit({"ready": time.time(), "server": conn.operation(), "conn": number})
                     sys.stdin.readline()
@@ -195,8 +211,11 @@ def main():
                 if rest_of_interval(t0):
                     continue
                 break
-            emit({"t0": t0, "t1": time.time(), "ok": False, "error": error_name(exc), "conn": number,
-                  "detail": str(exc)[:200]})
+            failed = {"t0": t0, "t1": time.time(), "ok": False, "error": error_name(exc), "conn": number,
+                      "detail": str(exc)[:200]}
+            if conn is None:              # a connect that failed: where it went (None: the name did not resolve)
+                failed["address"] = connecting_to
+            emit(failed)
             if conn is not None:
                 conn.close()
                 conn = None

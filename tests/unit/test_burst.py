@@ -2,7 +2,7 @@
 import pytest
 
 from harness.measure import burst as results
-from harness.measure.kernel_model import syn_retransmit_times
+from harness.measure.syn_model import syn_retransmit_times
 from harness.scenario import ScenarioError
 from harness.scenario import burst as spec
 

@@ -5,18 +5,18 @@ kernel's SYN retries; a host list is walked in order, each try bounded; the wrap
 aborts after its documented detection time."""
 import math
 
-from harness.measure import kernel_model
+from harness.measure import syn_model
 from harness.measure.dns_model import (NEW, OLD, Connects, NameCache, back_t, efm_abort_window_s,
                                        host_list_connect_s, reconnects)
 
 JVM_DEFAULT = NameCache("the JVM", 30.0)       # OpenJDK without a security manager
-SYN_6_1 = kernel_model.syn_give_up_s(6, 0)     # 127 s
+SYN_6_1 = syn_model.syn_give_up_s(6, 0)     # 127 s
 NO_LIMIT = Connects(None, SYN_6_1, 0.1)
 LIMIT_3 = Connects(3.0, SYN_6_1, 0.1)
 
 
 def test_the_kernels_syn_retries_are_the_facts_ladders():
-    assert SYN_6_1 == 127.0 and kernel_model.syn_give_up_s(6, 4) == 131.0
+    assert SYN_6_1 == 127.0 and syn_model.syn_give_up_s(6, 4) == 131.0
     assert NO_LIMIT.silent_s == 127.0 and LIMIT_3.silent_s == 3.0
     assert Connects(300.0, SYN_6_1, 0.1).silent_s == 127.0     # a limit longer than the kernel's never ends it
 

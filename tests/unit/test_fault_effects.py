@@ -14,6 +14,8 @@ SWAP = {"service": "mysql", "old": "db-primary", "new": "db-replica", "nodest": 
     ("ipvs_swap", {**SWAP, "nodest": "reset"}, Effect("reset")),
     ("ipvs_swap", {**SWAP, "drain_s": 5.0}, Effect("reset", after_s=5.0)),
     ("silent_kill", {"target": "db-primary"}, Effect("blackhole")),
+    ("host_silent", {"target": "db-primary"}, Effect("blackhole")),
+    ("dns_move", {"to": "db-replica"}, Effect("none")),
     ("iptables_drop", {"a": "director", "b": "db-primary"}, Effect("partition")),
     ("app_hang", {"target": "db-primary"}, Effect("app_hang")),
     ("lb_idle_timeout", {"seconds": 20.0}, Effect("lb_forgets_flow", idle_timeout_s=20.0)),
@@ -41,7 +43,8 @@ def test_each_fault_declares_its_effect(name, params, effect):
 def test_every_registered_fault_is_covered_above():
     covered = {"ipvs_swap", "silent_kill", "iptables_drop", "app_hang", "lb_idle_timeout", "promote_replica",
                "backend_restart", "director_kill", "syn_limit", "rx_stall", "slow_link", "replication_cut",
-               "endpoint_not_ready", "endpoint_removed", "node_lost", "haproxy_server", "aws_deregister"}
+               "endpoint_not_ready", "endpoint_removed", "node_lost", "haproxy_server", "aws_deregister",
+               "host_silent", "dns_move"}
     assert set(FAULTS) == covered
 
 

@@ -1,7 +1,7 @@
 """keepalived's log read back as health checks: failures, flaps, time out of rotation; and the
 SYNs a check gets within its connect timeout, against docs/facts/production.md's SYN schedules."""
 from harness.measure import health_checks
-from harness.measure.kernel_model import syn_retransmit_times
+from harness.measure.syn_model import syn_retransmit_times
 from tests.kernel_facts import syn_schedule
 
 LOG = """\

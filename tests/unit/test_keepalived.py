@@ -101,7 +101,8 @@ def test_a_removal_with_expire_nodest_conn_1_resets_the_flow_at_the_next_retrans
     ({"keepalived": {"connect_timeout": 0.01}}, "control.keepalived.connect_timeout: at least 0.1 s"),
     ({"keepalived": {"directors": {"x": {"check": "tcp"}}}}, "control.keepalived.directors.x.check: unknown key"),
     ({"keepalived": {"expire_nodest_conn": 2}}, "control.keepalived.expire_nodest_conn: must be one of 0, 1"),
-    ({"envoy": {}}, "control: must be one of aws-nlb, azure-standard, gcp-passthrough, haproxy, keepalived, kube-proxy, "
+    ({"envoy": {}}, "control: must be one of aws-nlb, azure-standard, dns, gcp-passthrough, haproxy, keepalived, "
+                    "kube-proxy, "
                     "manual"),
 ])
 def test_bad_keepalived_settings_are_one_message_naming_the_field(control, message):

@@ -5,7 +5,7 @@ needed, beside that namespace's SYN schedule; and how long each cell's probe ope
 before, during and after the fault (p50 / p99 / p99.9 / max with their counts): a stall on the
 receive path shows in the tail of the queries as in the tail of connection setup."""
 from ...faults.rx_stall import RxStall
-from ...measure.kernel_model import syn_retransmit_times
+from ...measure.syn_model import syn_retransmissions, syn_retransmit_times
 from ...measure.sysctl_knobs import KERNEL_DEFAULTS
 from ...topology import PROTOCOL_PORTS
 from ..base import Signal, first_cell_load
@@ -40,7 +40,7 @@ class ConnectLatency(Signal):
                 "phases": connect_log.phases(connects, context.t_fault, heal_t, warm_up_t(context.events)),
                 "by_syn_retransmissions": connect_log.by_syn_retransmissions(connects),
                 "syn_schedule": {"tcp_syn_retries": syn_retries, "tcp_syn_linear_timeouts": linear,
-                                 "retransmitted_at_s": syn_retransmit_times(linear, syn_retries + linear)},
+                                 "retransmitted_at_s": syn_retransmit_times(linear, syn_retransmissions(syn_retries, linear))},
                 "per_second": connect_log.per_second(connects, context.t_fault),
                 **stalls_part(context, connects)}
 

@@ -1,0 +1,73 @@
+"""A name that moves, as managed databases fail over (RDS Multi-AZ, Aurora's cluster endpoint, Azure's
+flexible servers): the clients connect to the database's name, not to a VIP; a name server
+(dnsmasq, on the director's node, at the VIP's address) answers it with the primary's own address
+and the record's TTL; the failover re-points the name at the promoted server (the `dns_move` step,
+faults/dns_move.py). Nothing stands between a client and its server, so nothing resets a client's
+connection to the old address: each client meets the blackhole with its own kernel, and each
+reconnect resolves the name again through whatever caches it has. "LB noticed" is when the record
+changed. docs/facts/dns.md."""
+from ..topology import DIRECTOR, FRONT, SERVICE_SERVERS
+from .base import ControlPlane, DirectorChange, NoticeWindow, Setting
+
+NAME = "db.lab"              # the database's name the clients connect to
+MOVE = "dns_move"            # the fault step that re-points it (faults/dns_move.py)
+# The database servers' own addresses on the clients' network (front): outside the range the
+# client namespaces take (.20-.119, lab/netns_cells.py) and Docker's own (.128 and up).
+FRONT_HOSTS = {"db-primary": 121, "db-replica": 122}
+PORT = 3306
+
+
+class Dns(ControlPlane):
+    name = "dns"
+    settings_spec = {
+        "ttl": Setting(int, 5, 0, 86400, help="s the name's answer may be cached (the record's TTL; 0: not at all)"),
+    }
+
+    @property
+    def ttl_s(self) -> int:
+        return int(self.settings.get("ttl", self.settings_spec["ttl"].default))
+
+    def lab_settings(self):
+        """The clients' resolver asks the director's name server (images/client/client-start)."""
+        return {"LB_CONTROL": self.name, "LAB_RESOLVER": "director"}
+
+    def client_address(self, vip):
+        """What the clients connect to: the name, not the VIP."""
+        return NAME
+
+    def front_address(self, addresses, server):
+        prefix = addresses[DIRECTOR][FRONT].rsplit(".", 1)[0]
+        return f"{prefix}.{FRONT_HOSTS[server]}"
+
+    def services(self, addresses, database, servers):
+        """The director runs dnsmasq and forwards nothing (LB_SERVICES empty); each database server
+        gets an address on the clients' network, the name answering the primary's."""
+        primary, _ = SERVICE_SERVERS["mysql"]
+        found = {DIRECTOR: {"environment": {"LB_CONTROL": self.name, "LB_SERVICES": "", "DNS_NAME": NAME,
+                                            "DNS_TTL": str(self.ttl_s),
+                                            "DNS_ADDRESS": self.front_address(addresses, primary)}}}
+        for server in SERVICE_SERVERS["mysql"]:
+            if server in servers:
+                found[server] = {"addresses": {FRONT: self.front_address(addresses, server)}}
+        return found
+
+    def version_commands(self):
+        return (("dnsmasq", DIRECTOR, ("dnsmasq", "--version")),)
+
+    def changes(self, run):
+        """Each time the name was re-pointed, from the step's own event: the record changed between
+        the moment the hosts file was replaced and dnsmasq's first answer with the new address."""
+        changes = []
+        for event in run.events():
+            if event.get("source") == "harness" and event["event"] == "fault" and event["name"] == MOVE:
+                seen = event["seen"]
+                changes.append(DirectorChange(event["t"], event["uncertainty_s"],
+                                              f"{NAME} -> {seen['new_address']} ({event['params']['to']})",
+                                              f"scenario step {event['step']}", DIRECTOR,
+                                              f"{seen['old_address']}:{PORT}"))
+        return changes
+
+    def lb_noticed(self, change, death_t):
+        """The operator's (or the managed service's) re-pointing is the change itself."""
+        delay = max(0.0, change.t - death_t)
+        return NoticeWindow(delay, delay, delay + change.uncertainty_s, "the name re-pointed by the failover step")

@@ -1,0 +1,33 @@
+"""The dns control plane's failover step (harness/control/dns.py): the database's name re-pointed at
+the promoted server, as a managed database's failover re-points its endpoint. The record changed
+between the moment the name server's hosts file was replaced and its first answer with the new
+address (images/director/lab-dns-move stamps both)."""
+from ..control.dns import NAME
+from ..measure.effects import NONE, Effect
+from ..topology import DIRECTOR, FRONT, PROTOCOL_SERVERS, VIP_HOST
+from .base import Fault, Param
+
+
+class DnsMove(Fault):
+    name = "dns_move"
+    control_planes = ("dns",)
+    params = {"to": Param("server", "db-replica", help="the server the name answers from now on")}
+
+    @classmethod
+    def problem(cls, params):
+        if params["to"] not in PROTOCOL_SERVERS["mysql"]:
+            return f"to {params['to']} is not a database (the name moves to one of {', '.join(PROTOCOL_SERVERS['mysql'])})"
+        return None
+
+    def effect(self):
+        """Existing connections are not touched: only a new connect's lookup sees the move."""
+        return Effect(NONE)
+
+    def inject(self):
+        director_front = self.lab.address(DIRECTOR, FRONT)
+        name_server = f"{director_front.rsplit('.', 1)[0]}.{VIP_HOST}"
+        old = self.lab.exec(DIRECTOR, ["cat", "/run/lab-dns/hosts"]).stdout.split()[0]
+        new = self.lab.address(self.p["to"], FRONT)
+        before, after = map(float, self.lab.exec(DIRECTOR, ["lab-dns-move", NAME, new, name_server]).stdout.split())
+        return {"landed_t": before, "uncertainty_s": round(after - before, 6),
+                "seen": {"old_address": old, "new_address": new}}

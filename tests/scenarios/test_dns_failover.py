@@ -1,0 +1,86 @@
+"""The dns control plane on this host: the clients connect to the database's name; its host goes
+silent, the replica is promoted and the name re-pointed. Each client's established connection ends
+by its own kernel; each reconnect that still resolved the old address is blackholed too, and ends at
+its connect timeout, its TCP_USER_TIMEOUT or its kernel's SYN retries. The witnesses: the name
+server's own log (every answer it gave, stamped), the probe's log of the address each connect went
+to, and the kernel's numbers (tests/kernel_facts.py)."""
+import json
+
+from harness.control.dns import Dns, NAME
+from harness.measure.health_checks import stamp
+from harness.measure.run_record import first_fault
+from harness.scenario import of_run
+from harness.store import RunDir
+from harness.topology import DIRECTOR
+
+from tests.control_plane_contract import check_changes
+from tests.kernel_facts import (REPORT_LATE_S, SYN_GIVE_UP_S, assert_error_within, assert_within, blackhole_bounds,
+                                user_timeout_bounds, wheel_slot_s)
+from tests.scenarios.conftest import cells
+
+# The scenario's cells but the one whose reconnect waits out tcp_syn_retries=6 (~131 s): make test's budget.
+CELLS = [{"name": "connect-timeout-5s", "tcp_retries2": 5},
+         {"name": "syn-retries-2", "tcp_retries2": 5, "connect_timeout_s": 0, "tcp_syn_retries": 2},
+         {"name": "user-timeout-3s", "tcp_retries2": 5, "tcp_user_timeout_ms": 3000}]
+
+
+def probe_records(run, cell):
+    return [json.loads(line) for line in run.read(run.path / "clients" / cell / "probe.jsonl").splitlines() if line]
+
+
+def name_server_replies(run):
+    """[(Docker's stamp, address)] of every IPv4 answer dnsmasq gave for the name, from its own log."""
+    return [(stamp(line), line.rsplit(" is ", 1)[1].strip()) for line in run.read(run.service_log(DIRECTOR)).splitlines()
+            if f" {NAME} is " in line and " is NODATA" not in line]
+
+
+def attempt_bounds(cell, linear):
+    """(low, high) s one connect into the silent address lasts, by the cell's own limit: the probe's
+    connect timeout, TCP_USER_TIMEOUT on the connect (5.4+), or the kernel's SYN retries."""
+    if cell.get("tcp_user_timeout_ms"):
+        limit = cell["tcp_user_timeout_ms"] / 1000
+        return limit, limit + wheel_slot_s(1.0) + REPORT_LATE_S
+    if cell.get("connect_timeout_s", 5) == 0:
+        low, high = SYN_GIVE_UP_S[(cell.get("tcp_syn_retries", 6), linear)]
+        return low, high + REPORT_LATE_S
+    limit = cell.get("connect_timeout_s", 5)
+    return limit, limit + REPORT_LATE_S
+
+
+def test_a_name_that_moves_leaves_each_reconnect_to_its_own_limits(run_scenario):
+    summary, path = run_scenario("dns-failover", cells=CELLS, warmup_s=5, observe_s=60)
+    check_changes(path)
+    run = RunDir(path)
+    fault = first_fault(run.events())
+    [change] = [c for c in Dns(of_run(run).control_settings).changes(run) if c.t >= fault["started_t"]]
+    moved = change.t + change.uncertainty_s
+    move = next(e for e in run.events() if e.get("name") == "dns_move")
+    old, new = move["seen"]["old_address"], move["seen"]["new_address"]
+    replies = name_server_replies(run)
+    # the name server's own record: the old address until the hosts file changed, the new one after
+    assert all(address == old for t, address in replies if t < change.t), replies
+    assert any(address == new for t, address in replies if t >= change.t), replies
+    lead = of_run(run).probe.interval_ms / 1000 + fault["uncertainty_s"]
+    by_name = cells(summary)
+    for spec in CELLS:
+        name, cell = spec["name"], by_name[spec["name"]]
+        rto = cell["predicted"]["base_rto_s"]
+        user_s = spec.get("tcp_user_timeout_ms", 0) / 1000
+        assert_error_within(cell, user_timeout_bounds(user_s, lead, rto) if user_s else blackhole_bounds(5, lead, rto),
+                            name)
+        linear = run.env()["cells"][name]["sysctls_applied"].get("tcp_syn_linear_timeouts", 0)   # absent before 6.5
+        records = probe_records(run, name)
+        assert records[0].get("address") == old or next(r for r in records if "connected" in r)["address"] == old
+        failed = [r for r in records if "address" in r and r.get("ok") is False]
+        through = next(r for r in records if "connected" in r and r["connected"] > fault["t"])
+        assert failed, f"{name}: no reconnect met the silent address"
+        for attempt in failed:
+            assert attempt["address"] == old and attempt["t0"] <= moved + 0.01, (name, attempt, change)
+            assert_within(attempt["t1"] - attempt["t0"], attempt_bounds(spec, linear),
+                          f"{name}: a connect into the silent address")
+        # the connect that got through began right after the last one failed, once the name had moved
+        assert through["address"] == new and through["connected"] >= change.t, (name, through, change)
+        assert through["connected"] - failed[-1]["t1"] < 0.5 or failed[-1]["t0"] < change.t <= failed[-1]["t1"], (
+            name, failed[-1], through)
+        assert cell["probe"]["recover_s"] >= through["connected"] - fault["t"] - 0.001, (name, cell["probe"])
+        assert cell["probe"]["server_after"] == "db-replica", cell["probe"]

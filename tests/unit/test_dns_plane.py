@@ -1,0 +1,87 @@
+"""The dns control plane without a lab: what it puts in the lab, what the clients connect to, the
+change it reads from a run's step, and the scenario checks of its step (harness/control/dns.py,
+harness/faults/dns_move.py)."""
+import pytest
+
+from harness import scenario
+from harness.control import control_plane
+from harness.control.abilities import client_address
+from harness.control.dns import NAME
+from harness.databases import database
+from harness.lab import planned_addresses
+from harness.measure import syn_model
+from harness.scenario import ScenarioError
+from harness.topology import DIRECTOR
+
+MOVE_EVENT = {"source": "harness", "event": "fault", "name": "dns_move", "t": 1000.25, "uncertainty_s": 0.004,
+              "step": 3, "params": {"to": "db-replica"},
+              "seen": {"old_address": "10.213.1.121", "new_address": "10.213.1.122"}}
+
+
+class Events:
+    def __init__(self, events):
+        self._events = events
+
+    def events(self):
+        return self._events
+
+
+def dns_scenario(**changes):
+    raw = {"control": "dns", "load": {"probe": {}}, "cells": [{"tcp_retries2": 5}],
+           "steps": [{"fault": "host_silent", "target": "db-primary"}, {"wait": "5s"},
+                     {"fault": "dns_move", "to": "db-replica"}]}
+    raw.update(changes)
+    return scenario.parse(raw, "d.yaml", "d")
+
+
+def test_the_director_answers_the_name_and_forwards_nothing_and_each_server_joins_the_clients_network():
+    services = control_plane("dns", (("ttl", 30),)).services(planned_addresses(), database(),
+                                                              ("db-primary", "db-replica"))
+    director = services[DIRECTOR]["environment"]
+    assert director["LB_SERVICES"] == "" and director["DNS_NAME"] == NAME and director["DNS_TTL"] == "30"
+    front = planned_addresses()[DIRECTOR]["front"].rsplit(".", 1)[0]
+    assert director["DNS_ADDRESS"] == f"{front}.121"
+    assert services["db-primary"] == {"addresses": {"front": f"{front}.121"}}
+    assert services["db-replica"] == {"addresses": {"front": f"{front}.122"}}
+    only_primary = control_plane("dns").services(planned_addresses(), database(), ("db-primary",))
+    assert "db-replica" not in only_primary and only_primary[DIRECTOR]["environment"]["DNS_TTL"] == "5"
+
+
+def test_the_clients_connect_to_the_name_through_the_directors_resolver_and_others_to_the_vip():
+    dns = control_plane("dns")
+    assert client_address(dns, "10.213.1.10") == NAME
+    assert dns.lab_settings()["LAB_RESOLVER"] == "director"
+    assert client_address(control_plane("manual"), "10.213.1.10") == "10.213.1.10"
+    assert "LAB_RESOLVER" not in control_plane("haproxy").lab_settings()
+
+
+def test_the_change_is_the_steps_own_and_lb_noticed_counts_from_the_death():
+    plane = control_plane("dns")
+    [change] = plane.changes(Events([{"source": "harness", "event": "fault", "name": "host_silent", "t": 990.0},
+                                     MOVE_EVENT]))
+    assert (change.t, change.uncertainty_s, change.backend) == (1000.25, 0.004, "10.213.1.121:3306")
+    assert "10.213.1.122" in change.what and "db-replica" in change.what and change.why == "scenario step 3"
+    window = plane.lb_noticed(change, 990.0)
+    assert (window.earliest_s, window.latest_s) == (10.25, pytest.approx(10.254))
+
+
+def test_the_move_and_the_ttl_are_checked_before_anything_starts():
+    parsed = dns_scenario()
+    assert parsed.control == "dns"
+    with pytest.raises(ScenarioError, match="ttl"):
+        dns_scenario(control={"dns": {"ttl": -1}})
+    with pytest.raises(ScenarioError, match="web-a is not a database"):
+        dns_scenario(steps=[{"fault": "host_silent", "target": "db-primary"}, {"fault": "dns_move", "to": "web-a"}])
+    with pytest.raises(ScenarioError, match="dns_move"):
+        dns_scenario(control="manual")
+
+
+def test_a_silent_connect_gives_up_at_the_first_firing_past_the_doubling_ladders_time():
+    # docs/facts/kernel.md, measured on 6.18 with tcp_syn_linear_timeouts 4: 7.125 s at 2, 19.523 s at 3,
+    # 134.671 s at 6 (and 134.92 s in the dns-failover run); 127 s at 6 without linear timeouts
+    for retries, measured in ((2, 7.125), (3, 19.523), (6, 134.671), (6, 134.92)):
+        low, high = syn_model.syn_give_up_window_s(retries, 4)
+        assert low <= measured <= high, (retries, measured, low, high)
+    assert syn_model.syn_retransmissions(2, 4) == 5 and syn_model.syn_retransmissions(6, 4) == 10
+    assert syn_model.syn_give_up_s(6, 0) == 127.0 and syn_model.syn_retransmissions(6, 0) == 6
+    assert syn_model.syn_give_up_s(2, 4) == 7.0        # not 11 s: the count of retries is not what ends it
