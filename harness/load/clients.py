@@ -8,7 +8,7 @@ timeout, which is all the kernel model needs to know about a driver.
 import dataclasses
 
 from ..registered import Registry
-from .driver_settings import CONNECTOR_J, HIKARI_POOL, MS, PGJDBC, Setting
+from .driver_settings import CONNECTOR_J, HIKARI_POOL, JVM_NAME_CACHE, MS, PGJDBC, Setting
 
 DEFAULT_CLIENT = "pymysql"       # the lab's own probe: on another engine it speaks that engine's protocol
 # What operators call the lab's probe on an engine whose protocol is not MySQL's: {name: engine}.
@@ -82,13 +82,13 @@ CLIENTS = Registry("client", (
            version_command="python3 -c 'import pymysql; print(\"PyMySQL\", pymysql.__version__)'",
            mysql_login="logs in (PyMySQL 1.0.2 asks for the server's RSA key, with python3-cryptography "
                        "installed; without it: RuntimeError \"'cryptography' package is required\")."),
-    Client("jdbc", "zoo-jdbc", "MySQL Connector/J 8.4.0", CONNECTOR_J, read_timeout="socketTimeout",
+    Client("jdbc", "zoo-jdbc", "MySQL Connector/J 8.4.0", {**CONNECTOR_J, **JVM_NAME_CACHE}, read_timeout="socketTimeout",
            connect_timeout="connectTimeout", runtime="JVM",
            version_command=f"ls {JAVA_LIBRARIES} | grep mysql-connector",
            process="JdbcProbe",
            mysql_login="fails: \"Public Key Retrieval is not allowed\"; allowPublicKeyRetrieval=true (or TLS) "
                        "fixes it."),
-    Client("hikari", "zoo-hikari", "HikariCP 5.1.0 on Connector/J 8.4.0", {**CONNECTOR_J, **HIKARI_POOL},
+    Client("hikari", "zoo-hikari", "HikariCP 5.1.0 on Connector/J 8.4.0", {**CONNECTOR_J, **HIKARI_POOL, **JVM_NAME_CACHE},
            read_timeout="socketTimeout", connect_timeout="connectTimeout", runtime="JVM",
            version_command=f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|mysql-connector' | tr '\\n' ' '",
            process="HikariProbe",
@@ -137,13 +137,13 @@ CLIENTS = Registry("client", (
                  "wait 3.08 s after the fault: the value counts once, not three times as MySQL's manual says of"
                  " libmysqlclient's read timeout.",
            mysql_login="logs in (MariaDB Connector/C 3.3.20 fetches the server's RSA key unasked)."),
-    Client("pgjdbc", "zoo-pgjdbc", "pgJDBC 42.7.4 (PostgreSQL's JDBC driver)", PGJDBC, read_timeout="socketTimeout",
+    Client("pgjdbc", "zoo-pgjdbc", "pgJDBC 42.7.4 (PostgreSQL's JDBC driver)", {**PGJDBC, **JVM_NAME_CACHE}, read_timeout="socketTimeout",
            protocol="postgres", connect_timeout="connectTimeout", default_connect_timeout_s=10.0,
            runtime="JVM",
            version_command=f"ls {JAVA_LIBRARIES} | grep postgresql",
            process="PgJdbcProbe"),
     Client("hikari-pgjdbc", "zoo-hikari-pgjdbc", "HikariCP 5.1.0 on pgJDBC 42.7.4",
-           {**PGJDBC, **{k: v for k, v in HIKARI_POOL.items() if k != "maximumPoolSize"}},
+           {**PGJDBC, **{k: v for k, v in HIKARI_POOL.items() if k != "maximumPoolSize"}, **JVM_NAME_CACHE},
            read_timeout="socketTimeout", protocol="postgres", connect_timeout="connectTimeout",
            default_connect_timeout_s=10.0, runtime="JVM",
            version_command=f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|postgresql' | tr '\\n' ' '",

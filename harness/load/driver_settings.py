@@ -12,6 +12,7 @@ class Setting:
     maximum: int = 3_600_000
     meaning: str = ""
     zero_is_none: bool = False  # a limit whose 0 means none at all (its documentation's "0: forever"), not 0 s
+    jvm_security: bool = False  # a security property of the JVM's (its java.security), not the driver's
 
     def seconds(self, value):
         """A duration setting's value in seconds; None where it sets no limit (0 that means forever)."""
@@ -39,6 +40,13 @@ def go_duration_s(text):
 
 
 MS = 0.001
+# The JVM's cache of looked-up names (docs/facts/dns.md): a security property, given to the JVM over its
+# java.security (images/client/zoo/bin/zoo-java), never to the driver.
+JVM_NAME_CACHE = {
+    "networkaddress.cache.ttl": Setting(int, 1.0, minimum=-1, maximum=86_400, jvm_security=True,
+                                        meaning="s the JVM keeps a name's looked-up address (-1: for ever, 0: not "
+                                                "at all; unset: 30 s in OpenJDK 17 without a security manager)"),
+}
 CONNECTOR_J = {
     "socketTimeout": Setting(int, MS, meaning="ms a read on the socket may block (0: forever)", zero_is_none=True),
     "connectTimeout": Setting(int, MS, meaning="ms a TCP connect may take (0: forever)", zero_is_none=True),

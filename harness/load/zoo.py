@@ -20,7 +20,12 @@ def command(scenario, cell, host, port, duration_s, gate=()):
     zoo_env = [f"ZOO_GATE={gate[0]}", f"ZOO_GATE_LIMIT_S={gate[1]:.0f}"] if gate and CLIENTS[cell.client].starts_ahead else []
     if CLIENTS[cell.client].stops_on_eof:
         zoo_env.append("ZOO_STOP_ON_EOF=1")
-    settings = [f"{key}={setting_text(value)}" for key, value in cell.client_settings]
+    client = CLIENTS[cell.client]
+    jvm = [f"{key}={setting_text(value)}" for key, value in cell.client_settings if client.settings[key].jvm_security]
+    if jvm:
+        zoo_env.append(f"ZOO_JAVA_SECURITY={' '.join(jvm)}")
+    settings = [f"{key}={setting_text(value)}" for key, value in cell.client_settings
+                if not client.settings[key].jvm_security]
     if cell.client == "sysbench":           # the tables sysbench prepared (load.sysbench)
         settings = [f"tables={scenario.sysbench.tables}", f"table_size={scenario.sysbench.table_size}"]
     return ["env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "SOCKOPT_VERBOSE=1", f"LAB_DB_USER={cell.database_user}", *zoo_env,

@@ -1,4 +1,6 @@
 """A cell's client and the driver's own settings, and the pool it goes through, as a scenario gives them."""
+from ..control.abilities import ConnectsByName
+from ..control.base import CONTROL_PLANES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..load.driver_settings import go_duration_s
 from ..pools import POOLS
@@ -46,3 +48,15 @@ def _read_settings(s, spec):
             raise ScenarioError(f"{s.path(key)}: a duration like '2s' or '1500ms', not {value!r}")
         settings.append((key, value))
     return tuple(settings)
+
+
+def check_name_lookups(cells, control):
+    """A setting of the JVM's name cache changes something only where the clients look a name up: under
+    a plane they connect to by name (control: dns); through a VIP's address it changes nothing."""
+    if isinstance(CONTROL_PLANES[control](()), ConnectsByName):
+        return
+    for cell in cells:
+        for key, _ in cell.client_settings:
+            if CLIENTS[cell.client].settings[key].jvm_security:
+                raise ScenarioError(f"cells: {cell.name}: {key} changes nothing here: its client connects to the VIP's "
+                                    f"address, never a name (control: {control}); it matters under control: dns")

@@ -9,7 +9,7 @@ from ..databases import DATABASES, DEFAULT_DATABASE
 from ..faults.base import FAULTS, Param
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..pools import POOLS
-from .client_settings import read_client, read_pool
+from .client_settings import check_name_lookups, read_client, read_pool
 from .control import check_lab_settings, director_variants, needs_ipvs, read_control
 from .engine_fit import check_accounts, check_engine
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
@@ -232,6 +232,7 @@ def _parse(raw, scenario_id):
     if zoo and probe.proto != "mysql":
         raise ScenarioError(f"cells: {zoo.name} uses the {zoo.client} client, a database driver; load.probe.proto "
                             f"is {probe.proto}")
+    check_name_lookups(cells, control)
     on_sysbench = next((c for c in cells if c.client == "sysbench"), None)
     if on_sysbench and sysbench is None:
         raise ScenarioError(f"cells: {on_sysbench.name} uses the sysbench client, which runs on the tables of "

@@ -17,11 +17,20 @@ from tests.control_plane_contract import check_changes
 from tests.kernel_facts import (REPORT_LATE_S, SYN_GIVE_UP_S, assert_error_within, assert_within, blackhole_bounds,
                                 user_timeout_bounds, wheel_slot_s)
 from tests.scenarios.conftest import cells
+from tests.scenarios.test_client_zoo import JVM_NOTICE_S     # a JVM's own timer, reported
 
 # The scenario's cells but the one whose reconnect waits out tcp_syn_retries=6 (~131 s): make test's budget.
 CELLS = [{"name": "connect-timeout-5s", "tcp_retries2": 5},
          {"name": "syn-retries-2", "tcp_retries2": 5, "connect_timeout_s": 0, "tcp_syn_retries": 2},
          {"name": "user-timeout-3s", "tcp_retries2": 5, "tcp_user_timeout_ms": 3000}]
+JVM_CELLS = [{"name": f"jvm-ttl-{name}", "client": "jdbc", "tcp_retries2": 5,
+              "jdbc": {"connectTimeout": 2000, **({} if ttl is None else {"networkaddress.cache.ttl": ttl})}}
+             for name, ttl in (("default", None), ("5s", 5), ("0", 0))]
+# docs/facts/dns.md: OpenJDK keeps a looked-up name 30 s unless told otherwise (no security manager)
+JVM_DEFAULT_TTL_S = 30
+# a lookup this close to its cache entry's end may have been answered either way (the JVM's clock
+# against the stamp its log line got)
+CACHE_EDGE_S = 0.05
 
 
 def probe_records(run, cell):
@@ -48,7 +57,7 @@ def attempt_bounds(cell, linear):
 
 
 def test_a_name_that_moves_leaves_each_reconnect_to_its_own_limits(run_scenario):
-    summary, path = run_scenario("dns-failover", cells=CELLS, warmup_s=5, observe_s=60)
+    summary, path = run_scenario("dns-failover", cells=CELLS + JVM_CELLS, warmup_s=5, observe_s=90)
     check_changes(path)
     run = RunDir(path)
     fault = first_fault(run.events())
@@ -84,3 +93,42 @@ def test_a_name_that_moves_leaves_each_reconnect_to_its_own_limits(run_scenario)
             name, failed[-1], through)
         assert cell["probe"]["recover_s"] >= through["connected"] - fault["t"] - 0.001, (name, cell["probe"])
         assert cell["probe"]["server_after"] == "db-replica", cell["probe"]
+
+    for spec in JVM_CELLS:
+        check_jvm_cell(run, by_name[spec["name"]], spec, fault, change, old, new, lead)
+
+
+def record_at(t, change, old, new):
+    """What the name server answered at t: {old} before the change, {new} after, either within it."""
+    if t < change.t:
+        return {old}
+    return {new} if t > change.t + change.uncertainty_s else {old, new}
+
+
+def check_jvm_cell(run, cell, spec, fault, change, old, new, lead):
+    """Connector/J through the JVM's cache: each lookup before a connect answered by the cache while
+    the entry the last missed lookup made lives (its ttl), else by the record as the name server had
+    it then; every connect to the old address failed at the 2 s connect timeout; back on the new one."""
+    name = spec["name"]
+    assert_error_within(cell, blackhole_bounds(5, lead, cell["predicted"]["base_rto_s"]), name)
+    ttl = spec["jdbc"].get("networkaddress.cache.ttl", JVM_DEFAULT_TTL_S)
+    records = probe_records(run, name)
+    lookups = [r for r in records if "connecting" in r and r["host"] == NAME]     # not the warm-up's, on loopback
+    assert lookups, f"{name}: no lookup logged"
+    entry = None                   # (made at, address) of the JVM's cache entry
+    for lookup in lookups:
+        t, got = lookup["connecting"], lookup["address"]
+        cached = entry is not None and ttl != 0 and (ttl < 0 or t < entry[0] + ttl + CACHE_EDGE_S)
+        surely_cached = cached and (ttl < 0 or t < entry[0] + ttl - CACHE_EDGE_S)
+        allowed = {entry[1]} if surely_cached else record_at(t, change, old, new) | ({entry[1]} if cached else set())
+        assert got in allowed, (name, lookup, entry, ttl, change)
+        if not (cached and got == entry[1]):
+            entry = (t, got)
+    # the first failure is the query the blackhole held; each after it a connect into the silent address
+    failed_connects = [r for r in records if r.get("ok") is False and r["t0"] > fault["t"]][1:]
+    assert failed_connects, f"{name}: no reconnect met the silent address"
+    for attempt in failed_connects:
+        assert_within(attempt["t1"] - attempt["t0"], (2.0, 2.0 + JVM_NOTICE_S), f"{name}: a connect into the silent address")
+    through = next(r for r in records if "connected" in r and r["connected"] > fault["t"])
+    looked_up = [r for r in lookups if r["connecting"] <= through["connected"]][-1]
+    assert looked_up["address"] == new and through["connected"] >= change.t, (name, looked_up, through)

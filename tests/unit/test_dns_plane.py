@@ -85,3 +85,24 @@ def test_a_silent_connect_gives_up_at_the_first_firing_past_the_doubling_ladders
     assert syn_model.syn_retransmissions(2, 4) == 5 and syn_model.syn_retransmissions(6, 4) == 10
     assert syn_model.syn_give_up_s(6, 0) == 127.0 and syn_model.syn_retransmissions(6, 0) == 6
     assert syn_model.syn_give_up_s(2, 4) == 7.0        # not 11 s: the count of retries is not what ends it
+
+
+def jvm_cell_scenario(control, ttl):
+    raw = {"control": control, "load": {"probe": {}},
+           "cells": [{"name": "j", "client": "jdbc", "tcp_retries2": 5,
+                      "jdbc": {"connectTimeout": 2000, "networkaddress.cache.ttl": ttl}}],
+           "steps": [{"fault": "host_silent", "target": "db-primary"}]}
+    return scenario.parse(raw, "j.yaml", "j")
+
+
+def test_the_jvms_name_cache_goes_to_the_jvm_not_the_driver_and_only_where_a_name_is_looked_up():
+    from harness.load import zoo
+    parsed = jvm_cell_scenario("dns", 5)
+    command = zoo.command(parsed, parsed.cells[0], NAME, None, 60)
+    assert "ZOO_JAVA_SECURITY=networkaddress.cache.ttl=5" in command
+    assert "connectTimeout=2000" in command and not any(a.startswith("networkaddress") for a in command)
+    assert jvm_cell_scenario("dns", -1).cells[0].client_settings[-1] == ("networkaddress.cache.ttl", -1)   # for ever
+    with pytest.raises(ScenarioError, match="changes nothing here"):
+        jvm_cell_scenario("manual", 5)
+    with pytest.raises(ScenarioError, match="networkaddress.cache.ttl"):
+        jvm_cell_scenario("dns", -2)

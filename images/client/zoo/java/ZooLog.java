@@ -30,6 +30,12 @@ final class ZooLog {
                            now(), conn, localPort, quote(driver)));
     }
 
+    /** A connect about to begin, and the address the JVM's resolver (and its cache) gave its host. */
+    static void connecting(String host, String address) {
+        emit(String.format("{\"connecting\": %.6f, \"host\": \"%s\", \"address\": \"%s\"}", now(), quote(host),
+                           quote(address)));
+    }
+
     static void ok(double t0, String server, int conn) {
         emit(String.format("{\"t0\": %.6f, \"t1\": %.6f, \"ok\": true, \"server\": \"%s\", \"conn\": %d}",
                            t0, now(), quote(server), conn));
