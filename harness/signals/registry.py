@@ -13,6 +13,7 @@ from .machine import MachineCpu
 from .pool import Pool
 from .probe import Probe
 from .proxy import ProxySessions
+from .reconnects import Reconnects
 from .retransmissions import Retransmissions
 from .sysbench import Sysbench
 from .vip import VipNeighbour
@@ -24,6 +25,7 @@ SIGNALS = Registry("signal", (
     LbNoticed(),
     ProxySessions(),
     VipNeighbour(),
+    Reconnects(),
     Sysbench(),
     AfterIdle(),
     Retransmissions(),

@@ -1,0 +1,42 @@
+"""Each connect a client made, from its own log (the probe's, or a zoo program's): when it began, the
+address it went to, how long it took and how it ended. The probe logs the address of each connect,
+failed or not; a zoo program logs the address its resolver gave just before each connect
+("connecting"). Pure: the log's text in, records out."""
+import dataclasses
+
+from ...measure import probe_log
+
+
+@dataclasses.dataclass(frozen=True)
+class Attempt:
+    started_t: float
+    address: str | None          # None: the name did not resolve
+    took_s: float
+    error: str | None            # None: it connected
+
+
+def attempts(text):
+    """[Attempt] in the order the client made them."""
+    records = list(probe_log.records(text))
+    found, pending = [], None
+    for index, r in enumerate(records):
+        if "connecting" in r:
+            pending = (r["connecting"], r.get("address"))
+        elif r.get("ok") is False and "address" in r:           # the probe's failed connect
+            found.append(Attempt(r["t0"], r["address"], r["t1"] - r["t0"], r["error"]))
+            pending = None
+        elif r.get("ok") is False and pending is not None:       # a zoo program's failed connect
+            found.append(Attempt(pending[0], pending[1], r["t1"] - pending[0], r["error"]))
+            pending = None
+        elif "connected" in r:
+            start = pending[0] if pending else _operation_start(records[index + 1:], r.get("conn"))
+            address = r.get("address") or (pending[1] if pending else None)
+            found.append(Attempt(start if start is not None else r["connected"], address,
+                                 r["connected"] - start if start is not None else 0.0, None))
+            pending = None
+    return found
+
+
+def _operation_start(later, conn):
+    """The probe stamps an operation before it connects: the first operation on `conn` began the connect."""
+    return next((r["t0"] for r in later if "t0" in r and r.get("conn") == conn), None)
