@@ -65,7 +65,7 @@ help: check
 	@echo "make help          this list (the default goal)"
 	@echo "make test-slow     the long reproductions (the 15-minute kernel-default blackhole)"
 	@echo "make test-kernel [KERNEL=6.1]  the guest-kernel suite (IPVS semantics, netem, kube-proxy IPVS) in one guest"
-	@echo "make compare-control-planes [RUNS=\"manual=dir ...\"]  one failover under manual, keepalived, kube-proxy ipvs/nftables, haproxy, patroni, aws-nlb/gcp/azure (emulated)"
+	@echo "make compare-control-planes [RUNS=\"manual=dir ...\"]  one failover under manual, keepalived, kube-proxy ipvs/nftables, haproxy, patroni, aws-nlb/gcp/azure (emulated), dns"
 	@echo "make cluster-up [KERNEL=6.12] [ALLOWED_SYSCTLS=...]  a single-node Kubernetes cluster in a guest, kept (KUBECONFIG: .lab/cluster/kubeconfig)"
 	@echo "make cluster-check scenario=ID  would the cluster (KUBECONFIG, or cluster-up's) run each cell? exit 2 naming the kubelet setting if not"
 	@echo "make cluster-down  stop it; make cluster-status: is one up, its node Ready, how long its start took"

@@ -83,6 +83,8 @@ def cell_knobs(cell):
                      else "connect timeout none (the SYN retries)")
     if cell.director:
         knobs.append(f"through director-{cell.director}")
+    if cell.hosts:
+        knobs.append("hosts " + ", ".join(cell.hosts) + " in that order")
     knobs += [f"{k}={v}" for k, v in cell.client_settings]
     pool = ""
     if cell.pool:

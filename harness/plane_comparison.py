@@ -1,8 +1,8 @@
 """`make compare-control-planes`: the same three cells (tcp_retries2 5 and 8, TCP_USER_TIMEOUT
 3 s) failing over under each way a director is changed: the seed's operator, keepalived's health
 checks, kube-proxy in IPVS mode and in nftables mode, HAProxy in the middle, Patroni promoting a
-PostgreSQL replica behind HAProxy, and the three cloud
-load balancers' documented behaviour, emulated. One page, cells lined up, each run's own page
+PostgreSQL replica behind HAProxy, the three cloud
+load balancers' documented behaviour, emulated, and a DNS name re-pointed at the promoted replica. One page, cells lined up, each run's own page
 linked; the IPVS planes in a guest kernel (this host has no IPVS)."""
 import sys
 
@@ -19,9 +19,11 @@ PLANES = (("manual", "control-manual-failover", HOST),
           ("patroni + haproxy (PostgreSQL)", "control-patroni-failover", HOST),
           ("aws-nlb (emulated)", "control-aws-nlb-failover", HOST),
           ("gcp-passthrough (emulated)", "control-gcp-failover", HOST),
-          ("azure-standard (emulated)", "control-azure-failover", HOST))
-TITLE = ("One failover, nine control planes: manual swap, keepalived, kube-proxy IPVS and nftables, HAProxy, "
-         "Patroni behind HAProxy, and AWS NLB, GCP passthrough and Azure Standard as their documentation says")
+          ("azure-standard (emulated)", "control-azure-failover", HOST),
+          ("dns (a name that moves)", "control-dns-failover", HOST))
+TITLE = ("One failover, ten control planes: manual swap, keepalived, kube-proxy IPVS and nftables, HAProxy, "
+         "Patroni behind HAProxy, AWS NLB, GCP passthrough and Azure Standard as their documentation says, and "
+         "a DNS name the failover re-points")
 
 
 def run(project, guest_kernel, out=sys.stdout):

@@ -8,6 +8,8 @@ NODES = (DIRECTOR,) + SERVERS
 SERVICE_PORTS = {"mysql": 3306, "web": 80}
 FRONT, BACK = "front", "back"           # the two internal networks
 VIP_HOST = 10                           # the VIP: front network's .10 (compose.yaml)
+# The lab's DNS domain (control: dns): the database's name, db.lab, and each server's own, db-primary.lab.
+LAB_DOMAIN = "lab"
 PROTOCOLS = ("mysql", "http")           # what a probe speaks
 # The database servers are named by their role, whatever the engine; until 2026-12-04 they were
 # mysql-primary and mysql-replica, and a scenario file that still says so is told the new name.
@@ -28,6 +30,11 @@ def unknown_server(value, servers=SERVERS, kind="server"):
 def is_director(service):
     """The director, or another director a control plane runs beside it (director-backup, ...)."""
     return service == DIRECTOR or service.startswith(DIRECTOR + "-")
+
+
+def host_name(server):
+    """A server's own name in the lab's domain (answered under control: dns)."""
+    return f"{server}.{LAB_DOMAIN}"
 
 
 DATAPATHS = ("auto", "ipvs", "nftables")

@@ -6,10 +6,10 @@ faults/dns_move.py). Nothing stands between a client and its server, so nothing 
 connection to the old address: each client meets the blackhole with its own kernel, and each
 reconnect resolves the name again through whatever caches it has. "LB noticed" is when the record
 changed. docs/facts/dns.md."""
-from ..topology import DIRECTOR, FRONT, SERVICE_SERVERS
+from ..topology import DIRECTOR, FRONT, LAB_DOMAIN, SERVICE_SERVERS, host_name
 from .base import ControlPlane, DirectorChange, NoticeWindow, Setting
 
-NAME = "db.lab"              # the database's name the clients connect to
+NAME = f"db.{LAB_DOMAIN}"    # the database's name the clients connect to (each server has its own too)
 MOVE = "dns_move"            # the fault step that re-points it (faults/dns_move.py)
 # The database servers' own addresses on the clients' network (front): outside the range the
 # client namespaces take (.20-.119, lab/netns_cells.py) and Docker's own (.128 and up).
@@ -41,11 +41,14 @@ class Dns(ControlPlane):
 
     def services(self, addresses, database, servers):
         """The director runs dnsmasq and forwards nothing (LB_SERVICES empty); each database server
-        gets an address on the clients' network, the name answering the primary's."""
+        gets an address on the clients' network, the name answering the primary's, and each server's
+        own name its own (what a client that lists every host connects to)."""
         primary, _ = SERVICE_SERVERS["mysql"]
+        own = " ".join(f"{self.front_address(addresses, s)} {host_name(s)}" for s in SERVICE_SERVERS["mysql"] if s in servers)
         found = {DIRECTOR: {"environment": {"LB_CONTROL": self.name, "LB_SERVICES": "", "DNS_NAME": NAME,
                                             "DNS_TTL": str(self.ttl_s),
-                                            "DNS_ADDRESS": self.front_address(addresses, primary)}}}
+                                            "DNS_ADDRESS": self.front_address(addresses, primary),
+                                            "DNS_SERVERS": own}}}
         for server in SERVICE_SERVERS["mysql"]:
             if server in servers:
                 found[server] = {"addresses": {FRONT: self.front_address(addresses, server)}}

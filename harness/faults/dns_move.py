@@ -26,7 +26,8 @@ class DnsMove(Fault):
     def inject(self):
         director_front = self.lab.address(DIRECTOR, FRONT)
         name_server = f"{director_front.rsplit('.', 1)[0]}.{VIP_HOST}"
-        old = self.lab.exec(DIRECTOR, ["cat", "/run/lab-dns/hosts"]).stdout.split()[0]
+        hosts = self.lab.exec(DIRECTOR, ["cat", "/run/lab-dns/hosts"]).stdout.splitlines()
+        old = next(line.split()[0] for line in hosts if NAME in line.split()[1:])
         new = self.lab.address(self.p["to"], FRONT)
         before, after = map(float, self.lab.exec(DIRECTOR, ["lab-dns-move", NAME, new, name_server]).stdout.split())
         return {"landed_t": before, "uncertainty_s": round(after - before, 6),

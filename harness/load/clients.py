@@ -32,6 +32,7 @@ class Client:
     process: str | None = None  # what `pkill -f` matches to stop its program (a JVM's command line names the class)
     notes: str = ""             # what the lab measured of it that its documentation leaves open (make explain)
     mysql_login: str = ""       # what a first login to MySQL 9.7 without TLS does (tests/lab/test_mysql_auth.py)
+    host_list: bool = False     # it takes several hosts and tries them in order (a multi-host URL)
 
     def __post_init__(self):
         if self.program and not self.process:
@@ -83,7 +84,7 @@ CLIENTS = Registry("client", (
            mysql_login="logs in (PyMySQL 1.0.2 asks for the server's RSA key, with python3-cryptography "
                        "installed; without it: RuntimeError \"'cryptography' package is required\")."),
     Client("jdbc", "zoo-jdbc", "MySQL Connector/J 8.4.0", {**CONNECTOR_J, **JVM_NAME_CACHE}, read_timeout="socketTimeout",
-           connect_timeout="connectTimeout", runtime="JVM",
+           connect_timeout="connectTimeout", runtime="JVM", host_list=True,
            version_command=f"ls {JAVA_LIBRARIES} | grep mysql-connector",
            process="JdbcProbe",
            mysql_login="fails: \"Public Key Retrieval is not allowed\"; allowPublicKeyRetrieval=true (or TLS) "

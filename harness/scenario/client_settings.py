@@ -1,4 +1,5 @@
 """A cell's client and the driver's own settings, and the pool it goes through, as a scenario gives them."""
+from .. import topology
 from ..control.abilities import ConnectsByName
 from ..control.base import CONTROL_PLANES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
@@ -22,6 +23,21 @@ def read_client(r):
         raise ScenarioError(f"{r.path(client)}: {client} takes no settings here (use the cell's own knobs)")
     settings = _read_settings(Reader(r.get(client, dict), r.path(client), spec.settings), spec.settings)
     return client, settings, spec.read_timeout_s(settings)
+
+
+def read_hosts(r, client):
+    """`hosts: [db-primary, db-replica]`: the servers a client that takes several hosts lists, in order."""
+    if "hosts" not in r.raw:
+        return ()
+    hosts = r.get("hosts", list)
+    servers = topology.PROTOCOL_SERVERS["mysql"]
+    if not CLIENTS[client].host_list:
+        takes = ", ".join(name for name, c in CLIENTS.items() if c.host_list)
+        raise ScenarioError(f"{r.path('hosts')}: {client} takes one host here (a host list: {takes})")
+    if len(hosts) < 2 or len(set(hosts)) != len(hosts) or any(h not in servers for h in hosts):
+        raise ScenarioError(f"{r.path('hosts')}: two or more of {', '.join(servers)}, each once, in the order the "
+                            f"client tries them, not {hosts!r}")
+    return tuple(hosts)
 
 
 def read_pool(r):
@@ -52,10 +68,14 @@ def _read_settings(s, spec):
 
 def check_name_lookups(cells, control):
     """A setting of the JVM's name cache changes something only where the clients look a name up: under
-    a plane they connect to by name (control: dns); through a VIP's address it changes nothing."""
+    a plane they connect to by name (control: dns); through a VIP's address it changes nothing. A host
+    list names the servers themselves, which only that plane puts where the clients reach them."""
     if isinstance(CONTROL_PLANES[control](()), ConnectsByName):
         return
     for cell in cells:
+        if cell.hosts:
+            raise ScenarioError(f"cells: {cell.name}: hosts: the servers' own names are answered only under "
+                                f"control: dns (control: {control} puts them behind a VIP the clients cannot pass)")
         for key, _ in cell.client_settings:
             if CLIENTS[cell.client].settings[key].jvm_security:
                 raise ScenarioError(f"cells: {cell.name}: {key} changes nothing here: its client connects to the VIP's "

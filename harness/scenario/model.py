@@ -27,6 +27,7 @@ class Cell:
     pool: str | None = None                 # a connection pool between the client and the VIP (harness/pools/)
     pool_settings: tuple = ()        # (("query_timeout", 5), ...): the pool's own settings
     waited_for: bool = True          # False: the observation ends without it once every other cell is back
+    hosts: tuple = ()                # the servers a multi-host client lists, in order, by their own names (control: dns)
 
     @property
     def database_user(self):

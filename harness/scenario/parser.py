@@ -9,7 +9,7 @@ from ..databases import DATABASES, DEFAULT_DATABASE
 from ..faults.base import FAULTS, Param
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..pools import POOLS
-from .client_settings import check_name_lookups, read_client, read_pool
+from .client_settings import check_name_lookups, read_client, read_hosts, read_pool
 from .control import check_lab_settings, director_variants, needs_ipvs, read_control
 from .engine_fit import check_accounts, check_engine
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
@@ -19,7 +19,7 @@ from .reader import Reader, ScenarioError, parse_duration
 
 # Keys of a cell besides its sysctls; a client's settings go under the client's name.
 CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "connect_timeout_s", "idle_s", "sysbench",
-                "connections", "waited_for",
+                "connections", "waited_for", "hosts",
                 "client", "director", "account", "pool", *LINK_KNOBS)
 CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS) | frozenset(POOLS)
 LB_ENV_KEYS = {"LB_IDLE_TIMEOUT": "idle_timeout_s", "LB_CONNTRACK_LOOSE": "conntrack_loose"}   # lb: keys
@@ -68,6 +68,7 @@ def read_cell(raw, where, directors=()):
         account=r.get("account", str, "shared", choices=ACCOUNTS),
         pool=pool, pool_settings=pool_settings,
         waited_for=r.get("waited_for", bool, True),
+        hosts=read_hosts(r, client),
     )
     return dataclasses.replace(cell, name=r.name("name") or cell_name(cell))
 

@@ -27,6 +27,7 @@ from ..control.base import control_plane
 from ..measure import kernel_model, probe_log, recovery, ss_log
 from ..measure.predict import predict
 from ..pools import POOLS, effect_through_pool
+from ..topology import host_name
 from ..measure.run_record import (caught_connection_samples, fault_effect, first_fault, heal_of, observed_until,
                                   run_status)
 
@@ -80,6 +81,8 @@ class LoadPlan:
         """(host, port) the cell's client connects to: its VIP (port None: the database's), or its pool on loopback."""
         if cell.pool:
             return "127.0.0.1", POOLS[cell.pool].port(self.scenario, cell)
+        if cell.hosts:               # a multi-host client: each server by its own name, in order
+            return ",".join(host_name(server) for server in cell.hosts), None
         return self.vip_for(cell), None
 
     @property

@@ -71,6 +71,7 @@ def emit(record, at_once=True):
 
 
 connecting_to = None       # the address the latest connect went to (--host resolved, once per connect)
+resolved_t = None          # when that lookup returned: the connect itself began then
 
 
 def resolve(host):
@@ -84,11 +85,12 @@ def resolve(host):
 
 
 def connect(number):
-    global connecting_to
+    global connecting_to, resolved_t
     read_timeout = ARGS.read_timeout_s or None
     connect_timeout = ARGS.connect_timeout_s or None       # 0: none, the kernel's SYN retries decide
-    connecting_to = None
+    connecting_to = resolved_t = None
     connecting_to = address = resolve(ARGS.host)
+    resolved_t = time.time()
     if ARGS.proto == "postgres":
         return importlib.import_module("pg_connection").PostgresConnection(
             address, ARGS.port, ARGS.user, ARGS.password, connect_timeout, read_timeout)
@@ -196,7 +198,7 @@ def main():
                 number += 1
                 conn, answered = connect(number), False
                 emit({"connected": time.time(), "conn": number, "sockopts": sockopts(conn),
-                      "local_port": local_port(conn), "address": connecting_to})
+                      "local_port": local_port(conn), "address": connecting_to, "connect_t": resolved_t})
                 if ARGS.start_on_stdin and number == 1:
                     emit({"ready": time.time(), "server": conn.operation(), "conn": number})
                     sys.stdin.readline()
@@ -214,7 +216,7 @@ def main():
             failed = {"t0": t0, "t1": time.time(), "ok": False, "error": error_name(exc), "conn": number,
                       "detail": str(exc)[:200]}
             if conn is None:              # a connect that failed: where it went (None: the name did not resolve)
-                failed["address"] = connecting_to
+                failed["address"], failed["connect_t"] = connecting_to, resolved_t
             emit(failed)
             if conn is not None:
                 conn.close()

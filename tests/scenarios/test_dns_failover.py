@@ -26,6 +26,8 @@ CELLS = [{"name": "connect-timeout-5s", "tcp_retries2": 5},
 JVM_CELLS = [{"name": f"jvm-ttl-{name}", "client": "jdbc", "tcp_retries2": 5,
               "jdbc": {"connectTimeout": 2000, **({} if ttl is None else {"networkaddress.cache.ttl": ttl})}}
              for name, ttl in (("default", None), ("5s", 5), ("0", 0))]
+HOST_LIST = {"name": "jdbc-host-list", "client": "jdbc", "tcp_retries2": 5, "hosts": ["db-primary", "db-replica"],
+             "jdbc": {"connectTimeout": 2000}}
 # docs/facts/dns.md: OpenJDK keeps a looked-up name 30 s unless told otherwise (no security manager)
 JVM_DEFAULT_TTL_S = 30
 # a lookup this close to its cache entry's end may have been answered either way (the JVM's clock
@@ -57,7 +59,7 @@ def attempt_bounds(cell, linear):
 
 
 def test_a_name_that_moves_leaves_each_reconnect_to_its_own_limits(run_scenario):
-    summary, path = run_scenario("dns-failover", cells=CELLS + JVM_CELLS, warmup_s=5, observe_s=90)
+    summary, path = run_scenario("dns-failover", cells=CELLS + JVM_CELLS + [HOST_LIST], warmup_s=5, observe_s=90)
     check_changes(path)
     run = RunDir(path)
     fault = first_fault(run.events())
@@ -85,7 +87,10 @@ def test_a_name_that_moves_leaves_each_reconnect_to_its_own_limits(run_scenario)
         assert failed, f"{name}: no reconnect met the silent address"
         for attempt in failed:
             assert attempt["address"] == old and attempt["t0"] <= moved + 0.01, (name, attempt, change)
-            assert_within(attempt["t1"] - attempt["t0"], attempt_bounds(spec, linear),
+            # the kernel's part: from the lookup's answer (the connect's first SYN) to the error. The
+            # lookup is not the kernel's: in a clean clone's make test (2026-12-05) a try took 3.229 s
+            # from t0, dnsmasq's log stamping its question 0.14 s and its answer 0.22 s after t0
+            assert_within(attempt["t1"] - attempt["connect_t"], attempt_bounds(spec, linear),
                           f"{name}: a connect into the silent address")
         # the connect that got through began right after the last one failed, once the name had moved
         assert through["address"] == new and through["connected"] >= change.t, (name, through, change)
@@ -96,7 +101,25 @@ def test_a_name_that_moves_leaves_each_reconnect_to_its_own_limits(run_scenario)
 
     for spec in JVM_CELLS:
         check_jvm_cell(run, by_name[spec["name"]], spec, fault, change, old, new, lead)
+    check_host_list(run, by_name[HOST_LIST["name"]], fault, old, new, lead)
 
+
+def check_host_list(run, cell, fault, primary, replica, lead):
+    """Connector/J with both servers listed, by their own names. Its failover proxy moves the failed
+    connection to the next host at once; each new connection tries the hosts in order, so the silent
+    first one costs it the 2 s connect timeout before the second answers (docs/facts/dns.md)."""
+    name = HOST_LIST["name"]
+    assert_error_within(cell, blackhole_bounds(5, lead, cell["predicted"]["base_rto_s"]), name)
+    lookups = [r for r in probe_records(run, name) if "connecting" in r and r["connecting"] > fault["t"]]
+    assert {r["host"]: r["address"] for r in lookups} == {"db-primary.lab": primary, "db-replica.lab": replica}, lookups
+    # the first new connection after the error: the silent host first, given up for the next within
+    # one getConnection (later tries of the first host are the proxy's own, every 50 queries)
+    first, after = next((r, a) for r, a in zip(lookups, lookups[1:]) if r["host"] == "db-primary.lab")
+    assert after["host"] == "db-replica.lab", (first, after)
+    assert_within(after["connecting"] - first["connecting"], (2.0, 2.0 + JVM_NOTICE_S),
+                  f"{name}: its try of the silent first host")
+    error_s, back_s = cell["probe"]["detect_s"], cell["probe"]["recover_s"]
+    assert back_s is not None and back_s - error_s <= 2.0 + JVM_NOTICE_S + 0.5, (error_s, back_s)
 
 def record_at(t, change, old, new):
     """What the name server answered at t: {old} before the change, {new} after, either within it."""

@@ -106,3 +106,21 @@ def test_the_jvms_name_cache_goes_to_the_jvm_not_the_driver_and_only_where_a_nam
         jvm_cell_scenario("manual", 5)
     with pytest.raises(ScenarioError, match="networkaddress.cache.ttl"):
         jvm_cell_scenario("dns", -2)
+
+
+def test_a_host_list_names_each_server_and_is_refused_where_the_servers_are_behind_a_vip():
+    from harness.signals.base import LoadPlan
+    front = planned_addresses()[DIRECTOR]["front"].rsplit(".", 1)[0]
+    director = control_plane("dns").services(planned_addresses(), database(), ("db-primary", "db-replica"))[DIRECTOR]
+    assert director["environment"]["DNS_SERVERS"] == f"{front}.121 db-primary.lab {front}.122 db-replica.lab"
+    raw = {"control": "dns", "load": {"probe": {}}, "steps": [{"fault": "host_silent", "target": "db-primary"}],
+           "cells": [{"name": "h", "client": "jdbc", "tcp_retries2": 5, "hosts": ["db-replica", "db-primary"]}]}
+    parsed = scenario.parse(raw, "h.yaml", "h")
+    plan = LoadPlan(parsed, None, NAME, "nftables")
+    assert plan.client_target(parsed.cells[0]) == ("db-replica.lab,db-primary.lab", None)
+    for cell, message in (({"hosts": ["db-primary"]}, "two or more"), ({"client": "pymysql"}, "takes one host"),
+                          ({"hosts": ["db-primary", "db-primary"]}, "each once")):
+        with pytest.raises(ScenarioError, match=message):
+            scenario.parse({**raw, "cells": [{**raw["cells"][0], **cell}]}, "h.yaml", "h")
+    with pytest.raises(ScenarioError, match="only under control: dns"):
+        scenario.parse({**raw, "control": "manual"}, "h.yaml", "h")

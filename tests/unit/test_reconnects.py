@@ -4,7 +4,7 @@ a run written by hand under control: dns; nothing under a plane the clients reac
 import json
 
 from harness import report
-from harness.signals.reconnects.attempts import Attempt, attempts
+from harness.signals.reconnects.attempts import KEPT_ITS_CONNECTION, NEXT_HOST, Attempt, attempts
 from harness.store import RunDir
 from tests.unit.test_render import T, write_run
 
@@ -28,6 +28,21 @@ ZOO = [{"connecting": T - 12, "host": "localhost", "address": "127.0.0.1"},
 
 def text(records):
     return "".join(json.dumps(r) + "\n" for r in records)
+
+
+def test_a_driver_that_moves_on_to_its_next_host_tried_the_first_until_then():
+    listed = [{"connecting": T + 13.41, "host": "db-primary.lab", "address": OLD},
+              {"connecting": T + 15.42, "host": "db-replica.lab", "address": NEW},
+              {"connected": T + 15.43, "conn": 2, "local_port": 40002, "driver": "mysql-connector-j 8.4.0"}]
+    first, second = attempts(text(listed))
+    assert (first.address, round(first.took_s, 2), first.error) == (OLD, 2.01, NEXT_HOST)
+    assert (second.address, second.error) == (NEW, None)
+    # Connector/J's failover proxy going back to its first host before a statement (every 50): the
+    # statement waits the connect timeout out, then runs on the connection it had (dns-failover, 2026-12-05)
+    retry = [{"t0": T + 20.324, "t1": T + 22.330, "ok": True, "server": "db-replica", "conn": 3},
+             {"connecting": T + 20.328, "host": "db-primary.lab", "address": OLD}]
+    [tried] = attempts(text(listed + [retry[1], retry[0]]))[2:]
+    assert (tried.address, round(tried.took_s, 3), tried.error) == (OLD, 2.002, KEPT_ITS_CONNECTION)
 
 
 def test_each_connect_is_read_with_its_address_cost_and_end_from_either_log():

@@ -6,6 +6,12 @@ import dataclasses
 
 from ...measure import probe_log
 
+NEXT_HOST = "gave up for the next host"     # a connect the driver itself ended to try the next host it lists
+# a connect the driver tried on its own while a statement waited (Connector/J's failover proxy going back
+# to its first host every queriesBeforeRetrySource statements), given up, the statement then run on the
+# connection it had
+KEPT_ITS_CONNECTION = "gave up, the statement ran on the connection it had"
+
 
 @dataclasses.dataclass(frozen=True)
 class Attempt:
@@ -21,12 +27,17 @@ def attempts(text):
     found, pending = [], None
     for index, r in enumerate(records):
         if "connecting" in r:
+            if pending is not None:            # a driver that lists hosts moved on to the next one
+                found.append(Attempt(pending[0], pending[1], r["connecting"] - pending[0], NEXT_HOST))
             pending = (r["connecting"], r.get("address"))
         elif r.get("ok") is False and "address" in r:           # the probe's failed connect
             found.append(Attempt(r["t0"], r["address"], r["t1"] - r["t0"], r["error"]))
             pending = None
         elif r.get("ok") is False and pending is not None:       # a zoo program's failed connect
             found.append(Attempt(pending[0], pending[1], r["t1"] - pending[0], r["error"]))
+            pending = None
+        elif r.get("ok") is True and pending is not None:        # the driver gave the host up, kept its connection
+            found.append(Attempt(pending[0], pending[1], r["t1"] - pending[0], KEPT_ITS_CONNECTION))
             pending = None
         elif "connected" in r:
             start = pending[0] if pending else _operation_start(records[index + 1:], r.get("conn"))

@@ -1,12 +1,14 @@
 import java.sql.DriverManager;
 import java.util.Properties;
 
-/** zoo-jdbc HOST PORT INTERVAL_MS DURATION_S [property=value ...]: one JDBC connection
+/** zoo-jdbc HOST[,HOST...] PORT INTERVAL_MS DURATION_S [property=value ...]: one JDBC connection
  *  (Connector/J's own properties: socketTimeout, connectTimeout, tcpKeepAlive, ...). */
 public class JdbcProbe {
     public static void main(String[] args) throws Exception {
         ZooStdinStop.watch();
-        String url = "jdbc:mysql://" + args[0] + ":" + args[1] + "/";
+        // HOST may be a list, a,b: a multi-host URL (Connector/J tries them in order)
+        String url = "jdbc:mysql://" + String.join(",", java.util.Arrays.stream(args[0].split(","))
+                .map(host -> host + ":" + args[1]).toArray(String[]::new)) + "/";
         double intervalMs = Double.parseDouble(args[2]), durationS = Double.parseDouble(args[3]);
         Properties props = new Properties();
         props.setProperty("user", ZooAccount.user());
