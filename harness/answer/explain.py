@@ -64,6 +64,11 @@ def parse_knobs(words):
     if len(planes) > 1:
         raise ExplainError(f"{' and '.join(planes)}: one load balancer in front at a time")
     values["SETTINGS"] = drivers.settings_of(values["CLIENT"], _known_settings(values["CLIENT"], driver_words))
+    for name, _ in values["SETTINGS"]:
+        if CLIENTS[values["CLIENT"]].settings[name].jvm_security:
+            raise ExplainError(f"{name} changes nothing here: explain's client connects to a VIP's address and "
+                               "looks no name up; it matters where the clients connect to a name (make "
+                               "scenario=dns-failover)")
     values["QUESTION"] = question_of(values)
     return values
 

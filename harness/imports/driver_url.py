@@ -132,15 +132,18 @@ def _sqlalchemy(url, source):
 
 
 def _with_params(client, query, source):
+    """The URL's parameters: the driver's own settings, the rest named as not modelled (a JVM's
+    security property such as networkaddress.cache.ttl is no property of the URL's: the driver ignores it)."""
     settings, not_modelled = [], []
+    driver_own = {name: s for name, s in CLIENTS[client].settings.items() if not s.jvm_security}
     for name, value in _query(query, source):
-        if name in CLIENTS[client].settings:
+        if name in driver_own:
             try:
                 settings.append((name, setting_value(client, name, value)))
             except SettingsError as exc:
                 raise InvalidInput(f"{source}: {exc}") from None
         else:
-            refuse_near_miss(name, value, CLIENTS[client].settings, CLIENTS[client].library, source)
+            refuse_near_miss(name, value, driver_own, CLIENTS[client].library, source)
             not_modelled.append((name, value))
     return DriverImport(source, client, tuple(settings), not_modelled=tuple(not_modelled))
 

@@ -124,3 +124,13 @@ def test_a_host_list_names_each_server_and_is_refused_where_the_servers_are_behi
             scenario.parse({**raw, "cells": [{**raw["cells"][0], **cell}]}, "h.yaml", "h")
     with pytest.raises(ScenarioError, match="only under control: dns"):
         scenario.parse({**raw, "control": "manual"}, "h.yaml", "h")
+
+
+def test_the_jvms_name_cache_is_never_taken_as_used_where_no_name_is_looked_up():
+    from harness.answer.explain import ExplainError, parse_knobs
+    from harness.imports import driver_url
+    with pytest.raises(ExplainError, match="changes nothing here"):
+        parse_knobs(["CLIENT=jdbc", "networkaddress.cache.ttl=5"])
+    found = driver_url.parse("jdbc:mysql://db-vip:3306/orders?socketTimeout=3000&networkaddress.cache.ttl=5")
+    assert found.settings == (("socketTimeout", 3000),)
+    assert found.not_modelled == (("networkaddress.cache.ttl", "5"),)        # a JVM property, not the URL's
