@@ -6,7 +6,7 @@ with measure/predict.py, the model a run's cells are held to."""
 import dataclasses
 
 from ..control import control_plane
-from ..control.abilities import change_by_model
+from ..control.abilities import ConnectsByName, change_by_model
 from ..control.base import NoticeWindow
 from ..measure import effects, predict
 from . import back as back_model
@@ -49,5 +49,9 @@ def answer(question: Question) -> Answer:
     effect = plane.effect_by_model(death, director) or death
     error = predict.predict(question.cell, effect, 0.0, 0.0, rto0_s=question.rto0_s, hz=question.hz)
     change = change_by_model(plane, director, question.node_grace_s)
+    if isinstance(plane, ConnectsByName) and question.name_moved_after_s is not None:
+        moved = question.name_moved_after_s
+        change = NoticeWindow(moved, moved, moved, f"the database's name re-pointed at the promoted server {moved:g} s "
+                                                   "after the death (DNS_MOVED_AFTER_S)")
     back = back_model.back(error, change, question, plane, rescheduled=effect.reset_at_s is not None)
     return Answer(question, error, armed(question, effect, plane.proxies), change, back, plane.proxies)

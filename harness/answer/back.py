@@ -11,9 +11,11 @@ expire_nodest_conn=1. Through a proxy the client's connect always succeeds; the 
 server does once the dead one is marked down. docs/facts/kernel.md, "SYN retransmissions"."""
 import dataclasses
 
+from ..control.abilities import ConnectsByName
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..measure import syn_model
 from ..measure.predict import Window
+from . import back_by_name
 
 # From the connect that gets through to the first answer: a handshake and a login on a live server,
 # expected a tenth of a second; a JVM's first query on a new connection took up to ~1 s in the lab.
@@ -106,6 +108,8 @@ def back(error, change, question, plane, rescheduled):
     cannot say (no error, or no model of when the control plane changes the director)."""
     if error.expected_s is None or change is None:
         return None
+    if isinstance(plane, ConnectsByName):
+        return _back_by_name(error, change, question, plane)
     if plane.proxies:
         through, how = max, "a new session through the proxy goes to a live server once the dead one is marked down"
     else:
@@ -125,3 +129,19 @@ def back(error, change, question, plane, rescheduled):
     return Window(expected, min(corners), max(corners) + RECONNECT_LATE_S,
                   f"the client reconnects after its error; {how}")
 
+
+def _back_by_name(error, change, question, plane):
+    """back() where the clients connect to a name: the change is the name's move; each reconnect's
+    lookup goes through the client's own cache (back_by_name)."""
+    way = reconnect(question, plane, rescheduled=False)
+    ttl, cache_words = back_by_name.cache_ttl_s(question.cell)
+    how = (f"each connect looks the name up ({cache_words}); one that gets the old address waits out its "
+           f"attempt ({way.ends})")
+    if ttl is None:
+        return Window(None, None, None, f"never: {cache_words}, so every connect goes on to the old address")
+    corners = [back_by_name.back_window(way.attempt_s, ttl, e, c)
+               for e in (error.earliest_s, error.expected_s, error.latest_s)
+               for c in (change.earliest_s, change.expected_s, change.latest_s)]
+    expected = back_by_name.back_window(way.attempt_s, ttl, error.expected_s, change.expected_s)[0]
+    return Window(expected + RECONNECT_S, min(c[1] for c in corners), max(c[2] for c in corners) + RECONNECT_LATE_S,
+                  f"the client reconnects after its error; {how}")

@@ -13,6 +13,7 @@ DRIVER, SOCKET, HOST, DIRECTOR, PAIR = "driver", "socket", "host", "load balance
 LIMIT_S = 3                      # the read and connect timeout a cure sets, in each driver's own unit
 USER_TIMEOUT_MS = 3000
 KEEPALIVE = "5/1/3"
+TTL, NAME_TTL_S = "networkaddress.cache.ttl", 5      # the JVM's cache of names, and the TTL a cure sets
 LOWER_RETRIES2 = (8, 5)
 # Checks a few seconds apart: keepalived takes a silent server out 5-10.5 s after its death
 # (delay_loop 5, two 2 s connects, one 1 s wait), HAProxy marks it down 3-4.5 s after (inter 1, fall 2).
@@ -63,7 +64,22 @@ def driver_cures(question):
         found.append(Cure(f"connect-timeout-{LIMIT_S}s", DRIVER, f"{client.connect_timeout}={value}",
                           f"a connect slower than {LIMIT_S} s (a busy server's accept queue) fails and is tried again",
                           ((cell.client, {client.connect_timeout: value}),)))
+    found += name_cache_cures(question)
     return found, left_out
+
+
+def name_cache_cures(question):
+    """Where the clients connect to a name (control: dns), a JVM that keeps the old address a shorter
+    time: networkaddress.cache.ttl=5 where it keeps it longer (its default 30 s)."""
+    cell = question.cell
+    if question.plane != "dns" or CLIENTS[cell.client].runtime != "JVM":
+        return []
+    ttl = dict(cell.client_settings).get(TTL)
+    if ttl is not None and 0 <= ttl <= NAME_TTL_S:
+        return []
+    return [Cure(f"jvm-name-ttl-{NAME_TTL_S}s", DRIVER, f"{TTL}={NAME_TTL_S} (the JVM's security property)",
+                 f"every name the JVM connects to is looked up again after {NAME_TTL_S} s",
+                 ((cell.client, {TTL: NAME_TTL_S}),))]
 
 
 def socket_cures(question):
@@ -132,6 +148,8 @@ def director_cures(question):
             found.append(Cure("haproxy-fast-checks", DIRECTOR, "HAProxy: inter 1s fall 2",
                               "a check every second per server; two lost checks mark a server down",
                               director=FAST_HAPROXY, variant="fast-checks"))
+    if plane == "dns":
+        return found, ["the name: when it moves is the failover's own (DNS_MOVED_AFTER_S), no setting of the lab's"]
     return found, ([] if found or plane not in ("manual",) else
                    ["the load balancer: the seed's operator swaps it at the death already"])
 

@@ -17,7 +17,7 @@ from ..settings.registry import KNOBS as KNOB_TABLE
 DEFAULTS: dict[str, Any] = {"TCP_RETRIES2": 15, "TCP_USER_TIMEOUT_MS": 0, "READ_TIMEOUT_S": 0.0, "KEEPALIVE": "", "RTT_MS": 0.5,
             "HZ": kernel_model.HZ, "CLIENT": DEFAULT_CLIENT, "DELAY_LOOP": None, "CONNECT_TIMEOUT": None,
             "RETRY": None, "DELAY_BEFORE_RETRY": None, "EXPIRE_NODEST_CONN": None, "KUBE_PROXY": "",
-            "NODE_GRACE_S": None, "HAPROXY": "", "DB_ENGINE": DEFAULT_DATABASE}
+            "NODE_GRACE_S": None, "HAPROXY": "", "DB_ENGINE": DEFAULT_DATABASE, "DNS_MOVED_AFTER_S": None}
 KNOBS = {name: (DEFAULTS[name], KNOB_TABLE[name].meaning) for name in DEFAULTS}
 WIDTH = 100                                          # the explanation's longest lines
 AS_NUMBER = ("HZ", "EXPIRE_NODEST_CONN")              # choices the model counts with
@@ -60,14 +60,15 @@ def parse_knobs(words):
         own = f"its own {client.read_timeout}=..." if client.read_timeout else "none of its own"
         raise ExplainError(f"READ_TIMEOUT_S is the lab's probe's read timeout; CLIENT={client.name} has {own}")
     planes = [name for name, given in (("keepalived", any(values[k] is not None for k in KEEPALIVED_KNOBS)),
-                                       ("HAPROXY", values["HAPROXY"]), ("KUBE_PROXY", values["KUBE_PROXY"])) if given]
+                                       ("HAPROXY", values["HAPROXY"]), ("KUBE_PROXY", values["KUBE_PROXY"]),
+                                       ("DNS_MOVED_AFTER_S", values["DNS_MOVED_AFTER_S"] is not None)) if given]
     if len(planes) > 1:
         raise ExplainError(f"{' and '.join(planes)}: one load balancer in front at a time")
     values["SETTINGS"] = drivers.settings_of(values["CLIENT"], _known_settings(values["CLIENT"], driver_words))
     for name, _ in values["SETTINGS"]:
-        if CLIENTS[values["CLIENT"]].settings[name].jvm_security:
+        if CLIENTS[values["CLIENT"]].settings[name].jvm_security and values["DNS_MOVED_AFTER_S"] is None:
             raise ExplainError(f"{name} changes nothing here: explain's client connects to a VIP's address and "
-                               "looks no name up; it matters where the clients connect to a name (make "
+                               "looks no name up; it matters where the clients connect to a name (DNS_MOVED_AFTER_S=..., make "
                                "scenario=dns-failover)")
     values["QUESTION"] = question_of(values)
     return values
@@ -104,6 +105,8 @@ def question_of(values):
     if values["HAPROXY"]:
         return Question.of(cell, plane="haproxy", plane_settings=explain_haproxy.control_settings(values["HAPROXY"]),
                            **rest)
+    if values["DNS_MOVED_AFTER_S"] is not None:
+        return Question.of(cell, plane="dns", name_moved_after_s=values["DNS_MOVED_AFTER_S"], **rest)
     if values["KUBE_PROXY"]:
         return Question.of(cell, plane="kube-proxy", plane_settings=(("mode", values["KUBE_PROXY"]),),
                            node_grace_s=values["NODE_GRACE_S"], **rest)

@@ -26,6 +26,7 @@ class Question:
     hz: int = kernel_model.HZ
     node_grace_s: float | None = None     # kube-proxy: how long the cluster takes to call the node lost
     syn_linear_timeouts: int = 0      # the client kernel's net.ipv4.tcp_syn_linear_timeouts (6.5+: 4)
+    name_moved_after_s: float | None = None   # dns: when the database's name was re-pointed, s after the death
 
     @classmethod
     def of(cls, cell, **rest):

@@ -32,7 +32,9 @@ def headline(found):
     if found.never:
         return f"Answer: nothing ends a busy client's wait: {found.error.basis}."
     line = f"Answer: {ends_it(found)} ends a busy client's wait after about {seconds(found.error.expected_s)}"
-    if found.back is not None:
+    if found.back is not None and found.back.expected_s is None:
+        line += "; it never answers again"
+    elif found.back is not None:
         line += f"; it answers again after about {seconds(found.back.expected_s)}"
     if found.proxied:
         line += " (the client's own kernel limit never fires: the proxy ACKs all it sends)"
@@ -60,6 +62,9 @@ def expectation_lines(found):
 
 
 def change_lines(found):
+    if found.question.plane == "dns" and found.change is not None:
+        return [f"The name: {found.change.basis}; a connect whose lookup gets the new address reaches it, one "
+                "that still gets the old one meets the silent server."]
     if found.change is not None and found.change.latest_s == 0:
         return [f"The load balancer: {found.change.basis}: new connections reach the live server at once."]
     if found.change is None:
@@ -70,6 +75,8 @@ def change_lines(found):
 
 
 def back_lines(found):
+    if found.back is not None and found.back.expected_s is None:
+        return [f"Back: {found.back.basis}."]
     if found.back is None:
         why = "it never errs" if found.never else "the load balancer's change is not modelled"
         return [f"Back: not known ({why})."]

@@ -16,9 +16,9 @@ from . import kernel_model
 
 @dataclasses.dataclass(frozen=True)
 class Window:
-    expected_s: float          # None: the model says the client never detects
-    earliest_s: float
-    latest_s: float
+    expected_s: float | None   # None: the model says the client never detects
+    earliest_s: float | None   # None: never, as expected_s
+    latest_s: float | None
     basis: str                 # why: which limit ends the hang
     # The latest the window lets the first unacknowledged send go out after t_fault (None: the
     # window does not count from a send, as an idle connection's).

@@ -31,8 +31,8 @@ def setting_value(client, name, text):
         value = {"true": True, "false": False}.get(text.lower())
         wanted = "true or false"
     elif setting.kind is int:
-        value = int(text) if re.fullmatch(r"[0-9]+", text.strip()) else None
-        wanted = f"a whole number, {setting.minimum}-{setting.maximum}"
+        value = int(text) if re.fullmatch(r"-?[0-9]+", text.strip()) else None
+        wanted = f"a whole number, {setting.minimum} to {setting.maximum}"
         if value is not None and not setting.minimum <= value <= setting.maximum:
             value = None
     else:

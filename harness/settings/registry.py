@@ -125,6 +125,8 @@ EXPLAIN = (
     Knob("EXPIRE_NODEST_CONN", kinds.choice("0", "1"), EXPLAIN_ONLY, "the director's net.ipv4.vs.expire_nodest_conn"),
     Knob("KUBE_PROXY", kinds.choice("ipvs", "nftables"), EXPLAIN_ONLY, "kube-proxy's mode in front"),
     Knob("NODE_GRACE_S", kinds.number(0, 3600, " s"), EXPLAIN_ONLY, "kube-proxy: the node-monitor grace period"),
+    Knob("DNS_MOVED_AFTER_S", kinds.number(0, 3600, " s"), EXPLAIN_ONLY,
+         "the clients connect to a name, not a VIP: s from the death to the name re-pointed at the promoted server"),
 )
 
 GOAL_ARGUMENTS = (

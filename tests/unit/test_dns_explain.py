@@ -1,0 +1,44 @@
+"""make explain where the clients connect to a name (DNS_MOVED_AFTER_S): each reconnect's lookup
+through the client's own cache, held to what dns-failover measured on this host (docs/facts/dns.md,
+2026-12-05: the name moved 16.3-16.6 s after the death, every first error at 13.4 s)."""
+import pytest
+
+from harness.answer import answer, words
+from harness.answer.explain import ExplainError, parse_knobs
+from harness.answer.ranking import rank
+
+DNS = ["TCP_RETRIES2=5", "DNS_MOVED_AFTER_S=16.6"]
+JVM = DNS + ["CLIENT=jdbc", "connectTimeout=2000"]
+
+
+def found(knobs):
+    return answer(parse_knobs(knobs)["QUESTION"])
+
+
+@pytest.mark.parametrize("knobs, measured", [
+    (DNS, (18.39, 18.44, 18.45)),                                   # the probe: glibc, no cache; 5 s connect timeout
+    (JVM + ["networkaddress.cache.ttl=0"], (17.46, 17.48, 17.49)),
+    (JVM + ["networkaddress.cache.ttl=5"], (19.45, 19.49)),
+    (JVM, (19.48, 19.53, 25.48)),        # 30 s from the JVM's first lookup, made before the death: when it ran out varies
+])
+def test_each_clients_back_again_is_where_the_lab_measured_it(knobs, measured):
+    back = found(knobs).back
+    assert all(back.earliest_s <= m <= back.latest_s for m in measured), (back, measured)
+
+
+def test_a_fresh_lookup_at_the_error_keeps_the_old_address_a_whole_ttl_and_for_ever_is_never():
+    assert found(JVM).back.expected_s == pytest.approx(43.4, abs=0.05)        # 13.3 s + 30 s + its next connect
+    assert found(JVM + ["networkaddress.cache.ttl=0"]).back.expected_s < found(JVM + ["networkaddress.cache.ttl=5"]).back.expected_s
+    never = found(JVM + ["networkaddress.cache.ttl=-1"])
+    assert never.back.expected_s is None and "never answers again" in words.headline(never)
+    ranked = rank(never.question)
+    assert ranked.rows[0].cure.change.startswith("networkaddress.cache.ttl=5")
+
+
+def test_a_name_and_a_load_balancer_are_not_asked_together_nor_the_jvms_cache_behind_a_vip():
+    with pytest.raises(ExplainError, match="one load balancer in front at a time"):
+        parse_knobs(DNS + ["HAPROXY=inter=2"])
+    with pytest.raises(ExplainError, match="changes nothing here"):
+        parse_knobs(["CLIENT=jdbc", "networkaddress.cache.ttl=5"])
+    assert parse_knobs(JVM + ["networkaddress.cache.ttl=-1"])["SETTINGS"] == (("connectTimeout", 2000),
+                                                                              ("networkaddress.cache.ttl", -1))
