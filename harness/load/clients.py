@@ -140,7 +140,7 @@ CLIENTS = Registry("client", (
            mysql_login="logs in (MariaDB Connector/C 3.3.20 fetches the server's RSA key unasked)."),
     Client("pgjdbc", "zoo-pgjdbc", "pgJDBC 42.7.4 (PostgreSQL's JDBC driver)", {**PGJDBC, **JVM_NAME_CACHE}, read_timeout="socketTimeout",
            protocol="postgres", connect_timeout="connectTimeout", default_connect_timeout_s=10.0,
-           runtime="JVM",
+           runtime="JVM", host_list=True,
            version_command=f"ls {JAVA_LIBRARIES} | grep postgresql",
            process="PgJdbcProbe"),
     Client("hikari-pgjdbc", "zoo-hikari-pgjdbc", "HikariCP 5.1.0 on pgJDBC 42.7.4",

@@ -1,15 +1,16 @@
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.sql.DriverManager;
 import java.util.Properties;
 import javax.net.SocketFactory;
 
-/** zoo-pgjdbc HOST PORT INTERVAL_MS DURATION_S [property=value ...]: one pgJDBC connection to
+/** zoo-pgjdbc HOST[,HOST...] PORT INTERVAL_MS DURATION_S [property=value ...]: one pgJDBC connection to
  *  PostgreSQL (pgJDBC's own properties: socketTimeout and connectTimeout in seconds, tcpKeepAlive).
  *  Its socket factory logs each new connection's local port (measurement finds the connection's
- *  ss samples by it). */
+ *  ss samples by it), and before each connect the host and the address pgJDBC's lookup gave it. */
 public class PgJdbcProbe {
     static int connections = 0;
 
@@ -20,6 +21,10 @@ public class PgJdbcProbe {
             return new Socket() {
                 @Override
                 public void connect(SocketAddress endpoint, int timeout) throws IOException {
+                    if (endpoint instanceof InetSocketAddress) {      // the address pgJDBC's lookup gave (the JVM's cache)
+                        InetSocketAddress to = (InetSocketAddress) endpoint;
+                        ZooLog.connecting(to.getHostString(), to.getAddress() == null ? "" : to.getAddress().getHostAddress());
+                    }
                     super.connect(endpoint, timeout);
                     connections += 1;
                     ZooLog.connected(connections, getLocalPort(), "pgjdbc " + org.postgresql.util.DriverInfo.DRIVER_VERSION);
@@ -46,7 +51,9 @@ public class PgJdbcProbe {
 
     public static void main(String[] args) throws Exception {
         ZooStdinStop.watch();
-        String url = "jdbc:postgresql://" + args[0] + ":" + args[1] + "/sbtest";
+        // HOST may be a list, a,b: a multi-host URL (pgJDBC tries them in order)
+        String url = "jdbc:postgresql://" + String.join(",", java.util.Arrays.stream(args[0].split(","))
+                .map(host -> host + ":" + args[1]).toArray(String[]::new)) + "/sbtest";
         double intervalMs = Double.parseDouble(args[2]), durationS = Double.parseDouble(args[3]);
         Properties props = new Properties();
         props.setProperty("user", ZooAccount.user());
