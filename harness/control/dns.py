@@ -20,7 +20,9 @@ PORT = 3306
 class Dns(ControlPlane):
     name = "dns"
     settings_spec = {
-        "ttl": Setting(int, 5, 0, 86400, help="s the name's answer may be cached (the record's TTL; 0: not at all)"),
+        "ttl": Setting(int, 5, 0, 86400, help="s the name's answers say they may be cached (the record's TTL; 0: "
+                                              "not at all); no client of the lab caches by it: glibc keeps nothing, "
+                                              "the JVM keeps its own networkaddress.cache.ttl"),
     }
 
     @property

@@ -75,3 +75,11 @@ def test_a_dns_run_shows_each_cells_reconnects_and_a_vip_run_none(tmp_path):
                                                                                   (18.41, NEW, None)]
     assert summary["signals"]["reconnects"]["addresses"] == {OLD: "the old address", NEW: "db-replica (the new address)"}
     assert "5.0 s to the old address (MYSQL_2003)" in run.summary_md.read_text()
+
+
+def test_a_client_that_logs_no_address_is_said_so_never_none():
+    from harness.signals.reconnects import section
+    summary = {"cells": [{"cell": "go", "reconnects": [{"at_s": 13.4, "address": None, "took_s": 0.01, "error": None}]}],
+               "signals": {"reconnects": {"addresses": {OLD: "the old address"}}}}
+    [row] = section.rows(summary)
+    assert row[3] == section.NOT_LOGGED and "None" not in " ".join(row)

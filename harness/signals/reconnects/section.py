@@ -7,11 +7,18 @@ READS = {"cells": ("reconnects",), "signals": ("reconnects",)}
 HEADER = ["cell", "connects", "failed, in order", "got through to", "at"]
 
 
+NOT_LOGGED = "an address its client does not log"
+
+
+def _where(names, address):
+    return NOT_LOGGED if address is None else names.get(address, address)
+
+
 def _failed(tries, names):
     """The failed connects in order, a run of alike ones once with its count: '5 x 3.0 s to X (ERR)'."""
     runs: list[list] = []
     for t in tries:
-        key = (round(t["took_s"], 1), names.get(t["address"], t["address"]), t["error"])
+        key = (round(t["took_s"], 1), _where(names, t["address"]), t["error"])
         if runs and runs[-1][0] == key:
             runs[-1][1] += 1
         else:
@@ -30,7 +37,7 @@ def rows(summary):
         failed = [t for t in tries if t["error"] is not None]
         through = next((t for t in tries if t["error"] is None), None)
         found.append([cell["cell"], str(len(tries)), _failed(failed, names) or "—",
-                      "—" if through is None else names.get(through["address"], through["address"]),
+                      "—" if through is None else _where(names, through["address"]),
                       seconds(None if through is None else through["at_s"] + through["took_s"])])
     return found
 
