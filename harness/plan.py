@@ -6,6 +6,7 @@ import re
 from .control import control_plane
 from .databases import database
 from .lab import DEFAULT_GUEST_KERNEL, HOST, planned_addresses
+from .load.clients import DEFAULT_CLIENT
 from .report import expectation
 from .scenario.control import needs_ipvs
 
@@ -32,7 +33,8 @@ def lines(scenario, kernel, host_has_ipvs, environ):
         + (f", writer {scenario.writer.rate_per_s:g}/s{' (by default; WRITER=0: none)' if scenario.writer.by_default else ''}"
            if scenario.writer else ""))
     out.append(f"cells ({len(scenario.cells)}):")
-    out += [f"  {cell.name:<28} {cell_knobs(cell)}" for cell in scenario.cells]
+    probe = "libpq" if database(scenario.database).wire_protocol == "postgres" else DEFAULT_CLIENT
+    out += [f"  {cell.name:<28} {cell_knobs(cell, probe)}" for cell in scenario.cells]
     out.append("steps:")
     out += [f"  {step.describe()}" for step in scenario.steps]
     out.append(f"model: {expectation.expectation(scenario)}")
@@ -70,7 +72,9 @@ def where(scenario, kernel, host_has_ipvs):
     return ["where: this host (KERNEL=host)"]
 
 
-def cell_knobs(cell):
+def cell_knobs(cell, probe=DEFAULT_CLIENT):
+    """A cell's client and knobs in a line; probe: what the lab's probe is on the scenario's engine
+    (PyMySQL, or libpq on PostgreSQL)."""
     knobs = [f"{k}={v}" for k, v in cell.sysctls]
     if cell.tcp_user_timeout_ms:
         knobs.append(f"TCP_USER_TIMEOUT={cell.tcp_user_timeout_ms} ms")
@@ -90,7 +94,8 @@ def cell_knobs(cell):
     if cell.pool:
         pool = f" through {cell.pool}" + (f" ({', '.join(f'{k}={v}' for k, v in cell.pool_settings)})"
                                           if cell.pool_settings else "")
-    return f"{cell.client}{pool}: " + (", ".join(knobs) or "kernel defaults")
+    client = probe if cell.client == DEFAULT_CLIENT else cell.client
+    return f"{client}{pool}: " + (", ".join(knobs) or "kernel defaults")
 
 
 def keepalived_files(scenario, environ):

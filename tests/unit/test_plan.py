@@ -28,3 +28,10 @@ def test_an_invalid_scenario_is_refused_with_exit_2():
     done = subprocess.run([sys.executable, "-m", "harness", "plan", "lvs-switchover", "--check"], capture_output=True,
                           text=True, env={"PATH": "/usr/bin:/bin", "WARMUP_S": "forever"})
     assert done.returncode == 2 and "WARMUP_S='forever': not a duration" in done.stderr, done.stderr
+
+
+def test_the_labs_probe_is_named_by_what_it_speaks_to_the_engine():
+    text = "\n".join(plan.lines(scenario.load("dns-failover-pg", None)[0], "host", False, {}))
+    assert "libpq-connect-timeout-5s     libpq: tcp_retries2=5" in text and "pymysql" not in text
+    assert "connect-timeout-5s           pymysql: tcp_retries2=5" in "\n".join(
+        plan.lines(scenario.load("dns-failover", None)[0], "host", False, {}))
