@@ -139,9 +139,16 @@ def _back_by_name(error, change, question, plane):
            f"attempt ({way.ends})")
     if ttl is None:
         return Window(None, None, None, f"never: {cache_words}, so every connect goes on to the old address")
-    corners = [back_by_name.back_window(way.attempt_s, ttl, e, c)
-               for e in (error.earliest_s, error.expected_s, error.latest_s)
+    held, pool_how = pool_s(question, error.expected_s)
+    if held:
+        how += f"; {pool_how}"
+
+    def at(error_s, change_s):
+        """(expected, earliest, latest) through, no sooner than the pool's other connections let go."""
+        return tuple(max(t, error_s + held) for t in back_by_name.back_window(way.attempt_s, ttl, error_s, change_s))
+
+    corners = [at(e, c) for e in (error.earliest_s, error.expected_s, error.latest_s)
                for c in (change.earliest_s, change.expected_s, change.latest_s)]
-    expected = back_by_name.back_window(way.attempt_s, ttl, error.expected_s, change.expected_s)[0]
+    expected = at(error.expected_s, change.expected_s)[0]
     return Window(expected + RECONNECT_S, min(c[1] for c in corners), max(c[2] for c in corners) + RECONNECT_LATE_S,
                   f"the client reconnects after its error; {how}")

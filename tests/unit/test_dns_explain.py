@@ -42,3 +42,11 @@ def test_a_name_and_a_load_balancer_are_not_asked_together_nor_the_jvms_cache_be
         parse_knobs(["CLIENT=jdbc", "networkaddress.cache.ttl=5"])
     assert parse_knobs(JVM + ["networkaddress.cache.ttl=-1"])["SETTINGS"] == (("connectTimeout", 2000),
                                                                               ("networkaddress.cache.ttl", -1))
+
+
+def test_a_pools_other_dead_connections_hold_the_client_under_a_name_too():
+    one = found(DNS + ["CLIENT=hikari", "connectTimeout=2000", "networkaddress.cache.ttl=0"])
+    pool = found(DNS + ["CLIENT=hikari", "connectTimeout=2000", "networkaddress.cache.ttl=0", "maximumPoolSize=3"])
+    # HikariCP checks each of the 2 other dead connections for validationTimeout (5 s) before a new one
+    assert pool.back.expected_s >= one.error.expected_s + 2 * 5.0 and pool.back.expected_s > one.back.expected_s
+    assert "validationTimeout" in pool.back.basis
