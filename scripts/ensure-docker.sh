@@ -23,8 +23,9 @@ if ! docker info >/dev/null 2>&1; then
     echo "docker: starting dockerd in the background (log: /var/log/blackhole-dockerd.log)"
     # Debian 12's dockerd (20.10) can die of a nil dereference in a health probe
     # (harness/lab/safe_removal.py); started here, it is started again, at most 5 times, after
-    # any exit but a requested one (0, or SIGINT/SIGTERM).
-    nohup bash -c 'for restart in 1 2 3 4 5; do
+    # any exit but a requested one (0, or SIGINT/SIGTERM). In a session of its own: a Ctrl-C on the
+    # make that started it (its process group) must not stop the engine the lab's cleanup then needs.
+    setsid nohup bash -c 'for restart in 1 2 3 4 5; do
         dockerd; code=$?
         case $code in 0|130|143) exit "$code";; esac
         echo "blackhole-lab: dockerd exited with $code; starting it again ($restart of 5)"; sleep 1

@@ -6,6 +6,7 @@ whose lookup gets the new address gets through. When the entry alive at the erro
 on when the client last looked the name up, which the model does not know: any time from the error
 to a whole TTL after it (a fresh lookup at the error, the usual case for a long-lived connection)."""
 from ..load.clients import CLIENTS
+from ..measure.dns_model import Connects, NameCache, back_t, reconnects
 
 JVM_DEFAULT_TTL_S = 30.0       # OpenJDK's networkaddress.cache.ttl without a security manager
 TTL = "networkaddress.cache.ttl"
@@ -28,14 +29,13 @@ def cache_ttl_s(cell):
 
 def through_at(attempt_s, ttl_s, error_s, moved_s, expiry_s):
     """When a connect gets through: attempts one after another from the error, each lasting attempt_s
-    while its lookup gives the old address; the cache entry alive at the error runs out at expiry_s."""
-    start, cached_until = error_s, expiry_s
-    while True:
-        if start >= cached_until:                       # the lookup asks the name server
-            if start >= moved_s:
-                return start
-            cached_until = start + ttl_s
-        start += attempt_s
+    while its lookup gives the old address (measure/dns_model.py); the runtime's cache entry alive at
+    the error runs out at expiry_s (made a TTL before by a lookup, the old address's unless that
+    lookup came after the move)."""
+    caches = (NameCache("the runtime", ttl_s),) if ttl_s else ()
+    looked_up_t = expiry_s - ttl_s if ttl_s else None
+    attempts = reconnects(error_s, moved_s, caches, Connects(attempt_s, attempt_s, 0.0), looked_up_t=looked_up_t)
+    return back_t(attempts)
 
 
 def back_window(attempt_s, ttl_s, error_s, moved_s):

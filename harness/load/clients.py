@@ -8,7 +8,7 @@ timeout, which is all the kernel model needs to know about a driver.
 import dataclasses
 
 from ..registered import Registry
-from .driver_settings import CONNECTOR_J, HIKARI_POOL, JVM_NAME_CACHE, MS, PGJDBC, Setting
+from .driver_settings import AWS_HOST_MONITOR, CONNECTOR_J, HIKARI_POOL, JVM_NAME_CACHE, MS, PGJDBC, Setting
 
 DEFAULT_CLIENT = "pymysql"       # the lab's own probe: on another engine it speaks that engine's protocol
 # What operators call the lab's probe on an engine whose protocol is not MySQL's: {name: engine}.
@@ -33,6 +33,7 @@ class Client:
     notes: str = ""             # what the lab measured of it that its documentation leaves open (make explain)
     mysql_login: str = ""       # what a first login to MySQL 9.7 without TLS does (tests/lab/test_mysql_auth.py)
     host_list: bool = False     # it takes several hosts and tries them in order (a multi-host URL)
+    host_monitor: bool = False  # a monitor of its own aborts a connection whose host stops answering (measure/host_monitor.py)
 
     def __post_init__(self):
         if self.program and not self.process:
@@ -89,6 +90,17 @@ CLIENTS = Registry("client", (
            process="JdbcProbe",
            mysql_login="fails: \"Public Key Retrieval is not allowed\"; allowPublicKeyRetrieval=true (or TLS) "
                        "fixes it."),
+    Client("aws-jdbc", "zoo-aws-jdbc", "AWS Advanced JDBC Wrapper 4.3.0 (host monitor efm2) on Connector/J 8.4.0",
+           {**CONNECTOR_J, **AWS_HOST_MONITOR, **JVM_NAME_CACHE}, read_timeout="socketTimeout",
+           connect_timeout="connectTimeout", runtime="JVM", host_monitor=True,
+           version_command=f"ls {JAVA_LIBRARIES} | grep -E 'aws-advanced|mysql-connector' | tr '\\n' ' '",
+           process="AwsWrapperProbe",
+           notes="The lab loads the wrapper's host-monitoring plugin (efm2) alone: its failover plugins read an "
+                 "Aurora cluster's topology, which the lab has not. The monitor probes the host by the name or "
+                 "address the URL gives, not the server the connection reached: once that name or VIP leads to "
+                 "a live server, its probes succeed and it aborts nothing.",
+           mysql_login="fails as Connector/J's does: \"Public Key Retrieval is not allowed\"; "
+                       "allowPublicKeyRetrieval=true fixes it."),
     Client("hikari", "zoo-hikari", "HikariCP 5.1.0 on Connector/J 8.4.0", {**CONNECTOR_J, **HIKARI_POOL, **JVM_NAME_CACHE},
            read_timeout="socketTimeout", connect_timeout="connectTimeout", runtime="JVM",
            version_command=f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|mysql-connector' | tr '\\n' ' '",
@@ -168,7 +180,7 @@ CLIENTS = Registry("client", (
                                                      "run-time setting, so the server's socket takes it, not the "
                                                      "client's"),
     }, read_timeout="queryTimeout", via_libc=False, protocol="postgres", connect_timeout="connect_timeout",
-       runtime="Go",
+       runtime="Go", host_list=True,
            version_command="grep -ao 'jackc/pgx/v5@v[0-9][0-9.]*' /usr/local/bin/zoo-pgx | head -1 | sed 's/.*@/pgx /'",
            process="zoo-pgx",
            notes="Measured (client-zoo-pg, pgx v5.7.6): when the kernel gives up, pgx reports 'unexpected EOF' "

@@ -61,6 +61,22 @@ PGJDBC = {
                             zero_is_none=True),
     "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pgJDBC's default false)"),
 }
+# The AWS Advanced JDBC Wrapper's host-monitoring plugin (efm2; docs/facts/dns.md): a monitor of its
+# own probes the connection's host while a statement runs and aborts the connection when the host
+# stops answering. monitoring-X is X for the monitor's own connections (Connector/J's, in ms).
+AWS_HOST_MONITOR = {
+    "failureDetectionEnabled": Setting(bool, meaning="the host monitor watches each statement (default true)"),
+    "failureDetectionTime": Setting(int, MS, meaning="ms after a statement starts before the monitor's first probe "
+                                                     "(default 30000; the first check comes within about a second of it)"),
+    "failureDetectionInterval": Setting(int, MS, minimum=100, meaning="ms between the monitor's probes (default 5000)"),
+    "failureDetectionCount": Setting(int, minimum=1, maximum=100,
+                                     meaning="probes in a row the host may miss before it is called dead (default 3)"),
+    "monitoring-connectTimeout": Setting(int, MS, meaning="ms a connect of the monitor's may take (0, Connector/J's "
+                                                          "default: forever, the kernel's SYN retries decide)",
+                                         zero_is_none=True),
+    "monitoring-socketTimeout": Setting(int, MS, meaning="ms a read on the monitor's connection may block (0: forever)",
+                                        zero_is_none=True),
+}
 HIKARI_POOL = {
     "keepaliveTime": Setting(int, MS, meaning="ms between keepalive checks of an idle pooled connection (0: none)",
                              zero_is_none=True),

@@ -96,11 +96,3 @@ def host_list_connect_s(alive, connects):
             return spent, index
         spent += connects.silent_s
     return spent, None
-
-
-def efm_abort_window_s(detection_time_ms=30_000, interval_ms=5_000, count=3, probe_timeout_s=0.0):
-    """(earliest, latest) seconds after a statement began that the AWS Advanced JDBC Wrapper's host
-    monitor aborts a connection to a dead host (UsingTheHostMonitoringPlugin.md): it first probes
-    detection_time after the statement, then every interval, and aborts after count unanswered."""
-    first = detection_time_ms / 1000
-    return first + (count - 1) * interval_ms / 1000, first + count * interval_ms / 1000 + probe_timeout_s

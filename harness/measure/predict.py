@@ -160,7 +160,22 @@ def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
         return _idle(cell, idle, interval_s, inject_s, rto0_s, hz)
     kernel = outstanding_data(cell, rto0_s, hz)
     window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
-    return _sent_by(_with_read_timeout(cell, window, interval_s, lead), lead)
+    return _sent_by(_with_host_monitor(cell, _with_read_timeout(cell, window, interval_s, lead), interval_s, lead, hz),
+                    lead)
+
+
+def _with_host_monitor(cell, window, interval_s, lead, hz):
+    """A driver's host monitor (measure/host_monitor.py) aborts the connection if each of its checks
+    meets the silent host, else the wait is the kernel's or the application's timer's: the model
+    cannot tell which from the cell alone, so the window holds both, the monitor's first."""
+    monitor = cell.host_monitor
+    if monitor is None or window.expected_s is None:
+        return window
+    earliest, latest, basis = monitor.abort_for_cell(cell, hz)
+    if earliest >= window.latest_s:
+        return window
+    return Window((earliest + latest) / 2 + interval_s / 2, min(earliest, window.earliest_s),
+                  max(window.latest_s, latest + lead + APP_TIMER_LATE_S), f"{basis}; else {window.basis}")
 
 
 def _first_close(closes, interval_s, lead):

@@ -4,6 +4,7 @@ import dataclasses
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..topology import DEFAULT_CELL_NAMESPACES, PROTOCOL_SERVERS, SERVERS
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
+from ..measure.host_monitor import HostMonitor
 from .knobs import KERNEL_DEFAULTS, LINK_KNOBS, SYSCTL_KNOBS
 
 
@@ -38,6 +39,11 @@ class Cell:
     def socket_options_reach_kernel(self):
         """Whether TCP_USER_TIMEOUT/keepalive set by the preloaded libsockopts reach its sockets."""
         return CLIENTS[self.client].via_libc
+
+    @property
+    def host_monitor(self):
+        """Its driver's host monitor (measure/host_monitor.py), None where it has none or it is off."""
+        return HostMonitor.of(self.client_settings) if CLIENTS[self.client].host_monitor else None
 
     def knob(self, key):
         return dict(self.sysctls).get(key, KERNEL_DEFAULTS.get(key))

@@ -7,6 +7,7 @@ to, and the kernel's numbers (tests/kernel_facts.py)."""
 import json
 
 from harness.control.dns import Dns, NAME
+from harness.load.clients import CLIENTS
 from harness.measure.health_checks import stamp
 from harness.measure.run_record import first_fault
 from harness.scenario import of_run
@@ -58,9 +59,19 @@ def attempt_bounds(cell, linear):
     return limit, limit + REPORT_LATE_S
 
 
+# The AWS wrapper's host monitor, checking 1 s apart from 2 s into a statement at the latest, each
+# check a 0.5 s connect (or an isValid on a connection it opened earlier), three missed and it aborts
+MONITOR_CELL = {"name": "aws-wrapper-monitor", "client": "aws-jdbc",
+                "aws-jdbc": {"connectTimeout": 2000, "failureDetectionTime": 2000, "failureDetectionInterval": 1000,
+                             "failureDetectionCount": 3, "monitoring-connectTimeout": 500,
+                             "networkaddress.cache.ttl": 0}}
+
+
 def test_a_name_that_moves_leaves_each_reconnect_to_its_own_limits(run_scenario):
-    check_run(*run_scenario("dns-failover", cells=CELLS + JVM_CELLS + [HOST_LIST], warmup_s=5, observe_s=90),
-              CELLS, JVM_CELLS, HOST_LIST)
+    summary, path = run_scenario("dns-failover", cells=CELLS + JVM_CELLS + [HOST_LIST, MONITOR_CELL], warmup_s=5,
+                                 observe_s=90)
+    check_run(summary, path, CELLS, JVM_CELLS, HOST_LIST)
+    check_host_monitor(summary, path, MONITOR_CELL)
 
 
 # On PostgreSQL: libpq (the lab's probe), pgJDBC through the JVM's cache, and pgJDBC listing both servers
@@ -69,11 +80,42 @@ PG_JVM_CELLS = [{"name": "pgjdbc-ttl-5s", "client": "pgjdbc", "tcp_retries2": 5,
                  "pgjdbc": {"connectTimeout": 2, "networkaddress.cache.ttl": 5}}]
 PG_HOST_LIST = {"name": "pgjdbc-host-list", "client": "pgjdbc", "tcp_retries2": 5, "hosts": ["db-primary", "db-replica"],
                 "pgjdbc": {"connectTimeout": 2}}
+# pgx listing both servers: its connect_timeout bounds each host's try; the application's deadline per
+# query alone is spent on the silent first host at every reconnect (pgx issue 2171)
+PGX_HOST_LIST = {"name": "pgx-host-list", "client": "pgx", "tcp_retries2": 5, "hosts": ["db-primary", "db-replica"],
+                 "pgx": {"connect_timeout": 2}}
+PGX_DEADLINE = {"name": "pgx-host-list-deadline", "client": "pgx", "tcp_retries2": 5, "hosts": ["db-primary", "db-replica"],
+                "pgx": {"queryTimeout": "3s"}, "waited_for": False}
 
 
 def test_the_same_on_postgresql_with_libpq_and_pgjdbc(run_scenario):
-    check_run(*run_scenario("dns-failover-pg", cells=PG_CELLS + PG_JVM_CELLS + [PG_HOST_LIST], warmup_s=5,
-                            observe_s=90), PG_CELLS, PG_JVM_CELLS, PG_HOST_LIST)
+    summary, path = run_scenario("dns-failover-pg", cells=PG_CELLS + PG_JVM_CELLS + [PG_HOST_LIST, PGX_HOST_LIST,
+                                                                                    PGX_DEADLINE],
+                                 warmup_s=5, observe_s=90)
+    check_run(summary, path, PG_CELLS, PG_JVM_CELLS, PG_HOST_LIST)
+    run = RunDir(path)
+    fault = first_fault(run.events())
+    move = next(e for e in run.events() if e.get("name") == "dns_move")
+    primary, replica = move["seen"]["old_address"], move["seen"]["new_address"]
+    check_host_list(run, cells(summary)[PGX_HOST_LIST["name"]], PGX_HOST_LIST, fault, primary, replica,
+                    lead_s(run, fault))
+    check_deadline_spent_on_the_first_host(run, PGX_DEADLINE, fault, primary)
+
+
+def check_deadline_spent_on_the_first_host(run, spec, fault, primary):
+    """pgx with the application's 3 s deadline per query and no connect_timeout: every reconnect
+    spends the whole deadline on the silent first host; the second host's try begins with nothing of
+    it left and fails at once, so the client never connects again while the first host is silent."""
+    records = probe_records(run, spec["name"])
+    errors = [r for r in records if r.get("ok") is False and r["t1"] > fault["t"]]
+    tries = [r for r in records if "connecting" in r and r["connecting"] > fault["t"]]
+    assert len(errors) >= 3 and not [r for r in records if "connected" in r and r["connected"] > fault["t"]], errors
+    assert {r["address"] for r in tries if r["host"] == "db-primary.lab"} == {primary}, tries
+    for error in errors:
+        assert_within(error["t1"] - error["t0"], (3.0, 3.0 + REPORT_LATE_S), f"{spec['name']}: a query's deadline")
+        for second in (r for r in tries if r["host"] == "db-replica.lab" and error["t0"] <= r["connecting"] <= error["t1"]):
+            assert second["connecting"] - error["t0"] >= 3.0 and error["t1"] - second["connecting"] < REPORT_LATE_S, (
+                error, second)
 
 
 def check_run(summary, path, probe_cells, jvm_cells, host_list):
@@ -87,13 +129,17 @@ def check_run(summary, path, probe_cells, jvm_cells, host_list):
     # the name server's own record: the old address until the hosts file changed, the new one after
     assert all(address == old for t, address in replies if t < change.t), replies
     assert any(address == new for t, address in replies if t >= change.t), replies
-    lead = of_run(run).probe.interval_ms / 1000 + fault["uncertainty_s"]
+    lead = lead_s(run, fault)
     by_name = cells(summary)
     for spec in probe_cells:
         check_probe_cell(run, by_name[spec["name"]], spec, fault, change, old, new, lead)
     for spec in jvm_cells:
         check_jvm_cell(run, by_name[spec["name"]], spec, fault, change, old, new, lead)
     check_host_list(run, by_name[host_list["name"]], host_list, fault, old, new, lead)
+
+
+def lead_s(run, fault):
+    return of_run(run).probe.interval_ms / 1000 + fault["uncertainty_s"]
 
 
 def check_probe_cell(run, cell, spec, fault, change, old, new, lead):
@@ -124,7 +170,7 @@ def check_probe_cell(run, cell, spec, fault, change, old, new, lead):
 
 
 def check_host_list(run, cell, spec, fault, primary, replica, lead):
-    """A JDBC driver listing both servers by their own names (Connector/J, pgJDBC): each new connection
+    """A driver listing both servers by their own names (Connector/J, pgJDBC, pgx): each new connection
     tries the hosts in order, so the silent first one costs it the 2 s connect timeout before the
     second answers (Connector/J's failover proxy also moves the failed connection to the second at
     once; docs/facts/dns.md)."""
@@ -134,12 +180,17 @@ def check_host_list(run, cell, spec, fault, primary, replica, lead):
     assert {r["host"]: r["address"] for r in lookups} == {"db-primary.lab": primary, "db-replica.lab": replica}, lookups
     # the first new connection after the error: the silent host first, given up for the next within
     # one getConnection (Connector/J's proxy tries the first host again every 50 statements)
-    first, after = next((r, a) for r, a in zip(lookups, lookups[1:]) if r["host"] == "db-primary.lab")
-    assert after["host"] == "db-replica.lab", (first, after)
-    assert_within(after["connecting"] - first["connecting"], (2.0, 2.0 + JVM_NOTICE_S),
+    # a new connection's try of the second host, and of the first host just before it (Connector/J's
+    # proxy moving the failed connection to the second host tries no first host before it)
+    after = next(r for i, r in enumerate(lookups) if r["host"] == "db-replica.lab"
+                 and any(p["host"] == "db-primary.lab" for p in lookups[:i]))
+    first = [r for r in lookups if r["connecting"] < after["connecting"]][-1]
+    assert first["host"] == "db-primary.lab", (first, after)
+    notice_s = JVM_NOTICE_S if CLIENTS[spec["client"]].runtime == "JVM" else REPORT_LATE_S
+    assert_within(after["connecting"] - first["connecting"], (2.0, 2.0 + notice_s),
                   f"{name}: its try of the silent first host")
     error_s, back_s = cell["probe"]["detect_s"], cell["probe"]["recover_s"]
-    assert back_s is not None and back_s - error_s <= 2.0 + JVM_NOTICE_S + 0.5, (error_s, back_s)
+    assert back_s is not None and back_s - error_s <= 2.0 + notice_s + 0.5, (error_s, back_s)
 
 
 def record_at(t, change, old, new):
@@ -176,3 +227,34 @@ def check_jvm_cell(run, cell, spec, fault, change, old, new, lead):
     through = next(r for r in records if "connected" in r and r["connected"] > fault["t"])
     looked_up = [r for r in lookups if r["connecting"] <= through["connected"]][-1]
     assert looked_up["address"] == new and through["connected"] >= change.t, (name, looked_up, through)
+
+
+def monitor_abort_s(spec):
+    """(earliest, latest) s after the watched statement began that the wrapper's efm2 monitor aborts a
+    connection whose host is silent (docs/facts/dns.md, from its source): its first check from the
+    next second's hand-over (a pooled watch an earlier statement filed) to T + 1.1 s in; each check a
+    connect ending at monitoring-connectTimeout or an isValid of 1 s that Connector/J may take twice;
+    dead at the end of the first failed check ending (count - 1) x interval after the first began."""
+    settings = spec["aws-jdbc"]
+    time_s, interval_s = settings["failureDetectionTime"] / 1000, settings["failureDetectionInterval"] / 1000
+    count, connect_s = settings["failureDetectionCount"], settings["monitoring-connectTimeout"] / 1000
+    shortest, longest = min(connect_s, 1.0), max(connect_s, 2.0)
+    needed = (count - 1) * interval_s
+    return max(needed, shortest), time_s + 1.1 + needed + interval_s + longest + JVM_NOTICE_S
+
+
+def check_host_monitor(summary, path, spec):
+    """The wrapper's monitor checks the name, and while the name leads to the silent host its checks
+    fail: it calls the host dead and aborts the connection long before the kernel would
+    (tcp_retries2=15), each of its connects logged to the old address."""
+    run = RunDir(path)
+    fault = first_fault(run.events())
+    move = next(e for e in run.events() if e.get("name") == "dns_move")
+    records = probe_records(run, spec["name"])
+    held = next(r for r in records if r.get("ok") is False and r["t1"] > fault["t"])
+    checks = [r for r in records if "monitor_connecting" in r and fault["t"] < r["monitor_connecting"] < held["t1"]]
+    assert all(c["address"] == move["seen"]["old_address"] for c in checks), checks
+    assert any("*dead*" in r["message"] for r in records if "monitor" in r and r["monitor"] <= held["t1"]), (
+        "the monitor called no host dead before the abort")
+    assert_within(held["t1"] - held["t0"], monitor_abort_s(spec), f"{spec['name']}: the monitor's abort")
+    assert cells(summary)[spec["name"]]["probe"]["detect_s"] < 10, cells(summary)[spec["name"]]["probe"]

@@ -1,13 +1,12 @@
 """The model of a name that moves (harness/measure/dns_model.py), held to the rules its sources
 state (docs/facts/dns.md): an answer is kept ttl seconds after the lookup that fetched it, -1 for
 ever, 0 not at all; a connect to a silent address lasts the driver's connect timeout or the
-kernel's SYN retries; a host list is walked in order, each try bounded; the wrapper's monitor
-aborts after its documented detection time."""
+kernel's SYN retries; a host list is walked in order, each try bounded (the wrapper's monitor:
+test_host_monitor.py)."""
 import math
 
 from harness.measure import syn_model
-from harness.measure.dns_model import (NEW, OLD, Connects, NameCache, back_t, efm_abort_window_s,
-                                       host_list_connect_s, reconnects)
+from harness.measure.dns_model import NEW, OLD, Connects, NameCache, back_t, host_list_connect_s, reconnects
 
 JVM_DEFAULT = NameCache("the JVM", 30.0)       # OpenJDK without a security manager
 SYN_6_1 = syn_model.syn_give_up_s(6, 0)     # 127 s
@@ -60,8 +59,3 @@ def test_a_host_list_walks_its_hosts_in_order_each_try_bounded():
     assert host_list_connect_s([False, True], NO_LIMIT) == (127.0, 1)    # libpq without connect_timeout
     assert host_list_connect_s([True, True], NO_LIMIT) == (0.0, 0)
     assert host_list_connect_s([False, False], LIMIT_3) == (6.0, None)
-
-
-def test_the_wrappers_monitor_aborts_within_its_documented_detection_time():
-    assert efm_abort_window_s() == (40.0, 45.0)
-    assert efm_abort_window_s(3000, 1000, 2, probe_timeout_s=1.0) == (4.0, 6.0)

@@ -12,6 +12,11 @@ import java.time.Instant;
 final class ZooLog {
     private static final FileOutputStream OUT = new FileOutputStream(FileDescriptor.out);
 
+    /** A record of a kind only one client writes (ZooMonitorLog), already formatted. */
+    static void emitRecord(String line) {
+        emit(line);
+    }
+
     private static synchronized void emit(String line) {
         try {
             OUT.write((line + "\n").getBytes(StandardCharsets.UTF_8));

@@ -1,4 +1,4 @@
-// zoo-pgx HOST PORT INTERVAL_MS DURATION_S [setting=value ...]: an application on database/sql with
+// zoo-pgx HOST[,HOST...] PORT INTERVAL_MS DURATION_S [setting=value ...]: an application on database/sql with
 // pgx's stdlib driver, a pool of one: borrow, query, return. Settings are pgx connection-string
 // parameters (connect_timeout, ...), and queryTimeout, the application's deadline per query as a Go
 // duration: pgx has no read timeout of its own, a context with a deadline is its way. pgx passes
@@ -37,12 +37,15 @@ func main() {
 		}
 		params.Set(k, v)
 	}
-	connString := fmt.Sprintf("postgres://%s:sbtest@%s:%s/sbtest?%s", zoo.User(), args.Host, args.Port, params.Encode())
+	// HOST may be a list, a,b: pgx tries them in order, connect_timeout bounding each
+	connString := fmt.Sprintf("postgres://%s:sbtest@%s/sbtest?%s", zoo.User(), zoo.Hosts(args.Host, args.Port),
+		params.Encode())
 	config, err := pgx.ParseConfig(connString)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
+	config.LookupFunc = zoo.Lookup
 	config.DialFunc = zoo.Dialer(driver)
 	zoo.Run(stdlib.OpenDB(*config), args, "SELECT current_setting('lab.server_name')", queryTimeout)
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -50,9 +51,41 @@ func Emit(record map[string]any) {
 	os.Stdout.Write(append(line, '\n'))
 }
 
-// Dialer numbers each new connection and logs its local port, like the other clients.
+// Hosts joins a HOST argument's names (a,b: a list the driver tries in order) each with the port.
+func Hosts(hosts, port string) string {
+	joined := []string{}
+	for _, host := range strings.Split(hosts, ",") {
+		joined = append(joined, net.JoinHostPort(host, port))
+	}
+	return strings.Join(joined, ",")
+}
+
+var hostOf = map[string]string{} // looked-up address -> the name it was looked up by
+
+// Lookup is net's lookup, remembering which name each address came from, for Dialer's record.
+func Lookup(ctx context.Context, host string) ([]string, error) {
+	addrs, err := net.DefaultResolver.LookupHost(ctx, host)
+	mu.Lock()
+	for _, addr := range addrs {
+		hostOf[addr] = host
+	}
+	mu.Unlock()
+	return addrs, err
+}
+
+// Dialer numbers each new connection and logs its local port, like the other clients, and before
+// each connect the name and the address it goes to (the address a Lookup gave that name).
 func Dialer(driver string) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if ip, _, err := net.SplitHostPort(addr); err == nil && net.ParseIP(ip) != nil { // a name: net looks it up
+			mu.Lock()
+			host := hostOf[ip]
+			mu.Unlock()
+			if host == "" {
+				host = ip
+			}
+			Emit(map[string]any{"connecting": Now(), "host": host, "address": ip})
+		}
 		conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
 		if err != nil {
 			return nil, err
