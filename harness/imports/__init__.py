@@ -9,16 +9,18 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import InvalidInput
-from . import (driver_files, driver_url, haproxy_import, keepalived_import, keepalived_tree, sniff, spring_boot, sysctl_dump,
-               timeline, timeline_log)
+from . import (driver_files, driver_url, haproxy_import, jvm_names, keepalived_import, keepalived_tree, sniff, spring_boot,
+               sysctl_dump, timeline, timeline_log)
 
 DRIVER_FILES = ("driver.url", "hikari.properties", "mysql2.json", "my.cnf", "application.properties", "application.yml")
 TEXT_READERS: dict[str, Callable[[str, str], Any]] = {"sysctl.txt": sysctl_dump.parse, "driver.url": driver_url.parse_all,
                 "hikari.properties": driver_files.hikari_properties, "mysql2.json": driver_files.mysql2_json,
                 "my.cnf": driver_files.my_cnf, "incident.yaml": timeline.parse, "incident.log": timeline_log.parse,
-                "application.properties": spring_boot.spring_properties, "application.yml": spring_boot.spring_yaml}
+                "application.properties": spring_boot.spring_properties, "application.yml": spring_boot.spring_yaml,
+                "java.security": jvm_names.java_security, "jvm.options": jvm_names.jvm_options}
 READERS = (*TEXT_READERS, "keepalived.conf", "haproxy.cfg")    # keepalived.conf reads the files it includes itself
 DIRECTOR_FILES = ("keepalived.conf", "haproxy.cfg")
+JVM_FILES = ("java.security", "jvm.options")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,6 +33,7 @@ class Incident:
     haproxy: haproxy_import.HaproxyImport | None = None
     unread: tuple = ()            # (file, what it looks like) of the files in the folder the lab does not read
     known_as: tuple = ()          # (file, reader name, what it is) of the files read by their content
+    jvm: tuple = ()               # (jvm_names.JvmNames, ...): how long the application's JVM keeps a name
 
     @property
     def driver(self):
@@ -44,6 +47,7 @@ class Incident:
         if self.haproxy:
             out += self.haproxy.lines()
         out += self.incident_times.lines() if self.incident_times else []
+        out += [line for found in self.jvm for line in found.lines()]
         known = [f"{self.folder}/{name}: read as {what} ({reader}), by its content" for name, reader, what in self.known_as]
         return known + out + [f"{self.folder}/{name}: not read: {looks}" for name, looks in self.unread]
 
@@ -81,7 +85,7 @@ def from_dir(folder):
     read_drivers = read_drivers if isinstance(read_drivers, tuple) else (read_drivers,)
     return Incident(folder.rstrip("/"), found.get("sysctl.txt"), read_drivers,
                     found.get("keepalived.conf"), _timeline(found), found.get("haproxy.cfg"), unread,
-                    known_as)
+                    known_as, tuple(found[name] for name in JVM_FILES if name in found))
 
 
 def _by_kind(path, shown):

@@ -19,7 +19,15 @@ from ..settings.drivers import setting_value
 from ..settings.kinds import SettingsError
 
 GO_DSN = re.compile(r"^(?:(?P<user>[^@]*)@)?(?P<net>\w+)?(?:\((?P<addr>[^)]*)\))?/(?P<db>[^?]*)(?:\?(?P<query>.*))?$")
-PYMYSQL = {"read_timeout": "read_timeout_s"}     # PyMySQL's connect() argument -> the lab probe's cell knob
+PYMYSQL = {"read_timeout": "read_timeout_s"}
+# What a JDBC URL's host list does, by its mode (jdbc:mysql:<mode>://): Connector/J's and MariaDB Connector/J's manuals
+HOST_LISTS = {None: "tried in order by each new connection (a silent first host costs each one its connect timeout)",
+              "failover": "tried in order by each new connection (a silent first host costs each one its connect "
+                          "timeout)",
+              "sequential": "tried in order by each new connection (a silent first host costs each one its connect "
+                            "timeout)",
+              "loadbalance": "each connection to one of them by the balancing strategy (random by default)",
+              "replication": "the first the source, the others replicas for read-only connections"}     # PyMySQL's connect() argument -> the lab probe's cell knob
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,10 +109,19 @@ def _one(url, pool, source, where):
 
 
 def _jdbc(url, source):
-    m = re.match(r"^jdbc:(mysql|mariadb)(?::(loadbalance|replication|failover))?://[^/?]*(?:/[^?]*)?(?:\?(.*))?$", url)
+    m = re.match(r"^jdbc:(mysql|mariadb)(?::(loadbalance|replication|failover|sequential))?://([^/?]*)(?:/[^?]*)?"
+                 r"(?:\?(.*))?$", url)
     if not m:
         raise InvalidInput(f"{source}: {url[:60]!r}: not a Connector/J URL (jdbc:mysql://host:port/db?k=v&...)")
-    return _with_params("jdbc", m.group(3) or "", source)
+    found = _with_params("jdbc", m.group(4) or "", source)
+    hosts = [host for host in m.group(3).split(",") if host]
+    if len(hosts) < 2:
+        return found
+    # a host list is the URL's, not a parameter: named, never dropped (docs/facts/dns.md, "Clients that know every host")
+    how = HOST_LISTS.get(m.group(2), HOST_LISTS[None])
+    listed = (f"{', '.join(hosts)}: a host list, {how}; explain answers for one address; make scenario=dns-failover "
+              "measures a host list (a cell's hosts:)")
+    return dataclasses.replace(found, not_modelled=(("hosts", listed), *found.not_modelled))
 
 
 def _go(url, source):

@@ -6,7 +6,7 @@ import re
 
 import yaml
 
-from . import spring_boot, timeline, timeline_log
+from . import jvm_names, spring_boot, timeline, timeline_log
 
 SYSCTL_LINE = re.compile(r"^\s*[a-z0-9_]+(?:[./][A-Za-z0-9_\-*]+)+\s*=")
 KEEPALIVED = re.compile(r"^\s*(virtual_server|virtual_server_group|real_server|vrrp_instance|vrrp_script|global_defs)"
@@ -16,6 +16,8 @@ HAPROXY_SERVER = re.compile(r"^\s*server\s+\S+\s+\S+", re.MULTILINE)
 CONNECTION = re.compile(r"^(jdbc:(mysql|mariadb)|mysql(\+\w+)?://|[^\s#]*@(tcp[46]?)?\()")
 HIKARI = re.compile(r"^\s*(jdbcUrl|dataSource\.\w+|maximumPoolSize|connectionTimeout)\s*[=:]", re.MULTILINE)
 POOL_SETTING = re.compile(r"^\s*[A-Za-z][\w.]*\s*=\s*\S")
+JAVA_SECURITY = re.compile(r"^\s*(networkaddress\.cache\.|security\.provider\.\d|jdk\.(tls|certpath|security)\.)",
+                           re.MULTILINE)
 OPTION_GROUP = re.compile(r"^\s*\[(client|client-server|client-mariadb|mysql|mariadb-client)\]", re.MULTILINE)
 
 
@@ -23,7 +25,8 @@ WHAT = {"sysctl.txt": "a sysctl -a dump", "keepalived.conf": "a keepalived.conf"
         "hikari.properties": "HikariCP's properties", "driver.url": "connection strings",
         "my.cnf": "a MySQL option file", "mysql2.json": "mysql2's options (JSON)", "incident.yaml": "a timeline",
         "incident.log": "a log excerpt (a timeline)", "application.properties": "a Spring Boot datasource (properties)",
-        "application.yml": "a Spring Boot datasource (YAML)"}
+        "application.yml": "a Spring Boot datasource (YAML)", "java.security": "the JDK's security properties",
+        "jvm.options": "JVM flags"}
 
 
 def kind(text):
@@ -43,6 +46,10 @@ def kind(text):
     if CONNECTION.match(lines[0].strip()) and all(CONNECTION.match(line.strip()) or POOL_SETTING.match(line)
                                                   for line in lines):
         return "driver.url", WHAT["driver.url"]      # connection strings, each maybe with its pool's key=value lines
+    if JAVA_SECURITY.search(text):
+        return "java.security", WHAT["java.security"]
+    if jvm_names.looks_like_flags(lines):
+        return "jvm.options", WHAT["jvm.options"]
     if spring_boot.looks_like_properties(text):
         return "application.properties", WHAT["application.properties"]
     if spring_boot.looks_like_yaml(text):

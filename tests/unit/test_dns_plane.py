@@ -134,3 +134,13 @@ def test_the_jvms_name_cache_is_never_taken_as_used_where_no_name_is_looked_up()
     found = driver_url.parse("jdbc:mysql://db-vip:3306/orders?socketTimeout=3000&networkaddress.cache.ttl=5")
     assert found.settings == (("socketTimeout", 3000),)
     assert found.not_modelled == (("networkaddress.cache.ttl", "5"),)        # a JVM property, not the URL's
+
+
+def test_a_urls_host_list_is_named_never_dropped():
+    from harness.imports import driver_url
+    found = driver_url.parse("jdbc:mysql://db1.example:3306,db2.example:3306/orders?connectTimeout=2000")
+    assert found.settings == (("connectTimeout", 2000),)
+    [(name, said)] = found.not_modelled
+    assert name == "hosts" and said.startswith("db1.example:3306, db2.example:3306: a host list, tried in order")
+    assert "hosts" not in " ".join(found.explain_words())          # explain is never told it was used
+    assert driver_url.parse("jdbc:mysql://db-vip:3306/orders").not_modelled == ()

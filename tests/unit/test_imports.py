@@ -58,7 +58,7 @@ def test_a_malformed_dump_line_is_refused_with_file_and_line(line, says):
     ("jdbc:mysql://localhost:3306/sakila?profileSQL=true", "jdbc", (), ("profileSQL",)),
     ("jdbc:mysql://db:3306/app?socketTimeout=3000&connectTimeout=1000&tcpKeepAlive=false", "jdbc",
      (("socketTimeout", 3000), ("connectTimeout", 1000), ("tcpKeepAlive", False)), ()),
-    ("jdbc:mysql:loadbalance://a:3306,b:3306/app?socketTimeout=500", "jdbc", (("socketTimeout", 500),), ()),
+    ("jdbc:mysql:loadbalance://a:3306,b:3306/app?socketTimeout=500", "jdbc", (("socketTimeout", 500),), ("hosts",)),
     # go-sql-driver/mysql's README, "DSN (Data Source Name)"
     ("user:password@tcp(localhost:5555)/dbname?tls=skip-verify&autocommit=true", "go", (), ("tls", "autocommit")),
     ("user:password@/dbname", "go", (), ()),

@@ -1,0 +1,119 @@
+"""How long the application's JVM keeps a looked-up name, from the operator's own files (docs/facts/dns.md,
+"Runtimes that cache a name"), each as the JDK documents it:
+  java.security  the JDK's security properties file (or one -Djava.security.properties names):
+                 networkaddress.cache.ttl, networkaddress.cache.negative.ttl
+  jvm.options    the JVM's command-line flags, one or more per line (JAVA_OPTS, a jvm.options or
+                 jvm.config file): -Dsun.net.inetaddr.ttl=N, which the JVM reads when the security
+                 property is unset
+networkaddress.cache.ttl is a security property, never a system property: -Dnetworkaddress.cache.ttl=N
+is a flag the JVM's cache never reads, said as such. Every other line is named, never dropped. The
+cache matters only where the application connects to a name that moves; the incident's replay
+connects to a VIP, so nothing read here is used by it (make explain DNS_MOVED_AFTER_S=... takes it)."""
+import dataclasses
+import re
+import shlex
+
+from ..errors import InvalidInput
+
+TTL = "networkaddress.cache.ttl"
+NEGATIVE_TTL = "networkaddress.cache.negative.ttl"
+FALLBACK_TTL = "sun.net.inetaddr.ttl"           # the system property the JVM reads when TTL is unset
+PROPERTY = re.compile(r"^([^=:\s]+)\s*(?:[=:]|\s)\s*(.*)$")     # java.util.Properties: key=value, key: value, key value
+WHERE_IT_COUNTS = (f"it counts where the application connects to a name that moves: make explain DNS_MOVED_AFTER_S=... "
+                   f"CLIENT=jdbc {TTL}=N; the incident's replay connects to a VIP and does not use it")
+
+
+@dataclasses.dataclass(frozen=True)
+class JvmNames:
+    source: str
+    ttl_s: int | None = None      # what the JVM keeps a looked-up name for (-1: for ever); None: not set here
+    said: tuple = ()              # the lines of what was read, each a sentence
+
+    def lines(self):
+        return [f"{self.source}: {line}" for line in self.said]
+
+
+def _ttl(name, value, where):
+    try:
+        seconds = int(value.strip())
+    except ValueError:
+        raise InvalidInput(f"{where}: {name}={value!r}: whole seconds (-1: for ever, 0: not at all)") from None
+    if seconds < -1:
+        raise InvalidInput(f"{where}: {name}={value}: -1 (for ever), 0 (not at all) or seconds")
+    return seconds
+
+
+def _kept(seconds):
+    return "for ever" if seconds < 0 else "not at all" if seconds == 0 else f"{seconds} s"
+
+
+def java_security(text, source="java.security"):
+    ttl, said, others = None, [], []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith(("#", "!")):
+            continue
+        m = PROPERTY.match(line)
+        if not m:
+            raise InvalidInput(f"{source}:{number}: {line[:60]!r}: not key=value")
+        key, value = m.group(1), m.group(2).strip()
+        if key == TTL:
+            ttl = _ttl(key, value, f"{source}:{number}")
+            said.append(f"read: {TTL}={value}: the JVM keeps a looked-up address {_kept(ttl)}; {WHERE_IT_COUNTS}")
+        elif key == NEGATIVE_TTL:
+            said.append(f"not modelled: {NEGATIVE_TTL}={value}: how long a failed lookup is kept (the lab's name "
+                        "server always answers)")
+        else:
+            others.append(key)
+    if others:
+        said.append(f"not modelled: {len(others)} other security properties, none about names ({', '.join(others[:4])}"
+                    f"{', ...' if len(others) > 4 else ''})")
+    if ttl is None:
+        said.append(f"{TTL} is not set here: the JVM's default (30 s in OpenJDK without a security manager)")
+    return JvmNames(source, ttl, tuple(said))
+
+
+def jvm_options(text, source="jvm.options"):
+    fallback, said = None, []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            flags = _flags(line)
+        except ValueError as exc:
+            raise InvalidInput(f"{source}:{number}: {line[:60]!r}: {exc}") from None
+        for flag in flags:
+            name, _, value = flag[2:].partition("=") if flag.startswith("-D") else (flag, "", "")
+            where = f"{source}:{number}"
+            if name == FALLBACK_TTL and flag.startswith("-D"):
+                fallback = _ttl(name, value, where)
+                said.append(f"read: {flag}: the JVM keeps a looked-up address {_kept(fallback)} unless the security "
+                            f"property {TTL} is set; {WHERE_IT_COUNTS}")
+            elif name == TTL and flag.startswith("-D"):
+                said.append(f"{flag}: the JVM's cache never reads it: {TTL} is a security property (java.security, "
+                            f"or a file -Djava.security.properties= names), not a system property; -D{FALLBACK_TTL}= "
+                            "is the flag the JVM reads")
+            elif name == "java.security.properties" and flag.startswith("-D"):
+                said.append(f"{flag}: security properties from that file, over java.security: give the lab that "
+                            f"file to read its {TTL}")
+            else:
+                said.append(f"not modelled: {flag}")
+    if not said:
+        raise InvalidInput(f"{source}: no JVM flags (-D..., -X...)")
+    return JvmNames(source, fallback, tuple(said))
+
+
+def _flags(line):
+    """A line's flags; JAVA_OPTS="-Xmx1g -D..." as a shell sets it gives the flags in its value."""
+    assigned = re.match(r"^(export\s+)?[A-Z_]+=(.*)$", line)
+    return shlex.split(" ".join(shlex.split(assigned.group(2)))) if assigned else shlex.split(line)
+
+
+def looks_like_flags(lines):
+    """Every line JVM flags (-Dname=value, -Xmx1g, -XX:+Flag, ...), maybe as JAVA_OPTS="..." sets them."""
+    try:
+        tokens = [t for line in lines for t in _flags(line.strip())]
+    except ValueError:
+        return False
+    return bool(tokens) and all(re.match(r"^-[A-Za-z]", token) for token in tokens)
