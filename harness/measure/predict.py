@@ -29,20 +29,22 @@ class Window:
         the operation that ended then was sent. A send later than send_by_s (the probe itself was
         late: a busy machine did not run it) moves the window with it, as the clocks that end the
         wait start at that send."""
-        if self.expected_s is None:
+        earliest, latest = self.earliest_s, self.latest_s
+        if self.expected_s is None or earliest is None or latest is None:     # never: all three None
             return value is None
         if value is None:
             return False
         late = self.late_send_s(sent_s)
-        return self.earliest_s - 0.0005 <= value - late <= self.latest_s + 0.0005
+        return earliest - 0.0005 <= value - late <= latest + 0.0005
 
     def meets(self, low, high, sent_s=None):
         """Whether a span [low, high] of measured times (a moment known only that closely) overlaps
         the window, moved with a late send as contains() moves it."""
-        if self.expected_s is None:
+        earliest, latest = self.earliest_s, self.latest_s
+        if self.expected_s is None or earliest is None or latest is None:
             return False
         late = self.late_send_s(sent_s)
-        return low - late <= self.latest_s + 0.0005 and high - late >= self.earliest_s - 0.0005
+        return low - late <= latest + 0.0005 and high - late >= earliest - 0.0005
 
     def late_send_s(self, sent_s):
         """How much later than send_by_s the operation went out (0 when on time or unknown)."""

@@ -13,17 +13,9 @@ public class AwsWrapperProbe {
         ZooStdinStop.watch();
         String url = "jdbc:aws-wrapper:mysql://" + args[0] + ":" + args[1] + "/";
         double intervalMs = Double.parseDouble(args[2]), durationS = Double.parseDouble(args[3]);
-        Properties props = new Properties();
-        props.setProperty("user", ZooAccount.user());
-        props.setProperty("password", "sbtest");
-        props.setProperty("sslMode", "DISABLED");
+        Properties props = JdbcProbe.properties(args);
         props.setProperty("wrapperPlugins", "efm2");
-        props.setProperty("socketFactory", "PortRecordingSocketFactory");
         props.setProperty("monitoring-socketFactory", "ZooMonitorLog$SocketFactory");
-        for (int i = 4; i < args.length; i++) {
-            String[] kv = args[i].split("=", 2);
-            props.setProperty(kv[0], kv[1]);
-        }
         ZooMonitorLog.install();
         ZooWarmup.linkFailurePath(props);
         double deadline = ZooGate.await() + durationS;
