@@ -74,6 +74,7 @@ def test_the_readme_lists_each_registry_whole():
         "which database": set(DATABASES),
         "what happens (faults)": set(FAULTS),
         "what is measured (signals)": {s.name for s in SIGNALS.members()},
+        "which client (driver)": set(CLIENTS),
     }
 
 

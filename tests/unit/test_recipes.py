@@ -120,3 +120,23 @@ def test_the_place_recipe_is_short_names_the_lab_protocol_the_engines_face_and_e
     assert all(name in readme for name in PLACES)
     for file in ("harness/lab/places.py", "README.md", "tests/lab_contract.py", "tests/unit/test_lab_protocol.py"):
         assert f"`{file}" in text
+
+
+def test_the_client_recipe_is_short_names_every_field_and_the_files_every_client_is_found_in():
+    import dataclasses
+
+    from harness.load.clients import CLIENTS, Client
+    text = short_recipe_naming("adding-a-client.md", [field.name for field in dataclasses.fields(Client)])
+    zoo_readme = (REPO / "images/client/zoo/README.md").read_text()
+    dockerfile = (REPO / "images/client/Dockerfile").read_text()
+    reference = (REPO / "docs/reference.md").read_text()
+    for name, client in CLIENTS.items():
+        if client.program is None:                # the lab's own probe
+            continue
+        assert f"| {name} " in zoo_readme, f"{name} has no row in images/client/zoo/README.md"
+        assert (REPO / "images/client/zoo/bin" / client.program).exists() or client.program in dockerfile, name
+        assert name in reference, f"{name} is not in docs/reference.md"
+        assert any(f"client: {name}" in p.read_text() for p in (REPO / "scenarios").glob("*.yaml")), name
+    for file in ("harness/load/clients.py", "images/client/zoo/README.md", "images/client/Dockerfile",
+                 "docs/reference.md"):
+        assert f"`{file}`" in text
