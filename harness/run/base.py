@@ -42,7 +42,7 @@ def run_steps(cleanup, steps, events):
 
 
 def _start_step(doing, step):
-    outcome = {}            # error: what it raised; took_s
+    outcome: dict = {}      # error: what it raised; took_s
 
     def attempt():
         started = time.monotonic()
@@ -66,7 +66,9 @@ class RunBase:
         self.keep_lab = keep_lab
         self.project, self.lab_env, self.results, self.out = project, lab_env or {}, results, out
         self.engine = engine
-        self.run = self.events = self.lab = None      # open_run's; a run that failed before it has no RunDir
+        self.run: RunDir | None = None       # open_run's; a run that failed before it has no RunDir
+        self.events: EventLog | None = None
+        self.lab = None
         self.phases = Phases()          # what the run is doing, and what undoes what it did (phases.py)
         self.ended_early = False        # interrupted or failed: record_end said so
 
@@ -102,42 +104,50 @@ class RunBase:
         self.events = EventLog(self.run.events_file, clock=self.lab.now)
         self.say(f"run: {s.id} -> {shown(self.run.path)}")
 
+    def opened(self) -> tuple[RunDir, EventLog]:
+        """The run's directory and event log, which open_run made (every phase after it has them)."""
+        if self.run is None or self.events is None:
+            raise RuntimeError("the run is not open: open_run() first")
+        return self.run, self.events
+
     def run_then_clean_up(self, body, before_cleanup=None):
         """body(), then always the undos of the phases it entered (before_cleanup() first, if
         given), each bounded; an error or a signal on the way is recorded as the run's end."""
+        run, events = self.opened()
         try:
             body()
         except BaseException as exc:
             if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
-                full = DiskFull(f"the disk holding {shown(self.run.path)} is full ({exc})")
-                self.run.release_reserve("end")
+                full = DiskFull(f"the disk holding {shown(run.path)} is full ({exc})")
+                run.release_reserve("end")
                 self.record_end(full)
                 raise full from exc
             if isinstance(exc, DiskFull):
-                self.run.release_reserve("end")
+                run.release_reserve("end")
             self.record_end(exc)
             raise
         finally:
             with Cleanup() as cleanup:
                 if before_cleanup:
                     before_cleanup()
-                wrong = run_steps(cleanup, self.phases.cleanup_steps(), self.events)
+                wrong = run_steps(cleanup, self.phases.cleanup_steps(), events)
                 for line in wrong:
                     self.say(f"run: cleanup went wrong: {line}")
                 if wrong:
                     self.say("run: `make clean` removes whatever the run left behind")
-                self.say(f"run: results in {shown(self.run.path)}")
-        return self.run
+                self.say(f"run: results in {shown(run.path)}")
+        return run
 
     def record_end(self, exc):
         """An interruption (which signal, in which phase) or a failure (why), in the events."""
         self.ended_early = True
+        events = self.opened()[1]
         if isinstance(exc, KeyboardInterrupt):
             name = getattr(exc, "name", "SIGINT")
-            self.events.add("interrupted", signal=name, phase=self.phase)
+            events.add("interrupted", signal=name, phase=self.phase)
             self.say(f"run: interrupted by {name} while {self.phase}; undoing faults and taking the lab down")
         else:
-            self.events.add("failed", error=str(exc) or repr(exc), phase=self.phase)
+            events.add("failed", error=str(exc) or repr(exc), phase=self.phase)
             self.say(f"run: failed while {self.phase}: {exc}")
 
     def nodes_changed(self):
