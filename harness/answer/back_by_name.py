@@ -5,12 +5,13 @@ connect to the old, silent address lasts the client's attempt (back.Reconnect); 
 whose lookup gets the new address gets through. When the entry alive at the error runs out depends
 on when the client last looked the name up, which the model does not know: any time from the error
 to a whole TTL after it (a fresh lookup at the error, the usual case for a long-lived connection)."""
+import math
+
 from ..load.clients import CLIENTS
-from ..measure.dns_model import Connects, NameCache, back_t, reconnects
 
 JVM_DEFAULT_TTL_S = 30.0       # OpenJDK's networkaddress.cache.ttl without a security manager
 TTL = "networkaddress.cache.ttl"
-STEP_S = 0.1                   # how finely the unknown expiry of the entry alive at the error is tried
+MOST_TRIED = 20_000            # expiries of the entry alive at the error tried, at most
 
 
 def cache_ttl_s(cell):
@@ -29,21 +30,40 @@ def cache_ttl_s(cell):
 
 def through_at(attempt_s, ttl_s, error_s, moved_s, expiry_s):
     """When a connect gets through: attempts one after another from the error, each lasting attempt_s
-    while its lookup gives the old address (measure/dns_model.py); the runtime's cache entry alive at
-    the error runs out at expiry_s (made a TTL before by a lookup, the old address's unless that
-    lookup came after the move)."""
-    caches = (NameCache("the runtime", ttl_s),) if ttl_s else ()
-    looked_up_t = expiry_s - ttl_s if ttl_s else None
-    attempts = reconnects(error_s, moved_s, caches, Connects(attempt_s, attempt_s, 0.0), looked_up_t=looked_up_t)
-    return back_t(attempts)
+    while its lookup gives the old address; the runtime's cache entry alive at the error runs out at
+    expiry_s (made a TTL before, the old address's unless that lookup came after the move). Closed
+    form of measure/dns_model.reconnects (tests/unit/test_dns_explain.py holds the two together): a
+    lookup that misses the cache asks the name server, whose old answer is kept ttl_s, so the next
+    one asks at the first attempt a whole TTL later."""
+    attempt_s = max(attempt_s, 1e-6)
+    if ttl_s and expiry_s > error_s and expiry_s - ttl_s >= moved_s:
+        return error_s                                  # the entry alive at the error holds the new address
+    first = error_s + _attempts_until(expiry_s - error_s, attempt_s) * attempt_s if ttl_s else error_s
+    if first >= moved_s:
+        return first
+    if not ttl_s:
+        return first + _attempts_until(moved_s - first, attempt_s) * attempt_s
+    cycle = _attempts_until(ttl_s, attempt_s) * attempt_s          # from one asking lookup to the next
+    return first + _attempts_until(moved_s - first, cycle) * cycle
+
+
+def _attempts_until(span_s, step_s):
+    """How many steps of step_s it takes to cover span_s (0 for none)."""
+    return max(0, math.ceil(span_s / step_s - 1e-9))
 
 
 def back_window(attempt_s, ttl_s, error_s, moved_s):
     """(expected, earliest, latest) s after the death of the connect that gets through; expected: a
-    fresh lookup at the error (its entry runs out a whole TTL later)."""
+    fresh lookup at the error (its entry runs out a whole TTL later). The entry's expiry is tried at
+    each attempt's start (the answer changes only there), at most MOST_TRIED of them, the window
+    widened by the stride when they are more."""
     if not ttl_s:
         at = through_at(attempt_s, 0.0, error_s, moved_s, error_s)
         return at, at, at
-    expiries = [error_s + i * STEP_S for i in range(int(ttl_s / STEP_S) + 1)]
+    step = max(attempt_s, 1e-6)
+    count = _attempts_until(ttl_s, step)
+    stride = max(1, math.ceil(count / MOST_TRIED))
+    expiries = [error_s + k * step for k in range(0, count + 1, stride)] + [error_s + ttl_s]
     found = [through_at(attempt_s, ttl_s, error_s, moved_s, x) for x in expiries]
-    return found[-1], min(found), max(found)
+    slack = (stride - 1) * step
+    return found[-1], min(found) - slack, max(found) + slack

@@ -50,3 +50,29 @@ def test_a_pools_other_dead_connections_hold_the_client_under_a_name_too():
     # HikariCP checks each of the 2 other dead connections for validationTimeout (5 s) before a new one
     assert pool.back.expected_s >= one.error.expected_s + 2 * 5.0 and pool.back.expected_s > one.back.expected_s
     assert "validationTimeout" in pool.back.basis
+
+
+def test_the_closed_form_ends_where_the_name_models_reconnects_do():
+    """back_by_name.through_at against measure/dns_model.reconnects, connect by connect (attempt
+    lengths that divide no TTL: a lookup at the very instant an entry runs out is either's)."""
+    import random
+
+    from harness.answer.back_by_name import through_at
+    from harness.measure.dns_model import Connects, NameCache, back_t, reconnects
+    rng = random.Random(11)
+    for _ in range(3000):
+        attempt, ttl = rng.choice((0.7, 2.3, 3.1, 4.9)), rng.choice((0.0, 1.0, 5.0, 30.0, 60.0))
+        error, moved = rng.uniform(0, 40), rng.uniform(0, 60)
+        expiry = error + rng.uniform(0, ttl) if ttl else error
+        caches = (NameCache("the runtime", ttl),) if ttl else ()
+        attempts = reconnects(error, moved, caches, Connects(attempt, attempt, 0.0),
+                              looked_up_t=expiry - ttl if ttl else None)
+        assert through_at(attempt, ttl, error, moved, expiry) == pytest.approx(back_t(attempts)), (
+            attempt, ttl, error, moved, expiry)
+
+
+def test_a_day_long_cache_is_answered_at_once_not_tried_every_tenth_of_a_second():
+    from harness.answer.back_by_name import MOST_TRIED, back_window
+    expected, earliest, latest = back_window(0.001, 86_400, 938.0, 3600.0)   # 86 million attempt starts
+    assert earliest <= expected <= latest and expected == pytest.approx(938.0 + 86_400, abs=0.01)
+    assert MOST_TRIED <= 20_000
