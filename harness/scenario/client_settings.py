@@ -34,7 +34,8 @@ def read_hosts(r, client):
     if not CLIENTS[client].host_list:
         takes = ", ".join(name for name, c in CLIENTS.items() if c.host_list)
         raise ScenarioError(f"{r.path('hosts')}: {client} takes one host here (a host list: {takes})")
-    if len(hosts) < 2 or len(set(hosts)) != len(hosts) or any(h not in servers for h in hosts):
+    if (len(hosts) < 2 or not all(isinstance(h, str) for h in hosts) or len(set(hosts)) != len(hosts)
+            or any(h not in servers for h in hosts)):
         raise ScenarioError(f"{r.path('hosts')}: two or more of {', '.join(servers)}, each once, in the order the "
                             f"client tries them, not {hosts!r}")
     return tuple(hosts)

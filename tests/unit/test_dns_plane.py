@@ -119,7 +119,8 @@ def test_a_host_list_names_each_server_and_is_refused_where_the_servers_are_behi
     plan = LoadPlan(parsed, None, NAME, "nftables")
     assert plan.client_target(parsed.cells[0]) == ("db-replica.lab,db-primary.lab", None)
     for cell, message in (({"hosts": ["db-primary"]}, "two or more"), ({"client": "pymysql"}, "takes one host"),
-                          ({"hosts": ["db-primary", "db-primary"]}, "each once")):
+                          ({"hosts": ["db-primary", "db-primary"]}, "each once"),
+                          ({"hosts": [["db-primary"], "db-replica"]}, "two or more")):   # found by the scenario fuzz
         with pytest.raises(ScenarioError, match=message):
             scenario.parse({**raw, "cells": [{**raw["cells"][0], **cell}]}, "h.yaml", "h")
     with pytest.raises(ScenarioError, match="only under control: dns"):
