@@ -19,15 +19,12 @@ from ..settings.drivers import setting_value
 from ..settings.kinds import SettingsError
 
 GO_DSN = re.compile(r"^(?:(?P<user>[^@]*)@)?(?P<net>\w+)?(?:\((?P<addr>[^)]*)\))?/(?P<db>[^?]*)(?:\?(?P<query>.*))?$")
-PYMYSQL = {"read_timeout": "read_timeout_s"}
+PYMYSQL = {"read_timeout": "read_timeout_s"}     # PyMySQL's connect() argument -> the lab probe's cell knob
 # What a JDBC URL's host list does, by its mode (jdbc:mysql:<mode>://): Connector/J's and MariaDB Connector/J's manuals
-HOST_LISTS = {None: "tried in order by each new connection (a silent first host costs each one its connect timeout)",
-              "failover": "tried in order by each new connection (a silent first host costs each one its connect "
-                          "timeout)",
-              "sequential": "tried in order by each new connection (a silent first host costs each one its connect "
-                            "timeout)",
+IN_ORDER = "tried in order by each new connection (a silent first host costs each one its connect timeout)"
+HOST_LISTS = {None: IN_ORDER, "failover": IN_ORDER, "sequential": IN_ORDER,
               "loadbalance": "each connection to one of them by the balancing strategy (random by default)",
-              "replication": "the first the source, the others replicas for read-only connections"}     # PyMySQL's connect() argument -> the lab probe's cell knob
+              "replication": "the first the source, the others replicas for read-only connections"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,7 +115,7 @@ def _jdbc(url, source):
     if len(hosts) < 2:
         return found
     # a host list is the URL's, not a parameter: named, never dropped (docs/facts/dns.md, "Clients that know every host")
-    how = HOST_LISTS.get(m.group(2), HOST_LISTS[None])
+    how = HOST_LISTS[m.group(2)]
     listed = (f"{', '.join(hosts)}: a host list, {how}; explain answers for one address; make scenario=dns-failover "
               "measures a host list (a cell's hosts:)")
     return dataclasses.replace(found, not_modelled=(("hosts", listed), *found.not_modelled))

@@ -34,6 +34,7 @@ class JvmNames:
 
 
 def _ttl(name, value, where):
+    """Whole seconds, -1 for ever, as the JDK takes them (any size: the lab's own knob's range is not the JDK's)."""
     try:
         seconds = int(value.strip())
     except ValueError:
@@ -84,17 +85,16 @@ def jvm_options(text, source="jvm.options"):
         except ValueError as exc:
             raise InvalidInput(f"{source}:{number}: {line[:60]!r}: {exc}") from None
         for flag in flags:
-            name, _, value = flag[2:].partition("=") if flag.startswith("-D") else (flag, "", "")
-            where = f"{source}:{number}"
-            if name == FALLBACK_TTL and flag.startswith("-D"):
-                fallback = _ttl(name, value, where)
+            name, _, value = flag[2:].partition("=") if flag.startswith("-D") else ("", "", "")
+            if name == FALLBACK_TTL:
+                fallback = _ttl(name, value, f"{source}:{number}")
                 said.append(f"read: {flag}: the JVM keeps a looked-up address {_kept(fallback)} unless the security "
                             f"property {TTL} is set; {WHERE_IT_COUNTS}")
-            elif name == TTL and flag.startswith("-D"):
+            elif name == TTL:
                 said.append(f"{flag}: the JVM's cache never reads it: {TTL} is a security property (java.security, "
                             f"or a file -Djava.security.properties= names), not a system property; -D{FALLBACK_TTL}= "
                             "is the flag the JVM reads")
-            elif name == "java.security.properties" and flag.startswith("-D"):
+            elif name == "java.security.properties":
                 said.append(f"{flag}: security properties from that file, over java.security: give the lab that "
                             f"file to read its {TTL}")
             else:
