@@ -85,6 +85,8 @@ def cell_knobs(cell, probe=DEFAULT_CLIENT):
     if cell.connect_timeout_s is not None:
         knobs.append(f"connect timeout {cell.connect_timeout_s:g} s" if cell.connect_timeout_s
                      else "connect timeout none (the SYN retries)")
+    if cell.target_session_attrs:
+        knobs.append(f"target_session_attrs={cell.target_session_attrs}")
     if cell.director:
         knobs.append(f"through director-{cell.director}")
     if cell.hosts:

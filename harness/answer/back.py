@@ -12,6 +12,7 @@ server does once the dead one is marked down. docs/facts/kernel.md, "SYN retrans
 import dataclasses
 
 from ..control.abilities import ConnectsByName
+from ..databases import DATABASES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..measure import syn_model
 from ..measure.predict import Window
@@ -62,7 +63,7 @@ def reconnect(question, plane, rescheduled):
     syn = syn_model.syn_give_up_s(retries, question.syn_linear_timeouts)
     timeout = client.connect_timeout_s(cell.client_settings)
     if cell.client == DEFAULT_CLIENT and cell.connect_timeout_s is not None:    # the lab's probe's own limit
-        timeout = cell.connect_timeout_s or None
+        timeout = DATABASES[question.engine]().probe_connect_timeout_s(cell.connect_timeout_s) or None
     user = cell.tcp_user_timeout_ms / 1000 if cell.socket_options_reach_kernel else 0.0
     named = client.connect_timeout or "its connect timeout"
     if timeout is None and cell.client in POOLED:

@@ -66,6 +66,10 @@ def parse_knobs(words):
         raise ExplainError(f"{' and '.join(planes)}: one load balancer in front at a time")
     values["SETTINGS"] = drivers.settings_of(values["CLIENT"], _known_settings(values["CLIENT"], driver_words))
     for name, _ in values["SETTINGS"]:
+        if CLIENTS[values["CLIENT"]].settings[name].picks_a_server:
+            raise ExplainError(f"{name} changes nothing here: explain's client lists one host (a VIP, or a name), which "
+                               "is the promoted server by the time its traffic reaches it; it chooses among the hosts "
+                               "of a host list (hosts: in a scenario's cell, make scenario=dns-failover-pg)")
         if CLIENTS[values["CLIENT"]].settings[name].jvm_security and values["DNS_MOVED_AFTER_S"] is None:
             raise ExplainError(f"{name} changes nothing here: explain's client connects to a VIP's address and "
                                "looks no name up; it matters where the clients connect to a name (DNS_MOVED_AFTER_S=..., make "

@@ -44,6 +44,8 @@ class DatabaseEngine(Registered, ServerProcess):
     # (None: the default client's own, its Client.version_command in load/clients.py)
     probe_library: tuple[str, str] | None = None
     probe_title: str | None = None   # how the pages name the probe's client (None: probe_library's name)
+    probe_host_list = False      # the probe's library takes several hosts and tries them in order
+    probe_session_attrs = False  # the probe's library takes target_session_attrs (libpq's, load/driver_settings.py)
     version_pattern = r"Ver (\S+)"   # the version in version_command's line
     kernel_gave_up = "MySQL error 2013, Lost connection"   # what its clients say when the kernel gives up
     client_cures = ""            # what its own client library offers against the hang (make explain)
@@ -52,6 +54,11 @@ class DatabaseEngine(Registered, ServerProcess):
     read_only_sql = "SELECT @@read_only"   # 1 while the server refuses writes (a replica), else 0
     # HAProxy's `option mysql-check` against it (None: it works; else why not): docs/facts/mysql.md
     haproxy_mysql_check_fails: str | None = None
+
+    def probe_connect_timeout_s(self, given: float | None) -> float | None:
+        """The connect timeout the probe's library keeps when a cell gives `given` s (None: its
+        default; 0: none); ValueError if the library cannot take it."""
+        return given
 
     def services(self):
         """{service: Compose overrides} for the database servers (empty: compose.yaml's own)."""

@@ -1,12 +1,13 @@
 """PostgreSQL 15 from Debian bookworm (images/postgres): a streaming replica copied from the
 primary with pg_basebackup, promoted with pg_promote(). It listens on the lab's database port
 (3306), so every director, check and client reaches it where they reach MySQL; the probe speaks
-its protocol through libpq (psycopg2)."""
+its protocol through libpq (images/client/libpq.py)."""
 from ..errors import LabError
 from .base import DatabaseEngine
 
 IMAGE = "blackhole-lab/postgres:dev"
 DATA = "/var/lib/postgresql/data"
+LIBPQ_LEAST_CONNECT_TIMEOUT_S = 2.0
 
 
 class PostgreSQL(DatabaseEngine):
@@ -19,9 +20,10 @@ class PostgreSQL(DatabaseEngine):
                   "-d", "sbtest")
     version_command = ("postgres", "--version")
     wire_protocol = "postgres"
-    probe_title = "libpq (psycopg2)"    # the cells' names say libpq: the protocol library under psycopg2
-    probe_library = ("psycopg2", "python3 -c 'import psycopg2 as p; print(\"psycopg2\", p.__version__, "
-                                 "\"libpq\", p.__libpq_version__)'")
+    probe_title = "libpq"
+    probe_library = ("libpq", "dpkg-query -W -f='libpq5 ${Version}' libpq5")
+    probe_host_list = True             # libpq's host=a,b
+    probe_session_attrs = True         # libpq's target_session_attrs
     version_pattern = r"\(PostgreSQL\) (\S+)"
     kernel_gave_up = 'libpq: "could not receive data from server: Connection timed out"'
     client_cures = ("libpq's own: tcp_user_timeout=<ms> (TCP_USER_TIMEOUT on its socket); keepalives_idle, "
@@ -33,6 +35,13 @@ class PostgreSQL(DatabaseEngine):
     read_only_sql = "SELECT pg_is_in_recovery()::int"
     replication_modes = ("async", "sync")      # sync: synchronous_standby_names '*', no timeout
     semi_sync_status_sql = None
+
+    def probe_connect_timeout_s(self, given):
+        """libpq's connect_timeout: whole seconds, each host's try; 0: none; 1 is taken as 2 (libpq 15:
+        measured in the client image, docs/facts/postgres.md)."""
+        if given and given != int(given):
+            raise ValueError(f"libpq's connect_timeout is whole seconds, not {given:g}")
+        return max(given, LIBPQ_LEAST_CONNECT_TIMEOUT_S) if given else given
 
     def services(self):
         # db-primary builds the image (compose.yaml: one service per tag), the replica runs it

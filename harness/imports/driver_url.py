@@ -147,9 +147,12 @@ def _sqlalchemy(url, source):
 
 def _with_params(client, query, source):
     """The URL's parameters: the driver's own settings, the rest named as not modelled (a JVM's
-    security property such as networkaddress.cache.ttl is no property of the URL's: the driver ignores it)."""
+    security property such as networkaddress.cache.ttl is no property of the URL's: the driver ignores it;
+    one that chooses among a host list's servers, such as targetServerType, changes nothing for the
+    one host a replay connects to)."""
     settings, not_modelled = [], []
-    driver_own = {name: s for name, s in CLIENTS[client].settings.items() if not s.jvm_security}
+    driver_own = {name: s for name, s in CLIENTS[client].settings.items() if not s.jvm_security
+                  and not s.picks_a_server}
     for name, value in _query(query, source):
         if name in driver_own:
             try:

@@ -8,7 +8,8 @@ timeout, which is all the kernel model needs to know about a driver.
 import dataclasses
 
 from ..registered import Registry
-from .driver_settings import AWS_HOST_MONITOR, CONNECTOR_J, HIKARI_POOL, JVM_NAME_CACHE, MS, PGJDBC, Setting
+from .driver_settings import (AWS_HOST_MONITOR, CONNECTOR_J, HIKARI_POOL, JVM_NAME_CACHE, MS, PGJDBC,
+                              TARGET_SESSION_ATTRS, Setting)
 
 DEFAULT_CLIENT = "pymysql"       # the lab's own probe: on another engine it speaks that engine's protocol
 # What operators call the lab's probe on an engine whose protocol is not MySQL's: {name: engine}.
@@ -176,6 +177,9 @@ CLIENTS = Registry("client", (
                                              "no read timeout of its own; 0: none)", zero_is_none=True),
         "connect_timeout": Setting(int, 1.0, maximum=86_400, meaning="s a connect may take (pgx's; 0: forever)",
                                    zero_is_none=True),
+        "target_session_attrs": Setting(str, choices=TARGET_SESSION_ATTRS,
+                                        meaning="which server of its host list it keeps (pgx asks each once "
+                                                "connected; default any)", picks_a_server=True),
         "tcp_user_timeout": Setting(int, MS, meaning="libpq's name, not pgx's: pgx sends it to the server as a "
                                                      "run-time setting, so the server's socket takes it, not the "
                                                      "client's"),

@@ -6,16 +6,24 @@ import re
 
 @dataclasses.dataclass(frozen=True)
 class Setting:
-    kind: type                  # int (a count of `unit`s), bool or str (a Go duration)
+    kind: type                  # int (a count of `unit`s), bool or str (a Go duration, or one of choices)
     unit_s: float = 0.0         # seconds per unit, for int settings that are durations
     minimum: int = 0
     maximum: int = 3_600_000
     meaning: str = ""
     zero_is_none: bool = False  # a limit whose 0 means none at all (its documentation's "0: forever"), not 0 s
     jvm_security: bool = False  # a security property of the JVM's (its java.security), not the driver's
+    choices: tuple[str, ...] = ()   # a str setting that names one of these, not a duration
+    picks_a_server: bool = False    # chooses among the hosts it lists (a host list's; explain has one host)
+
+    def __post_init__(self):
+        if self.choices and self.kind is not str:
+            raise ValueError("only a str setting names one of choices")
 
     def seconds(self, value):
         """A duration setting's value in seconds; None where it sets no limit (0 that means forever)."""
+        if self.choices:
+            raise ValueError(f"{value!r} names a choice, not a duration")
         seconds = go_duration_s(value) if self.kind is str else value * self.unit_s
         return None if seconds == 0 and self.zero_is_none else seconds
 
@@ -60,7 +68,17 @@ PGJDBC = {
     "loginTimeout": Setting(int, 1.0, maximum=86_400, meaning="s the whole connect and login may take (0: forever)",
                             zero_is_none=True),
     "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pgJDBC's default false)"),
+    "targetServerType": Setting(str, choices=("any", "primary", "master", "secondary", "slave", "preferSecondary",
+                                              "preferSlave", "preferPrimary"),
+                                meaning="which server of its host list it keeps: primary asks each whether it is read-only "
+                                        "(default any)", picks_a_server=True),
+    "hostRecheckSeconds": Setting(int, 1.0, maximum=86_400, picks_a_server=True,
+                                  meaning="s a host's known state (primary, secondary, down) is kept before it is "
+                                          "asked again (default 10)"),
 }
+# libpq's (and pgx's) target_session_attrs, PostgreSQL 14's values: which server of a host list a
+# connection keeps, each asked whether it is read-only or in recovery once connected
+TARGET_SESSION_ATTRS = ("any", "read-write", "read-only", "primary", "standby", "prefer-standby")
 # The AWS Advanced JDBC Wrapper's host-monitoring plugin (efm2; docs/facts/dns.md): a monitor of its
 # own probes the connection's host while a statement runs and aborts the connection when the host
 # stops answering. monitoring-X is X for the monitor's own connections (Connector/J's, in ms).

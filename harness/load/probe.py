@@ -35,6 +35,7 @@ def cell_argv(proto, interval_ms, cell, host, duration_s, phase_ms=0.0):
             "--settle-ops", f"{SETTLE_OPS}", "--settle-interval-ms", f"{SETTLE_INTERVAL_MS:g}",
             "--phase-ms", f"{phase_ms:.0f}", *idle,
             *(["--connect-timeout-s", f"{cell.connect_timeout_s:g}"] if cell.connect_timeout_s is not None else []),
+            *(["--target-session-attrs", cell.target_session_attrs] if cell.target_session_attrs else []),
             *(["--user", cell.database_user] if cell.account != "shared" else [])]
 
 

@@ -34,7 +34,7 @@ def client_of(cell, probe_library="pymysql"):
 
 
 def probe_library_of(summary):
-    """What the lab's probe spoke on the run's engine: PyMySQL, or the engine's own (libpq, through psycopg2)."""
+    """What the lab's probe spoke on the run's engine: PyMySQL, or the engine's own (libpq)."""
     engine = DATABASES.get((summary.get("database") or {}).get("engine") or DEFAULT_DATABASE)
     if engine and engine.probe_title:
         return engine.probe_title

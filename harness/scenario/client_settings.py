@@ -31,9 +31,10 @@ def read_hosts(r, client):
         return ()
     hosts = r.get("hosts", list)
     servers = topology.PROTOCOL_SERVERS["mysql"]
-    if not CLIENTS[client].host_list:
+    if not CLIENTS[client].host_list and client != DEFAULT_CLIENT:     # the probe's: scenario/engine_fit.py
         takes = ", ".join(name for name, c in CLIENTS.items() if c.host_list)
-        raise ScenarioError(f"{r.path('hosts')}: {client} takes one host here (a host list: {takes})")
+        raise ScenarioError(f"{r.path('hosts')}: {client} takes one host here (a host list: {takes}; libpq, the "
+                            "lab's probe on PostgreSQL)")
     if (len(hosts) < 2 or not all(isinstance(h, str) for h in hosts) or len(set(hosts)) != len(hosts)
             or any(h not in servers for h in hosts)):
         raise ScenarioError(f"{r.path('hosts')}: two or more of {', '.join(servers)}, each once, in the order the "
@@ -60,8 +61,8 @@ def _read_settings(s, spec):
         if key not in s.raw:
             continue
         value = s.get(key, setting.kind, minimum=setting.minimum if setting.kind is int else None,
-                      maximum=setting.maximum if setting.kind is int else None)
-        if setting.kind is str and go_duration_s(value) is None:
+                      maximum=setting.maximum if setting.kind is int else None, choices=setting.choices or None)
+        if setting.kind is str and not setting.choices and go_duration_s(value) is None:
             raise ScenarioError(f"{s.path(key)}: a duration like '2s' or '1500ms', not {value!r}")
         settings.append((key, value))
     return tuple(settings)

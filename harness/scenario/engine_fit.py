@@ -25,6 +25,7 @@ def check_engine(engine, control, cells, control_settings):
                             f"{', '.join(n for n, c in CLIENTS.items() if c.protocol == engine.wire_protocol)}"
                             f"{ZOO_OF_PROTOCOL.get(engine.wire_protocol, '')}")
     check_pools(engine, cells)
+    check_probe_library(engine, cells)
     mysql_check = next((c for c in MYSQL_HANDSHAKE_CHECKS if _names_setting(control_settings, ("check", c))), None)
     if engine.wire_protocol == "mysql":
         if mysql_check and engine.haproxy_mysql_check_fails:
@@ -53,6 +54,24 @@ def check_pools(engine, cells):
         if cell.idle_s:
             raise ScenarioError(f"cells: {cell.name}: idle_s behind {cell.pool} is not modelled (the pool's "
                                 "server leg is the idle one, with its own keepalive)")
+
+
+def check_probe_library(engine, cells):
+    """The lab's probe speaks the engine's own library: a host list and its connect timeout as that
+    library takes them (PyMySQL one host; libpq a host list, its connect_timeout whole seconds)."""
+    for cell in (c for c in cells if c.client == DEFAULT_CLIENT):
+        library = engine.probe_title or (engine.probe_library or ("PyMySQL",))[0]
+        if cell.hosts and not engine.probe_host_list:
+            takes = ", ".join(name for name, c in CLIENTS.items() if c.host_list)
+            raise ScenarioError(f"cells: {cell.name}: hosts: the lab's probe on {engine.title} ({library}) takes one "
+                                f"host (a host list: libpq, the probe on PostgreSQL; {takes})")
+        if cell.target_session_attrs and not engine.probe_session_attrs:
+            raise ScenarioError(f"cells: {cell.name}: target_session_attrs: libpq's; the lab's probe on {engine.title} "
+                                f"({library}) has none")
+        try:
+            engine.probe_connect_timeout_s(cell.connect_timeout_s)
+        except ValueError as exc:
+            raise ScenarioError(f"cells: {cell.name}: connect_timeout_s: {exc}") from None
 
 
 def _names_setting(settings, pair):

@@ -19,6 +19,7 @@ class Cell:
     read_timeout_s: float = 0.0      # the application's read timeout: the probe's, or the driver setting's (0: none)
     connect_timeout_s: float | None = None   # the lab's probe's connect limit (None: its own 5 s; 0: none, the SYN retries)
     idle_s: float = 0.0              # the probe sends nothing for this long around the fault
+    target_session_attrs: str | None = None   # libpq's, for the lab's probe on PostgreSQL (None: libpq's any)
     sysbench: bool = True            # also runs sysbench (when the scenario has a sysbench load)
     link: tuple = ()                 # (("link_delay_ms", 50), ...): netem on the client's side
     client: str = DEFAULT_CLIENT     # which program holds the connection (load/clients.py)

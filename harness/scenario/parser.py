@@ -8,6 +8,7 @@ from .. import topology
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..faults.base import FAULTS, Param
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
+from ..load.driver_settings import TARGET_SESSION_ATTRS
 from ..pools import POOLS
 from .client_settings import check_name_lookups, read_client, read_hosts, read_pool
 from .control import check_lab_settings, director_variants, needs_ipvs, read_control
@@ -18,7 +19,8 @@ from .model import ACCOUNTS, Cell, Scenario, Step
 from .reader import Reader, ScenarioError, parse_duration
 
 # Keys of a cell besides its sysctls; a client's settings go under the client's name.
-CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "connect_timeout_s", "idle_s", "sysbench",
+CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "connect_timeout_s", "idle_s",
+                "target_session_attrs", "sysbench",
                 "connections", "waited_for", "hosts",
                 "client", "director", "account", "pool", *LINK_KNOBS)
 CELL_KEYS = frozenset(CELL_OPTIONS) | frozenset(SYSCTL_KNOBS) | frozenset(CLIENTS) | frozenset(POOLS)
@@ -40,7 +42,7 @@ def read_cell(raw, where, directors=()):
     r = Reader(raw, where, CELL_KEYS)
     client, settings, driver_timeout_s = read_client(r)
     if client != DEFAULT_CLIENT:
-        for key in ("read_timeout_s", "connect_timeout_s", "idle_s"):
+        for key in ("read_timeout_s", "connect_timeout_s", "idle_s", "target_session_attrs"):
             if key in raw:
                 raise ScenarioError(f"{r.path(key)}: a knob of the lab's own probe; {client} takes its own "
                                     f"settings under `{client}:`")
@@ -61,6 +63,7 @@ def read_cell(raw, where, directors=()):
         read_timeout_s=driver_timeout_s or r.get("read_timeout_s", "duration", 0.0, maximum=3600),
         connect_timeout_s=r.get("connect_timeout_s", "duration", None, maximum=3600),
         idle_s=r.get("idle_s", "duration", 0.0, maximum=3600),
+        target_session_attrs=r.get("target_session_attrs", str, None, choices=TARGET_SESSION_ATTRS),
         sysbench=_sysbench_beside(r, client),
         link=_read_link(r, raw),
         client=client, client_settings=settings,
@@ -120,6 +123,8 @@ def cell_name(cell):
         name += f"-rt{cell.read_timeout_s:g}".replace(".", "p")
     if cell.idle_s:
         name += "-idle"
+    if cell.target_session_attrs:
+        name += f"-{cell.target_session_attrs}"
     if cell.director:
         name += f"-{cell.director}"
     if cell.account != "shared":

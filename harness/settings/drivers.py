@@ -35,6 +35,9 @@ def setting_value(client, name, text):
         wanted = f"a whole number, {setting.minimum} to {setting.maximum}"
         if value is not None and not setting.minimum <= value <= setting.maximum:
             value = None
+    elif setting.choices:
+        value = text if text in setting.choices else None
+        wanted = "one of " + ", ".join(setting.choices)
     else:
         value = text if go_duration_s(text) is not None else None
         wanted = "a duration like 2s or 1500ms"

@@ -6,7 +6,9 @@ Writes one JSON line per operation to stdout:
    "error": errno name or MySQL code, "conn": connection number}
 On an error it reconnects (like sysbench with --mysql-ignore-errors=all) and goes on.
 On every connect it prints {"connected": t, "conn": n, "sockopts": {...}}: the TCP options
-the kernel holds for the socket (set by libsockopts from SOCKOPT_* when preloaded).
+the kernel holds for the socket (set by libsockopts from SOCKOPT_* when preloaded). With
+--proto postgres, --host may list hosts (a,b): libpq tries them in order, and the record names the
+host it reached ("host").
 With --start-on-stdin it connects, prints {"ready": ...} and waits for a line on stdin
 before the first timed operation, so a harness can act between the two.
 With --idle-s D it stops sending when a line "idle" arrives on stdin and, for D seconds, only
@@ -70,8 +72,9 @@ def emit(record, at_once=True):
         last_flush = now
 
 
-connecting_to = None       # the address the latest connect went to (--host resolved, once per connect)
-resolved_t = None          # when that lookup returned: the connect itself began then
+connecting_to = None       # the address the latest connect went to (--host resolved, once per connect;
+                           # of a libpq host list, the address libpq reached)
+resolved_t = None          # when that lookup returned: the connect itself began then (a host list's: the walk)
 
 
 def resolve(host):
@@ -89,11 +92,17 @@ def connect(number):
     read_timeout = ARGS.read_timeout_s or None
     connect_timeout = ARGS.connect_timeout_s or None       # 0: none, the kernel's SYN retries decide
     connecting_to = resolved_t = None
+    if ARGS.proto == "postgres" and "," in ARGS.host:       # libpq's host list: libpq resolves each host in turn
+        resolved_t = time.time()
+        conn = importlib.import_module("pg_connection").PostgresConnection(
+            ARGS.host, ARGS.port, ARGS.user, ARGS.password, connect_timeout, read_timeout, ARGS.target_session_attrs)
+        connecting_to = conn.hostaddr
+        return conn
     connecting_to = address = resolve(ARGS.host)
     resolved_t = time.time()
     if ARGS.proto == "postgres":
         return importlib.import_module("pg_connection").PostgresConnection(
-            address, ARGS.port, ARGS.user, ARGS.password, connect_timeout, read_timeout)
+            address, ARGS.port, ARGS.user, ARGS.password, connect_timeout, read_timeout, ARGS.target_session_attrs)
     connections = importlib.import_module("probe_connections")
     if ARGS.proto == "mysql":
         return connections.MysqlConnection(address, ARGS.port, ARGS.user, ARGS.password, connect_timeout,
@@ -107,6 +116,11 @@ def sockopts(conn):
         return {name: sock.getsockopt(level, option) for name, (level, option) in SOCKOPTS.items()}
     finally:
         sock.detach()
+
+
+def tried(exc):
+    """The addresses a failed libpq host-list connect tried (pg_connection.tried_addresses)."""
+    return importlib.import_module("pg_connection").tried_addresses(exc) if ARGS.proto == "postgres" else None
 
 
 def local_port(conn):
@@ -198,7 +212,8 @@ def main():
                 number += 1
                 conn, answered = connect(number), False
                 emit({"connected": time.time(), "conn": number, "sockopts": sockopts(conn),
-                      "local_port": local_port(conn), "address": connecting_to, "connect_t": resolved_t})
+                      "local_port": local_port(conn), "address": connecting_to, "connect_t": resolved_t,
+                      **({"host": conn.host} if "," in ARGS.host else {})})
                 if ARGS.start_on_stdin and number == 1:
                     emit({"ready": time.time(), "server": conn.operation(), "conn": number})
                     sys.stdin.readline()
@@ -216,7 +231,7 @@ def main():
             failed = {"t0": t0, "t1": time.time(), "ok": False, "error": error_name(exc), "conn": number,
                       "detail": str(exc)[:200]}
             if conn is None:              # a connect that failed: where it went (None: the name did not resolve)
-                failed["address"], failed["connect_t"] = connecting_to, resolved_t
+                failed["address"], failed["connect_t"] = connecting_to or tried(exc), resolved_t
             emit(failed)
             if conn is not None:
                 conn.close()
@@ -245,6 +260,7 @@ parser.add_argument("--phase-ms", type=float, default=0,
                     help="the first interval after the settling ones is this much longer (spreads probes' ticks)")
 parser.add_argument("--read-timeout-s", type=float, default=0, help="0: wait for the kernel")
 parser.add_argument("--connect-timeout-s", type=float, default=5, help="0: none (the kernel's SYN retries decide)")
+parser.add_argument("--target-session-attrs", help="postgres: libpq's target_session_attrs (unset: libpq's any)")
 parser.add_argument("--stop-on-eof", action="store_true", help="stop when stdin is closed")
 parser.add_argument("--first-connect-s", type=float, default=0,
                     help="until the first answer, failed connects are retried this long as 'waiting', not operations")

@@ -34,6 +34,7 @@ CREATE = ("CREATE TABLE IF NOT EXISTS sbtest.ledger (id BIGINT AUTO_INCREMENT PR
 CREATE_PG = ("CREATE SCHEMA IF NOT EXISTS sbtest; CREATE TABLE IF NOT EXISTS sbtest.ledger (id BIGSERIAL PRIMARY KEY, "
              "seq BIGINT NOT NULL, attempt INT NOT NULL, t_sent DOUBLE PRECISION NOT NULL)")
 INSERT = "INSERT INTO sbtest.ledger (seq, attempt, t_sent) VALUES (%s, %s, %s)"
+INSERT_PG = "INSERT INTO sbtest.ledger (seq, attempt, t_sent) VALUES ($1, $2, $3)"     # libpq's parameters
 CLIENT_ERRORS_FROM = 2000     # MySQL's client-side error codes (2013 lost connection, ...) start here
 # After the stop signal, how long a write in flight waits for its answer: a server answers in
 # milliseconds (seconds in a busy emulated guest); a blackhole never does.
@@ -128,7 +129,7 @@ class PostgresWriter(Writer):
     def __init__(self, host, port, read_timeout_s):
         super().__init__(host, port, read_timeout_s)
         self.pg = importlib.import_module("pg_connection")
-        self.errors = (self.pg.psycopg2.Error, OSError)
+        self.errors = (self.pg.Error, OSError)
 
     def connect(self):
         self.conn = self.pg.PostgresConnection(self.host, self.port, "sbtest", "sbtest", 2, self.read_timeout_s)
@@ -138,7 +139,7 @@ class PostgresWriter(Writer):
         self.server = self.conn.operation()
 
     def insert(self, seq, attempt, t0):
-        self.conn.execute(INSERT, (seq, attempt, t0))
+        self.conn.execute(INSERT_PG, (seq, attempt, t0))
 
     def answered(self, exc):
         return getattr(exc, "pgcode", None) is not None      # a SQLSTATE: the server's own answer
@@ -169,7 +170,7 @@ def main():
             signal.setitimer(signal.ITIMER_REAL, STOP_GRACE_S)
 
     def give_up(*_):
-        if writer.in_flight:           # PyMySQL and psycopg2's asynchronous wait let it through
+        if writer.in_flight:           # PyMySQL's wait and the PostgreSQL writer's select() let it through
             raise Stopped()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, stop)

@@ -43,7 +43,7 @@ ENGINES = {
     "mysql": {"printed": "Ver 9.7.", "version_after": "Ver ", "error": "MYSQL_2013", "client": "client pymysql",
               "library": "PyMySQL 1."},
     "postgres": {"printed": "(PostgreSQL) 15.", "version_after": "(PostgreSQL) ", "error": "ETIMEDOUT",
-                 "client": "client psycopg2", "library": "psycopg2 2."},
+                 "client": "client libpq", "library": "libpq5 15."},
 }
 
 

@@ -1,4 +1,4 @@
-"""The client zoo on PostgreSQL (scenarios/client-zoo-pg.yaml): libpq (the lab's probe, psycopg2),
+"""The client zoo on PostgreSQL (scenarios/client-zoo-pg.yaml): libpq (the lab's probe),
 pgJDBC, HikariCP on it, node-postgres and pgx through one lvs-switchover failover at
 tcp_retries2=5, at their defaults, with their own 3 s read timeout and with TCP_USER_TIMEOUT 5000
 (which Go's runtime never takes from the preloaded library, nor pgx from libpq's parameter name). Bounds come from docs/facts/kernel.md
@@ -12,7 +12,7 @@ from tests.kernel_facts import assert_within, user_timeout_bounds
 from tests.scenarios.conftest import cells
 from tests.scenarios.test_client_zoo import assert_waited_for_the_kernel, kernel_bounds, lead
 
-CLIENTS = {"libpq": "psycopg2", "pgjdbc": "pgjdbc", "hikari-pg": "hikari-pgjdbc", "node-pg": "node-postgres", "pgx": "pgx"}
+CLIENTS = {"libpq": "libpq", "pgjdbc": "pgjdbc", "hikari-pg": "hikari-pgjdbc", "node-pg": "node-postgres", "pgx": "pgx"}
 # What each application sees when the kernel gives up: libpq's and Node's messages carry the
 # kernel's errno; pgJDBC raises a PSQLException with SQLState 08006 (connection failure); pgx
 # reports the end of its stream, the errno lost.
@@ -26,7 +26,7 @@ def test_each_postgresql_client_waits_for_the_kernel_or_its_own_timeout(run_scen
     summary, path = run_scenario("client-zoo-pg", warmup_s=5, observe_s=30)
     run, by_name = RunDir(path), cells(summary)
     versions = json.loads((path / "env.json").read_text())["versions"]
-    assert versions["client psycopg2"].startswith("psycopg2 2.") and versions["client node-postgres"] == "pg 8.13.1"
+    assert versions["client libpq"].startswith("libpq5 15.") and versions["client node-postgres"] == "pg 8.13.1"
     assert versions["client pgjdbc"] == "postgresql-42.7.4.jar" and versions["client pgx"] == "pgx v5.7.6"
     assert versions["client hikari-pgjdbc"].split() == ["HikariCP-5.1.0.jar", "postgresql-42.7.4.jar"]
     for prefix in CLIENTS:

@@ -74,50 +74,6 @@ def test_a_name_that_moves_leaves_each_reconnect_to_its_own_limits(run_scenario)
     check_host_monitor(summary, path, MONITOR_CELL)
 
 
-# On PostgreSQL: libpq (the lab's probe), pgJDBC through the JVM's cache, and pgJDBC listing both servers
-PG_CELLS = [{"name": "libpq-connect-timeout-5s", "tcp_retries2": 5}]
-PG_JVM_CELLS = [{"name": "pgjdbc-ttl-5s", "client": "pgjdbc", "tcp_retries2": 5,
-                 "pgjdbc": {"connectTimeout": 2, "networkaddress.cache.ttl": 5}}]
-PG_HOST_LIST = {"name": "pgjdbc-host-list", "client": "pgjdbc", "tcp_retries2": 5, "hosts": ["db-primary", "db-replica"],
-                "pgjdbc": {"connectTimeout": 2}}
-# pgx listing both servers: its connect_timeout bounds each host's try; the application's deadline per
-# query alone is spent on the silent first host at every reconnect (pgx issue 2171)
-PGX_HOST_LIST = {"name": "pgx-host-list", "client": "pgx", "tcp_retries2": 5, "hosts": ["db-primary", "db-replica"],
-                 "pgx": {"connect_timeout": 2}}
-PGX_DEADLINE = {"name": "pgx-host-list-deadline", "client": "pgx", "tcp_retries2": 5, "hosts": ["db-primary", "db-replica"],
-                "pgx": {"queryTimeout": "3s"}, "waited_for": False}
-
-
-def test_the_same_on_postgresql_with_libpq_and_pgjdbc(run_scenario):
-    summary, path = run_scenario("dns-failover-pg", cells=PG_CELLS + PG_JVM_CELLS + [PG_HOST_LIST, PGX_HOST_LIST,
-                                                                                    PGX_DEADLINE],
-                                 warmup_s=5, observe_s=90)
-    check_run(summary, path, PG_CELLS, PG_JVM_CELLS, PG_HOST_LIST)
-    run = RunDir(path)
-    fault = first_fault(run.events())
-    move = next(e for e in run.events() if e.get("name") == "dns_move")
-    primary, replica = move["seen"]["old_address"], move["seen"]["new_address"]
-    check_host_list(run, cells(summary)[PGX_HOST_LIST["name"]], PGX_HOST_LIST, fault, primary, replica,
-                    lead_s(run, fault))
-    check_deadline_spent_on_the_first_host(run, PGX_DEADLINE, fault, primary)
-
-
-def check_deadline_spent_on_the_first_host(run, spec, fault, primary):
-    """pgx with the application's 3 s deadline per query and no connect_timeout: every reconnect
-    spends the whole deadline on the silent first host; the second host's try begins with nothing of
-    it left and fails at once, so the client never connects again while the first host is silent."""
-    records = probe_records(run, spec["name"])
-    errors = [r for r in records if r.get("ok") is False and r["t1"] > fault["t"]]
-    tries = [r for r in records if "connecting" in r and r["connecting"] > fault["t"]]
-    assert len(errors) >= 3 and not [r for r in records if "connected" in r and r["connected"] > fault["t"]], errors
-    assert {r["address"] for r in tries if r["host"] == "db-primary.lab"} == {primary}, tries
-    for error in errors:
-        assert_within(error["t1"] - error["t0"], (3.0, 3.0 + REPORT_LATE_S), f"{spec['name']}: a query's deadline")
-        for second in (r for r in tries if r["host"] == "db-replica.lab" and error["t0"] <= r["connecting"] <= error["t1"]):
-            assert second["connecting"] - error["t0"] >= 3.0 and error["t1"] - second["connecting"] < REPORT_LATE_S, (
-                error, second)
-
-
 def check_run(summary, path, probe_cells, jvm_cells, host_list):
     check_changes(path)
     run = RunDir(path)

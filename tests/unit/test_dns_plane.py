@@ -127,6 +127,28 @@ def test_a_host_list_names_each_server_and_is_refused_where_the_servers_are_behi
         scenario.parse({**raw, "control": "manual"}, "h.yaml", "h")
 
 
+def test_the_probe_lists_hosts_on_postgresql_only_and_its_connect_timeout_is_libpqs():
+    """libpq takes host=a,b and a connect_timeout of whole seconds, 1 taken as 2 (docs/facts/postgres.md);
+    PyMySQL takes one host."""
+    from harness.answer.back import reconnect
+    from harness.answer.question import Question
+    cell = {"name": "l", "tcp_retries2": 5, "hosts": ["db-primary", "db-replica"], "connect_timeout_s": 2}
+    raw = {"control": "dns", "database": "postgres", "load": {"probe": {}}, "cells": [cell],
+           "steps": [{"fault": "host_silent", "target": "db-primary"}]}
+    parsed = scenario.parse(raw, "l.yaml", "l")
+    assert parsed.cells[0].hosts == ("db-primary", "db-replica")
+    with pytest.raises(ScenarioError, match=r"cells: l: hosts: the lab's probe on MariaDB \(PyMySQL\) takes one host"):
+        scenario.parse({**raw, "database": "mariadb"}, "l.yaml", "l")
+    with pytest.raises(ScenarioError, match="cells: l: connect_timeout_s: libpq's connect_timeout is whole seconds, "
+                                            "not 2.5"):
+        scenario.parse({**raw, "cells": [{**cell, "connect_timeout_s": 2.5}]}, "l.yaml", "l")
+    for given, kept in ((1, 2.0), (2, 2.0), (5, 5.0)):
+        question = Question.of({"tcp_retries2": 5, "connect_timeout_s": given}, plane="dns", engine="postgres")
+        assert reconnect(question, control_plane("dns"), False).attempt_s == kept
+    question = Question.of({"tcp_retries2": 5, "connect_timeout_s": 1}, plane="dns")       # PyMySQL's: as given
+    assert reconnect(question, control_plane("dns"), False).attempt_s == 1.0
+
+
 def test_the_jvms_name_cache_is_never_taken_as_used_where_no_name_is_looked_up():
     from harness.answer.explain import ExplainError, parse_knobs
     from harness.imports import driver_url
@@ -145,3 +167,30 @@ def test_a_urls_host_list_is_named_never_dropped():
     assert name == "hosts" and said.startswith("db1.example:3306, db2.example:3306: a host list, tried in order")
     assert "hosts" not in " ".join(found.explain_words())          # explain is never told it was used
     assert driver_url.parse("jdbc:mysql://db-vip:3306/orders").not_modelled == ()
+
+
+def test_a_setting_that_picks_among_listed_hosts_is_a_choice_and_refused_where_there_is_one_host():
+    """target_session_attrs (libpq's values, pgx's) and pgJDBC's targetServerType name one of their
+    documented values; explain's client has one host, where they change nothing."""
+    from harness.answer.explain import ExplainError, parse_knobs
+    from harness.settings.kinds import SettingsError
+    cell = {"name": "p", "client": "pgx", "tcp_retries2": 5, "hosts": ["db-primary", "db-replica"],
+            "pgx": {"connect_timeout": 2, "target_session_attrs": "read-write"}}
+    raw = {"control": "dns", "database": "postgres", "load": {"probe": {}}, "cells": [cell],
+           "steps": [{"fault": "host_silent", "target": "db-primary"}]}
+    assert dict(scenario.parse(raw, "p.yaml", "p").cells[0].client_settings)["target_session_attrs"] == "read-write"
+    with pytest.raises(ScenarioError, match="must be one of any, read-write, read-only, primary, standby, "
+                                            "prefer-standby, not 'read_write'"):
+        scenario.parse({**raw, "cells": [{**cell, "pgx": {"target_session_attrs": "read_write"}}]}, "p.yaml", "p")
+    with pytest.raises(ScenarioError, match="target_session_attrs: a knob of the lab's own probe; pgx takes its own"):
+        scenario.parse({**raw, "cells": [{**cell, "target_session_attrs": "read-write"}]}, "p.yaml", "p")
+    with pytest.raises(ScenarioError, match=r"target_session_attrs: libpq's; the lab's probe on MariaDB \(PyMySQL\) "
+                                            "has none"):
+        scenario.parse({**raw, "database": "mariadb", "cells": [{"name": "p", "target_session_attrs": "read-write"}]},
+                       "p.yaml", "p")
+    for words in (["CLIENT=pgx", "DB_ENGINE=postgres", "target_session_attrs=read-write"],
+                  ["CLIENT=pgjdbc", "DB_ENGINE=postgres", "targetServerType=primary"]):
+        with pytest.raises(ExplainError, match="changes nothing here: explain's client lists one host"):
+            parse_knobs(words)
+    with pytest.raises(SettingsError, match="targetServerType takes one of any, primary"):
+        parse_knobs(["CLIENT=pgjdbc", "DB_ENGINE=postgres", "targetServerType=leader"])

@@ -1,0 +1,52 @@
+"""The probe on PostgreSQL (--proto postgres) calls libpq itself (images/client/libpq.py), here the
+host's own libpq5 against two local listeners that accept a connection and never answer (a server
+whose host went silent after the handshake, as far as libpq can tell). libpq's documentation of
+connect_timeout: "This timeout applies separately to each host name or IP address"; so a list of
+two silent hosts fails after twice the timeout, and the probe names both addresses, in order."""
+import json
+import socket
+import subprocess
+import sys
+
+from harness.lab import REPO
+
+PROBE = REPO / "images" / "client" / "probe.py"
+CONNECT_TIMEOUT_S = 2
+LATE_S = 0.5          # the probe's start and its record, on a busy machine
+
+
+def silent_listener(address):
+    server = socket.socket()
+    server.bind((address, 0))
+    server.listen(4)                # the kernel accepts; nobody reads the startup packet
+    return server
+
+
+def test_a_host_list_tries_each_silent_host_for_its_connect_timeout_and_names_both():
+    first, second = silent_listener("127.0.0.1"), silent_listener("127.0.0.2")
+    port = first.getsockname()[1]
+    second.close()
+    second = socket.socket()
+    second.bind(("127.0.0.2", port))
+    second.listen(4)
+    try:
+        result = subprocess.run([sys.executable, str(PROBE), "--proto", "postgres", "--host", "127.0.0.1,127.0.0.2",
+                                 "--port", str(port), "--connect-timeout-s", str(CONNECT_TIMEOUT_S),
+                                 "--max-operations", "1", "--duration-s", "30"],
+                                capture_output=True, text=True, timeout=30)
+    finally:
+        first.close()
+        second.close()
+    [failed] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert failed["ok"] is False and failed["address"] == "127.0.0.1, 127.0.0.2", failed
+    assert failed["error"] == "PG_CONNECT_TIMEOUT" and "timeout expired" in failed["detail"], failed
+    took = failed["t1"] - failed["connect_t"]
+    assert 2 * CONNECT_TIMEOUT_S <= took <= 2 * CONNECT_TIMEOUT_S + LATE_S, failed
+
+
+def test_a_fractional_connect_timeout_is_refused_by_libpq_itself():
+    result = subprocess.run([sys.executable, str(PROBE), "--proto", "postgres", "--host", "127.0.0.1,127.0.0.2",
+                             "--port", "9", "--connect-timeout-s", "2.5", "--max-operations", "1"],
+                            capture_output=True, text=True, timeout=30)
+    [failed] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert 'invalid integer value "2.5" for connection option "connect_timeout"' in failed["detail"], failed
