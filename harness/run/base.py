@@ -8,7 +8,7 @@ import time
 from ..control import control_plane
 from ..databases import database
 from ..errors import DiskFull, LabError
-from ..lab import ClientCell, lab_on, planned_addresses
+from ..lab import ClientCell, Lab, lab_on, planned_addresses
 from . import preflight
 from ..interrupts import Cleanup
 from ..store import RunDir, shown
@@ -68,7 +68,7 @@ class RunBase:
         self.engine = engine
         self.run: RunDir | None = None       # open_run's; a run that failed before it has no RunDir
         self.events: EventLog | None = None
-        self.lab = None
+        self._lab: Lab | None = None
         self.phases = Phases()          # what the run is doing, and what undoes what it did (phases.py)
         self.ended_early = False        # interrupted or failed: record_end said so
 
@@ -91,7 +91,7 @@ class RunBase:
                         for c in self.client_cells()}.values())
         self.control = control_plane(getattr(s, "control", None), getattr(s, "control_settings", ()))
         db = database(getattr(s, "database", None))
-        self.lab = lab_on(self.engine, project=self.project, cells=clients,
+        self._lab = lab_on(self.engine, project=self.project, cells=clients,
                           datapath=s.datapath, env={**self.lab_env, **s.lab_env(), **self.control.lab_settings()},
                           workdir=self.run.lab_workdir, servers=s.servers_used(), net_admin=self.nodes_changed(),
                           cell_namespaces=getattr(s, "cell_namespaces", DEFAULT_CELL_NAMESPACES),
@@ -103,6 +103,13 @@ class RunBase:
         self.refuse_what_the_kernel_lacks = preflight.kernel_supports(clients, self.control, faults)
         self.events = EventLog(self.run.events_file, clock=self.lab.now)
         self.say(f"run: {s.id} -> {shown(self.run.path)}")
+
+    @property
+    def lab(self) -> Lab:
+        """The lab open_run made (nothing may ask for it before)."""
+        if self._lab is None:
+            raise RuntimeError("the run has no lab: open_run() first")
+        return self._lab
 
     def opened(self) -> tuple[RunDir, EventLog]:
         """The run's directory and event log, which open_run made (every phase after it has them)."""

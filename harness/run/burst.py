@@ -26,7 +26,7 @@ class BurstRun(RunBase):
         self.say("run: bringing the lab up ...")
         self.phases.enter("bringing the lab up", Undo("taking the lab down", self._down, LAB_DOWN_LIMIT_S, TAKE_DOWN))
         self.lab.up(preflight=self.refuse_what_the_kernel_lacks)
-        self.events.add("lab_up")
+        self.opened()[1].add("lab_up")
         self._write_env()
         self.phases.enter("bursting")
         for cell in self.scenario.cells:
@@ -35,7 +35,7 @@ class BurstRun(RunBase):
 
     def _down(self):
         self.lab.down()
-        self.events.add("lab_down")
+        self.opened()[1].add("lab_down")
 
     def _write_env(self):
         servers = {}
@@ -53,15 +53,15 @@ class BurstRun(RunBase):
             clients[namespace] = {"tcp_syn_retries": int(values[0]), "tcp_syn_linear_timeouts": int(values[1])}
         env = {"kernel": self.lab.kernel_release(), "datapath": self.lab.director().datapath, "servers": servers,
                "lab_env": self.scenario.lab_env(), "namespaces": clients}
-        self.run.env_file.write_text(json.dumps(env, indent=1) + "\n")
+        self.opened()[0].env_file.write_text(json.dumps(env, indent=1) + "\n")
 
     def _burst(self, cell):
-        s, run = self.scenario, self.run
+        s, (run, events) = self.scenario, self.opened()
         vip = self.lab.director().vip_address()
         path = f"/slow?cell={cell.name}" if cell.target == "nginx" else "/"
         run.write_text(run.cell_file(cell.name, "nstat-before.txt"), self.lab.exec(cell.server, ["nstat", "-az"]).stdout)
         self.say(f"run: {cell.name}: {s.connections} connections at once to {cell.server} ({cell.target}) ...")
-        self.events.add("burst_start", cell=cell.name)
+        events.add("burst_start", cell=cell.name)
         with run.open(run.cell_file(cell.name, "connections.jsonl")) as out:
             burst = self.lab.spawn(cell.service,
                                    ["burst", "--host", vip, "--port", str(VIP_PORTS[(cell.server, cell.target)]),
@@ -72,7 +72,7 @@ class BurstRun(RunBase):
                     sample = self.lab.exec(cell.server, ["ss", "-lntH", "sport = :8081"], check=False).stdout
                     listen.write(f"@ {self.lab.now():.3f}\n{sample}")
                     time.sleep(0.2)
-        self.events.add("burst_end", cell=cell.name)
+        events.add("burst_end", cell=cell.name)
         self._wait_queue_drained(cell.server)
         run.write_text(run.cell_file(cell.name, "nstat-after.txt"), self.lab.exec(cell.server, ["nstat", "-az"]).stdout)
 
@@ -88,4 +88,5 @@ class BurstRun(RunBase):
     def _collect_access_logs(self):
         for server in WEB_SERVERS:
             text = self.lab.exec(server, ["cat", "/var/log/nginx/access.log"], check=False).stdout
-            self.run.write_text(self.run.service_log(f"{server}-access"), text)
+            run = self.opened()[0]
+            run.write_text(run.service_log(f"{server}-access"), text)
