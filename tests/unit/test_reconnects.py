@@ -83,3 +83,22 @@ def test_a_client_that_logs_no_address_is_said_so_never_none():
                "signals": {"reconnects": {"addresses": {OLD: "the old address"}}}}
     [row] = section.rows(summary)
     assert row[3] == section.NOT_LOGGED and "None" not in " ".join(row)
+
+
+def test_a_libpq_host_list_that_failed_names_each_address_it_tried_in_order():
+    """The probe's record of a libpq host-list connect that failed lists the addresses libpq's message
+    named ("10.213.1.121, 10.213.1.122"); the page says what each was, in that order."""
+    from harness.signals.reconnects import section
+    listed = [{"t0": T + 13.4, "t1": T + 15.41, "ok": False, "error": "PG_READ_ONLY", "conn": 2,
+               "address": f"{OLD}, {NEW}", "connect_t": T + 13.4},
+              {"connected": T + 17.42, "conn": 3, "local_port": 51438, "address": NEW, "connect_t": T + 15.41,
+               "host": "db-replica.lab"},
+              {"t0": T + 15.41, "t1": T + 17.43, "ok": True, "server": "db-replica", "conn": 3}]
+    failed, through = attempts(text(listed))
+    assert (failed.address, failed.error, through.address, through.error) == (f"{OLD}, {NEW}", "PG_READ_ONLY", NEW, None)
+    summary = {"cells": [{"cell": "libpq-host-list-read-write", "reconnects": [
+        {"at_s": 13.4, "address": failed.address, "took_s": 2.01, "error": failed.error},
+        {"at_s": 15.41, "address": NEW, "took_s": 2.02, "error": None}]}],
+        "signals": {"reconnects": {"addresses": {OLD: "the old address", NEW: "db-replica (the new address)"}}}}
+    [row] = section.rows(summary)
+    assert row[2] == "2.0 s to the old address then db-replica (the new address) (PG_READ_ONLY)", row

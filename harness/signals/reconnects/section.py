@@ -11,7 +11,10 @@ NOT_LOGGED = "an address its client does not log"
 
 
 def _where(names, address):
-    return NOT_LOGGED if address is None else names.get(address, address)
+    """What the address was; a host list's failed connect names each address it tried, in order."""
+    if address is None:
+        return NOT_LOGGED
+    return " then ".join(names.get(one, one) for one in address.split(", "))
 
 
 def _failed(tries, names):
