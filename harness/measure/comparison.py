@@ -12,12 +12,15 @@ from .summary_record import Window
 ROUNDING_S = 0.0005           # half the millisecond summary.json rounds its times to
 
 
-def _cell_view(cell, env, observed_s=None, promotion=None):
+def _cell_view(cell, env, observed_s=None, lb_run=None):
     """observed_s: how long after the fault the run watched (a cell without an error was still
-    waiting then); promotion: the control plane's own promotion of a replica (Patroni's), if any."""
+    waiting then); lb_run: the lb signal's part of the run (a replica the control plane promoted by
+    itself, Patroni's; the change a scenario step made, manual's swap or dns's re-pointed name)."""
     p, w, lb = cell["probe"], cell["predicted"], cell.get("lb") or {}
+    promotion, stepped = (lb_run or {}).get("promotion"), (lb_run or {}).get("stepped")
     return {"lb_noticed_s": [lb["noticed_s"], lb["noticed_by_s"]] if lb.get("change") else None,
             "promoted": [promotion["by"], promotion["promoted_s"]] if promotion else None,
+            "stepped": [stepped["what"], stepped["at_s"]] if stepped else None,
             "detect_s": p["detect_s"], "recover_s": p["recover_s"], "error": p["error"], "observed_s": observed_s,
             "within_window": p["within_window"], "expected_s": w["expected_s"], "earliest_s": w["earliest_s"],
             "latest_s": w["latest_s"], "basis": w["basis"], "base_rto_s": w.get("base_rto_s"),
@@ -46,7 +49,7 @@ def compare(runs, interval_s=0.1):
     labels = [label for label, _, _ in runs]
     scenario_of = {label: summary["scenario"] for label, summary, _ in runs}
     views = {label: {c["cell"]: _cell_view(c, env, summary.get("observed_s"),
-                                           ((summary.get("signals") or {}).get("lb") or {}).get("promotion"))
+                                           (summary.get("signals") or {}).get("lb"))
                      for c in summary["cells"]}
              for label, summary, env in runs}
     names = []

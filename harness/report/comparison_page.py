@@ -109,6 +109,23 @@ def facts_section(comparison):
             + note + table(["", *labels, "what it does here"], rows))
 
 
+def cell_entry(view, guess=None):
+    """One run's entry for a cell: its detect beside its model window, what its control plane did
+    (its change's LB noticed, a promotion of its own, a step's change), and a prediction's guess."""
+    window = "never" if not view or view["expected_s"] is None else f"{view['earliest_s']:.1f}–{view['latest_s']:.1f} s"
+    mark = " <span class='no'>outside</span>" if view and view["within_window"] is False else ""
+    noticed = view.get("lb_noticed_s") if view else None
+    lb = f"<br><small>LB noticed {noticed[0]:.2f}–{noticed[1]:.2f} s</small>" if noticed else ""
+    promoted = view.get("promoted") if view else None
+    if promoted:
+        lb += f"<br><small>{html_lib.escape(promoted[0])} promoted {promoted[1]:.2f} s</small>"
+    stepped = view.get("stepped") if view else None
+    if stepped:
+        lb += f"<br><small>changed {stepped[1]:.2f} s: {html_lib.escape(stepped[0])}</small>"
+    predicted = "" if guess is None else f"<br><small>predicted {html_lib.escape(_guess(guess))}</small>"
+    return f"{_seconds(view, 'detect_s')} ({window}){mark}{lb}{predicted}"
+
+
 def render(directory, comparison, title):
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -126,18 +143,8 @@ def render(directory, comparison, title):
     for cell in comparison["cells"]:
         row = [html_lib.escape(cell["cell"])]
         for label in labels:
-            view = cell["by_run"].get(label)
-            window = "never" if not view or view["expected_s"] is None else \
-                f"{view['earliest_s']:.1f}–{view['latest_s']:.1f} s"
-            mark = " <span class='no'>outside</span>" if view and view["within_window"] is False else ""
-            noticed = view.get("lb_noticed_s") if view else None
-            lb = f"<br><small>LB noticed {noticed[0]:.2f}–{noticed[1]:.2f} s</small>" if noticed else ""
-            promoted = view.get("promoted") if view else None
-            if promoted:
-                lb += f"<br><small>{html_lib.escape(promoted[0])} promoted {promoted[1]:.2f} s</small>"
-            guess = comparison.get("predictions", {}).get(label, {}).get(cell["cell"])
-            predicted = "" if guess is None else f"<br><small>predicted {html_lib.escape(_guess(guess))}</small>"
-            row.append(f"{_seconds(view, 'detect_s')} ({window}){mark}{lb}{predicted}")
+            row.append(cell_entry(cell["by_run"].get(label),
+                                  comparison.get("predictions", {}).get(label, {}).get(cell["cell"])))
         row.append("<br>".join(html_lib.escape(f"{f['run']}: "
                                                 + (f"{f['delta_s']:+.3f} s (tolerance ±{f['tolerance_s']:.3f} s): "
                                                    if f.get("delta_s") is not None else "") + f["what"])

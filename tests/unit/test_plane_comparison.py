@@ -25,3 +25,16 @@ def test_a_promotion_by_the_control_plane_is_shown_beside_the_cell():
                                  ("patroni", _summary("control-patroni-failover", promotion), {})])
     views = result["cells"][0]["by_run"]
     assert views["patroni"]["promoted"] == ["Patroni", 30.025] and views["haproxy"]["promoted"] is None
+
+
+def test_a_change_a_scenario_step_made_is_shown_beside_the_cell_as_the_step_said_it():
+    """The dns plane's change is the name re-pointed by its step (manual's the swap): the page says
+    when, in the plane's words; a plane that acts by itself has its cells' LB noticed instead."""
+    from harness.report.comparison_page import cell_entry
+    moved = {"what": "db.lab -> 10.213.1.122 (db-replica)", "at_s": 4.525}
+    dns = _summary("control-dns-failover")
+    dns["signals"] = {"lb": {"stepped": moved}}
+    result = comparison.compare([("manual", _summary("control-manual-failover"), {}), ("dns", dns, {})])
+    views = result["cells"][0]["by_run"]
+    assert views["dns"]["stepped"] == ["db.lab -> 10.213.1.122 (db-replica)", 4.525] and views["manual"]["stepped"] is None
+    assert "changed 4.53 s: db.lab -&gt; 10.213.1.122 (db-replica)" in cell_entry(views["dns"])

@@ -1,7 +1,8 @@
 """The outage split in two, for a control plane that acts by itself (keepalived): "LB noticed",
 from the fault to the control plane's change of the cell's director, beside the plane's own
-timing model; and "client noticed", from that change to the client's error. For the manual
-control plane the change is the fault step itself, and this adds nothing."""
+timing model; and "client noticed", from that change to the client's error. For a plane a
+scenario step changes (manual's swap, dns's re-pointed name) the change is that step: the run's
+part says when it came, and no cell's outage is split by it."""
 from ...measure.effects import NONE
 from ...topology import PROTOCOL_PORTS
 from ..base import Signal
@@ -15,8 +16,17 @@ class LbNoticed(Signal):
 
     def summarize_run(self, context) -> LbRun | None:
         c = context
-        promotion = c.control.promotion(c.run, c.t_fault) if c.fault is not None else None
-        return {"promotion": promotion} if promotion else None
+        if c.fault is None:
+            return None
+        found: LbRun = {}
+        promotion = c.control.promotion(c.run, c.t_fault)
+        if promotion:
+            found["promotion"] = promotion
+        stepped = None if c.control.acts_by_itself else next(
+            (change for change in c.changes if change.t >= c.fault["started_t"]), None)
+        if stepped is not None:
+            found["stepped"] = {"what": stepped.what, "at_s": round(stepped.t - c.t_fault, 3)}
+        return found or None
 
     def summarize_cell(self, record) -> LbCell:
         c = record.context

@@ -26,5 +26,11 @@ class LbCell(TypedDict, total=False):
     lb: LbPart
 
 
-class LbRun(TypedDict):
+class StepChange(TypedDict):
+    what: str                        # the change in the plane's words ("db.lab -> 10.213.1.122 (db-replica)")
+    at_s: float                      # s after the fault
+
+
+class LbRun(TypedDict, total=False):
     promotion: dict[str, Any]        # ControlPlane.promotion(): by, server, promoted_s, model, within_model, ...
+    stepped: StepChange              # a plane a scenario step changes (manual, dns): its first change after the fault
