@@ -21,17 +21,29 @@ class Dns(ControlPlane):
     name = "dns"
     settings_spec = {
         "ttl": Setting(int, 5, 0, 86400, help="s the name's answers say they may be cached (the record's TTL; 0: "
-                                              "not at all); no client of the lab caches by it: glibc keeps nothing, "
-                                              "the JVM keeps its own networkaddress.cache.ttl"),
+                                              "not at all); no client of the lab caches by it but through nscd "
+                                              "(cache: nscd): glibc keeps nothing, the JVM keeps its own "
+                                              "networkaddress.cache.ttl"),
+        "cache": Setting(str, "none", choices=("none", "nscd"),
+                         help="a caching daemon on the clients' host: nscd (glibc's, which every getaddrinfo asks "
+                              "first: it keeps an answer the record's TTL, and reloads it at most every 15 s), or "
+                              "none"),
     }
 
     @property
     def ttl_s(self) -> int:
         return int(self.settings.get("ttl", self.settings_spec["ttl"].default))
 
+    @property
+    def name_cache(self) -> str | None:
+        """The caching daemon on the clients' host (None: none)."""
+        cache = str(self.settings.get("cache", self.settings_spec["cache"].default))
+        return None if cache == "none" else cache
+
     def lab_settings(self):
-        """The clients' resolver asks the director's name server (images/client/client-start)."""
-        return {"LB_CONTROL": self.name, "LAB_RESOLVER": "director"}
+        """The clients' resolver asks the director's name server, through nscd where asked
+        (images/client/client-start)."""
+        return {"LB_CONTROL": self.name, "LAB_RESOLVER": "director", "LAB_NAME_CACHE": self.name_cache or ""}
 
     def client_address(self, vip):
         """What the clients connect to: the name, not the VIP."""

@@ -55,6 +55,16 @@ def test_the_clients_connect_to_the_name_through_the_directors_resolver_and_othe
     assert "LAB_RESOLVER" not in control_plane("haproxy").lab_settings()
 
 
+def test_nscd_on_the_clients_host_is_the_dns_planes_setting_and_only_a_known_cache_is_taken():
+    assert control_plane("dns").lab_settings()["LAB_NAME_CACHE"] == ""
+    assert control_plane("dns", (("cache", "nscd"),)).lab_settings()["LAB_NAME_CACHE"] == "nscd"
+    raw = {"control": {"dns": {"cache": "nscd"}}, "load": {"probe": {}}, "cells": [{"tcp_retries2": 5}],
+           "steps": [{"fault": "host_silent", "target": "db-primary"}]}
+    assert dict(scenario.parse(raw, "n.yaml", "n").control_settings)["cache"] == "nscd"
+    with pytest.raises(ScenarioError, match="must be one of none, nscd, not 'systemd-resolved'"):
+        scenario.parse({**raw, "control": {"dns": {"cache": "systemd-resolved"}}}, "n.yaml", "n")
+
+
 def test_the_change_is_the_steps_own_and_lb_noticed_counts_from_the_death():
     plane = control_plane("dns")
     [change] = plane.changes(Events([{"source": "harness", "event": "fault", "name": "host_silent", "t": 990.0},

@@ -52,6 +52,7 @@ def blocks(summary):
     names = summary["signals"]["reconnects"]["addresses"]
     words = "; ".join(f"{address}: {what}" for address, what in names.items())
     return [Table(HEADER, found),
-            f"Each connect resolves the name again, through the client's own cache if it has one; one that "
+            f"Each connect resolves the name again, through the client's own cache if it has one and nscd if "
+            f"the clients' host runs it (cache: nscd); one that "
             f"got the old address met the silent host and lasted until its connect timeout, TCP_USER_TIMEOUT "
             f"or the kernel's SYN retries ended it. Times are seconds after the fault. {words}."]
