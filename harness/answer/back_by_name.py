@@ -14,18 +14,26 @@ TTL = "networkaddress.cache.ttl"
 MOST_TRIED = 20_000            # expiries of the entry alive at the error tried, at most
 
 
+# What the answer assumes of the clients' host: no caching daemon between getaddrinfo and the name
+# server (docs/facts/dns.md, "nscd"); Go's own resolver never asks one.
+NO_DAEMON = ("with no caching daemon on its host: nscd would hand out the old address until its next reload, "
+             "up to the longer of 15 s and the record's TTL after the move, make scenario=dns-failover-nscd")
+
+
 def cache_ttl_s(cell):
     """(seconds the client's runtime keeps a looked-up address, in words): 0 where it keeps none
-    (glibc, Go, Node: every connect asks); None for ever (the JVM's -1)."""
+    (glibc, Go, Node: every connect asks); None for ever (the JVM's -1). The words say what is
+    assumed of a caching daemon where the runtime asks getaddrinfo."""
     if CLIENTS[cell.client].runtime != "JVM":
-        return 0.0, f"{cell.client} keeps no cache of names: every connect asks the name server"
+        words = f"{cell.client} keeps no cache of names: every connect asks the name server"
+        return 0.0, words if CLIENTS[cell.client].runtime == "Go" else f"{words}, {NO_DAEMON}"
     given = dict(cell.client_settings).get(TTL)
     if given is None:
         return JVM_DEFAULT_TTL_S, f"the JVM keeps a looked-up address {JVM_DEFAULT_TTL_S:g} s ({TTL} unset)"
     if given < 0:
         return None, f"the JVM keeps a looked-up address for ever ({TTL}={given})"
     return float(given), f"the JVM keeps a looked-up address {given} s ({TTL}={given})" if given else \
-        f"the JVM keeps no looked-up address ({TTL}=0)"
+        f"the JVM keeps no looked-up address ({TTL}=0) and asks getaddrinfo, {NO_DAEMON}"
 
 
 def through_at(attempt_s, ttl_s, error_s, moved_s, expiry_s):

@@ -204,3 +204,14 @@ def test_a_setting_that_picks_among_listed_hosts_is_a_choice_and_refused_where_t
             parse_knobs(words)
     with pytest.raises(SettingsError, match="targetServerType takes one of any, primary"):
         parse_knobs(["CLIENT=pgjdbc", "DB_ENGINE=postgres", "targetServerType=leader"])
+
+
+def test_explain_under_a_name_says_it_assumes_no_caching_daemon_where_the_runtime_asks_getaddrinfo():
+    """nscd keeps an answer until its next reload (docs/facts/dns.md): an answer for a glibc or JVM
+    client says it assumed none; Go's own resolver never asks one."""
+    from harness.answer.back_by_name import NO_DAEMON, cache_ttl_s
+    from harness.answer.question import Question
+    for cell, named in (({"tcp_retries2": 5}, True), ({"client": "jdbc", "jdbc": {"networkaddress.cache.ttl": 0}}, True),
+                        ({"client": "go"}, False)):
+        words = cache_ttl_s(Question.of(cell).cell)[1]
+        assert (NO_DAEMON in words) == named, (cell, words)
