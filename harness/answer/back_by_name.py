@@ -28,12 +28,15 @@ def cache_ttl_s(cell):
         words = f"{cell.client} keeps no cache of names: every connect asks the name server"
         return 0.0, words if CLIENTS[cell.client].runtime == "Go" else f"{words}, {NO_DAEMON}"
     given = dict(cell.client_settings).get(TTL)
-    if given is None:
-        return JVM_DEFAULT_TTL_S, f"the JVM keeps a looked-up address {JVM_DEFAULT_TTL_S:g} s ({TTL} unset)"
-    if given < 0:
+    if given is not None and given < 0:
         return None, f"the JVM keeps a looked-up address for ever ({TTL}={given})"
-    return float(given), f"the JVM keeps a looked-up address {given} s ({TTL}={given})" if given else \
-        f"the JVM keeps no looked-up address ({TTL}=0) and asks getaddrinfo, {NO_DAEMON}"
+    if given is None:
+        ttl, words = JVM_DEFAULT_TTL_S, f"the JVM keeps a looked-up address {JVM_DEFAULT_TTL_S:g} s ({TTL} unset)"
+    else:
+        ttl = float(given)
+        words = f"the JVM keeps a looked-up address {given} s ({TTL}={given})" if given else \
+            f"the JVM keeps no looked-up address ({TTL}=0)"
+    return ttl, f"{words}; it asks getaddrinfo, {NO_DAEMON}"
 
 
 def through_at(attempt_s, ttl_s, error_s, moved_s, expiry_s):

@@ -212,6 +212,7 @@ def test_explain_under_a_name_says_it_assumes_no_caching_daemon_where_the_runtim
     from harness.answer.back_by_name import NO_DAEMON, cache_ttl_s
     from harness.answer.question import Question
     for cell, named in (({"tcp_retries2": 5}, True), ({"client": "jdbc", "jdbc": {"networkaddress.cache.ttl": 0}}, True),
-                        ({"client": "go"}, False)):
+                        ({"client": "jdbc"}, True), ({"client": "go"}, False),
+                        ({"client": "jdbc", "jdbc": {"networkaddress.cache.ttl": -1}}, False)):   # for ever: moot
         words = cache_ttl_s(Question.of(cell).cell)[1]
         assert (NO_DAEMON in words) == named, (cell, words)
