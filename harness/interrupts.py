@@ -1,7 +1,10 @@
 """How the harness ends on a signal: SIGINT, SIGTERM and SIGHUP each raise Interrupted where the
 harness is (so faults are undone and the lab goes down on the way out), whatever the process
 inherited: a shell starts background jobs with SIGINT ignored, and Python then installs nothing.
-During cleanup a further signal does not cut it short; it says what is still being done."""
+During cleanup a further signal does not cut it short; it says what is still being done. A child
+forked without exec (a chart drawer, a pool's worker) gets the defaults back: its parent is the one
+that cleans up, and a pool ends its workers with SIGTERM."""
+import os
 import signal
 import sys
 
@@ -28,9 +31,21 @@ def _raise(signum, frame):
     raise Interrupted(signum)
 
 
+def _defaults():
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for sig in HANDLED[1:]:
+        signal.signal(sig, signal.SIG_DFL)
+
+
+_forks_reset: list[bool] = []
+
+
 def install():
     for sig in HANDLED:
         signal.signal(sig, _raise)
+    if not _forks_reset:
+        os.register_at_fork(after_in_child=_defaults)
+        _forks_reset.append(True)
 
 
 class Cleanup:

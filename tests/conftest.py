@@ -7,6 +7,16 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "images" / "director"))   # lbctl, the director's control program
 
+from harness import interrupts  # noqa: E402  (the repository on the path first)
+
+
+def pytest_configure(config):
+    """Every test process (pytest's, each xdist worker's) ends on SIGINT, SIGTERM and SIGHUP as the
+    harness's own entry point does: the signal is raised where the test is, so a run under way takes
+    its lab down on the way out. Without this a SIGTERM (a CI's timeout, `kill`) killed the workers
+    mid-run and left their labs behind, and SIGINT was ignored by a run started in the background."""
+    interrupts.install()
+
 
 # Markers whose tests run only when asked for by name (`pytest -m slow`, `make test-kernel`).
 ON_REQUEST = {"slow": "slow: run with `pytest -m slow` (make test-slow)",
