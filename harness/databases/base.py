@@ -7,14 +7,20 @@ measurement call these, never a server's process name or SQL of their own.
   promote(lab, server)                       the replica stops replicating and takes writes
   sql_command(sql), query(lab, server, sql)  the server's own client running SQL; the rows it answers
   position(lab, server)                      what a server applied (GTIDs, a WAL position)
+  refuse_writes / end_client_connections     a primary demoted in place: read-only, its clients' connections ended
   pause / resume / kill(lab, server)         the server process frozen, thawed, killed
   create_account(lab, server, user, ...)     a clients' login, logged in once if asked
 """
+import time
+
+from ..errors import LabError
 from ..registered import Registered, Registry
 from .server_process import ServerProcess
 
 DATABASES: Registry[type["DatabaseEngine"]] = Registry("database engine")   # each DatabaseEngine subclass registers itself when imported
 DEFAULT_DATABASE = "mariadb"
+# a reload is asynchronous (PostgreSQL's postmaster rereads its configuration when it gets to it)
+REFUSES_WRITES_WITHIN_S = 10
 
 
 def database(name: str | None = None) -> "DatabaseEngine":
@@ -52,6 +58,16 @@ class DatabaseEngine(Registered, ServerProcess):
     version_sql = "SELECT VERSION()"       # the version, as the server reports it over SQL
     semi_sync_status_sql: str | None = "SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync%'"   # None: no semi-sync
     read_only_sql = "SELECT @@read_only"   # 1 while the server refuses writes (a replica), else 0
+    # a primary turned read-only in place (fault read_only): what makes it refuse every write of the
+    # clients' login, and the variable that then says so ("1" or "on"); empty: it cannot, and
+    # cannot_refuse_writes says why
+    refuse_writes_sql: tuple[str, ...] = ()
+    writes_refused_sql = ""
+    cannot_refuse_writes = ""
+    # one KILL statement per client connection: not the server's own threads, not a replica's binlog dump
+    client_connections_sql = ("SELECT CONCAT('KILL ', id, ';') FROM information_schema.processlist "
+                              "WHERE id <> CONNECTION_ID() AND user NOT IN ('system user', 'event_scheduler') "
+                              "AND command NOT IN ('Daemon', 'Binlog Dump', 'Binlog Dump GTID')")
     # HAProxy's `option mysql-check` against it (None: it works; else why not): docs/facts/mysql.md
     haproxy_mysql_check_fails: str | None = None
 
@@ -99,3 +115,26 @@ class DatabaseEngine(Registered, ServerProcess):
         """The transactions a server has applied, as its GTID set says."""
         rows = self.query(lab, server, f"SELECT {self.position_variable}")
         return rows[0][0].replace("\\n", "") if rows else ""
+
+    def refuse_writes(self, lab, server):
+        """The server refuses every write of the clients' logins from now on, and keeps their
+        connections; LabError if its own variable does not say so afterwards."""
+        for sql in self.refuse_writes_sql:
+            self.query(lab, server, sql)
+        deadline = time.monotonic() + REFUSES_WRITES_WITHIN_S
+        while (said := self.query(lab, server, self.writes_refused_sql)) not in ([["1"]], [["on"]]):
+            if time.monotonic() > deadline:
+                raise LabError(f"{server}: still takes writes {REFUSES_WRITES_WITHIN_S:g} s after "
+                               f"{'; '.join(self.refuse_writes_sql)} ({said})")
+            time.sleep(0.1)
+
+    def end_client_connections(self, lab, server) -> tuple[float, float, int]:
+        """Every client connection to the server ended by the server itself (its replication's
+        kept): (when it began, when it was done, how many it ended), on the server's clock."""
+        client = " ".join(self.sql_client)
+        script = (f'set -e; date +%s.%N; {client} -N -B -e "$1" > /tmp/lab-end-connections; '
+                  f'{client} -f < /tmp/lab-end-connections 2>/dev/null || true; '   # one may have ended meanwhile
+                  'date +%s.%N; wc -l < /tmp/lab-end-connections')
+        before, after, ended = lab.exec(server, ["bash", "-c", script, "end-connections",
+                                                 self.client_connections_sql]).stdout.split()
+        return float(before), float(after), int(ended)

@@ -12,3 +12,6 @@ class MariaDB(DatabaseEngine):
     position_variable = "@@gtid_current_pos"
     stop_receiving_sql = "STOP SLAVE IO_THREAD"
     promote_sql = "STOP SLAVE; RESET SLAVE ALL; SET GLOBAL read_only = OFF;"
+    cannot_refuse_writes = ("MariaDB's read_only lets a login holding READ_ONLY ADMIN write, and the lab's clients' "
+                            "login holds every privilege (GRANT ALL ON *.*): none of their writes would be refused; "
+                            "database: mysql (super_read_only) or postgres")

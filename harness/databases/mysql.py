@@ -19,6 +19,8 @@ class MySQL(DatabaseEngine):
     stop_receiving_sql = "STOP REPLICA IO_THREAD"
     promote_sql = ("STOP REPLICA; RESET REPLICA ALL; SET GLOBAL super_read_only = OFF; "
                    "SET GLOBAL read_only = OFF;")
+    refuse_writes_sql = ("SET GLOBAL super_read_only = ON",)      # read_only too; SUPER's writes as well
+    writes_refused_sql = "SELECT @@global.super_read_only"
 
     def services(self):
         # db-primary builds the image (compose.yaml: one service per tag), the replica runs it

@@ -35,6 +35,10 @@ class PostgreSQL(DatabaseEngine):
     read_only_sql = "SELECT pg_is_in_recovery()::int"
     replication_modes = ("async", "sync")      # sync: synchronous_standby_names '*', no timeout
     semi_sync_status_sql = None
+    # read-only in place: every new transaction read-only (a guard a session may lift with SET, not a
+    # standby: Patroni demotes by restarting the server as one)
+    refuse_writes_sql = ("ALTER SYSTEM SET default_transaction_read_only = on", "SELECT pg_reload_conf()")
+    writes_refused_sql = "SHOW default_transaction_read_only"
 
     def probe_connect_timeout_s(self, given):
         """libpq's connect_timeout: whole seconds, each host's try; 0: none; 1 is taken as 2 (libpq 15:
@@ -57,6 +61,15 @@ class PostgreSQL(DatabaseEngine):
         rows = self.query(lab, server, "SELECT pg_promote(true, 60)", timeout=70)
         if rows != [["t"]]:
             raise LabError(f"{server}: pg_promote() answered {rows}")
+
+    def end_client_connections(self, lab, server):
+        """pg_terminate_backend() on every client backend (walsenders kept)."""
+        script = (f'date +%s.%N; {" ".join(self.sql_client)} -c "$1"; date +%s.%N')
+        before, ended, after = lab.exec(server, ["bash", "-c", script, "end-connections",
+                                                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                                 "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"]
+                                        ).stdout.split()
+        return float(before), float(after), int(ended)
 
     def create_account(self, lab, server, user, password, log_in_once=False):
         """A login with every right on the sbtest database; log_in_once: it logs in once over TCP

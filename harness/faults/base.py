@@ -33,6 +33,12 @@ class Fault(Registered):
         or None; each param alone has been checked against its Param already."""
         return None
 
+    @classmethod
+    def engine_problem(cls, engine):
+        """Why the lab's database engine cannot take this fault (a name, said before the lab
+        starts), or None."""
+        return None
+
     def effect(self):
         """The Effect (harness/measure/effects.py) this fault, with these params, has on existing flows."""
         raise NotImplementedError

@@ -29,6 +29,7 @@ class DnsMove(Fault):
         hosts = self.lab.exec(DIRECTOR, ["cat", "/run/lab-dns/hosts"]).stdout.splitlines()
         old = next(line.split()[0] for line in hosts if NAME in line.split()[1:])
         new = self.lab.address(self.p["to"], FRONT)
+        old_server = next((s for s in PROTOCOL_SERVERS["mysql"] if self.lab.address(s, FRONT) == old), None)
         before, after = map(float, self.lab.exec(DIRECTOR, ["lab-dns-move", NAME, new, name_server]).stdout.split())
         return {"landed_t": before, "uncertainty_s": round(after - before, 6),
-                "seen": {"old_address": old, "new_address": new}}
+                "seen": {"old_address": old, "new_address": new, "old_server": old_server}}

@@ -2,6 +2,8 @@
 made from the summary alone: what the scenario set out to show, the worst client and how long it
 hung (or that it still hung when the run ended, beside its model's figure), how many cells met
 their model windows, when the load balancer acted, and what the writes did."""
+from ..faults.promote_replica import PromoteReplica
+from ..faults.read_only import ReadOnly
 from ..signals.data import section
 
 
@@ -10,8 +12,8 @@ def sentences(summary):
     if summary.get("kind") == "burst" or not summary.get("cells"):
         return []
     found = [summary["purpose"]] if summary.get("purpose") else []
-    return found + [s for s in (_worst(summary), _windows(summary["cells"]), _load_balancer(summary["cells"]),
-                                _writes(summary)) if s]
+    return found + [s for s in (_worst(summary), _on_read_only(summary), _windows(summary["cells"]),
+                                _load_balancer(summary["cells"]), _writes(summary)) if s]
 
 
 def still_waiting(cell):
@@ -51,6 +53,35 @@ def _worst(summary):
     return f"Worst: {worst['cell']}: {told}; {back}."
 
 
+def read_only_servers(steps):
+    """{server: s from the fault it turned read-only} for the servers a read_only step demoted and
+    no later promote_replica made writable again."""
+    found: dict[str, float] = {}
+    for step in steps or ():
+        if step.get("event") != "fault":
+            continue
+        server = str((step.get("params") or {}).get("target"))
+        if step["name"] == ReadOnly.name:
+            found[server] = step["at_s"]
+        elif step["name"] == PromoteReplica.name:
+            found.pop(server, None)
+    return found
+
+
+def _on_read_only(summary):
+    """Cells back on a server that refuses writes: their reads were answered, their writes would not be."""
+    demoted = read_only_servers(summary.get("steps"))
+    back_on: dict[str, list[str]] = {}
+    for cell in summary["cells"]:
+        server = (cell.get("probe") or {}).get("server_after")
+        if isinstance(server, str) and server in demoted:
+            back_on.setdefault(server, []).append(cell["cell"])
+    return " ".join(
+        f"{', '.join(cells)} {'was' if len(cells) == 1 else 'were'} back on {server}, which refused writes from "
+        f"{abs(demoted[server]):.1f} s {'before' if demoted[server] < 0 else 'after'} the fault on (read_only): "
+        "reads answered there, every write refused." for server, cells in back_on.items())
+
+
 def _windows(cells):
     judged = [c for c in cells if (c.get("probe") or {}).get("within_window") is not None]
     if not judged:
@@ -87,7 +118,8 @@ def _writes(summary):
     if "writer_log" in data:
         return f"The writer made no attempt (its log is {data['writer_log']}): nothing is known of the writes."
     lost = f", {data['lost']} of them lost" if data.get("read_back") else ", the new primary not read back"
-    said = f"The writer: {data['acknowledged']} write(s) acknowledged{lost}"
+    refused = "".join(f", {r['count']} refused by {r['server']} ({r['error']})" for r in data.get("refused", ()))
+    said = f"The writer: {data['acknowledged']} write(s) acknowledged{lost}{refused}"
     if data.get("writes_resumed") is False:
         return (said + f"; none acknowledged from {section.since(data)} to the end of the run "
                 f"({data['unwritten_s']:.1f} s), so what it would have lost after then is unknown.")

@@ -39,6 +39,18 @@ def check_engine(engine, control, cells, control_settings):
         raise ScenarioError(f"{mysql_only[0]}: not on {engine.title} (database: {engine.name}) yet")
 
 
+def check_steps(engine, control, steps):
+    """A fault step made for another control plane's directors, or one the engine cannot do."""
+    for i, step in enumerate(steps):
+        planes = step.fault.control_planes if step.fault else ()
+        if planes and control not in planes:
+            raise ScenarioError(f"steps[{i}]: {step.name} acts on directors run by {' or '.join(planes)}; "
+                                f"this scenario's control is {control}")
+        why = step.fault.engine_problem(engine) if step.fault else None
+        if why:
+            raise ScenarioError(f"steps[{i}]: {step.name}: {why}")
+
+
 def check_pools(engine, cells):
     """A pool speaks its engines' protocol, logs every client in as the lab's account, and is not
     modelled for an idle client (its own server leg would be the idle one)."""

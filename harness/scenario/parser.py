@@ -12,7 +12,7 @@ from ..load.driver_settings import TARGET_SESSION_ATTRS
 from ..pools import POOLS
 from .client_settings import check_name_lookups, read_client, read_hosts, read_pool
 from .control import check_lab_settings, director_variants, needs_ipvs, read_control
-from .engine_fit import check_accounts, check_engine
+from .engine_fit import check_accounts, check_engine, check_steps
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
 from .loads import paced, read_lb, read_load, read_replication
 from .model import ACCOUNTS, Cell, Scenario, Step
@@ -257,11 +257,7 @@ def _parse(raw, scenario_id):
     steps = tuple(_read_step(s, f"steps[{i}]", cells, injected) for i, s in enumerate(raw_steps))
     if not any(s.kind == "fault" for s in steps):
         raise ScenarioError("steps: at least one fault step is needed")
-    for i, step in enumerate(steps):
-        planes = step.fault.control_planes if step.fault else ()
-        if planes and control not in planes:
-            raise ScenarioError(f"steps[{i}]: {step.name} acts on directors run by {' or '.join(planes)}; "
-                                f"this scenario's control is {control}")
+    check_steps(engine, control, steps)
     fault_settings = _fault_settings(steps)
     observe_s = r.get("observe_s", "duration", 60.0, maximum=7200)
     datapath = r.get("datapath", str, topology.DEFAULT_DATAPATH, choices=topology.DATAPATHS)

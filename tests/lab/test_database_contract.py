@@ -1,9 +1,11 @@
 """Every database engine (harness/databases/) keeps the contract faults and runs rely on, on a
-real lab: its version, replication from primary to replica, promote, pause/resume and kill.
+real lab: its version, replication from primary to replica, promote, demotion in place (a
+client's connection ended, writes refused), pause/resume and kill.
 Each is witnessed by the server itself (its SQL answers, its process state), not by the engine's
 own code."""
 import os
 import re
+import threading
 import time
 
 import pytest
@@ -13,6 +15,8 @@ from harness.errors import LabError
 from harness.lab import ClientCell, ComposeLab
 
 PRIMARY, REPLICA = "db-primary", "db-replica"
+HELD_S = 30            # a statement that holds its connection far longer than the test waits for its end
+SLEEP = {"postgres": f"SELECT pg_sleep({HELD_S})"}
 
 
 def sql(lab, server, query, timeout=30):
@@ -57,6 +61,8 @@ def test_a_database_engine_keeps_the_contract(name):
         sql(lab, REPLICA, "INSERT INTO contract.t VALUES (2)")
         assert sql(lab, REPLICA, "SELECT COUNT(*) FROM contract.t") == "2"
 
+        demoted_in_place(lab, engine)
+
         # pause: the process is stopped and answers nothing until resumed
         engine.pause(lab, PRIMARY)
         assert process_state(lab, PRIMARY).startswith("T")
@@ -70,3 +76,32 @@ def test_a_database_engine_keeps_the_contract(name):
         until("the primary reported gone", lambda: PRIMARY in lab.problems(), limit_s=30)
     finally:
         lab.down()
+
+
+def demoted_in_place(lab, engine):
+    """A client's connection held by a long statement is ended by the server, which stays up; then
+    the server refuses writes, even its own superuser's, and still answers reads."""
+    held = {}
+
+    def hold():
+        held["result"] = lab.exec(PRIMARY, engine.sql_command(SLEEP.get(engine.name, f"SELECT SLEEP({HELD_S})")),
+                                  check=False, timeout=HELD_S + 10)
+        held["ended"] = time.monotonic()
+    sleeper = threading.Thread(target=hold)
+    sleeper.start()
+    sleeping = ("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(%'" if engine.name == "postgres"
+                else "SELECT COUNT(*) FROM information_schema.processlist WHERE info LIKE 'SELECT SLEEP(%'")
+    until("the held statement on the primary", lambda: sql(lab, PRIMARY, sleeping) == "1", limit_s=20)
+    asked = time.monotonic()
+    _, _, ended = engine.end_client_connections(lab, PRIMARY)
+    sleeper.join(HELD_S / 2)
+    assert not sleeper.is_alive() and held["result"].returncode != 0, held
+    assert ended >= 1 and held["ended"] - asked < HELD_S / 2
+    assert sql(lab, PRIMARY, "SELECT 1") == "1"
+    if not engine.refuse_writes_sql:
+        assert engine.cannot_refuse_writes
+        return
+    engine.refuse_writes(lab, PRIMARY)
+    refused = lab.exec(PRIMARY, engine.sql_command("INSERT INTO contract.t VALUES (3)"), check=False)
+    assert refused.returncode != 0 and "read-only" in refused.stderr, refused
+    assert sql(lab, PRIMARY, "SELECT COUNT(*) FROM contract.t") == "1"

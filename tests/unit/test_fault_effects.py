@@ -20,6 +20,8 @@ SWAP = {"service": "mysql", "old": "db-primary", "new": "db-replica", "nodest": 
     ("app_hang", {"target": "db-primary"}, Effect("app_hang")),
     ("lb_idle_timeout", {"seconds": 20.0}, Effect("lb_forgets_flow", idle_timeout_s=20.0)),
     ("promote_replica", {"target": "db-replica"}, Effect("none")),
+    ("read_only", {"target": "db-primary"}, Effect("none")),
+    ("end_connections", {"target": "db-primary"}, Effect("reset")),
     ("backend_restart", {"target": "web-a"}, Effect("reset")),
     ("director_kill", {"target": "director"}, Effect("blackhole")),
     ("syn_limit", {"target": "db-primary", "rate_per_s": 40, "burst": 5}, Effect("none")),
@@ -44,7 +46,7 @@ def test_every_registered_fault_is_covered_above():
     covered = {"ipvs_swap", "silent_kill", "iptables_drop", "app_hang", "lb_idle_timeout", "promote_replica",
                "backend_restart", "director_kill", "syn_limit", "rx_stall", "slow_link", "replication_cut",
                "endpoint_not_ready", "endpoint_removed", "node_lost", "haproxy_server", "aws_deregister",
-               "host_silent", "dns_move"}
+               "host_silent", "dns_move", "read_only", "end_connections"}
     assert set(FAULTS) == covered
 
 

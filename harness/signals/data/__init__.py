@@ -59,6 +59,8 @@ class DataAccounting(Signal):
         elif t_fault is not None and observed_s is not None:
             part["unwritten_s"], part["writes_resumed"], part["unwritten_from_s"] = ledger.unwritten_after(
                 attempts, t_fault, t_fault + observed_s)
+        if t_fault is not None and (refused := ledger.refused(attempts, t_fault)):
+            part["refused"] = refused
         return part
 
 

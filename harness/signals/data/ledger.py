@@ -60,6 +60,19 @@ def unwritten_after(attempts, t_fault, t_end):
     return round(end - start, 3), resumed, round(start - t_fault, 3)
 
 
+def refused(attempts, t_fault):
+    """Writes a server answered with an error (a read-only server's, a constraint's): nothing
+    committed. [{'error', 'server', 'count', 'first_s', 'last_s'}] by error and server, the
+    seconds when the first and last were sent, from t_fault (before it: negative). A failed
+    attempt without a server never had a connection: no server refused it."""
+    groups: dict[tuple[str, str], list[float]] = {}
+    for record in attempts:
+        if record["outcome"] == "failed" and record.get("server"):
+            groups.setdefault((record.get("error") or "?", record["server"]), []).append(record["t0"] - t_fault)
+    return [{"error": error, "server": server, "count": len(sent), "first_s": round(min(sent), 3),
+             "last_s": round(max(sent), 3)} for (error, server), sent in sorted(groups.items(), key=lambda g: min(g[1]))]
+
+
 SEMI_SYNC_PREFIXES = ("Rpl_semi_sync_source_", "Rpl_semi_sync_master_", "Rpl_semi_sync_replica_",
                       "Rpl_semi_sync_slave_")
 

@@ -17,6 +17,15 @@ class Second(TypedDict):
     failed: int
 
 
+class Refused(TypedDict):
+    """Writes one server answered with one error (nothing committed): ledger.refused."""
+    error: str                       # MYSQL_1290, PG_25006, ...
+    server: str
+    count: int
+    first_s: float                   # when the first was sent, s from the fault (negative: before it)
+    last_s: float
+
+
 class Accounting(TypedDict):
     """ledger.account's figures."""
     writes: int
@@ -51,4 +60,5 @@ class DataRun(Accounting):
     unwritten_s: NotRequired[float]          # the longest stretch after the fault with no write acknowledged
     writes_resumed: NotRequired[bool]        # an acknowledged write ended it (False: it ran to the end)
     unwritten_from_s: NotRequired[float]     # when it began, s after the fault
+    refused: NotRequired[list[Refused]]      # writes a server answered with an error, by error and server
     writer_log: NotRequired[str]             # 'missing' or 'empty': the writer made no attempt to account for

@@ -1,7 +1,7 @@
 """The run page's data-accounting section (load.writer): what the writer was told about its
 writes, beside what the new primary holds (the signal: __init__.py)."""
 from ..blocks import Table
-from .record import DataRun
+from .record import DataRun, Refused
 
 TITLE = "Data: what became of each write"
 READS = {"signals": ("data",)}
@@ -75,6 +75,7 @@ def explanations(part: DataRun):
     if part.get("in_doubt_sent_at_s"):
         lines.append("Attempts that ended in doubt were sent at " + ", ".join(f"{t:+.2f} s" for t in part["in_doubt_sent_at_s"])
                      + " from the fault.")
+    lines += [refused_sentence(r) for r in part.get("refused", ())]
     if part.get("lost"):
         lines.append(f"Lost (acknowledged, not on {part['new_primary']}): seq {_seqs(part['lost_seqs'])}.")
     if part.get("duplicates"):
@@ -84,6 +85,14 @@ def explanations(part: DataRun):
     if part.get("unreadable"):
         lines.append(f"Could not be read after the run: {', '.join(part['unreadable'])}.")
     return lines
+
+
+def refused_sentence(refused: Refused):
+    """What one server refused, and when (its own error: nothing committed)."""
+    when = (f"sent at {refused['first_s']:+.2f} s" if refused["count"] == 1
+            else f"sent from {refused['first_s']:+.2f} to {refused['last_s']:+.2f} s")
+    return (f"{refused['server']} refused {refused['count']} write(s) with its own error, {refused['error']} "
+            f"({when} from the fault): nothing committed.")
 
 
 def no_attempt_sentence(part: DataRun):

@@ -9,6 +9,7 @@ from .attempts import attempts
 from .record import ReconnectsCell, ReconnectsRun
 
 MOVES = "dns_move"            # the step that re-points the name (harness/faults/dns_move.py)
+SILENCES = "host_silent"      # a step after which a connect to the server's address goes unanswered
 
 
 class Reconnects(Signal):
@@ -27,9 +28,15 @@ class Reconnects(Signal):
         if context.fault is None or not isinstance(context.control, ConnectsByName):
             return None
         addresses: dict[str, str] = {}
+        silent: set[str] = set()
         for event in context.events:
-            if event.get("event") == "fault" and event.get("name") == MOVES:
+            if event.get("event") != "fault" or event.get("source") != "harness":
+                continue
+            if event.get("name") == MOVES:
                 seen = event["seen"]
-                addresses.setdefault(seen["old_address"], "the old address")
+                old = seen.get("old_server")      # runs before 2026-12-05 did not record it
+                addresses.setdefault(seen["old_address"], f"{old} (the old address)" if old else "the old address")
                 addresses[seen["new_address"]] = f"{event['params']['to']} (the new address)"
-        return {"addresses": addresses}
+            elif event.get("name") == SILENCES:
+                silent.add(event["params"]["target"])
+        return {"addresses": addresses, "silent": sorted(silent)}

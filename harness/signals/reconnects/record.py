@@ -14,5 +14,6 @@ class ReconnectsCell(TypedDict, total=False):
     reconnects: list[AttemptPart]
 
 
-class ReconnectsRun(TypedDict):
+class ReconnectsRun(TypedDict, total=False):
     addresses: dict[str, str]    # {address: what it was, in words}
+    silent: list[str]            # the servers a step silenced (host_silent); absent in runs before 2026-12-05

@@ -38,10 +38,11 @@ def rows(summary):
         if not tries:
             continue
         failed = [t for t in tries if t["error"] is not None]
-        through = next((t for t in tries if t["error"] is None), None)
+        through = [t for t in tries if t["error"] is None]
+        last = through[-1] if through else None
         found.append([cell["cell"], str(len(tries)), _failed(failed, names) or "—",
-                      "—" if through is None else _where(names, through["address"]),
-                      seconds(None if through is None else through["at_s"] + through["took_s"])])
+                      " then ".join(_where(names, t["address"]) for t in through) or "—",
+                      seconds(None if last is None else last["at_s"] + last["took_s"])])
     return found
 
 
@@ -49,10 +50,15 @@ def blocks(summary):
     found = rows(summary)
     if not found:
         return []
-    names = summary["signals"]["reconnects"]["addresses"]
+    run = summary["signals"]["reconnects"]
+    names = run["addresses"]
     words = "; ".join(f"{address}: {what}" for address, what in names.items())
+    silent = run.get("silent")
+    old = ("met the silent host and lasted until its connect timeout, TCP_USER_TIMEOUT or the kernel's SYN "
+           "retries ended it" if silent is None or silent else "reached the old primary, still up")
     return [Table(HEADER, found),
             f"Each connect resolves the name again, through the client's own cache if it has one and nscd if "
-            f"the clients' host runs it (cache: nscd); one that "
-            f"got the old address met the silent host and lasted until its connect timeout, TCP_USER_TIMEOUT "
-            f"or the kernel's SYN retries ended it. Times are seconds after the fault. {words}."]
+            f"the clients' host runs it (cache: nscd); one that got the old address {old}. A client that "
+            f"connected more than once is on the last it got through to (Connector/J listing hosts connects "
+            f"to the next host at a failure, and its next connection again to its first). Times are seconds after the fault "
+            f"(\"at\": when the last connect that got through was made). {words}."]

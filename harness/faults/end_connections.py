@@ -1,0 +1,29 @@
+"""A database server ends its clients' connections and stays up. A demoted primary does so when it
+is restarted as a reader (a managed database's failover), when MHA's online switch kills the old
+master's application threads, when Patroni restarts a demoted PostgreSQL; here MySQL's and
+MariaDB's KILL, PostgreSQL's pg_terminate_backend(), its replication's connections kept. The server
+closes each connection, so its client is told at its next read (a FIN, then a reset for what it
+sends after) and reconnects to wherever its name, its caches or its host list point it: the old
+primary still answers there."""
+from ..measure.effects import RESET, Effect
+from ..topology import PROTOCOL_SERVERS
+from .base import Fault, Param
+
+
+class EndConnections(Fault):
+    name = "end_connections"
+    params = {"target": Param("server", "db-primary", help="the database server that ends its clients' connections")}
+
+    @classmethod
+    def problem(cls, params):
+        if params["target"] not in PROTOCOL_SERVERS["mysql"]:
+            return f"target {params['target']} is not a database (one of {', '.join(PROTOCOL_SERVERS['mysql'])})"
+        return None
+
+    def effect(self):
+        return Effect(RESET)
+
+    def inject(self):
+        """Ended between the two stamps the server's own clock took around its KILLs."""
+        before, after, ended = self.lab.database.end_client_connections(self.lab, self.p["target"])
+        return {"landed_t": before, "uncertainty_s": round(after - before, 6), "seen": {"connections_ended": ended}}

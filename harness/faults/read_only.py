@@ -1,0 +1,35 @@
+"""A primary turns read-only in place and keeps its clients' connections. It is the first step of a
+switchover that demotes it (MHA's online switch, orchestrator's graceful takeover, a managed
+database's planned failover): the server stays up, answers reads, and refuses every write with its
+own error (MySQL and MariaDB: 1290, "running with the --read-only option"; PostgreSQL: SQLSTATE
+25006, "cannot execute ... in a read-only transaction", its default_transaction_read_only on). No
+flow notices; a writer does, at its next write."""
+import time
+
+from ..measure.effects import NONE, Effect
+from ..topology import PROTOCOL_SERVERS
+from .base import Fault, Param
+
+
+class ReadOnly(Fault):
+    name = "read_only"
+    params = {"target": Param("server", "db-primary", help="the database server that refuses writes from then on")}
+
+    @classmethod
+    def problem(cls, params):
+        if params["target"] not in PROTOCOL_SERVERS["mysql"]:
+            return f"target {params['target']} is not a database (one of {', '.join(PROTOCOL_SERVERS['mysql'])})"
+        return None
+
+    @classmethod
+    def engine_problem(cls, engine):
+        return None if engine.refuse_writes_sql else engine.cannot_refuse_writes or f"{engine.title} cannot refuse writes"
+
+    def effect(self):
+        return Effect(NONE)
+
+    def inject(self):
+        """Read-only from some moment between the step's start and the server's own variable saying so."""
+        before = time.time()
+        self.lab.database.refuse_writes(self.lab, self.p["target"])
+        return {"landed_t": before, "uncertainty_s": round(time.time() - before, 6)}
