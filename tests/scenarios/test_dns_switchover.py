@@ -64,3 +64,22 @@ def test_a_demoted_primary_refuses_every_write_and_keeps_the_readers_whose_cache
     assert by_name["jvm-ttl-default"]["probe"]["server_after"] == ("db-primary" if cached else "db-replica"), lookups
     print(json.dumps({"refused": len(refused), "jvm lookup before the end (s)": round(ended["done_t"] - lookups[0], 2),
                       "detect_s": {n: c["probe"]["detect_s"] for n, c in by_name.items()}}))
+
+
+def test_on_postgresql_a_read_write_session_is_kept_off_the_demoted_primary_and_primary_alone_is_not(run_scenario):
+    """default_transaction_read_only on a primary makes it read-only to libpq's read-write test but
+    not to its primary test, which asks only whether the server is a standby (PostgreSQL's commit
+    ee28cac, which added `primary`); pgx asks the same two questions, pgJDBC's primary asks
+    transaction_read_only. Every refusal the writer met is the server's own SQLSTATE 25006."""
+    summary, path = run_scenario("dns-switchover-pg", warmup_s=5, observe_s=10)
+    run = RunDir(path)
+    writes, _ = ledger.parse_writes(run.read(run.path / "load" / "writer.jsonl"))
+    read_only = fault(run, "read_only")
+    demoted = [w for w in writes if w["t0"] > read_only["done_t"] and w.get("server") == "db-primary"]
+    assert demoted and all(w["outcome"] != "ack" for w in demoted), demoted
+    assert {w["error"] for w in demoted if w["outcome"] == "failed"} == {"PG_25006"}, demoted
+    back_on = {name: cell["probe"]["server_after"] for name, cell in cells(summary).items()}
+    assert back_on == {"libpq-by-name": "db-replica", "libpq-host-list": "db-primary",
+                       "libpq-read-write": "db-replica", "libpq-primary": "db-primary",
+                       "pgx-read-write": "db-replica", "pgx-primary": "db-primary",
+                       "pgjdbc-primary": "db-replica"}, back_on
