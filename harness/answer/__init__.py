@@ -49,7 +49,11 @@ def answer(question: Question) -> Answer:
     effect = plane.effect_by_model(death, director) or death
     error = predict.predict(question.cell, effect, 0.0, 0.0, rto0_s=question.rto0_s, hz=question.hz)
     change = change_by_model(plane, director, question.node_grace_s)
-    if isinstance(plane, ConnectsByName) and question.name_moved_after_s is not None:
+    if isinstance(plane, ConnectsByName) and question.promoted_after_s is not None:
+        promoted = question.promoted_after_s
+        change = NoticeWindow(promoted, promoted, promoted, f"the replica promoted {promoted:g} s after the death "
+                                                            "(PROMOTED_AFTER_S); the client lists both servers")
+    elif isinstance(plane, ConnectsByName) and question.name_moved_after_s is not None:
         moved = question.name_moved_after_s
         change = NoticeWindow(moved, moved, moved, f"the database's name re-pointed at the promoted server {moved:g} s "
                                                    "after the death (DNS_MOVED_AFTER_S)")

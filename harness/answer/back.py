@@ -16,7 +16,7 @@ from ..databases import DATABASES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..measure import syn_model
 from ..measure.predict import Window
-from . import back_by_name
+from . import back_by_name, back_host_list
 
 # From the connect that gets through to the first answer: a handshake and a login on a live server,
 # expected a tenth of a second; a JVM's first query on a new connection took up to ~1 s in the lab.
@@ -131,9 +131,25 @@ def back(error, change, question, plane, rescheduled):
                   f"the client reconnects after its error; {how}")
 
 
+def _back_by_host_list(error, promoted_s, question, plane):
+    """back() for a client that lists both servers by their own names (back_host_list)."""
+    way = reconnect(question, plane, rescheduled=False)
+    writable, setting = back_host_list.keeps_writable(question.cell)
+    how = back_host_list.words(way, writable, setting, question.cell.client)
+
+    def at(error_s):
+        return back_host_list.through_at(way.attempt_s, error_s, promoted_s, writable)
+
+    corners = [at(e) for e in (error.earliest_s, error.expected_s, error.latest_s)]
+    return Window(at(error.expected_s) + RECONNECT_S, min(corners), max(corners) + RECONNECT_LATE_S,
+                  f"the client reconnects after its error; {how}")
+
+
 def _back_by_name(error, change, question, plane):
     """back() where the clients connect to a name: the change is the name's move; each reconnect's
     lookup goes through the client's own cache (back_by_name)."""
+    if question.cell.hosts:
+        return _back_by_host_list(error, change.expected_s, question, plane)
     way = reconnect(question, plane, rescheduled=False)
     ttl, cache_words = back_by_name.cache_ttl_s(question.cell)
     how = (f"each connect looks the name up ({cache_words}); one that gets the old address waits out its "

@@ -148,6 +148,8 @@ def director_cures(question):
             found.append(Cure("haproxy-fast-checks", DIRECTOR, "HAProxy: inter 1s fall 2",
                               "a check every second per server; two lost checks mark a server down",
                               director=FAST_HAPROXY, variant="fast-checks"))
+    if plane == "dns" and question.promoted_after_s is not None:
+        return found, ["the promotion: when it comes is the failover's own (PROMOTED_AFTER_S), no setting of the lab's"]
     if plane == "dns":
         return found, ["the name: when it moves is the failover's own (DNS_MOVED_AFTER_S), no setting of the lab's"]
     return found, ([] if found or plane not in ("manual",) else

@@ -2,7 +2,7 @@
 import textwrap
 from typing import Any
 
-from . import Question, answer, explain_haproxy, explain_kube, ranking, words
+from . import Question, answer, back_host_list, explain_haproxy, explain_kube, ranking, words
 from .limits import kernel_limit
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..measure import kernel_model, predict
@@ -17,7 +17,8 @@ from ..settings.registry import KNOBS as KNOB_TABLE
 DEFAULTS: dict[str, Any] = {"TCP_RETRIES2": 15, "TCP_USER_TIMEOUT_MS": 0, "READ_TIMEOUT_S": 0.0, "KEEPALIVE": "", "RTT_MS": 0.5,
             "HZ": kernel_model.HZ, "CLIENT": DEFAULT_CLIENT, "DELAY_LOOP": None, "CONNECT_TIMEOUT": None,
             "RETRY": None, "DELAY_BEFORE_RETRY": None, "EXPIRE_NODEST_CONN": None, "KUBE_PROXY": "",
-            "NODE_GRACE_S": None, "HAPROXY": "", "DB_ENGINE": DEFAULT_DATABASE, "DNS_MOVED_AFTER_S": None}
+            "NODE_GRACE_S": None, "HAPROXY": "", "DB_ENGINE": DEFAULT_DATABASE, "DNS_MOVED_AFTER_S": None,
+            "HOST_LIST": False, "PROMOTED_AFTER_S": None}
 KNOBS = {name: (DEFAULTS[name], KNOB_TABLE[name].meaning) for name in DEFAULTS}
 WIDTH = 100                                          # the explanation's longest lines
 AS_NUMBER = ("HZ", "EXPIRE_NODEST_CONN")              # choices the model counts with
@@ -61,15 +62,17 @@ def parse_knobs(words):
         raise ExplainError(f"READ_TIMEOUT_S is the lab's probe's read timeout; CLIENT={client.name} has {own}")
     planes = [name for name, given in (("keepalived", any(values[k] is not None for k in KEEPALIVED_KNOBS)),
                                        ("HAPROXY", values["HAPROXY"]), ("KUBE_PROXY", values["KUBE_PROXY"]),
-                                       ("DNS_MOVED_AFTER_S", values["DNS_MOVED_AFTER_S"] is not None)) if given]
+                                       ("DNS_MOVED_AFTER_S", values["DNS_MOVED_AFTER_S"] is not None),
+                                       ("HOST_LIST", values["HOST_LIST"])) if given]
     if len(planes) > 1:
-        raise ExplainError(f"{' and '.join(planes)}: one load balancer in front at a time")
+        raise ExplainError(f"{' and '.join(planes)}: one load balancer in front at a time (a host list needs none)")
+    _check_host_list(values, client)
     values["SETTINGS"] = drivers.settings_of(values["CLIENT"], _known_settings(values["CLIENT"], driver_words))
     for name, _ in values["SETTINGS"]:
-        if CLIENTS[values["CLIENT"]].settings[name].picks_a_server:
+        if CLIENTS[values["CLIENT"]].settings[name].picks_a_server and not values["HOST_LIST"]:
             raise ExplainError(f"{name} changes nothing here: explain's client lists one host (a VIP, or a name), which "
                                "is the promoted server by the time its traffic reaches it; it chooses among the hosts "
-                               "of a host list (hosts: in a scenario's cell, make scenario=dns-failover-pg)")
+                               "of a host list (HOST_LIST=1 PROMOTED_AFTER_S=...; hosts: in a scenario's cell, make scenario=dns-failover-pg)")
         if CLIENTS[values["CLIENT"]].settings[name].jvm_security and values["DNS_MOVED_AFTER_S"] is None:
             raise ExplainError(f"{name} changes nothing here: explain's client connects to a VIP's address and "
                                "looks no name up; it matters where the clients connect to a name (DNS_MOVED_AFTER_S=..., make "
@@ -80,7 +83,24 @@ def parse_knobs(words):
                            "(docs/facts/dns.md); make scenario=dns-failover measures it. With "
                            "failureDetectionEnabled=false it answers as for Connector/J")
     values["QUESTION"] = question_of(values)
+    if values["HOST_LIST"]:
+        try:
+            back_host_list.keeps_writable(values["QUESTION"].cell)
+        except ValueError as exc:
+            raise ExplainError(str(exc)) from None
     return values
+
+
+def _check_host_list(values, client):
+    """HOST_LIST=1 with its promotion's time, for a client that takes a host list."""
+    if values["HOST_LIST"] != (values["PROMOTED_AFTER_S"] is not None):
+        raise ExplainError("HOST_LIST=1 and PROMOTED_AFTER_S=... go together: the client lists both servers, the "
+                           "dead primary first, and the replica is promoted that long after the death")
+    if values["HOST_LIST"] and not (client.host_list or (client.name == DEFAULT_CLIENT
+                                                         and DATABASES[values["DB_ENGINE"]]().probe_host_list)):
+        takes = ", ".join(name for name, c in CLIENTS.items() if c.host_list)
+        raise ExplainError(f"HOST_LIST=1: CLIENT={client.name} takes one host (a host list: {takes}; CLIENT=libpq, "
+                           "the lab's probe on PostgreSQL)")
 
 
 def _known_settings(client, words):
@@ -116,6 +136,9 @@ def question_of(values):
                            **rest)
     if values["DNS_MOVED_AFTER_S"] is not None:
         return Question.of(cell, plane="dns", name_moved_after_s=values["DNS_MOVED_AFTER_S"], **rest)
+    if values["HOST_LIST"]:
+        cell["hosts"] = ["db-primary", "db-replica"]
+        return Question.of(cell, plane="dns", promoted_after_s=values["PROMOTED_AFTER_S"], **rest)
     if values["KUBE_PROXY"]:
         return Question.of(cell, plane="kube-proxy", plane_settings=(("mode", values["KUBE_PROXY"]),),
                            node_grace_s=values["NODE_GRACE_S"], **rest)
@@ -165,6 +188,8 @@ def _knobs_line(values, question):
     uto = cell.tcp_user_timeout_ms
     plane = question.plane + (f" ({', '.join(f'{k}={v}' for k, v in question.plane_settings)})"
                               if question.plane_settings else "")
+    if cell.hosts:
+        plane = f"none (the client lists {', '.join(cell.hosts)}, in that order)"
     return (f"Knobs: tcp_retries2={values['TCP_RETRIES2']}, TCP_USER_TIMEOUT={'off' if not uto else f'{uto} ms'}, "
             f"read timeout={'none' if not cell.read_timeout_s else f'{cell.read_timeout_s:g} s'}, "
             f"client {_client_name(question)}, RTT {values['RTT_MS']:g} ms, HZ {values['HZ']}, load balancer {plane}.")

@@ -27,6 +27,7 @@ class Question:
     node_grace_s: float | None = None     # kube-proxy: how long the cluster takes to call the node lost
     syn_linear_timeouts: int = 0      # the client kernel's net.ipv4.tcp_syn_linear_timeouts (6.5+: 4)
     name_moved_after_s: float | None = None   # dns: when the database's name was re-pointed, s after the death
+    promoted_after_s: float | None = None     # a host list's (HOST_LIST=1): when the replica was promoted, s after it
 
     @classmethod
     def of(cls, cell, **rest):

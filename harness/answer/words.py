@@ -62,6 +62,9 @@ def expectation_lines(found):
 
 
 def change_lines(found):
+    if found.question.promoted_after_s is not None and found.change is not None:
+        return [f"The servers: {found.change.basis}, each by its own name: no name moves, no load balancer "
+                "stands between."]
     if found.question.plane == "dns" and found.change is not None:
         return [f"The name: {found.change.basis}; a connect whose lookup gets the new address reaches it, one "
                 "that still gets the old one meets the silent server."]

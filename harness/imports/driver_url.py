@@ -116,8 +116,9 @@ def _jdbc(url, source):
         return found
     # a host list is the URL's, not a parameter: named, never dropped (docs/facts/dns.md, "Clients that know every host")
     how = HOST_LISTS[m.group(2)]
-    listed = (f"{', '.join(hosts)}: a host list, {how}; explain answers for one address; make scenario=dns-failover "
-              "measures a host list (a cell's hosts:)")
+    listed = (f"{', '.join(hosts)}: a host list, {how}; an incident's folder is answered for one address; "
+              "make explain HOST_LIST=1 PROMOTED_AFTER_S=... answers a list whose first host died, make "
+              "scenario=dns-failover measures one (a cell's hosts:)")
     return dataclasses.replace(found, not_modelled=(("hosts", listed), *found.not_modelled))
 
 
