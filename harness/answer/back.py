@@ -151,7 +151,12 @@ def _back_by_name(error, change, question, plane):
     if question.cell.hosts:
         return _back_by_host_list(error, change.expected_s, question, plane)
     way = reconnect(question, plane, rescheduled=False)
-    ttl, cache_words = back_by_name.cache_ttl_s(question.cell)
+    daemon = getattr(plane, "name_cache", None)
+    ttl, cache_words = back_by_name.cache_ttl_s(question.cell, daemon if back_by_name.asks_getaddrinfo(
+        question.cell.client) else None)
+    if daemon and back_by_name.asks_getaddrinfo(question.cell.client):
+        expected, earliest, latest = back_by_name.nscd_window(change.expected_s, plane.ttl_s)
+        change = dataclasses.replace(change, expected_s=expected, earliest_s=earliest, latest_s=latest)
     how = (f"each connect looks the name up ({cache_words}); one that gets the old address waits out its "
            f"attempt ({way.ends})")
     if ttl is None:

@@ -12,21 +12,42 @@ from ..load.clients import CLIENTS
 JVM_DEFAULT_TTL_S = 30.0       # OpenJDK's networkaddress.cache.ttl without a security manager
 TTL = "networkaddress.cache.ttl"
 MOST_TRIED = 20_000            # expiries of the entry alive at the error tried, at most
+NSCD_PRUNE_S = 16.5            # nscd's prune thread's period: CACHE_PRUNE_INTERVAL 15 s, measured up to 16.5 s apart
 
 
 # What the answer assumes of the clients' host: no caching daemon between getaddrinfo and the name
 # server (docs/facts/dns.md, "nscd"); Go's own resolver never asks one.
 NO_DAEMON = ("with no caching daemon on its host: nscd would hand out the old address until its next reload, "
-             "up to the longer of 15 s and the record's TTL after the move, make scenario=dns-failover-nscd")
+             "up to the record's TTL and a reload period after the move (NAME_CACHE=nscd DNS_TTL_S=...; make "
+             "scenario=dns-failover-nscd)")
 
 
-def cache_ttl_s(cell):
+def asks_getaddrinfo(client):
+    """Whether the client's runtime looks names up through glibc's getaddrinfo (and so through nscd
+    where its host runs it); Go's own resolver asks the name server itself."""
+    return CLIENTS[client].runtime != "Go"
+
+
+def nscd_window(moved_s, ttl_s):
+    """(expected, earliest, latest) s after the death from which nscd answers the moved name's new
+    address: it keeps an answer the record's TTL and serves it past that until its prune thread
+    reloads it, at least NSCD_PRUNE_S apart (glibc's CACHE_PRUNE_INTERVAL; measured 13.8-16.5 s
+    apart, docs/facts/dns.md): from the move itself (an entry that ran out just before, a prune at
+    the move) to a TTL and a prune period after it (an entry fetched just before the move)."""
+    latest = moved_s + ttl_s + NSCD_PRUNE_S
+    return (moved_s + latest) / 2, moved_s, latest
+
+
+def cache_ttl_s(cell, daemon=None):
     """(seconds the client's runtime keeps a looked-up address, in words): 0 where it keeps none
     (glibc, Go, Node: every connect asks); None for ever (the JVM's -1). The words say what is
-    assumed of a caching daemon where the runtime asks getaddrinfo."""
+    assumed of a caching daemon (daemon: the one on the clients' host, None: none) where the
+    runtime asks getaddrinfo."""
+    through = (f"through {daemon} on its host, which answers the old address until it reloads the name"
+               if daemon else NO_DAEMON)
     if CLIENTS[cell.client].runtime != "JVM":
         words = f"{cell.client} keeps no cache of names: every connect asks the name server"
-        return 0.0, words if CLIENTS[cell.client].runtime == "Go" else f"{words}, {NO_DAEMON}"
+        return 0.0, words if not asks_getaddrinfo(cell.client) else f"{words}, {through}"
     given = dict(cell.client_settings).get(TTL)
     if given is not None and given < 0:
         return None, f"the JVM keeps a looked-up address for ever ({TTL}={given})"
@@ -36,7 +57,7 @@ def cache_ttl_s(cell):
         ttl = float(given)
         words = f"the JVM keeps a looked-up address {given} s ({TTL}={given})" if given else \
             f"the JVM keeps no looked-up address ({TTL}=0)"
-    return ttl, f"{words}; it asks getaddrinfo, {NO_DAEMON}"
+    return ttl, f"{words}; it asks getaddrinfo, {through}"
 
 
 def through_at(attempt_s, ttl_s, error_s, moved_s, expiry_s):

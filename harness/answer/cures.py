@@ -151,6 +151,10 @@ def director_cures(question):
     if plane == "dns" and question.promoted_after_s is not None:
         return found, ["the promotion: when it comes is the failover's own (PROMOTED_AFTER_S), no setting of the lab's"]
     if plane == "dns":
+        if settings.get("cache", "none") != "none":
+            found.append(Cure("no-name-cache", DIRECTOR, f"{settings['cache']}'s hosts cache off (enable-cache hosts no)",
+                              "every lookup asks the name server: its load, and its latency on each connect",
+                              director=(("cache", "none"),), variant="no-name-cache"))
         return found, ["the name: when it moves is the failover's own (DNS_MOVED_AFTER_S), no setting of the lab's"]
     return found, ([] if found or plane not in ("manual",) else
                    ["the load balancer: the seed's operator swaps it at the death already"])

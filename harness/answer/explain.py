@@ -18,7 +18,7 @@ DEFAULTS: dict[str, Any] = {"TCP_RETRIES2": 15, "TCP_USER_TIMEOUT_MS": 0, "READ_
             "HZ": kernel_model.HZ, "CLIENT": DEFAULT_CLIENT, "DELAY_LOOP": None, "CONNECT_TIMEOUT": None,
             "RETRY": None, "DELAY_BEFORE_RETRY": None, "EXPIRE_NODEST_CONN": None, "KUBE_PROXY": "",
             "NODE_GRACE_S": None, "HAPROXY": "", "DB_ENGINE": DEFAULT_DATABASE, "DNS_MOVED_AFTER_S": None,
-            "HOST_LIST": False, "PROMOTED_AFTER_S": None}
+            "HOST_LIST": False, "PROMOTED_AFTER_S": None, "NAME_CACHE": "none", "DNS_TTL_S": None}
 KNOBS = {name: (DEFAULTS[name], KNOB_TABLE[name].meaning) for name in DEFAULTS}
 WIDTH = 100                                          # the explanation's longest lines
 AS_NUMBER = ("HZ", "EXPIRE_NODEST_CONN")              # choices the model counts with
@@ -67,6 +67,7 @@ def parse_knobs(words):
     if len(planes) > 1:
         raise ExplainError(f"{' and '.join(planes)}: one load balancer in front at a time (a host list needs none)")
     _check_host_list(values, client)
+    _check_name_cache(values)
     values["SETTINGS"] = drivers.settings_of(values["CLIENT"], _known_settings(values["CLIENT"], driver_words))
     for name, _ in values["SETTINGS"]:
         if CLIENTS[values["CLIENT"]].settings[name].picks_a_server and not values["HOST_LIST"]:
@@ -89,6 +90,17 @@ def parse_knobs(words):
         except ValueError as exc:
             raise ExplainError(str(exc)) from None
     return values
+
+
+def _check_name_cache(values):
+    """NAME_CACHE=nscd and the record's TTL, under a name that moves."""
+    cache, ttl = values["NAME_CACHE"] != "none", values["DNS_TTL_S"] is not None
+    if (cache or ttl) and values["DNS_MOVED_AFTER_S"] is None:
+        raise ExplainError("NAME_CACHE and DNS_TTL_S are of a name the clients connect to: with DNS_MOVED_AFTER_S=...")
+    if cache != ttl:
+        raise ExplainError("NAME_CACHE=nscd and DNS_TTL_S=... go together: nscd keeps an answer by the record's TTL, "
+                           "and no client of the lab keeps one by it otherwise (the JVM keeps its own "
+                           "networkaddress.cache.ttl)")
 
 
 def _check_host_list(values, client):
@@ -135,7 +147,9 @@ def question_of(values):
         return Question.of(cell, plane="haproxy", plane_settings=explain_haproxy.control_settings(values["HAPROXY"]),
                            **rest)
     if values["DNS_MOVED_AFTER_S"] is not None:
-        return Question.of(cell, plane="dns", name_moved_after_s=values["DNS_MOVED_AFTER_S"], **rest)
+        cache = (("cache", values["NAME_CACHE"]), ("ttl", values["DNS_TTL_S"])) if values["NAME_CACHE"] != "none" else ()
+        return Question.of(cell, plane="dns", plane_settings=cache, name_moved_after_s=values["DNS_MOVED_AFTER_S"],
+                           **rest)
     if values["HOST_LIST"]:
         cell["hosts"] = ["db-primary", "db-replica"]
         return Question.of(cell, plane="dns", promoted_after_s=values["PROMOTED_AFTER_S"], **rest)

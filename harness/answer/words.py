@@ -2,6 +2,7 @@
 may end the wait, the expectation, the load balancer's change, the client back again, and the
 cures ranked. Every figure of these lines is read from the one Answer: the headline is the body's
 conclusion (tests/unit/test_answer_words.py holds that over generated questions)."""
+from . import back_by_name
 from .limits import DIRECTOR, DRIVER, KERNEL, PROXY
 
 WHO = {KERNEL: "the client's kernel", DRIVER: "the application", DIRECTOR: "the director", PROXY: "the proxy"}
@@ -66,8 +67,16 @@ def change_lines(found):
         return [f"The servers: {found.change.basis}, each by its own name: no name moves, no load balancer "
                 "stands between."]
     if found.question.plane == "dns" and found.change is not None:
+        settings = dict(found.question.plane_settings)
+        daemon = ""
+        if settings.get("cache", "none") != "none":
+            expected, earliest, latest = back_by_name.nscd_window(found.change.expected_s, settings["ttl"])
+            daemon = (f" {settings['cache']} on the clients' host answers the new address from {earliest:.1f} to "
+                      f"{latest:.1f} s after the death (the record's TTL {settings['ttl']} s, then its next reload, "
+                      f"at most {back_by_name.NSCD_PRUNE_S:g} s later), to every client that asks getaddrinfo; Go's "
+                      "resolver asks the name server itself.")
         return [f"The name: {found.change.basis}; a connect whose lookup gets the new address reaches it, one "
-                "that still gets the old one meets the silent server."]
+                f"that still gets the old one meets the silent server.{daemon}"]
     if found.change is not None and found.change.latest_s == 0:
         return [f"The load balancer: {found.change.basis}: new connections reach the live server at once."]
     if found.change is None:

@@ -127,6 +127,10 @@ EXPLAIN = (
     Knob("NODE_GRACE_S", kinds.number(0, 3600, " s"), EXPLAIN_ONLY, "kube-proxy: the node-monitor grace period"),
     Knob("DNS_MOVED_AFTER_S", kinds.number(0, 3600, " s"), EXPLAIN_ONLY,
          "the clients connect to a name, not a VIP: s from the death to the name re-pointed at the promoted server"),
+    Knob("NAME_CACHE", kinds.choice("none", "nscd"), EXPLAIN_ONLY, "with DNS_MOVED_AFTER_S: a caching daemon on the "
+         "clients' host, which every getaddrinfo asks first (nscd: glibc's; with DNS_TTL_S)"),
+    Knob("DNS_TTL_S", kinds.whole(1, 86_400), EXPLAIN_ONLY, "with NAME_CACHE=nscd: the name's record's TTL, s (what "
+         "nscd keeps an answer by)"),
     Knob("HOST_LIST", kinds.flag, EXPLAIN_ONLY, "the client lists both servers by their own names, the dead primary "
          "first (jdbc:mysql://primary,replica/, libpq's host=primary,replica): 1; with PROMOTED_AFTER_S"),
     Knob("PROMOTED_AFTER_S", kinds.number(0, 3600, " s"), EXPLAIN_ONLY,

@@ -76,3 +76,34 @@ def test_a_day_long_cache_is_answered_at_once_not_tried_every_tenth_of_a_second(
     expected, earliest, latest = back_window(0.001, 86_400, 938.0, 3600.0)   # 86 million attempt starts
     assert earliest <= expected <= latest and expected == pytest.approx(938.0 + 86_400, abs=0.01)
     assert MOST_TRIED <= 20_000
+
+
+NSCD = ["TCP_RETRIES2=5", "DNS_MOVED_AFTER_S=16.4", "NAME_CACHE=nscd", "DNS_TTL_S=5"]
+
+
+@pytest.mark.parametrize("knobs, measured", [
+    (NSCD, 23.55),                                                          # the probe, through nscd
+    (NSCD + ["CLIENT=jdbc", "connectTimeout=2000", "networkaddress.cache.ttl=0"], 21.56),
+    (NSCD + ["CLIENT=go", "timeout=2s"], 17.54),                          # Go's resolver never asks nscd
+])
+def test_nscd_keeps_the_old_address_until_its_reload_as_dns_failover_nscd_measured(knobs, measured):
+    """docs/facts/dns.md: dns-failover-nscd, TTL 5 s, the name moved 16.4 s after the death, nscd
+    reloaded it at 20.19 s; without nscd the probe was back at 18.4 s, the JVM at 17.5 s."""
+    back = found(knobs).back
+    assert back.earliest_s <= measured <= back.latest_s, (back, measured)
+    without = found([k for k in knobs if not k.startswith(("NAME_CACHE", "DNS_TTL_S"))]).back
+    if "CLIENT=go" in knobs:
+        assert (back.earliest_s, back.latest_s) == (without.earliest_s, without.latest_s)
+    else:
+        assert back.latest_s > without.latest_s and "through nscd" in back.basis
+
+
+def test_nscd_is_asked_with_the_records_ttl_under_a_name_and_its_cache_off_is_a_cure():
+    from harness.answer.explain import explain
+    for knobs in (["DNS_MOVED_AFTER_S=16", "NAME_CACHE=nscd"], ["DNS_MOVED_AFTER_S=16", "DNS_TTL_S=5"],
+                  ["NAME_CACHE=nscd", "DNS_TTL_S=5"]):
+        with pytest.raises(ExplainError):
+            parse_knobs(knobs)
+    text = explain(parse_knobs(NSCD))
+    assert "nscd on the clients' host answers the new address from 16.4 to 37.9 s after the death" in text
+    assert "nscd's hosts cache off (enable-cache hosts no)" in text
