@@ -263,7 +263,10 @@ def beside_incident(values, times):
     model = "no error" if found.never else f"~{found.error.expected_s:.1f} s ({words.span(found.error)})"
     lines = [f"Your incident: {told}; the model: a query in flight at the death errs after {model} "
              "(one sent later, up to the moment the load balancer changed, errs that much after it was sent)."]
-    changed = times.get("lb_changed")
+    changed, moved = times.get("lb_changed"), times.get("name_moved")
+    if moved is not None:
+        lines.append(f"Your database's name moved {moved:.0f} s after the death: the model takes that as given "
+                     "(DNS_MOVED_AFTER_S).")
     if changed is not None and found.change is not None:
         lines.append(f"Your load balancer changed {changed:.0f} s after the death; the model: "
                      f"{words.span(found.change)}.")

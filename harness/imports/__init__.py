@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import InvalidInput
+from ..load.clients import CLIENTS
 from . import (driver_files, driver_url, haproxy_import, jvm_names, keepalived_import, keepalived_tree, sniff, spring_boot,
                sysctl_dump, timeline, timeline_log)
 
@@ -59,7 +60,19 @@ class Incident:
         words += self.keepalived.explain_words() if self.keepalived else []
         words += self.haproxy.explain_words() if self.haproxy else []
         driver = driver or self.driver
-        return words + (driver.explain_words() if driver else [])
+        return words + (driver.explain_words() if driver else []) + self.name_words(driver)
+
+    def name_words(self, driver=None):
+        """Where the timeline says the database's name moved (a managed database's failover): when,
+        and how long the application's JVM keeps a looked-up name, from its own files."""
+        moved = self.incident_times.get("name_moved") if self.incident_times else None
+        if moved is None:
+            return []
+        words = [f"DNS_MOVED_AFTER_S={moved:g}"]
+        ttl = jvm_names.ttl_of(self.jvm)
+        if ttl is not None and driver is not None and CLIENTS[driver.client].runtime == "JVM":
+            words.append(f"{jvm_names.TTL}={ttl}")
+        return words
 
 
 def from_dir(folder):

@@ -7,8 +7,9 @@
                  property is unset
 networkaddress.cache.ttl is a security property, never a system property: -Dnetworkaddress.cache.ttl=N
 is a flag the JVM's cache never reads, said as such. Every other line is named, never dropped. The
-cache matters only where the application connects to a name that moves; the incident's replay
-connects to a VIP, so nothing read here is used by it (make explain DNS_MOVED_AFTER_S=... takes it)."""
+cache matters only where the application connects to a name that moves: make explain FROM=... takes it
+when the incident's timeline says when the name moved (imports.Incident.name_words); the replay
+connects to a VIP and refuses such a timeline."""
 import dataclasses
 import re
 import shlex
@@ -19,8 +20,10 @@ TTL = "networkaddress.cache.ttl"
 NEGATIVE_TTL = "networkaddress.cache.negative.ttl"
 FALLBACK_TTL = "sun.net.inetaddr.ttl"           # the system property the JVM reads when TTL is unset
 PROPERTY = re.compile(r"^([^=:\s]+)\s*(?:[=:]|\s)\s*(.*)$")     # java.util.Properties: key=value, key: value, key value
-WHERE_IT_COUNTS = (f"it counts where the application connects to a name that moves: make explain DNS_MOVED_AFTER_S=... "
-                   f"CLIENT=jdbc {TTL}=N; the incident's replay connects to a VIP and does not use it")
+WHERE_IT_COUNTS = (f"it counts where the application connects to a name that moves: make explain FROM=... takes it "
+                   f"for a JVM's driver when the timeline says when the name moved (name_moved, or an RDS failover "
+                   f"event in a log excerpt), as make explain DNS_MOVED_AFTER_S=... CLIENT=jdbc {TTL}=N does; the "
+                   f"incident's replay connects to a VIP and does not use it")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,6 +105,13 @@ def jvm_options(text, source="jvm.options"):
     if not said:
         raise InvalidInput(f"{source}: no JVM flags (-D..., -X...)")
     return JvmNames(source, fallback, tuple(said))
+
+
+def ttl_of(found):
+    """The TTL the JVM keeps of what its files say (JvmNames, java.security's first): the security
+    property wins over -Dsun.net.inetaddr.ttl, which the JVM reads only when the property is unset;
+    None: neither sets one (the JVM's default)."""
+    return next((names.ttl_s for names in found if names.ttl_s is not None), None)
 
 
 def _flags(line):

@@ -4,6 +4,7 @@
   lb_changed: "03:13:05"      # when the load balancer took it out (optional)
   first_error: "03:28:10"     # the application's first error (optional)
   recovered: "03:28:40"       # when it worked again
+  name_moved: "03:12:31"      # a managed database's failover: when its name was re-pointed (optional)
 Times as logs write them (timeline_clock.py: ISO 8601 with a date and zone, syslog's, a time of
 day), or seconds after the death (`recovered: 940`). The keys operators write for the same moments
 (`backend_died`, `lb_removed_backend`, `app_first_error`, `app_recovered`, ...) are read as these;
@@ -18,7 +19,7 @@ import yaml
 from ..errors import InvalidInput
 from . import timeline_clock
 
-KEYS = ("died", "lb_changed", "first_error", "recovered")
+KEYS = ("died", "lb_changed", "first_error", "recovered", "name_moved")
 # Only names that can mean one moment: `failover` (the VIP moved, or a replica promoted?), `promoted`
 # (the database's change, not the load balancer's), `haproxy_down` (the proxy itself), `alert` and
 # `resolved` (a page's times, not the application's) are refused with these offered instead.
@@ -32,10 +33,13 @@ ALIASES = {
                     "errors_started", "app_errors_began", "app_error"),
     "recovered": ("recovered", "app_recovered", "application_recovered", "recovery", "app_back",
                   "restored", "worked_again", "errors_stopped", "outage_end"),
+    "name_moved": ("name_moved", "dns_moved", "dns_changed", "dns_updated", "dns_flipped", "endpoint_moved",
+                   "cname_changed", "cname_updated", "record_changed"),
 }
 MEANING = {alias: key for key, aliases in ALIASES.items() for alias in aliases}
 WORDS = {"lb_changed": "the load balancer changed", "first_error": "the application's first error",
-         "recovered": "the application worked again"}
+         "recovered": "the application worked again",
+         "name_moved": "the database's name re-pointed at the promoted server"}
 
 
 @dataclasses.dataclass(frozen=True)

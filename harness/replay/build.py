@@ -14,6 +14,7 @@ import re
 from ..answer import Question
 from ..answer.cures import DIRECTOR, DRIVER, PAIR
 from ..answer.ranking import rank
+from ..errors import InvalidInput
 from ..load.clients import CLIENTS
 from ..measure.sysctl_knobs import SYSCTL_KNOBS
 from ..settings.targets import KNOWN_SERIES
@@ -120,6 +121,12 @@ def _at_least(series, since):
 
 def plan(incident, full=False):
     """The replay's Plan: its scenario and what the model ranked."""
+    moved = incident.incident_times.get("name_moved") if incident.incident_times else None
+    if moved is not None:
+        raise InvalidInput(f"{incident.folder}: the timeline says the database's name moved {moved:g} s after the "
+                           "death (a managed database's failover): the replay runs its failover behind a VIP, not a name "
+                           "that moves; make explain FROM=... answers it through the name's caches, make "
+                           "scenario=dns-failover measures one")
     series, kernel_line = kernel_for(incident.sysctl.kernel_release if incident.sysctl else None)
     lines = [kernel_line]
     question = question_of(incident, series, lines)
