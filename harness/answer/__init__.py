@@ -10,6 +10,7 @@ from ..control.abilities import ConnectsByName, change_by_model
 from ..control.base import NoticeWindow
 from ..measure import effects, predict
 from . import back as back_model
+from . import monitor_by_name
 from .limits import Limit, armed
 from .question import Question
 
@@ -34,7 +35,9 @@ class Answer:
         """The limit whose window the composed one is (None: nothing ends the wait)."""
         if self.never or not self.limits:
             return None
-        return min(self.limits, key=lambda limit: abs(limit.window.expected_s - self.error.expected_s))
+        closest = min(self.limits, key=lambda limit: abs(limit.window.expected_s - self.error.expected_s))
+        # a limit that may not fire (a host monitor) is named first where what ends the wait otherwise is the closest
+        return next((limit for limit in self.limits if limit.otherwise == closest), closest)
 
 
 def director_of(plane, variant):
@@ -49,6 +52,7 @@ def answer(question: Question) -> Answer:
     effect = plane.effect_by_model(death, director) or death
     error = predict.predict(question.cell, effect, 0.0, 0.0, rto0_s=question.rto0_s, hz=question.hz)
     change = change_by_model(plane, director, question.node_grace_s)
+    monitor = None
     if isinstance(plane, ConnectsByName) and question.promoted_after_s is not None:
         promoted = question.promoted_after_s
         change = NoticeWindow(promoted, promoted, promoted, f"the replica promoted {promoted:g} s after the death "
@@ -57,5 +61,9 @@ def answer(question: Question) -> Answer:
         moved = question.name_moved_after_s
         change = NoticeWindow(moved, moved, moved, f"the database's name re-pointed at the promoted server {moved:g} s "
                                                    "after the death (DNS_MOVED_AFTER_S)")
+        error, monitor = monitor_by_name.error_under_name(question, error, moved)
     back = back_model.back(error, change, question, plane, rescheduled=effect.reset_at_s is not None)
-    return Answer(question, error, armed(question, effect, plane.proxies), change, back, plane.proxies)
+    limits = armed(question, effect, plane.proxies)
+    if monitor is not None:
+        limits = tuple(sorted((*limits, monitor), key=lambda limit: limit.window.expected_s))
+    return Answer(question, error, limits, change, back, plane.proxies)

@@ -78,11 +78,13 @@ def parse_knobs(words):
             raise ExplainError(f"{name} changes nothing here: explain's client connects to a VIP's address and "
                                "looks no name up; it matters where the clients connect to a name (DNS_MOVED_AFTER_S=..., make "
                                "scenario=dns-failover)")
-    if client.host_monitor and dict(values["SETTINGS"]).get("failureDetectionEnabled") is not False:
+    if client.host_monitor and dict(values["SETTINGS"]).get("failureDetectionEnabled") is not False \
+            and values["DNS_MOVED_AFTER_S"] is None:
         raise ExplainError(f"CLIENT={client.name}: explain does not answer for the wrapper's host monitor: whether its "
                            "checks meet the silent host depends on when the name or VIP it checks moves on "
-                           "(docs/facts/dns.md); make scenario=dns-failover measures it. With "
-                           "failureDetectionEnabled=false it answers as for Connector/J")
+                           "(docs/facts/dns.md): give DNS_MOVED_AFTER_S=... where it connects to a name; make "
+                           "scenario=dns-failover measures it. With failureDetectionEnabled=false it answers as for "
+                           "Connector/J")
     values["QUESTION"] = question_of(values)
     if values["HOST_LIST"]:
         try:

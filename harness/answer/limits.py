@@ -11,6 +11,7 @@ from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..measure import predict
 
 KERNEL, DRIVER, DIRECTOR, PROXY = "the client's kernel", "the application", "the director", "the proxy"
+MONITOR = "the driver's host monitor"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -19,6 +20,8 @@ class Limit:
     whose: str                # KERNEL, DRIVER, DIRECTOR or PROXY
     window: predict.Window    # seconds after the death
     told: str                 # what the application is told when it fires
+    otherwise: "Limit | None" = None   # what ends the wait instead when this one may not fire (a host monitor
+                                       # whose checks may reach the live server)
 
 
 def kernel_limit(question):

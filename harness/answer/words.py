@@ -3,9 +3,10 @@ may end the wait, the expectation, the load balancer's change, the client back a
 cures ranked. Every figure of these lines is read from the one Answer: the headline is the body's
 conclusion (tests/unit/test_answer_words.py holds that over generated questions)."""
 from . import back_by_name
-from .limits import DIRECTOR, DRIVER, KERNEL, PROXY
+from .limits import DIRECTOR, DRIVER, KERNEL, MONITOR, PROXY
 
-WHO = {KERNEL: "the client's kernel", DRIVER: "the application", DIRECTOR: "the director", PROXY: "the proxy"}
+WHO = {KERNEL: "the client's kernel", DRIVER: "the application", DIRECTOR: "the director", PROXY: "the proxy",
+       MONITOR: "the driver's host monitor"}
 PROXY_TITLES = {"haproxy": "HAProxy", "patroni": "HAProxy (following Patroni)"}
 
 
@@ -22,6 +23,8 @@ def ends_it(found):
     first = found.first
     if first.whose == KERNEL:
         return f"the kernel ({first.name})"
+    if first.whose == MONITOR:
+        return first.name
     if first.whose == DRIVER:
         return f"the application's {first.name}"
     if first.whose == PROXY:
@@ -33,6 +36,11 @@ def headline(found):
     if found.never:
         return f"Answer: nothing ends a busy client's wait: {found.error.basis}."
     line = f"Answer: {ends_it(found)} ends a busy client's wait after about {seconds(found.error.expected_s)}"
+    if found.first.otherwise is not None:
+        first, other = found.first, found.first.otherwise
+        line = (f"Answer: {ends_it(found)} ends a busy client's wait {span(first.window)} after the death if its "
+                f"checks meet the silent host, else {WHO[other.whose]} ({other.name}) after about "
+                f"{seconds(other.window.expected_s)}")
     if found.back is not None and found.back.expected_s is None:
         line += "; it never answers again"
     elif found.back is not None:
@@ -58,6 +66,11 @@ def expectation_lines(found):
     if found.never:
         return [f"Expected: no error; {found.error.basis}."]
     told = found.first.told
+    other = found.first.otherwise
+    if other is not None:
+        return [f"Expected: {told} {span(found.first.window)} after the death if its checks meet the silent host; "
+                f"else {other.told} about {seconds(other.window.expected_s)} ({span(other.window)}): "
+                f"{found.error.basis}."]
     return [f"Expected: {told} about {seconds(found.error.expected_s)} after the death, between "
             f"{found.error.earliest_s:.1f} and {found.error.latest_s:.1f} s ({found.error.basis})."]
 
