@@ -135,10 +135,11 @@ def _back_by_host_list(error, promoted_s, question, plane):
     """back() for a client that lists both servers by their own names (back_host_list)."""
     way = reconnect(question, plane, rescheduled=False)
     writable, setting = back_host_list.keeps_writable(question.cell)
-    how = back_host_list.words(way, writable, setting, question.cell.client)
+    denied = back_host_list.denied_s(question.cell)
+    how = back_host_list.words(way, writable, setting, question.cell.client, denied)
 
     def at(error_s):
-        return back_host_list.through_at(way.attempt_s, error_s, promoted_s, writable)
+        return back_host_list.through_at(way.attempt_s, error_s, promoted_s, writable, denied)
 
     corners = [at(e) for e in (error.earliest_s, error.expected_s, error.latest_s)]
     return Window(at(error.expected_s) + RECONNECT_S, min(corners), max(corners) + RECONNECT_LATE_S,

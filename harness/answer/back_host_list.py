@@ -35,18 +35,37 @@ def keeps_writable(cell):
     return False, ""
 
 
-def through_at(attempt_s, error_s, promoted_s, writable_only):
+DENY_LIST_MS = {"mariadb-jdbc": 60_000}      # MariaDB Connector/J's deniedListTimeout default (its Configuration)
+
+
+def denied_s(cell):
+    """How long the client skips a listed host that failed, in every connection of its runtime
+    (MariaDB Connector/J's deny list: the dead primary, denied at the error, costs nothing after);
+    0: it never skips one."""
+    default = DENY_LIST_MS.get(cell.client)
+    if default is None:
+        return 0.0
+    return dict(cell.client_settings).get("deniedListTimeout", default) / 1000
+
+
+def through_at(attempt_s, error_s, promoted_s, writable_only, denied=0.0):
     """When a connection gets through: walks one after another from the error, each spending
-    attempt_s on the dead first host; a walk reaches the second at its end, refused there while it
-    is a standby if writable_only."""
+    attempt_s on the dead first host (none while it is denied); a walk reaches the second at its
+    end, refused there while it is a standby if writable_only."""
+    if denied > 0 and not writable_only:
+        return error_s
     if not writable_only:
         return error_s + attempt_s
     walks = max(1, math.ceil((promoted_s - error_s) / max(attempt_s, 1e-6) - 1e-9))
     return error_s + walks * attempt_s
 
 
-def words(way, writable, setting, client):
+def words(way, writable, setting, client, denied=0.0):
     """How the model walks the list, in words."""
+    if denied > 0 and not writable:
+        return (f"at the error the driver denies the dead primary {denied:g} s (deniedListTimeout) to every "
+                "connection of the JVM and connects to the replica itself: no connection tries the dead host "
+                "in that time (a standby until its promotion: reads only until then)")
     second = (f"then the replica, refused at login while it is a standby ({setting}) and taken once promoted"
               if writable else "then the replica, taken at once (a standby until its promotion: reads only until then)")
     said = f"each new connection tries the dead primary first, for its attempt ({way.ends}), {second}"

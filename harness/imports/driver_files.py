@@ -60,6 +60,9 @@ def hikari_pool(url, pool, source):
             driver_url.refuse_near_miss(name, value, CLIENTS["hikari"].settings, CLIENTS["hikari"].library,
                                         f"{file}:{number}")
             not_modelled.append((key, value))
+    if url is not None and url.client != "jdbc":
+        raise InvalidInput(f"{source}: HikariCP over {CLIENTS[url.client].library}: the lab's HikariCP runs on "
+                           "Connector/J (jdbc:mysql://...) alone")
     if url is not None:
         settings = [*((n, v) for n, v in url.settings if n not in dict(settings)), *settings]
         not_modelled = [*url.not_modelled, *not_modelled]

@@ -2,6 +2,7 @@
 documentation writes it:
   Connector/J   jdbc:mysql://host:3306/db?socketTimeout=3000&connectTimeout=1000  (also
                 jdbc:mysql:loadbalance://, :replication://, mysqlx:// is refused)
+  MariaDB Connector/J  jdbc:mariadb://host:3306/db?socketTimeout=3000 (jdbc:mariadb:sequential://a,b/)
   Go            user:pass@tcp(host:3306)/db?readTimeout=2s&timeout=1s   (go-sql-driver/mysql's DSN)
   SQLAlchemy    mysql+pymysql://user:pass@host:3306/db?read_timeout=3   (its query goes to PyMySQL's
                 connect(): read_timeout is the lab probe's read timeout)
@@ -25,6 +26,13 @@ IN_ORDER = "tried in order by each new connection (a silent first host costs eac
 HOST_LISTS = {None: IN_ORDER, "failover": IN_ORDER, "sequential": IN_ORDER,
               "loadbalance": "each connection to one of them by the balancing strategy (random by default)",
               "replication": "the first the source, the others replicas for read-only connections"}
+# MariaDB Connector/J 3.x's own (its HaMode): no mode connects to the first host only
+MARIADB_HOST_LISTS = {None: "the first host alone: MariaDB Connector/J 3 without a mode (jdbc:mariadb:sequential://) "
+                            "never tries the others",
+                      "sequential": "tried in order, a host that failed skipped by every connection of the JVM for "
+                                    "deniedListTimeout (60 s)",
+                      "loadbalance": HOST_LISTS["loadbalance"], "replication": HOST_LISTS["replication"],
+                      "failover": "no mode of MariaDB Connector/J 3 (sequential, loadbalance, replication)"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,12 +118,13 @@ def _jdbc(url, source):
                  r"(?:\?(.*))?$", url)
     if not m:
         raise InvalidInput(f"{source}: {url[:60]!r}: not a Connector/J URL (jdbc:mysql://host:port/db?k=v&...)")
-    found = _with_params("jdbc", m.group(4) or "", source)
+    mariadb = m.group(1) == "mariadb"          # MariaDB Connector/J's scheme; Connector/J takes jdbc:mysql: alone
+    found = _with_params("mariadb-jdbc" if mariadb else "jdbc", m.group(4) or "", source)
     hosts = [host for host in m.group(3).split(",") if host]
     if len(hosts) < 2:
         return found
     # a host list is the URL's, not a parameter: named, never dropped (docs/facts/dns.md, "Clients that know every host")
-    how = HOST_LISTS[m.group(2)]
+    how = (MARIADB_HOST_LISTS if mariadb else HOST_LISTS)[m.group(2)]
     listed = (f"{', '.join(hosts)}: a host list, {how}; an incident's folder is answered for one address; "
               "make explain HOST_LIST=1 PROMOTED_AFTER_S=... answers a list whose first host died, make "
               "scenario=dns-failover measures one (a cell's hosts:)")

@@ -8,7 +8,7 @@ timeout, which is all the kernel model needs to know about a driver.
 import dataclasses
 
 from ..registered import Registry
-from .driver_settings import (AWS_HOST_MONITOR, CONNECTOR_J, HIKARI_POOL, JVM_NAME_CACHE, MS, PGJDBC,
+from .driver_settings import (AWS_HOST_MONITOR, CONNECTOR_J, HIKARI_POOL, JVM_NAME_CACHE, MARIADB_J, MS, PGJDBC,
                               TARGET_SESSION_ATTRS, Setting)
 
 DEFAULT_CLIENT = "pymysql"       # the lab's own probe: on another engine it speaks that engine's protocol
@@ -91,6 +91,19 @@ CLIENTS = Registry("client", (
            process="JdbcProbe",
            mysql_login="fails: \"Public Key Retrieval is not allowed\"; allowPublicKeyRetrieval=true (or TLS) "
                        "fixes it."),
+    Client("mariadb-jdbc", "zoo-mariadb-jdbc", "MariaDB Connector/J 3.5.11", {**MARIADB_J, **JVM_NAME_CACHE},
+           read_timeout="socketTimeout", connect_timeout="connectTimeout", default_connect_timeout_s=30.0,
+           runtime="JVM", host_list=True,
+           version_command=f"ls {JAVA_LIBRARIES} | grep mariadb-java-client",
+           process="MariaDbJdbcProbe",
+           notes="A host list is a sequential URL (jdbc:mariadb:sequential://a,b/): the hosts in order, but one "
+                 "that failed is skipped by every connection of the JVM for deniedListTimeout (60 s), and at a "
+                 "lost connection the driver connects to the next host itself before it reports the error "
+                 "(SQLState 25S03, \"Driver has reconnect connection after a communications link failure\"): "
+                 "measured in dns-failover, back 0.01 s after its error where Connector/J took the connect "
+                 "timeout.",
+           mysql_login="fails: \"RSA public key is not available client side\"; allowPublicKeyRetrieval=true "
+                       "(or TLS) fixes it."),
     Client("aws-jdbc", "zoo-aws-jdbc", "AWS Advanced JDBC Wrapper 4.3.0 (host monitor efm2) on Connector/J 8.4.0",
            {**CONNECTOR_J, **AWS_HOST_MONITOR, **JVM_NAME_CACHE}, read_timeout="socketTimeout",
            connect_timeout="connectTimeout", runtime="JVM", host_monitor=True,

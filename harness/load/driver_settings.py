@@ -62,6 +62,19 @@ CONNECTOR_J = {
     "allowPublicKeyRetrieval": Setting(bool, meaning="ask the server for its RSA key (MySQL 9.7's "
                                                      "caching_sha2_password without TLS needs it)"),
 }
+# MariaDB Connector/J 3.5's own (its Configuration; a host list is a sequential URL, docs/facts/dns.md)
+MARIADB_J = {
+    "socketTimeout": Setting(int, MS, meaning="ms a read on the socket may block (0, its default: forever)",
+                             zero_is_none=True),
+    "connectTimeout": Setting(int, MS, meaning="ms a TCP connect may take (default 30000; 0: forever)", zero_is_none=True),
+    "tcpKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (default true)"),
+    "allowPublicKeyRetrieval": Setting(bool, meaning="ask the server for its RSA key (MySQL 9.7's "
+                                                     "caching_sha2_password without TLS needs it)"),
+    "retriesAllDown": Setting(int, minimum=1, maximum=1000, meaning="a host list's connects in all before it gives "
+                                                                    "up (default 120)"),
+    "deniedListTimeout": Setting(int, MS, meaning="ms a host of its list that failed is skipped by every connection "
+                                                  "of the JVM (default 60000)"),
+}
 PGJDBC = {
     "socketTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a read on the socket may block (0: forever)", zero_is_none=True),
     "connectTimeout": Setting(int, 1.0, maximum=86_400, meaning="s a TCP connect may take (0: forever)", zero_is_none=True),

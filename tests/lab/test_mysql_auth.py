@@ -22,6 +22,8 @@ CASES = [
     (["zoo-jdbc", "allowPublicKeyRetrieval=true"], None),
     (["zoo-hikari", FAILING_BORROW_MS], "Connection is not available"),
     (["zoo-hikari", WORKING_BORROW_MS, "allowPublicKeyRetrieval=true"], None),
+    (["zoo-mariadb-jdbc"], "RSA public key is not available"),
+    (["zoo-mariadb-jdbc", "allowPublicKeyRetrieval=true"], None),
     (["zoo-go"], None),
     (["zoo-node"], None),
     (["zoo-libmariadb"], None),

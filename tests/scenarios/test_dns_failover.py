@@ -29,6 +29,8 @@ JVM_CELLS = [{"name": f"jvm-ttl-{name}", "client": "jdbc", "tcp_retries2": 5,
              for name, ttl in (("default", None), ("5s", 5), ("0", 0))]
 HOST_LIST = {"name": "jdbc-host-list", "client": "jdbc", "tcp_retries2": 5, "hosts": ["db-primary", "db-replica"],
              "jdbc": {"connectTimeout": 2000}}
+DENYING = {"name": "mariadb-j-host-list", "client": "mariadb-jdbc", "tcp_retries2": 5,
+           "hosts": ["db-primary", "db-replica"], "mariadb-jdbc": {"connectTimeout": 2000}}
 # docs/facts/dns.md: OpenJDK keeps a looked-up name 30 s unless told otherwise (no security manager)
 JVM_DEFAULT_TTL_S = 30
 # a lookup this close to its cache entry's end may have been answered either way (the JVM's clock
@@ -72,10 +74,11 @@ MONITOR_CELL = {"name": "aws-wrapper-monitor", "client": "aws-jdbc",
 
 
 def test_a_name_that_moves_leaves_each_reconnect_to_its_own_limits(run_scenario):
-    summary, path = run_scenario("dns-failover", cells=CELLS + JVM_CELLS + [HOST_LIST, MONITOR_CELL], warmup_s=5,
-                                 observe_s=90)
+    summary, path = run_scenario("dns-failover", cells=CELLS + JVM_CELLS + [HOST_LIST, DENYING, MONITOR_CELL],
+                                 warmup_s=5, observe_s=90)
     check_run(summary, path, CELLS, JVM_CELLS, HOST_LIST)
     check_host_monitor(summary, path, MONITOR_CELL)
+    check_deny_list(summary, path, DENYING)
 
 
 def check_run(summary, path, probe_cells, jvm_cells, host_list):
@@ -150,6 +153,24 @@ def check_host_list(run, cell, spec, fault, primary, replica, lead):
                   f"{name}: its try of the silent first host")
     error_s, back_s = cell["probe"]["detect_s"], cell["probe"]["recover_s"]
     assert back_s is not None and back_s - error_s <= 2.0 + notice_s + 0.5, (error_s, back_s)
+
+
+def check_deny_list(summary, path, spec):
+    """MariaDB Connector/J's sequential host list (its MultiPrimaryClient): at the lost connection the
+    driver denies the silent host and connects to the next one itself, before it reports the error,
+    and no connection of the JVM tries the denied host again; its connects are its own socket's."""
+    run, name = RunDir(path), spec["name"]
+    cell, fault = cells(summary)[name], first_fault(run.events())
+    assert_error_within(cell, blackhole_bounds(5, lead_s(run, fault), cell["predicted"]["base_rto_s"]), name)
+    move = next(e for e in run.events() if e.get("name") == "dns_move")
+    records = probe_records(run, name)
+    failed = next(r for r in records if r.get("ok") is False and r["t1"] > fault["t"])
+    connects = [r for r in records if "connecting" in r and r["connecting"] > fault["t"]]
+    assert connects and all(r["address"] == move["seen"]["new_address"] for r in connects), connects
+    assert connects[0]["connecting"] < failed["t1"], (connects[0], failed)     # the driver's own, before the error
+    error_s, back_s = cell["probe"]["detect_s"], cell["probe"]["recover_s"]
+    interval_s = of_run(run).probe.interval_ms / 1000
+    assert back_s is not None and back_s - error_s <= interval_s + JVM_NOTICE_S, (error_s, back_s)
 
 
 def record_at(t, change, old, new):

@@ -177,7 +177,8 @@ def test_explain_speaks_a_drivers_settings_and_refuses_ones_it_does_not_have():
         assert "about 938.0 s" in explain.explain(explain.parse_knobs(["CLIENT=go", go_zero])).splitlines()[0]
     go = explain.explain(explain.parse_knobs(["TCP_RETRIES2=5", "CLIENT=go", "TCP_USER_TIMEOUT_MS=5000"]))
     assert "never reach its sockets" in go and "about 13." in go      # the tcp_retries2 budget, not 5 s
-    with pytest.raises(SettingsError, match="socketTimeout is a setting of jdbc, aws-jdbc, hikari, pgjdbc, hikari-pgjdbc, not of go: give CLIENT=jdbc"):
+    with pytest.raises(SettingsError, match="socketTimeout is a setting of jdbc, mariadb-jdbc, aws-jdbc, hikari, pgjdbc, hikari-pgjdbc, not of go: give "
+                       "CLIENT=jdbc"):
         explain.parse_knobs(["CLIENT=go", "socketTimeout=3000"])
     with pytest.raises(SettingsError, match="readTimeout='2x': go's readTimeout takes a duration"):
         explain.parse_knobs(["CLIENT=go", "readTimeout=2x"])

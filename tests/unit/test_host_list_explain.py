@@ -30,6 +30,15 @@ def test_a_host_list_is_back_where_the_lab_measured_it(knobs, measured):
     assert "tries the dead primary first" in back.basis
 
 
+def test_mariadb_connector_j_denies_the_dead_host_and_is_back_at_its_error():
+    """dns-failover, 2026-12-05: MariaDB Connector/J 3.5.11 listing both servers erred at 13.53 s and was
+    back at 13.54 s; with its deny list off each new connection would try the dead host first."""
+    denying = found(LISTED + ["CLIENT=mariadb-jdbc", "connectTimeout=2000"])
+    assert denying.back.earliest_s <= 13.54 <= denying.back.latest_s and "deniedListTimeout" in denying.back.basis
+    walking = found(LISTED + ["CLIENT=mariadb-jdbc", "connectTimeout=2000", "deniedListTimeout=0"])
+    assert walking.back.expected_s == pytest.approx(denying.back.expected_s + 2.0, abs=0.01)
+
+
 def test_keeping_a_writable_server_walks_the_list_again_until_the_promotion():
     # a walk reaches the replica every attempt: from an error at 13 s with 2 s attempts, promoted at
     # 16.33 s, the walks end at 15 (refused) and 17 s (taken)
