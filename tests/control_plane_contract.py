@@ -17,6 +17,8 @@ CONTRACT_RUNS = {"aws-nlb": CLOUD + "test_aws_nlb_resets_a_dead_targets_flows_at
                  "manual": "tests/scenarios/test_blackhole.py::test_lvs_switchover_hang_follows_tcp_retries2",
                  "dns": "tests/scenarios/test_dns_failover.py::test_a_name_that_moves_leaves_each_reconnect_to_its_own_limits",
                  "patroni": "tests/scenarios/test_patroni.py::test_patroni_promotes_by_itself_and_haproxy_follows",
+                 "patroni-dns": "tests/scenarios/test_patroni_dns.py::test_patronis_callback_moves_the_name_and_each_"
+                                "client_follows_it",
                  "keepalived": "tests/guest/test_keepalived.py::test_keepalived_takes_a_silently_dead_primary_out_and_"
                                "each_client_follows",
                  "kube-proxy": "tests/scenarios/test_kube_proxy.py::test_kube_proxy_nftables_reprograms_the_director_"

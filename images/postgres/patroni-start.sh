@@ -44,6 +44,18 @@ postgresql:
     replication: {username: repl, password: repl}
   parameters: {unix_socket_directories: /run/postgresql, lab.server_name: $name}
 YAML
+if [ -n "${PATRONI_ROLE_CHANGE_URL:-}" ]; then
+  # patroni-dns: when Patroni promotes this server (on_role_change ACTION ROLE SCOPE, ROLE master in
+  # Patroni 3.0), ask the director's name server to re-point the database's name at it
+  cat > /usr/local/bin/patroni-role-change <<SH
+#!/bin/sh
+[ "\$2" = master ] || [ "\$2" = primary ] || exit 0
+echo "patroni-role-change: \$1 \$2: asking $PATRONI_ROLE_CHANGE_URL" >&2
+curl -sS -m 10 -X POST --data "$name" "$PATRONI_ROLE_CHANGE_URL" >&2
+SH
+  chmod 755 /usr/local/bin/patroni-role-change
+  printf '  callbacks: {on_role_change: /usr/local/bin/patroni-role-change}\n' >> /etc/patroni.yml
+fi
 cat > /usr/local/bin/patroni-post-bootstrap <<'SH'
 #!/bin/sh
 psql -v ON_ERROR_STOP=1 "$1" -c "CREATE ROLE sbtest LOGIN SUPERUSER PASSWORD 'sbtest'" \

@@ -32,5 +32,6 @@ class StepChange(TypedDict):
 
 
 class LbRun(TypedDict, total=False):
-    promotion: dict[str, Any]        # ControlPlane.promotion(): by, server, promoted_s, model, within_model, ...
+    promotion: dict[str, Any]        # ControlPlane.promotion(): by, server, promoted_s, model, within_model,
+                                     # director_up(_s), director_by (how the director followed: its checks by default)
     stepped: StepChange              # a plane a scenario step changes (manual, dns): its first change after the fault

@@ -68,7 +68,8 @@ def promotion_line(summary):
     return [f"{p['by']} promoted {p['server']} {p['promoted_s']:.2f} s after the fault (model "
             f"{m['earliest_s']:.1f}–{m['latest_s']:.1f} s, {'in' if p['within_model'] else 'OUTSIDE'} it: "
             f"{m['basis']}); "
-            + (f"then {p['director_up']}, {p['director_up_s']:.2f} s after the fault, by its own checks."
+            + (f"then {p['director_up']}, {p['director_up_s']:.2f} s after the fault, "
+               f"{p.get('director_by', 'by its own checks')}."
                if p.get("director_up") else "no director marked it up within the observation.")]
 
 
