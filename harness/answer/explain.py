@@ -65,7 +65,8 @@ def parse_knobs(words):
                                        ("DNS_MOVED_AFTER_S", values["DNS_MOVED_AFTER_S"] is not None),
                                        ("HOST_LIST", values["HOST_LIST"])) if given]
     if len(planes) > 1:
-        raise ExplainError(f"{' and '.join(planes)}: one load balancer in front at a time (a host list needs none)")
+        raise ExplainError(f"{' and '.join(planes)}: one load balancer in front at a time"
+                           + (" (a host list needs none)" if "HOST_LIST" in planes else ""))
     _check_host_list(values, client)
     _check_name_cache(values)
     values["SETTINGS"] = drivers.settings_of(values["CLIENT"], _known_settings(values["CLIENT"], driver_words))

@@ -25,6 +25,17 @@ PROMOTED = "promoted self to leader"            # Patroni's log line when it too
 PROMOTING_S = 3.0
 
 
+def timers_problem(settings):
+    """Patroni's own rule on its timers ({name: value}, defaults for those not given), or None."""
+    ttl = settings.get("ttl", PATRONI_DEFAULTS["ttl"])
+    loop = settings.get("loop_wait", PATRONI_DEFAULTS["loop_wait"])
+    retry = settings.get("retry_timeout", PATRONI_DEFAULTS["retry_timeout"])
+    if loop + 2 * retry > ttl:
+        return (f"loop_wait + 2 x retry_timeout ({loop} + 2 x {retry}) must not pass ttl ({ttl}): Patroni's "
+                "rule, or a healthy leader may lose its key")
+    return None
+
+
 def _spec():
     spec = {name: setting for name, setting in Haproxy.settings_spec.items() if name != "check"}
     spec.update({
@@ -51,13 +62,7 @@ class Patroni(Haproxy):
 
     @classmethod
     def problem(cls, settings):
-        ttl = settings.get("ttl", PATRONI_DEFAULTS["ttl"])
-        loop = settings.get("loop_wait", PATRONI_DEFAULTS["loop_wait"])
-        retry = settings.get("retry_timeout", PATRONI_DEFAULTS["retry_timeout"])
-        if loop + 2 * retry > ttl:
-            return (f"loop_wait + 2 x retry_timeout ({loop} + 2 x {retry}) must not pass ttl ({ttl}): Patroni's "
-                    "rule, or a healthy leader may lose its key")
-        return None
+        return timers_problem(settings)
 
     def version_commands(self):
         return (*super().version_commands(), ("patroni", "db-primary", ("patroni", "--version")),

@@ -10,7 +10,7 @@ from ..measure.health_checks import stamp
 from ..topology import BACK, DIRECTOR
 from .base import DirectorChange, NoticeWindow, Setting
 from .dns import NAME, PORT, Dns
-from .patroni import DCS, DCS_HOST, DCS_PORT, PATRONI_DEFAULTS, POSTGRES_IMAGE, PROMOTED, PROMOTING_S
+from .patroni import DCS, DCS_HOST, DCS_PORT, PATRONI_DEFAULTS, POSTGRES_IMAGE, PROMOTED, PROMOTING_S, timers_problem
 
 API_PORT = 8053              # lab-dns-api's, on the director's back address
 MOVED = "lab-dns-api: "      # the director's log line of a move it made
@@ -36,13 +36,7 @@ class PatroniDns(Dns):
 
     @classmethod
     def problem(cls, settings):
-        ttl = settings.get("ttl", PATRONI_DEFAULTS["ttl"])
-        loop = settings.get("loop_wait", PATRONI_DEFAULTS["loop_wait"])
-        retry = settings.get("retry_timeout", PATRONI_DEFAULTS["retry_timeout"])
-        if loop + 2 * retry > ttl:
-            return (f"loop_wait + 2 x retry_timeout ({loop} + 2 x {retry}) must not pass ttl ({ttl}): Patroni's "
-                    "rule, or a healthy leader may lose its key")
-        return None
+        return timers_problem(settings)
 
     @property
     def ttl_s(self) -> int:

@@ -59,7 +59,7 @@ public class HikariProbe {
                 double t0 = ZooLog.now();
                 int number = 0;
                 try (Connection conn = pool.getConnection()) {
-                    number = postgres ? (config.getMaximumPoolSize() == 1 ? PgJdbcProbe.connections : 0)
+                    number = postgres ? (config.getMaximumPoolSize() == 1 ? ZooSocketFactory.numbered() : 0)
                                       : PortRecordingSocketFactory.numberOf(conn);
                     try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(query)) {
                         rs.next();
