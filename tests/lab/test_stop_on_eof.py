@@ -17,14 +17,15 @@ ENDED_LIMIT_S = 60                 # the stop: the program ends within this of s
 
 
 def lines_of(process):
-    """Its stdout's lines as they come, collected by a thread."""
+    """(its stdout's lines as they come, the thread collecting them: joined, it has read to the end)."""
     seen = []
 
     def read():
         for line in process.stdout:
             seen.append(line.rstrip("\n"))
-    threading.Thread(target=read, daemon=True).start()
-    return seen
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    return seen, reader
 
 
 def first_answer(seen, process):
@@ -50,11 +51,12 @@ def test_a_load_ends_at_its_stdins_end_only_when_told_to(lab, program, told):
     command = ["env", *([variable] if told else []), *(a.format(vip=vip) for a in argv)]
     process = lab.spawn(CLIENT, command)
     try:
-        seen = lines_of(process)
+        seen, reader = lines_of(process)
         first_answer(seen, process)
         process.stdin.close()
         if told:
             assert process.wait(timeout=ENDED_LIMIT_S) == exit_code, seen[-5:]
+            reader.join(timeout=ENDED_LIMIT_S)     # its last lines may still be in the pipe when it has exited
             if program == "writer":
                 assert "end" in json.loads(seen[-1]), seen[-3:]
         else:
