@@ -2,17 +2,45 @@
 they write a few times a second, the wait for every cell's first answer, when a load has exited,
 and whether the control plane has acted on the steps' changes."""
 import time
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any
 
 from ..errors import LabError
 from . import loads
+
+if TYPE_CHECKING:
+    from ..control.base import ControlPlane
+    from ..lab.base import Lab
+    from ..store import RunDir
+    from .events import EventLog
+    from .lab_watch import LabWatch
+    from .live import LiveView
 
 TICK_S = 0.1                  # how often the run reads the clients' output
 CONTROL_CHECK_EVERY_S = 3.0   # how often the run asks whether the control plane has acted
 
 
 class WatchesTheClients:
-    """Needs of its run: lab, view, lab_watch, loads, scenario, events, control, ready_limit_s,
-    servers_ready, loads_gone, control_before, control_caught_up_at, control_checked."""
+    """Needs of its run (FailoverRun sets them once its lab is up; declared here for the type checker)."""
+    view: "LiveView"
+    lab_watch: "LabWatch"
+    loads: "loads.RunningLoads"
+    scenario: Any
+    control: "ControlPlane"
+    ready_limit_s: float
+    servers_ready: "Future[Any]"
+    loads_gone: set[tuple[str, str]]
+    control_before: Any               # the control plane's progress() before the steps (None: nothing to wait for)
+    control_caught_up_at: float | None
+    control_checked: float
+
+    if TYPE_CHECKING:
+        @property
+        def lab(self) -> "Lab":
+            ...
+
+        def opened(self) -> tuple["RunDir", "EventLog"]:
+            ...
 
     def _wait_until_every_cell_answers(self):
         """The warm-up counts from when every probe has completed an operation (and every sysbench
@@ -20,15 +48,15 @@ class WatchesTheClients:
         deadline = self.lab.now() + self.ready_limit_s
         while self.lab.now() < deadline:
             self._watch(self.lab.now() + TICK_S)
-            if self.servers_ready.done() and self.servers_ready.exception():
-                raise self.servers_ready.exception()     # a server that never got healthy, say
+            if self.servers_ready.done() and (failed := self.servers_ready.exception()) is not None:
+                raise failed                             # a server that never got healthy, say
             if not self.view.waiting_for():
                 return
             ended = self.loads.ended()
             if ended:
                 raise LabError(f"a client program ended before every client answered: {'; '.join(ended)}")
         raise LabError(f"no answer within {self.ready_limit_s:g} s from the clients of: "
-                       f"{', '.join(self.view.waiting_for())} (see their logs in {self.run.path})")
+                       f"{', '.join(self.view.waiting_for())} (see their logs in {self.opened()[0].path})")
 
     def _watch(self, until, stop_when_recovered=False):
         recovered_at = None
@@ -51,7 +79,7 @@ class WatchesTheClients:
         for cell, (what, how) in exited.items():
             if (cell, what) not in self.loads_gone:
                 self.loads_gone.add((cell, what))
-                self.events.add("load_ended", cell=cell, load=what, how=how)
+                self.opened()[1].add("load_ended", cell=cell, load=what, how=how)
         self.view.loads_ended(exited, now)
 
     def _control_caught_up(self, now):
@@ -65,6 +93,6 @@ class WatchesTheClients:
         if not self.control.caught_up(self.lab, self.control_before):
             return False
         self.control_caught_up_at = self.lab.now()
-        self.events.add("control_caught_up", t=self.control_caught_up_at)
+        self.opened()[1].add("control_caught_up", t=self.control_caught_up_at)
         self.view.note(f"{self.control.name} has acted on the steps' changes")
         return True
