@@ -68,12 +68,18 @@ def test_lvs_switchover_hang_follows_tcp_retries2(run_scenario, database):
     assert set(by_name) == {"r3", "r5"}
     for retries2 in (3, 5):
         assert_within_kernel_budget(by_name[f"r{retries2}"], retries2)
-    # the run's own reading of when r5's kernel gave up (ss: its last timer, then the connection
-    # gone) lies in docs/facts/kernel.md's range from the send, and the client reported after it
-    r5 = by_name["r5"]
-    kernel_end = tuple(t - r5["probe"]["sent_s"] for t in r5["kernel"]["gave_up_s"])
-    assert_meets(kernel_end, blackhole_bounds(5, SEND_STAMP_S, r5["predicted"]["base_rto_s"]), "r5's kernel (ss)")
-    assert r5["probe"]["detect_s"] >= r5["kernel"]["gave_up_s"][0], r5["kernel"]
+    # the run's own reading of when each cell's kernel gave up (ss: its last timer, then the connection
+    # gone) lies in docs/facts/kernel.md's range from the send, and the client reported after it. ss
+    # claims an end only when it read the namespace again before the next timer was due (a busy CI
+    # machine once left r5 of the PostgreSQL run without one): one cell at least has it.
+    witnessed = [retries2 for retries2 in (3, 5) if by_name[f"r{retries2}"].get("kernel")]
+    assert witnessed, "ss saw neither cell's kernel give up"
+    for retries2 in witnessed:
+        cell = by_name[f"r{retries2}"]
+        kernel_end = tuple(t - cell["probe"]["sent_s"] for t in cell["kernel"]["gave_up_s"])
+        assert_meets(kernel_end, blackhole_bounds(retries2, SEND_STAMP_S, cell["predicted"]["base_rto_s"]),
+                     f"r{retries2}'s kernel (ss)")
+        assert cell["probe"]["detect_s"] >= cell["kernel"]["gave_up_s"][0], cell["kernel"]
     for cell in by_name.values():
         assert_within_model(cell)
         assert cell["probe"]["error"] == facts["error"]
