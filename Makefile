@@ -153,7 +153,7 @@ test-unit: venv
 # (mypy.ini), before any test runs.
 lint: venv
 	@$(VENV)/bin/ruff check --quiet harness tests scripts && echo "lint: clean (ruff: harness, tests, scripts)"
-	@$(VENV)/bin/mypy --no-error-summary && echo "lint: typed (mypy: harness/, inside unannotated functions too but for mypy.ini's list)"
+	@$(VENV)/bin/mypy --no-error-summary && echo "lint: typed (mypy: all of harness/, inside unannotated functions too)"
 
 # The host part on TEST_WORKERS pytest workers side by side (tests that share a lab or a run stay
 # in one: tests/conftest.py; the labs mostly wait on kernel timers, so three fit two cores), then

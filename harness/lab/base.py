@@ -58,9 +58,12 @@ class Lab(abc.ABC):
 
     # -- lifecycle -----------------------------------------------------------
     @abc.abstractmethod
-    def up(self, wait: bool = True, preflight: Callable[[Any], None] | None = None) -> None:
+    def up(self, wait: bool = True, preflight: Callable[[Any], None] | None = None,
+           timeout_s: float | None = None) -> None:
         """Start the lab; wait=False: return once its nodes run, before their health checks pass;
-        preflight(kernel): called once the kernel under the lab is there, before any node starts."""
+        preflight(kernel): called once the kernel under the lab is there, before any node starts;
+        timeout_s: how long its nodes may take to start (and pass their checks, when waited for);
+        None: the place's own limit."""
 
     @abc.abstractmethod
     def wait_healthy(self, timeout_s: float = 180, only: Iterable[str] | None = None,

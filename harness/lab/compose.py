@@ -29,6 +29,7 @@ DEFAULT_PROJECT = "blackhole-lab"
 # The lab knobs a user can set from make or the shell.
 USER_ENV = ("TCP_RETRIES2", "LB_IDLE_TIMEOUT", "LAB_FRONT_PREFIX", "LAB_BACK_PREFIX")
 DEFAULT_SUBNETS = {"LAB_FRONT_PREFIX": "10.213.1", "LAB_BACK_PREFIX": "10.213.2"}    # compose.yaml's
+UP_LIMIT_S = 180             # a lab's containers started and, when waited for, healthy
 
 
 def environment_from_os():
@@ -150,10 +151,11 @@ class ComposeLab(ContainerNodes, Lab):
     def build(self, no_cache=False):
         images.build(self._compose_command(), self.engine, no_cache)
 
-    def up(self, wait=True, preflight=None, timeout_s=180):
+    def up(self, wait=True, preflight=None, timeout_s=None):
         """Start the lab; wait=False: return once its containers run, before their health checks
         pass (wait_healthy then waits for them); preflight(kernel): called once the kernel under
         the lab is there, before anything of the lab starts (it refuses what that kernel lacks)."""
+        timeout_s = UP_LIMIT_S if timeout_s is None else timeout_s
         self.engine.ensure_started()
         if preflight:
             preflight(self.kernel)

@@ -117,6 +117,14 @@ class RunBase:
             raise RuntimeError("the run is not open: open_run() first")
         return self.run, self.events
 
+    @property
+    def run_dir(self) -> RunDir:
+        return self.opened()[0]
+
+    @property
+    def event_log(self) -> EventLog:
+        return self.opened()[1]
+
     def run_then_clean_up(self, body, before_cleanup=None):
         """body(), then always the undos of the phases it entered (before_cleanup() first, if
         given), each bounded; an error or a signal on the way is recorded as the run's end."""

@@ -10,6 +10,8 @@ The run returns its directory; reports are drawn from it afterwards (harness/rep
 """
 import functools
 import json
+from concurrent.futures import Future
+from typing import Any
 
 from ..abilities import KeepsEvidenceOfItsPlace
 from ..control.abilities import client_address
@@ -47,6 +49,9 @@ def plain_view(cells, scenario, run, out, clock):
 
 
 class FailoverRun(WatchesTheClients, RunBase):
+    steps: Steps                      # made by execute(), before anything runs
+    director: Any                     # the lab's director (harness/director/'s Director), once the lab is up
+    client_gate: tuple = ()           # (file, limit_s) the zoo's clients started ahead wait for, or none
     def __init__(self, *args, view=None, pause=None, when_observed=None, report=None, **kwargs):
         """view: makes the live view, view(cells, scenario, run, out, clock) (the workshop's narrated
         one, say; default: run/live.py's); pause: called with each fault step's description before
@@ -57,18 +62,16 @@ class FailoverRun(WatchesTheClients, RunBase):
         super().__init__(*args, **kwargs)
         self.make_view, self.pause, self.when_observed = view or plain_view, pause, when_observed
         self.report = report
-        self.steps = self.director = self.loads = None
-        self.env_recorded = None          # a future: env.json's contents, once the director is ready
-        self.servers_ready = None         # a future: the servers' health checks passed
+        self.env_recorded: Future[Any] | None = None   # env.json's contents, once the director is ready
         self.loads_gone = set()           # (cell, 'client' or 'sysbench') that exited after the fault
-        self.lab_watch = None             # lab_watch.LabWatch, once the lab is up
+        self.lab_watch = None             # once the lab is up
         self.control_before = None        # the control plane's progress() before the steps
         self.control_caught_up_at = None  # when it was seen to have acted on them (lab clock)
         self.control_checked = 0.0
         self.background = Background("run-background")
 
     @property
-    def ready_limit_s(self):
+    def ready_limit_s(self) -> float:
         """How long the servers and the clients may take to be ready: the lab's own limit, and what
         its control plane's services need besides (an API server in an emulated guest)."""
         return READY_LIMIT_S + self.control.start_allowance_s
@@ -76,10 +79,10 @@ class FailoverRun(WatchesTheClients, RunBase):
     def execute(self):
         self.open_run()
         s = self.scenario
-        cells = [CellView(c.name, self.run.probe_log(c.name), self.run.sysbench_log(c.name) if s.runs_sysbench(c) else None,
+        cells = [CellView(c.name, self.run_dir.probe_log(c.name), self.run_dir.sysbench_log(c.name) if s.runs_sysbench(c) else None,
                           may_never_work=c.account == "cold", waited_for=c.waited_for) for c in s.cells]
-        self.view = self.make_view(cells, s, self.run, self.out, self.lab.now)
-        self.steps = Steps(self.lab, self.events, self.view, self._watch, s.observe_s, self.pause)
+        self.view = self.make_view(cells, s, self.run_dir, self.out, self.lab.now)
+        self.steps = Steps(self.lab, self.event_log, self.view, self._watch, s.observe_s, self.pause)
         return self.run_then_clean_up(self._run, self._stop_watching)
 
     def _run(self):
@@ -88,8 +91,8 @@ class FailoverRun(WatchesTheClients, RunBase):
             self._record_environment(early or probes_first)
         first, rest, gate, vip = self._planned(early, probes_first)
         self._start_clients(first, rest, gate, vip)
-        flows_kept = self._until_every_cell_answers(early, bool(first))
-        self._warm_up(flows_kept)
+        env, flows_kept = self._until_every_cell_answers(early, bool(first))
+        self._warm_up(env, flows_kept)
         self._steps_then_observe()
 
     def _bring_up(self):
@@ -97,10 +100,11 @@ class FailoverRun(WatchesTheClients, RunBase):
         or the lab's own probes, start before the servers are ready."""
         s = self.scenario
         kept = self.keep_lab and self.lab.can_be_kept      # a guest goes, and its lab with it
+        keeper, guest_dir = self.lab, self.run_dir.guest_dir
         self.phases.enter(
             "bringing the lab up",
-            *([Undo(f"keeping {self.lab.keeps}", lambda: self.lab.keep_evidence(self.run.guest_dir),
-                    KEEP_PLACE_EVIDENCE_LIMIT_S, KEEP_EVIDENCE)] if isinstance(self.lab, KeepsEvidenceOfItsPlace) else []),
+            *([Undo(f"keeping {keeper.keeps}", lambda: keeper.keep_evidence(guest_dir),
+                    KEEP_PLACE_EVIDENCE_LIMIT_S, KEEP_EVIDENCE)] if isinstance(keeper, KeepsEvidenceOfItsPlace) else []),
             Undo("keeping the lab up", self._keep_unless_ended_early, LAB_DOWN_LIMIT_S, TAKE_DOWN) if kept
             else Undo("taking the lab down", self._down, LAB_DOWN_LIMIT_S, TAKE_DOWN),
             Undo("merging the timeline" + (", then the report" if self.report else ""), self._merge_then_report,
@@ -109,7 +113,7 @@ class FailoverRun(WatchesTheClients, RunBase):
         where = (f"{namespaces} network namespace(s) of one client container" if s.cell_namespaces == "netns"
                  else f"{namespaces} client container(s)")
         self.say(f"run: bringing the lab up ({len(s.cells)} client cell(s) in {where}) ...")
-        self.events.add("lab_starting")
+        self.event_log.add("lab_starting")
         early = loads.start_before_servers_ready(s)
         probes_first = loads.probes_before_servers_ready(s, self.control.start_allowance_s)
         self.lab.up(wait=not probes_first, preflight=self.refuse_what_the_kernel_lacks,
@@ -118,13 +122,13 @@ class FailoverRun(WatchesTheClients, RunBase):
         self.phases.undo_later(
             Undo("keeping the director's table", lambda: self._snapshot_directors("end"),
                  KEEP_TABLE_LIMIT_S, KEEP_EVIDENCE),
-            Undo("keeping the logs", lambda: evidence.collect_logs(self.run, self.lab), KEEP_LOGS_LIMIT_S, KEEP_EVIDENCE))
+            Undo("keeping the logs", lambda: evidence.collect_logs(self.run_dir, self.lab), KEEP_LOGS_LIMIT_S, KEEP_EVIDENCE))
         self.phases.undo_later(Undo("stopping the run's background work",
                                     lambda: self.background.stop(BACKGROUND_STOP_LIMIT_S),
                                     BACKGROUND_STOP_LIMIT_S + 10, TAKE_DOWN))
-        self.lab_watch = LabWatch(self.lab, self.run.path, self.steps.stopped)
-        self.events.add("lab_up", datapath=self.lab.datapath, servers_ready=not probes_first)
-        self.loads = loads.RunningLoads(self.lab, self.run)
+        self.lab_watch = LabWatch(self.lab, self.run_dir.path, self.steps.stopped)
+        self.event_log.add("lab_up", datapath=self.lab.datapath, servers_ready=not probes_first)
+        self.loads = loads.RunningLoads(self.lab, self.run_dir)
         # a machine that stood still 36 s once held its pkills past a 30 s limit
         self.phases.undo_later(Undo("stopping the clients", self._stop_loads, STOP_CLIENTS_LIMIT_S, KEEP_EVIDENCE))
         for signal in SIGNALS.members():          # once the loads have stopped
@@ -143,12 +147,12 @@ class FailoverRun(WatchesTheClients, RunBase):
                                        *self.lab.directors_programmed_by_themselves()]))
         # With the probes started ahead, sysbench starts beside them and waits for its tables (a gate file).
         gate_limit_s = self.ready_limit_s + loads.VIP_NOT_TAKING_LIMIT_S + PREPARE_LIMIT_S
-        gate = (f"/tmp/blackhole-sysbench-go-{self.run.path.name}", gate_limit_s) \
+        gate = (f"/tmp/blackhole-sysbench-go-{self.run_dir.path.name}", gate_limit_s) \
             if probes_first and not early and s.sysbench else None
         # The JVMs start with the probes and wait, started up, for the accounts: a gate of their own.
-        self.client_gate = (f"/tmp/blackhole-clients-go-{self.run.path.name}", gate_limit_s) \
+        self.client_gate = (f"/tmp/blackhole-clients-go-{self.run_dir.path.name}", gate_limit_s) \
             if probes_first and not early else ()
-        planned = planned_loads(LoadPlan(s, self.run, vip, self.lab.datapath, self.lab.placement, variant_vips,
+        planned = planned_loads(LoadPlan(s, self.run_dir, vip, self.lab.datapath, self.lab.placement, variant_vips,
                                          sampled, self.control.table_sample(self.lab.datapath),
                                          self.control.shares_vip, answer_wait_s=self.ready_limit_s,
                                          sysbench_gate=gate or (), proxy_directors=self.control.proxied_directors(),
@@ -170,29 +174,28 @@ class FailoverRun(WatchesTheClients, RunBase):
                                    PREPARE_LIMIT_S, self.say)
             for service in loads.other_sysbench_containers(s, self.lab.placement) if gate else ():
                 self.lab.exec(service, ["touch", gate[0]])
-        create_accounts(self.lab, self.scenario.cells, self.say, self.events)
+        create_accounts(self.lab, self.scenario.cells, self.say, self.event_log)
         for service in dict.fromkeys(load.service for load in first if load.gated):
-            self.lab.exec(service, ["touch", self.client_gate[0]])
+            self.lab.exec(service, ["touch", self.client_gate[0]])     # gated loads: only with a gate
         self.phases.enter("starting the clients")
         self.loads.start(rest)
-        self.events.add("load_start", cells=[c.name for c in s.cells])
+        self.event_log.add("load_start", cells=[c.name for c in s.cells])
 
     def _until_every_cell_answers(self, early, started_ahead):
         """In the background, done before any fault: the servers' health checks (when the clients
         started alongside them); once every client answers, the director's table of their flows
         and, where execs are cheap, env.json (on this host its ten-odd execs beside the clients'
-        start cost them more than the warm-up gains: bench-matrix, 2026-12-02). Returns the table's
-        future."""
+        start cost them more than the warm-up gains: bench-matrix, 2026-12-02). Returns the futures
+        of env.json's contents and of the table."""
         self.servers_ready = self.background.submit("waiting for the servers' health checks", self._servers_ready,
                                                     early or started_ahead)
         self._wait_until_every_cell_answers()
-        self.events.add("loads_ready")
-        if self.env_recorded is None:
-            self._record_environment(early)
-        return self.background.submit("keeping the director's table before the fault", evidence.snapshot_flows,
-                                      self.run, self.director, "before-fault")
+        self.event_log.add("loads_ready")
+        env = self.env_recorded or self._record_environment(early)
+        return env, self.background.submit("keeping the director's table before the fault", evidence.snapshot_flows,
+                                      self.run_dir, self.director, "before-fault")
 
-    def _warm_up(self, flows_kept):
+    def _warm_up(self, env, flows_kept):
         s = self.scenario
         self.view.note(f"every client answers; warm-up {s.warmup_s:g} s")
         self.phases.enter("warming up")
@@ -205,12 +208,12 @@ class FailoverRun(WatchesTheClients, RunBase):
             self.view.note(f"{', '.join(idle_cells)}: idle from now")
         self._watch(warm_until)
         self.servers_ready.result(timeout=self.ready_limit_s)
-        self._write_env(self.env_recorded.result(timeout=self.ready_limit_s))
+        self._write_env(env.result(timeout=self.ready_limit_s))
         flows_kept.result(timeout=self.ready_limit_s)
 
     def _snapshot_directors(self, label):
         peers = [service for service, variant in self.control.directors().items() if variant is None and service != DIRECTOR]
-        evidence.snapshot_directors(self.run, self.lab, self.director, peers, label)
+        evidence.snapshot_directors(self.run_dir, self.lab, self.director, peers, label)
 
     def _steps_then_observe(self):
         self.control_before = self.control.progress(self.lab)
@@ -220,7 +223,7 @@ class FailoverRun(WatchesTheClients, RunBase):
         self._snapshot_directors("after-steps")
         self.phases.enter("observing")
         self._watch(self.view.limit_at, stop_when_recovered=True)
-        self.events.add("observe_end", all_recovered=self.view.all_recovered(),
+        self.event_log.add("observe_end", all_recovered=self.view.all_recovered(),
                         control_caught_up=self.control_caught_up_at is not None or self.control_before is None)
         if self.when_observed:
             self.when_observed()
@@ -233,14 +236,15 @@ class FailoverRun(WatchesTheClients, RunBase):
     def _servers_ready(self, wait_for_servers):
         if wait_for_servers:
             self.lab.wait_healthy(self.ready_limit_s, stopping=self.background.stopping)
-            self.events.add("servers_ready")
+            self.event_log.add("servers_ready")
 
-    def _record_environment(self, director_may_be_starting):
+    def _record_environment(self, director_may_be_starting) -> Future[Any]:
         """env.json's contents, collected in the background: where execs cost seconds (a guest), from
         the lab's start, while the clients start (director-failover in a 6.12 guest, 2026-12-04:
         33.4 s collected under the clients' load, the fault 54.6 s after the lab was up; 12.4 s
         from the lab's start, the fault 27.1 s after it); elsewhere once every client answers."""
         self.env_recorded = self.background.submit("recording env.json", self._environment, director_may_be_starting)
+        return self.env_recorded
 
     def _environment(self, director_may_be_starting):
         def director_ready():
@@ -249,8 +253,8 @@ class FailoverRun(WatchesTheClients, RunBase):
         return environment.collect(self.lab, self.director, self.scenario, self.control, director_ready)
 
     def _write_env(self, env):
-        self.run.env_file.write_text(json.dumps(env, indent=1) + "\n")
-        self.events.add("env_recorded")
+        self.run_dir.env_file.write_text(json.dumps(env, indent=1) + "\n")
+        self.event_log.add("env_recorded")
         self.view.note(f"kernel {env['kernel']}, datapath {env['datapath']}")
 
     def _stop_watching(self):
@@ -261,23 +265,23 @@ class FailoverRun(WatchesTheClients, RunBase):
     def _stop_loads(self):
         """A load still running when the stop's time was up was killed: said in the timeline, by name."""
         if killed := self.loads.stop():
-            self.events.add("loads_killed", loads=killed)
+            self.event_log.add("loads_killed", loads=killed)
 
     def _read_back(self, signal):
         """Once the loads have stopped: a ledger read while the writer still wrote (its stop overran on
         a busy machine) held a row the writer had not recorded yet."""
         if not self.loads.stopped.wait(READ_BACK_WAIT_S):
-            self.events.add("read_back_while_loads_ran", signal=signal.name)
-        signal.read_back(self.lab, self.run, self.scenario)
+            self.event_log.add("read_back_while_loads_ran", signal=signal.name)
+        signal.read_back(self.lab, self.run_dir, self.scenario)
 
     def _merge_then_report(self):
-        evidence.merge_client_events(self.events, self.run, self.scenario.cells)
+        evidence.merge_client_events(self.event_log, self.run_dir, self.scenario.cells)
         if self.report:
-            self.report(self.run)
+            self.report(self.run_dir)
 
     def _down(self):
         self.lab.down()
-        self.events.add("lab_down")
+        self.event_log.add("lab_down")
 
     def _keep_unless_ended_early(self):
         """A lab is kept to look into after a run; one interrupted or failed on the way goes, as any
@@ -287,6 +291,6 @@ class FailoverRun(WatchesTheClients, RunBase):
                      "one stopped on the way")
             self._down()
             return
-        self.events.add("lab_kept", project=self.lab.project)
+        self.event_log.add("lab_kept", project=self.lab.project)
         self.say(f"run: lab kept up: project {self.lab.project} (make down LAB_PROJECT={self.lab.project}, "
                  "or make clean, removes it)")

@@ -23,11 +23,10 @@ CONTROL_CHECK_EVERY_S = 3.0   # how often the run asks whether the control plane
 class WatchesTheClients:
     """Needs of its run (FailoverRun sets them once its lab is up; declared here for the type checker)."""
     view: "LiveView"
-    lab_watch: "LabWatch"
+    lab_watch: "LabWatch | None"      # None until the lab is up
     loads: "loads.RunningLoads"
     scenario: Any
     control: "ControlPlane"
-    ready_limit_s: float
     servers_ready: "Future[Any]"
     loads_gone: set[tuple[str, str]]
     control_before: Any               # the control plane's progress() before the steps (None: nothing to wait for)
@@ -37,6 +36,10 @@ class WatchesTheClients:
     if TYPE_CHECKING:
         @property
         def lab(self) -> "Lab":
+            ...
+
+        @property
+        def ready_limit_s(self) -> float:
             ...
 
         def opened(self) -> tuple["RunDir", "EventLog"]:
@@ -65,7 +68,8 @@ class WatchesTheClients:
             time.sleep(max(0.0, min(TICK_S - (now - self.view.started) % TICK_S, until - now)))
             now = self.lab.now()
             self.view.tick(now)
-            self.lab_watch.tick(now)
+            if self.lab_watch is not None:
+                self.lab_watch.tick(now)
             if self.view.t_fault is not None:
                 self._loads_ended(now)
             if stop_when_recovered and self.view.all_recovered():

@@ -86,10 +86,10 @@ class ClusterLab(Lab):
         return [*self.servers, *(cell.service for cell in self.cells)]
 
     # -- lifecycle -----------------------------------------------------------------
-    def up(self, wait=True, preflight=None, timeout_s=POD_START_S):
+    def up(self, wait=True, preflight=None, timeout_s=None):
         """Nothing is left when it fails or is interrupted, not even a refusal's node agent (agent.py)."""
         try:
-            self._up(wait, preflight, timeout_s)
+            self._up(wait, preflight, POD_START_S if timeout_s is None else timeout_s)
         except BaseException:
             self.down()
             raise

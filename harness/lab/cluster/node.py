@@ -134,25 +134,26 @@ class ClusterNode:
                                  node_images=node_contents(images))
             step = time.monotonic()
             engine.ensure_started(say=self.say)
+            ssh, vm = engine.open_ssh(), engine.running_vm()
             timings["guest_s"], timings["guest"] = _since(step), dict(engine.timings)
             step = time.monotonic()
-            engine.ssh.push_directory(opt, assets.GUEST_DIR)
+            ssh.push_directory(opt, assets.GUEST_DIR)
             timings["push_s"] = _since(step)
             self.say("cluster: starting etcd and the API server ...")
-            engine.ssh.run(f"{assets.GUEST_DIR}/node-start control", timeout=120)
+            ssh.run(f"{assets.GUEST_DIR}/node-start control", timeout=120)
             server = f"https://127.0.0.1:{engine.forwarded_port(assets.API_PORT)}"
             api = KubeApi(server, assets.TOKEN, opt / "apiserver.crt")
 
             def alive():
-                return None if engine.vm.alive() else "the guest's QEMU exited"
+                return None if vm.alive() else "the guest's QEMU exited"
 
             timings["api_ready_s"] = wait_for("the API server's /readyz", api.ready, API_READY_S, alive)
             self.say(f"cluster: API server ready after {timings['api_ready_s']} s; starting containerd, kubelet, "
                      "the controller-manager, the scheduler, kube-proxy (ipvs) ...")
-            engine.ssh.run(f"{assets.GUEST_DIR}/node-start node", timeout=120)
+            ssh.run(f"{assets.GUEST_DIR}/node-start node", timeout=120)
             api_ready_at = time.monotonic()
             wait_for(f"the node's containerd to list {', '.join(images)} (its disk holds them)",
-                     lambda: all(f"docker.io/{name}" in engine.ssh.run("ctr -n k8s.io images ls -q", check=False).stdout
+                     lambda: all(f"docker.io/{name}" in ssh.run("ctr -n k8s.io images ls -q", check=False).stdout
                                  for name in images), NODE_READY_S, alive)
             timings["node_ready_s"] = wait_for("the node to be Ready", lambda: node_ready(
                 api.get(f"/api/v1/nodes/{assets.NODE_NAME}")), NODE_READY_S, alive)
@@ -160,7 +161,7 @@ class ClusterNode:
                 "/api/v1/namespaces/default/serviceaccounts/default"), NODE_READY_S, alive)
             timings["kube_proxy_s"] = wait_for(
                 "kube-proxy to program the API server's Service in IPVS",
-                lambda: f"{assets.API_SERVICE_IP}:443" in engine.ssh.run("ipvsadm -Ln", check=False).stdout,
+                lambda: f"{assets.API_SERVICE_IP}:443" in ssh.run("ipvsadm -Ln", check=False).stdout,
                 NODE_READY_S, alive)
             timings["node_s"] = _since(api_ready_at)
             timings["total_s"] = _since(started)
@@ -173,7 +174,8 @@ class ClusterNode:
             raise
         ca = opt / "apiserver.crt"
         self.kubeconfig_path.write_text(json.dumps(assets.kubeconfig(server, certificate_authority=str(ca)), indent=1))
-        state = {"kernel": engine.kernel.release, "package": engine.kernel.package, "server": server,
+        kernel = engine.booted_kernel()
+        state = {"kernel": kernel.release, "package": kernel.package, "server": server,
                  "allowed_unsafe_sysctls": list(self.allowed_unsafe_sysctls),
                  "timings": timings, "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         (self.home / STATE_FILE).write_text(json.dumps(state, indent=1) + "\n")

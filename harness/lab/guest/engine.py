@@ -12,15 +12,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 from python_on_whales import DockerClient
 
 from ...errors import LabError
 from ..engine import ComposeEngine
-from ..shell_kernel import ShellKernel
 from . import accel, disk as guest_disk, initramfs, kernels, kept, machinery, snapshot
 from .qemu import KernelDied, Vm, guest_cpus, qemu_version
 from .ssh import Ssh
+from .started_parts import StartedParts
 
 BOOT_TIMEOUT_S = 240          # QEMU start to ssh (TCG: ~25-35 s measured)
 RESUME_TIMEOUT_S = 60         # QEMU start to ssh, resuming a saved guest
@@ -36,7 +37,7 @@ SYNC_MULTICAST = ("for _ in $(seq 1 240); do iptables -L DOCKER-USER >/dev/null 
 HOST_TOOLS = ("qemu-system-x86_64", "qemu-img", "cpio", "debootstrap", "ssh", "ssh-keygen", "mkfs.ext4", "depmod")
 
 
-class GuestEngine(ComposeEngine, ShellKernel):
+class GuestEngine(StartedParts, ComposeEngine):
     where = "guest"
     shared = False              # its Docker engine is this run's alone
     engine_log = DOCKERD_LOG
@@ -59,7 +60,8 @@ class GuestEngine(ComposeEngine, ShellKernel):
         self.cpus = None
         self.state_dir = None
         self.timings, self.accel = {}, None
-        self.started = None            # {"how": "booted"} or {"how": "resumed", "saved": ...}
+        self.started = None
+        self.said_to: Callable[[str], None] | None = None
         self.clock_offset_s, self.clock = 0.0, {}
         self.failed = None
 
@@ -71,6 +73,9 @@ class GuestEngine(ComposeEngine, ShellKernel):
         return False
 
     def say(self, text):
+        if self.said_to is not None:
+            self.said_to(text)
+            return
         self.out.write(text + "\n")
         self.out.flush()
 
@@ -81,7 +86,7 @@ class GuestEngine(ComposeEngine, ShellKernel):
         if self.vm is not None:
             return
         if say:
-            self.say = say
+            self.said_to = say
         try:
             self._start()
         except BaseException as exc:
@@ -110,26 +115,28 @@ class GuestEngine(ComposeEngine, ShellKernel):
                            "(scripts/ensure-guest-tools.sh)")
         self.cpus = guest_cpus()
         started = time.monotonic()
-        self.kernel = kernels.fetch(self.spec)
-        initrd, modules = initramfs.initramfs(self.kernel), initramfs.modules_disk(self.kernel)
+        kernel = self.kernel = kernels.fetch(self.spec)
+        initrd, modules = initramfs.initramfs(kernel), initramfs.modules_disk(kernel)
         self.timings["kernel_s"] = round(time.monotonic() - started, 1)
-        self.disk, built_s = guest_disk.ensure(self._image_keys(), self._save_images, self.say,
-                                                    node=self._node_images)
+        if self._image_keys is None or self._save_images is None:
+            raise LabError("guest: no images to put on its disk (image_keys and save_images)")
+        disk, built_s = guest_disk.ensure(self._image_keys(), self._save_images, self.say, node=self._node_images)
+        self.disk = disk
         self.timings["disk_build_s"] = round(built_s, 1)
-        self.accel, why = accel.choose(self.kernel)
+        self.accel, why = accel.choose(kernel)
         if self.home:
             self.home.mkdir(parents=True, exist_ok=True)
         self.state_dir = self.home or Path(tempfile.mkdtemp(prefix="blackhole-guest-"))
-        self.vm = Vm(self.state_dir, self.kernel, initrd, modules, self.disk.image, self.accel, cpus=self.cpus,
-                      forwards=self.forwards)
+        vm = self.vm = Vm(self.state_dir, kernel, initrd, modules, disk.image, self.accel, cpus=self.cpus,
+                          forwards=self.forwards)
         saving = snapshot.enabled() and self._node_images is None
-        wanted = snapshot.key(self.vm) if saving else None
+        wanted = snapshot.key(vm) if saving else None
         saved = snapshot.find(wanted) if saving else None
         if saved is None or not self._resume(saved):
             self._boot(why)
             if saving:
                 self._save(wanted)
-        self.say(f"guest: {self.kernel.release} up: {self.started['how']} in {self.timings['boot_s']} s, "
+        self.say(f"guest: {kernel.release} up: {(self.started or {}).get('how')} in {self.timings['boot_s']} s, "
                  f"Docker engine {self.timings['engine_ready_s']} s later")
         if self.home:
             kept.record(self, self.home)
@@ -138,23 +145,23 @@ class GuestEngine(ComposeEngine, ShellKernel):
         """Boot, and once more if the kernel dies on the way: two vCPUs under TCG can Oops at random
         in early boot (update_rq_clock from sched_init_debug, before init runs); a second death
         is not chance, and raises."""
+        kernel, vm = self.booted_kernel(), self.running_vm()
         for attempt in range(1, BOOT_ATTEMPTS + 1):
-            self.say(f"guest: booting {self.kernel.package} ({self.kernel.version}) under QEMU/{self.accel} "
-                     f"({why}) ...")
+            self.say(f"guest: booting {kernel.package} ({kernel.version}) under QEMU/{self.accel} ({why}) ...")
             booting = time.monotonic()
-            self.vm.start(detached=self.home is not None)
-            self.ssh = Ssh(self.vm.port, self.disk, self.state_dir)
+            vm.start(detached=self.home is not None)
+            ssh = self.ssh = Ssh(vm.port, self.disk, self.state_dir)
             try:
-                self.vm.wait_for("ssh to answer", BOOT_TIMEOUT_S, self.ssh.reachable)
+                vm.wait_for("ssh to answer", BOOT_TIMEOUT_S, ssh.reachable)
                 break
             except KernelDied as died:
                 if attempt == BOOT_ATTEMPTS:
                     raise
-                shutil.copy(self.vm.console_log, self.state_dir / f"console-boot-{attempt}.log")
+                shutil.copy(vm.console_log, vm.console_log.parent / f"console-boot-{attempt}.log")
                 self.say(f"guest: its kernel died while booting ({died.line}); booting it once more, "
                          f"its console kept with the run as console-boot-{attempt}.log")
                 self._close_ssh()
-                self.vm.stop()
+                vm.stop()
                 why = f"boot {attempt + 1}"
         self.timings["boot_s"] = round(time.monotonic() - booting, 1)
         self.started = {"how": "booted", **({"boots": attempt} if attempt > 1 else {})}
@@ -162,24 +169,24 @@ class GuestEngine(ComposeEngine, ShellKernel):
 
     def _resume(self, saved):
         """Start as the saved guest; False, with the saved guest thrown away, when it does not resume."""
-        info = saved.info()
-        self.say(f"guest: resuming {self.kernel.package} as saved at {info['utc']} under QEMU/{self.accel} ...")
+        info, vm = saved.info(), self.running_vm()
+        self.say(f"guest: resuming {self.booted_kernel().package} as saved at {info['utc']} under QEMU/{self.accel} ...")
         resuming = time.monotonic()
-        self.vm.restore = saved
+        vm.restore = saved
         try:
-            self.vm.start(detached=self.home is not None)
-            snapshot.resume(self.vm, RESUME_TIMEOUT_S)
-            self.ssh = Ssh(self.vm.port, self.disk, self.state_dir)
-            self.vm.wait_for("the resumed guest's ssh", RESUME_TIMEOUT_S, self.ssh.reachable)
-            self.ssh.run(snapshot.reseed_command(), timeout=30)
+            vm.start(detached=self.home is not None)
+            snapshot.resume(vm, RESUME_TIMEOUT_S)
+            ssh = self.ssh = Ssh(vm.port, self.disk, self.state_dir)
+            vm.wait_for("the resumed guest's ssh", RESUME_TIMEOUT_S, ssh.reachable)
+            ssh.run(snapshot.reseed_command(), timeout=30)
         except (LabError, subprocess.TimeoutExpired) as exc:
-            qemu_said = (self.vm.console_tail(lines=1) or "").strip()
+            qemu_said = (vm.console_tail(lines=1) or "").strip()
             self.say(f"guest: the saved guest did not resume ({str(exc).splitlines()[0]}"
                      f"{'; QEMU: ' + qemu_said if qemu_said else ''}); booting instead")
             self._close_ssh()
-            self.vm.stop()
+            vm.stop()
             snapshot.discard(saved)
-            self.vm.restore = None
+            vm.restore = None
             return False
         self.timings["boot_s"] = round(time.monotonic() - resuming, 1)
         self.started = {"how": "resumed", "saved": info, "saved_key": saved.key}
@@ -189,16 +196,16 @@ class GuestEngine(ComposeEngine, ShellKernel):
     def _engine_up(self):
         self.set_clock_from_ours()
         engine = time.monotonic()
-        self.ssh.forward_docker()
-        self.vm.wait_for("the Docker engine to answer", ENGINE_TIMEOUT_S, self._docker_answers)
+        self.open_ssh().forward_docker()
+        self.running_vm().wait_for("the Docker engine to answer", ENGINE_TIMEOUT_S, self._docker_answers)
         self.timings["engine_ready_s"] = round(time.monotonic() - engine, 1)
 
     def _save(self, wanted):
         """Save the booted guest for the next run, with none of this host's connections open in it;
         a guest that cannot be saved still runs this one."""
-        self.ssh.close()
+        self.open_ssh().close()
         try:
-            self.timings["save_s"] = snapshot.save(self.vm, wanted, self.say)
+            self.timings["save_s"] = snapshot.save(self.running_vm(), wanted, self.say)
         except (LabError, OSError) as exc:             # OSError: the cache's disk full, say
             self.say(f"guest: not saved ({str(exc).splitlines()[0]}); the next run boots again")
         self._engine_up()
@@ -210,7 +217,7 @@ class GuestEngine(ComposeEngine, ShellKernel):
 
     def forwarded_port(self, guest_port):
         """This host's loopback port that reaches guest_port (one of forwards)."""
-        return self.vm.forwarded[guest_port]
+        return self.running_vm().forwarded[guest_port]
 
     def _docker_answers(self):
         return subprocess.run(["docker", "-H", self.docker_host, "info"], capture_output=True).returncode == 0
@@ -236,32 +243,33 @@ class GuestEngine(ComposeEngine, ShellKernel):
         and only a new dockerd forgets it (moby/moby#42119); this guest is the run's alone."""
         if self.ssh is None or self.ssh.run("docker ps -aq", timeout=60).stdout.strip():
             return False
-        self.ssh.run("pkill -x dockerd; for _ in $(seq 1 300); do pgrep -x dockerd >/dev/null || break; sleep 0.2; done; "
+        self.open_ssh().run("pkill -x dockerd; for _ in $(seq 1 300); do pgrep -x dockerd >/dev/null || break; sleep 0.2; done; "
                      f"(setsid dockerd --log-level=warn >> {DOCKERD_LOG} 2>&1 </dev/null &); {SYNC_MULTICAST}",
                      timeout=120)
-        self.vm.wait_for("the Docker engine to answer after its restart", ENGINE_TIMEOUT_S, self._docker_answers)
+        self.running_vm().wait_for("the Docker engine to answer after its restart", ENGINE_TIMEOUT_S, self._docker_answers)
         return True
 
     # -- the engine's face -------------------------------------------------------
     @property
     def docker_host(self):
-        return f"unix://{self.ssh.docker_socket}"
+        return f"unix://{self.open_ssh().docker_socket}"
 
     def docker(self, **options):
         return DockerClient(host=self.docker_host, **options)
 
     def kernel_release(self):
-        return self.kernel.release
+        return self.booted_kernel().release
 
     def hz(self):
-        return self.kernel.hz
+        return self.booted_kernel().hz
 
     def has_qdisc(self, kind):
         """Loaded at the guest's start (files/blackhole-guest-init), or not in this kernel."""
         return self._test(f"-d /sys/module/sch_{kind}")
 
     def describe(self):
-        return {"where": self.where, "kernel": self.kernel.release, **self.kernel.describe(),
+        kernel = self.booted_kernel()
+        return {"where": self.where, "kernel": kernel.release, **kernel.describe(),
                 "accel": self.accel, "cpus": self.cpus, "qemu": qemu_version(), "timings": self.timings,
                 "clock_at_boot": self.clock, "disk": self.disk.build_info() if self.disk else None,
                 "started": self.started}
