@@ -2,6 +2,7 @@
 it was healed, how the run ended, and a cell's verdict against its model window."""
 from .effects import Effect
 from . import probe_log, ss_log
+from .verdict import of_cell
 
 
 def first_fault(events, scenario=None):
@@ -81,14 +82,6 @@ def caught_connection_samples(run, cell, probe_text, t_fault):
     return ss_log.first_connection(samples)
 
 
-def verdict(window, outcome, status, observed_s=None):
-    """In the model's window or not; None when the run ended before this cell's outcome was
-    decided: no error yet where the model expects one, and the run interrupted, failed, or
-    done watching before the model's window opened (a 15-minute hang in a 1-minute run), or the
-    client never worked before the fault."""
-    if outcome.never_worked:
-        return None
-    if outcome.detect_s is None and window.expected_s is not None:
-        if status["state"] != "completed" or (observed_s is not None and observed_s < window.earliest_s):
-            return None
-    return window.contains(outcome.detect_s, outcome.sent_s)
+def cell_verdict(window, outcome, status, observed_s=None, evidence=()):
+    """The cell's outcome (recovery.Outcome) against its model's window: verdict.of_cell."""
+    return of_cell(window, outcome.detect_s, outcome.sent_s, outcome.never_worked, status, observed_s, tuple(evidence))

@@ -7,9 +7,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-
-class SummaryError(ValueError):
-    """summary.json lacks what every run of its kind writes."""
+from .summary_error import SummaryError
+from .verdict import Verdict
 
 
 def _required(part: Mapping[str, Any], key: str, where: str) -> Any:
@@ -53,11 +52,14 @@ class Outcome:
     server_after: str | None
     never_worked: str | None
     within_window: bool | None      # None: not decided by the run's end
+    verdict: Verdict | None         # None: a summary written before verdicts had three values
 
     @classmethod
     def read(cls, part: Mapping[str, Any], where: str) -> Outcome:
+        verdict = Verdict.read(part["verdict"], f"{where}'s verdict") if "verdict" in part else None
         return cls(_required(part, "detect_s", where), _required(part, "recover_s", where), part.get("error"),
-                   part.get("stall_s"), part.get("server_after"), part.get("never_worked"), part.get("within_window"))
+                   part.get("stall_s"), part.get("server_after"), part.get("never_worked"),
+                   verdict.within_window if verdict else part.get("within_window"), verdict)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,6 +122,7 @@ class RunSummary:
     cells: tuple[FailoverCell, ...]
     burst_cells: tuple[BurstCell, ...]
     signals: Mapping[str, Any]      # each signal's run-wide part (signals/*/record.py)
+    verdict: Verdict | None         # its cells' composed (None: written before verdicts had three values)
 
     def cell(self, name: str) -> FailoverCell | None:
         return next((c for c in self.cells if c.name == name), None)
@@ -133,4 +136,5 @@ def read(summary: Mapping[str, Any]) -> RunSummary:
                       summary.get("kernel"), summary.get("datapath"), summary.get("observed_s"),
                       tuple(FailoverCell.read(c) for c in cells) if kind != "burst" else (),
                       tuple(BurstCell.read(c) for c in cells) if kind == "burst" else (),
-                      summary.get("signals") or {})
+                      summary.get("signals") or {},
+                      Verdict.read(summary["verdict"], "the run's verdict") if "verdict" in summary else None)

@@ -83,6 +83,19 @@ def _on_read_only(summary):
 
 
 def _windows(cells):
+    return " ".join(part for part in (_judged(cells), _undecided(cells)) if part)
+
+
+def _undecided(cells):
+    """The cells whose verdict is unknown (measure/verdict.py), each with why; '' for none."""
+    unknown = [c for c in cells if ((c.get("probe") or {}).get("verdict") or {}).get("value") == "unknown"
+               and not c["probe"].get("never_worked")]
+    if not unknown:
+        return ""
+    return "Not decided by the run: " + "; ".join(f"{c['cell']} ({c['probe']['verdict']['why']})" for c in unknown) + "."
+
+
+def _judged(cells):
     judged = [c for c in cells if (c.get("probe") or {}).get("within_window") is not None]
     if not judged:
         return ""

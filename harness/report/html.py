@@ -74,6 +74,7 @@ def run_page(run, summary, charts):
                       if summary.get(name))
             + f"database <code>{html.escape(tables.database_line(summary))}</code> · fault "
             f"<code>{html.escape(marks.fault_and_steps(summary))}</code></p>",
+            *_run_verdict(summary),
             client_grid.html_table(summary),
             table(header, rows),
             *[f"<p>{html.escape(note)}</p>" for note in _notes(summary) if note],
@@ -99,6 +100,15 @@ def run_page(run, summary, charts):
                                             if (run.path / name).exists()) + "</p>")
     run.page.write_text(page(f"{summary['scenario']} {summary['run']}", "\n".join(parts)))
     return run.page
+
+
+def _run_verdict(summary):
+    """The run's verdict, its cells' composed (measure/verdict.py); none for a summary written before."""
+    verdict = summary.get("verdict")
+    if not verdict:
+        return []
+    mark = " class='no'" if verdict["value"] != "valid" else ""
+    return [f"<p>verdict: <b{mark}>{html.escape(verdict['value'])}</b>: {html.escape(verdict['why'])}</p>"]
 
 
 def _sections(summary):

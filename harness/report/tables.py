@@ -18,11 +18,16 @@ BURST_HEADER = ["cell", "server", "target", "backlog", "connect() took (band: co
                 "ListenOverflows"]
 
 
-def _in_window(verdict, summary):
-    if verdict is None:          # interrupted / failed, or the window opens after the run ended
+def _in_window(probe, summary):
+    """yes, NO, or unknown with why (measure/verdict.py); a summary written before verdicts had
+    three values says only what its two-valued field says."""
+    if "verdict" in probe:
+        verdict = probe["verdict"]
+        return {"valid": "yes", "invalid": "NO"}.get(verdict["value"]) or f"unknown: {verdict['why']}"
+    if probe["within_window"] is None:          # interrupted / failed, or the window opens after the run ended
         state = (summary.get("status") or {}).get("state", "completed")
         return "after the run" if state == "completed" else state
-    return "yes" if verdict else "NO"
+    return "yes" if probe["within_window"] else "NO"
 
 
 def _how_far(probe, window):
@@ -64,7 +69,7 @@ def failover_rows(summary):
         p, w, sb = c["probe"], c["predicted"], c.get("sysbench", {})
         window = _window(w)
         verdict = ("never worked" if p.get("never_worked")
-                   else _in_window(p["within_window"], summary) + _how_far(p, w) + _why_late(c))
+                   else _in_window(p, summary) + _how_far(p, w) + _why_late(c))
         rows.append([c["cell"], _fmt(p["detect_s"]), window, verdict,
                      _fmt(p["recover_s"]), p["error"] or (LOST_ANSWER if p.get("waits_for_a_lost_answer") else "—"),
                      p["server_after"] or "—",
@@ -207,6 +212,7 @@ def markdown(summary):
     answer = headline.sentences(summary)
     lines = [f"# {summary['scenario']} — {summary['run']}", "", *([" ".join(answer), ""] if answer else []),
              status_line(summary), "", f"{run_line(summary)}; fault {marks.fault_and_steps(summary)}",
+             *([f"verdict: {summary['verdict']['value']}: {summary['verdict']['why']}"] if summary.get("verdict") else []),
              ""] + _markdown_table(*drop_empty_columns(header, rows))
     for title, blocks in sections.shown(summary):
         lines += ["", title]

@@ -4,6 +4,7 @@ import re
 
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..measure import burst
+from ..measure.verdict import Verdict, of_run
 from .base import CellRecord, RunContext
 from .retransmissions import report_lag
 from .registry import SIGNALS
@@ -41,6 +42,7 @@ def summarize_failover(run, scenario):
     if fault is None:
         summary["note"] = "no fault step ran (the run stopped before it" + (
             f": {status['state']} while {status['phase']})" if status["state"] != "completed" else ")")
+        summary["verdict"] = of_run([]).as_json()
         return summary
     summary["observed_s"] = None if context.observed_s is None else round(context.observed_s, 3)
     summary["steps"] = steps(context.events, context.t_fault)
@@ -54,6 +56,8 @@ def summarize_failover(run, scenario):
         for signal in SIGNALS.members():
             entry.update(signal.summarize_cell(record))
         summary["cells"].append(entry)
+    summary["verdict"] = of_run((c["cell"], Verdict.read(c["probe"]["verdict"], f"cell {c['cell']}"))
+                                for c in summary["cells"] if "probe" in c).as_json()
     lags = report_lag.annotate(summary["cells"])      # a cell's report beside its runtime's lag, across the cells
     if lags:
         summary["report_lags"] = lags

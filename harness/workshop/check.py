@@ -151,6 +151,9 @@ def run_check(numbers=None, results=None, out=sys.stdout, cache_dir=None):
                     outside = [c for c, v in new["verdicts"].items() if v["within_window"] is False]
                     if outside:
                         detail += f" (outside its window here: {', '.join(outside)}: see its page)"
+                    undecided = [c for c, v in new["verdicts"].items() if v.get("unknown")]
+                    if undecided:
+                        detail += f" (not decided by the run here: {', '.join(undecided)}: see its page)"
                     entry = {"exercise": ex.number, "run": str(run.path), "verdict": word, "detail": detail}
                 except Exception as exc:            # said, and the next exercise runs
                     word, detail = "FAILED", (str(exc).splitlines() or [repr(exc)])[0]

@@ -42,8 +42,11 @@ def entry(ex, summary: RunSummary, env, seconds):
             "verdicts": verdicts, "answer": answers.fill(ex.teaches, summary)}
 
 
-def _verdict(cell: FailoverCell) -> dict[str, float | bool | None]:
-    verdict: dict[str, float | bool | None] = {"detect_s": cell.probe.detect_s, "within_window": cell.probe.within_window}
+def _verdict(cell: FailoverCell) -> dict[str, float | bool | str | None]:
+    verdict: dict[str, float | bool | str | None] = {"detect_s": cell.probe.detect_s,
+                                                     "within_window": cell.probe.within_window}
+    if cell.probe.verdict is not None and cell.probe.verdict.value == "unknown":
+        verdict["unknown"] = cell.probe.verdict.why
     if cell.lb is not None:
         verdict["lb_within_model"] = cell.lb.within_model
     return verdict

@@ -3,7 +3,7 @@ container, a fork per cell) or a client of the zoo. When the cell's client first
 (detect) and worked again (recover), against the kernel model's window."""
 from ...load import probe, zoo
 from ...measure import effects, ss_log
-from ...measure.run_record import verdict
+from ...measure.run_record import cell_verdict
 from ...load.clients import CLIENTS, DEFAULT_CLIENT
 from ..base import Load, Signal
 from . import client_log
@@ -43,10 +43,12 @@ class Probe(Signal):
     def summarize_cell(self, record) -> ProbeCell:
         c, outcome, window = record.context, record.outcome, record.window
         o = outcome
+        judged = cell_verdict(window, outcome, c.status, c.observed_s,
+                              (f"clients/{record.cell.name}/probe.jsonl", "events.jsonl"))
         probe: ProbePart = {"detect_s": o.detect_s, "recover_s": o.recover_s, "error": o.error, "stall_s": o.stall_s,
                             "sent_s": o.sent_s, "server_before": o.server_before, "server_after": o.server_after,
                             "failed_operations": o.failed_operations, "never_worked": o.never_worked,
-                            "within_window": verdict(window, outcome, c.status, c.observed_s),
+                            "within_window": judged.within_window, "verdict": judged.as_json(),
                             "ratio": (round(outcome.detect_s / window.expected_s, 3)
                                       if outcome.detect_s is not None and window.expected_s else None)}
         if waits_for_a_lost_answer(record):

@@ -3,6 +3,12 @@ recover) against its model window, and what a zoo client's own log says beyond i
 from typing import NotRequired, TypedDict
 
 
+class VerdictPart(TypedDict):
+    value: str                       # valid, invalid or unknown (measure/verdict.py)
+    why: str
+    evidence: list[str]              # the run's files it read
+
+
 class ProbePart(TypedDict):
     detect_s: float | None           # the first error after the fault, s after it
     recover_s: float | None          # the first success after that
@@ -13,7 +19,8 @@ class ProbePart(TypedDict):
     server_after: str | None
     failed_operations: int
     never_worked: str | None
-    within_window: bool | None       # None: not decided by the run's end
+    within_window: bool | None       # None: not decided by the run's end (the verdict's value, as a boolean)
+    verdict: VerdictPart
     ratio: float | None              # detect / the model's expected
     waits_for_a_lost_answer: NotRequired[bool]
 
