@@ -28,6 +28,9 @@ from ..measure.effects import BLACKHOLE
 from ..registered import Registered, Registry
 from ..topology import DIRECTOR
 
+if typing.TYPE_CHECKING:
+    from .promotion import Promotion
+
 
 @dataclasses.dataclass(frozen=True)
 class DirectorChange:
@@ -177,9 +180,9 @@ class ControlPlane(Registered):
         and a run's first line expect); None: it has no such model (its reaction is read after the run)."""
         return None
 
-    def promotion(self, run, t_fault):
-        """{"server", "promoted_s", "model": {...}, "within_model"} when the plane promotes a replica
-        by itself (Patroni), read from the run's files; None for a plane that promotes nothing."""
+    def promotion(self, run, t_fault) -> "Promotion | None":
+        """The plane's own promotion of a replica (Patroni's: promotion.py), read from the run's
+        files; None for a plane that promotes nothing."""
         return None
 
     def progress(self, lab):

@@ -7,22 +7,17 @@ checks mark the dead server down and the promoted one up. Its knobs are HAProxy'
 Patroni's DCS timers. docs/facts/postgres.md."""
 import dataclasses
 
-from ..measure.health_checks import stamp
 from ..topology import BACK, DIRECTOR
 from .base import NoticeWindow, Setting
 from .haproxy import Haproxy
 from .haproxy_settings import PATRONI_CHECK, TIMERS_LATE_S
+from .promotion import Promotion, first_patroni_promotion, patroni_window
 
 DCS = "dcs"                  # the etcd service's name
 DCS_HOST = 30                # its address on the back network: <prefix>.30
 DCS_PORT = 2379
 POSTGRES_IMAGE = "blackhole-lab/postgres:dev"   # harness/databases/postgres.py's (the dcs runs etcd from it)
 PATRONI_DEFAULTS = {"ttl": 30, "loop_wait": 10, "retry_timeout": 10}     # Patroni's own
-PROMOTED = "promoted self to leader"            # Patroni's log line when it took the leader key
-# From the dead leader's key expiring to the replica's promotion: etcd revokes an expired lease at its
-# next check (every 500 ms), the replica's watch wakes its HA cycle, which takes the key and promotes:
-# 1 s on an idle host, 2.4 s in a clean-clone make test (three labs at once, 2026-12-02); TCG slower.
-PROMOTING_S = 3.0
 
 
 def timers_problem(settings):
@@ -78,25 +73,10 @@ class Patroni(Haproxy):
             found[server] = {"environment": patroni}
         return found
 
-    def promotions(self, run):
-        """[(t, server)] each time a server's Patroni took the leader key, from its log."""
-        return sorted((stamp(line), server) for server in ("db-primary", "db-replica")
-                      for line in run.read(run.service_log(server)).splitlines() if PROMOTED in line)
-
-    def promotion(self, run, t_fault):
-        """The first promotion after the fault, beside promotion_window()."""
-        after = [(t, server) for t, server in self.promotions(run) if t is not None and t >= t_fault]
-        if not after:
-            return None
-        (t, server), window = after[0], self.promotion_window()
-        promoted_s = round(t - t_fault, 3)
-        up = [c for c in self.changes(run) if c.t >= t and c.what.startswith("marked up")]
-        return {"server": server, "promoted_s": promoted_s, "by": "Patroni",
-                "director_up_s": round(up[0].t - t_fault, 3) if up else None,
-                "director_up": f"{up[0].director}: {up[0].what}" if up else None,
-                "model": {"expected_s": window.expected_s, "earliest_s": window.earliest_s,
-                          "latest_s": window.latest_s, "basis": window.basis},
-                "within_model": window.earliest_s <= promoted_s <= window.latest_s}
+    def promotion(self, run, t_fault) -> Promotion | None:
+        """The first promotion after the fault, beside promotion_window(), and HAProxy marking it up."""
+        return first_patroni_promotion(run, t_fault, self.promotion_window(), self.changes(run),
+                                       lambda change: change.what.startswith("marked up"))
 
     def change_by_model(self, director=None, node_grace_s=None):
         """New sessions reach a server that takes writes once the replica promoted itself and
@@ -108,9 +88,5 @@ class Patroni(Haproxy):
                             f"{promoted.basis}; then HAProxy marks it up after {s.rise} passed check(s)")
 
     def promotion_window(self):
-        """NoticeWindow from the death to the replica's promotion: the leader key was last renewed
-        up to one loop_wait before the death and expires ttl after that renewal; the replica, which
-        watches the key, takes it then and promotes (the promotion itself adds a little)."""
-        ttl, loop = self.patroni["ttl"], self.patroni["loop_wait"]
-        return NoticeWindow(ttl - loop / 2, ttl - loop, ttl + PROMOTING_S,
-                            f"Patroni's ttl {ttl} s, renewed every loop_wait {loop} s")
+        """From the death to the replica's promotion (promotion.patroni_window)."""
+        return patroni_window(self.patroni)

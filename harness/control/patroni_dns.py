@@ -6,11 +6,11 @@ the replica takes it and promotes itself, and Patroni's on_role_change callback 
 server asks the director to re-point the name at it (images/director/lab-dns-api, which runs
 lab-dns-move): the pattern of a Patroni cluster whose clients find the primary by DNS. "LB noticed"
 is when the record changed, from the director's own log. docs/facts/dns.md."""
-from ..measure.health_checks import stamp
 from ..topology import BACK, DIRECTOR
 from .base import DirectorChange, NoticeWindow, Setting
 from .dns import NAME, PORT, Dns
-from .patroni import DCS, DCS_HOST, DCS_PORT, PATRONI_DEFAULTS, POSTGRES_IMAGE, PROMOTED, PROMOTING_S, timers_problem
+from .patroni import DCS, DCS_HOST, DCS_PORT, PATRONI_DEFAULTS, POSTGRES_IMAGE, timers_problem
+from .promotion import Promotion, first_patroni_promotion, patroni_window
 
 API_PORT = 8053              # lab-dns-api's, on the director's back address
 MOVED = "lab-dns-api: "      # the director's log line of a move it made
@@ -87,28 +87,14 @@ class PatroniDns(Dns):
         return self.lb_noticed(None, 0.0)
 
     def promotion_window(self):
-        """As the patroni plane's: the leader key, last renewed up to a loop_wait before the death,
-        expires ttl after that renewal; the replica takes it and promotes."""
-        ttl, loop = self.patroni["ttl"], self.patroni["loop_wait"]
-        return NoticeWindow(ttl - loop / 2, ttl - loop, ttl + PROMOTING_S, f"Patroni's ttl {ttl} s, renewed every "
-                                                                           f"loop_wait {loop} s")
+        """As the patroni plane's (promotion.patroni_window)."""
+        return patroni_window(self.patroni)
 
-    def promotion(self, run, t_fault):
-        """The first promotion after the fault (Patroni's own log line), beside promotion_window()."""
-        after = sorted((stamp(line), server) for server in ("db-primary", "db-replica")
-                       for line in run.read(run.service_log(server)).splitlines()
-                       if PROMOTED in line and stamp(line) is not None and stamp(line) >= t_fault)
-        if not after:
-            return None
-        (t, server), window = after[0], self.promotion_window()
-        promoted_s = round(t - t_fault, 3)
-        moved = [c for c in self.changes(run) if c.t >= t]
-        return {"server": server, "promoted_s": promoted_s, "by": "Patroni",
-                "director_up_s": round(moved[0].t - t_fault, 3) if moved else None,
-                "director_up": f"{DIRECTOR}: {moved[0].what}" if moved else None,
-                "director_by": "at Patroni's on_role_change callback",
-                "model": {"expected_s": window.expected_s, "earliest_s": window.earliest_s,
-                          "latest_s": window.latest_s, "basis": window.basis},
-                "within_model": window.earliest_s <= promoted_s <= window.latest_s}
+    def promotion(self, run, t_fault) -> Promotion | None:
+        """The first promotion after the fault (Patroni's own log line), beside promotion_window(),
+        and the director re-pointing the name after it."""
+        return first_patroni_promotion(run, t_fault, self.promotion_window(), self.changes(run), lambda change: True,
+                                       director_by="at Patroni's on_role_change callback",
+                                       director=lambda change: DIRECTOR)
 
 

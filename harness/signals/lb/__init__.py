@@ -21,7 +21,7 @@ class LbNoticed(Signal):
         found: LbRun = {}
         promotion = c.control.promotion(c.run, c.t_fault)
         if promotion:
-            found["promotion"] = promotion
+            found["promotion"] = promotion.as_json()
         stepped = None if c.control.acts_by_itself else next(
             (change for change in c.changes if change.t >= c.fault["started_t"]), None)
         if stepped is not None:

@@ -1,6 +1,8 @@
 """The LB-noticed signal's parts of summary.json: per cell, the control plane's change of its
 director beside the plane's model; for the run, the plane's own promotion (Patroni)."""
-from typing import Any, TypedDict
+from typing import TypedDict
+
+from ...control.promotion import PromotionPart
 
 
 class Model(TypedDict):
@@ -32,6 +34,5 @@ class StepChange(TypedDict):
 
 
 class LbRun(TypedDict, total=False):
-    promotion: dict[str, Any]        # ControlPlane.promotion(): by, server, promoted_s, model, within_model,
-                                     # director_up(_s), director_by (how the director followed: its checks by default)
+    promotion: PromotionPart         # ControlPlane.promotion() (control/promotion.py)
     stepped: StepChange              # a plane a scenario step changes (manual, dns): its first change after the fault
