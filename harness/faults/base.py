@@ -7,7 +7,8 @@ from ..registered import Registered, Registry
 
 @dataclasses.dataclass(frozen=True)
 class Param:
-    kind: str                  # server | node | choice | duration | count (a whole number >= 1) | percent | bool
+    kind: str                  # server | database (a database server) | node | choice | duration | count (a whole
+                               # number >= 1) | percent | bool
     default: object = None     # None: required
     choices: tuple = ()
     help: str = ""

@@ -11,13 +11,7 @@ from .base import Fault, Param
 class DnsMove(Fault):
     name = "dns_move"
     control_planes = ("dns",)
-    params = {"to": Param("server", "db-replica", help="the server the name answers from now on")}
-
-    @classmethod
-    def problem(cls, params):
-        if params["to"] not in PROTOCOL_SERVERS["mysql"]:
-            return f"to {params['to']} is not a database (the name moves to one of {', '.join(PROTOCOL_SERVERS['mysql'])})"
-        return None
+    params = {"to": Param("database", "db-replica", help="the server the name answers from now on")}
 
     def effect(self):
         """Existing connections are not touched: only a new connect's lookup sees the move."""

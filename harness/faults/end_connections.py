@@ -6,19 +6,12 @@ closes each connection, so its client is told at its next read (a FIN, then a re
 sends after) and reconnects to wherever its name, its caches or its host list point it: the old
 primary still answers there."""
 from ..measure.effects import RESET, Effect
-from ..topology import PROTOCOL_SERVERS
 from .base import Fault, Param
 
 
 class EndConnections(Fault):
     name = "end_connections"
-    params = {"target": Param("server", "db-primary", help="the database server that ends its clients' connections")}
-
-    @classmethod
-    def problem(cls, params):
-        if params["target"] not in PROTOCOL_SERVERS["mysql"]:
-            return f"target {params['target']} is not a database (one of {', '.join(PROTOCOL_SERVERS['mysql'])})"
-        return None
+    params = {"target": Param("database", "db-primary", help="the database server that ends its clients' connections")}
 
     def effect(self):
         return Effect(RESET)

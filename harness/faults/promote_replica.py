@@ -1,19 +1,12 @@
 """Failover on the database side: the replica stops replicating and becomes writable (as the
 lab's database engine does it: harness/databases/)."""
 from ..measure.effects import NONE, Effect
-from ..topology import PROTOCOL_SERVERS
 from .base import Fault, Param
 
 
 class PromoteReplica(Fault):
     name = "promote_replica"
-    params = {"target": Param("server", "db-replica", help="the replica to promote")}
-
-    @classmethod
-    def problem(cls, params):
-        if params["target"] not in PROTOCOL_SERVERS["mysql"]:
-            return f"target {params['target']} is not a database (promote one of {', '.join(PROTOCOL_SERVERS['mysql'])})"
-        return None
+    params = {"target": Param("database", "db-replica", help="the replica to promote")}
 
     def effect(self):
         return Effect(NONE)

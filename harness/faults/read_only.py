@@ -7,19 +7,12 @@ flow notices; a writer does, at its next write."""
 import time
 
 from ..measure.effects import NONE, Effect
-from ..topology import PROTOCOL_SERVERS
 from .base import Fault, Param
 
 
 class ReadOnly(Fault):
     name = "read_only"
-    params = {"target": Param("server", "db-primary", help="the database server that refuses writes from then on")}
-
-    @classmethod
-    def problem(cls, params):
-        if params["target"] not in PROTOCOL_SERVERS["mysql"]:
-            return f"target {params['target']} is not a database (one of {', '.join(PROTOCOL_SERVERS['mysql'])})"
-        return None
+    params = {"target": Param("database", "db-primary", help="the database server that refuses writes from then on")}
 
     @classmethod
     def engine_problem(cls, engine):

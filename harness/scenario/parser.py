@@ -182,6 +182,9 @@ def _check_param(param: Param, value, where, cells):
         return value
     if param.kind == "server" and value not in topology.SERVERS:
         raise ScenarioError(f"{where}: {topology.unknown_server(value)}")
+    databases = topology.SERVICE_SERVERS["mysql"]
+    if param.kind == "database" and value not in databases:
+        raise ScenarioError(f"{where}: {value} is not a database (one of {', '.join(databases)})")
     if param.choices and value not in param.choices:
         raise ScenarioError(f"{where}: must be one of {', '.join(param.choices)}, not {value!r}")
     if not isinstance(value, str):
