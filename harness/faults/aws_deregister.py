@@ -9,7 +9,7 @@ terminated once its deregistration completes (an Auto Scaling scale-in) blackhol
 emulated health checks no longer check a deregistered target. Source: the ELBv2 API reference,
 ModifyTargetGroupAttributes (deregistration_delay.*), and the NLB user guide's deregistration delay."""
 from .. import topology
-from ..measure.effects import NONE, RESET, Effect
+from ..measure.effects import NONE, RESET, Effect, Landing
 from .base import Fault, Param
 
 MOST_DELAY_S = 3600            # the attribute's documented range: 0-3600 s
@@ -56,4 +56,4 @@ class AwsDeregister(Fault):
         drain_s = self.p["delay_s"] if self.p["connection_termination"] else KEPT_S
         applying, applied = self.lab.director_commands().swap(service, self.p["target"], standby, nodest="reset",
                                                               drain_s=drain_s)
-        return {"landed_t": applying, "uncertainty_s": applied - applying}
+        return Landing(applying, applied - applying)

@@ -2,6 +2,7 @@
 and an idempotent recover()."""
 import dataclasses
 
+from ..measure.effects import Landing
 from ..registered import Registered, Registry
 
 
@@ -73,11 +74,9 @@ class Fault(Registered):
         the lab comes up, before any flow exists: the director cannot change them later."""
         return {}
 
-    def inject(self):
-        """Do it. May return {"landed_t": t, "uncertainty_s": u}: it took effect between t and
-        t + u, when that is known more closely than the step's start and duration (the
-        director reports when its rules landed); and "seen": {...}, what it read on the way,
-        kept in the fault's event."""
+    def inject(self) -> Landing | None:
+        """Do it. May return when it took effect (effects.Landing), where that is known more
+        closely than the step's start and duration, and what it read on the way."""
         raise NotImplementedError
 
     def recover(self):

@@ -4,7 +4,7 @@ when it gives the VIP up, leaves it), then its keepalived is killed, which stops
 With VRRP the other director takes the VIP over after missing its adverts
 (harness/control/keepalived.py); healing it restarts the director, which takes the VIP back when
 it preempts (a failback)."""
-from ..measure.effects import BLACKHOLE, Effect
+from ..measure.effects import BLACKHOLE, Effect, Landing
 from ..topology import DIRECTOR
 from .base import Fault, Param, stamped_nft
 
@@ -42,7 +42,7 @@ class DirectorKill(Fault):
         self.dead = True
         # keepalived is the container's process: the container stops with it, taking this exec along
         self.lab.exec(target, ["pkill", "-KILL", "-x", "keepalived"], check=False)
-        return {"landed_t": before, "uncertainty_s": after - before}
+        return Landing(before, after - before)
 
     def recover(self):
         """The director comes back (keepalived starts again, and takes the VIP back if it preempts)."""

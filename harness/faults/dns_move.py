@@ -3,7 +3,7 @@ the promoted server, as a managed database's failover re-points its endpoint. Th
 between the moment the name server's hosts file was replaced and its first answer with the new
 address (images/director/lab-dns-move stamps both)."""
 from ..control.dns import NAME
-from ..measure.effects import NONE, Effect
+from ..measure.effects import NONE, Effect, Landing
 from ..topology import DIRECTOR, FRONT, PROTOCOL_SERVERS, VIP_HOST
 from .base import Fault, Param
 
@@ -25,5 +25,4 @@ class DnsMove(Fault):
         new = self.lab.address(self.p["to"], FRONT)
         old_server = next((s for s in PROTOCOL_SERVERS["mysql"] if self.lab.address(s, FRONT) == old), None)
         before, after = map(float, self.lab.exec(DIRECTOR, ["lab-dns-move", NAME, new, name_server]).stdout.split())
-        return {"landed_t": before, "uncertainty_s": round(after - before, 6),
-                "seen": {"old_address": old, "new_address": new, "old_server": old_server}}
+        return Landing(before, round(after - before, 6), {"old_address": old, "new_address": new, "old_server": old_server})

@@ -5,7 +5,7 @@ MariaDB's KILL, PostgreSQL's pg_terminate_backend(), its replication's connectio
 closes each connection, so its client is told at its next read (a FIN, then a reset for what it
 sends after) and reconnects to wherever its name, its caches or its host list point it: the old
 primary still answers there."""
-from ..measure.effects import RESET, Effect
+from ..measure.effects import RESET, Effect, Landing
 from .base import Fault, Param
 
 
@@ -19,4 +19,4 @@ class EndConnections(Fault):
     def inject(self):
         """Ended between the two stamps the server's own clock took around its KILLs."""
         before, after, ended = self.lab.database.end_client_connections(self.lab, self.p["target"])
-        return {"landed_t": before, "uncertainty_s": round(after - before, 6), "seen": {"connections_ended": ended}}
+        return Landing(before, round(after - before, 6), {"connections_ended": ended})

@@ -3,7 +3,7 @@ told to stop (SIGTERM, as the kubelet does: it closes its connections as it shut
 after its grace period the endpoint leaves the slice. A replacement's endpoint turns ready with
 the first write, if one is named. On a cluster the pod itself is deleted with that grace period,
 and the kubelet and the endpoint controller do the rest."""
-from ..measure.effects import RESET, Effect
+from ..measure.effects import RESET, Effect, Landing
 from .server_process import process_on
 from . import endpoint_slices
 from .base import Param
@@ -29,8 +29,8 @@ class EndpointRemoved(EndpointFault):
         if pods is not None:
             return pods.delete(target, self.replacement(), self.p["grace_s"])
         landed = endpoint_slices.write(self.lab, target, endpoint_slices.TERMINATING, replacement)
-        endpoint_slices.write(self.lab, target, None, replacement, at=landed["landed_t"] + self.p["grace_s"])
+        endpoint_slices.write(self.lab, target, None, replacement, at=landed.landed_t + self.p["grace_s"])
         # what existing flows notice (a reset) comes with the server's shutdown, after the write
         stopping = self.lab.now()
         process_on(self.lab, target).stop(self.lab, target)
-        return {"landed_t": stopping, "uncertainty_s": round(self.lab.now() - stopping, 6)}
+        return Landing(stopping, round(self.lab.now() - stopping, 6))

@@ -3,6 +3,7 @@ node_lost), through kube-endpoints in the kube-proxy control plane's API contain
 (harness/control/kube_proxy.py): the harness plays Kubernetes' endpoint controller."""
 import json
 
+from ..measure.effects import Landing
 from ..control.kube_proxy import API_SERVICE
 from ..errors import LabError
 from ..topology import SERVICE_SERVERS, SERVERS
@@ -66,7 +67,7 @@ def endpoints(lab, target, target_conditions, replacement):
 
 
 def write(lab, target, target_conditions, replacement, at=None):
-    """Write the target's service's slice now ({"landed_t", "uncertainty_s"}: the API server took it
+    """Write the target's service's slice now (a Landing: the API server took it
     between the two), or at unix time `at` from the container itself (None returned)."""
     if API_SERVICE not in lab.services():
         raise LabError(f"this fault writes Kubernetes EndpointSlices: it needs `control: kube-proxy` "
@@ -76,4 +77,4 @@ def write(lab, target, target_conditions, replacement, at=None):
     answer = json.loads(lab.exec(API_SERVICE, command).stdout.strip().splitlines()[-1])
     if at is not None:
         return None
-    return {"landed_t": answer["applying_t"], "uncertainty_s": round(answer["applied_t"] - answer["applying_t"], 6)}
+    return Landing(answer["applying_t"], round(answer["applied_t"] - answer["applying_t"], 6))

@@ -5,7 +5,7 @@ no flow away from a live server; only the shutdown ends its sessions, with a FIN
 from .. import topology
 from ..control.haproxy_cfg import SERVER_NAMES, STATS_SOCKET
 from ..errors import LabError
-from ..measure.effects import NONE, RESET, Effect
+from ..measure.effects import NONE, RESET, Effect, Landing
 from .base import Fault, Param
 
 STATES = ("maint", "drain", "ready")
@@ -57,6 +57,5 @@ class HaproxyServer(Fault):
                                       for d in directors])
         stamps = [[float(line) for line in r.stdout.split() if line.replace(".", "", 1).isdigit()] for r in results]
         seen = {d: r.stdout.strip() for d, r in zip(directors, results)}
-        return {"landed_t": min(s[0] for s in stamps), "uncertainty_s": round(max(s[-1] for s in stamps)
-                                                                            - min(s[0] for s in stamps), 3),
-                "seen": seen}
+        first = min(s[0] for s in stamps)
+        return Landing(first, round(max(s[-1] for s in stamps) - first, 3), seen)

@@ -10,7 +10,7 @@ kernel already ACKed still gets its answer out). Its server process runs on behi
 host stays silent to the end of the run (that is the fault)."""
 import time
 
-from ..measure.effects import BLACKHOLE, Effect
+from ..measure.effects import BLACKHOLE, Effect, Landing
 from .base import Fault, Param, nft_table_script, stamped_nft
 from .silent_kill import ANSWERS_IN_FLIGHT_S
 
@@ -32,4 +32,4 @@ class HostSilent(Fault):
         before, after = stamped_nft(self.lab, target, nft_table_script(TABLE, {"input": ["drop"]}))
         time.sleep(ANSWERS_IN_FLIGHT_S)
         self.lab.exec(target, ["nft", "-f", "-"], stdin=nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]}))
-        return {"landed_t": before, "uncertainty_s": after - before}
+        return Landing(before, after - before)

@@ -1,7 +1,7 @@
 """The seed's switch on the director: `ipvsadm -d old; ipvsadm -a new` (or the nftables equivalent),
 a command of the manual control plane (harness/control/manual.py)."""
 from .. import topology
-from ..measure.effects import BLACKHOLE, RESET, Effect
+from ..measure.effects import BLACKHOLE, RESET, Effect, Landing
 from .base import Fault, Param
 
 
@@ -39,4 +39,4 @@ class IpvsSwap(Fault):
     def inject(self):
         applying, applied = self.lab.director_commands().swap(self.p["service"], self.p["old"], self.p["new"],
                                                       nodest=self.p["nodest"], drain_s=self.p["drain_s"])
-        return {"landed_t": applying, "uncertainty_s": applied - applying}
+        return Landing(applying, applied - applying)

@@ -5,7 +5,7 @@ IPVS gives a connection a new timeout only at its next packet, so an idle flow w
 old one: the lab therefore starts with this timeout, before any flow exists (lab_settings),
 on both datapaths. The step marks the moment the measurement counts from and applies it again
 (on the nftables path that also sets it on the flows conntrack already tracks)."""
-from ..measure.effects import LB_FORGETS_FLOW, Effect
+from ..measure.effects import LB_FORGETS_FLOW, Effect, Landing
 from .base import Fault, Param
 
 
@@ -21,4 +21,4 @@ class LbIdleTimeout(Fault):
 
     def inject(self):
         applying, applied = self.lab.director_commands().set_idle_timeout(self.p["seconds"])
-        return {"landed_t": applying, "uncertainty_s": applied - applying}
+        return Landing(applying, applied - applying)

@@ -34,7 +34,7 @@ class NodeLost(EndpointFault):
             return pods.lose_node(self.p["target"], self.replacement(), self.p["grace_s"])
         landed = self._cut().inject()
         endpoint_slices.write(self.lab, self.p["target"], endpoint_slices.NOT_READY, self.p["replacement"],
-                              at=landed["landed_t"] + self.p["grace_s"])
+                              at=landed.landed_t + self.p["grace_s"])
         return landed
 
     def recover(self):

@@ -1,6 +1,6 @@
 """Failover on the database side: the replica stops replicating and becomes writable (as the
 lab's database engine does it: harness/databases/)."""
-from ..measure.effects import NONE, Effect
+from ..measure.effects import NONE, Effect, Landing
 from .base import Fault, Param
 
 
@@ -15,4 +15,4 @@ class PromoteReplica(Fault):
         """The replica's replication position (GTIDs applied) read just before it is promoted."""
         position = self.lab.database.position(self.lab, self.p["target"])
         self.lab.database.promote(self.lab, self.p["target"])
-        return {"seen": {"position_at_promotion": position}}
+        return Landing(seen={"position_at_promotion": position})

@@ -6,7 +6,7 @@ own error (MySQL and MariaDB: 1290, "running with the --read-only option"; Postg
 flow notices; a writer does, at its next write."""
 import time
 
-from ..measure.effects import NONE, Effect
+from ..measure.effects import NONE, Effect, Landing
 from .base import Fault, Param
 
 
@@ -25,4 +25,4 @@ class ReadOnly(Fault):
         """Read-only from some moment between the step's start and the server's own variable saying so."""
         before = time.time()
         self.lab.database.refuse_writes(self.lab, self.p["target"])
-        return {"landed_t": before, "uncertainty_s": round(time.time() - before, 6)}
+        return Landing(before, round(time.time() - before, 6))

@@ -8,7 +8,7 @@ The loop writes 'rx-stall block <t>' before each block and 'rx-stall release <t>
 release to the target's log (the run keeps it: logs/<target>.log), so each stall lies within
 the two times the target's own clock printed. Needs sch_plug, ifb, mirred and matchall, which
 Debian's guest kernels have and this host's 6.18 does not (preflight says so)."""
-from ..measure.effects import NONE, Effect
+from ..measure.effects import NONE, Effect, Landing
 from ..topology import BACK, DIRECTOR
 from .base import Fault, Param
 
@@ -66,7 +66,7 @@ class RxStall(Fault):
         target = self.p["target"]
         self.lab.exec(target, ["sh", "-c", setup])
         started = self.lab.exec(target, ["sh", "-c", f"date +%s.%N; setsid bash -c '{loop}' </dev/null >/dev/null 2>&1 &"])
-        return {"landed_t": float(started.stdout.split()[0]), "uncertainty_s": 0.0}
+        return Landing(float(started.stdout.split()[0]), 0.0)
 
     def recover(self):
         self.lab.exec(self.p["target"], ["sh", "-c",

@@ -14,7 +14,7 @@ blackhole. Its health checks (keepalived's) fail from the death on, as they woul
 """
 import time
 
-from ..measure.effects import BLACKHOLE, Effect
+from ..measure.effects import BLACKHOLE, Effect, Landing
 from .server_process import process_on
 from ..topology import is_director
 from .base import Fault, Param, delete_tables, nft_table_script, stamped_nft
@@ -57,7 +57,7 @@ class SilentKill(Fault):
         self.lab.exec_each([(target, ["nft", "-f", "-"], in_and_out),
                             *[(service, ["nft", "-f", "-"], at_directors) for service in self._directors()]])
         process_on(self.lab, target).kill(self.lab, target)
-        return {"landed_t": before, "uncertainty_s": after - before}
+        return Landing(before, after - before)
 
     def recover(self):
         # The server stays dead (that is the fault); only the directors' cut is lifted.

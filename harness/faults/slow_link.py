@@ -2,7 +2,7 @@
 director's forwarding both ways, a client's requests) from the step until healed. Nothing is
 cut, so existing flows go on, later; where loss is set, the kernel retransmits what was lost.
 Needs sch_netem (a guest kernel here; preflight says so)."""
-from ..measure.effects import NONE, Effect
+from ..measure.effects import NONE, Effect, Landing
 from .base import Fault, Param
 
 LINKS = "ip -o link show | awk -F': ' '$2 != \"lo\" {sub(/@.*/, \"\", $2); print $2}'"
@@ -39,7 +39,7 @@ class SlowLink(Fault):
     def inject(self):
         script = f"date +%s.%N; for dev in $({LINKS}); do tc qdisc replace dev $dev root netem {self.netem()}; done; date +%s.%N"
         before, after = map(float, self.lab.exec(self.p["node"], ["sh", "-c", script]).stdout.split())
-        return {"landed_t": before, "uncertainty_s": after - before}
+        return Landing(before, after - before)
 
     def recover(self):
         """The delay goes to 0 first and what it holds drains before the qdisc goes: deleting a netem

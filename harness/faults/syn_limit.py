@@ -3,7 +3,7 @@ small instance's inbound connection rate): an nft `limit` in its own namespace d
 that arrive above rate_per_s (after a burst of `burst`), until healed. Established flows are
 untouched; a dropped SYN's sender tries again on its kernel's SYN schedule. The SYNs dropped
 and let through are counted."""
-from ..measure.effects import NONE, Effect
+from ..measure.effects import NONE, Effect, Landing
 from .base import Fault, Param, delete_table, nft_table_script, stamped_nft
 
 TABLE = "blackhole_fault_synlimit"
@@ -27,7 +27,7 @@ class SynLimit(Fault):
         limit = (f"{SYN} limit rate over {self.p['rate_per_s']}/second burst {self.p['burst']} packets "
                  f"counter drop")
         before, after = stamped_nft(self.lab, self.p["target"], nft_table_script(TABLE, {"input": [limit, f"{SYN} counter"]}))
-        return {"landed_t": before, "uncertainty_s": after - before}
+        return Landing(before, after - before)
 
     def recover(self):
         """The counters go to the target's log first ('syn-limit dropped N passed M', kept with the

@@ -13,6 +13,16 @@ KINDS = (BLACKHOLE, PARTITION, RESET, APP_HANG, LB_FORGETS_FLOW, NONE)
 
 
 @dataclasses.dataclass(frozen=True)
+class Landing:
+    """When a fault took effect, where it knows more closely than its step's start and duration
+    (the director reports when its rules landed): between landed_t and landed_t + uncertainty_s;
+    and what it read on the way (seen), kept in the fault's event. None: not known."""
+    landed_t: float | None = None
+    uncertainty_s: float | None = None
+    seen: dict[str, Any] | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class Close:
     """A proxy in the middle closing the client's connection: APP_HANG's end, from the proxy's side."""
     at_s: float                      # from then on ...

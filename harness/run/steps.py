@@ -1,6 +1,7 @@
 """A failover run's steps as it takes them: each fault injected and when it took effect (its own
 word, else the step's start), each heal and wait; the faults in place, and their undoing in
 reverse, each one's failure recorded without stopping the next."""
+from ..measure.effects import Landing
 
 
 class Steps:
@@ -31,20 +32,20 @@ class Steps:
             self.pause(step.describe())
         fault = step.make_fault(self.lab)
         started = self.lab.now()
-        details = fault.inject() or {}
+        landing = fault.inject() or Landing()
         self.injected.append(fault)
         done = self.lab.now()
         # t: when it took effect if the fault knows (landed_t), else when the step started;
         # uncertainty_s: how much later than t it may have taken effect.
-        t = details.get("landed_t", started)
-        uncertainty = details.get("uncertainty_s", done - started)
+        t = started if landing.landed_t is None else landing.landed_t
+        uncertainty = done - started if landing.uncertainty_s is None else landing.uncertainty_s
         # the view counts from the same fault as the summary (run_record.first_fault)
         if self.view.t_fault is None or self.counting_from_unnoticed and fault.effect().flows_notice:
             self.counting_from_unnoticed = not fault.effect().flows_notice
             self.view.fault_started(t, self.observe_s, fault.effect())
         self.events.add("fault", t=t, started_t=started, done_t=done, uncertainty_s=round(uncertainty, 3),
                         name=step.name, params=dict(step.params), step=index, effect=fault.effect().to_record(),
-                        **({"seen": details["seen"]} if "seen" in details else {}))
+                        **({"seen": landing.seen} if landing.seen is not None else {}))
         self.view.note(f"{step.describe()} (took {done - started:.2f} s)", started)
 
     def undo(self):

@@ -13,9 +13,10 @@ endpoint controller and kube-proxy do the rest, in their own time.
                   down), SIGKILL after the grace; its endpoint turns terminating, then goes
   lose_node       refused: the lab's node is the cluster's only one (fault_support.py)
 
-Each fault returns when it landed, as a fault's inject() does: {"landed_t", "uncertainty_s"} on
+Each fault returns when it landed, as a fault's inject() does (effects.Landing), on
 the node's clock, which the pods' programs stamp their records with.
 """
+from ...measure.effects import Landing
 from ...errors import LabError
 from ...topology import BACK
 from . import pod_network
@@ -68,7 +69,7 @@ class ClusterPods:
         self._replacement_in(replacement)
         asked = self.lab.now()
         self.set_serving(target, False)
-        return {"landed_t": asked, "uncertainty_s": round(self.lab.now() - asked, 6)}
+        return Landing(asked, round(self.lab.now() - asked, 6))
 
     def delete(self, target, replacement=None, grace_s=2.0):
         """From the API server's DELETE to the end of the container's PID 1 (seen on the node):
@@ -83,8 +84,7 @@ class ClusterPods:
         lab.api.delete(lab.path("pods", target), grace_period_s=int(round(grace_s)))
         ended = lab.shell.wait_gone(container, grace_s + GONE_AFTER_GRACE_S)
         lab.keep_log(target)            # its shutdown's lines, if the API server still has the pod
-        return {"landed_t": asked, "uncertainty_s": round(ended - asked, 6),
-                "seen": {"container_ended_t": round(ended, 6)}}
+        return Landing(asked, round(ended - asked, 6), {"container_ended_t": round(ended, 6)})
 
     def lose_node(self, target, replacement=None, grace_s=40.0):
         raise LabError(lost_node_refusal(self.lab, target))
