@@ -9,7 +9,7 @@ override PY := $(VENV)/bin/python
 # by the shell, never re-read as a command) or the harness reads it from its environment; a user's
 # value is never pasted into a recipe with $(NAME). tests/cli/test_makefile_values.py holds that.
 
-.PHONY: screenshots bench-explain check plan-check guest-tools-if-control plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
+.PHONY: test-host test-guest bench-test screenshots bench-explain check plan-check guest-tools-if-control plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
 # Prerequisites of other targets, not called by hand (docs/reference.md lists them; every other
 # target is in `make help`: tests/unit/test_lists.py).
 INTERNAL_TARGETS := check plan-check host guest-tools guest-tools-if-control images venv run kube
@@ -58,6 +58,8 @@ help: check
 	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
 	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~26 min here)"
 	@echo "make test-unit     the unit tests only (pure logic, in process, no Docker; about a minute)"
+	@echo "make test-host     make test's host part (every test but the guest's); make test-guest: its guest part"
+	@echo "make bench-test    make test's parts timed (test-unit, test-host, test-guest); benchmarks/test-time.jsonl"
 	@echo "make lint          ruff and mypy (pinned): pyflakes' checks; the types of all of harness/; make test runs it first"
 	@echo "make setup         install and build what the lab needs (Docker, Compose, images, venv), nothing started"
 	@echo "make status        health of each service of this lab, its director's datapath and kernel"
@@ -164,10 +166,18 @@ TEST_WORKERS ?= 3
 export TEST_WORKERS
 TEST_GUEST_CPUS ?= $(shell [ "$$(nproc)" -ge 2 ] && echo 2 || echo 1)
 export TEST_GUEST_CPUS
-test: lint setup guest-tools
+test: lint setup guest-tools test-host test-guest
+
+test-host: setup
 	@scripts/ensure-chromium.sh
 	@$(PY) -m pytest -n "$$TEST_WORKERS" --dist loadgroup -m "not guest" tests
+
+test-guest: setup guest-tools
 	@GUEST_CPUS="$$TEST_GUEST_CPUS" $(PY) -m pytest -m guest tests
+
+# make test's parts timed one after another, from this checkout; benchmarks/test-time.jsonl.
+bench-test: lint setup guest-tools
+	@$(PY) -m harness.bench.test_time
 
 test-slow: setup guest-tools
 	@$(PY) -m pytest -m slow tests

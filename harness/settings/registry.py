@@ -152,8 +152,8 @@ GOAL_ARGUMENTS = (
     Knob("SIZES", kinds.whole_list(1, 400), SIZES_GOALS, "the grid sizes"),
     Knob("ROUNDS", kinds.whole(1, 20), ("bench-connect-probe",), "rounds of the benchmark"),
     Knob("COMMANDS", kinds.whole(1, 1000), ("bench-node-agent",), "node commands of the benchmark"),
-    Knob("TEST_WORKERS", kinds.whole(1, 16), ("test",), "pytest workers of the host part"),
-    Knob("TEST_GUEST_CPUS", kinds.whole(1, 64), ("test",), "vCPUs of the guest part's guests"),
+    Knob("TEST_WORKERS", kinds.whole(1, 16), ("test", "test-host", "bench-test"), "pytest workers of the host part"),
+    Knob("TEST_GUEST_CPUS", kinds.whole(1, 64), ("test", "test-guest", "bench-test"), "vCPUs of the guest part's guests"),
 )
 
 MACHINE = (

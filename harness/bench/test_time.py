@@ -1,0 +1,65 @@
+"""make bench-test: make test's parts timed one after another from this checkout, each as make runs
+it (test-unit, then test-host and test-guest, make test's two parts): its wall time, its tests
+passed, failed and skipped (pytest's own last line), and its exit code.
+
+Targets (issue 57, printed, not asserted): make test <= 20 min from a clean clone on a 2-core
+machine (its host and guest parts together: lint and setup are seconds once the machine is set
+up), make test-unit <= 60 s with Docker stopped. A part that fails is recorded as such and the next
+one still runs: the figures of a red suite are figures too."""
+import re
+import subprocess
+import sys
+import time
+
+from . import store
+
+PARTS = ("test-unit", "test-host", "test-guest")
+TEST_TARGET_S = 20 * 60
+UNIT_TARGET_S = 60
+COUNTED = re.compile(r"(\d+) (passed|failed|skipped|errors?|deselected)")
+LAST_LINE = re.compile(r"^=*\s*\d+ (passed|failed|skipped|errors?|deselected).* in [\d.]+s")
+
+
+def counts(output):
+    """{'passed': n, 'failed': n, ...} from pytest's last summary line in a part's output ({} if none)."""
+    lines = [line for line in output.splitlines() if LAST_LINE.match(line.strip("= "))]
+    if not lines:
+        return {}
+    return {word.rstrip("s") if word.startswith("error") else word: int(n) for n, word in COUNTED.findall(lines[-1])}
+
+
+def timed_part(goal, out=sys.stdout):
+    """Run `make <goal>`, its output passed through as it comes; (seconds, exit code, its output)."""
+    started = time.monotonic()
+    process = subprocess.Popen(["make", "--no-print-directory", goal], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    lines = []
+    for line in process.stdout:
+        out.write(line)
+        out.flush()
+        lines.append(line)
+    code = process.wait()
+    return round(time.monotonic() - started, 1), code, "".join(lines)
+
+
+def main():
+    parts: dict[str, dict[str, float]] = {}
+    for goal in PARTS:
+        print(f"bench-test: make {goal} ...", flush=True)
+        seconds, code, output = timed_part(goal)
+        parts[goal] = {"s": seconds, "exit_code": code, **counts(output)}
+        print(f"bench-test: make {goal}: {seconds} s, exit {code}", flush=True)
+    make_test_s = round(parts["test-host"]["s"] + parts["test-guest"]["s"], 1)
+    path = store("test-time", {**parts, "make_test_s": make_test_s})
+    for goal, part in parts.items():
+        said = ", ".join(f"{n} {word}" for word, n in part.items() if word not in ("s", "exit_code"))
+        print(f"{goal:11s} {part['s'] / 60:5.1f} min  exit {part['exit_code']}  ({said or 'no pytest summary'})")
+    print(f"make test's two parts {make_test_s / 60:.1f} min (target <= {TEST_TARGET_S // 60} min); "
+          f"test-unit {parts['test-unit']['s']:.0f} s (target <= {UNIT_TARGET_S} s, Docker stopped)")
+    print(f"stored: {path}")
+    return 0 if all(part["exit_code"] == 0 for part in parts.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
