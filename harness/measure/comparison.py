@@ -22,12 +22,22 @@ def _cell_view(cell, env, observed_s=None, lb_run=None):
             "promoted": [promotion["by"], promotion["promoted_s"]] if promotion else None,
             "stepped": [stepped["what"], stepped["at_s"]] if stepped else None,
             "detect_s": p["detect_s"], "recover_s": p["recover_s"], "error": p["error"], "observed_s": observed_s,
-            "within_window": p["within_window"], "expected_s": w["expected_s"], "earliest_s": w["earliest_s"],
+            "within_window": p["within_window"], "unknown": _unknown(p),
+            "expected_s": w["expected_s"], "earliest_s": w["earliest_s"],
             "latest_s": w["latest_s"], "basis": w["basis"], "base_rto_s": w.get("base_rto_s"),
             "hz": (env.get("where") or {}).get("hz")}
 
 
+def _unknown(probe):
+    """Why the run could not judge the cell (its verdict unknown: measure/verdict.py), else None."""
+    verdict = probe.get("verdict") or {}
+    return verdict.get("why") if verdict.get("value") == "unknown" else None
+
+
 def _explain(ref_label, ref, label, other):
+    undecided = [f"{name} ({c['unknown']})" for name, c in ((ref_label, ref), (label, other)) if c.get("unknown")]
+    if undecided:
+        return f"not decided on {'; '.join(undecided)}"
     if (ref["detect_s"] is None) != (other["detect_s"] is None):
         who = label if other["detect_s"] is not None else ref_label
         return f"only {who} saw an error" + ("" if False not in (ref["within_window"], other["within_window"])

@@ -113,7 +113,9 @@ def cell_entry(view, guess=None):
     """One run's entry for a cell: its detect beside its model window, what its control plane did
     (its change's LB noticed, a promotion of its own, a step's change), and a prediction's guess."""
     window = "never" if not view or view["expected_s"] is None else f"{view['earliest_s']:.1f}–{view['latest_s']:.1f} s"
-    mark = " <span class='no'>outside</span>" if view and view["within_window"] is False else ""
+    mark = (" <span class='no'>outside</span>" if view and view["within_window"] is False
+            else f" <span class='no' title='{html_lib.escape(view['unknown'])}'>unknown</span>" if view and view.get("unknown")
+            else "")
     noticed = view.get("lb_noticed_s") if view else None
     lb = f"<br><small>LB noticed {noticed[0]:.2f}–{noticed[1]:.2f} s</small>" if noticed else ""
     promoted = view.get("promoted") if view else None

@@ -38,3 +38,18 @@ def test_a_change_a_scenario_step_made_is_shown_beside_the_cell_as_the_step_said
     views = result["cells"][0]["by_run"]
     assert views["dns"]["stepped"] == ["db.lab -> 10.213.1.122 (db-replica)", 4.525] and views["manual"]["stepped"] is None
     assert "changed 4.53 s: db.lab -&gt; 10.213.1.122 (db-replica)" in cell_entry(views["dns"])
+
+
+def test_a_cell_a_run_could_not_judge_is_unknown_with_why_never_a_finding():
+    from harness.report.comparison_page import cell_entry
+    why = "no error yet when the run interrupted while observing"
+    stopped = _summary("control-keepalived-failover")
+    stopped["cells"][0]["probe"].update(within_window=None, verdict={"value": "unknown", "why": why, "evidence": []})
+    erred = _summary("control-manual-failover")
+    erred["cells"][0]["probe"].update(detect_s=13.4, within_window=True,
+                                      verdict={"value": "valid", "why": "inside", "evidence": []})
+    result = comparison.compare([("manual", erred, {}), ("keepalived", stopped, {})])
+    [flag] = result["cells"][0]["flags"]
+    assert flag["what"] == f"not decided on keepalived ({why})"
+    views = result["cells"][0]["by_run"]
+    assert f"title='{why}'>unknown</span>" in cell_entry(views["keepalived"]) and "unknown" not in cell_entry(views["manual"])
