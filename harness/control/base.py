@@ -29,6 +29,7 @@ from ..registered import Registered, Registry
 from ..topology import DIRECTOR
 
 if typing.TYPE_CHECKING:
+    from ..measure.health_checks import DirectorChecks
     from .promotion import Promotion
 
 
@@ -195,10 +196,11 @@ class ControlPlane(Registered):
         are all back still watches until it has: its change is part of what the run measures."""
         return True
 
-    def health_checks(self, run, env, periods, end_t):
-        """{director: {...}} of a plane that health-checks the real servers: its settings, the SYNs
-        a check gets within its connect timeout, and per period ({name: (start, end or None)}) per
-        real server its failed checks, flaps and time out of rotation. env: the run's env.json."""
+    def health_checks(self, run, env, periods, end_t) -> "dict[str, DirectorChecks]":
+        """{director: DirectorChecks} of a plane that health-checks the real servers: its settings,
+        the SYNs a check gets within its connect timeout, and per period ({name: (start, end or
+        None)}: before, during, after) per real server its failed checks, flaps and time out of
+        rotation. env: the run's env.json."""
         return {}
 
 

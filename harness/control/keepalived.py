@@ -205,8 +205,8 @@ class Keepalived(ControlPlane):
                         and c.what.startswith("removed")), None)
         return effect_from_change(effect, removal, t_fault, "reset")
 
-    def health_checks(self, run, env, periods, end_t):
-        found = {}
+    def health_checks(self, run, env, periods, end_t) -> dict[str, health_checks.DirectorChecks]:
+        found: dict[str, health_checks.DirectorChecks] = {}
         for director, variant in self.directors().items():
             servers = health_checks.parse(run.read(run.service_log(director)))
             sysctls = env.get("director", {}) if director == DIRECTOR else env.get("directors", {}).get(director, {})
@@ -214,14 +214,23 @@ class Keepalived(ControlPlane):
             linear = sysctls.get("tcp_syn_linear_timeouts", 0)          # absent before Linux 6.5
             retries = sysctls.get("tcp_syn_retries", KERNEL_DEFAULTS["tcp_syn_retries"])
             schedule = [t for t in syn_retransmit_times(linear, syn_retransmissions(retries, linear)) if t < settings.connect_timeout]
-            found[director] = {
+            checks: health_checks.DirectorChecks = {
                 "check": settings.check, "connect_timeout_s": settings.connect_timeout,
                 "delay_loop_s": settings.delay_loop, "retry": settings.retry,
                 "virtual_services": settings.virtual_services,
                 "tcp_syn_retries": retries, "tcp_syn_linear_timeouts": linear,
                 "syns_per_check": health_checks.syn_chances(settings.connect_timeout, schedule),
-                "syn_retransmitted_at_s": schedule,
-                **{name: health_checks.summarize(servers, start, stop, end_t) for name, (start, stop) in periods.items()}}
+                "syn_retransmitted_at_s": schedule}
+            by_period = {name: health_checks.summarize(servers, start, stop, end_t) for name, (start, stop) in periods.items()}
+            if set(by_period) - {"before", "during", "after"}:
+                raise ValueError(f"a health-check period is before, during or after, not {sorted(by_period)}")
+            if "before" in by_period:
+                checks["before"] = by_period["before"]
+            if "during" in by_period:
+                checks["during"] = by_period["during"]
+            if "after" in by_period:
+                checks["after"] = by_period["after"]
+            found[director] = checks
         return found
 
     def _after_takeover(self, effect, changes, t_fault):

@@ -10,6 +10,7 @@ VS [vip]:tcp:Q'."""
 import dataclasses
 import datetime
 import re
+from typing import NotRequired, TypedDict
 
 SERVER = r"\[(?P<{0}>[0-9.]+)\]:tcp:(?P<{0}_port>\d+)"
 FAILED_RE = re.compile(r"(?:TCP connection to|TCP_CHECK on service) " + SERVER.format("rs") + r" (?:timeout|failed)")
@@ -17,6 +18,31 @@ MOVE_RE = re.compile(r"(?P<how>Removing|Adding) service " + SERVER.format("rs") 
                      + SERVER.format("vs"))
 STAMP_RE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z ")
 SYN_COUNTS_RE = re.compile(r"syn-limit dropped (\d+) passed (\d+)")
+
+
+class ServerChecks(TypedDict):
+    """One real server's checks within a period (summarize())."""
+    failed_checks: int
+    flaps: int
+    virtual_servers_hit: int
+    out_s: float                     # time out of rotation
+
+
+class DirectorChecks(TypedDict):
+    """A director's health checks (ControlPlane.health_checks()): its settings, the SYNs a check
+    gets within its connect timeout, and per period each real server's checks."""
+    check: str
+    retry: int
+    virtual_services: int
+    delay_loop_s: float
+    syns_per_check: int
+    connect_timeout_s: float
+    syn_retransmitted_at_s: list[float]
+    tcp_syn_retries: int
+    tcp_syn_linear_timeouts: int
+    before: NotRequired[dict[str, ServerChecks]]
+    during: NotRequired[dict[str, ServerChecks]]
+    after: NotRequired[dict[str, ServerChecks]]
 
 
 def stamp(line):
@@ -63,11 +89,11 @@ def in_period(t, start, end):
     return start <= t and (end is None or t < end)
 
 
-def summarize(servers, start, end, run_end):
+def summarize(servers, start, end, run_end) -> dict[str, ServerChecks]:
     """Per real server, within [start, end): checks that failed, flaps (removals), virtual servers
     that lost it, and the seconds it spent out of rotation summed over its virtual servers (an
     outage still open at run_end counted to run_end)."""
-    result: dict[str, dict[str, float]] = {}
+    result: dict[str, ServerChecks] = {}
     for (rs, vs), entry in servers.items():
         mine = result.setdefault(rs, {"failed_checks": 0, "flaps": 0, "virtual_servers_hit": 0, "out_s": 0.0})
         if vs is None:
