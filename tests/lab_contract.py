@@ -12,7 +12,7 @@ import time
 import pytest
 
 from harness.errors import LabError
-from harness.lab import ClientCell, ComposeLab, labelled_leftovers
+from harness.lab import ClientCell, ComposeLab, LabRequest, labelled_leftovers
 from harness.topology import BACK, DIRECTOR, FRONT
 
 CELL = ClientCell("r5", (("net.ipv4.tcp_retries2", 5),))
@@ -49,7 +49,7 @@ class DockerWitness:
 
 
 def lab_for(engine, project):
-    return ComposeLab(project=project, cells=[CELL], engine=engine, servers=(SERVER,))
+    return ComposeLab(LabRequest(project=project, cells=[CELL], servers=(SERVER,)), engine=engine)
 
 
 def refused_by_preflight_before_anything_starts(lab, witness):

@@ -12,7 +12,7 @@ import time
 
 from . import store
 from .. import scenario
-from ..lab import engine_for, host_image_keys, save_host_images
+from ..lab import LabRequest, engine_for, host_image_keys, save_host_images
 from ..lab.guest import disk as guest_disk
 from ..pipeline import run_and_report
 
@@ -41,7 +41,7 @@ def measure(spec):
         started = time.monotonic()
         engine.ensure_started()
         figures.update(kernel=engine.kernel_release(), start_s=round(time.monotonic() - started, 1), **engine.timings)
-        lab = engine.lab_of_shape(project=PROJECT, servers=("db-primary", "db-replica"))
+        lab = engine.lab_of_shape(LabRequest(project=PROJECT, servers=("db-primary", "db-replica")))
         started = time.monotonic()
         lab.up(timeout_s=600)
         figures["lab_up_s"] = round(time.monotonic() - started, 1)

@@ -7,7 +7,7 @@ not asserted). Image sizes are stored too: the client zoo made the client image 
 import time
 
 from . import store
-from ..lab import ComposeLab, HostEngine, image_sizes_mb
+from ..lab import ComposeLab, HostEngine, LabRequest, image_sizes_mb
 
 PROJECT = "blackhole-lab-bench"
 WARM_RUNS = 3
@@ -22,7 +22,7 @@ def timed(action):
 
 def main():
     engine = HostEngine()
-    lab = ComposeLab(project=PROJECT, engine=engine)
+    lab = ComposeLab(LabRequest(project=PROJECT), engine=engine)
     print("bench-up: cold build (no layer cache; base image kept) ...", flush=True)
     figures = {"datapath": lab.datapath, "cold_build_s": timed(lambda: lab.build(no_cache=True)),
                "warm_up_s": [], "down_s": []}

@@ -3,7 +3,7 @@ import os
 import sys
 
 from ..databases import DATABASES
-from ..lab import DEFAULT_PROJECT, REPO, ComposeLab, HostEngine, build_plane_images, clean, engine_for, environment_from_os, kept_engine
+from ..lab import DEFAULT_PROJECT, REPO, ComposeLab, HostEngine, LabRequest, build_plane_images, clean, engine_for, environment_from_os, kept_engine
 from ..lab.images import built_as_recorded, record_build
 from .options import add, datapath, db_engine, kernel, project
 
@@ -29,8 +29,8 @@ def guest_home(args):
 
 def make_lab(args, engine=None, database=None):
     database = database or (DATABASES[args.db_engine]() if getattr(args, "db_engine", None) else None)
-    return ComposeLab(project=args.project or DEFAULT_PROJECT, datapath=args.datapath, env=environment_from_os(),
-                      engine=engine or kept_engine(guest_home(args)), database=database)
+    return ComposeLab(LabRequest(project=args.project or DEFAULT_PROJECT, datapath=args.datapath, env=environment_from_os(),
+                                 database=database), engine=engine or kept_engine(guest_home(args)))
 
 
 def cmd_build(args):

@@ -10,7 +10,8 @@ from pathlib import Path
 from ..errors import LabError
 from .base import ClientCell, ExecResult, Lab
 from .cleanup import clean, labelled_leftovers
-from .compose import DEFAULT_PROJECT, REPO, ComposeLab, environment_from_os, lab_on
+from .compose import REPO, ComposeLab, environment_from_os, lab_on
+from .request import DEFAULT_PROJECT, LabRequest
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
@@ -44,7 +45,7 @@ def kept_engine(keep_in, out=sys.stdout):
     return HostEngine()
 
 
-__all__ = ["COMPOSE", "ClientCell", "ComposeLab", "DEFAULT_GUEST_KERNEL", "DEFAULT_PROJECT", "ExecResult", "HOST", "HostEngine", "LABEL", "Lab",
+__all__ = ["COMPOSE", "ClientCell", "ComposeLab", "DEFAULT_GUEST_KERNEL", "DEFAULT_PROJECT", "ExecResult", "HOST", "HostEngine", "LABEL", "Lab", "LabRequest",
            "LabError", "PLACES", "REPO", "build_plane_images", "check_kernel", "clean", "engine_for", "environment_from_os", "host_image_keys", "image_names",
            "image_sizes_mb", "kept_engine", "lab_on", "labelled_leftovers", "open_place", "listed_again_if_one_vanished",
            "planned_addresses", "resolve_datapath", "save_host_images"]

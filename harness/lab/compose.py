@@ -6,6 +6,7 @@ its workdir (compose_files.py says what they hold).
 """
 import subprocess
 import time
+from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import yaml
 
 from ..databases.base import database as database_named
 from ..errors import LabError
-from ..topology import CELL_NAMESPACES, DEFAULT_CELL_NAMESPACES, DEFAULT_DATAPATH, FRONT
+from ..topology import CELL_NAMESPACES, FRONT
 from . import compose_files, container_states, health_check_loop, images, netns_cells, registry
 from .bounded_run import run_bounded
 from .compose_down import compose_down
@@ -23,9 +24,9 @@ from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
 from ..settings import machine
 from .nodes import ContainerNodes
+from .request import LabRequest
 
 REPO = images.REPO
-DEFAULT_PROJECT = "blackhole-lab"
 # The lab knobs a user can set from make or the shell.
 USER_ENV = ("TCP_RETRIES2", "LB_IDLE_TIMEOUT", "LAB_FRONT_PREFIX", "LAB_BACK_PREFIX")
 DEFAULT_SUBNETS = {"LAB_FRONT_PREFIX": "10.213.1", "LAB_BACK_PREFIX": "10.213.2"}    # compose.yaml's
@@ -36,40 +37,36 @@ def environment_from_os():
     return machine.given(USER_ENV)
 
 
-def lab_on(engine, **shape):
-    """A lab (base.Lab) of this shape (ComposeLab's arguments) where `engine` runs it (places.py):
-    Compose on this host's (None) or a guest's Docker engine, or pods on the cluster."""
+def lab_on(engine, request: LabRequest):
+    """A lab (base.Lab) of what the request asks where `engine` runs it (places.py): Compose on
+    this host's (None) or a guest's Docker engine, or pods on the cluster."""
     if engine is None:
-        return ComposeLab(**shape)
-    return engine.lab_of_shape(**shape)
+        return ComposeLab(request)
+    return engine.lab_of_shape(request)
 
 
 class ComposeLab(ContainerNodes, Lab):
-    def __init__(self, project=DEFAULT_PROJECT, cells=(), datapath=DEFAULT_DATAPATH, env=None, workdir=None,
-                 engine=None, servers=None, net_admin=(), cell_namespaces=DEFAULT_CELL_NAMESPACES, services=(),
-                 database=None):
-        """servers: the servers to start (None: all of them); the director and clients always start.
-        net_admin: services besides the director that get CAP_NET_ADMIN (a fault's nft rules, netem).
-        cell_namespaces: 'container' (a client container per cell) or 'netns' (a network namespace
-        per cell, all in one client container: netns_cells.py); either way a cell's service is
-        what exec, spawn and address take. services: Compose services a control plane adds
-        ({service: definition} each). database: the engine the database servers run
-        (harness/databases/; default: the default engine)."""
-        if cell_namespaces not in CELL_NAMESPACES:
-            raise LabError(f"cell namespaces must be one of {', '.join(CELL_NAMESPACES)}, not {cell_namespaces!r}")
-        self.project = project
-        self.cell_namespaces = cell_namespaces
-        self.cells = tuple(cells)
-        self.database = database or database_named()
-        self.shape = compose_files.LabShape(self.cells, None if servers is None else tuple(servers),
-                                            frozenset(net_admin), cell_namespaces == "netns" and bool(self.cells),
-                                            tuple(s for s in (self.database.services(), *services) if s))
+    def __init__(self, request: LabRequest = LabRequest(), engine=None):
+        """request: its shape (request.py); the director and the clients always start. Its cells'
+        namespaces are containers of their own or network namespaces of one client container
+        (netns_cells.py); either way a cell's service is what exec, spawn and address take.
+        engine: the Docker engine it runs on (None: this host's)."""
+        r = request
+        if r.cell_namespaces not in CELL_NAMESPACES:
+            raise LabError(f"cell namespaces must be one of {', '.join(CELL_NAMESPACES)}, not {r.cell_namespaces!r}")
+        self.project = r.project
+        self.cell_namespaces = r.cell_namespaces
+        self.cells = r.cells
+        self.database = r.database or database_named()
+        self.shape = compose_files.LabShape(self.cells, r.servers, r.net_admin, r.cell_namespaces == "netns" and bool(self.cells),
+                                            tuple(s for s in (self.database.services(), *r.services) if s))
         self.engine = engine or HostEngine()
-        self.requested_datapath = datapath
-        self.workdir = Path(workdir or REPO / ".lab" / project)
-        self.user_env = dict(env or {})
-        self._datapath = self._docker = None
-        self.subnets = {}
+        self.requested_datapath = r.datapath
+        self.workdir = Path(r.workdir or REPO / ".lab" / r.project)
+        self.user_env = dict(r.env)
+        self._datapath: str | None = None
+        self._docker: Any = None          # python_on_whales' DockerClient for this project, once asked
+        self.subnets: dict[str, str] = {}
         self._running_services = None
         self._passed_own_check: dict[str, str] = {}       # service -> the container start its own check passed in
         self._reset_nodes()

@@ -11,7 +11,7 @@ which one a run used:
   problem()              what of the place itself broke (QEMU, the tunnel, the guest's dockerd), or None
   restart_docker_if_idle()   a new dockerd where no container runs and the engine is the run's alone
   describe()             what env.json records
-  lab_of_shape(**shape)  its Lab of that shape (a guest's keeps its console: GuestLab)
+  lab_of_shape(request)  its Lab of what a LabRequest asks (a guest's keeps its console: GuestLab)
 """
 import gzip
 import json
@@ -94,9 +94,9 @@ class ComposeEngine:
     """A place whose labs Compose runs on a Docker engine (this host, a guest): its lab of a shape
     is a ComposeLab on it (places.py)."""
 
-    def lab_of_shape(self, **shape):
+    def lab_of_shape(self, request):
         from .compose import ComposeLab
-        return ComposeLab(engine=self, **shape)
+        return ComposeLab(request, engine=self)
 
 
 class HostEngine(ComposeEngine):

@@ -2,7 +2,7 @@
 Debian kernel (both run the lab with Compose), or the single-node Kubernetes cluster (its pods).
 
 A place opens a context manager (an engine: `with` boots and stops what it needs) whose
-`lab_of_shape(**ComposeLab's arguments)` gives the run its Lab. Choosing a place happens here only:
+`lab_of_shape(LabRequest)` (request.py) gives the run its Lab. Choosing a place happens here only:
 `open_place(kernel, lab)`. docs/adding-a-place-to-run.md is the recipe for a fourth."""
 import dataclasses
 import sys

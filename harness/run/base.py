@@ -8,7 +8,7 @@ import time
 from ..control import control_plane
 from ..databases import database
 from ..errors import DiskFull, LabError
-from ..lab import ClientCell, Lab, lab_on, planned_addresses
+from ..lab import ClientCell, Lab, LabRequest, lab_on, planned_addresses
 from . import preflight
 from ..interrupts import Cleanup
 from ..store import RunDir, shown
@@ -91,11 +91,12 @@ class RunBase:
                         for c in self.client_cells()}.values())
         self.control = control_plane(getattr(s, "control", None), getattr(s, "control_settings", ()))
         db = database(getattr(s, "database", None))
-        self._lab = lab_on(self.engine, project=self.project, cells=clients,
-                          datapath=s.datapath, env={**self.lab_env, **s.lab_env(), **self.control.lab_settings()},
-                          workdir=self.run.lab_workdir, servers=s.servers_used(), net_admin=self.nodes_changed(),
-                          cell_namespaces=getattr(s, "cell_namespaces", DEFAULT_CELL_NAMESPACES),
-                          services=[self.control.services(planned_addresses(), db, s.servers_used())], database=db)
+        self._lab = lab_on(self.engine, LabRequest(
+            project=self.project, cells=tuple(clients), datapath=s.datapath,
+            env={**self.lab_env, **s.lab_env(), **self.control.lab_settings()}, workdir=self.run.lab_workdir,
+            servers=s.servers_used(), net_admin=frozenset(self.nodes_changed()),
+            cell_namespaces=getattr(s, "cell_namespaces", DEFAULT_CELL_NAMESPACES),
+            services=(self.control.services(planned_addresses(), db, s.servers_used()),), database=db))
         faults = [step.make_fault() for step in s.steps if step.kind == "fault"]
         refused = [why for why in map(self.lab.refusal, faults) if why]
         if refused:

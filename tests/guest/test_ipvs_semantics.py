@@ -8,7 +8,7 @@ import pytest
 from harness.director.commands import LbCommands
 from harness.director import Director
 from harness.errors import LabError
-from harness.lab import ClientCell, ComposeLab
+from harness.lab import ClientCell, ComposeLab, LabRequest
 from harness.measure import director_flows, probe_log, ss_log
 from harness.signals.director_flows import DirectorFlows
 from tests.guest.conftest import PROJECT
@@ -99,8 +99,7 @@ def test_a_request_in_flight_when_its_backend_is_removed(guest, nodest):
     """What real IPVS does with it (tests/lab/answer_in_flight.py); the nftables datapath is held
     to the same in tests/lab/test_director.py."""
     env = {"LB_EXPIRE_NODEST_CONN": "1" if nodest == "reset" else "0"}   # as ipvs_swap's lab_settings()
-    lab = ComposeLab(project=f"{PROJECT}-in-flight", cells=[ClientCell("r15", (("net.ipv4.tcp_retries2", 15),))],
-                     datapath="ipvs", engine=guest, servers=("db-primary", "db-replica"), env=env)
+    lab = ComposeLab(LabRequest(project=f"{PROJECT}-in-flight", cells=[ClientCell("r15", (("net.ipv4.tcp_retries2", 15),))], datapath="ipvs", servers=("db-primary", "db-replica"), env=env), engine=guest)
     try:
         lab.up()
         assert Director(lab).state()["datapath"] == "ipvs"

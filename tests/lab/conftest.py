@@ -6,7 +6,7 @@ import pytest
 import testinfra
 
 from harness.director.commands import LbCommands
-from harness.lab import ClientCell, ComposeLab
+from harness.lab import ClientCell, ComposeLab, LabRequest
 
 PROJECT = f"blackhole-test-lab-{os.getpid()}"
 CELLS = [ClientCell("r5", (("net.ipv4.tcp_retries2", 5),))]
@@ -20,7 +20,7 @@ def host_retries2_before():
 
 @pytest.fixture(scope="package")
 def lab(host_retries2_before):
-    lab = ComposeLab(project=PROJECT, cells=CELLS, datapath=os.environ.get("LB_DATAPATH") or "auto")
+    lab = ComposeLab(LabRequest(project=PROJECT, cells=CELLS, datapath=os.environ.get("LB_DATAPATH") or "auto"))
     try:
         lab.up()
         yield lab

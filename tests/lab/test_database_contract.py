@@ -12,7 +12,7 @@ import pytest
 
 from harness.databases import DATABASES
 from harness.errors import LabError
-from harness.lab import ClientCell, ComposeLab
+from harness.lab import ClientCell, ComposeLab, LabRequest
 
 PRIMARY, REPLICA = "db-primary", "db-replica"
 HELD_S = 30            # a statement that holds its connection far longer than the test waits for its end
@@ -38,8 +38,7 @@ def process_state(lab, server):
 @pytest.mark.parametrize("name", sorted(DATABASES))
 def test_a_database_engine_keeps_the_contract(name):
     engine = DATABASES[name]()
-    lab = ComposeLab(project=f"blackhole-test-db-{name}-{os.getpid()}", cells=[ClientCell("default")],
-                     servers=(PRIMARY, REPLICA), database=engine)
+    lab = ComposeLab(LabRequest(project=f"blackhole-test-db-{name}-{os.getpid()}", cells=[ClientCell("default")], servers=(PRIMARY, REPLICA), database=engine))
     try:
         lab.up()
         # its version, as the server itself reports it over SQL

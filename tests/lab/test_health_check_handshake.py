@@ -9,7 +9,7 @@ name resolution on."""
 import os
 import time
 
-from harness.lab import ClientCell, ComposeLab
+from harness.lab import ClientCell, ComposeLab, LabRequest
 
 PORT = "3307"
 SECOND_SERVER = (
@@ -27,8 +27,7 @@ def bare_connects(address, count):
 
 
 def test_a_bare_tcp_check_gets_the_checkers_address_blocked_and_a_handshake_check_does_not():
-    lab = ComposeLab(project=f"blackhole-test-checks-{os.getpid()}", cells=[ClientCell("default")],
-                     servers=("db-primary",))
+    lab = ComposeLab(LabRequest(project=f"blackhole-test-checks-{os.getpid()}", cells=[ClientCell("default")], servers=("db-primary",)))
     try:
         lab.up()
         address = lab.address("db-primary", "back")

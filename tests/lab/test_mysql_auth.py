@@ -8,7 +8,7 @@ import os
 import pytest
 
 from harness.databases import DATABASES
-from harness.lab import ClientCell, ComposeLab
+from harness.lab import ClientCell, ComposeLab, LabRequest
 
 CLIENT = "client-default"
 # A failing borrow waits the pool's whole connectionTimeout, so the failing case keeps it short; a
@@ -43,8 +43,7 @@ def first_operation(lab, vip, program, settings):
 
 @pytest.fixture(scope="module")
 def mysql_lab():
-    lab = ComposeLab(project=f"blackhole-test-auth-{os.getpid()}", cells=[ClientCell("default")],
-                     servers=("db-primary",), database=DATABASES["mysql"]())
+    lab = ComposeLab(LabRequest(project=f"blackhole-test-auth-{os.getpid()}", cells=[ClientCell("default")], servers=("db-primary",), database=DATABASES["mysql"]()))
     try:
         lab.up()
         yield lab

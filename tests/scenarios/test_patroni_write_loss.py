@@ -10,7 +10,7 @@ import pytest
 
 from harness import scenario
 from harness.databases import DATABASES
-from harness.lab import ComposeLab, labelled_leftovers
+from harness.lab import ComposeLab, LabRequest, labelled_leftovers
 from harness.pipeline import run_and_report
 from tests.scenarios.test_write_loss import RATE_PER_S, lost_by_the_servers_rows, seqs_held
 
@@ -23,7 +23,7 @@ def test_patronis_promotion_loses_acknowledged_writes_only_without_synchronous_m
     out = io.StringIO()
     run = run_and_report(parsed, raw, results=tmp_path, out=out, keep_lab=True)
     print(out.getvalue())
-    lab = ComposeLab(project=run.lab_project(), database=DATABASES["postgres"]())
+    lab = ComposeLab(LabRequest(project=run.lab_project(), database=DATABASES["postgres"]()))
     try:
         summary = run.summary()
         new = seqs_held(lab, "db-replica")

@@ -12,7 +12,7 @@ import pytest
 
 from harness import scenario
 from harness.databases import DATABASES
-from harness.lab import ComposeLab, labelled_leftovers
+from harness.lab import ComposeLab, LabRequest, labelled_leftovers
 from harness.signals.data import DataAccounting, ledger
 from harness.pipeline import run_and_report
 from harness.topology import BACK
@@ -39,7 +39,7 @@ def run_keeping_the_lab(tmp_path, mode, database):
     out = io.StringIO()
     run = run_and_report(parsed, raw, results=tmp_path, out=out, keep_lab=True)
     print(out.getvalue())
-    return run, ComposeLab(project=run.lab_project(), database=DATABASES[database]())
+    return run, ComposeLab(LabRequest(project=run.lab_project(), database=DATABASES[database]()))
 
 
 def seqs_held(lab, server):

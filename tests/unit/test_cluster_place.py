@@ -7,7 +7,7 @@ import pytest
 
 from harness.cli.runs import place_for
 from harness.errors import InvalidInput, LabError
-from harness.lab import ClientCell, lab_on
+from harness.lab import ClientCell, LabRequest, lab_on
 from harness.lab.cluster.assets import kubeconfig
 from harness.lab.cluster.place import ClusterPlace
 
@@ -26,7 +26,7 @@ class NoCluster(ClusterPlace):
 ])
 def test_what_a_cluster_cannot_give_is_refused_by_name(shape, says):
     with pytest.raises(LabError, match=says):
-        lab_on(NoCluster(), project="p", **shape)
+        lab_on(NoCluster(), LabRequest(project="p", **shape))
 
 
 def test_an_empty_control_plane_service_list_is_no_refusal():
@@ -34,7 +34,7 @@ def test_an_empty_control_plane_service_list_is_no_refusal():
         def ensure_started(self, say=None):
             raise LabError("asked")
     with pytest.raises(LabError, match="asked"):
-        lab_on(Asked(), project="p", services=[{}])
+        lab_on(Asked(), LabRequest(project="p", services=[{}]))
 
 
 def test_a_kubeconfig_that_is_not_there_or_whose_server_does_not_answer_is_refused(monkeypatch, tmp_path, ca_file):

@@ -6,6 +6,7 @@ import pytest
 from harness.faults import FAULTS
 from harness.lab.cluster import fault_support
 from harness.lab.compose import ComposeLab
+from harness.lab.request import LabRequest
 from harness.lab.engine import HostEngine
 
 TO_REPLICA = {"target": "db-primary", "replacement": "db-replica"}
@@ -31,7 +32,7 @@ class Cluster:
 
 
 def compose_lab(services=()):
-    return ComposeLab(project="p", servers=("db-primary", "db-replica"), services=services, engine=HostEngine())
+    return ComposeLab(LabRequest(project="p", servers=("db-primary", "db-replica"), services=services), engine=HostEngine())
 
 
 def test_an_endpoint_fault_on_a_compose_lab_without_an_api_server_is_refused_naming_what_adds_one():

@@ -1,7 +1,7 @@
 import pytest
 import yaml
 
-from harness.lab import ClientCell, ComposeLab, HostEngine, LabError, netns_cells, resolve_datapath
+from harness.lab import ClientCell, ComposeLab, HostEngine, LabError, LabRequest, netns_cells, resolve_datapath
 
 
 class EngineWithoutIpvs(HostEngine):
@@ -22,13 +22,13 @@ def test_unknown_datapath_is_rejected():
 
 
 def test_constructing_a_lab_touches_nothing(tmp_path):
-    ComposeLab(project="unit", workdir=tmp_path / "lab", engine=EngineWithoutIpvs())
+    ComposeLab(LabRequest(project="unit", workdir=tmp_path / "lab"), engine=EngineWithoutIpvs())
     assert not (tmp_path / "lab").exists()
 
 
 def test_each_cell_becomes_a_client_service_with_its_own_sysctls(tmp_path):
     cells = [ClientCell("r5", (("net.ipv4.tcp_retries2", 5),)), ClientCell("r8", (("net.ipv4.tcp_retries2", 8),))]
-    lab = ComposeLab(project="unit", cells=cells, workdir=tmp_path, engine=EngineWithoutIpvs())
+    lab = ComposeLab(LabRequest(project="unit", cells=cells, workdir=tmp_path), engine=EngineWithoutIpvs())
     files = lab.compose_files()
     services = yaml.safe_load((tmp_path / "compose.cells.yaml").read_text())["services"]
     assert set(services) == {"client-r5", "client-r8"}
@@ -44,8 +44,7 @@ def test_each_cell_becomes_a_client_service_with_its_own_sysctls(tmp_path):
 
 def test_cells_in_network_namespaces_share_one_client_container_with_the_capabilities_it_needs(tmp_path):
     cells = [ClientCell("r5", (("net.ipv4.tcp_retries2", 5),)), ClientCell("r8", (("net.ipv4.tcp_retries2", 8),))]
-    lab = ComposeLab(project="unit", cells=cells, workdir=tmp_path, engine=EngineWithoutIpvs(), cell_namespaces="netns",
-                     servers=("db-primary",))
+    lab = ComposeLab(LabRequest(project="unit", cells=cells, workdir=tmp_path, cell_namespaces="netns", servers=("db-primary",)), engine=EngineWithoutIpvs())
     lab.compose_files()
     services = yaml.safe_load((tmp_path / "compose.cells.yaml").read_text())["services"]
     assert list(services) == [netns_cells.HOST_SERVICE]
@@ -55,7 +54,7 @@ def test_cells_in_network_namespaces_share_one_client_container_with_the_capabil
     assert netns_cells.cpu_shares(100, 3) == 3 * 1024 and netns_cells.cpu_shares(0, 3) == 1024
     assert lab.shape.started() == ["director", "db-primary", netns_cells.HOST_SERVICE]
     with pytest.raises(LabError, match="cell namespaces must be one of"):
-        ComposeLab(project="unit", cells=cells, engine=EngineWithoutIpvs(), cell_namespaces="vm")
+        ComposeLab(LabRequest(project="unit", cells=cells, cell_namespaces="vm"), engine=EngineWithoutIpvs())
 
 
 def test_network_namespaces_get_addresses_below_dockers_range_and_refuse_past_it():

@@ -4,6 +4,7 @@ import time
 
 from ...topology import DIRECTOR, FRONT, PRIMARY, SERVICE_PORTS, SERVICE_SERVERS, VIP_HOST
 from ..engine import HostEngine
+from ..request import LabRequest
 from . import from_compose
 from .api import wait_for
 from .pods import vip_service
@@ -23,8 +24,8 @@ def rfc3339_now():
 def rendered_services(lab):
     """Each service's definition as Compose resolves it for a lab of this shape (no engine asked)."""
     from ..compose import ComposeLab
-    shape = ComposeLab(project=lab.project, cells=lab.cells, servers=lab.servers, database=lab.database,
-                       workdir=lab.workdir, engine=HostEngine(), datapath="nftables", env=lab.user_env)
+    shape = ComposeLab(LabRequest(project=lab.project, cells=lab.cells, servers=lab.servers, database=lab.database,
+                                  workdir=lab.workdir, datapath="nftables", env=lab.user_env), engine=HostEngine())
     return shape.docker.compose.config(return_json=True)["services"]
 
 

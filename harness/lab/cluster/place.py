@@ -35,12 +35,12 @@ class ClusterPlace:
     def ensure_started(self, say=None):
         self.node.ensure_reachable()
 
-    def lab_of_shape(self, project, cells=(), datapath="auto", env=None, workdir=None, servers=None, net_admin=(),
-                     cell_namespaces="container", services=(), database=None):
-        """The lab lab_on asks for with ComposeLab's arguments (a ClusterLab), or a LabError naming
-        what a cluster cannot give it. (net_admin needs nothing: exec enters a pod with root's
-        capabilities.)"""
-        if cell_namespaces != "container":
+    def lab_of_shape(self, request):
+        """The lab a LabRequest asks for (a ClusterLab), or a LabError naming what a cluster cannot
+        give it. (net_admin needs nothing: exec enters a pod with root's capabilities.)"""
+        r = request
+        cells, datapath, services = r.cells, r.datapath, r.services
+        if r.cell_namespaces != "container":
             raise LabError("cluster: each cell is a pod of its own; cell namespaces 'netns' is for the Compose labs")
         if datapath not in ("auto", "ipvs"):
             raise LabError(f"cluster: the director is the cluster's kube-proxy in IPVS mode, not datapath {datapath}")
@@ -52,4 +52,5 @@ class ClusterPlace:
             raise LabError(f"cluster: netem on a cell's link is not made on a cluster yet ({', '.join(with_netem)})")
         self.ensure_started()
         from .lab import ClusterLab
-        return ClusterLab(self.node, project, cells=cells, servers=servers, database=database, workdir=workdir, env=env)
+        return ClusterLab(self.node, r.project, cells=cells, servers=r.servers, database=r.database, workdir=r.workdir,
+                          env=r.env)

@@ -274,9 +274,9 @@ class GuestEngine(StartedParts, ComposeEngine):
                 "clock_at_boot": self.clock, "disk": self.disk.build_info() if self.disk else None,
                 "started": self.started}
 
-    def lab_of_shape(self, **shape):
+    def lab_of_shape(self, request):
         from .lab import GuestLab
-        return GuestLab(engine=self, **shape)
+        return GuestLab(request, engine=self)
 
     def collect(self, directory):
         """The guest's console log and its clock's offset now, kept with a run."""
