@@ -114,9 +114,12 @@ def cmd_check_baseline(args):
         raise LabError(f"no baseline of {args.target} for kernel {kernel} (series "
                        f"{baseline.series(kernel)}) in baselines/: make baseline scenario={args.target} "
                        f"KERNEL=...; this run is in {run.path}")
-    failed = baseline.check(path, run, print)
+    failed, undecided = baseline.check(path, run, print)
     if failed:
         raise SystemExit(1)
+    if undecided:
+        raise LabError(f"check-baseline: this run could not decide {', '.join(undecided)} (it ended before their "
+                       f"error could come): neither a pass nor a regression; the run is in {run.path}")
 
 
 def cmd_compare_control_planes(args):

@@ -26,6 +26,7 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .summary_record import RunSummary, SummaryError, Window
+from .verdict import UNKNOWN
 
 BASELINES = Path(__file__).resolve().parent.parent.parent / "baselines"
 MIN_TOLERANCE_S = 0.25
@@ -119,7 +120,7 @@ class Row:
     baseline_s: float | None
     now_s: float | None
     tolerance_s: float
-    verdict: str            # ok | REGRESSION | MISSING | NEW
+    verdict: str            # ok | REGRESSION | MISSING | NEW | UNKNOWN: why (the run could not tell)
     rto_shift_s: float = 0.0  # of the delta, what the measured base RTO explains (rto_shift_s())
 
     @property
@@ -146,7 +147,10 @@ def compare(baseline: Mapping[str, Any], summary: RunSummary) -> list[Row]:
             continue
         base, current = cell.detect_s, now[name].probe.detect_s
         shift = 0.0
-        if base is None or current is None:
+        undecided = now[name].probe.verdict
+        if current is None and base is not None and undecided is not None and undecided.value == UNKNOWN:
+            verdict = f"{UNDECIDED}: {undecided.why}"          # no error yet, and the run could not wait for one
+        elif base is None or current is None:
             verdict = "ok" if base is None and current is None else "REGRESSION"
         else:
             shift = rto_shift_s(cell.model, model)
@@ -158,6 +162,7 @@ def compare(baseline: Mapping[str, Any], summary: RunSummary) -> list[Row]:
 
 
 WITHIN_WINDOW = "ok (both in this run's model window)"
+UNDECIDED = "UNKNOWN"       # a row the run could not decide: neither ok nor a regression
 
 
 def kernel_warning(baseline: Mapping[str, Any], summary: RunSummary) -> str | None:
@@ -198,7 +203,7 @@ def junit_xml(rows, suite):
 
 def check(path, run, say):
     """Compare a run (a store.RunDir) with the baseline in path, say the table, write its JUnit
-    file; the names of the cells that regressed."""
+    file; (the cells that regressed, the cells the run could not decide)."""
     summary = run.summary_record()
     reference = json.loads(Path(path).read_text())
     warning = kernel_warning(reference, summary)
@@ -208,13 +213,17 @@ def check(path, run, say):
     say(f"baseline {path} vs run {run.path}")
     say(table(rows))
     run.baseline_junit.write_text(junit_xml(rows, f"baseline.{summary.scenario}"))
-    failed = [r.cell for r in rows if r.failed]
+    undecided = [r.cell for r in rows if r.verdict.startswith(UNDECIDED)]
+    failed = [r.cell for r in rows if r.failed and r.cell not in undecided]
     say(f"junit: {run.baseline_junit}")
     if failed:
         say(f"REGRESSION in {len(failed)} cell(s): {', '.join(failed)}")
-    else:
+    if undecided:
+        say(f"NOT DECIDED in {len(undecided)} cell(s): {', '.join(undecided)} (the run ended before their error "
+            "could come: run it again, watching longer)")
+    if not failed and not undecided:
         say(f"ok: {len(rows)} cells within tolerance")
-    return failed
+    return failed, undecided
 
 
 def write(baseline, path):

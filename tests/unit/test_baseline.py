@@ -1,5 +1,6 @@
 """Baselines compare cell by cell, each within its own model-derived tolerance."""
 import copy
+import json
 
 import pytest
 
@@ -122,3 +123,31 @@ def test_what_a_longer_measured_rto_explains_is_taken_off_the_delta():
     # a model that differs in more than the measured RTO explains nothing
     [other] = baseline.compare(reference, read({**SUMMARY, "cells": [_r5(14.141, 0.212, ", RTO capped at 1 s")]}))
     assert other.rto_shift_s == 0.0 and other.verdict == "REGRESSION"
+
+
+def test_a_cell_the_run_could_not_decide_is_neither_ok_nor_a_regression():
+    """No error yet because the run was stopped (its verdict unknown): check-baseline says so, with
+    why, and does not call it a regression; the same cell with its run complete and no error is one."""
+    why = "no error yet when the run interrupted while observing"
+    stopped = copy.deepcopy(SUMMARY)
+    stopped["cells"][0]["probe"].update(detect_s=None, recover_s=None,
+                                        verdict={"value": "unknown", "why": why, "evidence": []})
+    rows = {r.cell: r for r in baseline.compare(make(), read(stopped))}
+    assert rows["r3"].verdict == f"UNKNOWN: {why}" and rows["r3"].failed
+    stopped["cells"][0]["probe"]["verdict"] = {"value": "invalid", "why": "no error by the run's end", "evidence": []}
+    assert {r.cell: r.verdict for r in baseline.compare(make(), read(stopped))}["r3"] == "REGRESSION"
+
+
+def test_check_says_a_regression_and_an_undecided_cell_apart(tmp_path):
+    from harness.store import RunDir
+    why = "no error in the 5.0 s the run watched; the model's window opens at 6.53 s"
+    now = copy.deepcopy(SUMMARY)
+    now["cells"][0]["probe"].update(detect_s=None, recover_s=None, verdict={"value": "unknown", "why": why, "evidence": []})
+    now["cells"][1]["probe"]["detect_s"] = 5.0
+    (tmp_path / "summary.json").write_text(json.dumps(now))
+    reference = tmp_path / "baseline.json"
+    reference.write_text(json.dumps(make()))
+    said = []
+    failed, undecided = baseline.check(reference, RunDir(tmp_path), said.append)
+    assert (failed, undecided) == (["r3-rt2"], ["r3"])
+    assert "REGRESSION in 1 cell(s): r3-rt2" in said and any(line.startswith("NOT DECIDED in 1 cell(s): r3") for line in said)
