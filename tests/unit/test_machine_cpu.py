@@ -81,3 +81,30 @@ def test_what_decides_is_the_cpu_while_the_cell_was_late_not_its_whole_wait(tmp_
     assert cell["predicted"]["latest_s"] >= 13
     assert cell["machine"] == {"busy_while_waiting": round(3400 / 5500, 3), "busy_while_late": 1.0, "saturated": True}
     assert "NO, 1.48 s after the window (CPU 100%)" in run.summary_md.read_text()
+
+
+def clocked_samples(stamps):
+    """Samples at the given stamps, half busy, each with its uptime read as the sampler reads it (1 ms reads)."""
+    return "".join(f"@ {t}\ncpu  {1000 + 50 * i} 0 500 {2000 + 50 * i} 100 0 0 0 0 0\n"
+                   f"clock {t} {t - T + 5000:.2f} {t + 0.001}\n" for i, t in enumerate(stamps))
+
+
+def test_a_late_cell_while_the_machine_woke_its_processes_late_says_so(tmp_path):
+    run = late_run(tmp_path, HALF)
+    stamps = [T - 2 + 0.501 * i for i in range(32)]                  # on time, to T + 13.53
+    stamps += [stamps[-1] + 0.001 + 0.5 + 0.12] + [stamps[-1] + 0.622 + 0.501 * i for i in range(1, 14)]
+    run.write_text(MachineCpu.file(run, "cpu"), clocked_samples(stamps))
+    summary = report.render(run)
+    [cell] = summary["cells"]
+    assert cell["probe"]["within_window"] is False and cell["machine"]["wakeup_late_s"] == 0.12
+    assert summary["signals"]["machine"]["late_wakeups"] == [{"at_s": round(stamps[32] - T, 2), "late_s": 0.12}]
+    text = run.summary_md.read_text()
+    assert "NO, 1.48 s after the window (wakeups 0.12 s late)" in text
+    assert "Wakeups came late while they were late (r5 0.12 s)" in text and "Timed wakeups came late 1 time(s)" in text
+
+
+def test_a_wall_clock_set_between_two_samples_is_no_late_wakeup():
+    stamps = [T, T + 0.501, T + 30.0]                 # the wall clock jumped 29 s; the uptime went on 0.5 s
+    text = "".join(f"@ {t}\n{HALF}\nclock {t} {5000 + 0.5 * i:.2f} {t + 0.001}\n" for i, t in enumerate(stamps))
+    from harness.signals.machine.stalls import stalls
+    assert stalls(machine_cpu.parse_samples(text), 0.5) == []

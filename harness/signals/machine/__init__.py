@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ...load import sampling
 from ..base import Load, Signal
-from . import clock_steps, lateness, machine_cpu, section
+from . import clock_steps, lateness, machine_cpu, section, stalls
 from .record import MachineCell, MachinePart, MachineRun
 
 PROCESS = "blackhole-cpu-sampler"
@@ -46,6 +46,10 @@ class MachineCpu(Signal):
         saturated = deciding is not None and deciding >= machine_cpu.SATURATED
         part: MachinePart = ({"busy_while_waiting": waiting, "busy_while_late": while_late, "saturated": saturated} if late
                              else {"busy_while_waiting": waiting, "saturated": saturated})
+        stall = stalls.resumed_between(stalls.stalls(samples, INTERVAL_S), t_fault + due_by,
+                                       t_fault + outcome.detect_s) if late and due_by is not None else None
+        if stall is not None:
+            part["wakeup_late_s"] = stall.late_s
         return {"machine": part}
 
     def summarize_run(self, context) -> MachineRun | None:
@@ -54,10 +58,14 @@ class MachineCpu(Signal):
             return None
         t = context.t_fault
         steps = clock_steps.steps([s.clock for s in samples if s.clock is not None])
-        return {"busy_before_fault": machine_cpu.busy_share(samples, t - AROUND_FAULT_S, t),
-                "busy_after_fault": machine_cpu.busy_share(samples, t, t + AROUND_FAULT_S),
-                "saturated_above": machine_cpu.SATURATED,
-                "clock_steps": [{"at_s": round(step.t - t, 2), "step_s": step.step_s} for step in steps]}
+        found: MachineRun = {"busy_before_fault": machine_cpu.busy_share(samples, t - AROUND_FAULT_S, t),
+                             "busy_after_fault": machine_cpu.busy_share(samples, t, t + AROUND_FAULT_S),
+                             "saturated_above": machine_cpu.SATURATED,
+                             "clock_steps": [{"at_s": round(step.t - t, 2), "step_s": step.step_s} for step in steps]}
+        late = stalls.stalls(samples, INTERVAL_S)
+        if late:
+            found["late_wakeups"] = [{"at_s": round(stall.resumed_t - t, 2), "late_s": stall.late_s} for stall in late]
+        return found
 
 
 def _samples(context):

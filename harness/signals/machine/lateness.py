@@ -13,14 +13,24 @@ def late_share(cell):
     return machine["busy_while_late"] if late and machine["saturated"] else None
 
 
+def wakeup_late_s(cell):
+    """How late the machine's sampler woke while the cell was late (stalls.py), when its error came
+    after the window and a wakeup came late meanwhile; else None."""
+    machine = cell.get("machine") or {}
+    late = (cell.get("probe") or {}).get("within_window") is False
+    return machine.get("wakeup_late_s") if late else None
+
+
 def phrase(share):
     return f"CPU {share:.0%}"
 
 
 def reason(cell):
-    """phrase() for a cell late on a saturated machine; '' otherwise (tables.py's verdict)."""
-    share = late_share(cell)
-    return "" if share is None else phrase(share)
+    """What the machine did while a late cell was late (tables.py's verdict): its CPU saturated, its
+    wakeups late; '' for neither."""
+    share, woke = late_share(cell), wakeup_late_s(cell)
+    return "; ".join(part for part in (None if share is None else phrase(share),
+                                       None if woke is None else f"wakeups {woke:.2f} s late") if part)
 
 
 def late_cells(cells):
@@ -31,7 +41,20 @@ def late_cells(cells):
 def summary_note(summary):
     """note() of a run's summary, after what a set wall clock (clock_steps.py) does to all of them."""
     part = summary.get("signals", {}).get("machine") or {}
-    return "\n\n".join(n for n in [clock_note(part), note(late_cells(summary.get("cells", [])))] if n)
+    cells = summary.get("cells", [])
+    return "\n\n".join(n for n in [clock_note(part), note(late_cells(cells)), wakeups_note(cells)] if n)
+
+
+def wakeups_note(cells):
+    """One paragraph naming the late cells during whose lateness the machine woke its processes late;
+    '' for none."""
+    woke = [(c["cell"], wakeup_late_s(c)) for c in cells if wakeup_late_s(c) is not None]
+    if not woke:
+        return ""
+    named = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in woke)
+    return (f"Wakeups came late while they were late ({named}): the machine's sampler, which waits half a "
+            "second between reads, woke that much past its wait. A client's timer due then fires as late: "
+            "that lateness is the machine's, not evidence against the model.")
 
 
 def note(late):

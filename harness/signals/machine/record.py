@@ -6,6 +6,7 @@ class MachinePart(TypedDict):
     busy_while_waiting: float        # a share, from the cell's send to its error
     busy_while_late: NotRequired[float | None]   # from the latest its window allows to the error
     saturated: bool
+    wakeup_late_s: NotRequired[float]            # the machine's sampler woke this late meanwhile (stalls.py)
 
 
 class MachineCell(TypedDict, total=False):
@@ -17,8 +18,14 @@ class ClockStepPart(TypedDict):
     step_s: float                    # how far the wall clock moved against the kernel's uptime, at least
 
 
+class StallPart(TypedDict):
+    at_s: float                      # when the sampler woke, after the fault's stamp
+    late_s: float                    # how far past its wait it woke
+
+
 class MachineRun(TypedDict):
     busy_before_fault: float | None
     busy_after_fault: float | None
     saturated_above: float
     clock_steps: NotRequired[list[ClockStepPart]]
+    late_wakeups: NotRequired[list[StallPart]]

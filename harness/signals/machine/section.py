@@ -30,5 +30,15 @@ def blocks(summary):
     around = (f"{measured}; above {part['saturated_above']:.0%} a client's timer, or its wakeup once the kernel "
               "gave up, waits for a free CPU.")
     found = rows(summary)
-    return ([Table(HEADER, found)] if found else []) + [around]
+    return ([Table(HEADER, found)] if found else []) + [around + _late_wakeups(part.get("late_wakeups") or [])]
+
+
+def _late_wakeups(late):
+    """' Timed wakeups came late ...' for the late wakes its sampler saw (stalls.py); '' for none."""
+    if not late:
+        return ""
+    latest = max(late, key=lambda stall: stall["late_s"])
+    return (f" Timed wakeups came late {len(late)} time(s) during the run (its sampler woke 0.05 s or more past its "
+            f"half-second wait), the most {latest['late_s']:.2f} s, {latest['at_s']:+.1f} s from the fault: a "
+            "client's timer due then fired as late.")
 
