@@ -7,37 +7,51 @@ Services are named by what they are ('mysql' is VIP:3306, 'web' is VIP:80); back
 their Compose service name ('db-primary', 'web-b', ...).
 """
 import json
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, VIP_HOST
 
 
+class Ran(Protocol):
+    stdout: str
+
+
+class DirectorsLab(Protocol):
+    """What a director asks of its lab (harness/lab/base.py's Lab gives it)."""
+    def address(self, service: str, network: str) -> str: ...
+
+    def exec(self, service: str, command: Sequence[str], check: bool = ..., timeout: float = ...,
+             stdin: str | None = ...) -> Ran: ...
+
+
 class Director:
-    def __init__(self, lab, service=DIRECTOR):
+    def __init__(self, lab: DirectorsLab, service: str = DIRECTOR) -> None:
         """service: the director container (a control plane may run more than one)."""
         self.lab, self.service = lab, service
 
-    def vip_address(self):
+    def vip_address(self) -> str:
         """The VIP: the main director's front address .10 (which VRRP may move to another
         director; the container's own is then .11), another director's own front address."""
         own = self.lab.address(self.service, FRONT)
         return f"{own.rsplit('.', 1)[0]}.{VIP_HOST}" if self.service == DIRECTOR else own
 
-    def vip(self, name):
+    def vip(self, name: str) -> str:
         return f"{self.vip_address()}:{SERVICE_PORTS[name]}"
 
-    def backend(self, name, server):
+    def backend(self, name: str, server: str) -> str:
         return f"{self.lab.address(server, BACK)}:{SERVICE_PORTS[name]}"
 
-    def lbctl(self, *args, timeout=60):
+    def lbctl(self, *args: object, timeout: float = 60) -> str:
         return self.lab.exec(self.service, ["lbctl", *map(str, args)], timeout=timeout).stdout
 
-    def state(self, timeout=60):
+    def state(self, timeout: float = 60) -> dict[str, Any]:
         return json.loads(self.lbctl("list", timeout=timeout))
 
     @property
-    def datapath(self):
+    def datapath(self) -> str:
         return self.state()["datapath"]
 
-    def flows(self):
+    def flows(self) -> str:
         """The kernel's flow table as text: `conntrack -L` or `ipvsadm -Lnc`; '' if unreadable."""
         return self.lab.exec(self.service, ["lbctl", "flows"], check=False).stdout

@@ -11,11 +11,16 @@ not program; the seed's swap in cluster terms.
                     one put in: kube-proxy's own table change follows. What only a director
                     container can do (nodest reset, a drain, an idle timeout) is refused.
 """
+from typing import TYPE_CHECKING
+
 from ...director import Director
 from ...director.commands import LbCommands
 from ...errors import LabError
 from ...topology import DIRECTOR
 from .fault_support import swap_problem
+
+if TYPE_CHECKING:
+    from .lab import ClusterLab
 
 IPVS_TIMEOUT_COMMAND = ["ipvsadm", "-L", "--timeout"]
 KUBE_PROXY_METRICS_PORT = 10249         # files/node-start's --metrics-bind-address
@@ -24,6 +29,7 @@ KUBE_PROXY_METRICS_PORT = 10249         # files/node-start's --metrics-bind-addr
 class ClusterDirector(Director):
     """Director's face over the node's kube-proxy: the VIP is the Service's ClusterIP, the table
     is IPVS's on the node (vip and backend come with Director)."""
+    lab: "ClusterLab"
 
     def __init__(self, lab, service=DIRECTOR):
         if service != DIRECTOR:
@@ -60,6 +66,7 @@ class ClusterDirector(Director):
 
 class ClusterCommands(LbCommands):
     """LbCommands' face in cluster terms (state and vip come with LbCommands)."""
+    lab: "ClusterLab"
 
     def __init__(self, lab):
         self.lab = lab
