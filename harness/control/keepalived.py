@@ -221,15 +221,12 @@ class Keepalived(ControlPlane):
                 "tcp_syn_retries": retries, "tcp_syn_linear_timeouts": linear,
                 "syns_per_check": health_checks.syn_chances(settings.connect_timeout, schedule),
                 "syn_retransmitted_at_s": schedule}
-            by_period = {name: health_checks.summarize(servers, start, stop, end_t) for name, (start, stop) in periods.items()}
-            if set(by_period) - {"before", "during", "after"}:
-                raise ValueError(f"a health-check period is before, during or after, not {sorted(by_period)}")
-            if "before" in by_period:
-                checks["before"] = by_period["before"]
-            if "during" in by_period:
-                checks["during"] = by_period["during"]
-            if "after" in by_period:
-                checks["after"] = by_period["after"]
+            if set(periods) - set(health_checks.PERIODS):
+                raise ValueError(f"a health-check period is before, during or after, not {sorted(periods)}")
+            for name in health_checks.PERIODS:
+                if name in periods:
+                    start, stop = periods[name]
+                    checks[name] = health_checks.summarize(servers, start, stop, end_t)
             found[director] = checks
         return found
 

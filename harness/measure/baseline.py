@@ -147,9 +147,9 @@ def compare(baseline: Mapping[str, Any], summary: RunSummary) -> list[Row]:
             continue
         base, current = cell.detect_s, now[name].probe.detect_s
         shift = 0.0
-        undecided = now[name].probe.verdict
-        if current is None and base is not None and undecided is not None and undecided.value == UNKNOWN:
-            verdict = f"{UNDECIDED}: {undecided.why}"          # no error yet, and the run could not wait for one
+        judged = now[name].probe.verdict
+        if current is None and base is not None and judged is not None and judged.value == UNKNOWN:
+            verdict = f"{UNDECIDED}: {judged.why}"          # no error yet, and the run could not wait for one
         elif base is None or current is None:
             verdict = "ok" if base is None and current is None else "REGRESSION"
         else:

@@ -10,7 +10,7 @@ VS [vip]:tcp:Q'."""
 import dataclasses
 import datetime
 import re
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 SERVER = r"\[(?P<{0}>[0-9.]+)\]:tcp:(?P<{0}_port>\d+)"
 FAILED_RE = re.compile(r"(?:TCP connection to|TCP_CHECK on service) " + SERVER.format("rs") + r" (?:timeout|failed)")
@@ -18,6 +18,10 @@ MOVE_RE = re.compile(r"(?P<how>Removing|Adding) service " + SERVER.format("rs") 
                      + SERVER.format("vs"))
 STAMP_RE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z ")
 SYN_COUNTS_RE = re.compile(r"syn-limit dropped (\d+) passed (\d+)")
+
+
+Period = Literal["before", "during", "after"]
+PERIODS: tuple[Period, ...] = ("before", "during", "after")    # of a run: the fault splits it, its heal too
 
 
 class ServerChecks(TypedDict):

@@ -46,7 +46,7 @@ class MachineCpu(Signal):
         saturated = deciding is not None and deciding >= machine_cpu.SATURATED
         part: MachinePart = ({"busy_while_waiting": waiting, "busy_while_late": while_late, "saturated": saturated} if late
                              else {"busy_while_waiting": waiting, "saturated": saturated})
-        stall = stalls.resumed_between(stalls.stalls(samples, INTERVAL_S), t_fault + due_by,
+        stall = stalls.resumed_between(_late_wakeups(record.context), t_fault + due_by,
                                        t_fault + outcome.detect_s) if late and due_by is not None else None
         if stall is not None:
             part["wakeup_late_s"] = stall.late_s
@@ -62,10 +62,21 @@ class MachineCpu(Signal):
                              "busy_after_fault": machine_cpu.busy_share(samples, t, t + AROUND_FAULT_S),
                              "saturated_above": machine_cpu.SATURATED,
                              "clock_steps": [{"at_s": round(step.t - t, 2), "step_s": step.step_s} for step in steps]}
-        late = stalls.stalls(samples, INTERVAL_S)
+        late = _late_wakeups(context)
         if late:
             found["late_wakeups"] = [{"at_s": round(stall.resumed_t - t, 2), "late_s": stall.late_s} for stall in late]
         return found
+
+
+def _late_wakeups(context):
+    """The sampler's late wakes over the whole run (stalls.py), found once for all its cells."""
+    path = MachineCpu.file(context.run, "cpu")
+    return _found_late(str(path), path.stat().st_mtime_ns) if path.exists() else ()
+
+
+@functools.lru_cache(maxsize=4)
+def _found_late(path, mtime_ns):
+    return tuple(stalls.stalls(_parsed(path, mtime_ns), INTERVAL_S))
 
 
 def _samples(context):
