@@ -8,6 +8,7 @@ target's flows. Left on, the drained flows stay with the deregistered target, so
 terminated once its deregistration completes (an Auto Scaling scale-in) blackholes them. The
 emulated health checks no longer check a deregistered target. Source: the ELBv2 API reference,
 ModifyTargetGroupAttributes (deregistration_delay.*), and the NLB user guide's deregistration delay."""
+from typing import Any
 from .. import topology
 from ..measure.effects import NONE, RESET, Effect, Landing
 from .base import Fault, Param
@@ -30,25 +31,25 @@ class AwsDeregister(Fault):
     }
 
     @classmethod
-    def problem(cls, params):
+    def problem(cls, params: dict[str, Any]) -> str | None:
         if not 0 <= params["delay_s"] <= MOST_DELAY_S:
             return f"delay_s {params['delay_s']:g}: AWS takes 0-{MOST_DELAY_S} s"
         return None
 
-    def _service_and_standby(self):
+    def _service_and_standby(self) -> tuple[str, str]:
         target = self.p["target"]
         service = next(s for s, servers in topology.SERVICE_SERVERS.items() if target in servers)
         return service, next(s for s in topology.SERVICE_SERVERS[service] if s != target)
 
-    def unchecked(self):
+    def unchecked(self) -> set[str]:
         return {self.p["target"]}
 
-    def effect(self):
+    def effect(self) -> Effect:
         """Terminated: the drained flows are reset after the delay. Kept: they go on with the
         deregistered target, and notice only what then becomes of it."""
         return Effect(RESET, after_s=self.p["delay_s"]) if self.p["connection_termination"] else Effect(NONE)
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         service, standby = self._service_and_standby()
         director = self.lab.director()
         target = director.backend(service, self.p["target"])

@@ -4,9 +4,11 @@ when it gives the VIP up, leaves it), then its keepalived is killed, which stops
 With VRRP the other director takes the VIP over after missing its adverts
 (harness/control/keepalived.py); healing it restarts the director, which takes the VIP back when
 it preempts (a failback)."""
+from typing import Any
+
 from ..measure.effects import BLACKHOLE, Effect, Landing
 from ..topology import DIRECTOR
-from .base import Fault, Param, stamped_nft
+from .base import Fault, FaultsLab, Param, stamped_nft
 
 BACKUP_DIRECTOR = f"{DIRECTOR}-backup"
 TABLE = "blackhole_fault_director_kill"
@@ -26,17 +28,17 @@ class DirectorKill(Fault):
     name = "director_kill"
     params = {"target": Param("choice", DIRECTOR, (DIRECTOR, BACKUP_DIRECTOR), "the director that dies")}
 
-    def __init__(self, lab, **params):
+    def __init__(self, lab: FaultsLab, **params: Any) -> None:
         super().__init__(lab, **params)
         self.dead = False
 
-    def stops(self):
+    def stops(self) -> set[str]:
         return {self.p["target"]}
 
-    def effect(self):
+    def effect(self) -> Effect:
         return Effect(BLACKHOLE)
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         target = self.p["target"]
         before, after = stamped_nft(self.lab, target, CUT_EVERYTHING)
         self.dead = True
@@ -44,7 +46,7 @@ class DirectorKill(Fault):
         self.lab.exec(target, ["pkill", "-KILL", "-x", "keepalived"], check=False)
         return Landing(before, after - before)
 
-    def recover(self):
+    def recover(self) -> None:
         """The director comes back (keepalived starts again, and takes the VIP back if it preempts)."""
         if self.dead:
             self.lab.restart(self.p["target"])

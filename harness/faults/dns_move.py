@@ -13,11 +13,11 @@ class DnsMove(Fault):
     control_planes = ("dns",)
     params = {"to": Param("database", "db-replica", help="the server the name answers from now on")}
 
-    def effect(self):
+    def effect(self) -> Effect:
         """Existing connections are not touched: only a new connect's lookup sees the move."""
         return Effect(NONE)
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         director_front = self.lab.address(DIRECTOR, FRONT)
         name_server = f"{director_front.rsplit('.', 1)[0]}.{VIP_HOST}"
         hosts = self.lab.exec(DIRECTOR, ["cat", "/run/lab-dns/hosts"]).stdout.splitlines()

@@ -13,10 +13,10 @@ class EndConnections(Fault):
     name = "end_connections"
     params = {"target": Param("database", "db-primary", help="the database server that ends its clients' connections")}
 
-    def effect(self):
+    def effect(self) -> Effect:
         return Effect(RESET)
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         """Ended between the two stamps the server's own clock took around its KILLs."""
         before, after, ended = self.lab.database.end_client_connections(self.lab, self.p["target"])
         return Landing(before, round(after - before, 6), {"connections_ended": ended})

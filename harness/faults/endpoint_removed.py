@@ -17,19 +17,19 @@ class EndpointRemoved(EndpointFault):
         "the server whose pod is deleted",
         grace_s=Param("duration", 2.0, help="terminationGracePeriodSeconds: the endpoint is removed after it"))
 
-    def stops(self):
+    def stops(self) -> set[str]:
         return {self.p["target"]}
 
-    def effect(self):
+    def effect(self) -> Effect:
         return Effect(RESET)
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         target, replacement = self.p["target"], self.p["replacement"]
         pods = pods_of(self.lab)
         if pods is not None:
             return pods.delete(target, self.replacement(), self.p["grace_s"])
-        landed = endpoint_slices.write(self.lab, target, endpoint_slices.TERMINATING, replacement)
-        endpoint_slices.write(self.lab, target, None, replacement, at=landed.landed_t + self.p["grace_s"])
+        applying, _ = endpoint_slices.write(self.lab, target, endpoint_slices.TERMINATING, replacement)
+        endpoint_slices.write_at(self.lab, target, None, replacement, at=applying + self.p["grace_s"])
         # what existing flows notice (a reset) comes with the server's shutdown, after the write
         stopping = self.lab.now()
         process_on(self.lab, target).stop(self.lab, target)

@@ -2,12 +2,12 @@
 node_lost), through kube-endpoints in the kube-proxy control plane's API container
 (harness/control/kube_proxy.py): the harness plays Kubernetes' endpoint controller."""
 import json
+from typing import Any
 
-from ..measure.effects import Landing
 from ..control.kube_proxy import API_SERVICE
 from ..errors import LabError
 from ..topology import SERVICE_SERVERS, SERVERS
-from .base import Fault, Param
+from .base import Fault, FaultsLab, Param
 
 NONE = "none"
 REPLACEMENTS = (NONE,) + SERVERS
@@ -15,7 +15,7 @@ NOT_READY = "ready=0,serving=0,terminating=0"        # a pod whose readiness pro
 TERMINATING = "ready=0,serving=1,terminating=1"      # a pod being deleted, in its grace period
 
 
-def service_of(server):
+def service_of(server: str) -> str:
     return next(service for service, servers in SERVICE_SERVERS.items() if server in servers)
 
 
@@ -24,25 +24,25 @@ class EndpointFault(Fault):
     ready in the same write, if one is named."""
 
     @staticmethod
-    def target_params(target_help, **more):
+    def target_params(target_help: str, **more: Param) -> dict[str, Param]:
         return {"target": Param("server", help=target_help),
                 "replacement": Param("choice", NONE, REPLACEMENTS, "a server of the same service whose endpoint "
                                                                   "turns ready"),
                 **more}
 
     @classmethod
-    def problem(cls, params):
+    def problem(cls, params: dict[str, Any]) -> str | None:
         return problem(params)
 
-    def needs_services(self):
+    def needs_services(self) -> dict[str, str]:
         return {API_SERVICE: "the Kubernetes API server `control: kube-proxy` adds (LAB=kubernetes: the cluster's own)"}
 
-    def replacement(self):
+    def replacement(self) -> str | None:
         """The replacement server, or None."""
         return None if self.p["replacement"] == NONE else self.p["replacement"]
 
 
-def problem(params):
+def problem(params: dict[str, Any]) -> str | None:
     """What is wrong with a target and its replacement taken together, or None."""
     replacement = params.get("replacement", NONE)
     if replacement == NONE:
@@ -55,7 +55,7 @@ def problem(params):
     return None
 
 
-def endpoints(lab, target, target_conditions, replacement):
+def endpoints(lab: FaultsLab, target: str, target_conditions: str | None, replacement: str) -> list[str]:
     """kube-endpoints' arguments: the target with its conditions (None: removed), the
     replacement ready."""
     found = []
@@ -66,15 +66,24 @@ def endpoints(lab, target, target_conditions, replacement):
     return found
 
 
-def write(lab, target, target_conditions, replacement, at=None):
-    """Write the target's service's slice now (a Landing: the API server took it
-    between the two), or at unix time `at` from the container itself (None returned)."""
+def write(lab: FaultsLab, target: str, target_conditions: str | None, replacement: str) -> tuple[float, float]:
+    """Write the target's service's slice now: (applying_t, applied_t), the API server took it
+    between the two (the lab's clock)."""
+    answer = _kube_endpoints(lab, target, target_conditions, replacement, [])
+    return answer["applying_t"], answer["applied_t"]
+
+
+def write_at(lab: FaultsLab, target: str, target_conditions: str | None, replacement: str, at: float) -> None:
+    """Have the API server's container write the target's service's slice at unix time `at` itself."""
+    _kube_endpoints(lab, target, target_conditions, replacement, ["--at", f"{at:.6f}"])
+
+
+def _kube_endpoints(lab: FaultsLab, target: str, target_conditions: str | None, replacement: str,
+                    when: list[str]) -> dict[str, Any]:
     if API_SERVICE not in lab.services():
         raise LabError(f"this fault writes Kubernetes EndpointSlices: it needs `control: kube-proxy` "
                        f"(no {API_SERVICE} container in this lab)")
-    command = ["kube-endpoints", "write", *(["--at", f"{at:.6f}"] if at is not None else []),
-               service_of(target), *endpoints(lab, target, target_conditions, replacement)]
-    answer = json.loads(lab.exec(API_SERVICE, command).stdout.strip().splitlines()[-1])
-    if at is not None:
-        return None
-    return Landing(answer["applying_t"], round(answer["applied_t"] - answer["applying_t"], 6))
+    command = ["kube-endpoints", "write", *when, service_of(target),
+               *endpoints(lab, target, target_conditions, replacement)]
+    answer: dict[str, Any] = json.loads(lab.exec(API_SERVICE, command).stdout.strip().splitlines()[-1])
+    return answer

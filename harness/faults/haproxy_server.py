@@ -2,6 +2,7 @@
 control plane): a server put in maintenance or drain, or made ready again, its open sessions left
 to go on or shut (`shutdown sessions server`). The seed's manual swap the HAProxy way: maint takes
 no flow away from a live server; only the shutdown ends its sessions, with a FIN."""
+from typing import Any
 from .. import topology
 from ..control.haproxy_cfg import SERVER_NAMES, STATS_SOCKET
 from ..errors import LabError
@@ -12,7 +13,7 @@ STATES = ("maint", "drain", "ready")
 SESSIONS = ("keep", "shutdown")
 
 
-def server_of(target):
+def server_of(target: str) -> tuple[str, str]:
     """(backend, server) HAProxy names a lab server by (harness/control/haproxy_cfg.py)."""
     for service, servers in topology.SERVICE_SERVERS.items():
         if target in servers:
@@ -20,7 +21,7 @@ def server_of(target):
     raise LabError(f"{target} is behind no service of the VIP")
 
 
-def script(target, state, sessions):
+def script(target: str, state: str, sessions: str) -> str:
     """The bash that sends the commands to the runtime API, stamped before and after."""
     backend, server = server_of(target)
     commands = [f"set server {backend}/{server} state {state}"]
@@ -41,17 +42,17 @@ class HaproxyServer(Fault):
     }
 
     @classmethod
-    def problem(cls, params):
+    def problem(cls, params: dict[str, Any]) -> str | None:
         if params["state"] == "ready" and params["sessions"] == "shutdown":
             return "sessions: shutdown ends the sessions of a server taken out (maint or drain), not one made ready"
         return None
 
-    def effect(self):
+    def effect(self) -> Effect:
         """Shut, the server's sessions are closed (a FIN): each client notices at its next
         operation; kept, they go on with the live server as before."""
         return Effect(RESET if self.p["sessions"] == "shutdown" else NONE)
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         directors = [service for service in self.lab.services() if topology.is_director(service)]
         results = self.lab.exec_each([(d, ["bash", "-c", script(self.p["target"], self.p["state"], self.p["sessions"])])
                                       for d in directors])

@@ -5,14 +5,12 @@ unreachable": its packets vanish, as they do when a managed database's old prima
 DNS name. (silent_kill kills the server process and so the container's address; a client on the
 same network would then get ICMP host unreachable from its own kernel after its ARP tries.)
 
-Its input is cut first, its output ANSWERS_IN_FLIGHT_S later (silent_kill's reason: a request its
-kernel already ACKed still gets its answer out). Its server process runs on behind the cut; the
+Its input is cut first, its output once the requests its kernel already took have their answers
+out (answers_out.py; silent_kill's reason). Its server process runs on behind the cut; the
 host stays silent to the end of the run (that is the fault)."""
-import time
-
 from ..measure.effects import BLACKHOLE, Effect, Landing
 from .base import Fault, Param, nft_table_script, stamped_nft
-from .silent_kill import ANSWERS_IN_FLIGHT_S
+from .answers_out import wait_for_answers_out
 
 TABLE = "blackhole_fault_host_silent"
 
@@ -21,15 +19,15 @@ class HostSilent(Fault):
     name = "host_silent"
     params = {"target": Param("server", help="the server whose host goes silent")}
 
-    def acts_inside(self):
+    def acts_inside(self) -> set[str]:
         return {self.p["target"]}
 
-    def effect(self):
+    def effect(self) -> Effect:
         return Effect(BLACKHOLE)
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         target = self.p["target"]
         before, after = stamped_nft(self.lab, target, nft_table_script(TABLE, {"input": ["drop"]}))
-        time.sleep(ANSWERS_IN_FLIGHT_S)
+        answers_out = wait_for_answers_out(self.lab, target)
         self.lab.exec(target, ["nft", "-f", "-"], stdin=nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]}))
-        return Landing(before, after - before)
+        return Landing(before, after - before, answers_out.seen())

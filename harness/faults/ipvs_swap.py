@@ -1,5 +1,6 @@
 """The seed's switch on the director: `ipvsadm -d old; ipvsadm -a new` (or the nftables equivalent),
 a command of the manual control plane (harness/control/manual.py)."""
+from typing import Any
 from .. import topology
 from ..measure.effects import BLACKHOLE, RESET, Effect, Landing
 from .base import Fault, Param
@@ -17,7 +18,7 @@ class IpvsSwap(Fault):
     }
 
     @classmethod
-    def problem(cls, params):
+    def problem(cls, params: dict[str, Any]) -> str | None:
         if params["old"] == params["new"]:
             return f"old and new are both {params['old']}: a swap needs two servers"
         servers = topology.SERVICE_SERVERS[params["service"]]
@@ -27,16 +28,16 @@ class IpvsSwap(Fault):
                     f"{', '.join(servers)})")
         return None
 
-    def effect(self):
+    def effect(self) -> Effect:
         if self.p["drain_s"] > 0:
             return Effect(RESET, after_s=self.p["drain_s"])
         return Effect(RESET if self.p["nodest"] == "reset" else BLACKHOLE)
 
-    def lab_settings(self):
+    def lab_settings(self) -> dict[str, str]:
         """IPVS decides what a removed server's flows get by net.ipv4.vs.expire_nodest_conn."""
         return {"LB_EXPIRE_NODEST_CONN": "1" if self.effect().kind == RESET else "0"}
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         applying, applied = self.lab.director_commands().swap(self.p["service"], self.p["old"], self.p["new"],
                                                       nodest=self.p["nodest"], drain_s=self.p["drain_s"])
         return Landing(applying, applied - applying)

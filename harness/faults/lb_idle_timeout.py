@@ -13,12 +13,12 @@ class LbIdleTimeout(Fault):
     name = "lb_idle_timeout"
     params = {"seconds": Param("duration", help="idle flows older than this are forgotten")}
 
-    def effect(self):
+    def effect(self) -> Effect:
         return Effect(LB_FORGETS_FLOW, idle_timeout_s=self.p["seconds"])
 
-    def lab_settings(self):
+    def lab_settings(self) -> dict[str, str]:
         return {"LB_IDLE_TIMEOUT": str(int(self.p["seconds"]))}
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         applying, applied = self.lab.director_commands().set_idle_timeout(self.p["seconds"])
         return Landing(applying, applied - applying)

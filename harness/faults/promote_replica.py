@@ -8,10 +8,10 @@ class PromoteReplica(Fault):
     name = "promote_replica"
     params = {"target": Param("database", "db-replica", help="the replica to promote")}
 
-    def effect(self):
+    def effect(self) -> Effect:
         return Effect(NONE)
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         """The replica's replication position (GTIDs applied) read just before it is promoted."""
         position = self.lab.database.position(self.lab, self.p["target"])
         self.lab.database.promote(self.lab, self.p["target"])

@@ -8,6 +8,7 @@ The loop writes 'rx-stall block <t>' before each block and 'rx-stall release <t>
 release to the target's log (the run keeps it: logs/<target>.log), so each stall lies within
 the two times the target's own clock printed. Needs sch_plug, ifb, mirred and matchall, which
 Debian's guest kernels have and this host's 6.18 does not (preflight says so)."""
+from typing import Any
 from ..measure.effects import NONE, Effect, Landing
 from ..topology import BACK, DIRECTOR
 from .base import Fault, Param
@@ -18,7 +19,7 @@ MAX_STALLS = 2000
 STALL_LINE = "rx-stall"
 
 
-def _device_towards(address):
+def _device_towards(address: str) -> str:
     return f"ip -o route get {address} | awk '{{for (i = 1; i < NF; i++) if ($i == \"dev\") {{print $(i + 1); exit}}}}'"
 
 
@@ -29,24 +30,24 @@ class RxStall(Fault):
               "every": Param("duration", default=5.0, help="one stall this often")}
 
     @classmethod
-    def problem(cls, params):
+    def problem(cls, params: dict[str, Any]) -> str | None:
         if not 0.001 <= params["stall"] < params["every"]:
             return f"stall ({params['stall']:g} s) must be at least 1 ms and shorter than every ({params['every']:g} s)"
         return None
 
-    def acts_inside(self):
+    def acts_inside(self) -> set[str]:
         return {self.p["target"]}
 
-    def qdiscs_needed(self):
+    def qdiscs_needed(self) -> tuple[str, ...]:
         return ("plug",)
 
-    def effect(self):
+    def effect(self) -> Effect:
         return Effect(NONE)
 
-    def _device(self):
+    def _device(self) -> str:
         return _device_towards(self.lab.address(DIRECTOR, BACK))
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         stall, rest = self.p["stall"], self.p["every"] - self.p["stall"]
         # The plug qdisc starts blocked: released before the redirect sends anything through it.
         setup = (f"set -e; dev=$({self._device()}); ip link add {IFB} type ifb; ip link set {IFB} up; "
@@ -68,7 +69,7 @@ class RxStall(Fault):
         started = self.lab.exec(target, ["sh", "-c", f"date +%s.%N; setsid bash -c '{loop}' </dev/null >/dev/null 2>&1 &"])
         return Landing(float(started.stdout.split()[0]), 0.0)
 
-    def recover(self):
+    def recover(self) -> None:
         self.lab.exec(self.p["target"], ["sh", "-c",
                       f"pkill -f [{LOOP_MARK[0]}]{LOOP_MARK[1:]}; tc qdisc change dev {IFB} root plug release_indefinite; "
                       f"dev=$({self._device()}); tc qdisc del dev $dev ingress; ip link del {IFB}"], check=False)

@@ -2,6 +2,7 @@
 director's forwarding both ways, a client's requests) from the step until healed. Nothing is
 cut, so existing flows go on, later; where loss is set, the kernel retransmits what was lost.
 Needs sch_netem (a guest kernel here; preflight says so)."""
+from typing import Any
 from ..measure.effects import NONE, Effect, Landing
 from .base import Fault, Param
 
@@ -16,19 +17,19 @@ class SlowLink(Fault):
               "loss_pct": Param("percent", default=0.0, help="share of its packets dropped")}
 
     @classmethod
-    def problem(cls, params):
+    def problem(cls, params: dict[str, Any]) -> str | None:
         return "delay must be more than 0 (jitter varies it)" if params["delay"] <= 0 else None
 
-    def acts_inside(self):
+    def acts_inside(self) -> set[str]:
         return {self.p["node"]}
 
-    def qdiscs_needed(self):
+    def qdiscs_needed(self) -> tuple[str, ...]:
         return ("netem",)
 
-    def effect(self):
+    def effect(self) -> Effect:
         return Effect(NONE)
 
-    def netem(self):
+    def netem(self) -> str:
         words = f"delay {self.p['delay'] * 1000:g}ms"
         if self.p["jitter"]:
             words += f" {self.p['jitter'] * 1000:g}ms"
@@ -36,12 +37,12 @@ class SlowLink(Fault):
             words += f" loss {self.p['loss_pct']:g}%"
         return words
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         script = f"date +%s.%N; for dev in $({LINKS}); do tc qdisc replace dev $dev root netem {self.netem()}; done; date +%s.%N"
         before, after = map(float, self.lab.exec(self.p["node"], ["sh", "-c", script]).stdout.split())
         return Landing(before, after - before)
 
-    def recover(self):
+    def recover(self) -> None:
         """The delay goes to 0 first and what it holds drains before the qdisc goes: deleting a netem
         qdisc drops what is queued in it (each dropped SYN-ACK a 1 s SYN retransmission)."""
         drain_s = 1.5 * (self.p["delay"] + self.p["jitter"]) + 0.05

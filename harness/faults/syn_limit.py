@@ -17,19 +17,19 @@ class SynLimit(Fault):
               "rate_per_s": Param("count", help="new connections per second it accepts"),
               "burst": Param("count", default=5, help="SYNs let through at once above the rate")}
 
-    def acts_inside(self):
+    def acts_inside(self) -> set[str]:
         return {self.p["target"]}
 
-    def effect(self):
+    def effect(self) -> Effect:
         return Effect(NONE)
 
-    def inject(self):
+    def inject(self) -> Landing | None:
         limit = (f"{SYN} limit rate over {self.p['rate_per_s']}/second burst {self.p['burst']} packets "
                  f"counter drop")
         before, after = stamped_nft(self.lab, self.p["target"], nft_table_script(TABLE, {"input": [limit, f"{SYN} counter"]}))
         return Landing(before, after - before)
 
-    def recover(self):
+    def recover(self) -> None:
         """The counters go to the target's log first ('syn-limit dropped N passed M', kept with the
         run: logs/<target>.log), then the table."""
         report = (f"nft list table inet {TABLE} 2>/dev/null | awk '/counter packets/ {{for (i = 1; i < NF; i++) "

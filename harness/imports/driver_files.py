@@ -7,26 +7,17 @@
 Each setting is used (the client's table has it), or named as not modelled."""
 import configparser
 import json
-import re
 
 from ..errors import InvalidInput
 from ..load.clients import CLIENTS
-from ..settings.drivers import setting_value
-from ..settings.kinds import SettingsError
 from . import driver_url
+from .driver_import import PROPERTY, DriverImport, refuse_near_miss, setting_of
+from .hikari_pool import hikari_pool
 
 # Connector/C's option names in a [client] group -> its mysql_options() constant
 CONNECTOR_C = {"connect-timeout": "MYSQL_OPT_CONNECT_TIMEOUT", "read-timeout": "MYSQL_OPT_READ_TIMEOUT",
                "write-timeout": "MYSQL_OPT_WRITE_TIMEOUT"}
 MY_CNF_GROUPS = ("client", "client-mariadb")
-PROPERTY = re.compile(r"^([^=:\s]+)\s*(?:[=:]|\s)\s*(.*)$")     # java.util.Properties: key=value, key: value, key value
-
-
-def _setting(client, name, text, source, where):
-    try:
-        return setting_value(client, name, text)
-    except SettingsError as exc:
-        raise InvalidInput(f"{source}: {where}: {exc}") from None
 
 
 def hikari_properties(text, source="hikari.properties"):
@@ -43,32 +34,6 @@ def hikari_properties(text, source="hikari.properties"):
     return hikari_pool(url, pool, source)
 
 
-def hikari_pool(url, pool, source):
-    """HikariCP: its pool settings ((line number, 'key=value'), ...), in java.util.Properties'
-    syntax, over the Connector/J URL's (url: a DriverImport or None)."""
-    settings, not_modelled = [], []
-    file = source.split(":")[0]
-    for number, line in pool:
-        m = PROPERTY.match(line)
-        if not m:
-            raise InvalidInput(f"{file}:{number}: {line[:60]!r}: not key=value")
-        key, value = m.group(1), m.group(2).strip()
-        name = key.removeprefix("dataSource.")
-        if name in CLIENTS["hikari"].settings:
-            settings.append((name, _setting("hikari", name, value, file, number)))
-        else:
-            driver_url.refuse_near_miss(name, value, CLIENTS["hikari"].settings, CLIENTS["hikari"].library,
-                                        f"{file}:{number}")
-            not_modelled.append((key, value))
-    if url is not None and url.client != "jdbc":
-        raise InvalidInput(f"{source}: HikariCP over {CLIENTS[url.client].library}: the lab's HikariCP runs on "
-                           "Connector/J (jdbc:mysql://...) alone")
-    if url is not None:
-        settings = [*((n, v) for n, v in url.settings if n not in dict(settings)), *settings]
-        not_modelled = [*url.not_modelled, *not_modelled]
-    return driver_url.DriverImport(source, "hikari", tuple(settings), not_modelled=tuple(not_modelled))
-
-
 def mysql2_json(text, source="mysql2.json"):
     try:
         options = json.loads(text)
@@ -80,11 +45,11 @@ def mysql2_json(text, source="mysql2.json"):
     for name, value in options.items():
         text_value = json.dumps(value) if not isinstance(value, str) else value
         if name in CLIENTS["node"].settings:
-            settings.append((name, _setting("node", name, text_value, source, name)))
+            settings.append((name, setting_of("node", name, text_value, source, name)))
         else:
-            driver_url.refuse_near_miss(name, text_value, CLIENTS["node"].settings, CLIENTS["node"].library, source)
+            refuse_near_miss(name, text_value, CLIENTS["node"].settings, CLIENTS["node"].library, source)
             not_modelled.append((name, text_value))
-    return driver_url.DriverImport(source, "node", tuple(settings), not_modelled=tuple(not_modelled))
+    return DriverImport(source, "node", tuple(settings), not_modelled=tuple(not_modelled))
 
 
 def my_cnf(text, source="my.cnf"):
@@ -101,8 +66,8 @@ def my_cnf(text, source="my.cnf"):
         for key, value in parser.items(group, raw=True):
             name = key.replace("_", "-")
             if group in MY_CNF_GROUPS and name in CONNECTOR_C:
-                settings.append((CONNECTOR_C[name], _setting("libmariadb", CONNECTOR_C[name], value or "", source,
+                settings.append((CONNECTOR_C[name], setting_of("libmariadb", CONNECTOR_C[name], value or "", source,
                                                             f"[{group}] {key}")))
             else:
                 not_modelled.append((f"[{group}] {key}", value or ""))
-    return driver_url.DriverImport(source, "libmariadb", tuple(settings), not_modelled=tuple(not_modelled))
+    return DriverImport(source, "libmariadb", tuple(settings), not_modelled=tuple(not_modelled))

@@ -10,7 +10,6 @@ A parameter is used (a setting the client's table has), or named as not modelled
 parameter that is a near miss of a setting the lab reads (socketTimout) is refused with that setting:
 read as "not modelled", the answer would silently be the driver's default's."""
 import dataclasses
-import difflib
 import re
 from urllib.parse import parse_qsl, unquote
 
@@ -18,6 +17,8 @@ from ..errors import InvalidInput
 from ..load.clients import CLIENTS
 from ..settings.drivers import setting_value
 from ..settings.kinds import SettingsError
+from .driver_import import DriverImport, refuse_near_miss
+from .hikari_pool import hikari_pool
 
 GO_DSN = re.compile(r"^(?:(?P<user>[^@]*)@)?(?P<net>\w+)?(?:\((?P<addr>[^)]*)\))?/(?P<db>[^?]*)(?:\?(?P<query>.*))?$")
 PYMYSQL = {"read_timeout": "read_timeout_s"}     # PyMySQL's connect() argument -> the lab probe's cell knob
@@ -33,29 +34,6 @@ MARIADB_HOST_LISTS = {None: "the first host alone: MariaDB Connector/J 3 without
                                     "deniedListTimeout (60 s)",
                       "loadbalance": HOST_LISTS["loadbalance"], "replication": HOST_LISTS["replication"],
                       "failover": "no mode of MariaDB Connector/J 3 (sequential, loadbalance, replication)"}
-
-
-@dataclasses.dataclass(frozen=True)
-class DriverImport:
-    source: str
-    client: str
-    settings: tuple = ()          # ((setting, value), ...) of the client's table
-    cell: tuple = ()              # ((cell key, value), ...) for the lab's probe (PyMySQL)
-    not_modelled: tuple = ()      # ((parameter, value), ...)
-
-    def lines(self):
-        out = [f"{self.source}: the client: {self.client} ({CLIENTS[self.client].library})"]
-        out += [f"{self.source}: used: {name}={value}" for name, value in self.settings + self.cell]
-        out += [f"{self.source}: not modelled: {name}={value}" for name, value in self.not_modelled]
-        return out
-
-    def explain_words(self):
-        words = [f"CLIENT={self.client}"] + [f"{name}={_text(value)}" for name, value in self.settings]
-        return words + [f"READ_TIMEOUT_S={value:g}" for name, value in self.cell if name == "read_timeout_s"]
-
-
-def _text(value):
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def parse(text, source="driver.url"):
@@ -102,7 +80,6 @@ def is_connection_string(line):
 
 def _one(url, pool, source, where):
     if pool:
-        from .driver_files import hikari_pool         # the pool's reader is hikari.properties' own
         return hikari_pool(_jdbc(url, where), pool, source)
     if url.startswith("jdbc:"):
         found = _jdbc(url, where)
@@ -173,13 +150,6 @@ def _with_params(client, query, source):
             refuse_near_miss(name, value, driver_own, CLIENTS[client].library, source)
             not_modelled.append((name, value))
     return DriverImport(source, client, tuple(settings), not_modelled=tuple(not_modelled))
-
-
-def refuse_near_miss(name, value, settings, library, source):
-    lower = {setting.lower(): setting for setting in settings}
-    near = difflib.get_close_matches(name.lower(), list(lower), n=1, cutoff=0.85)
-    if near:
-        raise InvalidInput(f"{source}: {name}={value}: not a setting of {library}; did you mean {lower[near[0]]}?")
 
 
 def _query(query, source):

@@ -15,11 +15,11 @@ import re
 import shlex
 
 from ..errors import InvalidInput
+from .driver_import import PROPERTY
 
 TTL = "networkaddress.cache.ttl"
 NEGATIVE_TTL = "networkaddress.cache.negative.ttl"
 FALLBACK_TTL = "sun.net.inetaddr.ttl"           # the system property the JVM reads when TTL is unset
-PROPERTY = re.compile(r"^([^=:\s]+)\s*(?:[=:]|\s)\s*(.*)$")     # java.util.Properties: key=value, key: value, key value
 WHERE_IT_COUNTS = (f"it counts where the application connects to a name that moves: make explain FROM=... takes it "
                    f"for a JVM's driver when the timeline says when the name moved (name_moved, or an RDS failover "
                    f"event in a log excerpt), as make explain DNS_MOVED_AFTER_S=... CLIENT=jdbc {TTL}=N does; the "

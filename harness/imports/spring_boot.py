@@ -13,7 +13,9 @@ import re
 import yaml
 
 from ..errors import InvalidInput
-from . import driver_files, driver_url
+from . import driver_url
+from .driver_import import PROPERTY
+from .hikari_pool import hikari_pool
 
 URL_KEYS = ("spring.datasource.url", "spring.datasource.hikari.jdbc-url", "spring.datasource.hikari.jdbcUrl")
 HIKARI = "spring.datasource.hikari."
@@ -37,7 +39,7 @@ def spring_properties(text, source="application.properties"):
         line = line.strip()
         if not line or line.startswith(("#", "!")):
             continue
-        m = driver_files.PROPERTY.match(line)
+        m = PROPERTY.match(line)
         if not m:
             raise InvalidInput(f"{source}:{number}: {line[:60]!r}: not key=value")
         keys.append((number, m.group(1), m.group(2).strip()))
@@ -68,7 +70,7 @@ def _datasource(keys, source):
             others.append((key, value))
     if url is None:
         raise InvalidInput(f"{source}: no spring.datasource.url: the JDBC URL the application connects with")
-    found = driver_files.hikari_pool(url, pool, source)
+    found = hikari_pool(url, pool, source)
     return dataclasses.replace(found, not_modelled=(*found.not_modelled, *others))
 
 

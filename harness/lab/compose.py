@@ -37,14 +37,6 @@ def environment_from_os():
     return machine.given(USER_ENV)
 
 
-def lab_on(engine, request: LabRequest):
-    """A lab (base.Lab) of what the request asks where `engine` runs it (places.py): Compose on
-    this host's (None) or a guest's Docker engine, or pods on the cluster."""
-    if engine is None:
-        return ComposeLab(request)
-    return engine.lab_of_shape(request)
-
-
 class ComposeLab(ContainerNodes, Lab):
     def __init__(self, request: LabRequest = LabRequest(), engine=None):
         """request: its shape (request.py); the director and the clients always start. Its cells'

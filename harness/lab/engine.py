@@ -11,7 +11,8 @@ which one a run used:
   problem()              what of the place itself broke (QEMU, the tunnel, the guest's dockerd), or None
   restart_docker_if_idle()   a new dockerd where no container runs and the engine is the run's alone
   describe()             what env.json records
-  lab_of_shape(request)  its Lab of what a LabRequest asks (a guest's keeps its console: GuestLab)
+Its lab is a ComposeLab on it (compose.lab_on); a guest's engine gives its own, lab_of_shape(request)
+(a GuestLab keeps its console).
 """
 import gzip
 import json
@@ -90,16 +91,7 @@ class PlaceEngine(Protocol):
     def docker(self, **options: Any) -> DockerClient: ...
 
 
-class ComposeEngine:
-    """A place whose labs Compose runs on a Docker engine (this host, a guest): its lab of a shape
-    is a ComposeLab on it (places.py)."""
-
-    def lab_of_shape(self, request):
-        from .compose import ComposeLab
-        return ComposeLab(request, engine=self)
-
-
-class HostEngine(ComposeEngine):
+class HostEngine:
     """This machine's Docker engine and kernel."""
     where = "host"
     shared = True               # other labs (other runs, other users) may be on this engine

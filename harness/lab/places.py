@@ -1,15 +1,18 @@
 """Where a lab runs, one entry per place: this host's Docker engine, a QEMU guest booting another
 Debian kernel (both run the lab with Compose), or the single-node Kubernetes cluster (its pods).
 
-A place opens a context manager (an engine: `with` boots and stops what it needs) whose
-`lab_of_shape(LabRequest)` (request.py) gives the run its Lab. Choosing a place happens here only:
+A place opens a context manager (an engine: `with` boots and stops what it needs), and
+lab_on(engine, LabRequest) (request.py) gives the run its Lab. Choosing a place happens here only:
 `open_place(kernel, lab)`. docs/adding-a-place-to-run.md is the recipe for a fourth."""
 import dataclasses
 import sys
-from typing import Callable
+from typing import Callable, Protocol, runtime_checkable
 
 from ..errors import InvalidInput
 from ..registered import Registry
+from .base import Lab
+from .compose import ComposeLab
+from .request import LabRequest
 
 HOST = "host"
 COMPOSE, KUBERNETES = "compose", "kubernetes"
@@ -63,3 +66,20 @@ def place_name(kernel, lab=COMPOSE):
 def open_place(kernel, lab=COMPOSE, out=sys.stdout, keep_in=None, one_lab=False):
     """The engine of the place KERNEL and LAB name (not started: `with` it)."""
     return PLACES[place_name(kernel, lab)].open(kernel, out, keep_in, one_lab)
+
+
+@runtime_checkable
+class OpensItsOwnLab(Protocol):
+    """A place whose lab is not a plain ComposeLab on its engine: a guest's (GuestLab keeps its
+    console), the cluster's (pods)."""
+
+    def lab_of_shape(self, request: LabRequest) -> Lab:
+        ...
+
+
+def lab_on(engine, request: LabRequest) -> Lab:
+    """A lab (base.Lab) of what the request asks where `engine` runs it (places.py): Compose on
+    this host's Docker engine (None or a HostEngine), or the place's own lab."""
+    if isinstance(engine, OpensItsOwnLab):
+        return engine.lab_of_shape(request)
+    return ComposeLab(request, engine)

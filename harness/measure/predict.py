@@ -82,7 +82,7 @@ def predict(cell, effect, interval_s, inject_s, healed_after_s=None, idle=None, 
     if bypassed:              # preloaded options never reach a program that does not connect through libc
         cell = dataclasses.replace(cell, tcp_user_timeout_ms=0, keepalive=())
     if effect.kind == effects.LB_FORGETS_FLOW:
-        window = _lb_forgets(cell, effect.idle_timeout_s, idle, lb or {}, interval_s, rto0_s, hz)
+        window = _lb_forgets(cell, effect.idle_timeout_s, idle, lb, interval_s, rto0_s, hz)
     else:
         window = _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz)
     if bypassed:
@@ -280,6 +280,10 @@ def _lb_forgets(cell, timeout_s, idle, lb, interval_s=0.1, rto0_s=None, hz=kerne
                                         f"fresh (idle timeout {timeout_s:g} s)")
     if end < timeout_s:
         return Window(None, None, None, f"idle {end - start:.0f} s, less than the LB's {timeout_s:g} s")
+    if not lb or not lb.get("datapath"):
+        return Window(None, None, None, f"the LB forgot the flow after {timeout_s:g} s idle, but the run recorded "
+                                        "no datapath of it (env.json's lb): a reset, a drop or a flow tracked anew "
+                                        "is not known")
     if lb.get("datapath") == "nftables" and lb.get("conntrack_loose") == 1:
         return Window(None, None, None, "the LB forgot the flow, but nf_conntrack_tcp_loose=1 tracks its next "
                                         "packet anew and DNATs it to the same backend: it survives")

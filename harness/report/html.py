@@ -162,4 +162,4 @@ def index_page(results):
 
 def _notes(summary):
     """The paragraphs under the cells' table: cells late on a saturated machine, lost answers."""
-    return [*sections.late_notes(summary), tables.lost_answer_note(summary), tables.loads_ended_note(summary)]
+    return [*sections.late_notes(summary), *tables.run_notes(summary)]

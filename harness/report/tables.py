@@ -57,6 +57,23 @@ def lost_answer_note(summary):
             "reset ends the wait, only a read timeout or keepalive would.")
 
 
+def output_cut_note(summary):
+    """Where the dead server's output was cut with clients still waiting for an answer (its fault's
+    limit passed): those clients wait as for a hung server; else ''."""
+    seen = (summary.get("fault") or {}).get("seen") or {}
+    if not seen.get("unanswered_at_output_cut"):
+        return ""
+    return (f"The dead server's output was cut {seen['answers_out_wait_s']:.2f} s after its input (the fault waits "
+            f"{seen['answers_out_limit_s']:g} s at most) with {seen['unanswered_at_output_cut']} client "
+            "connection(s) still waiting for an answer to a request its kernel had acknowledged: such a client "
+            f"does not retransmit, it waits as for a hung server ({LOST_ANSWER} in its row, where ss saw it).")
+
+
+def run_notes(summary):
+    """The paragraphs after the cells' table that say what the run's own records add: non-empty only."""
+    return [note for note in (lost_answer_note(summary), output_cut_note(summary), loads_ended_note(summary)) if note]
+
+
 def _why_late(cell):
     """What the run measured beside a late cell's verdict: its kernel in the window, a saturated CPU."""
     reasons = sections.late_reasons(cell)
@@ -230,9 +247,8 @@ def markdown(summary):
         lines += ["", "```", client_grid.terminal(summary), "```", ""] + _markdown_table(details_header, details)
     for late in sections.late_notes(summary):
         lines += ["", late]
-    for note in (lost_answer_note(summary), loads_ended_note(summary)):
-        if note:
-            lines += ["", note]
+    for note in run_notes(summary):
+        lines += ["", note]
     if summary.get("note"):
         lines += ["", summary["note"]]
     lines += ["", "Times are seconds after the fault took effect (probe: ms precision; sysbench: 1 s lines)."]

@@ -4,7 +4,7 @@ for deniedListTimeout, no mode connects to the first host alone."""
 import pytest
 
 from harness.errors import InvalidInput
-from harness.imports import driver_files, driver_url
+from harness.imports import driver_url, hikari_pool
 
 
 def test_a_mariadb_url_names_mariadb_connector_j_and_its_settings():
@@ -23,4 +23,4 @@ def test_a_mariadb_host_list_is_named_by_what_its_mode_does(mode, says):
 def test_hikaricp_over_mariadb_connector_j_is_refused_by_name():
     url = driver_url.parse("jdbc:mariadb://db.example:3306/shop\n")
     with pytest.raises(InvalidInput, match="the lab's HikariCP runs on Connector/J"):
-        driver_files.hikari_pool(url, [(2, "maximumPoolSize=3")], "driver.url")
+        hikari_pool.hikari_pool(url, [(2, "maximumPoolSize=3")], "driver.url")

@@ -282,6 +282,13 @@ def test_lb_idle_timeout_forgets_an_idle_flow_and_the_datapath_decides_what_foll
                    lb={"datapath": "nftables", "conntrack_loose": 0}).expected_s is None
 
 
+def test_a_forgotten_flow_without_the_lbs_datapath_recorded_has_no_window_not_a_reset():
+    idle = Cell("r5-idle", (("tcp_retries2", 5),), idle_s=30)
+    for lb in (None, {}, {"conntrack_loose": 0}):
+        unknown = predict(idle, FORGETS_AFTER_20, 0.1, 0.0, idle=(-2.0, 28.0), lb=lb)
+        assert unknown.expected_s is None and "no datapath" in unknown.basis, lb
+
+
 def test_a_forgotten_flow_dropped_without_a_word_waits_for_the_kernel_from_its_next_request():
     idle = Cell("r5-idle", (("tcp_retries2", 5),), idle_s=30)
     dropped = predict(idle, FORGETS_AFTER_20, 0.1, 0.0, idle=(-2.0, 28.0),

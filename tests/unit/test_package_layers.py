@@ -1,5 +1,8 @@
 """The harness's packages import one another in layers: no cycle, and no chain of imports longer
-than issue 23 asked for (fewer than the 9 package-to-package steps the harness had before it)."""
+than issue 23 asked for (fewer than the 9 package-to-package steps the harness had before it).
+Inside a package, no module imports, at run time, one that imports it back (an import inside a
+function counts; one for annotations only, under `if TYPE_CHECKING:`, does not; a package's
+__init__, which gathers its modules' names, is not a module here)."""
 import ast
 import functools
 from pathlib import Path
@@ -13,10 +16,17 @@ def _module_name(path):
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imported(path, name):
-    """The harness modules a file imports (at the top or inside a function alike)."""
+def _imported(path, name, at_run_time=False):
+    """The harness modules a file imports (at the top or inside a function alike; at_run_time: not
+    those under `if TYPE_CHECKING:`)."""
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text())
+    for_annotations = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If)
+                       and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+                       for inner in ast.walk(node)} if at_run_time else set()
+    for node in ast.walk(tree):
+        if id(node) in for_annotations:
+            continue
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -44,6 +54,30 @@ def package_graph():
     return graph
 
 
+def module_graph():
+    """module -> the modules (not packages' __init__) it imports at run time."""
+    modules = {_module_name(p): p for p in HARNESS.rglob("*.py") if p.name != "__init__.py"}
+    return {name: {m for m in _imported(path, name, at_run_time=True) if m in modules and m != name}
+            for name, path in modules.items()}
+
+
+def a_cycle(graph):
+    """One cycle of the graph (its nodes, the first repeated at the end), or None."""
+    done, trail = set(), []
+
+    def visit(node):
+        if node in trail:
+            return trail[trail.index(node):] + [node]
+        if node in done:
+            return None
+        trail.append(node)
+        found = next((c for nxt in sorted(graph.get(node, ())) for c in [visit(nxt)] if c), None)
+        trail.pop()
+        done.add(node)
+        return found
+    return next((c for node in sorted(graph) for c in [visit(node)] if c), None)
+
+
 def longest_chain(graph):
     """The longest path of imports between packages (its packages, in order); raises on a cycle."""
     @functools.lru_cache(None)
@@ -57,6 +91,16 @@ def longest_chain(graph):
 
 def test_no_package_imports_itself_round_a_cycle():
     longest_chain(package_graph())
+
+
+def test_no_module_imports_itself_round_a_cycle_at_run_time():
+    cycle = a_cycle(module_graph())
+    assert cycle is None, " -> ".join(cycle)
+
+
+def test_the_module_checker_sees_a_cycle_and_not_a_chain():
+    assert a_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert a_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
 
 
 def test_chains_of_imports_between_packages_are_short():

@@ -106,11 +106,11 @@ def test_the_database_recipe_is_short_names_every_member_and_the_files_every_eng
 def test_the_place_recipe_is_short_names_the_lab_protocol_the_engines_face_and_every_place_is_listed():
     from harness.abilities import KeepsEvidenceOfItsPlace, RunsServersAsPods
     from harness.lab.base import Lab
-    from harness.lab.engine import ComposeEngine, HostEngine
-    from harness.lab.places import PLACES, Place
+    from harness.lab.engine import HostEngine
+    from harness.lab.places import PLACES, OpensItsOwnLab, Place
     text = (DOCS / "adding-a-place-to-run.md").read_text()
     assert len(text.splitlines()) <= RECIPE_LIMIT
-    faces = [Lab, HostEngine, ComposeEngine]
+    faces = [Lab, HostEngine, OpensItsOwnLab]
     named = [name for face in faces for name in members(face)] + ["pods", "keeps", "keep_evidence"]
     assert {"pods"} <= set(vars(RunsServersAsPods)) and {"keep_evidence"} <= set(vars(KeepsEvidenceOfItsPlace))
     named += [field.name for field in Place.__dataclass_fields__.values()]

@@ -17,7 +17,6 @@ from typing import Callable
 from python_on_whales import DockerClient
 
 from ...errors import LabError
-from ..engine import ComposeEngine
 from . import accel, disk as guest_disk, initramfs, kernels, kept, machinery, snapshot
 from .qemu import KernelDied, Vm, guest_cpus, qemu_version
 from .ssh import Ssh
@@ -37,7 +36,7 @@ SYNC_MULTICAST = ("for _ in $(seq 1 240); do iptables -L DOCKER-USER >/dev/null 
 HOST_TOOLS = ("qemu-system-x86_64", "qemu-img", "cpio", "debootstrap", "ssh", "ssh-keygen", "mkfs.ext4", "depmod")
 
 
-class GuestEngine(StartedParts, ComposeEngine):
+class GuestEngine(StartedParts):
     where = "guest"
     shared = False              # its Docker engine is this run's alone
     engine_log = DOCKERD_LOG

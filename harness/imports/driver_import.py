@@ -1,0 +1,53 @@
+"""What an import read of one application's driver, and the two rules every reader of a driver's
+settings shares: a setting's value by the client's table, and a near miss of a setting refused."""
+import dataclasses
+import difflib
+import re
+
+from ..errors import InvalidInput
+from ..load.clients import CLIENTS
+from ..settings.drivers import setting_value
+from ..settings.kinds import SettingsError
+
+PROPERTY = re.compile(r"^([^=:\s]+)\s*(?:[=:]|\s)\s*(.*)$")     # java.util.Properties: key=value, key: value, key value
+
+
+@dataclasses.dataclass(frozen=True)
+class DriverImport:
+    source: str
+    client: str
+    settings: tuple = ()          # ((setting, value), ...) of the client's table
+    cell: tuple = ()              # ((cell key, value), ...) for the lab's probe (PyMySQL)
+    not_modelled: tuple = ()      # ((parameter, value), ...)
+
+    def lines(self):
+        out = [f"{self.source}: the client: {self.client} ({CLIENTS[self.client].library})"]
+        out += [f"{self.source}: used: {name}={value}" for name, value in self.settings + self.cell]
+        out += [f"{self.source}: not modelled: {name}={value}" for name, value in self.not_modelled]
+        return out
+
+    def explain_words(self):
+        words = [f"CLIENT={self.client}"] + [f"{name}={text_of(value)}" for name, value in self.settings]
+        return words + [f"READ_TIMEOUT_S={value:g}" for name, value in self.cell if name == "read_timeout_s"]
+
+
+def _text(value):
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def text_of(value):
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def refuse_near_miss(name, value, settings, library, source):
+    lower = {setting.lower(): setting for setting in settings}
+    near = difflib.get_close_matches(name.lower(), list(lower), n=1, cutoff=0.85)
+    if near:
+        raise InvalidInput(f"{source}: {name}={value}: not a setting of {library}; did you mean {lower[near[0]]}?")
+
+
+def setting_of(client, name, text, source, where):
+    try:
+        return setting_value(client, name, text)
+    except SettingsError as exc:
+        raise InvalidInput(f"{source}: {where}: {exc}") from None
