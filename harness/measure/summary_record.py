@@ -53,13 +53,42 @@ class Outcome:
     never_worked: str | None
     within_window: bool | None      # None: not decided by the run's end
     verdict: Verdict | None         # None: a summary written before verdicts had three values
+    waits_for_a_lost_answer: bool = False   # the old server ACKed the request in flight and never answered
 
     @classmethod
     def read(cls, part: Mapping[str, Any], where: str) -> Outcome:
         verdict = Verdict.read(part["verdict"], f"{where}'s verdict") if "verdict" in part else None
         return cls(_required(part, "detect_s", where), _required(part, "recover_s", where), part.get("error"),
                    part.get("stall_s"), part.get("server_after"), part.get("never_worked"),
-                   verdict.within_window if verdict else part.get("within_window"), verdict)
+                   verdict.within_window if verdict else part.get("within_window"), verdict,
+                   bool(part.get("waits_for_a_lost_answer")))
+
+
+@dataclasses.dataclass(frozen=True)
+class SysbenchOutcome:
+    """What a cell's sysbench measured (signals/sysbench)."""
+    detect_s: float | None
+    recover_s: float | None
+    stalled_s: float | None
+    crashed: bool
+
+    @classmethod
+    def read(cls, part: Mapping[str, Any]) -> SysbenchOutcome:
+        return cls(part.get("detect_s"), part.get("recover_s"), part.get("stalled_s"), bool(part.get("crashed")))
+
+
+@dataclasses.dataclass(frozen=True)
+class NoticeModel:
+    """When the control plane's own timers say it changes the director (its lb part's "model")."""
+    earliest_s: float
+    latest_s: float
+    expected_s: float | None
+    basis: str | None
+
+    @classmethod
+    def read(cls, part: Mapping[str, Any], where: str) -> NoticeModel:
+        return cls(_required(part, "earliest_s", where), _required(part, "latest_s", where), part.get("expected_s"),
+                   part.get("basis"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,11 +99,30 @@ class LbSplit:
     client_noticed_s: float | None
     client_noticed_from_s: float | None
     within_model: bool | None
+    director: str | None = None     # None: a summary written before the part named its director
+    change: str | None = None       # what the director's change was ('swap mysql: ...'), when it made one
+    model: NoticeModel | None = None
 
     @classmethod
     def read(cls, part: Mapping[str, Any]) -> LbSplit:
+        model = NoticeModel.read(part["model"], "the lb part's model") if part.get("model") else None
         return cls(part.get("noticed_s"), part.get("noticed_by_s"), part.get("client_noticed_s"),
-                   part.get("client_noticed_from_s"), part.get("within_model"))
+                   part.get("client_noticed_from_s"), part.get("within_model"), part.get("director"),
+                   part.get("change"), model)
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """A fault or heal step the run made, at its time after the fault (signals/combined.py steps)."""
+    event: str                      # "fault" or "heal"
+    name: str
+    params: Mapping[str, Any]
+    at_s: float
+
+    @classmethod
+    def read(cls, part: Mapping[str, Any]) -> Step:
+        return cls(_required(part, "event", "a step"), _required(part, "name", "a step"), part.get("params") or {},
+                   _required(part, "at_s", "a step"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,6 +133,10 @@ class FailoverCell:
     predicted: Window
     lb: LbSplit | None              # None: no control plane acting by itself
     query_latency: Mapping[str, Any] | None
+    survived: bool | None = None    # None: a summary written before cells said so
+    sysbench: SysbenchOutcome | None = None     # None: the cell ran no sysbench
+    parts: Mapping[str, Any] = dataclasses.field(default_factory=dict)   # the cell as written: each signal
+                                    # reads its own part of it (signals/*/record.py)
 
     @classmethod
     def read(cls, part: Mapping[str, Any]) -> FailoverCell:
@@ -92,7 +144,9 @@ class FailoverCell:
         where = f"cell {name!r}"
         return cls(name, part.get("knobs") or {}, Outcome.read(_required(part, "probe", where), f"{where}'s probe"),
                    Window.read(_required(part, "predicted", where), f"{where}'s predicted"),
-                   LbSplit.read(part["lb"]) if part.get("lb") else None, part.get("query_latency"))
+                   LbSplit.read(part["lb"]) if part.get("lb") else None, part.get("query_latency"),
+                   part.get("survived"), SysbenchOutcome.read(part["sysbench"]) if part.get("sysbench") else None,
+                   part)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,6 +166,21 @@ class BurstCell:
 
 
 @dataclasses.dataclass(frozen=True)
+class RunStatus:
+    """How the run ended (measure/run_record.py run_status): completed, interrupted or failed."""
+    state: str
+    by: str | None = None           # interrupted: the signal
+    phase: str | None = None        # interrupted or failed: what the run was doing
+    reason: str | None = None       # failed: why
+
+    @classmethod
+    def read(cls, part: Mapping[str, Any] | None) -> RunStatus:
+        if not part:
+            return cls("completed")         # a summary written before runs recorded how they ended
+        return cls(_required(part, "state", "the run's status"), part.get("by"), part.get("phase"), part.get("reason"))
+
+
+@dataclasses.dataclass(frozen=True)
 class RunSummary:
     scenario: str
     run: str
@@ -123,6 +192,9 @@ class RunSummary:
     burst_cells: tuple[BurstCell, ...]
     signals: Mapping[str, Any]      # each signal's run-wide part (signals/*/record.py)
     verdict: Verdict | None         # its cells' composed (None: written before verdicts had three values)
+    purpose: str | None = None      # what the scenario sets out to show (its description's first sentence)
+    steps: tuple[Step, ...] = ()
+    status: RunStatus = RunStatus("completed")
 
     def cell(self, name: str) -> FailoverCell | None:
         return next((c for c in self.cells if c.name == name), None)
@@ -137,4 +209,6 @@ def read(summary: Mapping[str, Any]) -> RunSummary:
                       tuple(FailoverCell.read(c) for c in cells) if kind != "burst" else (),
                       tuple(BurstCell.read(c) for c in cells) if kind == "burst" else (),
                       summary.get("signals") or {},
-                      Verdict.read(summary["verdict"], "the run's verdict") if "verdict" in summary else None)
+                      Verdict.read(summary["verdict"], "the run's verdict") if "verdict" in summary else None,
+                      summary.get("purpose"), tuple(Step.read(step) for step in summary.get("steps") or ()),
+                      RunStatus.read(summary.get("status")))

@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
+from ..measure.summary_record import FailoverCell  # noqa: E402
 from . import marks  # noqa: E402
 from .headline import still_waiting  # noqa: E402
 from ..scenario.files import of_run  # noqa: E402
@@ -124,7 +125,7 @@ MARK_STYLES = {"step": {"color": "black", "linestyle": "--"}, "heal": {"color": 
 def _waiting_since(cell, ops, t_fault):
     """Seconds after the fault from which the cell's client had no answer until the run ended
     (still waiting on its first hung operation, or on a reconnect after its error), or None."""
-    if still_waiting(cell):
+    if still_waiting(FailoverCell.read(cell)):
         return max(0.0, max((op["t1"] - t_fault for op in ops if op["ok"]), default=0.0))
     p = cell["probe"]
     if p["detect_s"] is not None and p["recover_s"] is None and not p.get("never_worked"):

@@ -2,104 +2,112 @@
 made from the summary alone: what the scenario set out to show, the worst client and how long it
 hung (or that it still hung when the run ended, beside its model's figure), how many cells met
 their model windows, when the load balancer acted, and what the writes did."""
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from ..faults.promote_replica import PromoteReplica
 from ..faults.read_only import ReadOnly
+from ..measure import summary_record
+from ..measure.summary_record import FailoverCell, RunSummary, Step
 from ..signals.data import section
 
 
-def sentences(summary):
-    """[sentence, ...] for a failover run with cells; [] otherwise."""
+def sentences(summary: Mapping[str, Any]) -> list[str]:
+    """[sentence, ...] for a failover run with cells (summary.json's mapping); [] otherwise."""
     if summary.get("kind") == "burst" or not summary.get("cells"):
         return []
-    found = [summary["purpose"]] if summary.get("purpose") else []
-    return found + [s for s in (_worst(summary), _on_read_only(summary), _windows(summary["cells"]),
-                                _load_balancer(summary["cells"]), _writes(summary)) if s]
+    run = summary_record.read(summary)
+    found = [run.purpose] if run.purpose else []
+    return found + [s for s in (_worst(run), _on_read_only(run), _windows(run.cells), _load_balancer(run.cells),
+                                _writes(run.signals)) if s]
 
 
-def still_waiting(cell):
+def still_waiting(cell: FailoverCell) -> bool:
     """The cell's client had neither an error nor a success after its hang when the run ended."""
-    p = cell.get("probe") or {}
-    return not cell.get("survived") and p.get("detect_s") is None and p.get("recover_s") is None \
-        and not p.get("never_worked")
+    p = cell.probe
+    return not cell.survived and p.detect_s is None and p.recover_s is None and not p.never_worked
 
 
-def _worst(summary):
-    cells = [c for c in summary["cells"] if "probe" in c and not c["probe"].get("never_worked")]
+def _worst(run: RunSummary) -> str:
+    cells = [c for c in run.cells if not c.probe.never_worked]
     waiting = [c for c in cells if still_waiting(c)]
-    observed = summary.get("observed_s")
     if waiting:
-        worst = max(waiting, key=lambda c: c["predicted"]["expected_s"] or 0)
-        names = ", ".join(c["cell"] for c in waiting)
-        until = f", {observed:.1f} s after the fault" if observed is not None else ""
-        w = worst["predicted"]
-        model = ("" if w["expected_s"] is None else
-                 f"; the model says {worst['cell']}'s kernel gives up about {w['expected_s']:.1f} s after it "
-                 f"(window {w['earliest_s']:.1f}–{w['latest_s']:.1f} s)")
-        unrecovered = [c["cell"] for c in cells if c["probe"]["detect_s"] is not None and c["probe"]["recover_s"] is None]
-        after_error = (f"; {', '.join(unrecovered)} had an error and {'was' if len(unrecovered) == 1 else 'were'} not "
-                       "back by then" if unrecovered else "")
-        return (f"Worst: {names} {'was' if len(waiting) == 1 else 'were'} still waiting when the run ended"
-                f"{until}{model}{after_error}.")
-    hung = [c for c in cells if c["probe"].get("detect_s") is not None]
+        return _still_waiting(cells, waiting, run.observed_s)
+    hung = [c for c in cells if c.probe.detect_s is not None]
     if not hung:
         return "No client saw an error or a hang." if cells else ""
-    worst = max(hung, key=lambda c: c["probe"]["recover_s"] if c["probe"]["recover_s"] is not None
-                else c["probe"]["detect_s"])
-    p = worst["probe"]
-    told = f"its first error ({p['error']}) came {p['detect_s']:.2f} s after the fault" if p["error"] else \
-        f"it was told {p['detect_s']:.2f} s after the fault"
-    back = (f"it was back {p['recover_s']:.2f} s after the fault" + (f", on {p['server_after']}" if p.get("server_after") else "")
-            if p["recover_s"] is not None else "it was not back when the run ended")
-    return f"Worst: {worst['cell']}: {told}; {back}."
+    worst = max(hung, key=lambda c: c.probe.recover_s if c.probe.recover_s is not None else c.probe.detect_s or 0.0)
+    p = worst.probe
+    told = f"its first error ({p.error}) came {p.detect_s:.2f} s after the fault" if p.error else \
+        f"it was told {p.detect_s:.2f} s after the fault"
+    back = (f"it was back {p.recover_s:.2f} s after the fault" + (f", on {p.server_after}" if p.server_after else "")
+            if p.recover_s is not None else "it was not back when the run ended")
+    return f"Worst: {worst.name}: {told}; {back}."
 
 
-def read_only_servers(steps):
+def _still_waiting(cells: Sequence[FailoverCell], waiting: Sequence[FailoverCell], observed_s: float | None) -> str:
+    worst = max(waiting, key=lambda c: c.predicted.expected_s or 0)
+    names = ", ".join(c.name for c in waiting)
+    until = f", {observed_s:.1f} s after the fault" if observed_s is not None else ""
+    w = worst.predicted
+    model = ("" if w.expected_s is None or w.earliest_s is None or w.latest_s is None else
+             f"; the model says {worst.name}'s kernel gives up about {w.expected_s:.1f} s after it "
+             f"(window {w.earliest_s:.1f}–{w.latest_s:.1f} s)")
+    unrecovered = [c.name for c in cells if c.probe.detect_s is not None and c.probe.recover_s is None]
+    after_error = (f"; {', '.join(unrecovered)} had an error and {'was' if len(unrecovered) == 1 else 'were'} not "
+                   "back by then" if unrecovered else "")
+    return (f"Worst: {names} {'was' if len(waiting) == 1 else 'were'} still waiting when the run ended"
+            f"{until}{model}{after_error}.")
+
+
+def read_only_servers(steps: Sequence[Step]) -> dict[str, float]:
     """{server: s from the fault it turned read-only} for the servers a read_only step demoted and
     no later promote_replica made writable again."""
     found: dict[str, float] = {}
-    for step in steps or ():
-        if step.get("event") != "fault":
+    for step in steps:
+        if step.event != "fault":
             continue
-        server = str((step.get("params") or {}).get("target"))
-        if step["name"] == ReadOnly.name:
-            found[server] = step["at_s"]
-        elif step["name"] == PromoteReplica.name:
+        server = str(step.params.get("target"))
+        if step.name == ReadOnly.name:
+            found[server] = step.at_s
+        elif step.name == PromoteReplica.name:
             found.pop(server, None)
     return found
 
 
-def _on_read_only(summary):
+def _on_read_only(run: RunSummary) -> str:
     """Cells back on a server that refuses writes: their reads were answered, their writes would not be."""
-    demoted = read_only_servers(summary.get("steps"))
+    demoted = read_only_servers(run.steps)
     back_on: dict[str, list[str]] = {}
-    for cell in summary["cells"]:
-        server = (cell.get("probe") or {}).get("server_after")
+    for cell in run.cells:
+        server = cell.probe.server_after
         if isinstance(server, str) and server in demoted:
-            back_on.setdefault(server, []).append(cell["cell"])
+            back_on.setdefault(server, []).append(cell.name)
     return " ".join(
         f"{', '.join(cells)} {'was' if len(cells) == 1 else 'were'} back on {server}, which refused writes from "
         f"{abs(demoted[server]):.1f} s {'before' if demoted[server] < 0 else 'after'} the fault on (read_only): "
         "reads answered there, every write refused." for server, cells in back_on.items())
 
 
-def _windows(cells):
+def _windows(cells: Sequence[FailoverCell]) -> str:
     return " ".join(part for part in (_judged(cells), _undecided(cells)) if part)
 
 
-def _undecided(cells):
+def _undecided(cells: Sequence[FailoverCell]) -> str:
     """The cells whose verdict is unknown (measure/verdict.py), each with why; '' for none."""
-    unknown = [c for c in cells if ((c.get("probe") or {}).get("verdict") or {}).get("value") == "unknown"
-               and not c["probe"].get("never_worked")]
+    unknown = [c for c in cells if c.probe.verdict is not None and c.probe.verdict.value == "unknown"
+               and not c.probe.never_worked]
     if not unknown:
         return ""
-    return "Not decided by the run: " + "; ".join(f"{c['cell']} ({c['probe']['verdict']['why']})" for c in unknown) + "."
+    return "Not decided by the run: " + "; ".join(f"{c.name} ({c.probe.verdict.why})" for c in unknown
+                                                  if c.probe.verdict) + "."
 
 
-def _judged(cells):
-    judged = [c for c in cells if (c.get("probe") or {}).get("within_window") is not None]
+def _judged(cells: Sequence[FailoverCell]) -> str:
+    judged = [c for c in cells if c.probe.within_window is not None]
     if not judged:
         return ""
-    late = [c["cell"] for c in judged if c["probe"]["within_window"] is False]
+    late = [c.name for c in judged if c.probe.within_window is False]
     if not late:
         return (f"All {len(judged)} cells with a model window ended inside it." if len(judged) > 1
                 else "The one cell with a model window ended inside it.")
@@ -110,22 +118,22 @@ def _judged(cells):
             f"outside: {', '.join(late)} (the table says how far and what the run measured beside it).")
 
 
-def _load_balancer(cells):
-    parts = [c["lb"] for c in cells if c.get("lb") and c["lb"].get("noticed_s") is not None]
+def _load_balancer(cells: Sequence[FailoverCell]) -> str:
+    parts = [c.lb for c in cells if c.lb is not None and c.lb.noticed_s is not None]
     if not parts:
         return ""
-    first = min(parts, key=lambda part: part["noticed_s"])
-    model = first.get("model")
-    said = f" (its model: {model['earliest_s']:.1f}–{model['latest_s']:.1f} s)" if model else ""
-    if first.get("within_model") is False:
+    first = min(parts, key=lambda part: part.noticed_s or 0.0)
+    noticed = first.noticed_s or 0.0
+    said = f" (its model: {first.model.earliest_s:.1f}–{first.model.latest_s:.1f} s)" if first.model else ""
+    if first.within_model is False:
         said += ", outside its model"
-    by = first.get("noticed_by_s")
-    when = f"{first['noticed_s']:.1f}–{by:.1f}" if by is not None and by - first["noticed_s"] >= 0.05 else f"{first['noticed_s']:.1f}"
-    return f"The load balancer ({first['director']}) acted {when} s after the fault{said}."
+    by = first.noticed_by_s
+    when = f"{noticed:.1f}–{by:.1f}" if by is not None and by - noticed >= 0.05 else f"{noticed:.1f}"
+    return f"The load balancer ({first.director}) acted {when} s after the fault{said}."
 
 
-def _writes(summary):
-    data = (summary.get("signals") or {}).get("data")
+def _writes(signals: Mapping[str, Any]) -> str:
+    data = signals.get("data")
     if not data:
         return ""
     if "writer_log" in data:

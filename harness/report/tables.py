@@ -1,7 +1,11 @@
 """A run's results as text: the terminal table and summary.md, for both kinds of run."""
 import textwrap
+from collections.abc import Mapping
+from typing import Any
 
 from ..databases import DATABASES
+from ..measure import summary_record
+from ..measure.summary_record import Outcome, RunStatus, Window
 from ..signals.blocks import Subheading, Table
 from ..signals.lb import section as lb_split
 from . import client_grid, headline, marks, sections
@@ -18,29 +22,27 @@ BURST_HEADER = ["cell", "server", "target", "backlog", "connect() took (band: co
                 "ListenOverflows"]
 
 
-def _in_window(probe, summary):
+def _in_window(probe: Outcome, status: RunStatus) -> str:
     """yes, NO, or unknown with why (measure/verdict.py); a summary written before verdicts had
     three values says only what its two-valued field says."""
-    if "verdict" in probe:
-        verdict = probe["verdict"]
-        return {"valid": "yes", "invalid": "NO"}.get(verdict["value"]) or f"unknown: {verdict['why']}"
-    if probe["within_window"] is None:          # interrupted / failed, or the window opens after the run ended
-        state = (summary.get("status") or {}).get("state", "completed")
-        return "after the run" if state == "completed" else state
-    return "yes" if probe["within_window"] else "NO"
+    if probe.verdict is not None:
+        return {"valid": "yes", "invalid": "NO"}.get(probe.verdict.value) or f"unknown: {probe.verdict.why}"
+    if probe.within_window is None:          # interrupted / failed, or the window opens after the run ended
+        return "after the run" if status.state == "completed" else status.state
+    return "yes" if probe.within_window else "NO"
 
 
-def _how_far(probe, window):
+def _how_far(probe: Outcome, window: Window) -> str:
     """', 1.25 s after the window' for a cell outside its window (as the table shows the window); '' else."""
-    if probe["within_window"] is not False or window["expected_s"] is None:
+    if probe.within_window is not False or window.expected_s is None:
         return ""
-    detect = probe["detect_s"]
+    detect = probe.detect_s
     if detect is None:
         return ", no error by the end of the run"
-    if detect > window["latest_s"]:
-        return f", {detect - window['latest_s']:.2f} s after the window"
-    if detect < window["earliest_s"]:
-        return f", {window['earliest_s'] - detect:.2f} s before the window"
+    if window.latest_s is not None and detect > window.latest_s:
+        return f", {detect - window.latest_s:.2f} s after the window"
+    if window.earliest_s is not None and detect < window.earliest_s:
+        return f", {window.earliest_s - detect:.2f} s before the window"
     return ""
 
 
@@ -80,18 +82,18 @@ def _why_late(cell):
     return f" ({'; '.join(reasons)})" if reasons else ""
 
 
-def failover_rows(summary):
+def failover_rows(summary: Mapping[str, Any]) -> list[list[str]]:
+    run = summary_record.read(summary)
     rows = []
-    for c in summary["cells"]:
-        p, w, sb = c["probe"], c["predicted"], c.get("sysbench", {})
-        window = _window(w)
-        verdict = ("never worked" if p.get("never_worked")
-                   else _in_window(p, summary) + _how_far(p, w) + _why_late(c))
-        rows.append([c["cell"], _fmt(p["detect_s"]), window, verdict,
-                     _fmt(p["recover_s"]), p["error"] or (LOST_ANSWER if p.get("waits_for_a_lost_answer") else "—"),
-                     p["server_after"] or "—",
-                     _fmt(sb.get("detect_s")), "crashed" if sb.get("crashed") else _fmt(sb.get("recover_s")),
-                     "—" if not sb else f"{sb['stalled_s']} s"])
+    for c in run.cells:
+        p, w, sb = c.probe, c.predicted, c.sysbench
+        verdict = ("never worked" if p.never_worked
+                   else _in_window(p, run.status) + _how_far(p, w) + _why_late(c.parts))
+        rows.append([c.name, _fmt(p.detect_s), _window(w), verdict,
+                     _fmt(p.recover_s), p.error or (LOST_ANSWER if p.waits_for_a_lost_answer else "—"),
+                     p.server_after or "—",
+                     _fmt(sb.detect_s if sb else None), "crashed" if sb and sb.crashed else _fmt(sb.recover_s if sb else None),
+                     "—" if not sb else f"{sb.stalled_s} s"])
     return rows
 
 
@@ -124,12 +126,12 @@ def loads_ended_note(summary):
                     "wait for it to come back." for e in ended)
 
 
-def status_line(summary):
-    status = summary.get("status") or {"state": "completed"}
-    if status["state"] == "interrupted":
-        return f"INTERRUPTED by {status['by']} while {status['phase']}: cells not decided by then say so."
-    if status["state"] == "failed":
-        return f"FAILED while {status['phase']}: {status['reason']}"
+def status_line(summary: Mapping[str, Any]) -> str:
+    status = RunStatus.read(summary.get("status"))
+    if status.state == "interrupted":
+        return f"INTERRUPTED by {status.by} while {status.phase}: cells not decided by then say so."
+    if status.state == "failed":
+        return f"FAILED while {status.phase}: {status.reason}"
     return "completed"
 
 
@@ -139,19 +141,19 @@ def run_line(summary):
     return ", ".join(parts + [f"database {database_line(summary)}"])
 
 
-def window_bases(summary):
+def window_bases(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     """(header, rows): each cell's model window and what it counts, in full (the recovery chart's
     rows, in its order)."""
-    cells = sorted(summary.get("cells") or (), key=lambda c: (c["predicted"]["expected_s"] is None,
-                                                               c["predicted"]["expected_s"] or 0, c["cell"]))
+    cells = sorted(summary_record.read(summary).cells,
+                   key=lambda c: (c.predicted.expected_s is None, c.predicted.expected_s or 0, c.name))
     return (["cell", "model window", "what the model counts"],
-            [[c["cell"], _window(c["predicted"]), c["predicted"]["basis"] or "—"] for c in cells])
+            [[c.name, _window(c.predicted), c.predicted.basis or "—"] for c in cells])
 
 
-def _window(window):
-    if window["expected_s"] is None:
+def _window(window: Window) -> str:
+    if window.expected_s is None or window.earliest_s is None or window.latest_s is None:
         return "never"
-    return f"{window['earliest_s']:.1f}–{window['latest_s']:.1f} s"
+    return f"{window.earliest_s:.1f}–{window.latest_s:.1f} s"
 
 
 def drop_empty_columns(header, rows):

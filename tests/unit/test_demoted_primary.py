@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from harness import report
+from harness.measure.summary_record import Step
 from harness.report import headline
 from harness.scenario.parser import parse
 from harness.scenario.reader import ScenarioError
@@ -42,9 +43,9 @@ def test_a_server_made_read_only_stays_so_until_a_later_step_promotes_it():
     steps = [{"event": "fault", "name": "read_only", "params": {"target": "db-primary"}, "at_s": -5.6},
              {"event": "fault", "name": "promote_replica", "params": {"target": "db-replica"}, "at_s": -3.4},
              {"event": "fault", "name": "end_connections", "params": {"target": "db-primary"}, "at_s": 0.0}]
-    assert headline.read_only_servers(steps) == {"db-primary": -5.6}
+    assert headline.read_only_servers([Step.read(s) for s in steps]) == {"db-primary": -5.6}
     again = steps + [{"event": "fault", "name": "promote_replica", "params": {"target": "db-primary"}, "at_s": 9.0}]
-    assert headline.read_only_servers(again) == {}
+    assert headline.read_only_servers([Step.read(s) for s in again]) == {}
 
 
 def test_the_headline_names_the_cells_back_on_the_read_only_server_and_the_writes_it_refused():
@@ -52,7 +53,7 @@ def test_the_headline_names_the_cells_back_on_the_read_only_server_and_the_write
         return {"cell": name, "predicted": {"expected_s": 0.05, "earliest_s": 0.0, "latest_s": 0.6},
                 "probe": {"detect_s": 0.1, "recover_s": 0.2, "error": "MYSQL_2013", "server_after": server,
                           "within_window": True}}
-    summary = {"purpose": "A switchover.", "cells": [cell("by-name", "db-replica"), cell("jvm-30s", "db-primary")],
+    summary = {"scenario": "s", "run": "r", "purpose": "A switchover.", "cells": [cell("by-name", "db-replica"), cell("jvm-30s", "db-primary")],
                "steps": [{"event": "fault", "name": "read_only", "params": {"target": "db-primary"}, "at_s": -5.6}],
                "signals": {"data": {"acknowledged": 139, "read_back": True, "lost": 0,
                                     "refused": [{"error": "MYSQL_1290", "server": "db-primary", "count": 24,

@@ -30,7 +30,8 @@ def cell(name, error=None, lost=False):
 
 
 def test_the_table_names_a_lost_answer_and_says_what_it_means():
-    summary = {"cells": [cell("defaults", "MYSQL_2013"), cell("retries2-5", lost=True), cell("quiet")]}
+    summary = {"scenario": "s", "run": "r",
+               "cells": [cell("defaults", "MYSQL_2013"), cell("retries2-5", lost=True), cell("quiet")]}
     errors = [row[5] for row in tables.failover_rows(summary)]
     assert errors == ["MYSQL_2013", tables.LOST_ANSWER, "—"]
     note = tables.lost_answer_note(summary)
