@@ -16,7 +16,7 @@ class ChangesByItsModel(Protocol):
         ...
 
 
-def change_by_model(plane, director=None, node_grace_s=None):
+def change_by_model(plane: object, director: str | None = None, node_grace_s: float | None = None) -> NoticeWindow | None:
     """The plane's NoticeWindow from a silent death to its change of `director`, or None where its
     model has none."""
     if isinstance(plane, ChangesByItsModel):
@@ -32,6 +32,6 @@ class ConnectsByName(Protocol):
         ...
 
 
-def client_address(plane, vip):
+def client_address(plane: object, vip: str) -> str:
     """What the clients connect to: the plane's name where it has one, else the VIP."""
     return plane.client_address(vip) if isinstance(plane, ConnectsByName) else vip

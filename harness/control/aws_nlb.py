@@ -25,8 +25,8 @@ class AwsNlb(CloudLb):
                                                                 "packet reset"),
     }
 
-    def existing_flows(self):
+    def existing_flows(self) -> str:
         return RESET if self.settings.get("connection_termination", True) else KEPT
 
-    def forgotten_flows(self):
+    def forgotten_flows(self) -> str | None:
         return RESET

@@ -25,8 +25,8 @@ class AzureStandard(CloudLb):
                                                "word (default off)"),
     }
 
-    def existing_flows(self):
+    def existing_flows(self) -> str:
         return KEPT
 
-    def forgotten_flows(self):
+    def forgotten_flows(self) -> str | None:
         return RESET if self.settings.get("tcp_reset") else "drop"

@@ -23,14 +23,52 @@ commands (manual.py), health checks (keepalived.py), a Kubernetes API.
 """
 import dataclasses
 import typing
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol, Self
 
-from ..measure.effects import BLACKHOLE
+from ..measure.effects import BLACKHOLE, Effect
 from ..registered import Registered, Registry
 from ..topology import DIRECTOR
 
 if typing.TYPE_CHECKING:
     from ..measure.health_checks import DirectorChecks
     from .promotion import Promotion
+
+Addresses = Mapping[str, Mapping[str, str]]     # {service: {network: address}} as compose.yaml places the nodes
+VersionCommands = Sequence[tuple[str, str, Sequence[str]]]   # (program, service, the command printing its version)
+
+
+class Ran(Protocol):
+    stdout: str
+
+
+class PromotingDatabase(Protocol):
+    """What a control plane that promotes the replica itself (keepalived's notify_down) needs of the
+    lab's database engine (harness/databases/base.py's DatabaseEngine gives it)."""
+    promote_sql: str
+    stop_receiving_sql: str
+    apply_wait_s: float
+
+
+class RunFiles(Protocol):
+    """What a control plane reads of a run's directory (harness/store.py's RunDir gives it): its
+    files only, never the live lab."""
+
+    def read(self, path: Path) -> str: ...
+
+    def service_log(self, service: str) -> Path: ...
+
+    def director_table(self, service: str) -> Path: ...
+
+    def events(self) -> list[dict[str, Any]]: ...
+
+
+class PlanesLab(Protocol):
+    """What a control plane asks of a live lab (harness/lab/base.py's Lab gives it)."""
+
+    def exec(self, service: str, command: Sequence[str], check: bool = ..., timeout: float = ...,
+             stdin: str | None = ...) -> Ran: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,13 +117,13 @@ class DirectorVariants:
     ((name, {setting: value}), ...), each a director of its own with those settings changed."""
     directors: tuple
 
-    def director(self, name):
+    def director(self, name: str | None) -> Self:
         """These settings as director `name` (a variant of `directors`, or the main one: None) runs them."""
         if name is None:
             return self
         return dataclasses.replace(typing.cast(typing.Any, self), directors=(), **dict(self.directors)[name])   # a frozen dataclass
 
-    def variants(self):
+    def variants(self) -> tuple[str, ...]:
         """The director variants a cell may name, besides the main director."""
         return tuple(name for name, _ in self.directors)
 
@@ -94,7 +132,7 @@ CONTROL_PLANES: Registry[type["ControlPlane"]] = Registry("control plane")   # e
 DEFAULT_CONTROL_PLANE = "manual"
 
 
-def control_plane(name=None, settings=()):
+def control_plane(name: str | None = None, settings: Iterable[tuple[str, Any]] = ()) -> "ControlPlane":
     """The control plane named `name` (None: the default), with a scenario's settings for it (the
     package imports every plane first, whatever module of it is imported)."""
     return CONTROL_PLANES[name or DEFAULT_CONTROL_PLANE](settings)
@@ -102,7 +140,7 @@ def control_plane(name=None, settings=()):
 
 class ControlPlane(Registered):
     registry = CONTROL_PLANES
-    settings_spec: dict = {}
+    settings_spec: dict[str, Setting] = {}
     acts_by_itself = False
     proxies = False            # its directors end the clients' connections and open their own (HAProxy)
     image: "PlaneImage | None" = None   # a PlaneImage its services run, if they run one of their own
@@ -118,85 +156,87 @@ class ControlPlane(Registered):
         """Two directors hold the VIP in turn (VRRP)."""
         return False
 
-    def __init__(self, settings=()):
+    def __init__(self, settings: Iterable[tuple[str, Any]] = ()) -> None:
         """settings: ((name, value), ...) as the scenario gave them, validated against settings_spec."""
         self.settings = dict(settings)
 
     @classmethod
-    def problem(cls, settings):
+    def problem(cls, settings: Mapping[str, Any]) -> str | None:
         """What is wrong with these settings taken together ({name: value}, each alone already
         checked against settings_spec), or None."""
         return None
 
-    def directors(self):
+    def directors(self) -> dict[str, str | None]:
         return {DIRECTOR: None}
 
-    def proxied_directors(self):
+    def proxied_directors(self) -> tuple[str, ...]:
         """The directors that end the clients' connections (a plane that `proxies`), else ()."""
         return tuple(self.directors()) if self.proxies else ()
 
-    def sampled_directors(self, datapath):
+    def sampled_directors(self, datapath: str) -> tuple[str, ...]:
         """The directors whose IPVS table the run samples (a plane that acts by itself, on the
         datapath the lab runs: 'ipvs' or 'nftables')."""
         return tuple(self.directors()) if self.acts_by_itself else ()
 
-    def table_sample(self, datapath):
+    def table_sample(self, datapath: str) -> str:
         """The bash command that samples those directors' tables ('': IPVS's own, /proc/net/ip_vs)."""
         return ""
 
-    def services(self, addresses, database, servers):
+    def services(self, addresses: Addresses, database: PromotingDatabase, servers: Sequence[str]) -> dict[str, Any]:
         """addresses: {service: {network: address}} as compose.yaml places the nodes (its
         interpolations kept); database: the engine the database servers run; servers: the
         servers the run starts."""
         return {}
 
-    def version_commands(self):
+    def version_commands(self) -> VersionCommands:
         """[(name, service, command)] printing the version of each program it runs (env.json's
         versions, the page's Environment table)."""
         return ()
 
-    def lab_settings(self):
+    def lab_settings(self) -> dict[str, str]:
         return {}
 
-    def changes(self, run):
+    def changes(self, run: RunFiles) -> list[DirectorChange]:
         """[DirectorChange] in time order, from the run's files only (a store.RunDir)."""
         raise NotImplementedError
 
-    def lb_noticed(self, change, death_t):
+    def lb_noticed(self, change: DirectorChange, death_t: float) -> NoticeWindow:
         """NoticeWindow from death_t to `change`, by this control plane's timers."""
         raise NotImplementedError
 
-    def change_for(self, director, changes, port, after_t):
+    def change_for(self, director: str, changes: Sequence[DirectorChange], port: int,
+                   after_t: float) -> DirectorChange | None:
         """The change after after_t that decides what flows through `director` to `port` see."""
         return next((c for c in changes if c.director == director and c.t >= after_t), None)
 
-    def effect_on(self, effect, director, changes, t_fault):
+    def effect_on(self, effect: Effect, director: str, changes: Sequence[DirectorChange], t_fault: float) -> Effect:
         """The effect (harness/measure/effects.py) existing flows through `director` see, given the fault's
         and what this plane did after it (changes): the fault's own, unless the plane's reaction
         turns it into something else (a removal that resets the flows)."""
         return effect
 
-    def effect_by_model(self, effect, director):
+    def effect_by_model(self, effect: Effect, director: str) -> Effect | None:
         """effect_on() before a run, from this plane's own model instead of its changes (what `plan`
         and a run's first line expect); None: it has no such model (its reaction is read after the run)."""
         return None
 
-    def promotion(self, run, t_fault) -> "Promotion | None":
+    def promotion(self, run: RunFiles, t_fault: float) -> "Promotion | None":
         """The plane's own promotion of a replica (Patroni's: promotion.py), read from the run's
         files; None for a plane that promotes nothing."""
         return None
 
-    def progress(self, lab):
+    def progress(self, lab: PlanesLab) -> Any:
         """Where its own work stands, read live from the lab before a run's steps (None: it acts
         only through the steps, and nothing of it is left to wait for)."""
         return None
 
-    def caught_up(self, lab, before):
+    def caught_up(self, lab: PlanesLab, before: Any) -> bool:
         """Has it finished acting on what changed since `before` (progress())? A run whose clients
         are all back still watches until it has: its change is part of what the run measures."""
         return True
 
-    def health_checks(self, run, env, periods, end_t) -> "dict[str, DirectorChecks]":
+    def health_checks(self, run: RunFiles, env: Mapping[str, Any], periods: Mapping[str, tuple[float, float | None]],
+                      end_t: float) -> "dict[str, DirectorChecks]":
         """{director: DirectorChecks} of a plane that health-checks the real servers: its settings,
         the SYNs a check gets within its connect timeout, and per period ({name: (start, end or
         None)}: before, during, after) per real server its failed checks, flaps and time out of
@@ -204,9 +244,13 @@ class ControlPlane(Registered):
         return {}
 
 
-def effect_from_change(effect, change, t_fault, what):
+def effect_from_change(effect: Effect, change: DirectorChange | None, t_fault: float, what: str) -> Effect:
     """The effect with its flows reset (or resumed) from a control plane's change on."""
     if effect.kind != BLACKHOLE or change is None:
         return effect
     start, by = round(change.t - t_fault, 3), round(change.t + change.uncertainty_s - t_fault, 3)
-    return dataclasses.replace(effect, **{f"{what}_at_s": start, f"{what}_by_s": by})
+    if what == "reset":
+        return dataclasses.replace(effect, reset_at_s=start, reset_by_s=by)
+    if what == "resume":
+        return dataclasses.replace(effect, resume_at_s=start, resume_by_s=by)
+    raise ValueError(f"a control plane's change resets or resumes flows, not {what!r}")

@@ -10,11 +10,13 @@ only). An operator's deregistration from AWS NLB, with its delay and connection 
 fault of its own (faults/aws_deregister.py): the checker then no longer checks that target."""
 import json
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..measure.effects import BLACKHOLE, Effect
 from ..measure.health_checks import stamp
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, SERVICE_SERVERS
-from .base import ControlPlane, DirectorChange, NoticeWindow, effect_from_change
+from .base import Addresses, ControlPlane, DirectorChange, NoticeWindow, PromotingDatabase, RunFiles, effect_from_change
 
 RESET, KEPT = "reset", "kept"
 # the checker's timers and lbctl's change run late on a busy director as keepalived's do: allowed
@@ -32,7 +34,7 @@ class CloudLb(ControlPlane):
     source = ""                # the provider's documentation the emulation follows
 
     @classmethod
-    def problem(cls, settings):
+    def problem(cls, settings: Mapping[str, Any]) -> str | None:
         defaults = {name: spec.default for name, spec in cls.settings_spec.items()}
         given = {**defaults, **settings}
         if given.get("timeout") and given["timeout"] > given["interval"]:
@@ -40,34 +42,35 @@ class CloudLb(ControlPlane):
                     "(the provider refuses it: a check would outlast the next)")
         return None
 
-    def existing_flows(self):
+    def existing_flows(self) -> str:
         """RESET or KEPT: what the flows of an unhealthy target get, by this provider's settings."""
         raise NotImplementedError
 
-    def timers(self):
+    def timers(self) -> tuple[float, float, int]:
         """(interval, timeout, unhealthy threshold) of its health checks."""
         s = {name: self.settings.get(name, spec.default) for name, spec in self.settings_spec.items()}
         return s["interval"], s.get("timeout") or s["interval"], s["unhealthy_threshold"]
 
-    def sampled_directors(self, datapath):
+    def sampled_directors(self, datapath: str) -> tuple[str, ...]:
         return ()              # lbctl stamps its own change
 
-    def forgotten_flows(self):
+    def forgotten_flows(self) -> str | None:
         """RESET or "drop": what the next packet of a flow idle past the provider's idle timeout
         meets; None: its idle timeout is not emulated."""
         return None
 
-    def idle_timeout_s(self):
+    def idle_timeout_s(self) -> float:
         return self.settings.get("idle_timeout", self.settings_spec["idle_timeout"].default)
 
-    def lab_settings(self):
+    def lab_settings(self) -> dict[str, str]:
         found = {"LB_EXPIRE_NODEST_CONN": "1" if self.existing_flows() == RESET else "0"}
-        if self.forgotten_flows():
+        forgotten = self.forgotten_flows()
+        if forgotten:
             found.update(LB_IDLE_TIMEOUT=str(int(self.idle_timeout_s())), LB_CONNTRACK_LOOSE="0",
-                         LB_FORGOTTEN_FLOWS=self.forgotten_flows())
+                         LB_FORGOTTEN_FLOWS=forgotten)
         return found
 
-    def services(self, addresses, database, servers):
+    def services(self, addresses: Addresses, database: PromotingDatabase, servers: Sequence[str]) -> dict[str, Any]:
         vip = addresses[DIRECTOR][FRONT]
         watched = [[f"{vip}:{SERVICE_PORTS[service]}", f"{addresses[primary][BACK]}:{SERVICE_PORTS[service]}",
                     f"{addresses[standby][BACK]}:{SERVICE_PORTS[service]}"]
@@ -79,7 +82,7 @@ class CloudLb(ControlPlane):
         return {DIRECTOR: {"environment": {"CLOUD_LB": json.dumps(spec),
                                            "LAB_REAL_SERVERS": " ".join(target for _, target, _ in watched)}}}
 
-    def changes(self, run):
+    def changes(self, run: RunFiles) -> list[DirectorChange]:
         """Each target the emulation took out, when lbctl says its change landed."""
         found = []
         for line in run.read(run.service_log(DIRECTOR)).splitlines():
@@ -97,7 +100,7 @@ class CloudLb(ControlPlane):
                                         took_s=lag))
         return sorted(found, key=lambda c: c.t)
 
-    def lb_noticed(self, change, death_t):
+    def lb_noticed(self, change: DirectorChange, death_t: float) -> NoticeWindow:
         """The markdown model, late by what the checker's log says the emulator was (took_s: its
         deciding check's scheduled end to lbctl's landing) where it says it, else by TIMERS_LATE_S."""
         if change.took_s is None:
@@ -105,10 +108,10 @@ class CloudLb(ControlPlane):
         return self.markdown(change.took_s + DEATH_STAMP_S, f"; the change landed {change.took_s:.2f} s after its "
                                                             "deciding check was due to end (the emulator's lag here)")
 
-    def change_by_model(self, director=None, node_grace_s=None):
+    def change_by_model(self, director: str | None = None, node_grace_s: float | None = None) -> NoticeWindow:
         return self.markdown()
 
-    def markdown(self, late_s=TIMERS_LATE_S, lateness=""):
+    def markdown(self, late_s: float = TIMERS_LATE_S, lateness: str = "") -> NoticeWindow:
         """A silent target: the first check that fails starts within one interval of the death,
         the threshold's last one ends timeout after it started, threshold-1 intervals later."""
         interval, timeout, threshold = self.timers()
@@ -117,17 +120,18 @@ class CloudLb(ControlPlane):
                  f"check(s) every {interval:g} s, the last one timing out after {timeout:g} s{lateness}")
         return NoticeWindow(failing + interval / 2, failing, failing + interval + late_s, basis)
 
-    def change_for(self, director, changes, port, after_t):
+    def change_for(self, director: str, changes: Sequence[DirectorChange], port: int,
+                   after_t: float) -> DirectorChange | None:
         return next((c for c in changes if c.director == director and c.backend.endswith(f":{port}")
                      and c.t >= after_t), None)
 
-    def effect_on(self, effect, director, changes, t_fault):
+    def effect_on(self, effect: Effect, director: str, changes: Sequence[DirectorChange], t_fault: float) -> Effect:
         if self.existing_flows() != RESET:
             return effect
         removal = next((c for c in changes if c.t >= t_fault), None)
         return effect_from_change(effect, removal, t_fault, "reset")
 
-    def effect_by_model(self, effect, director):
+    def effect_by_model(self, effect: Effect, director: str) -> Effect | None:
         if effect.kind != BLACKHOLE or self.existing_flows() != RESET:
             return None
         window = self.markdown()

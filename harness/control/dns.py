@@ -6,8 +6,13 @@ faults/dns_move.py). Nothing stands between a client and its server, so nothing 
 connection to the old address: each client meets the blackhole with its own kernel, and each
 reconnect resolves the name again through whatever caches it has. "LB noticed" is when the record
 changed. docs/facts/dns.md."""
+from collections.abc import Sequence
+from typing import Any
+
 from ..topology import DIRECTOR, FRONT, LAB_DOMAIN, SERVICE_SERVERS, host_name
-from .base import ControlPlane, DirectorChange, NoticeWindow, Setting
+from .base import (
+    Addresses, ControlPlane, DirectorChange, NoticeWindow, PromotingDatabase, RunFiles, Setting,
+    VersionCommands)
 
 NAME = f"db.{LAB_DOMAIN}"    # the database's name the clients connect to (each server has its own too)
 MOVE = "dns_move"            # the fault step that re-points it (faults/dns_move.py)
@@ -40,20 +45,20 @@ class Dns(ControlPlane):
         cache = str(self.settings.get("cache", self.settings_spec["cache"].default))
         return None if cache == "none" else cache
 
-    def lab_settings(self):
+    def lab_settings(self) -> dict[str, str]:
         """The clients' resolver asks the director's name server, through nscd where asked
         (images/client/client-start)."""
         return {"LB_CONTROL": self.name, "LAB_RESOLVER": "director", "LAB_NAME_CACHE": self.name_cache or ""}
 
-    def client_address(self, vip):
+    def client_address(self, vip: str) -> str:
         """What the clients connect to: the name, not the VIP."""
         return NAME
 
-    def front_address(self, addresses, server):
+    def front_address(self, addresses: Addresses, server: str) -> str:
         prefix = addresses[DIRECTOR][FRONT].rsplit(".", 1)[0]
         return f"{prefix}.{FRONT_HOSTS[server]}"
 
-    def services(self, addresses, database, servers):
+    def services(self, addresses: Addresses, database: PromotingDatabase, servers: Sequence[str]) -> dict[str, Any]:
         """The director runs dnsmasq and forwards nothing (LB_SERVICES empty); each database server
         gets an address on the clients' network, the name answering the primary's, and each server's
         own name its own (what a client that lists every host connects to)."""
@@ -68,10 +73,10 @@ class Dns(ControlPlane):
                 found[server] = {"addresses": {FRONT: self.front_address(addresses, server)}}
         return found
 
-    def version_commands(self):
+    def version_commands(self) -> VersionCommands:
         return (("dnsmasq", DIRECTOR, ("dnsmasq", "--version")),)
 
-    def changes(self, run):
+    def changes(self, run: RunFiles) -> list[DirectorChange]:
         """Each time the name was re-pointed, from the step's own event: the record changed between
         the moment the hosts file was replaced and dnsmasq's first answer with the new address."""
         changes = []
@@ -84,7 +89,7 @@ class Dns(ControlPlane):
                                               f"{seen['old_address']}:{PORT}"))
         return changes
 
-    def lb_noticed(self, change, death_t):
+    def lb_noticed(self, change: DirectorChange, death_t: float) -> NoticeWindow:
         """The operator's (or the managed service's) re-pointing is the change itself."""
         delay = max(0.0, change.t - death_t)
         return NoticeWindow(delay, delay, delay + change.uncertainty_s, "the name re-pointed by the failover step")

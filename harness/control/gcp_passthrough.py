@@ -22,5 +22,5 @@ class GcpPassthrough(CloudLb):
                                             help="connectionPersistenceOnUnhealthyBackends"),
     }
 
-    def existing_flows(self):
+    def existing_flows(self) -> str:
         return RESET if self.settings.get("persistence_on_unhealthy") == "NEVER_PERSIST" else KEPT

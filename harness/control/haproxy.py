@@ -4,13 +4,16 @@ never meet the dead server: what ends a client's wait is HAProxy's (its markdown
 shutdown-sessions, its timeout server or tunnel) or the proxy host's kernel on the server leg.
 Its checks take a silent primary down and send new sessions to the replica, a `backup` server.
 docs/facts/proxies.md."""
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..measure import haproxy_log, kernel_model
 from ..measure.effects import APP_HANG, BLACKHOLE, Close, Effect
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
 from . import haproxy_cfg
-from .base import ControlPlane, DirectorChange, NoticeWindow, Setting
+from .base import (
+    Addresses, ControlPlane, DirectorChange, NoticeWindow, PromotingDatabase, RunFiles, Setting,
+    VersionCommands)
 from .haproxy_settings import CHECKS, HaproxySettings, markdown
 from .keepalived import MAX_VARIANTS, VARIANT_HOSTS, bounded_by_table
 
@@ -19,7 +22,7 @@ STATE_SAMPLE = f"echo 'show servers state' | socat stdio unix-connect:{haproxy_c
 DURATION_HELP = "s (0: unset, HAProxy's default: none)"
 
 
-def _spec():
+def _spec() -> dict[str, Setting]:
     d = HaproxySettings()
     timeouts = {f"timeout_{name}": Setting("duration", getattr(d, f"timeout_{name}"), 0, 86400,
                                             help=f"timeout {name}, {DURATION_HELP}")
@@ -64,37 +67,37 @@ class Haproxy(ControlPlane):
     proxies = True
     settings_spec = _spec()
 
-    def __init__(self, settings=()):
+    def __init__(self, settings: Iterable[tuple[str, Any]] = ()) -> None:
         super().__init__(settings)
         values = {k: v for k, v in self.settings.items() if k in self.settings_spec}
         values["directors"] = tuple((name, dict(over)) for name, over in values.get("directors", ()))
         self.config = HaproxySettings(**values)
 
-    def directors(self):
+    def directors(self) -> dict[str, str | None]:
         return {DIRECTOR: None, **{f"{DIRECTOR}-{name}": name for name in self.config.variants()}}
 
-    def table_sample(self, datapath):
+    def table_sample(self, datapath: str) -> str:
         return STATE_SAMPLE
 
-    def lab_settings(self):
+    def lab_settings(self) -> dict[str, str]:
         return {"LB_CONTROL": self.name}
 
-    def version_commands(self):
+    def version_commands(self) -> VersionCommands:
         return (("haproxy", DIRECTOR, ("haproxy", "-v")),)
 
-    def services(self, addresses, database, servers):
+    def services(self, addresses: Addresses, database: PromotingDatabase, servers: Sequence[str]) -> dict[str, Any]:
         """Each director's haproxy.cfg (the main one's at the VIP, each variant at its own address)
         and its kernel's tcp_retries2; no service of the datapath's (LB_SERVICES empty)."""
-        servers = {service: (addresses[primary][BACK], addresses[standby][BACK])
-                   for service, (primary, standby) in SERVICE_SERVERS.items() if primary in servers}
+        pairs = {service: (addresses[primary][BACK], addresses[standby][BACK])
+                 for service, (primary, standby) in SERVICE_SERVERS.items() if primary in servers}
         prefix = {net: addresses[DIRECTOR][net].rsplit(".", 1)[0] for net in (FRONT, BACK)}
         common = {"LB_CONTROL": self.name, "LB_SERVICES": "",
                   "LAB_REAL_SERVERS": " ".join(f"{address}:{haproxy_cfg.PORTS[service]}"
-                                               for service, pair in servers.items() for address in pair)}
+                                               for service, pair in pairs.items() for address in pair)}
         found: dict[str, dict[str, Any]] = {}
         for index, (service, variant) in enumerate(self.directors().items()):
             settings = self.config.director(variant)
-            definition: dict[str, Any] = {"environment": {**common, "HAPROXY_CFG": haproxy_cfg.config(settings, service, servers)},
+            definition: dict[str, Any] = {"environment": {**common, "HAPROXY_CFG": haproxy_cfg.config(settings, service, pairs)},
                           "sysctls": {"net.ipv4.tcp_retries2": settings.server_tcp_retries2}}
             if variant:
                 definition.update(like=DIRECTOR, addresses={net: f"{prefix[net]}.{VARIANT_HOSTS + index}"
@@ -102,7 +105,7 @@ class Haproxy(ControlPlane):
             found[service] = definition
         return found
 
-    def changes(self, run):
+    def changes(self, run: RunFiles) -> list[DirectorChange]:
         """Each server HAProxy marked down or up, from its log, bounded by its runtime API's state
         as sampled: it changed after the last sample that still had it running, and by the first
         that no longer did or the log line, whichever came first."""
@@ -119,24 +122,25 @@ class Haproxy(ControlPlane):
                                               samples))
         return sorted(found, key=lambda c: c.t)
 
-    def change_by_model(self, director=None, node_grace_s=None):
+    def change_by_model(self, director: str | None = None, node_grace_s: float | None = None) -> NoticeWindow:
         """Its checks mark the dead server down: new sessions go to the other one from then on."""
         return markdown(self.config.director(self.directors().get(director or DIRECTOR)))
 
-    def lb_noticed(self, change, death_t):
+    def lb_noticed(self, change: DirectorChange, death_t: float) -> NoticeWindow:
         """Its checks' markdown; an operator's command on the runtime API is the change itself."""
         if change.why == haproxy_log.MAINTENANCE:
             delay = max(0.0, change.t - death_t)
             return NoticeWindow(delay, delay, delay + change.uncertainty_s, "the operator's own command")
         return markdown(self.config.director(self.directors().get(change.director)))
 
-    def change_for(self, director, changes, port, after_t):
+    def change_for(self, director: str, changes: Sequence[DirectorChange], port: int,
+                   after_t: float) -> DirectorChange | None:
         """Its change of the server on `port` whose span reaches past after_t (an operator's command
         lands after the last sample that still had the server running, which may precede the step)."""
         return next((c for c in changes if c.director == director and c.backend.endswith(f":{port}")
                      and c.t + c.uncertainty_s >= after_t), None)
 
-    def effect_on(self, effect, director, changes, t_fault):
+    def effect_on(self, effect: Effect, director: str, changes: Sequence[DirectorChange], t_fault: float) -> Effect:
         """A dead server's packets vanish on the server leg; the client's leg stays healthy (HAProxy
         ACKs all it sends): to the client it is an application that never answers, until one of
         HAProxy's limits closes the session."""
@@ -147,7 +151,7 @@ class Haproxy(ControlPlane):
         span = None if down is None else (round(down.t - t_fault, 3), round(down.t + down.uncertainty_s - t_fault, 3))
         return Effect(APP_HANG, closes=closes(settings, span))
 
-    def effect_by_model(self, effect, director):
+    def effect_by_model(self, effect: Effect, director: str) -> Effect | None:
         if effect.kind != BLACKHOLE:
             return None
         settings = self.config.director(self.directors().get(director))
@@ -158,11 +162,12 @@ class Haproxy(ControlPlane):
 SHUT_SESSIONS = "HAProxy marked the server down and shut its sessions (on-marked-down shutdown-sessions)"
 
 
-def closes(settings, markdown_s=None):
+def closes(settings: HaproxySettings, markdown_s: tuple[float, float] | None = None) -> tuple[Close, ...]:
     """What may close a session whose server died: HAProxy's markdown (with shutdown-sessions),
     markdown_s (from, by) seconds after the death; its session timeout; the server leg's kernel's
     tcp_retries2 budget. The last two count from the request HAProxy forwarded to the dead server."""
-    s, found = settings, []
+    s = settings
+    found: list[Close] = []
     if s.shutdown_sessions and markdown_s is not None:
         found.append(Close(markdown_s[0], markdown_s[1], False, SHUT_SESSIONS))
     if s.session_timeout:
@@ -179,10 +184,10 @@ def closes(settings, markdown_s=None):
     return tuple(found)
 
 
-def _markdown_of(director, changes, t_fault):
+def _markdown_of(director: str, changes: Sequence[DirectorChange], t_fault: float) -> DirectorChange | None:
     return next((c for c in changes if c.director == director and c.t >= t_fault and c.what.startswith("marked down")),
                 None)
 
 
-def _address_of(names, backend, server, port):
+def _address_of(names: Mapping[tuple[str, str], str], backend: str, server: str, port: int) -> str:
     return names.get((backend, server), f"{server}:{port}")

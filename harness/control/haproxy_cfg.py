@@ -2,6 +2,8 @@
 the director's own address, its backend the primary with the replica as a `backup` server, the
 scenario's checks, timeouts and options. Pure: the director's entrypoint writes it and runs
 `haproxy -c` on it before starting (images/director/director-start)."""
+from collections.abc import Mapping
+
 from .haproxy_settings import CHECK_USER, PATRONI_CHECK, PATRONI_REST_PORT, HaproxySettings
 
 PORTS = {"mysql": 3306, "web": 80}
@@ -9,13 +11,13 @@ STATS_SOCKET = "/run/haproxy.sock"
 SERVER_NAMES = ("primary", "standby")
 
 
-def duration(seconds):
+def duration(seconds: float) -> str:
     """HAProxy's time format, exact: whole seconds as '2s', anything else in milliseconds."""
     ms = round(seconds * 1000)
     return f"{ms // 1000}s" if ms % 1000 == 0 else f"{ms}ms"
 
 
-def _defaults(s):
+def _defaults(s: HaproxySettings) -> list[str]:
     lines = ["mode tcp", "log global", "option tcplog", "option log-health-checks",
              f"timeout connect {duration(s.timeout_connect)}", f"retries {s.retries}"]
     for name in ("client", "server", "tunnel", "check"):
@@ -34,7 +36,7 @@ def _defaults(s):
     return lines
 
 
-def _check_timers(s):
+def _check_timers(s: HaproxySettings) -> str:
     timers = [f"inter {duration(s.inter)}"]
     if s.fastinter:
         timers.append(f"fastinter {duration(s.fastinter)}")
@@ -48,7 +50,7 @@ def _check_timers(s):
     return " ".join(timers)  # the options every server of a backend shares
 
 
-def config(settings: HaproxySettings, name, servers):
+def config(settings: HaproxySettings, name: str, servers: Mapping[str, tuple[str, str]]) -> str:
     """servers: {service: (primary address, standby address)} on the back network."""
     s = settings
     lines = ["global", "    log stdout format raw local0 info",

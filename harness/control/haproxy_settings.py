@@ -48,7 +48,7 @@ class HaproxySettings(DirectorVariants):
 
 
     @property
-    def check_timeout_s(self):
+    def check_timeout_s(self) -> float:
         """How long a check of a silent server takes to fail: with timeout check set, its connect
         is limited by min(timeout connect, inter); without, the whole check by inter."""
         if self.timeout_check:
@@ -56,11 +56,11 @@ class HaproxySettings(DirectorVariants):
         return self.inter
 
     @property
-    def transition_interval_s(self):
+    def transition_interval_s(self) -> float:
         return self.fastinter or self.inter
 
     @property
-    def session_timeout(self):
+    def session_timeout(self) -> tuple[float, str] | None:
         """(seconds, name) of the timeout that ends a session whose server went silent, or None:
         in TCP mode `timeout tunnel` supersedes `timeout server` once the session carries data."""
         if self.timeout_tunnel:
@@ -70,7 +70,7 @@ class HaproxySettings(DirectorVariants):
         return None
 
 
-def markdown(settings):
+def markdown(settings: HaproxySettings) -> NoticeWindow:
     """A silent server (every check's connect times out): the check in flight at the death passed,
     the next starts within one inter; each of the fall failing checks takes check_timeout_s, with
     fastinter between them (measured on 2.6.12 at inter 2 s fall 3: down 10.27 s after the death)."""

@@ -4,6 +4,7 @@ notify_down hook), never touching net.ipv4.vs.*; with VRRP, two directors share 
 docs/facts/production.md sections 1 and 2."""
 import dataclasses
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..measure.effects import BLACKHOLE, NONE, RESET, Effect
@@ -12,7 +13,9 @@ from ..measure.syn_model import syn_retransmissions, syn_retransmit_times
 from ..measure.sysctl_knobs import KERNEL_DEFAULTS
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
 from . import keepalived_conf
-from .base import ControlPlane, DirectorChange, Setting, effect_from_change
+from .base import (
+    Addresses, ControlPlane, DirectorChange, NoticeWindow, PromotingDatabase, RunFiles, Setting,
+    VersionCommands, effect_from_change)
 from .keepalived_settings import CHECKS, VRRP_MODES, KeepalivedSettings, lb_noticed, vrrp_takeover
 
 BACKUP_DIRECTOR = "director-backup"
@@ -29,9 +32,10 @@ VARIANT_KEYS = ("inhibit_on_failure", "expire_nodest_conn", "delay_loop", "conne
 VARIANT_HOSTS, MAX_VARIANTS = 12, 7
 
 
-def parse_changes(text, director):
+def parse_changes(text: str, director: str) -> list[DirectorChange]:
     """[DirectorChange] keepalived's log (docker logs --timestamps) says it made on the director."""
-    changes, why = [], {}
+    changes: list[DirectorChange] = []
+    why: dict[str, str] = {}
     for line in text.splitlines():
         failed = FAILED_RE.search(line)
         if failed:
@@ -51,7 +55,7 @@ def parse_changes(text, director):
     return changes
 
 
-def bounded_by_table(change, samples):
+def bounded_by_table(change: DirectorChange, samples: Sequence[tuple[float, Any]]) -> DirectorChange:
     if not change.backend:
         return change
     serving = [t for t, table in samples if t <= change.t and director_table.serves(table, change.backend)]
@@ -87,67 +91,67 @@ class Keepalived(ControlPlane):
                                   "connect_timeout, retry, delay_before_retry}}"),
     }
 
-    def __init__(self, settings=()):
+    def __init__(self, settings: Iterable[tuple[str, Any]] = ()) -> None:
         super().__init__(settings)
         values = {k: v for k, v in self.settings.items() if k in self.settings_spec}
         values["directors"] = tuple((name, dict(over)) for name, over in values.get("directors", ()))
         self.config = KeepalivedSettings(**values)
 
     @property
-    def shares_vip(self):
+    def shares_vip(self) -> bool:
         return self.config.vrrp != "none"
 
-    def directors(self):
-        found = {DIRECTOR: None}
+    def directors(self) -> dict[str, str | None]:
+        found: dict[str, str | None] = {DIRECTOR: None}
         if self.config.vrrp != "none":
             found[BACKUP_DIRECTOR] = None
         found.update({f"{DIRECTOR}-{name}": name for name in self.config.variants()})
         return found
 
-    def lab_settings(self):
+    def lab_settings(self) -> dict[str, str]:
         return {"LB_CONTROL": self.name, "LB_EXPIRE_NODEST_CONN": str(self.config.expire_nodest_conn)}
 
-    def version_commands(self):
+    def version_commands(self) -> VersionCommands:
         return (("keepalived", DIRECTOR, ("keepalived", "--version")),)
 
-    def services(self, addresses, database, servers):
+    def services(self, addresses: Addresses, database: PromotingDatabase, servers: Sequence[str]) -> dict[str, Any]:
         """The main director's keepalived.conf; a second director for VRRP (the VIP and the back
         address floating between them) and one per variant (its own VIP, its own sysctl). A
         virtual server per service whose servers the run starts, its primary the real server."""
-        servers = {service: (addresses[primary][BACK], addresses[standby][BACK])
-                   for service, (primary, standby) in SERVICE_SERVERS.items() if primary in servers}
+        pairs = {service: (addresses[primary][BACK], addresses[standby][BACK])
+                 for service, (primary, standby) in SERVICE_SERVERS.items() if primary in servers}
         vip = addresses[DIRECTOR][FRONT]
         prefix = {FRONT: vip.rsplit(".", 1)[0], BACK: addresses[DIRECTOR][BACK].rsplit(".", 1)[0]}
         common = {"LB_CONTROL": self.name, "LAB_PROMOTE_SQL": database.promote_sql,
                   "LAB_STOP_RECEIVING_SQL": database.stop_receiving_sql, "LAB_APPLY_WAIT_S": str(database.apply_wait_s),
                   # keepalived starts once these answer (images/director/director-start)
                   "LAB_REAL_SERVERS": " ".join(f"{primary}:{keepalived_conf.PORTS[service]}"
-                                               for service, (primary, _) in servers.items())}
+                                               for service, (primary, _) in pairs.items())}
         services: dict[str, dict[str, Any]] = {}
         if self.config.vrrp == "none":
             services[DIRECTOR] = {"environment": {**common, "KEEPALIVED_CONF": keepalived_conf.config(
-                self.config, DIRECTOR, vip, servers)}}
+                self.config, DIRECTOR, vip, pairs)}}
         else:
             own = {DIRECTOR: {FRONT: f"{prefix[FRONT]}.11", BACK: f"{prefix[BACK]}.11"},
                    BACKUP_DIRECTOR: {FRONT: f"{prefix[FRONT]}.12", BACK: f"{prefix[BACK]}.12"}}
             back_vip = f"{prefix[BACK]}.9"
             for name, peer, master in ((DIRECTOR, BACKUP_DIRECTOR, True), (BACKUP_DIRECTOR, DIRECTOR, False)):
                 # Either may be master when the primary dies: both promote (a second promotion changes nothing).
-                conf = keepalived_conf.config(self.config, name, vip, servers, (master, vip, back_vip, own[peer][FRONT]))
+                conf = keepalived_conf.config(self.config, name, vip, pairs, (master, vip, back_vip, own[peer][FRONT]))
                 services[name] = {"like": DIRECTOR, "addresses": own[name],
                                   "environment": {**common, "KEEPALIVED_CONF": conf, "LB_SNAT_ADDRESS": back_vip}}
         for index, name in enumerate(self.config.variants(), start=1):
             variant = self.config.director(name)
             its = {FRONT: f"{prefix[FRONT]}.{VARIANT_HOSTS + index}", BACK: f"{prefix[BACK]}.{VARIANT_HOSTS + index}"}
-            conf = keepalived_conf.config(variant, f"{DIRECTOR}-{name}", its[FRONT], servers, promotes=False)
+            conf = keepalived_conf.config(variant, f"{DIRECTOR}-{name}", its[FRONT], pairs, promotes=False)
             masqueraded = ",".join(f"{its[FRONT]}:{keepalived_conf.PORTS[s]}={primary}:{keepalived_conf.PORTS[s]}"
-                                   for s, (primary, _) in servers.items())
+                                   for s, (primary, _) in pairs.items())
             services[f"{DIRECTOR}-{name}"] = {
                 "like": DIRECTOR, "addresses": its, "sysctls": {"net.ipv4.vs.expire_nodest_conn": variant.expire_nodest_conn},
                 "environment": {**common, "KEEPALIVED_CONF": conf, "LB_SERVICES": masqueraded}}
         return services
 
-    def changes(self, run):
+    def changes(self, run: RunFiles) -> list[DirectorChange]:
         """From keepalived's log (what, and why), each bounded by the director's own table as
         sampled: it changed after the last sample that still served the backend, and by the first
         that no longer did or the log line, whichever came first (Docker stamps a log line when it
@@ -159,12 +163,12 @@ class Keepalived(ControlPlane):
                       parse_changes(run.read(run.service_log(director)), director)]
         return sorted(found, key=lambda c: c.t)
 
-    def change_by_model(self, director=None, node_grace_s=None):
+    def change_by_model(self, director: str | None = None, node_grace_s: float | None = None) -> NoticeWindow:
         """Its checks take a silently dead server out (lb_noticed); a database's death leaves the
         directors' VRRP alone."""
         return lb_noticed(self.config.director(self.directors().get(director or DIRECTOR)))
 
-    def effect_by_model(self, effect, director):
+    def effect_by_model(self, effect: Effect, director: str) -> Effect | None:
         """effect_on() by the timers' model: with expire_nodest_conn=1 (and the server deleted, not kept
         at weight 0) the flows are reset from its removal on."""
         variant = self.config.director(self.directors().get(director or DIRECTOR))
@@ -173,13 +177,14 @@ class Keepalived(ControlPlane):
         removed = lb_noticed(variant)
         return dataclasses.replace(effect, reset_at_s=removed.earliest_s, reset_by_s=removed.latest_s)
 
-    def lb_noticed(self, change, death_t):
+    def lb_noticed(self, change: DirectorChange, death_t: float) -> NoticeWindow:
         if change.what == TAKES_VIP:
             return vrrp_takeover(self.config)
         variant = self.directors().get(change.director)
         return lb_noticed(self.config.director(variant))
 
-    def change_for(self, director, changes, port, after_t):
+    def change_for(self, director: str, changes: Sequence[DirectorChange], port: int,
+                   after_t: float) -> DirectorChange | None:
         """With VRRP, the backup taking the VIP over; else its director's taking the dead server out."""
         if self.shares_vip:
             return next((c for c in changes if c.what == TAKES_VIP and c.t >= after_t), None)
@@ -187,7 +192,7 @@ class Keepalived(ControlPlane):
         return next((c for c in changes if c.director == director and c.backend and c.what.endswith(f":{port}")
                      and c.t >= after_t), None)
 
-    def effect_on(self, effect, director, changes, t_fault):
+    def effect_on(self, effect: Effect, director: str, changes: Sequence[DirectorChange], t_fault: float) -> Effect:
         """With expire_nodest_conn=1 a deleted server's flows are flushed (Linux >= 5.9): what a
         blackholed client sends after the removal meets the director's own stack, a reset. A
         server kept at weight 0 (inhibit_on_failure), or expire_nodest_conn=0, leaves the blackhole.
@@ -205,7 +210,8 @@ class Keepalived(ControlPlane):
                         and c.what.startswith("removed")), None)
         return effect_from_change(effect, removal, t_fault, "reset")
 
-    def health_checks(self, run, env, periods, end_t) -> dict[str, health_checks.DirectorChecks]:
+    def health_checks(self, run: RunFiles, env: Mapping[str, Any], periods: Mapping[str, tuple[float, float | None]],
+                      end_t: float) -> dict[str, health_checks.DirectorChecks]:
         found: dict[str, health_checks.DirectorChecks] = {}
         for director, variant in self.directors().items():
             servers = health_checks.parse(run.read(run.service_log(director)))
@@ -230,12 +236,13 @@ class Keepalived(ControlPlane):
             found[director] = checks
         return found
 
-    def _after_takeover(self, effect, changes, t_fault):
+    def _after_takeover(self, effect: Effect, changes: Sequence[DirectorChange], t_fault: float) -> Effect:
         takeover = next((c for c in changes if c.what == TAKES_VIP and c.t >= t_fault), None)
         return effect_from_change(effect, takeover, t_fault, "resume" if self.config.vrrp == "sync" else "reset")
 
 
-def _false_alarm(effect, variant, director, changes, t_fault):
+def _false_alarm(effect: Effect, variant: KeepalivedSettings, director: str, changes: Sequence[DirectorChange],
+                 t_fault: float) -> Effect:
     """A fault that killed nothing, and keepalived took the live server out all the same (its checks
     failed: a health-check storm). Deleted, the server's flows get no answer from then on (with
     expire_nodest_conn=0: a blackhole the client's kernel waits out) or a reset at their next

@@ -2,6 +2,8 @@
 primary its real server, the replica its sorry server, so keepalived itself moves the VIP's
 traffic when the primary fails), the check the scenario asks for, and with VRRP the instance
 that holds the VIP. Pure: the director's entrypoint writes it (images/director/director-start)."""
+from collections.abc import Mapping
+
 from .keepalived_settings import KeepalivedSettings
 
 PORTS = {"mysql": 3306, "web": 80}
@@ -12,11 +14,11 @@ EXTRA_PORT_OFFSET = 10000
 FRONT_IF, BACK_IF = "@FRONT_IF@", "@BACK_IF@"   # the entrypoint puts the director's interface names here
 
 
-def _number(value):
+def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def check_block(settings, service, address):
+def check_block(settings: KeepalivedSettings, service: str, address: str) -> tuple[str, list[str]]:
     """The checker of one real server, with the scenario's timers."""
     s, port = settings, PORTS[service]
     timers = [f"retry {s.retry}", f"delay_before_retry {_number(s.delay_before_retry)}"]
@@ -31,12 +33,13 @@ def check_block(settings, service, address):
     return "TCP_CHECK", [f"connect_timeout {_number(s.connect_timeout)}", *timers]
 
 
-def extra_port(service, k):
+def extra_port(service: str, k: int) -> int:
     """The VIP port of a service's k-th extra virtual server (virtual_services): only its checks use it."""
     return PORTS[service] + EXTRA_PORT_OFFSET + k
 
 
-def virtual_server(settings, service, vip, primary, standby, promote_on_down=None, vip_port=None):
+def virtual_server(settings: KeepalivedSettings, service: str, vip: str, primary: str, standby: str,
+                   promote_on_down: str | None = None, vip_port: int | None = None) -> str:
     """primary: the real server; standby: the sorry server keepalived puts in when the primary
     fails; promote_on_down: the standby's address, promoted by notify_down (a database);
     vip_port: the VIP's port when not the service's own (an extra virtual server)."""
@@ -54,7 +57,7 @@ def virtual_server(settings, service, vip, primary, standby, promote_on_down=Non
     return "\n".join(lines)
 
 
-def vrrp_instance(settings, master, vip, back_vip, peer):
+def vrrp_instance(settings: KeepalivedSettings, master: bool, vip: str, back_vip: str, peer: str) -> str:
     """The VRRP instance two directors share: the VIP on the front network and the address the
     directors masquerade to on the back one move together (unicast to the peer: no multicast
     needed on the lab's bridges)."""
@@ -70,7 +73,8 @@ def vrrp_instance(settings, master, vip, back_vip, peer):
     return "\n".join(lines + ["}"])
 
 
-def config(settings: KeepalivedSettings, name, vip, servers, vrrp=None, promotes=True):
+def config(settings: KeepalivedSettings, name: str, vip: str, servers: Mapping[str, tuple[str, str]],
+           vrrp: tuple[bool, str, str, str] | None = None, promotes: bool = True) -> str:
     """keepalived.conf of director `name`. servers: {service: (primary address, standby address)}
     for the services the run uses; vrrp: (master?, vip, back vip, peer address) with two directors;
     promotes: its notify_down promotes the database replica (one director of a run does)."""

@@ -33,7 +33,7 @@ class KeepalivedSettings(DirectorVariants):
 BACKUP_PRIORITY = 100
 
 
-def vrrp_takeover(settings):
+def vrrp_takeover(settings: KeepalivedSettings) -> NoticeWindow:
     """The backup takes the VIP over master_down after the last advert it heard, which came up to
     one advert interval before the master died."""
     s = settings
@@ -43,7 +43,7 @@ def vrrp_takeover(settings):
     return NoticeWindow(master_down - s.advert_int / 2, master_down - s.advert_int, master_down + TIMERS_LATE_S, basis)
 
 
-def lb_noticed(settings):
+def lb_noticed(settings: KeepalivedSettings) -> NoticeWindow:
     """A silent host (every connect times out): the failing run of checks takes
     (retry+1)·connect_timeout + retry·delay_before_retry, and it starts within one delay_loop of
     the death (keepalived's worst case adds the whole delay_loop; on average half of it), its

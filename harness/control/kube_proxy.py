@@ -11,12 +11,17 @@ Service's EndpointSlice, and kube-proxy reprograms the director by itself.
                  flow keeps the conntrack DNAT it had to the backend that is gone.
 Either way a flow to a backend that vanished silently stays a blackhole until the client's own
 kernel gives up (kubernetes#71358, #77903). docs/facts/production.md section 3."""
+from collections.abc import Sequence
+
+from ..measure.effects import Effect
 from typing import Any
 
 from ..measure import director_table
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, SERVICE_SERVERS
 from . import kube_proxy_log, kube_proxy_metrics
-from .base import ControlPlane, NoticeWindow, PlaneImage, Setting
+from .base import (
+    Addresses, ControlPlane, DirectorChange, NoticeWindow, PlaneImage, PlanesLab, PromotingDatabase,
+    RunFiles, Setting, VersionCommands)
 
 IMAGE = "blackhole-lab/kube:dev"
 API_SERVICE, PROXY_SERVICE = "kube-api", "kube-proxy"
@@ -65,28 +70,28 @@ class KubeProxy(ControlPlane):
     }
 
     @property
-    def mode(self):
+    def mode(self) -> str:
         return self.settings.get("mode", "auto")
 
     @property
-    def needs_ipvs(self):
+    def needs_ipvs(self) -> bool:
         return self.mode == "ipvs"
 
-    def table_sample(self, datapath):
+    def table_sample(self, datapath: str) -> str:
         """Where kube-proxy may run in nftables mode, its service and endpoint chains (a process per
         sample: on the host's kernel that is cheap); IPVS's own table otherwise."""
         return "" if datapath == "ipvs" and self.mode != "nftables" else NFT_SAMPLE
 
-    def lab_settings(self):
+    def lab_settings(self) -> dict[str, str]:
         return {"LB_CONTROL": self.name, "LB_EXPIRE_NODEST_CONN": "1", "LB_EXPIRE_QUIESCENT_TEMPLATE": "1",
                 "LB_CONN_REUSE_MODE": str(self.settings.get("conn_reuse_mode", 1))}
 
-    def version_commands(self):
+    def version_commands(self) -> VersionCommands:
         return (("etcd", API_SERVICE, ("etcd", "--version")),
                 ("kube-apiserver", API_SERVICE, ("kube-apiserver", "--version")),
                 ("kube-proxy", PROXY_SERVICE, ("kube-proxy", "--version")))
 
-    def services(self, addresses, database, servers):
+    def services(self, addresses: Addresses, database: PromotingDatabase, servers: Sequence[str]) -> dict[str, Any]:
         vip, back = addresses[DIRECTOR][FRONT], addresses[DIRECTOR][BACK]
         api_address = f"{back.rsplit('.', 1)[0]}.{API_HOST}"
         api = f"{api_address}:{API_PORT}"
@@ -112,7 +117,7 @@ class KubeProxy(ControlPlane):
                                            API_SERVICE: {"condition": "service_started"}}},
         }
 
-    def changes(self, run):
+    def changes(self, run: RunFiles) -> list[DirectorChange]:
         """Each EndpointSlice write (the kube-api container's log) and the kube-proxy sync that
         programmed it (kube-proxy's log: the sync's start and its elapsed time), bounded by the
         director's IPVS table as sampled, where there is one."""
@@ -124,13 +129,13 @@ class KubeProxy(ControlPlane):
         return [kube_proxy_log.bounded_by_table(change, samples)
                 for change in kube_proxy_log.changes(writes, syncs, SERVICE_PORTS)]
 
-    def progress(self, lab):
+    def progress(self, lab: PlanesLab) -> Any:
         return kube_proxy_metrics.parse(lab.exec(PROXY_SERVICE, ["bash", "-c", SYNC_METRICS], timeout=30).stdout)
 
-    def caught_up(self, lab, before):
+    def caught_up(self, lab: PlanesLab, before: Any) -> bool:
         return kube_proxy_metrics.caught_up(before, self.progress(lab))
 
-    def change_by_model(self, director=None, node_grace_s=None):
+    def change_by_model(self, director: str | None = None, node_grace_s: float | None = None) -> NoticeWindow:
         """A lost node: the endpoint controller turns its endpoints not ready when the node-monitor
         grace period ends, then kube-proxy reprograms the director at its next sync."""
         grace = NODE_MONITOR_GRACE_S if node_grace_s is None else node_grace_s
@@ -138,7 +143,7 @@ class KubeProxy(ControlPlane):
                             f"the node-monitor grace period {grace:g} s, then kube-proxy's next sync (min-sync-period "
                             f"{MIN_SYNC_PERIOD_S:g} s)")
 
-    def lb_noticed(self, change, death_t):
+    def lb_noticed(self, change: DirectorChange, death_t: float) -> NoticeWindow:
         """The endpoint controller's delay (the harness writes the slice when the fault says: a
         node's grace period, a pod's deletion), then kube-proxy's: the next sync, within its
         min-sync-period, and the sync itself."""
@@ -149,21 +154,22 @@ class KubeProxy(ControlPlane):
                             f"the EndpointSlice written {written:.2f} s after the death, then kube-proxy's next "
                             f"sync (min-sync-period {MIN_SYNC_PERIOD_S:g} s, {took})")
 
-    def change_for(self, director, changes, port, after_t):
+    def change_for(self, director: str, changes: Sequence[DirectorChange], port: int,
+                   after_t: float) -> DirectorChange | None:
         return next((c for c in changes if c.backend and c.backend.endswith(f":{port}") and c.t >= after_t), None)
 
-    def effect_on(self, effect, director, changes, t_fault):
+    def effect_on(self, effect: Effect, director: str, changes: Sequence[DirectorChange], t_fault: float) -> Effect:
         """Neither mode turns a blackhole into anything else: IPVS keeps the vanished backend at
         weight 0 while the blackholed flow is still counted against it (its retransmissions keep
         the entry alive), and nftables keeps the flow's conntrack DNAT to it."""
         return effect
 
 
-def _duration(seconds):
+def _duration(seconds: float) -> str:
     return f"{float(seconds):g}s"
 
 
-def mode_ran(run):
+def mode_ran(run: RunFiles) -> str | None:
     """The mode kube-proxy ran in, from its log ('ipvs', 'nftables'), or None."""
     return kube_proxy_log.mode(run.read(run.service_log(PROXY_SERVICE)))
 

@@ -6,6 +6,8 @@ import dataclasses
 import datetime
 import json
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..measure import director_table
 from ..measure.health_checks import stamp
@@ -37,7 +39,7 @@ class Sync:
     end_t: float
 
 
-def go_duration(text):
+def go_duration(text: str) -> float:
     """'45.2ms', '1m2.5s', '850µs' -> seconds."""
     found = DURATION_RE.findall(text)
     if not found or "".join(n + u for n, u in found) != text:
@@ -45,7 +47,7 @@ def go_duration(text):
     return sum(float(n) * UNITS[u] for n, u in found)
 
 
-def parse_endpoint(text):
+def parse_endpoint(text: str) -> tuple[str, dict[str, bool]]:
     """kube-endpoints' form, '10.213.2.21:ready=0,terminating=1' -> (address, conditions)."""
     address, _, given = text.partition(":")
     conditions = {"ready": True, "serving": True, "terminating": False}
@@ -55,7 +57,7 @@ def parse_endpoint(text):
     return address, conditions
 
 
-def parse_writes(text):
+def parse_writes(text: str) -> list[Write]:
     """[Write] from the kube-api container's log, in time order."""
     writes = []
     for line in text.splitlines():
@@ -71,7 +73,7 @@ def parse_writes(text):
     return sorted(writes, key=lambda w: w.applying_t)
 
 
-def klog_time(line):
+def klog_time(line: str) -> float | None:
     """The unix time of a klog line; the year comes from Docker's stamp on the same line."""
     m, docker_t = KLOG_RE.search(line), stamp(line)
     if not m or docker_t is None:
@@ -82,7 +84,7 @@ def klog_time(line):
     return at.timestamp()
 
 
-def parse_syncs(text):
+def parse_syncs(text: str) -> list[Sync]:
     """[Sync] kube-proxy logged: each complete IPv4 sync, from its start (its end less its elapsed)."""
     syncs = []
     for line in text.splitlines():
@@ -94,7 +96,7 @@ def parse_syncs(text):
     return sorted(syncs, key=lambda s: s.start_t)
 
 
-def parse_nft_table(text):
+def parse_nft_table(text: str) -> dict[str, dict[str, int]]:
     """{service port ('default/lab/tcp/mysql'): {endpoint: 1}} of kube-proxy's nftables table, as
     director_table.parse_table gives IPVS's: the endpoints each service chain sends new flows to."""
     table: dict[str, dict[str, int]] = {}
@@ -112,12 +114,12 @@ def parse_nft_table(text):
     return table
 
 
-def mode(text):
+def mode(text: str) -> str | None:
     m = MODE_RE.search(text)
     return m.group(1) if m else None
 
 
-def describe(write, before):
+def describe(write: Write, before: Mapping[str, Mapping[str, bool]]) -> tuple[str, str | None]:
     """(what the write changed, in words; the address it took out of service or None)."""
     now = dict(write.endpoints)
     words, taken_out = [], None
@@ -137,11 +139,11 @@ def describe(write, before):
     return ", ".join(words) or "no change", taken_out
 
 
-def changes(writes, syncs, ports):
+def changes(writes: Sequence[Write], syncs: Sequence[Sync], ports: Mapping[str, int]) -> list[DirectorChange]:
     """[DirectorChange] per write: the first sync that started after it was sent (the sync that
     programmed it), the change landing within that sync; a write no sync followed is left out."""
-    found: list = []
-    last: dict[str, dict] = {}
+    found: list[DirectorChange] = []
+    last: dict[str, dict[str, dict[str, bool]]] = {}
     for write in writes:
         what, taken_out = describe(write, last.get(write.service, {}))
         last[write.service] = dict(write.endpoints)
@@ -158,12 +160,12 @@ def changes(writes, syncs, ports):
     return found
 
 
-def parse_nft_samples(text):
+def parse_nft_samples(text: str) -> list[tuple[float, object]]:
     """[(t, table)] of kube-proxy's nftables table as the director table sampler wrote it."""
     return blocks(text, parse_nft_table)
 
 
-def bounded_by_table(change, samples):
+def bounded_by_table(change: DirectorChange, samples: Sequence[tuple[float, Any]]) -> DirectorChange:
     """Narrowed by the director's table as sampled (IPVS's or kube-proxy's nftables), where it shows the backend at weight > 0
     after the sync began (the change came later) or gone before it ended (sooner)."""
     if not change.backend or not samples:

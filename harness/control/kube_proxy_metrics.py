@@ -23,7 +23,7 @@ class SyncState:
     last_synced_t: float
 
 
-def parse(text):
+def parse(text: str) -> SyncState:
     """SyncState from the metrics page's text; ValueError when one of its four figures is missing."""
     found = {}
     for name, labels, value in METRIC_RE.findall(text):
@@ -39,7 +39,7 @@ def parse(text):
     return SyncState(**{field: found[metric] for field, metric in wanted.items()})
 
 
-def caught_up(before, now):
+def caught_up(before: SyncState, now: SyncState) -> bool:
     """Has kube-proxy, by `now`, received an EndpointSlice change since `before` and ended a sync
     that took every change it had received? (A sync that was under way when the change came ends
     after it was queued but leaves it pending: that is not caught up.)"""

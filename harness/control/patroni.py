@@ -6,9 +6,11 @@ scripted: Patroni's leader key expires (ttl), the replica takes it and promotes 
 checks mark the dead server down and the promoted one up. Its knobs are HAProxy's (haproxy.py) and
 Patroni's DCS timers. docs/facts/postgres.md."""
 import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ..topology import BACK, DIRECTOR
-from .base import NoticeWindow, Setting
+from .base import Addresses, NoticeWindow, PromotingDatabase, RunFiles, Setting, VersionCommands
 from .haproxy import Haproxy
 from .haproxy_settings import PATRONI_CHECK, TIMERS_LATE_S
 from .promotion import Promotion, first_patroni_promotion, patroni_window
@@ -20,7 +22,7 @@ POSTGRES_IMAGE = "blackhole-lab/postgres:dev"   # harness/databases/postgres.py'
 PATRONI_DEFAULTS = {"ttl": 30, "loop_wait": 10, "retry_timeout": 10}     # Patroni's own
 
 
-def timers_problem(settings):
+def timers_problem(settings: Mapping[str, Any]) -> str | None:
     """Patroni's own rule on its timers ({name: value}, defaults for those not given), or None."""
     ttl = settings.get("ttl", PATRONI_DEFAULTS["ttl"])
     loop = settings.get("loop_wait", PATRONI_DEFAULTS["loop_wait"])
@@ -31,7 +33,7 @@ def timers_problem(settings):
     return None
 
 
-def _spec():
+def _spec() -> dict[str, Setting]:
     spec = {name: setting for name, setting in Haproxy.settings_spec.items() if name != "check"}
     spec.update({
         "ttl": Setting(int, PATRONI_DEFAULTS["ttl"], 20, 3600, help="s the leader key lives unless renewed"),
@@ -48,7 +50,7 @@ class Patroni(Haproxy):
     settings_spec = _spec()
     start_allowance_s = 60.0        # Patroni's bootstrap, then the replica's copy and its slot (one loop_wait)
 
-    def __init__(self, settings=()):
+    def __init__(self, settings: Iterable[tuple[str, Any]] = ()) -> None:
         values = dict(settings)
         self.patroni = {name: values.pop(name, default) for name, default in PATRONI_DEFAULTS.items()}
         super().__init__(tuple(values.items()))
@@ -56,14 +58,14 @@ class Patroni(Haproxy):
         self.config = dataclasses.replace(self.config, check=PATRONI_CHECK)
 
     @classmethod
-    def problem(cls, settings):
+    def problem(cls, settings: Mapping[str, Any]) -> str | None:
         return timers_problem(settings)
 
-    def version_commands(self):
+    def version_commands(self) -> VersionCommands:
         return (*super().version_commands(), ("patroni", "db-primary", ("patroni", "--version")),
                 ("etcd", DCS, ("etcd", "--version")))
 
-    def services(self, addresses, database, servers):
+    def services(self, addresses: Addresses, database: PromotingDatabase, servers: Sequence[str]) -> dict[str, Any]:
         found = super().services(addresses, database, servers)
         dcs = f"{addresses['db-replica'][BACK].rsplit('.', 1)[0]}.{DCS_HOST}"
         found[DCS] = {"like": "db-replica", "image": POSTGRES_IMAGE, "addresses": {BACK: dcs},
@@ -73,12 +75,12 @@ class Patroni(Haproxy):
             found[server] = {"environment": patroni}
         return found
 
-    def promotion(self, run, t_fault) -> Promotion | None:
+    def promotion(self, run: RunFiles, t_fault: float) -> Promotion | None:
         """The first promotion after the fault, beside promotion_window(), and HAProxy marking it up."""
         return first_patroni_promotion(run, t_fault, self.promotion_window(), self.changes(run),
                                        lambda change: change.what.startswith("marked up"))
 
-    def change_by_model(self, director=None, node_grace_s=None):
+    def change_by_model(self, director: str | None = None, node_grace_s: float | None = None) -> NoticeWindow:
         """New sessions reach a server that takes writes once the replica promoted itself and
         HAProxy's checks (Patroni's /primary) marked it up: rise checks, the first within inter."""
         s, promoted = self.config.director(self.directors().get(director or DIRECTOR)), self.promotion_window()
@@ -87,6 +89,6 @@ class Patroni(Haproxy):
                             promoted.latest_s + s.inter + rising + TIMERS_LATE_S,
                             f"{promoted.basis}; then HAProxy marks it up after {s.rise} passed check(s)")
 
-    def promotion_window(self):
+    def promotion_window(self) -> NoticeWindow:
         """From the death to the replica's promotion (promotion.patroni_window)."""
         return patroni_window(self.patroni)

@@ -6,8 +6,11 @@ the replica takes it and promotes itself, and Patroni's on_role_change callback 
 server asks the director to re-point the name at it (images/director/lab-dns-api, which runs
 lab-dns-move): the pattern of a Patroni cluster whose clients find the primary by DNS. "LB noticed"
 is when the record changed, from the director's own log. docs/facts/dns.md."""
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from ..topology import BACK, DIRECTOR
-from .base import DirectorChange, NoticeWindow, Setting
+from .base import Addresses, DirectorChange, NoticeWindow, PromotingDatabase, RunFiles, Setting, VersionCommands
 from .dns import NAME, PORT, Dns
 from .patroni import DCS, DCS_HOST, DCS_PORT, PATRONI_DEFAULTS, POSTGRES_IMAGE, timers_problem
 from .promotion import Promotion, first_patroni_promotion, patroni_window
@@ -35,7 +38,7 @@ class PatroniDns(Dns):
     }
 
     @classmethod
-    def problem(cls, settings):
+    def problem(cls, settings: Mapping[str, Any]) -> str | None:
         return timers_problem(settings)
 
     @property
@@ -43,10 +46,10 @@ class PatroniDns(Dns):
         return int(self.settings.get("record_ttl", self.settings_spec["record_ttl"].default))
 
     @property
-    def patroni(self):
+    def patroni(self) -> dict[str, Any]:
         return {name: self.settings.get(name, default) for name, default in PATRONI_DEFAULTS.items()}
 
-    def services(self, addresses, database, servers):
+    def services(self, addresses: Addresses, database: PromotingDatabase, servers: Sequence[str]) -> dict[str, Any]:
         found = super().services(addresses, database, servers)
         prefix = addresses["db-replica"][BACK].rsplit(".", 1)[0]
         dcs, director = f"{prefix}.{DCS_HOST}", addresses[DIRECTOR][BACK]
@@ -60,11 +63,11 @@ class PatroniDns(Dns):
                 found[server]["environment"] = patroni
         return found
 
-    def version_commands(self):
+    def version_commands(self) -> VersionCommands:
         return (*super().version_commands(), ("patroni", "db-primary", ("patroni", "--version")),
                 ("etcd", DCS, ("etcd", "--version")))
 
-    def changes(self, run):
+    def changes(self, run: RunFiles) -> list[DirectorChange]:
         """Each move lab-dns-api made, from the director's log: the record changed between its stamps."""
         found = []
         for line in run.read(run.service_log(DIRECTOR)).splitlines():
@@ -77,20 +80,20 @@ class PatroniDns(Dns):
                                         f"{NAME}:{PORT}"))
         return sorted(found, key=lambda change: change.t)
 
-    def lb_noticed(self, change, death_t):
+    def lb_noticed(self, change: DirectorChange | None, death_t: float) -> NoticeWindow:
         promoted = self.promotion_window()
         return NoticeWindow(promoted.expected_s + CALLBACK_S / 2, promoted.earliest_s, promoted.latest_s + CALLBACK_S,
                             f"{promoted.basis}; then its on_role_change callback re-points {NAME}")
 
-    def change_by_model(self, director=None, node_grace_s=None):
+    def change_by_model(self, director: str | None = None, node_grace_s: float | None = None) -> NoticeWindow:
         """New connections whose lookup asks the record reach the promoted server once the callback ran."""
         return self.lb_noticed(None, 0.0)
 
-    def promotion_window(self):
+    def promotion_window(self) -> NoticeWindow:
         """As the patroni plane's (promotion.patroni_window)."""
         return patroni_window(self.patroni)
 
-    def promotion(self, run, t_fault) -> Promotion | None:
+    def promotion(self, run: RunFiles, t_fault: float) -> Promotion | None:
         """The first promotion after the fault (Patroni's own log line), beside promotion_window(),
         and the director re-pointing the name after it."""
         return first_patroni_promotion(run, t_fault, self.promotion_window(), self.changes(run), lambda change: True,

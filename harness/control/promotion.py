@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import NotRequired, TypedDict
 
 from ..measure.health_checks import stamp
-from .base import DirectorChange, NoticeWindow
+from .base import DirectorChange, NoticeWindow, RunFiles
 
 PROMOTED = "promoted self to leader"            # Patroni's log line when it took the leader key
 SERVERS = ("db-primary", "db-replica")          # the servers Patroni runs on
@@ -71,14 +71,14 @@ def patroni_window(patroni: Mapping[str, float]) -> NoticeWindow:
                         f"Patroni's ttl {ttl} s, renewed every loop_wait {loop} s")
 
 
-def patroni_promotions(run) -> list[tuple[float, str]]:
+def patroni_promotions(run: RunFiles) -> list[tuple[float, str]]:
     """[(t, server)] each time a server's Patroni took the leader key, from its log, in time order."""
     found = ((stamp(line), server) for server in SERVERS
              for line in run.read(run.service_log(server)).splitlines() if PROMOTED in line)
     return sorted((t, server) for t, server in found if t is not None)
 
 
-def first_patroni_promotion(run, t_fault: float, window: NoticeWindow, changes: Iterable[DirectorChange],
+def first_patroni_promotion(run: RunFiles, t_fault: float, window: NoticeWindow, changes: Iterable[DirectorChange],
                             followed: Callable[[DirectorChange], bool], director_by: str | None = None,
                             director: Callable[[DirectorChange], str] = lambda c: c.director) -> Promotion | None:
     """Patroni's first promotion after the fault, beside its window, and the first change of the

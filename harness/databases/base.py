@@ -40,7 +40,7 @@ class DatabaseEngine(Registered, ServerProcess):
     promote_sql = ""             # what makes a replica the primary, once it applied what it received
     position_variable = ""       # the GTID set of what a server applied
     replication_modes: tuple[str, ...] = ("async", "semi-sync")
-    apply_wait_s = 10            # how long a promotion waits for the replica to apply what it received
+    apply_wait_s: float = 10     # how long a promotion waits for the replica to apply what it received
     full_login_options: tuple[str, ...] = ()   # what sql_client needs to log in over TCP with a password the server has not cached
     port = 3306                  # where the servers listen: the lab's database port (VIP:3306) whatever the engine
     usual_port = 3306            # where the engine listens by its own default (a page says when the lab differs)

@@ -3,6 +3,7 @@ cell's error window for the effect of the first fault its flows notice, by the c
 model where it has one."""
 from ..control import control_plane
 from ..measure import predict
+from ..measure.effects import Effect
 
 
 def expected_errors_s(scenario):
@@ -22,7 +23,7 @@ def _effects_by_cell(scenario):
     director = {variant: service for service, variant in plane.directors().items()}
     unchecked = {s for step in faults[:faults.index(first)] for s in step.make_fault().unchecked()}
     if dict(first.params).get("target") in unchecked:         # the plane no longer checks it: its model does not apply
-        by_model = [None for _ in scenario.cells]
+        by_model: list[Effect | None] = [None for _ in scenario.cells]
     else:
         by_model = [plane.effect_by_model(effect, director[c.director or None]) for c in scenario.cells]
     modelled = any(e is not None for e in by_model)
