@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, Self
 
+from ..lab_commands import RunsCommands
 from ..measure.effects import BLACKHOLE, Effect
 from ..registered import Registered, Registry
 from ..topology import DIRECTOR
@@ -37,10 +38,6 @@ if typing.TYPE_CHECKING:
 
 Addresses = Mapping[str, Mapping[str, str]]     # {service: {network: address}} as compose.yaml places the nodes
 VersionCommands = Sequence[tuple[str, str, Sequence[str]]]   # (program, service, the command printing its version)
-
-
-class Ran(Protocol):
-    stdout: str
 
 
 class PromotingDatabase(Protocol):
@@ -64,11 +61,7 @@ class RunFiles(Protocol):
     def events(self) -> list[dict[str, Any]]: ...
 
 
-class PlanesLab(Protocol):
-    """What a control plane asks of a live lab (harness/lab/base.py's Lab gives it)."""
-
-    def exec(self, service: str, command: Sequence[str], check: bool = ..., timeout: float = ...,
-             stdin: str | None = ...) -> Ran: ...
+PlanesLab = RunsCommands          # what a control plane asks of a live lab: commands in its nodes
 
 
 @dataclasses.dataclass(frozen=True)

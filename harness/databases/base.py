@@ -12,8 +12,10 @@ measurement call these, never a server's process name or SQL of their own.
   create_account(lab, server, user, ...)     a clients' login, logged in once if asked
 """
 import time
+from typing import Any
 
 from ..errors import LabError
+from ..lab_commands import RunsCommands
 from ..registered import Registered, Registry
 from .server_process import ServerProcess
 
@@ -76,11 +78,11 @@ class DatabaseEngine(Registered, ServerProcess):
         default; 0: none); ValueError if the library cannot take it."""
         return given
 
-    def services(self):
+    def services(self) -> dict[str, dict[str, Any]]:
         """{service: Compose overrides} for the database servers (empty: compose.yaml's own)."""
         return {}
 
-    def promote(self, lab, server):
+    def promote(self, lab: RunsCommands, server: str) -> None:
         """Stop receiving, let the replica apply what it already received (at most apply_wait_s),
         then promote_sql. Resetting the replica first would throw away received, unapplied
         transactions: semi-sync acknowledges receipt, not apply (a write-loss-semi-sync run lost
@@ -92,7 +94,8 @@ class DatabaseEngine(Registered, ServerProcess):
                   f'done; {client} -e "{self.promote_sql}"')
         lab.exec(server, ["bash", "-c", script])
 
-    def create_account(self, lab, server, user, password, log_in_once=False):
+    def create_account(self, lab: RunsCommands, server: str, user: str, password: str,
+                       log_in_once: bool = False) -> None:
         """A login of the clients' kind (every right on the sbtest schema). log_in_once: it then logs
         in once on `server` over TCP, as an application's would (MySQL caches the login from then on)."""
         self.query(lab, server, f"CREATE USER IF NOT EXISTS '{user}'@'%' IDENTIFIED BY '{password}'; "
@@ -101,22 +104,22 @@ class DatabaseEngine(Registered, ServerProcess):
             lab.exec(server, [*self.sql_client, *self.full_login_options, "--host", "127.0.0.1", "--user", user,
                               f"--password={password}", "-e", "SELECT 1"])
 
-    def sql_command(self, sql):
+    def sql_command(self, sql: str) -> list[str]:
         """The command that runs `sql` with the server's own client inside its container, its rows
         printed a line each, fields tab-separated, no header."""
         return [*self.sql_client, "-N", "-B", "-e", sql]
 
-    def query(self, lab, server, sql, timeout=30):
+    def query(self, lab: RunsCommands, server: str, sql: str, timeout: float = 30) -> list[list[str]]:
         """Rows (lists of fields) a server answers, read with its own client inside its container."""
         out = lab.exec(server, self.sql_command(sql), timeout=timeout).stdout
         return [line.split("\t") for line in out.splitlines() if line]
 
-    def position(self, lab, server):
+    def position(self, lab: RunsCommands, server: str) -> str:
         """The transactions a server has applied, as its GTID set says."""
         rows = self.query(lab, server, f"SELECT {self.position_variable}")
         return rows[0][0].replace("\\n", "") if rows else ""
 
-    def refuse_writes(self, lab, server):
+    def refuse_writes(self, lab: RunsCommands, server: str) -> None:
         """The server refuses every write of the clients' logins from now on, and keeps their
         connections; LabError if its own variable does not say so afterwards."""
         for sql in self.refuse_writes_sql:
@@ -128,7 +131,7 @@ class DatabaseEngine(Registered, ServerProcess):
                                f"{'; '.join(self.refuse_writes_sql)} ({said})")
             time.sleep(0.1)
 
-    def end_client_connections(self, lab, server) -> tuple[float, float, int]:
+    def end_client_connections(self, lab: RunsCommands, server: str) -> tuple[float, float, int]:
         """Every client connection to the server ended by the server itself (its replication's
         kept): (when it began, when it was done, how many it ended), on the server's clock."""
         client = " ".join(self.sql_client)

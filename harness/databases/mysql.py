@@ -1,5 +1,7 @@
 """Oracle's MySQL 9.7 from Debian's unstable suite (images/mysql97, docs/facts/mysql.md): GTID
 replication set up by the image's entrypoint; the replica runs with super_read_only."""
+from typing import Any
+
 from .base import DatabaseEngine
 
 IMAGE = "blackhole-lab/mysql97:dev"
@@ -22,7 +24,7 @@ class MySQL(DatabaseEngine):
     refuse_writes_sql = ("SET GLOBAL super_read_only = ON",)      # read_only too; SUPER's writes as well
     writes_refused_sql = "SELECT @@global.super_read_only"
 
-    def services(self):
+    def services(self) -> dict[str, dict[str, Any]]:
         # db-primary builds the image (compose.yaml: one service per tag), the replica runs it
         return {"db-primary": {"image": IMAGE, "build": {"context": "images/mysql97"}},
                 "db-replica": {"image": IMAGE}}

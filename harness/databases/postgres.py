@@ -2,7 +2,10 @@
 primary with pg_basebackup, promoted with pg_promote(). It listens on the lab's database port
 (3306), so every director, check and client reaches it where they reach MySQL; the probe speaks
 its protocol through libpq (images/client/libpq.py)."""
+from typing import Any
+
 from ..errors import LabError
+from ..lab_commands import RunsCommands
 from .base import DatabaseEngine
 
 IMAGE = "blackhole-lab/postgres:dev"
@@ -40,29 +43,29 @@ class PostgreSQL(DatabaseEngine):
     refuse_writes_sql = ("ALTER SYSTEM SET default_transaction_read_only = on", "SELECT pg_reload_conf()")
     writes_refused_sql = "SHOW default_transaction_read_only"
 
-    def probe_connect_timeout_s(self, given):
+    def probe_connect_timeout_s(self, given: float | None) -> float | None:
         """libpq's connect_timeout: whole seconds, each host's try; 0: none; 1 is taken as 2 (libpq 15:
         measured in the client image, docs/facts/postgres.md)."""
         if given and given != int(given):
             raise ValueError(f"libpq's connect_timeout is whole seconds, not {given:g}")
         return max(given, LIBPQ_LEAST_CONNECT_TIMEOUT_S) if given else given
 
-    def services(self):
+    def services(self) -> dict[str, dict[str, Any]]:
         # db-primary builds the image (compose.yaml: one service per tag), the replica runs it
         return {"db-primary": {"image": IMAGE, "build": {"context": "images/postgres"}, "tmpfs": [DATA]},
                 "db-replica": {"image": IMAGE, "tmpfs": [DATA]}}
 
-    def sql_command(self, sql):
+    def sql_command(self, sql: str) -> list[str]:
         return [*self.sql_client, "-F", "\t", "-c", sql]
 
-    def promote(self, lab, server):
+    def promote(self, lab: RunsCommands, server: str) -> None:
         """pg_promote() waits (up to 60 s) until the replica has replayed what it received and left
         recovery: nothing it received is thrown away."""
         rows = self.query(lab, server, "SELECT pg_promote(true, 60)", timeout=70)
         if rows != [["t"]]:
             raise LabError(f"{server}: pg_promote() answered {rows}")
 
-    def end_client_connections(self, lab, server):
+    def end_client_connections(self, lab: RunsCommands, server: str) -> tuple[float, float, int]:
         """pg_terminate_backend() on every client backend (walsenders kept)."""
         script = (f'date +%s.%N; {" ".join(self.sql_client)} -c "$1"; date +%s.%N')
         before, ended, after = lab.exec(server, ["bash", "-c", script, "end-connections",
@@ -71,7 +74,8 @@ class PostgreSQL(DatabaseEngine):
                                         ).stdout.split()
         return float(before), float(after), int(ended)
 
-    def create_account(self, lab, server, user, password, log_in_once=False):
+    def create_account(self, lab: RunsCommands, server: str, user: str, password: str,
+                       log_in_once: bool = False) -> None:
         """A login with every right on the sbtest database; log_in_once: it logs in once over TCP
         (PostgreSQL caches no login: the first one costs what every later one does)."""
         role = f'"{user}"'
@@ -82,7 +86,7 @@ class PostgreSQL(DatabaseEngine):
             lab.exec(server, ["env", f"PGPASSWORD={password}", "psql", "-qAt", "-h", "127.0.0.1", "-p", "3306",
                               "-U", user, "-d", "sbtest", "-c", "SELECT 1"])
 
-    def position(self, lab, server):
+    def position(self, lab: RunsCommands, server: str) -> str:
         """The WAL position a server has applied: the primary's current one, a replica's replayed one."""
         rows = self.query(lab, server, "SELECT CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() "
                                        "ELSE pg_current_wal_lsn() END")

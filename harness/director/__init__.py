@@ -7,22 +7,15 @@ Services are named by what they are ('mysql' is VIP:3306, 'web' is VIP:80); back
 their Compose service name ('db-primary', 'web-b', ...).
 """
 import json
-from collections.abc import Sequence
 from typing import Any, Protocol
 
+from ..lab_commands import RunsCommands
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, VIP_HOST
 
 
-class Ran(Protocol):
-    stdout: str
-
-
-class DirectorsLab(Protocol):
-    """What a director asks of its lab (harness/lab/base.py's Lab gives it)."""
+class DirectorsLab(RunsCommands, Protocol):
+    """What a director asks of its lab (harness/lab/base.py's Lab gives it): commands, and addresses."""
     def address(self, service: str, network: str) -> str: ...
-
-    def exec(self, service: str, command: Sequence[str], check: bool = ..., timeout: float = ...,
-             stdin: str | None = ...) -> Ran: ...
 
 
 class Director:

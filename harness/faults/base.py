@@ -5,7 +5,8 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from ..databases.base import DatabaseEngine
-from ..director import Director, Ran
+from ..director import Director
+from ..lab_commands import Ran, RunsCommands
 from ..director.commands import LbCommands
 from ..measure.effects import Effect, Landing
 from ..registered import Registered, Registry
@@ -14,13 +15,10 @@ from ..registered import Registered, Registry
 Command = tuple[str, Sequence[str]] | tuple[str, Sequence[str], str]
 
 
-class FaultsLab(Protocol):
+class FaultsLab(RunsCommands, Protocol):
     """What a fault asks of its lab (harness/lab/base.py's Lab gives it): commands in its nodes,
     their addresses, a restart, the lab's clock, its database engine and its director."""
     database: DatabaseEngine
-
-    def exec(self, service: str, command: Sequence[str], check: bool = ..., timeout: float = ...,
-             stdin: str | None = ...) -> Ran: ...
 
     def exec_each(self, commands: Sequence[Command], check: bool = ..., timeout: float = ...,
                   stdin: str | None = ...) -> list[Ran]: ...
