@@ -2,6 +2,7 @@
 alone (a snapshot) or in blocks headed '@ <unix time>' (the flow sampler)."""
 import dataclasses
 import re
+from collections.abc import Iterable
 
 from .sample_blocks import blocks
 
@@ -18,12 +19,12 @@ class Flow:
     expires_s: float         # what the table says is left before it forgets the flow
 
 
-def _seconds(text):
+def _seconds(text: str) -> int:
     minutes, _, seconds = text.partition(":")
     return int(minutes) * 60 + int(seconds)
 
 
-def parse_table(text):
+def parse_table(text: str) -> list[Flow]:
     """One snapshot's TCP flows, whichever datapath printed it."""
     flows = []
     for line in text.splitlines():
@@ -36,12 +37,12 @@ def parse_table(text):
     return flows
 
 
-def parse_samples(text):
+def parse_samples(text: str) -> list[tuple[float, list[Flow]]]:
     """[(t, [Flow, ...]), ...] from the flow sampler's output."""
     return blocks(text, parse_table)
 
 
-def of_client(flows, address, port):
+def of_client(flows: Iterable[Flow], address: str, port: int | str) -> list[Flow]:
     """The flows of one client connection, by its address and local port (two clients' kernels
     pick their local ports apart, so a port alone may name two connections)."""
     return [f for f in flows if f.client == f"{address}:{port}"]

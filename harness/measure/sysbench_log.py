@@ -19,7 +19,7 @@ class Report:
     reconn_per_s: float
 
 
-def parse(text):
+def parse(text: str) -> list[Report]:
     """Every report line of a stamped sysbench log; other lines are skipped."""
     reports = []
     for line in text.splitlines():
@@ -30,17 +30,17 @@ def parse(text):
     return reports
 
 
-def crashed(text):
+def crashed(text: str) -> bool:
     """sysbench died of a signal of its own (the unpatched reconnect segfault: SIGSEGV),
     as the client's `stamp` wrapper records it; being stopped by the harness is not a crash."""
     return any(f"[stamp] killed by {name}" in text for name in ("SIGSEGV", "SIGABRT", "SIGBUS"))
 
 
-def socket_options(text):
+def socket_options(text: str) -> dict[str, int]:
     """The options the kernel reported back on sysbench's sockets: {'TCP_USER_TIMEOUT': 5000, ...}
     from libsockopts' SOCKOPT_VERBOSE lines
     ('libsockopts: fd 7: TCP_USER_TIMEOUT=5000 (kernel reads back 5000)')."""
-    applied = {}
+    applied: dict[str, int] = {}
     for m in re.finditer(r"libsockopts: fd \d+: (\w+)=\d+ \(kernel reads back (-?\d+)\)", text):
         applied[m.group(1)] = int(m.group(2))
     return applied

@@ -4,7 +4,7 @@ import re
 LINE_RE = re.compile(r"wrk-second (\d+) (\d+)")
 
 
-def per_second(text):
+def per_second(text: str) -> dict[int, int]:
     """{unix second: responses}; seconds missing from the output had none."""
     counts: dict[int, int] = {}
     for m in LINE_RE.finditer(text):

@@ -30,7 +30,7 @@ class ClientEntry(TypedDict):
     saw: str | None                  # what the application was told
     reconnect_s: float | None
     dead_connections_handed_out: int
-    socket_options_applied: list
+    socket_options_applied: dict[str, int]   # {option: what the kernel read back}
 
 
 class ClientPart(ClientEntry):

@@ -10,7 +10,7 @@ class SysbenchPart(TypedDict):
     disrupted: bool
     crashed: bool
     within_window: bool
-    socket_options_applied: list
+    socket_options_applied: dict[str, int]   # {option: what the kernel read back}
 
 
 class SysbenchCell(TypedDict, total=False):
