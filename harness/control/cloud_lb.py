@@ -91,6 +91,8 @@ class CloudLb(ControlPlane):
                 continue
             landed = json.loads(m["landed"]) if m["landed"] != "{}" else {}
             t = landed.get("applying_t") or stamp(line)
+            if t is None:
+                raise ValueError(f"{DIRECTOR}'s log: a change with neither lbctl's landing nor Docker's time: {line!r}")
             until = landed.get("applied_t", t)
             # the emulator's lag: from when the deciding check was due to end to lbctl's landing
             lag = round(max(0.0, t - landed["check_due_end_t"]), 3) if "check_due_end_t" in landed else None

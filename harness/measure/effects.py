@@ -45,15 +45,15 @@ class Effect:
     starts_at_s: float | None = None        # the effect begins this long after the fault, not with it: the fault
     starts_by_s: float | None = None        # killed nothing, a control plane's change did (a live server taken out
                                      # by its false alarm), by starts_by_s at the latest
-    closes: tuple = ()               # APP_HANG: what may close the client's connection (a proxy's limits, Close)
+    closes: tuple[Close, ...] = ()   # APP_HANG: what may close the client's connection (a proxy's limits, Close)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"effect must be one of {', '.join(KINDS)}, not {self.kind!r}")
         object.__setattr__(self, "closes", tuple(c if isinstance(c, Close) else Close(**c) for c in self.closes))
 
     @property
-    def flows_notice(self):
+    def flows_notice(self) -> bool:
         """Existing flows notice this fault: a run's times count from the first such fault (a
         reconfiguration before the failover, like a replication cut, prepares it)."""
         return self.kind != NONE
@@ -77,5 +77,5 @@ class Effect:
         return record
 
     @classmethod
-    def from_record(cls, record):
+    def from_record(cls, record: dict[str, Any]) -> "Effect":
         return cls(**record)

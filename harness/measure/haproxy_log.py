@@ -4,6 +4,7 @@ state` as the director table sampler wrote it (blocks headed '@ <unix time>').""
 import dataclasses
 import datetime
 import re
+from collections.abc import Iterator
 
 from .health_checks import stamp
 from .sample_blocks import blocks
@@ -43,11 +44,12 @@ class Session:
     termination: str           # 'D-' (server marked down: shutdown-sessions), 'sD' (timeout server), 'SD', '--'
 
 
-def state_changes(text):
+def state_changes(text: str) -> list[StateChange]:
     """[StateChange] in the log's order, each with the reason of the check that decided it (its own
     line's, or the last check line of that server's). HAProxy writes each to its log and to stderr
     ('[WARNING]  (1) : Server ...'): the log's copy is read."""
-    found, last_check = [], {}
+    found: list[StateChange] = []
+    last_check: dict[tuple[str, str], str] = {}
     for line in text.splitlines():
         t = stamp(line)
         body = line.split(" ", 1)[1] if t is not None else line
@@ -62,13 +64,13 @@ def state_changes(text):
     return found
 
 
-def _haproxy_time(text):
+def _haproxy_time(text: str) -> float:
     """'29/Nov/2026:05:14:15.002' (HAProxy's local time: UTC in the lab's containers) -> unix time."""
     moment = datetime.datetime.strptime(text, "%d/%b/%Y:%H:%M:%S.%f")
     return moment.replace(tzinfo=datetime.timezone.utc).timestamp()
 
 
-def sessions(text):
+def sessions(text: str) -> list[Session]:
     """[Session] each tcplog line: one per proxied connection, written when it ended."""
     found = []
     for line in text.splitlines():
@@ -81,7 +83,7 @@ def sessions(text):
     return found
 
 
-def _rows(text):
+def _rows(text: str) -> Iterator[dict[str, str]]:
     """Each server's row of a `show servers state`, as {column: value}."""
     columns = None
     for line in text.splitlines():
@@ -92,11 +94,11 @@ def _rows(text):
             yield dict(zip(columns, words))
 
 
-def _endpoint(row):
+def _endpoint(row: dict[str, str]) -> str:
     return f"{row['srv_addr']}:{row.get('srv_port', '0')}"
 
 
-def parse_state(text):
+def parse_state(text: str) -> dict[str, dict[str, int]]:
     """{backend: {server address:port: 1 running, 0 not}} of one `show servers state`."""
     table: dict[str, dict[str, int]] = {}
     for row in _rows(text):
@@ -104,11 +106,11 @@ def parse_state(text):
     return table
 
 
-def server_endpoints(text):
+def server_endpoints(text: str) -> dict[tuple[str, str], str]:
     """{(backend, server name): address:port} from every sample's rows."""
     return {(row["be_name"], row["srv_name"]): _endpoint(row) for row in _rows(text)}
 
 
-def parse_samples(text):
+def parse_samples(text: str) -> list[tuple[float, dict[str, dict[str, int]]]]:
     """[(t, {backend: {server: 1 or 0}}), ...], as director_table.parse_samples gives IPVS's."""
     return blocks(text, parse_state)

@@ -10,6 +10,7 @@ VS [vip]:tcp:Q'."""
 import dataclasses
 import datetime
 import re
+from collections.abc import Iterable, Mapping
 from typing import Literal, NotRequired, TypedDict
 
 SERVER = r"\[(?P<{0}>[0-9.]+)\]:tcp:(?P<{0}_port>\d+)"
@@ -49,7 +50,7 @@ class DirectorChecks(TypedDict):
     after: NotRequired[dict[str, ServerChecks]]
 
 
-def stamp(line):
+def stamp(line: str) -> float | None:
     """Docker's own time at the head of a line of `docker logs --timestamps`, or None."""
     m = STAMP_RE.match(line)
     if not m:
@@ -61,11 +62,11 @@ def stamp(line):
 @dataclasses.dataclass
 class RealServer:
     """One real server of one virtual server, as one director's checker saw it."""
-    failed: list = dataclasses.field(default_factory=list)     # times of failed checks it logged
-    out: list = dataclasses.field(default_factory=list)        # [(removed t, back t or None)]
+    failed: list[float] = dataclasses.field(default_factory=list)     # times of failed checks it logged
+    out: list[tuple[float, float | None]] = dataclasses.field(default_factory=list)   # [(removed t, back t or None)]
 
 
-def parse(text):
+def parse(text: str) -> dict[tuple[str, str | None], RealServer]:
     """{(real server 'a:p', virtual server 'a:p'): RealServer}; failed checks are logged per real
     server and counted against each of its virtual servers' entries by the checker that logs them
     (keepalived names only the real server), so they are kept under (rs, None)."""
@@ -89,11 +90,12 @@ def parse(text):
     return servers
 
 
-def in_period(t, start, end):
+def in_period(t: float, start: float, end: float | None) -> bool:
     return start <= t and (end is None or t < end)
 
 
-def summarize(servers, start, end, run_end) -> dict[str, ServerChecks]:
+def summarize(servers: Mapping[tuple[str, str | None], RealServer], start: float, end: float | None,
+              run_end: float) -> dict[str, ServerChecks]:
     """Per real server, within [start, end): checks that failed, flaps (removals), virtual servers
     that lost it, and the seconds it spent out of rotation summed over its virtual servers (an
     outage still open at run_end counted to run_end)."""
@@ -110,13 +112,13 @@ def summarize(servers, start, end, run_end) -> dict[str, ServerChecks]:
     return result
 
 
-def syn_chances(connect_timeout_s, retransmitted_at_s):
+def syn_chances(connect_timeout_s: float, retransmitted_at_s: Iterable[float]) -> int:
     """SYNs a check's connect sends before connect_timeout: the first, and each retransmission the
     director's kernel sends before then. A check fails only if every one of them is dropped."""
     return 1 + sum(t < connect_timeout_s for t in retransmitted_at_s)
 
 
-def syn_counts(log_text):
+def syn_counts(log_text: str) -> tuple[int, int] | None:
     """(dropped, passed) SYNs the backend's limit counted (faults/syn_limit.py), or None."""
     m = SYN_COUNTS_RE.search(log_text)
     return (int(m.group(1)), int(m.group(2))) if m else None

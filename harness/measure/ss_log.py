@@ -5,7 +5,9 @@ import dataclasses
 import functools
 import os
 import re
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,7 +24,7 @@ class SocketSample:
     t_read: float | None = None         # when ss had returned (None in samples from before it was stamped)
 
 
-def _number(pattern, text, kind=float, default=None):
+def _number(pattern: str, text: str, kind: Callable[[str], Any] = float, default: Any = None) -> Any:
     m = re.search(pattern, text)
     return kind(m.group(1)) if m else default
 
@@ -32,7 +34,7 @@ def parse(text: str) -> list[SocketSample]:
     t: float | None = None
     header: str | None = None
 
-    def flush(info=""):
+    def flush(info: str = "") -> None:
         # only called with a header line, read after a block's '@ <time>' line
         assert header is not None and t is not None
         fields = header.split()
@@ -75,7 +77,7 @@ def parse(text: str) -> list[SocketSample]:
 _TIMER_LEFT = re.compile(r"(?:(\d+)min)?(?:(\d+)(?:sec|\.))?(?:(\d+)(?:ms|sec))?")
 
 
-def timer_left_s(text):
+def timer_left_s(text: str) -> float:
     """Seconds left on a timer as ss prints it."""
     m = _TIMER_LEFT.fullmatch(text)
     if m is None:
@@ -84,7 +86,7 @@ def timer_left_s(text):
     return ((minutes * 60 + secs) * 1000 + msecs) / 1000
 
 
-def retransmit_due_bracket(samples):
+def retransmit_due_bracket(samples: Sequence[SocketSample]) -> tuple[float | None, float | None]:
     """(earliest, latest) time the last retransmission timer of a connection's samples can have
     been due, from every sample of that timer (the same retransmission count). Each sample says
     what was left when ss read it, somewhere between the sample's stamp and its closing stamp, so
@@ -120,7 +122,8 @@ def first_connection(samples: list[SocketSample]) -> list[SocketSample]:
     return own
 
 
-def nothing_unacked_after(samples, t, hold_s=2.0, until=None):
+def nothing_unacked_after(samples: Iterable[SocketSample], t: float, hold_s: float = 2.0,
+                          until: float | None = None) -> bool:
     """A connection still there hold_s after t on which ss never saw a retransmission timer after t
     (and before until, when given: a partition healed, the connection's traffic goes on): nothing
     it sent went unacknowledged, so nothing of it is resent."""
@@ -128,22 +131,22 @@ def nothing_unacked_after(samples, t, hold_s=2.0, until=None):
     return bool(after) and after[-1].t > t + hold_s and not any(s.timer.startswith("on") for s in after)
 
 
-def for_ports(samples, ports):
-    ports = set(ports)
-    return [s for s in samples if s.local_port in ports]
+def for_ports(samples: Iterable[SocketSample], ports: Iterable[int]) -> list[SocketSample]:
+    wanted = set(ports)
+    return [s for s in samples if s.local_port in wanted]
 
 
-def base_rto_s(samples, t_fault):
+def base_rto_s(samples: Sequence[SocketSample], t_fault: float) -> float | None:
     """The base RTO (s) the kernel used for a socket's retransmissions after t_fault: the first
     backed-off sample's rto / 2**backoff (before the 120 s cap); else the last sample before."""
     for sample in samples:
         if sample.t > t_fault and sample.backoff >= 1 and sample.rto_ms and sample.rto_ms < 120_000:
             return sample.rto_ms / 1000 / 2 ** sample.backoff
-    before = [s for s in samples if s.t <= t_fault and s.rto_ms]
-    return before[-1].rto_ms / 1000 if before else None
+    before = [s.rto_ms for s in samples if s.t <= t_fault and s.rto_ms]
+    return before[-1] / 1000 if before else None
 
 
-def by_port(path):
+def by_port(path: str | os.PathLike[str]) -> dict[int, list[SocketSample]]:
     """{local port: [samples]} of an ss samples file, parsed once per version of the file (a run's
     every cell reads the same file of its namespace)."""
     stat = os.stat(path)
@@ -151,8 +154,8 @@ def by_port(path):
 
 
 @functools.lru_cache(maxsize=8)
-def _by_port(path, mtime_ns, size):
-    index = collections.defaultdict(list)
+def _by_port(path: str, mtime_ns: int, size: int) -> dict[int, list[SocketSample]]:
+    index: dict[int, list[SocketSample]] = collections.defaultdict(list)
     for sample in parse(Path(path).read_text()):
         index[sample.local_port].append(sample)
     return dict(index)

@@ -37,7 +37,9 @@ def test_only_third_party_modules_are_ignored_on_import():
 ANNOTATED_WHEN_MADE = {"harness.director.*", "harness.faults.*", "harness.control.*", "harness.store",
                        "harness.databases.*", "harness.lab_commands", "harness.measure.kernel_model",
                        "harness.measure.syn_model", "harness.measure.sample_blocks", "harness.measure.director_table",
-                       "harness.measure.director_flows", "harness.measure.sysbench_log", "harness.measure.wrk_log"}
+                       "harness.measure.director_flows", "harness.measure.sysbench_log", "harness.measure.wrk_log",
+                       "harness.measure.health_checks", "harness.measure.haproxy_log", "harness.measure.effects",
+                       "harness.measure.ss_log"}
 
 
 def test_the_packages_whose_every_function_is_annotated_only_grow():
