@@ -15,6 +15,10 @@ connection; err/s is not used, as concurrent clients' deadlocks count there too)
 recover_s the first line with tps > 0 from the first bad line (tps 0 or a reconnect) on.
 """
 import dataclasses
+from collections.abc import Sequence
+
+from .probe_log import Record
+from .sysbench_log import Report
 
 SLOW_S = 1.0
 # A client whose last operation ended this long before the observation did is stuck in one (an
@@ -35,11 +39,11 @@ class Outcome:
     never_worked: str | None = None     # what a client that never worked before the fault saw (error: detail)
 
     @property
-    def disrupted(self):
+    def disrupted(self) -> bool:
         return self.stall_s is not None
 
 
-def probe_outcome(operations, t_fault, observed_s=None):
+def probe_outcome(operations: Sequence[Record], t_fault: float, observed_s: float | None = None) -> Outcome:
     """From the probe's JSON operations (t0, t1, ok, server, error). observed_s: how long after the
     fault the run watched (None: not known, as in the live view, or a cell told to idle)."""
     ended_before = [op for op in operations if op["t1"] <= t_fault and op.get("ok")]
@@ -53,13 +57,14 @@ def probe_outcome(operations, t_fault, observed_s=None):
     if bad is not None and bad.get("ok") and bad["t0"] < t_fault:
         bad = _failed_later_on_its_connection(after, bad) or bad
     stuck_since = _stuck_since(operations, t_fault, observed_s)
-    if stuck_since is not None and (bad is None or (bad.get("ok") and bad["t0"] < t_fault)):
+    if stuck_since is not None and observed_s is not None and (bad is None or (bad.get("ok") and bad["t0"] < t_fault)):
         # no answer in the run's last seconds: the client is stuck in an operation, whatever the old
         # server answered after the fault's stamp (a busy machine lands a fault seconds later), and
         # a slow answer in flight at the fault is no recovery
         return Outcome(stall_s=round(t_fault + observed_s - stuck_since, 3), server_before=server_before)
     if bad is None:
         return Outcome(server_before=server_before)
+    recovered: Record | None
     if bad.get("ok"):
         recovered = bad
     else:
@@ -80,7 +85,7 @@ def probe_outcome(operations, t_fault, observed_s=None):
     )
 
 
-def _stuck_since(operations, t_fault, observed_s):
+def _stuck_since(operations: Sequence[Record], t_fault: float, observed_s: float | None) -> float | None:
     """The end of the last operation, when none ended in the last STUCK_AT_END_S of the observation
     and none failed after the fault; else None."""
     if observed_s is None or not operations or any(not op.get("ok") for op in operations if op["t1"] > t_fault):
@@ -89,14 +94,14 @@ def _stuck_since(operations, t_fault, observed_s):
     return last if t_fault + observed_s - last > STUCK_AT_END_S else None
 
 
-def _failed_later_on_its_connection(after, slow):
+def _failed_later_on_its_connection(after: Sequence[Record], slow: Record) -> Record | None:
     """An operation in flight at the fault that was answered slowly (a busy machine, a stalled
     server) but whose connection then failed: the failure is the disruption, not that answer."""
     return next((op for op in after if not op.get("ok") and op["t0"] >= slow["t1"]
                  and op.get("conn") is not None and op.get("conn") == slow.get("conn")), None)
 
 
-def said(op):
+def said(op: Record) -> str | None:
     """What a failed operation said: its error, and its detail when that says more."""
     error, detail = op.get("error"), op.get("detail")
     return f"{error}: {detail}" if detail and detail != error else error
@@ -111,7 +116,7 @@ class SysbenchOutcome:
     disrupted: bool = False
 
 
-def sysbench_outcome(reports, t_fault):
+def sysbench_outcome(reports: Sequence[Report], t_fault: float) -> SysbenchOutcome:
     """Read in sysbench's own order and on its own clock: lines that reach the stamper together
     share one stamp (the last zero-tps second and the reconnect, 2.1 s late, under three labs; a
     reconnect line and the two after it 2.1 s late in another), so a stamp cannot say which came

@@ -4,23 +4,27 @@ The phases follow one another: lab up, the clients until every one answered, the
 faults, observing until the last client was back, the rest of the observation (the grace and the
 poll that noticed), then each cleanup group (steps in one group ran side by side).
 """
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+Event = Mapping[str, Any]     # one line of events.jsonl
 
 
-def _harness(events):
+def _harness(events: Sequence[Event]) -> list[Event]:
     return [e for e in events if e.get("source") == "harness"]
 
 
-def _first(events, name):
+def _first(events: Sequence[Event], name: str) -> Event | None:
     return next((e for e in events if e["event"] == name), None)
 
 
-def first_t(events, name):
+def first_t(events: Sequence[Event], name: str) -> float | None:
     """When the harness first recorded the event `name` (None: never)."""
     found = _first(_harness(events), name)
     return found["t"] if found else None
 
 
-def last_recovery_t(summary, fault_t):
+def last_recovery_t(summary: Mapping[str, Any], fault_t: float) -> float | None:
     """When the last cell's probe was back, on the run's clock (None: some cell never came back)."""
     recovered = [c["probe"].get("recover_s") for c in summary["cells"]]
     if not recovered or any(r is None for r in recovered):
@@ -28,9 +32,9 @@ def last_recovery_t(summary, fault_t):
     return fault_t + max(recovered)
 
 
-def cleanup_groups(events):
+def cleanup_groups(events: Sequence[Event]) -> list[tuple[str, float, float]]:
     """[(the steps' names, started_t, seconds)] per group of cleanup steps, in order."""
-    groups: dict[float, list[dict]] = {}
+    groups: dict[float, list[Event]] = {}
     for e in events:
         if e["event"] == "cleanup_step":
             groups.setdefault(e["started_t"], []).append(e)
@@ -38,14 +42,14 @@ def cleanup_groups(events):
             for started, steps in sorted(groups.items())]
 
 
-def phases(events, summary):
+def phases(events: Sequence[Event], summary: Mapping[str, Any]) -> list[tuple[str, float]]:
     """[(phase, seconds)] of a completed run, in order; phases its events lack are left out."""
     harness = _harness(events)
     marks = {name: _first(harness, name) for name in ("lab_starting", "lab_up", "loads_ready", "observe_end")}
     faults = [e for e in harness if e["event"] == "fault"]
-    out = []
+    out: list[tuple[str, float]] = []
 
-    def span(name, start, end):
+    def span(name: str, start: float | None, end: float | None) -> None:
         if start is not None and end is not None:
             out.append((name, round(end - start, 3)))
 
@@ -67,7 +71,7 @@ def phases(events, summary):
     return out
 
 
-def cleanup_end_t(events):
+def cleanup_end_t(events: Sequence[Event]) -> float | None:
     """When the last cleanup step ended (None: no step recorded its time)."""
     ends = [started + seconds for _, started, seconds in cleanup_groups(_harness(events))]
     return max(ends) if ends else None

@@ -12,7 +12,7 @@ class SysctlKnob:
     since: str | None = None       # the Linux release that added it, when that is recent
 
     @property
-    def proc_path(self):
+    def proc_path(self) -> str:
         return "/proc/sys/" + self.sysctl.replace(".", "/")
 
 
