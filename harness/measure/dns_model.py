@@ -8,6 +8,7 @@ to the old, silent address ends at the driver's connect timeout or when the kern
 run out; one to the new address succeeds. Pure: no lab, no clock."""
 import dataclasses
 import math
+from collections.abc import Sequence
 
 OLD, NEW = "old", "new"
 
@@ -28,7 +29,7 @@ class Connects:
     retry_gap_s: float           # from a failed connect to the next one (the client's own pace)
 
     @property
-    def silent_s(self):
+    def silent_s(self) -> float:
         """How long one connect to a silent address lasts."""
         return self.syn_give_up_s if self.limit_s is None else min(self.limit_s, self.syn_give_up_s)
 
@@ -47,7 +48,8 @@ class Entry:
     expires_t: float
 
 
-def _lookup(t, record_moved_t, caches, entries):
+def _lookup(t: float, record_moved_t: float, caches: Sequence[NameCache],
+            entries: list["Entry | None"]) -> tuple[str, str]:
     """(address, who answered) for a lookup at t, filling the caches it missed (innermost first)."""
     for index, cache in enumerate(caches):
         entry = entries[index]
@@ -63,14 +65,16 @@ def _lookup(t, record_moved_t, caches, entries):
     return answer
 
 
-def reconnects(first_connect_t, record_moved_t, caches, connects, looked_up_t=None, until_t=3600.0):
+def reconnects(first_connect_t: float, record_moved_t: float, caches: Sequence[NameCache], connects: Connects,
+               looked_up_t: float | None = None, until_t: float = 3600.0) -> tuple[Attempt, ...]:
     """The connects from first_connect_t until one reaches the new primary, or until_t passes.
     caches: NameCache, innermost (the runtime's) first; looked_up_t: when the client last resolved
     the name before the death (its first connect; None: never, its caches are empty)."""
-    entries = [None] * len(caches)
+    entries: list[Entry | None] = [None] * len(caches)
     if looked_up_t is not None:
         _lookup(looked_up_t, record_moved_t, caches, entries)
-    attempts, t = [], first_connect_t
+    attempts: list[Attempt] = []
+    t = first_connect_t
     while t <= until_t:
         address, answered_by = _lookup(t, record_moved_t, caches, entries)
         ended = t if address == NEW else t + connects.silent_s
@@ -81,12 +85,12 @@ def reconnects(first_connect_t, record_moved_t, caches, connects, looked_up_t=No
     return tuple(attempts)
 
 
-def back_t(attempts):
+def back_t(attempts: Sequence[Attempt]) -> float | None:
     """When the client was connected to the new primary (None: not within the attempts)."""
     return attempts[-1].ended_t if attempts and attempts[-1].address == NEW else None
 
 
-def host_list_connect_s(alive, connects):
+def host_list_connect_s(alive: Sequence[bool], connects: Connects) -> tuple[float, int | None]:
     """A client that knows every host (libpq's host=a,b, pgJDBC's and Connector/J's host lists)
     tries them in order, each try bounded by its connect timeout: (seconds to a connection, the
     index of the host it got) for hosts alive[i]; (seconds spent, None) when none answered."""

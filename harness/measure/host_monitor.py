@@ -16,9 +16,20 @@ the host", from the plugin's source, HostMonitorV2Impl and ContextPoolImpl, and 
 All of it holds only while each check meets the silent host: a check that reaches a live server (the
 name or VIP the URL names moved on) succeeds and the count starts over. Pure."""
 import dataclasses
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from .kernel_model import HZ
 from .syn_model import syn_give_up_window_s
+
+class MonitoredCell(Protocol):
+    """What the monitor's model reads of a cell (scenario/model.py's Cell gives it)."""
+
+    @property
+    def client_settings(self) -> tuple[tuple[str, Any], ...]: ...
+
+    def knob(self, key: str) -> int: ...
+
 
 DEFAULTS = {"failureDetectionTime": 30_000, "failureDetectionInterval": 5_000, "failureDetectionCount": 3}
 HAND_OVER_S = 1.1      # the hand-over thread's one-second wake-up, then the monitor's 0.1 s nap
@@ -31,7 +42,7 @@ class HostMonitor:
     count: int
 
     @classmethod
-    def of(cls, settings):
+    def of(cls, settings: Iterable[tuple[str, Any]]) -> "HostMonitor | None":
         """settings: the cell's driver settings ((name, value), ...); None where the monitor is off."""
         values = {**DEFAULTS, **dict(settings)}
         if values.get("failureDetectionEnabled") is False:
@@ -40,26 +51,26 @@ class HostMonitor:
                    values["failureDetectionCount"])
 
     @property
-    def is_valid_s(self):
+    def is_valid_s(self) -> tuple[float, float]:
         """(shortest, longest) an isValid check of a silent host on a monitoring connection lasts."""
         asked = max(1, int(self.interval_s - 0.1) // 2)
         return float(asked), 2.0 * asked
 
-    def verdict_s(self, check_s):
+    def verdict_s(self, check_s: tuple[float, float]) -> tuple[float, float]:
         """(earliest, latest) from the first failed check's start to the verdict, each check lasting
         check_s (shortest, longest)."""
         shortest, longest = check_s
         needed = self.interval_s * (self.count - 1)
         return max(needed, shortest), needed + self.interval_s + longest
 
-    def abort_window_s(self, connect_s):
+    def abort_window_s(self, connect_s: tuple[float, float]) -> tuple[float, float]:
         """(earliest, latest) s after the watched statement began; connect_s: (shortest, longest) a
         connect of the monitor's to the silent host lasts."""
         valid = self.is_valid_s
         early, late = self.verdict_s((min(connect_s[0], valid[0]), max(connect_s[1], valid[1])))
         return early, self.time_s + HAND_OVER_S + late
 
-    def abort_for_cell(self, cell, hz=HZ):
+    def abort_for_cell(self, cell: MonitoredCell, hz: int = HZ) -> tuple[float, float, str]:
         """(earliest, latest, basis) of the abort for a cell: a connect of the monitor's ends at its
         monitoring-connectTimeout, else at the cell's SYN retries (with or without linear timeouts)."""
         timeout_ms = dict(cell.client_settings).get("monitoring-connectTimeout") or 0

@@ -40,7 +40,8 @@ ANNOTATED_WHEN_MADE = {"harness.director.*", "harness.faults.*", "harness.contro
                        "harness.measure.director_flows", "harness.measure.sysbench_log", "harness.measure.wrk_log",
                        "harness.measure.health_checks", "harness.measure.haproxy_log", "harness.measure.effects",
                        "harness.measure.ss_log", "harness.measure.probe_log", "harness.measure.recovery",
-                       "harness.measure.sysctl_knobs", "harness.measure.run_phases"}
+                       "harness.measure.sysctl_knobs", "harness.measure.run_phases", "harness.measure.dns_model",
+                       "harness.measure.host_monitor"}
 
 
 def test_the_packages_whose_every_function_is_annotated_only_grow():
