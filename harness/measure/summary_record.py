@@ -126,6 +126,24 @@ class Step:
 
 
 @dataclasses.dataclass(frozen=True)
+class ZooClient:
+    """A cell's client when it is not the lab's probe (signals/probe/record.py ClientPart)."""
+    name: str
+    settings: Mapping[str, Any]     # its driver's own settings, as the cell gave them
+    driver: str | None
+    saw: str | None                 # what the application was told
+    reconnect_s: float | None
+    dead_connections_handed_out: int
+    socket_options_applied: Mapping[str, int]   # {option: what the kernel read back}
+
+    @classmethod
+    def read(cls, part: Mapping[str, Any], where: str) -> ZooClient:
+        return cls(_required(part, "name", where), part.get("settings") or {}, part.get("driver"), part.get("saw"),
+                   part.get("reconnect_s"), part.get("dead_connections_handed_out", 0),
+                   part.get("socket_options_applied") or {})
+
+
+@dataclasses.dataclass(frozen=True)
 class FailoverCell:
     name: str
     knobs: Mapping[str, Any]
@@ -135,6 +153,7 @@ class FailoverCell:
     query_latency: Mapping[str, Any] | None
     survived: bool | None = None    # None: a summary written before cells said so
     sysbench: SysbenchOutcome | None = None     # None: the cell ran no sysbench
+    client: ZooClient | None = None  # None: the lab's own probe
     parts: Mapping[str, Any] = dataclasses.field(default_factory=dict)   # the cell as written: each signal
                                     # reads its own part of it (signals/*/record.py)
 
@@ -146,7 +165,7 @@ class FailoverCell:
                    Window.read(_required(part, "predicted", where), f"{where}'s predicted"),
                    LbSplit.read(part["lb"]) if part.get("lb") else None, part.get("query_latency"),
                    part.get("survived"), SysbenchOutcome.read(part["sysbench"]) if part.get("sysbench") else None,
-                   part)
+                   ZooClient.read(part["client"], f"{where}'s client") if part.get("client") else None, part)
 
 
 @dataclasses.dataclass(frozen=True)
