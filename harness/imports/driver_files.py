@@ -20,7 +20,7 @@ CONNECTOR_C = {"connect-timeout": "MYSQL_OPT_CONNECT_TIMEOUT", "read-timeout": "
 MY_CNF_GROUPS = ("client", "client-mariadb")
 
 
-def hikari_properties(text, source="hikari.properties"):
+def hikari_properties(text: str, source: str = "hikari.properties") -> DriverImport:
     pool, url = [], None
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
@@ -34,7 +34,7 @@ def hikari_properties(text, source="hikari.properties"):
     return hikari_pool(url, pool, source)
 
 
-def mysql2_json(text, source="mysql2.json"):
+def mysql2_json(text: str, source: str = "mysql2.json") -> DriverImport:
     try:
         options = json.loads(text)
     except ValueError as exc:
@@ -52,7 +52,7 @@ def mysql2_json(text, source="mysql2.json"):
     return DriverImport(source, "node", tuple(settings), not_modelled=tuple(not_modelled))
 
 
-def my_cnf(text, source="my.cnf"):
+def my_cnf(text: str, source: str = "my.cnf") -> DriverImport:
     parser = configparser.ConfigParser(allow_no_value=True, strict=False, interpolation=None)
     try:
         parser.read_string(text, source)

@@ -11,6 +11,7 @@ parameter that is a near miss of a setting the lab reads (socketTimout) is refus
 read as "not modelled", the answer would silently be the driver's default's."""
 import dataclasses
 import re
+from typing import Any
 from urllib.parse import parse_qsl, unquote
 
 from ..errors import InvalidInput
@@ -36,7 +37,7 @@ MARIADB_HOST_LISTS = {None: "the first host alone: MariaDB Connector/J 3 without
                       "failover": "no mode of MariaDB Connector/J 3 (sequential, loadbalance, replication)"}
 
 
-def parse(text, source="driver.url"):
+def parse(text: str, source: str = "driver.url") -> DriverImport:
     """One connection string; lines starting with # are comments. A file of several (one per
     application behind the VIP): parse_all."""
     drivers = parse_all(text, source)
@@ -47,7 +48,7 @@ def parse(text, source="driver.url"):
     return drivers[0]
 
 
-def parse_all(text, source="driver.url"):
+def parse_all(text: str, source: str = "driver.url") -> tuple[DriverImport, ...]:
     """Every application's driver in a file of connection strings, in the file's order: each
     connection string (a JDBC URL, a Go DSN, a SQLAlchemy URL) begins one; `key=value` lines after a
     JDBC URL are its HikariCP pool's settings (as in hikari.properties). Lines starting with # or !
@@ -73,12 +74,12 @@ def parse_all(text, source="driver.url"):
                  for number, url, pool in groups)
 
 
-def is_connection_string(line):
+def is_connection_string(line: str) -> bool:
     return line.startswith("jdbc:") or bool(re.match(r"^mysql(\+\w+)?://", line)) or (
         bool(GO_DSN.match(line)) and "://" not in line)
 
 
-def _one(url, pool, source, where):
+def _one(url: str, pool: list[tuple[int, str]], source: str, where: str) -> DriverImport:
     if pool:
         return hikari_pool(_jdbc(url, where), pool, source)
     if url.startswith("jdbc:"):
@@ -90,7 +91,7 @@ def _one(url, pool, source, where):
     return dataclasses.replace(found, source=source)
 
 
-def _jdbc(url, source):
+def _jdbc(url: str, source: str) -> DriverImport:
     m = re.match(r"^jdbc:(mysql|mariadb)(?::(loadbalance|replication|failover|sequential))?://([^/?]*)(?:/[^?]*)?"
                  r"(?:\?(.*))?$", url)
     if not m:
@@ -108,7 +109,7 @@ def _jdbc(url, source):
     return dataclasses.replace(found, not_modelled=(("hosts", listed), *found.not_modelled))
 
 
-def _go(url, source):
+def _go(url: str, source: str) -> DriverImport:
     m = GO_DSN.match(url)
     assert m is not None              # is_connection_string matched it
     if m.group("net") not in (None, "tcp", "tcp4", "tcp6"):
@@ -116,13 +117,14 @@ def _go(url, source):
     return _with_params("go", m.group("query") or "", source)
 
 
-def _sqlalchemy(url, source):
+def _sqlalchemy(url: str, source: str) -> DriverImport:
     m = re.match(r"^mysql(?:\+(\w+))?://[^?]*(?:\?(.*))?$", url)
     assert m is not None              # is_connection_string matched its start, and the rest is any
     dialect = m.group(1) or "mysqldb"
     if dialect != "pymysql":
         raise InvalidInput(f"{source}: mysql+{dialect}: the zoo's Python client is PyMySQL (mysql+pymysql://)")
-    cell, not_modelled = [], []
+    cell: list[tuple[str, float]] = []
+    not_modelled: list[tuple[str, str]] = []
     for name, value in _query(m.group(2) or "", source):
         if name in PYMYSQL:
             cell.append((PYMYSQL[name], _seconds(name, value, source)))
@@ -132,12 +134,13 @@ def _sqlalchemy(url, source):
     return DriverImport(source, "pymysql", cell=tuple(cell), not_modelled=tuple(not_modelled))
 
 
-def _with_params(client, query, source):
+def _with_params(client: str, query: str, source: str) -> DriverImport:
     """The URL's parameters: the driver's own settings, the rest named as not modelled (a JVM's
     security property such as networkaddress.cache.ttl is no property of the URL's: the driver ignores it;
     one that chooses among a host list's servers, such as targetServerType, changes nothing for the
     one host a replay connects to)."""
-    settings, not_modelled = [], []
+    settings: list[tuple[str, Any]] = []
+    not_modelled: list[tuple[str, str]] = []
     driver_own = {name: s for name, s in CLIENTS[client].settings.items() if not s.jvm_security
                   and not s.picks_a_server}
     for name, value in _query(query, source):
@@ -152,7 +155,7 @@ def _with_params(client, query, source):
     return DriverImport(source, client, tuple(settings), not_modelled=tuple(not_modelled))
 
 
-def _query(query, source):
+def _query(query: str, source: str) -> list[tuple[str, str]]:
     pairs = parse_qsl(query, keep_blank_values=True, separator="&")
     if query and not pairs:
         raise InvalidInput(f"{source}: {query[:60]!r}: parameters are name=value joined by &")
@@ -165,7 +168,7 @@ def _query(query, source):
     return [(unquote(name), unquote(value)) for name, value in pairs]
 
 
-def _seconds(name, value, source):
+def _seconds(name: str, value: str, source: str) -> float:
     try:
         seconds = float(value)
     except ValueError:

@@ -1,11 +1,13 @@
 """HikariCP's pool settings, in java.util.Properties' syntax (hikari.properties, Spring Boot's
 spring.datasource.hikari.*, key=value lines after a JDBC URL in driver.url), over its Connector/J URL's."""
+from collections.abc import Iterable
+
 from ..errors import InvalidInput
 from ..load.clients import CLIENTS
 from .driver_import import PROPERTY, DriverImport, refuse_near_miss, setting_of
 
 
-def hikari_pool(url, pool, source):
+def hikari_pool(url: DriverImport | None, pool: Iterable[tuple[int, str]], source: str) -> DriverImport:
     """HikariCP: its pool settings ((line number, 'key=value'), ...), in java.util.Properties'
     syntax, over the Connector/J URL's (url: a DriverImport or None)."""
     settings, not_modelled = [], []

@@ -13,6 +13,7 @@ connects to a VIP and refuses such a timeline."""
 import dataclasses
 import re
 import shlex
+from collections.abc import Iterable
 
 from ..errors import InvalidInput
 from .driver_import import PROPERTY
@@ -30,13 +31,13 @@ WHERE_IT_COUNTS = (f"it counts where the application connects to a name that mov
 class JvmNames:
     source: str
     ttl_s: int | None = None      # what the JVM keeps a looked-up name for (-1: for ever); None: not set here
-    said: tuple = ()              # the lines of what was read, each a sentence
+    said: tuple[str, ...] = ()    # the lines of what was read, each a sentence
 
-    def lines(self):
+    def lines(self) -> list[str]:
         return [f"{self.source}: {line}" for line in self.said]
 
 
-def _ttl(name, value, where):
+def _ttl(name: str, value: str, where: str) -> int:
     """Whole seconds, -1 for ever, as the JDK takes them (any size: the lab's own knob's range is not the JDK's)."""
     try:
         seconds = int(value.strip())
@@ -47,12 +48,14 @@ def _ttl(name, value, where):
     return seconds
 
 
-def _kept(seconds):
+def _kept(seconds: int) -> str:
     return "for ever" if seconds < 0 else "not at all" if seconds == 0 else f"{seconds} s"
 
 
-def java_security(text, source="java.security"):
-    ttl, said, others = None, [], []
+def java_security(text: str, source: str = "java.security") -> JvmNames:
+    ttl: int | None = None
+    said: list[str] = []
+    others: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith(("#", "!")):
@@ -77,8 +80,9 @@ def java_security(text, source="java.security"):
     return JvmNames(source, ttl, tuple(said))
 
 
-def jvm_options(text, source="jvm.options"):
-    fallback, said = None, []
+def jvm_options(text: str, source: str = "jvm.options") -> JvmNames:
+    fallback: int | None = None
+    said: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -107,20 +111,20 @@ def jvm_options(text, source="jvm.options"):
     return JvmNames(source, fallback, tuple(said))
 
 
-def ttl_of(found):
+def ttl_of(found: Iterable[JvmNames]) -> int | None:
     """The TTL the JVM keeps of what its files say (JvmNames, java.security's first): the security
     property wins over -Dsun.net.inetaddr.ttl, which the JVM reads only when the property is unset;
     None: neither sets one (the JVM's default)."""
     return next((names.ttl_s for names in found if names.ttl_s is not None), None)
 
 
-def _flags(line):
+def _flags(line: str) -> list[str]:
     """A line's flags; JAVA_OPTS="-Xmx1g -D..." as a shell sets it gives the flags in its value."""
     assigned = re.match(r"^(export\s+)?[A-Z_]+=(.*)$", line)
     return shlex.split(" ".join(shlex.split(assigned.group(2)))) if assigned else shlex.split(line)
 
 
-def looks_like_flags(lines):
+def looks_like_flags(lines: Iterable[str]) -> bool:
     """Every line JVM flags (-Dname=value, -Xmx1g, -XX:+Flag, ...), maybe as JAVA_OPTS="..." sets them."""
     try:
         tokens = [t for line in lines for t in _flags(line.strip())]

@@ -32,20 +32,20 @@ NO_BEARING = {
 class SysctlDump:
     source: str
     kernel_release: str | None = None          # kernel.osrelease
-    cell: tuple = ()                    # ((scenario cell key, value), ...): the client's namespace knobs
-    director: tuple = ()                # ((explain knob, value), ...)
-    not_modelled: tuple = ()            # ((key, value), ...) of TCP/IPVS/core settings the lab does not turn
-    no_bearing: tuple = ()              # ((key, why), ...)
-    notes: tuple = ()                   # lines sysctl printed that are not settings
+    cell: tuple[tuple[str, int], ...] = ()       # ((scenario cell key, value), ...): the client's namespace knobs
+    director: tuple[tuple[str, int], ...] = ()   # ((explain knob, value), ...)
+    not_modelled: tuple[tuple[str, str], ...] = ()   # ((key, value), ...) of TCP/IPVS/core settings the lab does not turn
+    no_bearing: tuple[tuple[str, str], ...] = ()     # ((key, why), ...)
+    notes: tuple[str, ...] = ()                  # lines sysctl printed that are not settings
     others: int = 0                     # settings outside net.ipv4.tcp_*, net.ipv4.vs.*, net.core.*
 
-    def without_an_ipvs_director(self, director_file):
+    def without_an_ipvs_director(self, director_file: str) -> "SysctlDump":
         """The dump where HAProxy (director_file) is the director: its IPVS settings decide nothing."""
         why = f"the director is HAProxy ({director_file}), not IPVS"
         return dataclasses.replace(self, director=(), no_bearing=self.no_bearing + tuple(
             (sysctl, why) for sysctl, knob in DIRECTOR.items() if knob in dict(self.director)))
 
-    def lines(self):
+    def lines(self) -> list[str]:
         """What was used and what was not, a line each, for explain, plan and the replay's page."""
         out = [f"{self.source}: kernel {self.kernel_release or 'not in the dump (no kernel.osrelease)'}"]
         out += [f"{self.source}: used: {SYSCTL_KNOBS[key].sysctl} = {value} (the client's cell)" for key, value in self.cell]
@@ -63,9 +63,15 @@ class SysctlDump:
         return out
 
 
-def parse(text, source="sysctl.txt"):
+def parse(text: str, source: str = "sysctl.txt") -> SysctlDump:
     by_sysctl = {knob.sysctl: key for key, knob in SYSCTL_KNOBS.items()}
-    release, cell, director, not_modelled, no_bearing, notes, others = None, [], [], [], [], [], 0
+    release: str | None = None
+    cell: list[tuple[str, int]] = []
+    director: list[tuple[str, int]] = []
+    not_modelled: list[tuple[str, str]] = []
+    no_bearing: list[tuple[str, str]] = []
+    notes: list[str] = []
+    others = 0
     # key -> (line, value) of the settings the lab reads: `sysctl -a` prints each once (some others,
     # kernel.core_modes on 7.3, a line per value)
     seen: dict[str, tuple[int, str]] = {}
@@ -102,13 +108,13 @@ def parse(text, source="sysctl.txt"):
                       tuple(notes), others)
 
 
-def _whole(value, source, number, key):
+def _whole(value: str, source: str, number: int, key: str) -> int:
     if not re.fullmatch(r"-?\d+", value):
         raise InvalidInput(f"{source}:{number}: {key}: {value!r} is not a whole number")
     return int(value)
 
 
-def _within(cell_key, value, source, number):
+def _within(cell_key: str, value: str, source: str, number: int) -> int:
     knob = SYSCTL_KNOBS[cell_key]
     number_value = _whole(value, source, number, knob.sysctl)
     if not knob.minimum <= number_value <= knob.maximum:

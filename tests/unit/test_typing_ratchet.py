@@ -41,7 +41,9 @@ ANNOTATED_WHEN_MADE = {"harness.director.*", "harness.faults.*", "harness.contro
                        "harness.measure.health_checks", "harness.measure.haproxy_log", "harness.measure.effects",
                        "harness.measure.ss_log", "harness.measure.probe_log", "harness.measure.recovery",
                        "harness.measure.sysctl_knobs", "harness.measure.run_phases", "harness.measure.dns_model",
-                       "harness.measure.host_monitor"}
+                       "harness.measure.host_monitor", "harness.imports.driver_import", "harness.imports.driver_url",
+                       "harness.imports.driver_files", "harness.imports.hikari_pool", "harness.imports.jvm_names",
+                       "harness.imports.sysctl_dump"}
 
 
 def test_the_packages_whose_every_function_is_annotated_only_grow():
