@@ -13,6 +13,7 @@ death, or a recovery before the first error, is refused at its line."""
 import dataclasses
 import difflib
 import re
+from collections.abc import Iterable, Mapping
 
 import yaml
 
@@ -54,13 +55,13 @@ class Entry:
 @dataclasses.dataclass(frozen=True)
 class Timeline:
     source: str
-    after_death_s: tuple = ()            # ((key, seconds after `died`), ...)
-    entries: tuple = ()                  # Entry, ... of every key read, `died` first
+    after_death_s: tuple[tuple[str, float], ...] = ()   # ((key, seconds after `died`), ...)
+    entries: tuple[Entry, ...] = ()      # of every key read, `died` first
 
-    def get(self, key):
+    def get(self, key: str) -> float | None:
         return dict(self.after_death_s).get(key)
 
-    def lines(self):
+    def lines(self) -> list[str]:
         said = {entry.key: entry for entry in self.entries}
         out = []
         for key, seconds in self.after_death_s:
@@ -71,11 +72,11 @@ class Timeline:
         return out
 
 
-def parse(text, source="incident.yaml"):
+def parse(text: str, source: str = "incident.yaml") -> Timeline:
     return from_entries(_entries(text, source), source)
 
 
-def merged(written, logged):
+def merged(written: Timeline, logged: Timeline) -> Timeline:
     """One Timeline of a YAML timeline and a log excerpt's (timeline_log.py): the YAML's moments, and
     the log's for the moments the YAML does not give."""
     have = {entry.key for entry in written.entries}
@@ -84,7 +85,7 @@ def merged(written, logged):
     return from_entries(entries, written.source)
 
 
-def from_entries(entries, source):
+def from_entries(entries: Iterable[Entry], source: str) -> Timeline:
     """The Timeline of its entries (a YAML timeline's, or a log excerpt's: timeline_log.py)."""
     by_key: dict[str, Entry] = {}
     for entry in entries:
@@ -103,7 +104,7 @@ def from_entries(entries, source):
     return Timeline(source, tuple(found), tuple(by_key[key] for key in KEYS if key in by_key))
 
 
-def _entries(text, source):
+def _entries(text: str, source: str) -> list[Entry]:
     try:
         root = yaml.compose(text, Loader=yaml.BaseLoader)    # every value a string: YAML 1.1 reads 03:12:00 as 11520
     except yaml.YAMLError as exc:
@@ -124,18 +125,18 @@ def _entries(text, source):
     return entries
 
 
-def normal(key):
+def normal(key: str) -> str:
     return re.sub(r"[\s\-.]+", "_", key.strip().lower())
 
 
-def _did_you_mean(written):
+def _did_you_mean(written: str) -> str:
     near = difflib.get_close_matches(normal(written), list(MEANING), n=1, cutoff=0.75)
     if near:
         return f"; did you mean {near[0]} (the timeline's `{MEANING[near[0]]}`)?"
     return f" ({', '.join(KEYS)}, or the names logs give them: backend_died, lb_removed_backend, app_first_error, ...)"
 
 
-def _moment(entry, source):
+def _moment(entry: Entry, source: str) -> timeline_clock.Moment:
     moment = timeline_clock.read(entry.value)
     if moment is None:
         raise InvalidInput(f"{source}:{entry.line}: {entry.written}: {entry.value!r} is not a time "
@@ -143,7 +144,7 @@ def _moment(entry, source):
     return moment
 
 
-def _after(entry, death, source):
+def _after(entry: Entry, death: timeline_clock.Moment, source: str) -> float:
     if re.fullmatch(r"\d+(\.\d+)?", entry.value):
         seconds = float(entry.value)
     else:
@@ -156,7 +157,7 @@ def _after(entry, death, source):
     return seconds
 
 
-def _in_order(after, by_key, source):
+def _in_order(after: Mapping[str, float], by_key: Mapping[str, Entry], source: str) -> None:
     if "first_error" in after and "recovered" in after and after["recovered"] < after["first_error"]:
         recovered, first = by_key["recovered"], by_key["first_error"]
         raise InvalidInput(f"{source}:{recovered.line}: {recovered.written}: {recovered.value} "

@@ -27,7 +27,7 @@ class Moment:
     utc_offset_s: float | None = None      # None: no zone written
 
 
-def read(text):
+def read(text: object) -> Moment | None:
     """A Moment, or None when the text is none of the FORMATS (or not a real date or time)."""
     text = str(text).strip()
     found = ISO.match(text)
@@ -42,7 +42,8 @@ def read(text):
     return _moment(found.groups()[:3], found.group(4), None) if found else None
 
 
-def _moment(clock, zone, ymd, yearless=False):
+def _moment(clock: tuple[str, ...], zone: str | None, ymd: tuple[int, int, int] | None,
+            yearless: bool = False) -> Moment | None:
     hours, minutes, seconds = int(clock[0]), int(clock[1]), float((clock[2] or "0").replace(",", "."))
     if hours > 23 or minutes > 59 or seconds >= 60:
         return None
@@ -50,13 +51,15 @@ def _moment(clock, zone, ymd, yearless=False):
         date = datetime.date(*ymd) if ymd else None
     except ValueError:
         return None
-    offset = _offset_s(zone)
-    if offset is False:
+    try:
+        offset = _offset_s(zone)
+    except ValueError:
         return None
     return Moment(hours * 3600 + minutes * 60 + seconds, date, yearless, offset)
 
 
-def _offset_s(zone):
+def _offset_s(zone: str | None) -> float | None:
+    """The zone's offset from UTC, s (None: no zone written); ValueError for one past 23:59."""
     if zone is None:
         return None
     if zone.upper() in ("Z", "UTC"):
@@ -64,11 +67,11 @@ def _offset_s(zone):
     digits = zone[1:].replace(":", "")
     hours, minutes = int(digits[:2]), int(digits[2:] or 0)
     if hours > 23 or minutes > 59:
-        return False
+        raise ValueError(f"not a UTC offset: {zone}")
     return (1 if zone[0] == "+" else -1) * (hours * 3600 + minutes * 60)
 
 
-def seconds_after(moment, death):
+def seconds_after(moment: Moment, death: Moment) -> float:
     """Seconds from death to moment (negative when dated before it)."""
     offset = moment.utc_offset_s if moment.utc_offset_s is not None else death.utc_offset_s
     death_offset = death.utc_offset_s if death.utc_offset_s is not None else offset
@@ -82,7 +85,7 @@ def seconds_after(moment, death):
     return ((day - death_day).days * 86_400 + moment.seconds_of_day - death.seconds_of_day - zones)
 
 
-def _with_year(day, year):
+def _with_year(day: datetime.date, year: int) -> datetime.date:
     try:
         return day.replace(year=year)
     except ValueError:                     # Feb 29 in a common year

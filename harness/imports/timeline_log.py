@@ -36,7 +36,7 @@ KNOWN = (
 )
 
 
-def stamped(line):
+def stamped(line: str) -> tuple[str, str] | None:
     """(time as written, the rest) of a log line that begins with a time, else None."""
     words = line.split()
     for size in (3, 2, 1):
@@ -46,14 +46,14 @@ def stamped(line):
     return None
 
 
-def looks_like_log(text):
+def looks_like_log(text: str) -> bool:
     """Whether most non-blank lines begin with a time (sniff.py: a log excerpt)."""
     lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     return len(lines) >= 2 and sum(1 for line in lines if stamped(line)) >= max(2, len(lines) * 0.8)
 
 
-def parse(text, source="incident.log", need_death=True):
-    found = {}
+def parse(text: str, source: str = "incident.log", need_death: bool = True) -> timeline.Timeline:
+    found: dict[str, timeline.Entry] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -82,7 +82,7 @@ FAILOVER_STARTED = re.compile(r"RDS-EVENT-00(13|72|73)\b|Started (same|cross)[ -
                               re.IGNORECASE)
 
 
-def _failover_started(text):
+def _failover_started(text: str) -> str:
     """Where a managed database's failover began, said beside the missing death: it came after it."""
     for number, line in enumerate(text.splitlines(), start=1):
         said = stamped(line)
@@ -92,12 +92,12 @@ def _failover_started(text):
     return ""
 
 
-def _marked(rest):
+def _marked(rest: str) -> str | None:
     """The moment a line names by the timeline's own word alone (its message: what follows a syslog
     line's `program:`), else None."""
     words = rest.rsplit(": ", 1)[-1].split()
     return timeline.MEANING.get(timeline.normal(words[0])) if len(words) == 1 else None
 
 
-def _shown(rest):
+def _shown(rest: str) -> str:
     return rest if len(rest) <= 70 else rest[:67] + "..."

@@ -43,7 +43,8 @@ ANNOTATED_WHEN_MADE = {"harness.director.*", "harness.faults.*", "harness.contro
                        "harness.measure.sysctl_knobs", "harness.measure.run_phases", "harness.measure.dns_model",
                        "harness.measure.host_monitor", "harness.imports.driver_import", "harness.imports.driver_url",
                        "harness.imports.driver_files", "harness.imports.hikari_pool", "harness.imports.jvm_names",
-                       "harness.imports.sysctl_dump"}
+                       "harness.imports.sysctl_dump", "harness.imports.timeline", "harness.imports.timeline_clock",
+                       "harness.imports.timeline_log"}
 
 
 def test_the_packages_whose_every_function_is_annotated_only_grow():
