@@ -1,11 +1,22 @@
 """Where each setting an importer read was said (file:line and the directive as written): a second
 saying of one setting is named with the first and the tool's rule (the last said wins), and a value
 the lab cannot run is refused at the operator's line, in their words, not the lab's setting name."""
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
 from ..control import CONTROL_PLANES
 from ..errors import InvalidInput
 
 
-def set_said(found, key, value, said, rule):
+class SaidRecord(Protocol):
+    """What an importer keeps of the settings it read (keepalived_import's and haproxy_import's records)."""
+    source: str
+    settings: dict[str, Any]
+    said_at: dict[str, str]         # setting -> 'file:line: directive as written'
+    used: list[str]
+
+
+def set_said(found: SaidRecord, key: str, value: Any, said: str, rule: str) -> None:
     """found: an importer's record (settings, said_at, used); said: 'file:line: directive as written';
     rule: the tool's, for which of two sayings wins."""
     previous = found.said_at.get(key)
@@ -15,7 +26,7 @@ def set_said(found, key, value, said, rule):
         found.used.append(f"{said}: replaces {previous} ({rule})")
 
 
-def within_lab(found, plane):
+def within_lab(found: SaidRecord, plane: str) -> None:
     """InvalidInput at the line that said it, for a number outside the range the lab's `plane` runs."""
     spec = CONTROL_PLANES[plane].settings_spec
     for key, value in found.settings.items():
@@ -30,7 +41,7 @@ def within_lab(found, plane):
                                f"not {value:g}{unit}")
 
 
-def no_bearing_line(source, keywords, why):
+def no_bearing_line(source: str, keywords: Iterable[str], why: Mapping[str, str]) -> str:
     """'source: no bearing on a failover: a, b (why); c (why)': the keywords grouped by their reason."""
     by_why: dict[str, list[str]] = {}
     for keyword in sorted(set(keywords)):

@@ -29,7 +29,7 @@ WHAT = {"sysctl.txt": "a sysctl -a dump", "keepalived.conf": "a keepalived.conf"
         "jvm.options": "JVM flags"}
 
 
-def kind(text):
+def kind(text: str) -> tuple[str | None, str]:
     """(reader name or None, what it looks like): the first format whose marks the text has."""
     lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith(("#", ";", "!"))]
     if not lines:
@@ -67,14 +67,14 @@ def kind(text):
     return None, _looks_like(lines)
 
 
-def _json_object(text):
+def _json_object(text: str) -> bool:
     try:
         return isinstance(json.loads(text), dict)
     except ValueError:
         return False
 
 
-def _timeline(text):
+def _timeline(text: str) -> bool:
     try:
         raw = yaml.load(text, Loader=yaml.BaseLoader)
     except yaml.YAMLError:
@@ -82,7 +82,7 @@ def _timeline(text):
     return isinstance(raw, dict) and any(timeline.MEANING.get(timeline.normal(str(key))) for key in raw)
 
 
-def _looks_like(lines):
+def _looks_like(lines: list[str]) -> str:
     if any(CONNECTION.match(line.strip()) for line in lines):
         return ("connection strings mixed with other lines (a file of connection strings holds them, # comments and "
                 "a JDBC URL's pool settings, key=value, after it)")

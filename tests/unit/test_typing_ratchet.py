@@ -44,7 +44,8 @@ ANNOTATED_WHEN_MADE = {"harness.director.*", "harness.faults.*", "harness.contro
                        "harness.measure.host_monitor", "harness.imports.driver_import", "harness.imports.driver_url",
                        "harness.imports.driver_files", "harness.imports.hikari_pool", "harness.imports.jvm_names",
                        "harness.imports.sysctl_dump", "harness.imports.timeline", "harness.imports.timeline_clock",
-                       "harness.imports.timeline_log"}
+                       "harness.imports.timeline_log", "harness.imports.said", "harness.imports.haproxy_values",
+                       "harness.imports.sniff"}
 
 
 def test_the_packages_whose_every_function_is_annotated_only_grow():
