@@ -17,7 +17,8 @@ import dataclasses
 import time
 
 from ..topology import SERVERS, SERVICE_PORTS, SERVICE_SERVERS
-from .base import FaultsLab
+from ..measure.effects import Landing
+from .base import FaultsLab, nft_table_script, stamped_nft
 
 ANSWERS_OUT_LIMIT_S = 1.0       # the output is cut by then whatever ss says; the event says so
 
@@ -81,6 +82,15 @@ def client_sockets(sockets: list[ServerSocket], not_counted: set[str]) -> list[S
 
 def service_port(server: str) -> int:
     return next(SERVICE_PORTS[service] for service, servers in SERVICE_SERVERS.items() if server in servers)
+
+
+def go_silent(lab: FaultsLab, server: str, table: str) -> Landing:
+    """Cut what reaches the server (the death: when that cut landed), then, once its answers are
+    out, what it sends too; the Landing carries what the wait saw."""
+    before, after = stamped_nft(lab, server, nft_table_script(table, {"input": ["drop"]}))
+    answers_out = wait_for_answers_out(lab, server)
+    lab.exec(server, ["nft", "-f", "-"], stdin=nft_table_script(table, {"input": ["drop"], "output": ["drop"]}))
+    return Landing(before, after - before, answers_out.seen())
 
 
 def wait_for_answers_out(lab: FaultsLab, server: str) -> AnswersOut:

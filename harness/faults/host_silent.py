@@ -9,8 +9,8 @@ Its input is cut first, its output once the requests its kernel already took hav
 out (answers_out.py; silent_kill's reason). Its server process runs on behind the cut; the
 host stays silent to the end of the run (that is the fault)."""
 from ..measure.effects import BLACKHOLE, Effect, Landing
-from .base import Fault, Param, nft_table_script, stamped_nft
-from .answers_out import wait_for_answers_out
+from .answers_out import go_silent
+from .base import Fault, Param
 
 TABLE = "blackhole_fault_host_silent"
 
@@ -26,8 +26,4 @@ class HostSilent(Fault):
         return Effect(BLACKHOLE)
 
     def inject(self) -> Landing | None:
-        target = self.p["target"]
-        before, after = stamped_nft(self.lab, target, nft_table_script(TABLE, {"input": ["drop"]}))
-        answers_out = wait_for_answers_out(self.lab, target)
-        self.lab.exec(target, ["nft", "-f", "-"], stdin=nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]}))
-        return Landing(before, after - before, answers_out.seen())
+        return go_silent(self.lab, self.p["target"], TABLE)

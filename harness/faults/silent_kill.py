@@ -13,10 +13,10 @@ fail, and the director would answer clients with ICMP 'host unreachable', a soft
 blackhole. Its health checks (keepalived's) fail from the death on, as they would against a dead host.
 """
 from ..measure.effects import BLACKHOLE, Effect, Landing
-from .answers_out import wait_for_answers_out
+from .answers_out import go_silent
 from .server_process import process_on
 from ..topology import is_director
-from .base import Fault, Param, delete_tables, nft_table_script, stamped_nft
+from .base import Fault, Param, delete_tables, nft_table_script
 
 TABLE = "blackhole_fault_silent_kill"
 # In the forward hook the cut comes after the director's own filter (lbctl's, at 0): what the
@@ -44,9 +44,7 @@ class SilentKill(Fault):
     def inject(self) -> Landing:
         target = self.p["target"]
         addresses = ", ".join(self.lab.addresses(target))
-        before, after = stamped_nft(self.lab, target, nft_table_script(TABLE, {"input": ["drop"]}))
-        answers_out = wait_for_answers_out(self.lab, target)
-        self.lab.exec(target, ["nft", "-f", "-"], stdin=nft_table_script(TABLE, {"input": ["drop"], "output": ["drop"]}))
+        landing = go_silent(self.lab, target, TABLE)
         to_it, from_it = f"ip daddr {{ {addresses} }} drop", f"ip saddr {{ {addresses} }} drop"
         at_directors = nft_table_script(TABLE, {"input": [to_it, from_it], "forward": [to_it, from_it],
                                                 "output": [to_it]}, DIRECTOR_PRIORITIES)
@@ -54,7 +52,7 @@ class SilentKill(Fault):
         # and before the kill
         self.lab.exec_each([(service, ["nft", "-f", "-"], at_directors) for service in self._directors()])
         process_on(self.lab, target).kill(self.lab, target)
-        return Landing(before, after - before, answers_out.seen())
+        return landing
 
     def recover(self) -> None:
         # The server stays dead (that is the fault); only the directors' cut is lifted.

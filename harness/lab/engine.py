@@ -11,7 +11,7 @@ which one a run used:
   problem()              what of the place itself broke (QEMU, the tunnel, the guest's dockerd), or None
   restart_docker_if_idle()   a new dockerd where no container runs and the engine is the run's alone
   describe()             what env.json records
-Its lab is a ComposeLab on it (compose.lab_on); a guest's engine gives its own, lab_of_shape(request)
+Its lab is a ComposeLab on it (places.lab_on); a guest's engine gives its own, lab_of_shape(request)
 (a GuestLab keeps its console).
 """
 import gzip

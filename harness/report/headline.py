@@ -95,12 +95,9 @@ def _windows(cells: Sequence[FailoverCell]) -> str:
 
 def _undecided(cells: Sequence[FailoverCell]) -> str:
     """The cells whose verdict is unknown (measure/verdict.py), each with why; '' for none."""
-    unknown = [c for c in cells if c.probe.verdict is not None and c.probe.verdict.value == "unknown"
-               and not c.probe.never_worked]
-    if not unknown:
-        return ""
-    return "Not decided by the run: " + "; ".join(f"{c.name} ({c.probe.verdict.why})" for c in unknown
-                                                  if c.probe.verdict) + "."
+    unknown = [f"{c.name} ({c.probe.verdict.why})" for c in cells if c.probe.verdict is not None
+               and c.probe.verdict.value == "unknown" and not c.probe.never_worked]
+    return "Not decided by the run: " + "; ".join(unknown) + "." if unknown else ""
 
 
 def _judged(cells: Sequence[FailoverCell]) -> str:
