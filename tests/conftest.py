@@ -8,6 +8,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "images" / "director"))   # lbctl, the director's control program
 
 from harness import interrupts  # noqa: E402  (the repository on the path first)
+from tests.longest_first import pytest_xdist_make_scheduler  # noqa: E402,F401  (xdist's hook: groups longest first)
 
 
 def pytest_configure(config):

@@ -5,13 +5,18 @@ passed, failed and skipped (pytest's own last line), and its exit code.
 Targets (issue 57, printed, not asserted): make test <= 20 min from a clean clone on a 2-core
 machine (its host and guest parts together: lint and setup are seconds once the machine is set
 up), make test-unit <= 60 s with Docker stopped. A part that fails is recorded as such and the next
-one still runs: the figures of a red suite are figures too."""
+one still runs: the figures of a red suite are figures too. The host part's durations, summed per
+xdist group, go to benchmarks/test-group-seconds.json: make test hands the groups out longest first
+by them (tests/longest_first.py)."""
+import os
 import re
 import subprocess
 import sys
 import time
+from typing import IO
 
 from . import store
+from . import test_groups
 
 PARTS = ("test-unit", "test-host", "test-guest")
 TEST_TARGET_S = 20 * 60
@@ -20,7 +25,7 @@ COUNTED = re.compile(r"(\d+) (passed|failed|skipped|errors?|deselected)")
 LAST_LINE = re.compile(r"^=*\s*\d+ (passed|failed|skipped|errors?|deselected).* in [\d.]+s")
 
 
-def counts(output):
+def counts(output: str) -> dict[str, int]:
     """{'passed': n, 'failed': n, ...} from pytest's last summary line in a part's output ({} if none)."""
     lines = [line for line in output.splitlines() if LAST_LINE.match(line.strip("= "))]
     if not lines:
@@ -28,11 +33,12 @@ def counts(output):
     return {word.rstrip("s") if word.startswith("error") else word: int(n) for n, word in COUNTED.findall(lines[-1])}
 
 
-def timed_part(goal, out=sys.stdout):
+def timed_part(goal: str, out: IO[str] = sys.stdout, pytest_options: str = "") -> tuple[float, int, str]:
     """Run `make <goal>`, its output passed through as it comes; (seconds, exit code, its output)."""
     started = time.monotonic()
+    env = {**os.environ, "PYTEST_ADDOPTS": pytest_options} if pytest_options else None
     process = subprocess.Popen(["make", "--no-print-directory", goal], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+                               stderr=subprocess.STDOUT, text=True, env=env)
     assert process.stdout is not None
     lines = []
     for line in process.stdout:
@@ -43,7 +49,7 @@ def timed_part(goal, out=sys.stdout):
     return round(time.monotonic() - started, 1), code, "".join(lines)
 
 
-def docker_answers():
+def docker_answers() -> bool:
     """Whether this host's Docker engine answers (the unit tests never ask it, whichever)."""
     try:
         return subprocess.run(["docker", "info"], capture_output=True, timeout=30).returncode == 0
@@ -51,12 +57,14 @@ def docker_answers():
         return False
 
 
-def main():
+def main() -> int:
     parts: dict[str, dict[str, float]] = {}
     for goal in PARTS:
         print(f"bench-test: make {goal} ...", flush=True)
-        seconds, code, output = timed_part(goal)
+        seconds, code, output = timed_part(goal, pytest_options="--durations=0 --durations-min=0" if goal == "test-host" else "")
         parts[goal] = {"s": seconds, "exit_code": code, **counts(output)}
+        if goal == "test-host" and code == 0:
+            print(f"bench-test: each group's seconds: {test_groups.write(test_groups.group_seconds(output))}")
         print(f"bench-test: make {goal}: {seconds} s, exit {code}", flush=True)
     make_test_s = round(parts["test-host"]["s"] + parts["test-guest"]["s"], 1)
     docker = docker_answers()

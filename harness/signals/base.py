@@ -37,13 +37,13 @@ LOAD_MARGIN_S = 60.0          # loads run this much longer than the run could ne
 @dataclasses.dataclass(frozen=True)
 class Load:
     service: str              # the container it runs in
-    output: object            # the run's file its stdout goes to (None: a group's, see cells)
+    output: Path | None       # the run's file its stdout goes to (None: a group's, see cells)
     command: tuple
     process_pattern: str      # what `pkill -f` matches to stop it
     cell: str | None = None          # the cell whose client it is
     stop_signal: str = "INT"  # what it is asked to stop with (the clients end cleanly on SIGINT)
     stops_on_eof: bool = False   # it ends when its stdin is closed (no exec needed to stop it)
-    cells: tuple = ()         # a group: ((tag, its file), ...), its output tagged (a probe group: by cell)
+    cells: tuple[tuple[str, Path], ...] = ()   # a group: ((tag, its file), ...), its output tagged (a probe group: by cell)
     first_input: str = ""     # written to its stdin as it starts
     takes_commands: bool = False   # a probe group: "<cell>\t<text>" lines on its stdin reach that cell
     watched_as: str = ""      # what the run waits for from its cells' files ('client', 'sysbench'); '' nothing
