@@ -18,7 +18,7 @@ def run(scenario_id, kernels, project, overrides=None, out=sys.stdout):
     """Returns (the comparison page, {kernel spec: RunDir}, [baseline files]). overrides: make's
     (TCP_RETRIES2=5, ...), applied to the scenario on every kernel."""
     parsed, raw = scenario.load(scenario_id, overrides)
-    if parsed.kind != "failover":
+    if not isinstance(parsed, scenario.Scenario):
         raise scenario.ScenarioError(f"{scenario_id}: a kernel matrix compares failover scenarios only")
     runs, baselines = {}, []
     ahead = BootAhead(out)

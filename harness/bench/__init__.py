@@ -6,7 +6,12 @@ import json
 import os
 import platform
 import subprocess
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from ..measure import run_phases
 from ..store import bench_dir
@@ -15,7 +20,7 @@ from ..store import bench_dir
 HISTORY = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-def commit():
+def commit() -> str | None:
     """This clone's commit (and whether it was changed), or None outside a git clone."""
     try:
         return subprocess.run(["git", "-C", str(HISTORY.parent), "describe", "--always", "--dirty"],
@@ -24,12 +29,12 @@ def commit():
         return None
 
 
-def machine():
+def machine() -> dict[str, Any]:
     pages, page = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
     return {"cpus": os.cpu_count(), "memory_gib": round(pages * page / 2**30, 1), "kernel": platform.release()}
 
 
-def store(name, figures, history=None):
+def store(name: str, figures: Mapping[str, Any], history: str | os.PathLike[str] | None = None) -> Path:
     """Write figures (with when and where they were taken) to results/bench/<name>-<UTC>.json and
     append them to the benchmark's history (benchmarks/<name>.jsonl)."""
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
@@ -46,7 +51,7 @@ def store(name, figures, history=None):
     return path
 
 
-def label_axes(axes, xlabel, ylabel=None, legend_size=9):
+def label_axes(axes: Axes, xlabel: str, ylabel: str | None = None, legend_size: int = 9) -> None:
     axes.set_xlabel(xlabel)
     if ylabel:
         axes.set_ylabel(ylabel)
@@ -54,14 +59,15 @@ def label_axes(axes, xlabel, ylabel=None, legend_size=9):
     axes.grid(True, alpha=0.3)
 
 
-def save_chart(fig, title, path):
+def save_chart(fig: Figure, title: str, path: str | os.PathLike[str]) -> None:
     """Title, lay out and write a matplotlib figure."""
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path)
 
 
-def wall_breakdown(events, summary, started, ended):
+def wall_breakdown(events: Sequence[Mapping[str, Any]], summary: Mapping[str, Any], started: float,
+                   ended: float) -> list[tuple[str, float]]:
     """[(phase, seconds)] of a run timed from started to ended (the lab's clock, this host's):
     what came before the lab started, the run's own phases (measure/run_phases.py), and the
     report after the cleanup."""

@@ -18,7 +18,7 @@ SIZES = (4, 8, 16)
 MULTI_NODE = __doc__.split("What a multi-node cluster would add, and why it is not measured here: ")[1].strip()
 
 
-def main():
+def main() -> None:
     from ..lab.cluster.place import ClusterPlace
     place = ClusterPlace()
     place.ensure_started()

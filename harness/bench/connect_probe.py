@@ -9,6 +9,7 @@ import io
 import os
 import statistics
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import store
@@ -22,7 +23,7 @@ SCENARIO = "matrix-short"
 RATE_PER_S = 100
 
 
-def one_run(with_prober):
+def one_run(with_prober: bool) -> dict[str, Any]:
     overrides = {"CONNECT_PROBE": str(RATE_PER_S if with_prober else 0)}
     parsed, raw = scenario_files.load(SCENARIO, overrides)
     with MachineLoad() as load:
@@ -46,12 +47,12 @@ def one_run(with_prober):
     return row
 
 
-def side(rows, key):
+def side(rows: Sequence[Mapping[str, Any]], key: str) -> float | None:
     values = [r[key] for r in rows if r.get(key) is not None]
     return round(statistics.median(values), 3) if values else None
 
 
-def main():
+def main() -> None:
     rounds = int(os.environ.get("ROUNDS", "2"))
     rows = []
     for n in range(rounds):

@@ -5,27 +5,31 @@ removed after."""
 import os
 import subprocess
 import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from . import store
 from ..databases import DATABASES
+from ..databases.base import DatabaseEngine
 from ..lab.images import REPO, compose_services
 
 BENCH_LABEL = "org.blackhole-lab.bench=db-images"
 
 
-def build_context(engine):
+def build_context(engine: DatabaseEngine) -> Path:
     """The directory its image builds from: the db-primary override of the engine, or compose.yaml's."""
     override = engine.services().get("db-primary", {}).get("build", {})
     return REPO / (override.get("context") or compose_services()["db-primary"]["build"]["context"])
 
 
-def timed(command, **options):
+def timed(command: Sequence[str], **options: Any) -> float:
     started = time.monotonic()
     subprocess.run(command, check=True, capture_output=True, text=True, **options)
     return time.monotonic() - started
 
 
-def one_engine(name):
+def one_engine(name: str) -> dict[str, Any]:
     engine = DATABASES[name]()
     tag = f"blackhole-bench/{name}:{os.getpid()}"
     container = f"blackhole-bench-{name}-{os.getpid()}"
@@ -54,7 +58,7 @@ def one_engine(name):
             "size_mb": round(size / 1e6), "start_to_healthy_s": None if ready_s is None else round(ready_s, 2)}
 
 
-def main():
+def main() -> None:
     rows = []
     for name in sorted(DATABASES):
         print(f"bench-db-images: {name}: building with no cache, then starting a primary ...", flush=True)

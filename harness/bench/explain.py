@@ -7,6 +7,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 
 from . import store
 from ..lab.compose import REPO
@@ -18,14 +19,14 @@ QUESTIONS = (("the seed", ()), ("a driver", ("CLIENT=jdbc", "socketTimeout=3000"
 ROUNDS = 5
 
 
-def timed(command):
+def timed(command: Sequence[str]) -> float:
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
     started = time.monotonic()
     subprocess.run(command, cwd=REPO, check=True, capture_output=True, env=env, timeout=120)
     return time.monotonic() - started
 
 
-def one(words):
+def one(words: Sequence[str]) -> dict[str, float]:
     through_make = ["make", "-s", "--no-print-directory", "explain", *words]
     alone = [sys.executable, "-m", "harness", "explain", *words]
     timed(through_make)
@@ -35,7 +36,7 @@ def one(words):
             "harness_median_s": round(statistics.median(alone_s), 3), "harness_max_s": round(max(alone_s), 3)}
 
 
-def main():
+def main() -> None:
     rows = []
     for name, words in QUESTIONS:
         rows.append({"question": name, "words": list(words), **one(words)})

@@ -9,6 +9,8 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
+from typing import Any
 
 from . import store
 from .. import scenario
@@ -20,7 +22,7 @@ PROJECT = "blackhole-lab-bench-guest"
 SCENARIO, OVERRIDES = "lvs-switchover", {"TCP_RETRIES2": "5", "warmup_s": 10}
 
 
-def cold_disk_build_s():
+def cold_disk_build_s() -> float:
     previous = os.environ.get("BLACKHOLE_CACHE")
     with tempfile.TemporaryDirectory(prefix="blackhole-bench-cache-") as cache:
         os.environ["BLACKHOLE_CACHE"] = cache
@@ -35,7 +37,7 @@ def cold_disk_build_s():
                 os.environ["BLACKHOLE_CACHE"] = previous
 
 
-def measure(spec):
+def measure(spec: str) -> dict[str, Any]:
     figures: dict[str, object] = {}
     with engine_for(spec, out=io.StringIO()) as engine:
         started = time.monotonic()
@@ -56,14 +58,15 @@ def measure(spec):
     return figures
 
 
-def main(kernels):
+def main(kernels: Sequence[str]) -> None:
     kernels = [k for k in kernels if k != "host"] or ["6.1", "6.12"]
     print("bench-guest: cold disk build (throwaway cache) ...", flush=True)
-    figures = {"cold_disk_build_s": cold_disk_build_s(), "kernels": {}}
+    kernel_figures: dict[str, dict[str, Any]] = {}
+    figures = {"cold_disk_build_s": cold_disk_build_s(), "kernels": kernel_figures}
     print(f"  guest disk from nothing   {figures['cold_disk_build_s']:7.1f} s", flush=True)
     for spec in kernels:
         print(f"bench-guest: {spec} ...", flush=True)
-        k = figures["kernels"][spec] = measure(spec)
+        k = kernel_figures[spec] = measure(spec)
         print(f"  {spec} ({k['kernel']}): boot {k['boot_s']} s, engine +{k['engine_ready_s']} s, "
               f"lab up {k['lab_up_s']} s, {SCENARIO} r5 end to end {k['short_scenario_s']} s "
               f"(detect {k['short_scenario_detect_s']} s)", flush=True)

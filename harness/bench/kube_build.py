@@ -8,6 +8,7 @@ import re
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 
 from . import store
 from ..lab.images import REPO
@@ -16,13 +17,13 @@ SCRIPT = REPO / "scripts" / "ensure-kube.sh"
 BUILT_RE = re.compile(r"kube: (\S+) built in (\d+) s")
 
 
-def timed_script(env):
+def timed_script(env: Mapping[str, str]) -> tuple[float, str]:
     started = time.monotonic()
     done = subprocess.run([str(SCRIPT)], env={**os.environ, **env}, capture_output=True, text=True, check=True)
     return time.monotonic() - started, done.stderr
 
 
-def main():
+def main() -> None:
     with tempfile.TemporaryDirectory(prefix="blackhole-bench-kube-") as scratch:
         print("bench-kube: cold build into a throw-away cache, empty Go build cache (~5-16 min) ...", flush=True)
         cold_s, log = timed_script({"BLACKHOLE_CACHE": f"{scratch}/cache", "GOCACHE": f"{scratch}/gocache"})

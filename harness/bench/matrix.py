@@ -16,10 +16,12 @@ from .up import PROJECT
 SCENARIO = "matrix-short"
 
 
-def main():
+def main() -> None:
     # NAMESPACES=container|netns measures it with the cells' namespaces as containers or netns
     overrides = {"NAMESPACES": os.environ["NAMESPACES"]} if os.environ.get("NAMESPACES") else {}
     parsed, raw = scenario.load(SCENARIO, overrides)
+    if not isinstance(parsed, scenario.Scenario):
+        raise ValueError(f"{SCENARIO}: a failover scenario is measured here, not a burst")
     print(f"bench-matrix: {len(parsed.cells)} cells, one failover ...", flush=True)
     started = time.time()             # the host's clock: the lab's, when it runs on this host
     run = run_and_report(parsed, raw, project=PROJECT, out=io.StringIO())

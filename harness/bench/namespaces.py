@@ -9,6 +9,9 @@ measures a grid: wall time, lab up, the clients until each answered, the lab's c
 and CPU of the machine, the model error. A chart goes beside the JSON in results/bench/.
 """
 import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -25,12 +28,12 @@ RETRIES2 = (2, 3, 5)
 CLEANUP = "cleanup: taking the lab down | merging the timeline"
 
 
-def grid(size):
+def grid(size: int) -> list[dict[str, Any]]:
     return [{"name": f"c{n + 1:03d}-r{RETRIES2[n % len(RETRIES2)]}", "tcp_retries2": RETRIES2[n % len(RETRIES2)],
              "tcp_keepalive_time": 7200 + n} for n in range(size)]
 
 
-def scenario_for(size, cell_namespaces):
+def scenario_for(size: int, cell_namespaces: str) -> dict[str, Any]:
     return {"description": f"bench-namespaces: {size} cells, a network namespace each ({cell_namespaces})",
             "namespaces": cell_namespaces,
             "load": {"probe": {"proto": "mysql", "interval_ms": 100}}, "cells": grid(size),
@@ -40,11 +43,11 @@ def scenario_for(size, cell_namespaces):
                       {"fault": "promote_replica", "target": "db-replica"}]}
 
 
-def phase(row, name):
+def phase(row: Mapping[str, Any], name: str) -> float | None:
     return row["phases_s"].get(name)
 
 
-def chart(rows, path):
+def chart(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     fig, (times, memory) = plt.subplots(1, 2, figsize=(12.8, 4.8), dpi=100)
     for mode, marker in zip(CELL_NAMESPACES, ("o", "s")):
         ok = [r for r in rows if r.get("cell_namespaces") == mode and "failed" not in r]
@@ -60,7 +63,7 @@ def chart(rows, path):
     plt.close(fig)
 
 
-def main():
+def main() -> None:
     sizes = [int(s) for s in os.environ.get("SIZES", " ".join(map(str, SIZES))).split()]
     rows = []
     for size in sizes:

@@ -11,7 +11,9 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from . import store
 from .scale import percentile
@@ -20,26 +22,33 @@ PROJECT = "blackhole-bench-agent"
 COMMAND = "uname -r"
 
 
-def spread(seconds):
+class NodeShell(Protocol):
+    """The node's shell a cluster lab's commands go through (ClusterLab.node_shell)."""
+    def argv(self, command: str) -> list[str]: ...
+
+    def run(self, command: str, timeout: float) -> object: ...
+
+
+def spread(seconds: Sequence[float]) -> dict[str, float]:
     return {"median_s": round(statistics.median(seconds), 3), "p95_s": round(percentile(seconds, 0.95), 3),
             "max_s": round(max(seconds), 3)}
 
 
-def timed(run):
+def timed(run: Callable[[], object]) -> float:
     started = time.monotonic()
     run()
     return time.monotonic() - started
 
 
-def one_exec_each(shell):
+def one_exec_each(shell: NodeShell) -> None:
     result = subprocess.run(shell.argv(COMMAND), input="", capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
 
 
-def side_by_side(shell, threads=4, each=5):
+def side_by_side(shell: NodeShell, threads: int = 4, each: int = 5) -> dict[str, float]:
     took = []
 
-    def worker():
+    def worker() -> None:
         for _ in range(each):
             took.append(timed(lambda: shell.run(COMMAND, timeout=60)))
     workers = [threading.Thread(target=worker) for _ in range(threads)]
@@ -51,7 +60,7 @@ def side_by_side(shell, threads=4, each=5):
     return {**spread(took), "threads": threads, "commands": threads * each, "wall_s": round(time.monotonic() - started, 2)}
 
 
-def main():
+def main() -> None:
     from ..lab.cluster.agent import RemoteNode
     from ..lab.cluster.lab import ClusterLab
     from ..lab.cluster.node import ClusterNode

@@ -14,6 +14,9 @@ import os
 import statistics
 import threading
 import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Self
 
 import matplotlib
 
@@ -24,7 +27,9 @@ from . import label_axes, save_chart, store, wall_breakdown  # noqa: E402
 from .. import scenario as scenario_files  # noqa: E402
 from ..measure import probe_log  # noqa: E402
 from ..pipeline import run_and_report  # noqa: E402
-from ..store import bench_dir  # noqa: E402
+from ..lab import LabPlace  # noqa: E402
+from ..scenario.model import Cell, Scenario  # noqa: E402
+from ..store import RunDir, bench_dir  # noqa: E402
 
 SIZES = (12, 25, 50, 100, 200)
 CEILING_P95_S = 0.1
@@ -35,7 +40,7 @@ USER_TIMEOUT_MS = (0, 2000, 3000, 4000, 5000)
 READ_TIMEOUT_S = (0, 1, 2, 3, 4)
 
 
-def grid(size):
+def grid(size: int) -> list[dict[str, Any]]:
     """`size` cells, every combination once before any repeats, in an order that mixes the knobs.
     (Names carry the cell's number: a repeated combination is a cell of its own.)"""
     combinations = list(itertools.product(RETRIES2, USER_TIMEOUT_MS, READ_TIMEOUT_S))
@@ -48,7 +53,7 @@ def grid(size):
     return cells
 
 
-def scenario_for(size):
+def scenario_for(size: int) -> dict[str, Any]:
     return {"description": f"bench-scale: {size} cells from one failover",
             "load": {"probe": {"proto": "mysql", "interval_ms": INTERVAL_MS}}, "cells": grid(size),
             "warmup_s": 8, "observe_s": 30,
@@ -60,21 +65,23 @@ def scenario_for(size):
 class MachineLoad:
     """CPU busy share and memory in use of the whole machine, sampled once a second in a thread."""
 
-    def __init__(self):
-        self.cpu, self.memory_mb, self._stop = [], [], threading.Event()
+    def __init__(self) -> None:
+        self.cpu: list[float] = []
+        self.memory_mb: list[float] = []
+        self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
     @staticmethod
-    def _cpu_times():
+    def _cpu_times() -> tuple[int, int]:
         fields = [int(v) for v in open("/proc/stat").readline().split()[1:]]
         return sum(fields), fields[3] + fields[4]             # total, idle + iowait
 
     @staticmethod
-    def _memory_mb():
+    def _memory_mb() -> float:
         info = dict(line.split(":", 1) for line in open("/proc/meminfo"))
         return (int(info["MemTotal"].split()[0]) - int(info["MemAvailable"].split()[0])) / 1024
 
-    def _sample(self):
+    def _sample(self) -> None:
         last = self._cpu_times()
         while not self._stop.wait(1.0):
             now = self._cpu_times()
@@ -84,22 +91,25 @@ class MachineLoad:
                 self.cpu.append(1 - idle / total)
             self.memory_mb.append(self._memory_mb())
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         self.memory_before_mb = self._memory_mb()
         self._thread.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
 
 
-def percentile(values, share):
+def percentile(values: Sequence[float], share: float) -> float:
+    """The value below which `share` of the values lie (of at least one value)."""
+    if not values:
+        raise ValueError("a percentile of no values")
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else None
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def probe_gaps_s(run, cells, t_fault):
+def probe_gaps_s(run: RunDir, cells: Sequence[Cell], t_fault: float) -> list[float]:
     """Gaps between consecutive operation starts of every cell's probe before the fault."""
     gaps = []
     for cell in cells:
@@ -108,11 +118,13 @@ def probe_gaps_s(run, cells, t_fault):
     return gaps
 
 
-def measure(raw, scenario_id, project, engine=None):
+def measure(raw: dict[str, Any], scenario_id: str, project: str | None, engine: LabPlace = None) -> dict[str, Any]:
     """One failover of the raw definition, measured: the figures of a row of bench-scale (and of
     bench-namespaces and bench-cluster-scale, which measure their grids the same way); engine:
     where its lab runs (None: this host)."""
     parsed = scenario_files.parse_definition(copy.deepcopy(raw), "bench", scenario_id)
+    if not isinstance(parsed, Scenario):
+        raise ValueError(f"{scenario_id}: a failover scenario is measured here, not a burst")
     size = len(parsed.cells)
     with MachineLoad() as load:
         started = time.time()
@@ -148,7 +160,7 @@ def measure(raw, scenario_id, project, engine=None):
     }
 
 
-def chart(rows, path):
+def chart(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
     ok = [r for r in rows if "failed" not in r]
     fig, (errors, costs) = plt.subplots(1, 2, figsize=(12.8, 4.8), dpi=100)
     sizes = [r["cells"] for r in ok]
@@ -167,7 +179,7 @@ def chart(rows, path):
     plt.close(fig)
 
 
-def main():
+def main() -> None:
     from .up import PROJECT
     sizes = [int(s) for s in os.environ.get("SIZES", " ".join(map(str, SIZES))).split()]
     rows = []

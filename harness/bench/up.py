@@ -5,6 +5,7 @@ images: Debian packages, the zoo's JDK, Go and npm stages), warm up <= 30 s, dow
 not asserted). Image sizes are stored too: the client zoo made the client image the big one.
 """
 import time
+from collections.abc import Callable
 
 from . import store
 from ..lab import ComposeLab, HostEngine, LabRequest, image_sizes_mb
@@ -14,13 +15,13 @@ WARM_RUNS = 3
 COLD_BUILD_TARGET_S = 600
 
 
-def timed(action):
+def timed(action: Callable[[], object]) -> float:
     start = time.monotonic()
     action()
     return round(time.monotonic() - start, 2)
 
 
-def main():
+def main() -> None:
     engine = HostEngine()
     lab = ComposeLab(LabRequest(project=PROJECT), engine=engine)
     print("bench-up: cold build (no layer cache; base image kept) ...", flush=True)

@@ -54,7 +54,7 @@ def cmd_run(args):
     print(f"run: {scenario.id}: {' '.join(scenario.description.split())[:160]}")
     print(f"run: {len(scenario.cells)} cell(s): " + ", ".join(c.name for c in scenario.cells)
           + (f"; overrides {overrides}" if overrides else ""))
-    if scenario.kind == "failover":
+    if isinstance(scenario, scenario_module.Scenario):
         print(f"run: {expectation.expectation(scenario)}")
     args.run = run_scenario(args, scenario, raw)
 
@@ -95,7 +95,10 @@ def _run_for_baseline(args):
 def cmd_baseline(args):
     run = args.run = _run_for_baseline(args)
     summary, env = run.summary_record(), run.env()
-    interval = scenario_module.of_run(run).probe.interval_ms / 1000
+    ran = scenario_module.of_run(run)
+    if not isinstance(ran, scenario_module.Scenario):
+        raise InvalidInput(f"{run.path}: a burst run has no failover to keep as a baseline")
+    interval = ran.probe.interval_ms / 1000
     path = baseline.write(baseline.from_summary(summary, env, interval),
                           args.baseline or baseline.file_for(summary.scenario, summary.kernel))
     print(f"baseline: {path} ({len(summary.cells)} cells, kernel {summary.kernel})")

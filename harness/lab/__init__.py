@@ -15,7 +15,7 @@ from .request import DEFAULT_PROJECT, LabRequest
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine
-from .places import COMPOSE, HOST, PLACES, lab_on, open_place
+from .places import COMPOSE, HOST, PLACES, LabPlace, lab_on, open_place
 from .images import LABEL, build_plane_images, host_image_keys, image_names, image_sizes_mb, planned_addresses, save_host_images
 
 DEFAULT_GUEST_KERNEL = "6.12"          # a scenario that needs what this host's kernel lacks boots this one
@@ -46,6 +46,6 @@ def kept_engine(keep_in, out=sys.stdout):
 
 
 __all__ = ["COMPOSE", "ClientCell", "ComposeLab", "DEFAULT_GUEST_KERNEL", "DEFAULT_PROJECT", "ExecResult", "HOST", "HostEngine", "LABEL", "Lab", "LabRequest",
-           "LabError", "PLACES", "REPO", "build_plane_images", "check_kernel", "clean", "engine_for", "environment_from_os", "host_image_keys", "image_names",
+           "LabError", "LabPlace", "PLACES", "REPO", "build_plane_images", "check_kernel", "clean", "engine_for", "environment_from_os", "host_image_keys", "image_names",
            "image_sizes_mb", "kept_engine", "lab_on", "labelled_leftovers", "open_place", "listed_again_if_one_vanished",
            "planned_addresses", "resolve_datapath", "save_host_images"]

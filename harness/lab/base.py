@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from ..databases.base import DatabaseEngine
 from ..errors import LabError
 
 EXEC_SIDE_BY_SIDE = 8          # execs at once (each is a process of ours)
@@ -51,7 +52,7 @@ class ClientCell:
 class Lab(abc.ABC):
     project: str                 # the lab's name where it runs (labels, networks)
     cell_namespaces: str         # 'container' or 'netns' (topology.CELL_NAMESPACES)
-    database: object             # the engine its database servers run (harness/databases/)
+    database: DatabaseEngine     # the engine its database servers run (harness/databases/)
     # Each command in a node costs seconds (an emulated CPU): a run asks what it records of the lab
     # (env.json) while its clients start, not once they load the machine.
     costly_execs: bool = False

@@ -12,6 +12,7 @@ from ..errors import InvalidInput
 from ..registered import Registry
 from .base import Lab
 from .compose import ComposeLab
+from .engine import PlaceEngine
 from .request import LabRequest
 
 HOST = "host"
@@ -77,7 +78,12 @@ class OpensItsOwnLab(Protocol):
         ...
 
 
-def lab_on(engine, request: LabRequest) -> Lab:
+# Where a run puts its lab: a place that runs Compose (this host's engine, a guest's), one that opens its own
+# lab (a guest, the cluster), or None (this host).
+LabPlace = PlaceEngine | OpensItsOwnLab | None
+
+
+def lab_on(engine: LabPlace, request: LabRequest) -> Lab:
     """A lab (base.Lab) of what the request asks where `engine` runs it (places.py): Compose on
     this host's Docker engine (None or a HostEngine), or the place's own lab."""
     if isinstance(engine, OpensItsOwnLab):

@@ -171,17 +171,20 @@ class FailoverCell:
 @dataclasses.dataclass(frozen=True)
 class BurstCell:
     name: str
+    server: str
+    target: str                     # what the burst connects to (measure/burst.py)
     connect_steps: Mapping[str, int]
     statuses: Mapping[str, int]
     errors: Mapping[str, int]
     server_counters: Mapping[str, int]
+    nginx_statuses: Mapping[str, int]
 
     @classmethod
     def read(cls, part: Mapping[str, Any]) -> BurstCell:
         name = _required(part, "cell", "a cell")
         where = f"cell {name!r}"
-        return cls(name, *(_required(part, key, where) for key in ("connect_steps", "statuses", "errors",
-                                                                     "server_counters")))
+        return cls(name, *(_required(part, key, where) for key in ("server", "target", "connect_steps", "statuses",
+                                                                     "errors", "server_counters", "nginx_statuses")))
 
 
 @dataclasses.dataclass(frozen=True)

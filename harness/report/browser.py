@@ -36,7 +36,7 @@ class Layout:
         return min(shown, default=None)
 
 
-def chromium(*args, timeout_s=120):
+def chromium(*args: str, timeout_s: float = 120) -> subprocess.CompletedProcess[str]:
     binary = shutil.which("chromium")
     if binary is None:
         raise LabError("chromium is missing: `make screenshots` installs it (scripts/ensure-chromium.sh)")

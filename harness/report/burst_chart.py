@@ -1,5 +1,9 @@
 """connect-times.png of a burst run: each cell's connect() times, sorted, with the SYN
 retransmission times marked."""
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -8,9 +12,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 from ..measure import burst  # noqa: E402
 from ..signals.chart_marks import WIDTH_IN, legend_under, save  # noqa: E402
 from ..measure.syn_model import syn_retransmit_times  # noqa: E402
+from ..store import RunDir  # noqa: E402
 
 
-def connect_times(run, summary, path):
+def connect_times(run: RunDir, summary: Mapping[str, Any], path: Path) -> None:
     path.parent.mkdir(exist_ok=True)
     fig, ax = plt.subplots(figsize=(WIDTH_IN, 5))
     for c in summary["cells"]:
@@ -34,7 +39,7 @@ def connect_times(run, summary, path):
     plt.close(fig)
 
 
-def render(run, summary):
+def render(run: RunDir, summary: Mapping[str, Any]) -> list[str]:
     if not summary["cells"]:
         return []
     connect_times(run, summary, run.chart("connect-times.png"))

@@ -7,6 +7,9 @@ and after them each signal's own chart (Signal.chart, drawn by its folder's char
 registry's order: the retransmission ladder, connection setup per second, the writes' outcomes.
 """
 import multiprocessing
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
 from concurrent.futures import ProcessPoolExecutor
 
 import matplotlib
@@ -14,6 +17,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
 from ..measure.summary_record import FailoverCell  # noqa: E402
@@ -23,10 +27,11 @@ from ..scenario.files import of_run  # noqa: E402
 from ..signals.chart_marks import WIDTH_IN, fault_window, legend_under, save  # noqa: E402
 from ..signals.registry import SIGNALS  # noqa: E402
 from ..signals.wrk import Wrk  # noqa: E402
+from ..store import RunDir  # noqa: E402
 
 
 
-def timeline(run, summary, path):
+def timeline(run: RunDir, summary: Mapping[str, Any], path: Path) -> None:
     t_fault = summary["fault"]["t"]
     cells = summary["cells"]
     with_sysbench = [c for c in cells if "sysbench" in c]
@@ -79,7 +84,8 @@ def timeline(run, summary, path):
     plt.close(fig)
 
 
-def _success_grid(cells, ops_by_cell, bins, t_fault, interval):
+def _success_grid(cells: Sequence[Mapping[str, Any]], ops_by_cell: Mapping[str, Sequence[probe_log.Record]],
+                  bins: np.ndarray, t_fault: float, interval: float) -> np.ndarray:
     """Per cell and second, the share of operations that succeeded (1.0: all); blank where its
     probe was not running, before the fault while it was still starting, and while it waits."""
     grid = np.full((len(cells), max(len(bins) - 1, 1)), np.nan)
@@ -99,7 +105,7 @@ def _success_grid(cells, ops_by_cell, bins, t_fault, interval):
     return grid
 
 
-def _sysbench_panel(ax, run, summary, cells, t_fault):
+def _sysbench_panel(ax: Axes, run: RunDir, summary: Mapping[str, Any], cells: Sequence[Mapping[str, Any]], t_fault: float) -> None:
     for c in cells:
         reports = sysbench_log.parse(run.read(run.sysbench_log(c["cell"])))
         ax.step([r.t - t_fault for r in reports], [r.tps for r in reports], where="pre", label=c["cell"])
@@ -108,7 +114,7 @@ def _sysbench_panel(ax, run, summary, cells, t_fault):
     ax.set_title("sysbench transactions per second (1 s report lines)")
 
 
-def _wrk_panel(ax, summary, wrk_seconds, t_fault):
+def _wrk_panel(ax: Axes, summary: Mapping[str, Any], wrk_seconds: Mapping[int, int], t_fault: float) -> None:
     seconds = list(range(min(wrk_seconds), max(wrk_seconds) + 1))
     ax.step([sec + 1 - t_fault for sec in seconds], [wrk_seconds.get(sec, 0) for sec in seconds], where="pre",
             color="#674ea7", label="wrk (keepalive connections)")
@@ -122,7 +128,7 @@ MARK_STYLES = {"step": {"color": "black", "linestyle": "--"}, "heal": {"color": 
                "lb": {"color": "#1155cc", "linestyle": ":"}, "promotion": {"color": "#b45f06", "linestyle": "-."}}
 
 
-def _waiting_since(cell, ops, t_fault):
+def _waiting_since(cell: Mapping[str, Any], ops: Sequence[probe_log.Record], t_fault: float) -> float | None:
     """Seconds after the fault from which the cell's client had no answer until the run ended
     (still waiting on its first hung operation, or on a reconnect after its error), or None."""
     if still_waiting(FailoverCell.read(cell)):
@@ -133,7 +139,7 @@ def _waiting_since(cell, ops, t_fault):
     return None
 
 
-def recovery(summary, path):
+def recovery(summary: Mapping[str, Any], path: Path) -> None:
     cells = sorted(summary["cells"], key=lambda c: (c["predicted"]["expected_s"] is None,
                                                      c["predicted"]["expected_s"] or 0, c["cell"]))
     fig, ax = plt.subplots(figsize=(WIDTH_IN, max(2.5, 0.38 * len(cells) + 1.5)))
@@ -170,7 +176,7 @@ def recovery(summary, path):
     plt.close(fig)
 
 
-def render(run, summary):
+def render(run: RunDir, summary: Mapping[str, Any]) -> list[str]:
     """Draw every chart the run's files allow, side by side in forked processes (matplotlib
     draws in one thread); returns their paths relative to the run."""
     if not summary.get("cells"):
@@ -180,13 +186,15 @@ def render(run, summary):
     for signal in SIGNALS.members():
         if signal.chart:
             signal.chart_module()           # imported here, not in each forked drawer
-    jobs = [(timeline, (run, summary, run.chart("timeline.png"))), (recovery, (summary, run.chart("recovery.png"))),
-            *((signal.draw_chart, (run, scenario, summary, run.chart(signal.chart))) for signal in SIGNALS.members() if signal.chart)]
+    jobs: list[tuple[Callable[..., Any], tuple[Any, ...], Path]] = [
+        (timeline, (run, summary), run.chart("timeline.png")), (recovery, (summary,), run.chart("recovery.png")),
+        *((signal.draw_chart, (run, scenario, summary), run.chart(signal.chart))
+          for signal in SIGNALS.members() if signal.chart)]
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("fork")) as pool:
         drawn = list(pool.map(_draw, jobs))
-    return [run.relative(args[-1]) for (_, args), done in zip(jobs, drawn) if done is not False]
+    return [run.relative(path) for (_, _, path), done in zip(jobs, drawn) if done is not False]
 
 
-def _draw(job):
-    chart, args = job
-    return chart(*args)
+def _draw(job: tuple[Callable[..., Any], tuple[Any, ...], Path]) -> Any:
+    chart, args, path = job
+    return chart(*args, path)

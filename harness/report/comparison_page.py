@@ -4,7 +4,9 @@ as colours tell the runs apart, so the chart survives a black-and-white printout
 import html as html_lib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -20,7 +22,7 @@ AXIS_TO_S = 2000
 NEVER_AT_S = 1500            # a prediction of "never", at the axis's right end
 
 
-def chart(comparison, path):
+def chart(comparison: Mapping[str, Any], path: Path) -> None:
     cells, runs = comparison["cells"], [r["label"] for r in comparison["runs"]]
     # each row spreads the runs that have the cell (runs of other scenarios have not)
     present = [[i for i, label in enumerate(runs) if cell["by_run"].get(label)] for cell in cells]
@@ -69,27 +71,27 @@ def chart(comparison, path):
     plt.close(fig)
 
 
-def _guess(guess):
+def _guess(guess: str | float) -> str:
     return guess if isinstance(guess, str) else f"{guess:g} s"
 
 
-def _run_link(directory, name, page):
+def _run_link(directory: Path, name: str, page: str | None) -> str:
     """The run's name, a link to its page (relative, so the folders move together) when it has one."""
     if not page or not Path(page).exists():
         return html_lib.escape(name)
     return f"<a href='{html_lib.escape(os.path.relpath(page, directory))}'>{html_lib.escape(name)}</a>"
 
 
-def _seconds(view, key):
+def _seconds(view: Mapping[str, Any] | None, key: str) -> str:
     return "—" if not view or view[key] is None else f"{view[key]:.2f} s"
 
 
-def facts_section(comparison):
+def facts_section(comparison: Mapping[str, Any]) -> str:
     """The kernels' own differences: HZ, the measured base RTO, the sysctl defaults that differ."""
     facts, labels = comparison.get("kernel_facts"), [r["label"] for r in comparison["runs"]]
     if not facts or len(labels) < 2:
         return ""
-    def value(v, unit=""):
+    def value(v: object, unit: str = "") -> str:
         return "absent" if v is None else html_lib.escape(f"{v}{unit}")
     rows = [["HZ"] + [value(facts["hz"].get(label)) for label in labels] + ["timer granularity: the slack of every timer"],
             ["base RTO measured"] + [value(facts["base_rto_ms"].get(label), " ms") for label in labels]
@@ -109,7 +111,7 @@ def facts_section(comparison):
             + note + table(["", *labels, "what it does here"], rows))
 
 
-def cell_entry(view, guess=None):
+def cell_entry(view: Mapping[str, Any] | None, guess: str | float | None = None) -> str:
     """One run's entry for a cell: its detect beside its model window, what its control plane did
     (its change's LB noticed, a promotion of its own, a step's change), and a prediction's guess."""
     window = "never" if not view or view["expected_s"] is None else f"{view['earliest_s']:.1f}–{view['latest_s']:.1f} s"
@@ -128,7 +130,7 @@ def cell_entry(view, guess=None):
     return f"{_seconds(view, 'detect_s')} ({window}){mark}{lb}{predicted}"
 
 
-def render(directory, comparison, title):
+def render(directory: str | os.PathLike[str], comparison: Mapping[str, Any], title: str) -> Path:
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "comparison.json").write_text(json.dumps(comparison, indent=1) + "\n")

@@ -2,18 +2,19 @@
 cell's error window for the effect of the first fault its flows notice, by the control plane's own
 model where it has one."""
 from ..control import control_plane
+from ..scenario.model import Cell, Scenario, Step
 from ..measure import predict
 from ..measure.effects import Effect
 
 
-def expected_errors_s(scenario):
+def expected_errors_s(scenario: Scenario) -> tuple[Step, list[float]]:
     """(the first fault, each cell's expected error time after it where the model expects one)."""
     first, modelled, _ = _effects_by_cell(scenario)
     windows = [predict.predict(c, effect, scenario.probe.interval_ms / 1000, 0.0) for c, effect in modelled]
     return first, [w.expected_s for w in windows if w.expected_s is not None]
 
 
-def _effects_by_cell(scenario):
+def _effects_by_cell(scenario: Scenario) -> tuple[Step, list[tuple[Cell, Effect]], bool]:
     """(the first fault step, [(cell, the effect its flows see)], whether the control plane's own
     model gave them: else the fault's own effect, before the plane reacts)."""
     faults = [step for step in scenario.steps if step.kind == "fault"]
@@ -30,7 +31,7 @@ def _effects_by_cell(scenario):
     return first, [(c, e or effect) for c, e in zip(scenario.cells, by_model)], modelled
 
 
-def expectation(scenario):
+def expectation(scenario: Scenario) -> str:
     """What the model expects of a failover scenario's run, in a line (said before it starts)."""
     first, expected = expected_errors_s(scenario)
     told = (f"the first error after ~{max(expected):.3g} s in the slowest cell" if expected

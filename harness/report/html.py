@@ -3,7 +3,9 @@ Only relative links, so the pages open straight from disk."""
 import html
 import os
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from .. import store
 from ..signals.blocks import Subheading, Table
@@ -34,23 +36,23 @@ VALUE = re.compile(r"^[-+]?[\d.]+(?:[–-][\d.]+)?(?: ?(?:s|ms|%|/s))?$")   # '1
 
 
 
-def page(title, body):
+def page(title: str, body: str) -> str:
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
             f"<style>{STYLE}</style>{IMAGE_CHECK}{LAYOUT_CHECK}</head><body>{body}</body></html>\n")
 
 
-def table(header, rows):
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(_cell(cell) for cell in row) + "</tr>" for row in rows)
     return f"<div class='wide'><table><tr>{head}</tr>{body}</table></div>"
 
 
-def _cell(text):
+def _cell(text: str) -> str:
     """A figure and its unit kept on one line; any other text wraps."""
     return f"<td class='value'>{text}</td>" if VALUE.match(text) else f"<td>{text}</td>"
 
 
-def run_page(run, summary, charts):
+def run_page(run: store.RunDir, summary: Mapping[str, Any], charts: Sequence[str]) -> Path:
     """The run's index.html: its table, charts and environment."""
     env = run.env()
     header, rows = tables.header_and_rows(summary)
@@ -102,7 +104,7 @@ def run_page(run, summary, charts):
     return run.page
 
 
-def _run_verdict(summary):
+def _run_verdict(summary: Mapping[str, Any]) -> list[str]:
     """The run's verdict, its cells' composed (measure/verdict.py); none for a summary written before."""
     verdict = summary.get("verdict")
     if not verdict:
@@ -111,7 +113,7 @@ def _run_verdict(summary):
     return [f"<p>verdict: <b{mark}>{html.escape(verdict['value'])}</b>: {html.escape(verdict['why'])}</p>"]
 
 
-def _sections(summary):
+def _sections(summary: Mapping[str, Any]) -> list[str]:
     """The sections after the table (report/sections.py), each a heading and its blocks."""
     parts = []
     for title, blocks in sections.shown(summary):
@@ -126,13 +128,13 @@ def _sections(summary):
     return parts
 
 
-def _worst(summary):
+def _worst(summary: Mapping[str, Any]) -> str:
     values = [c["probe"]["recover_s"] for c in summary.get("cells", [])
               if "probe" in c and c["probe"]["recover_s"] is not None]
     return f"{max(values):.2f} s" if values else "—"
 
 
-def index_page(results):
+def index_page(results: str | os.PathLike[str]) -> Path:
     """results/index.html: every run with a summary, newest first."""
     results = Path(results)
     rows = []
@@ -160,6 +162,6 @@ def index_page(results):
     return results / "index.html"
 
 
-def _notes(summary):
+def _notes(summary: Mapping[str, Any]) -> list[str]:
     """The paragraphs under the cells' table: cells late on a saturated machine, lost answers."""
     return [*sections.late_notes(summary), *tables.run_notes(summary)]

@@ -1,14 +1,17 @@
 """Everything a run directory's files allow: summary.json, summary.md, charts, the run's page,
 results/index.html and the `latest` links. Reads only the run's files; no Docker."""
 import json
+from typing import Any
+
+from ..store import RunDir
 
 from ..scenario.files import of_run
 from ..signals.combined import summarize
 from . import burst_chart, charts, html, tables
 
 
-def render(run, link_latest=True):
-    """Render run (a store.RunDir); returns its summary."""
+def render(run: RunDir, link_latest: bool = True) -> dict[str, Any]:
+    """Render the run; returns its summary."""
     summary = summarize(run, of_run(run))
     run.summary_json.write_text(json.dumps(summary, indent=1, default=str) + "\n")
     run.summary_md.write_text(tables.markdown(summary))

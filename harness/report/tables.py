@@ -1,6 +1,6 @@
 """A run's results as text: the terminal table and summary.md, for both kinds of run."""
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..databases import DATABASES
@@ -11,7 +11,7 @@ from ..signals.lb import section as lb_split
 from . import client_grid, headline, marks, sections
 
 
-def _fmt(value, unit=" s"):
+def _fmt(value: object, unit: str = " s") -> str:
     return "—" if value is None else f"{value:.2f}{unit}" if isinstance(value, float) else str(value)
 
 
@@ -49,7 +49,7 @@ def _how_far(probe: Outcome, window: Window) -> str:
 LOST_ANSWER = "lost answer"
 
 
-def lost_answer_note(summary):
+def lost_answer_note(summary: Mapping[str, Any]) -> str:
     """What 'lost answer' in the error column means, when a cell of the run shows it; else ''."""
     waiting = [c["cell"] for c in summary.get("cells", []) if c.get("probe", {}).get("waits_for_a_lost_answer")]
     if not waiting:
@@ -59,7 +59,7 @@ def lost_answer_note(summary):
             "reset ends the wait, only a read timeout or keepalive would.")
 
 
-def output_cut_note(summary):
+def output_cut_note(summary: Mapping[str, Any]) -> str:
     """Where the dead server's output was cut with clients still waiting for an answer (its fault's
     limit passed): those clients wait as for a hung server; else ''."""
     seen = (summary.get("fault") or {}).get("seen") or {}
@@ -71,12 +71,12 @@ def output_cut_note(summary):
             f"does not retransmit, it waits as for a hung server ({LOST_ANSWER} in its row, where ss saw it).")
 
 
-def run_notes(summary):
+def run_notes(summary: Mapping[str, Any]) -> list[str]:
     """The paragraphs after the cells' table that say what the run's own records add: non-empty only."""
     return [note for note in (lost_answer_note(summary), output_cut_note(summary), loads_ended_note(summary)) if note]
 
 
-def _why_late(cell):
+def _why_late(cell: Mapping[str, Any]) -> str:
     """What the run measured beside a late cell's verdict: its kernel in the window, a saturated CPU."""
     reasons = sections.late_reasons(cell)
     return f" ({'; '.join(reasons)})" if reasons else ""
@@ -97,29 +97,29 @@ def failover_rows(summary: Mapping[str, Any]) -> list[list[str]]:
     return rows
 
 
-def burst_rows(summary):
+def burst_rows(summary: Mapping[str, Any]) -> list[list[str]]:
     rows = []
-    for c in summary["cells"]:
-        server = summary["servers"].get(c["server"], {})
-        steps = ", ".join(f"{band.replace('-', '–').replace('s', ' s')}: {n}" for band, n in c["connect_steps"].items())
-        rows.append([c["cell"], c["server"], c["target"], str(server.get("backlog", "128")), steps or "—",
-                     _counts(c["statuses"]), _counts(c["errors"]), _counts(c["nginx_statuses"]),
-                     str(c["server_counters"]["TcpExtListenOverflows"])])
+    for c in summary_record.read(summary).burst_cells:
+        server = summary["servers"].get(c.server, {})
+        steps = ", ".join(f"{band.replace('-', '–').replace('s', ' s')}: {n}" for band, n in c.connect_steps.items())
+        rows.append([c.name, c.server, c.target, str(server.get("backlog", "128")), steps or "—",
+                     _counts(c.statuses), _counts(c.errors), _counts(c.nginx_statuses),
+                     str(c.server_counters["TcpExtListenOverflows"])])
     return rows
 
 
-def _counts(counted):
+def _counts(counted: Mapping[str, int]) -> str:
     """'200: 34, 504: 30' ('—' for none): a count of each status or error, most first."""
     return ", ".join(f"{name}: {n}" for name, n in sorted(counted.items(), key=lambda item: -item[1])) or "—"
 
 
-def header_and_rows(summary):
+def header_and_rows(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     if summary.get("kind") == "burst":
         return BURST_HEADER, burst_rows(summary)
     return FAILOVER_HEADER, failover_rows(summary)
 
 
-def loads_ended_note(summary):
+def loads_ended_note(summary: Mapping[str, Any]) -> str:
     """'r5's sysbench exited -11 10.2 s after the fault: ...' for loads that ended during the run."""
     ended = summary.get("loads_ended") or []
     return " ".join(f"{e['cell']}'s {e['load']} {e['how']} (seen {e['at_s']:.1f} s after the fault): the run did not "
@@ -135,7 +135,7 @@ def status_line(summary: Mapping[str, Any]) -> str:
     return "completed"
 
 
-def run_line(summary):
+def run_line(summary: Mapping[str, Any]) -> str:
     """'kernel 6.12.x, datapath ipvs, database MySQL 9.7.4', each part only where the run recorded it."""
     parts = [f"{name} {summary[key]}" for name, key in (("kernel", "kernel"), ("datapath", "datapath")) if summary.get(key)]
     return ", ".join(parts + [f"database {database_line(summary)}"])
@@ -156,13 +156,13 @@ def _window(window: Window) -> str:
     return f"{window.earliest_s:.1f}–{window.latest_s:.1f} s"
 
 
-def drop_empty_columns(header, rows):
+def drop_empty_columns(header: Sequence[str], rows: Sequence[Sequence[str]]) -> tuple[list[str], list[list[str]]]:
     """(header, rows) without the columns that say nothing ('—' or '') on every row; the first stays."""
     keep = [i for i in range(len(header)) if i == 0 or any(row[i] not in ("—", "") for row in rows)]
     return [header[i] for i in keep], [[row[i] for i in keep] for row in rows]
 
 
-def database_line(summary):
+def database_line(summary: Mapping[str, Any]) -> str:
     """'MySQL 9.7.4-2': the engine the run's database servers ran and the version they reported,
     and the port they listened on when it is not the engine's own ('PostgreSQL 15.14 on port 3306,
     the lab's database port, not its usual 5432')."""
@@ -180,14 +180,14 @@ NARROW_COLUMNS = {"failover": ((0, 18), (1, 9), (2, 14), (3, 13), (4, 9), (5, 14
                   "burst": ((0, 18), (4, 30), (5, 28))}
 
 
-def terminal_table(summary, narrow=False):
+def terminal_table(summary: Mapping[str, Any], narrow: bool = False) -> str:
     """The cells' table, then the notes, with the answer (headline.py) as its last lines."""
     table = _terminal_table(summary, narrow)
     answer = [textwrap.fill(s, 79) if narrow else s for s in headline.sentences(summary)]
     return table + ("\n\n" + "\n".join(answer) if answer else "")
 
 
-def _terminal_table(summary, narrow=False):
+def _terminal_table(summary: Mapping[str, Any], narrow: bool = False) -> str:
     header, rows = header_and_rows(summary)
     if not narrow:
         header, rows = drop_empty_columns(header, rows)
@@ -207,21 +207,21 @@ def _terminal_table(summary, narrow=False):
     return text + ("\n\n" + grid if grid else "")
 
 
-def _aligned(rows):
+def _aligned(rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in rows)
 
 
-def _clip(text, width):
+def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _markdown_table(header, rows):
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + [
         "| " + " | ".join(row) + " |" for row in rows]
 
 
-def markdown(summary):
+def markdown(summary: Mapping[str, Any]) -> str:
     header, rows = header_and_rows(summary)
     if summary.get("kind") == "burst":
         lines = [f"# {summary['scenario']} — {summary['run']}", ""] + _markdown_table(header, rows)

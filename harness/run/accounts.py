@@ -1,10 +1,14 @@
 """Database accounts of their own for the cells that ask for one (a cell's `account`), made on
 the primary before the clients start."""
-from ..scenario.model import ACCOUNT_PASSWORD
+from collections.abc import Callable, Sequence
+
+from ..lab.base import Lab
+from ..scenario.model import ACCOUNT_PASSWORD, Cell
 from ..topology import PRIMARY
+from .events import EventLog
 
 
-def create_accounts(lab, cells, say, events):
+def create_accounts(lab: Lab, cells: Sequence[Cell], say: Callable[[str], None], events: EventLog) -> None:
     own = [c for c in cells if c.account != "shared"]
     if not own:
         return

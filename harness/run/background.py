@@ -12,7 +12,7 @@ from ..errors import LabError
 
 
 class Background:
-    def __init__(self, name: str):
+    def __init__(self, name: str) -> None:
         self.name = name
         self.stopping = threading.Event()
         self._tasks: list[tuple[str, threading.Thread]] = []

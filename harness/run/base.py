@@ -3,21 +3,29 @@ results go, and a terminal to talk to."""
 import errno
 import sys
 import threading
+import os
 import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO, Any, Generic, TypeVar
 
 from ..control import control_plane
 from ..databases import database
 from ..errors import DiskFull, LabError
-from ..lab import ClientCell, Lab, LabRequest, lab_on, planned_addresses
+from ..lab import ClientCell, Lab, LabPlace, LabRequest, lab_on, planned_addresses
 from . import preflight
 from ..interrupts import Cleanup
+from ..scenario.burst import BurstScenario
+from ..scenario.model import Cell, Scenario
 from ..store import RunDir, shown
 from ..topology import DEFAULT_CELL_NAMESPACES
 from .events import EventLog
 from .phases import Phases
 
+ScenarioOfRun = TypeVar("ScenarioOfRun", Scenario, BurstScenario)
+CleanupEntry = tuple[str, Callable[[], object], float]
 
-def run_steps(cleanup, steps, events):
+
+def run_steps(cleanup: Cleanup, steps: Sequence[CleanupEntry | list[CleanupEntry]], events: EventLog) -> list[str]:
     """Cleanup: each entry of steps is (what it does, step, limit in s), or a list of such entries
     that run side by side. Each runs whatever became of the others, and no longer than its limit
     (a step that overruns is left behind in its thread, and recorded); each one's time is recorded.
@@ -41,10 +49,10 @@ def run_steps(cleanup, steps, events):
     return wrong
 
 
-def _start_step(doing, step):
-    outcome: dict = {}      # error: what it raised; took_s
+def _start_step(doing: str, step: Callable[[], object]) -> tuple[threading.Thread, dict[str, Any]]:
+    outcome: dict[str, Any] = {}      # error: what it raised; took_s
 
-    def attempt():
+    def attempt() -> None:
         started = time.monotonic()
         try:
             step()
@@ -56,15 +64,19 @@ def _start_step(doing, step):
     return worker, outcome
 
 
-class RunBase:
-    def __init__(self, scenario, raw_definition, project=None, lab_env=None, results=None,
-                 out=sys.stdout, engine=None, keep_lab=False):
+class RunBase(Generic[ScenarioOfRun]):
+    def __init__(self, scenario: ScenarioOfRun, raw_definition: Any, project: str | None = None,
+                 lab_env: Mapping[str, str] | None = None, results: str | os.PathLike[str] | None = None,
+                 out: IO[str] = sys.stdout, engine: LabPlace = None,
+                 keep_lab: bool = False) -> None:
         """project: the Compose project (None: one of the run's own, so runs can share an engine);
         keep_lab: leave a failover run's lab up afterwards, on this host, to look into its servers
         (`make down LAB_PROJECT=<project>` or `make clean` removes it)."""
-        self.scenario, self.raw = scenario, raw_definition
+        self.scenario: ScenarioOfRun = scenario
+        self.raw = raw_definition
         self.keep_lab = keep_lab
-        self.project, self.lab_env, self.results, self.out = project, lab_env or {}, results, out
+        self.project, self.results, self.out = project, results, out
+        self.lab_env: Mapping[str, str] = lab_env or {}
         self.engine = engine
         self.run: RunDir | None = None       # open_run's; a run that failed before it has no RunDir
         self.events: EventLog | None = None
@@ -73,15 +85,15 @@ class RunBase:
         self.ended_early = False        # interrupted or failed: record_end said so
 
     @property
-    def phase(self):
+    def phase(self) -> str:
         """What the run was doing, for an interruption's record."""
         return self.phases.current
 
-    def say(self, text):
+    def say(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
 
-    def open_run(self):
+    def open_run(self) -> None:
         """The run's directory (holding the definition as run), its event log, and its lab
         (nothing started yet): one client container per namespace the cells need."""
         s = self.scenario
@@ -126,7 +138,7 @@ class RunBase:
     def event_log(self) -> EventLog:
         return self.opened()[1]
 
-    def run_then_clean_up(self, body, before_cleanup=None):
+    def run_then_clean_up(self, body: Callable[[], object], before_cleanup: Callable[[], object] | None = None) -> RunDir:
         """body(), then always the undos of the phases it entered (before_cleanup() first, if
         given), each bounded; an error or a signal on the way is recorded as the run's end."""
         run, events = self.opened()
@@ -154,7 +166,7 @@ class RunBase:
                 self.say(f"run: results in {shown(run.path)}")
         return run
 
-    def record_end(self, exc):
+    def record_end(self, exc: BaseException) -> None:
         """An interruption (which signal, in which phase) or a failure (why), in the events."""
         self.ended_early = True
         events = self.opened()[1]
@@ -166,11 +178,13 @@ class RunBase:
             events.add("failed", error=str(exc) or repr(exc), phase=self.phase)
             self.say(f"run: failed while {self.phase}: {exc}")
 
-    def nodes_changed(self):
+    def nodes_changed(self) -> set[str]:
         """Nodes whose network namespace the scenario's faults change (they need NET_ADMIN)."""
         return {node for step in self.scenario.steps if step.kind == "fault"
                 for node in step.make_fault().acts_inside()}
 
-    def client_cells(self):
+    def client_cells(self) -> Sequence[Cell]:
         """The scenario.Cell of each measured client (their namespaces decide the containers)."""
+        if isinstance(self.scenario, BurstScenario):
+            return [c.cell for c in self.scenario.cells]
         return self.scenario.cells

@@ -4,6 +4,8 @@ server namespace's kernel counters before and after and its listen queue sampled
 import json
 import time
 
+from ..scenario.burst import BurstCell, BurstScenario
+from ..store import RunDir
 from .base import RunBase
 from .phases import TAKE_DOWN, Undo
 
@@ -14,15 +16,12 @@ LAB_DOWN_LIMIT_S = 150
 WEB_SERVERS = ("web-a", "web-b")
 
 
-class BurstRun(RunBase):
-    def client_cells(self):
-        return [c.cell for c in self.scenario.cells]
-
-    def execute(self):
+class BurstRun(RunBase[BurstScenario]):
+    def execute(self) -> RunDir:
         self.open_run()
         return self.run_then_clean_up(self._run)
 
-    def _run(self):
+    def _run(self) -> None:
         self.say("run: bringing the lab up ...")
         self.phases.enter("bringing the lab up", Undo("taking the lab down", self._down, LAB_DOWN_LIMIT_S, TAKE_DOWN))
         self.lab.up(preflight=self.refuse_what_the_kernel_lacks)
@@ -33,11 +32,11 @@ class BurstRun(RunBase):
             self._burst(cell)
         self._collect_access_logs()
 
-    def _down(self):
+    def _down(self) -> None:
         self.lab.down()
         self.opened()[1].add("lab_down")
 
-    def _write_env(self):
+    def _write_env(self) -> None:
         servers = {}
         for server in WEB_SERVERS:
             values = self.lab.exec(server, ["cat", "/proc/sys/net/core/somaxconn",
@@ -55,7 +54,7 @@ class BurstRun(RunBase):
                "lab_env": self.scenario.lab_env(), "namespaces": clients}
         self.opened()[0].env_file.write_text(json.dumps(env, indent=1) + "\n")
 
-    def _burst(self, cell):
+    def _burst(self, cell: BurstCell) -> None:
         s, (run, events) = self.scenario, self.opened()
         vip = self.lab.director().vip_address()
         path = f"/slow?cell={cell.name}" if cell.target == "nginx" else "/"
@@ -76,7 +75,7 @@ class BurstRun(RunBase):
         self._wait_queue_drained(cell.server)
         run.write_text(run.cell_file(cell.name, "nstat-after.txt"), self.lab.exec(cell.server, ["nstat", "-az"]).stdout)
 
-    def _wait_queue_drained(self, server):
+    def _wait_queue_drained(self, server: str) -> None:
         """Let the slow server accept what is queued, so the next burst starts from an empty queue."""
         deadline = time.time() + QUEUE_DRAIN_LIMIT_S
         while time.time() < deadline:
@@ -85,7 +84,7 @@ class BurstRun(RunBase):
                 return
             time.sleep(0.5)
 
-    def _collect_access_logs(self):
+    def _collect_access_logs(self) -> None:
         for server in WEB_SERVERS:
             text = self.lab.exec(server, ["cat", "/var/log/nginx/access.log"], check=False).stdout
             run = self.opened()[0]

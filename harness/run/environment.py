@@ -1,9 +1,15 @@
 """env.json: what a run ran on (where, kernel, datapath, versions, every sysctl applied)."""
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
+from ..control.base import ControlPlane
 from ..databases import database
+from ..director import Director
+from ..lab.base import ExecResult, Lab
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..pools import POOLS
+from ..scenario.model import Scenario
 from ..scenario.knobs import SYSCTL_KNOBS
 from ..topology import DIRECTOR, FRONT, is_director
 from . import version_cache
@@ -28,7 +34,7 @@ DIRECTOR_SYSCTLS = {"conntrack_loose": "/proc/sys/net/netfilter/nf_conntrack_tcp
                     "tcp_syn_linear_timeouts": SYSCTL_FILES["tcp_syn_linear_timeouts"]}
 
 
-def _read_ints(lab, services_and_files):
+def _read_ints(lab: Lab, services_and_files: Sequence[tuple[str, Mapping[str, str]]]) -> list[dict[str, int]]:
     """[{name: int} of the files that exist] for each (service, files): one exec per container, the
     cells in network namespaces of one container read from one exec there (nsenter), all side by side."""
     reads_in: dict[str, list] = {}          # container's service -> [(index, netns file or None, files)]
@@ -37,7 +43,7 @@ def _read_ints(lab, services_and_files):
         reads_in.setdefault(container, []).append((index, netns, files))
     results = lab.exec_each([(container, ["sh", "-c", "; ".join(_read_script(*read) for read in reads)])
                              for container, reads in reads_in.items()], check=False, timeout=EXEC_LIMIT_S)
-    values = {}
+    values: dict[int, list[str]] = {}
     for result in results:
         for chunk in result.stdout.split(READ_MARK)[1:]:
             index, *read = chunk.split()
@@ -46,18 +52,18 @@ def _read_ints(lab, services_and_files):
             for index, (_, files) in enumerate(services_and_files)]
 
 
-def _read_script(index, netns, files):
+def _read_script(index: int, netns: str | None, files: Mapping[str, str]) -> str:
     """Prints READ_MARK, index, then each file's value or '-'."""
     cats = "; ".join(f"cat {path} 2>/dev/null || echo -" for path in files.values())
     return f"echo '{READ_MARK} {index}'; " + (f"nsenter --net={netns} -- sh -c '{cats}'" if netns else cats)
 
 
-def _first_line(result):
+def _first_line(result: ExecResult) -> str:
     text = (result.stdout or result.stderr).strip()
     return text.splitlines()[0] if text else ""
 
 
-def _client_version_commands(scenario):
+def _client_version_commands(scenario: Scenario) -> list[tuple[str, str, tuple[str, ...]]]:
     """(client NAME, the first cell's service running it, its version command) per client the cells use."""
     first: dict[str, str] = {}
     for cell in scenario.cells:
@@ -71,7 +77,7 @@ def _client_version_commands(scenario):
             for name, service in first.items() if name in commands]
 
 
-def _pool_version_commands(scenario):
+def _pool_version_commands(scenario: Scenario) -> list[tuple[str, str, Sequence[str]]]:
     """(pool NAME, the first cell's service running it, its version command) per pool the cells use."""
     first: dict[str, str] = {}
     for cell in scenario.cells:
@@ -80,7 +86,7 @@ def _pool_version_commands(scenario):
     return [(name, service, POOLS[name].version_command) for name, service in first.items()]
 
 
-def _versions(lab, scenario, control, images):
+def _versions(lab: Lab, scenario: Scenario, control: ControlPlane, images: Mapping[str, str]) -> dict[str, str]:
     """{name: its version line}; images: {service: image id} of the running containers, whose lines
     were kept before are not asked again (version_cache.py)."""
     running = set(lab.services()) | {c.service for c in scenario.cells}
@@ -105,7 +111,7 @@ def _versions(lab, scenario, control, images):
     return {name: lines[name] for name, _, _ in asked}
 
 
-def place_versions(where):
+def place_versions(where: Mapping[str, Any]) -> dict[str, Any]:
     """What a guest's record says of the machine under the lab: QEMU and the kernel package."""
     found = {"qemu": where.get("qemu")} if where.get("qemu") else {}
     if where.get("package"):
@@ -113,7 +119,8 @@ def place_versions(where):
     return found
 
 
-def collect(lab, director, scenario, control, director_ready=lambda: None):
+def collect(lab: Lab, director: Director, scenario: Scenario, control: ControlPlane,
+            director_ready: Callable[[], object] = lambda: None) -> dict[str, Any]:
     """Its parts are asked for side by side (a run records this while its clients start);
     director_ready() returns once the director has set its datapath up: what the director's table
     and sysctls say is read after it, the rest meanwhile."""

@@ -5,9 +5,13 @@ The containers are asked in a thread of their own: in a loaded emulated guest on
 4.6 s, and the run's clock (its view of the clients, the steps) would have stood still meanwhile.
 A look's answer is taken at the first tick after it came."""
 import shutil
+from collections.abc import Callable, Collection
+from concurrent.futures import Future
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 
 from ..errors import DiskFull, LabError
+from ..lab.base import Lab
 from ..store import shown
 
 CHECK_EVERY_S = 3.0             # how often the run looks whether its lab is still whole
@@ -18,14 +22,15 @@ UNANSWERED_LIMIT_S = 600.0
 
 
 class LabWatch:
-    def __init__(self, lab, run_path, expected_down):
+    def __init__(self, lab: Lab, run_path: Path, expected_down: Callable[[], Collection[str]]) -> None:
         """expected_down(): the services the faults injected so far stop."""
         self.lab, self.run_path, self.expected_down = lab, run_path, expected_down
-        self.disk_checked = self.asked_at = None
-        self.pending = None
+        self.disk_checked: float | None = None
+        self.asked_at: float | None = None
+        self.pending: Future[dict[str, str]] | None = None
         self.asker = ThreadPoolExecutor(1, thread_name_prefix="lab-watch")
 
-    def tick(self, now):
+    def tick(self, now: float) -> None:
         """Raise DiskFull or LabError for what the last finished look found; start the next when due."""
         if self.pending is not None and self.pending.done():
             found, self.pending = self.pending.result(), None
@@ -38,7 +43,7 @@ class LabWatch:
             free = shutil.disk_usage(self.run_path).free
             if free < DISK_FREE_MIN_BYTES:
                 raise DiskFull(f"the disk holding {shown(self.run_path)} is full ({free} bytes free)")
-        if self.pending is not None:
+        if self.pending is not None and self.asked_at is not None:
             if now - self.asked_at > UNANSWERED_LIMIT_S:
                 raise LabError(f"the Docker engine has not said in {UNANSWERED_LIMIT_S:g} s whether the lab's "
                                "containers still run")
@@ -46,5 +51,5 @@ class LabWatch:
             self.asked_at = now
             self.pending = self.asker.submit(self.lab.problems)
 
-    def close(self):
+    def close(self) -> None:
         self.asker.shutdown(wait=False, cancel_futures=True)

@@ -2,17 +2,23 @@
 they are seen (the run polls several times a second)."""
 import sys
 import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import IO
 
 from ..measure import probe_log, recovery, sysbench_log
+from ..measure.effects import Effect
+from ..scenario.model import Scenario
+from ..store import RunDir
 
 
 class Tail:
     """The new complete lines of a growing file."""
 
-    def __init__(self, path):
+    def __init__(self, path: Path) -> None:
         self.path, self.offset, self.partial = path, 0, ""
 
-    def lines(self):
+    def lines(self) -> list[str]:
         try:
             with open(self.path) as f:
                 f.seek(self.offset)
@@ -25,18 +31,22 @@ class Tail:
 
 
 class CellView:
-    def __init__(self, name, probe_path, sysbench_path, may_never_work=False, waited_for=True):
+    def __init__(self, name: str, probe_path: Path, sysbench_path: Path | None, may_never_work: bool = False,
+                 waited_for: bool = True) -> None:
         """may_never_work: its client may be refused from the start (an account nobody logged in
         with): an answer of any kind then lets the warm-up start, and a refusal is its outcome.
         waited_for=False: the observation does not wait for it to come back (the scenario's cell)."""
         self.name, self.may_never_work, self.waited_for = name, may_never_work, waited_for
         self.probe_tail, self.sysbench_tail = Tail(probe_path), Tail(sysbench_path) if sysbench_path else None
-        self.operations, self.reports, self.local_ports = [], [], []
-        self.gone = {}                                   # 'client' or 'sysbench' -> how it ended, once it did
-        self.outcome = self.sysbench_outcome = None      # since the fault, as of the last poll
+        self.operations: list[probe_log.Record] = []
+        self.reports: list[sysbench_log.Report] = []
+        self.local_ports: list[int] = []
+        self.gone: dict[str, str] = {}                   # 'client' or 'sysbench' -> how it ended, once it did
+        self.outcome: recovery.Outcome | None = None     # since the fault, as of the last poll
+        self.sysbench_outcome: recovery.SysbenchOutcome | None = None
         self.announced_detect = self.announced_recover = False
 
-    def poll(self, t_fault):
+    def poll(self, t_fault: float | None) -> None:
         """Read what the clients wrote since the last poll; with a fault, work out where they stand."""
         text = "\n".join(self.probe_tail.lines())
         new = probe_log.parse(text)
@@ -50,20 +60,20 @@ class CellView:
             if self.sysbench_tail:
                 self.sysbench_outcome = recovery.sysbench_outcome(self.reports, t_fault)
 
-    def ready(self):
+    def ready(self) -> bool:
         """Its probe has completed an operation, and its sysbench (if any) reported once."""
         answered = any(op["ok"] or self.may_never_work for op in self.operations)
         return answered and (self.sysbench_tail is None or bool(self.reports))
 
-    def recovered(self):
+    def recovered(self) -> bool:
         """The probe came back, and so did sysbench if it was disrupted at all; one that has exited
         will not, and is not waited for."""
         sb = self.sysbench_outcome
         back = "client" in self.gone or \
-            self.outcome is not None and (self.outcome.recover_s is not None or self.outcome.never_worked)
+            self.outcome is not None and (self.outcome.recover_s is not None or bool(self.outcome.never_worked))
         return back and (sb is None or not sb.disrupted or sb.recover_s is not None or "sysbench" in self.gone)
 
-    def line(self, now):
+    def line(self, now: float) -> str:
         recent = [op for op in self.operations if now - 1 < op["t1"] <= now]
         ok = sum(1 for op in recent if op["ok"])
         text = f"probe {ok:3d} ok {len(recent) - ok:2d} err"
@@ -75,26 +85,27 @@ class CellView:
 
 
 class LiveView:
-    def __init__(self, cells, out=sys.stdout, clock=time.time):
+    def __init__(self, cells: Sequence[CellView], out: IO[str] = sys.stdout, clock: Callable[[], float] = time.time) -> None:
         """clock: the lab's clock, the one the clients stamp their records with."""
         self.cells, self.out, self.clock = cells, out, clock
         self.started = clock()
-        self.t_fault = self.limit_at = None
-        self.shown_second = None
+        self.t_fault: float | None = None
+        self.limit_at: float | None = None
+        self.shown_second: int | None = None
 
-    def _stamp(self, now):
+    def _stamp(self, now: float) -> str:
         return f"[{now - self.started:5.0f}s]"
 
-    def note(self, text, now=None):
+    def note(self, text: str, now: float | None = None) -> None:
         now = now or self.clock()
         self.out.write(f"{self._stamp(now)} >>> {text}\n")
         self.out.flush()
 
-    def fault_started(self, t_fault, observe_s, effect=None):
+    def fault_started(self, t_fault: float, observe_s: float, effect: Effect | None = None) -> None:
         """effect: what the first fault does to existing flows (a narrated view says so)."""
         self.t_fault, self.limit_at = t_fault, t_fault + observe_s
 
-    def tick(self, now):
+    def tick(self, now: float) -> None:
         """Read what the clients wrote and call out what changed; the lines at most once a second."""
         self.poll()
         if self.t_fault:
@@ -105,11 +116,11 @@ class LiveView:
             self.show(now)
         self.out.flush()
 
-    def poll(self):
+    def poll(self) -> None:
         for cell in self.cells:
             cell.poll(self.t_fault)
 
-    def loads_ended(self, exited, now=None):
+    def loads_ended(self, exited: Mapping[str, tuple[str, str]], now: float | None = None) -> None:
         """exited: {cell: (what, how)}: each newly ended one called out once and no longer waited for."""
         for cell in self.cells:
             for what, how in [exited[cell.name]] if cell.name in exited else []:
@@ -117,15 +128,17 @@ class LiveView:
                     cell.gone[what] = how
                     self.note(f"{cell.name}: its {what} {how}: not waited for", now)
 
-    def show(self, now):
+    def show(self, now: float) -> None:
         width = max(len(c.name) for c in self.cells)
         countdown = f" | limit in {self.limit_at - now:4.0f}s" if self.limit_at else ""
         for cell in self.cells:
             self.out.write(f"{self._stamp(now)} {cell.name:<{width}}  {cell.line(now)}{countdown}\n")
 
-    def _announce(self, now):
+    def _announce(self, now: float) -> None:
         for cell in self.cells:
             outcome = cell.outcome
+            if outcome is None:             # not polled since the fault yet
+                continue
             if outcome.never_worked and not cell.announced_detect:
                 cell.announced_detect = cell.announced_recover = True
                 self.note(f"{cell.name}: never worked: {outcome.never_worked}", now)
@@ -140,11 +153,20 @@ class LiveView:
                 self.note(f"{cell.name}: recovered {outcome.recover_s:.2f} s after the fault "
                           f"(now on {outcome.server_after})", now)
 
-    def waiting_for(self):
+    def waiting_for(self) -> list[str]:
         """The cells that have not proven their path yet (before the warm-up starts)."""
         return [c.name for c in self.cells if not c.ready()]
 
-    def all_recovered(self):
+    def all_recovered(self) -> bool:
         """Every cell the run waits for is back (none waited for: never, the limit ends the run)."""
         waited = [c for c in self.cells if c.waited_for]
         return self.t_fault is not None and bool(waited) and all(c.recovered() for c in waited)
+
+
+# view(cells, scenario, run, out, clock): what makes a run's live view (FailoverRun's `view`)
+MakesTheView = Callable[[Sequence[CellView], Scenario, RunDir, IO[str], Callable[[], float]], LiveView]
+
+
+def plain_view(cells: Sequence[CellView], scenario: Scenario, run: RunDir, out: IO[str],
+               clock: Callable[[], float]) -> LiveView:
+    return LiveView(cells, out=out, clock=clock)

@@ -5,10 +5,16 @@ import dataclasses
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import IO, Any
 
+from ..lab.base import Lab
 from ..load import probe, sysbench, wrk
 from ..load.clients import DEFAULT_CLIENT
+from ..scenario.model import Scenario
 from ..signals.base import Load
+from ..store import RunDir
+from ..topology import DATABASE_REPLICAS
 
 RECOVERY_GRACE_S = 0.2        # a run watches this long after the last cell is back (two probe intervals)
 EOF_GRACE_S = 1.0            # a probe ends within an interval of its stdin closing, a sampler at once
@@ -16,7 +22,7 @@ VIP_NOT_TAKING_LIMIT_S = 120.0  # sysbench prepare asked again this long while t
 PREPARE_AGAIN_S = 1.0
 
 
-def start_before_servers_ready(scenario):
+def start_before_servers_ready(scenario: Scenario) -> bool:
     """Whether the loads may start while the servers are still starting: only probes, which wait
     for their first answer (probe.FIRST_CONNECT_S); sysbench needs its tables, wrk and the zoo's
     programs count a refused connect as a failure, accounts of a cell's own are made first, and a
@@ -26,7 +32,7 @@ def start_before_servers_ready(scenario):
             and all(c.client == DEFAULT_CLIENT and c.account == "shared" and not c.pool for c in s.cells))
 
 
-def probes_before_servers_ready(scenario, control_start_allowance_s=0.0):
+def probes_before_servers_ready(scenario: Scenario, control_start_allowance_s: float = 0.0) -> bool:
     """Whether the lab's own probes may start while the servers are still starting, ahead of the
     loads that need them (sysbench's tables, a zoo client's first login): in a TCG guest a probe
     takes ~10 s to start, as long as a database server. Not when a cell has an account of its own,
@@ -38,7 +44,7 @@ def probes_before_servers_ready(scenario, control_start_allowance_s=0.0):
             and all(c.account == "shared" and not c.pool for c in scenario.cells))
 
 
-def early_probes(planned, armed=()):
+def early_probes(planned: Sequence[Load], armed: Sequence[str] = ()) -> tuple[list[Load], list[Load]]:
     """(the lab's own probe groups, the loads of the armed kinds (process patterns: loads that wait
     for a go of their own) and the gated clients; the other loads) of a run's planned loads."""
     early = (probe.PROCESS, *armed)
@@ -46,7 +52,7 @@ def early_probes(planned, armed=()):
     return first, [load for load in planned if not (load.process_pattern in early or load.gated)]
 
 
-def other_sysbench_containers(scenario, placement):
+def other_sysbench_containers(scenario: Scenario, placement: Callable[[str], tuple[str, Any]]) -> list[str]:
     """A cell's service in each container, other than the first cell's (where sysbench prepare
     runs), in which a cell's sysbench runs: placement(service) -> (container service, netns)."""
     s = scenario
@@ -59,7 +65,8 @@ def other_sysbench_containers(scenario, placement):
     return list(others.values())
 
 
-def prepare_sysbench(lab, service, command, attempt_limit_s, say, clock=time.monotonic, sleep=time.sleep):
+def prepare_sysbench(lab: Lab, service: str, command: Sequence[str], attempt_limit_s: float, say: Callable[[str], None],
+                     clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
     """sysbench prepare through the VIP, asked again while nothing takes its connection there. Healthy
     servers are not yet a VIP that answers: a cluster's kube-proxy programs a Service's endpoint at
     its next sync (~15 s apart on an emulated node), and until then the VIP refuses. Any other
@@ -80,7 +87,13 @@ def prepare_sysbench(lab, service, command, attempt_limit_s, say, clock=time.mon
         sleep(PREPARE_AGAIN_S)
 
 
-def watch_after_recovery_s(scenario):
+def needed_by_the_loads(services: Sequence[str]) -> list[str]:
+    """Every node but the database's replicas: the loads write to the primary, and a replica,
+    healthy once it replicates, is waited for beside the warm-up, before any fault."""
+    return [service for service in services if service not in DATABASE_REPLICAS]
+
+
+def watch_after_recovery_s(scenario: Scenario) -> float:
     """How long a run keeps watching after its last cell is back: a few probe intervals, or long
     enough for wrk (no cell) to report its own comeback."""
     return wrk.REPORTS_AFTER_S if scenario.wrk else RECOVERY_GRACE_S
@@ -89,8 +102,8 @@ def watch_after_recovery_s(scenario):
 @dataclasses.dataclass
 class Started:
     load: Load
-    process: object
-    files: dict               # cell (None: the load's one output) -> open file
+    process: subprocess.Popen
+    files: dict[str | None, IO[Any]]      # cell (None: the load's one output) -> open file
     reader: threading.Thread | None = None   # a group's: its output into each cell's file
     stderr_tail: collections.deque = dataclasses.field(default_factory=lambda: collections.deque(maxlen=5))
     stderr_reader: threading.Thread | None = None
@@ -99,22 +112,24 @@ class Started:
 class RunningLoads:
     """Started loads: their processes (the lab's exec sessions) and open output files."""
 
-    def __init__(self, lab, run):
+    def __init__(self, lab: Lab, run: RunDir) -> None:
         self.lab, self.run = lab, run
-        self.started = []
+        self.started: list[Started] = []
         self.stopped = threading.Event()     # set once stop() has ended every load it started
 
-    def start(self, loads):
+    def start(self, loads: Iterable[Load]) -> None:
         for load in loads:
             if not load.cells:
+                if load.output is None:
+                    raise ValueError(f"{load.service} {load.process_pattern}: a load of no group writes to a file")
                 f = self.run.open(load.output)
                 process = self.lab.spawn(load.service, list(load.command), stdout=f)
                 self.started.append(Started(load, process, {None: f}))
                 continue
-            files = {cell: self.run.open(output) for cell, output in load.cells}
+            files: dict[str | None, IO[Any]] = {cell: self.run.open(output) for cell, output in load.cells}
             process = self.lab.spawn(load.service, list(load.command))
-            process.stdin.write(load.first_input)
-            process.stdin.flush()
+            _stdin(process).write(load.first_input)
+            _stdin(process).flush()
             reader = threading.Thread(target=_demultiplex, args=(process.stdout, files), daemon=True,
                                       name=f"{load.service} {load.process_pattern}")
             reader.start()
@@ -126,35 +141,36 @@ class RunningLoads:
                                                      daemon=True, name=f"{started.load.service} stderr")
             started.stderr_reader.start()
 
-    def ended(self):
+    def ended(self) -> list[str]:
         """What of the started loads has already exited, and its last words (before stop())."""
         gone = [s for s in self.started if s.process.poll() is not None]
         for s in gone:
-            s.stderr_reader.join(1.0)
+            if s.stderr_reader is not None:
+                s.stderr_reader.join(1.0)
         return [f"{s.load.service}: {s.load.process_pattern} exited {s.process.returncode}"
                 + (f": {' / '.join(s.stderr_tail)}" if s.stderr_tail else "") for s in gone]
 
-    def exited_cells(self):
+    def exited_cells(self) -> dict[str, tuple[str, str]]:
         """{cell: (what, how it ended)} of the cells whose client or sysbench has exited: nothing of
         theirs will come back, so a run does not wait for it (a sysbench that died of SIGSEGV)."""
-        found = {}
+        found: dict[str, tuple[str, str]] = {}
         for s in self.started:
             code = s.process.poll()
             if code is None or not s.load.watched_as:
                 continue
-            for cell in [tag for tag, _ in s.load.cells] or [s.load.cell]:
+            for cell in [tag for tag, _ in s.load.cells] or ([s.load.cell] if s.load.cell else []):
                 found[cell] = (s.load.watched_as, f"exited {code}")
         return found
 
-    def tell(self, cell, text):
+    def tell(self, cell: str, text: str) -> None:
         """Write a line to a cell's probe (probe.IDLE_COMMAND)."""
         for started in self.started:
             load = started.load
             if load.watched_as == "client" and (load.cell == cell or load.takes_commands and cell in started.files):
-                started.process.stdin.write(f"{cell}\t{text}" if load.takes_commands else text)
-                started.process.stdin.flush()
+                _stdin(started.process).write(f"{cell}\t{text}" if load.takes_commands else text)
+                _stdin(started.process).flush()
 
-    def stop(self, timeout_s=10):
+    def stop(self, timeout_s: float = 10) -> list[str]:
         """Close the stdin of those that end on it; after EOF_GRACE_S, signal (in their containers)
         the others and whatever of the first kind is still running (a probe waiting on the kernel
         does not read its stdin), all in one round of execs; after timeout_s in all, kill what is
@@ -165,7 +181,7 @@ class RunningLoads:
         grace_ends = time.monotonic() + EOF_GRACE_S
         for started in self.started:
             if started.load.stops_on_eof:
-                started.process.stdin.close()
+                _stdin(started.process).close()
         self._signal([s.load for s in self.started if not s.load.stops_on_eof or not _ended(s.process, grace_ends)])
         for started in self.started:
             if not _ended(started.process, deadline):
@@ -180,7 +196,7 @@ class RunningLoads:
         self.stopped.set()
         return killed
 
-    def _signal(self, loads):
+    def _signal(self, loads: Iterable[Load]) -> None:
         """One pkill per service, signal and program, however many cells run it there; side by side.
         (Cells that are namespaces of one container share its processes: a pkill for one of them
         reaches the others' too, which are being stopped with it.)"""
@@ -189,7 +205,14 @@ class RunningLoads:
                            check=False)
 
 
-def _demultiplex(stream, files):
+def _stdin(process: subprocess.Popen) -> IO[Any]:
+    """The pipe to a load's stdin (Lab.spawn always opens one)."""
+    if process.stdin is None:
+        raise ValueError(f"{process.args!r}: started without a pipe to its stdin")
+    return process.stdin
+
+
+def _demultiplex(stream: Iterable[str], files: Mapping[str | None, IO[Any]]) -> None:
     """A group's output, each line into its tag's file (flushed: the live view reads them)."""
     for line in stream:
         tagged = probe.demultiplex(line)
@@ -199,14 +222,14 @@ def _demultiplex(stream, files):
             f.flush()
 
 
-def _keep_tail(stream, tail):
+def _keep_tail(stream: Iterable[str], tail: collections.deque[str]) -> None:
     """Read a load's stderr as it comes (a full pipe would stop it), keeping its last lines."""
     for line in stream:
         if line.strip():
             tail.append(line.strip()[:300])
 
 
-def _ended(process, by):
+def _ended(process: subprocess.Popen, by: float) -> bool:
     try:
         process.wait(timeout=max(0.0, by - time.monotonic()))
         return True

@@ -24,20 +24,20 @@ class Undo:
 
 
 class Phases:
-    def __init__(self, first="preparing"):
+    def __init__(self, first: str = "preparing") -> None:
         self.current = first
-        self.undos = []
+        self.undos: list[Undo] = []
 
-    def enter(self, name, *undos):
+    def enter(self, name: str, *undos: Undo) -> None:
         """The run now does `name`; undos: what undoes it (Undo each), from now on."""
         self.current = name
         self.undos.extend(undos)
 
-    def undo_later(self, *undos):
+    def undo_later(self, *undos: Undo) -> None:
         """More to undo, in the phase the run is in."""
         self.undos.extend(undos)
 
-    def cleanup_steps(self):
+    def cleanup_steps(self) -> list[list[tuple[str, Callable[[], object], float]]]:
         """run_steps' entries: one side-by-side group per stage that has undos, stages in order."""
         for undo in self.undos:
             if undo.stage not in STAGES:

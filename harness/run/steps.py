@@ -1,22 +1,30 @@
 """A failover run's steps as it takes them: each fault injected and when it took effect (its own
 word, else the step's start), each heal and wait; the faults in place, and their undoing in
 reverse, each one's failure recorded without stopping the next."""
+from collections.abc import Callable
+
+from ..faults.base import Fault
+from ..lab.base import Lab
 from ..measure.effects import Landing
+from ..scenario.model import Step
+from .events import EventLog
+from .live import LiveView
 
 
 class Steps:
-    def __init__(self, lab, events, view, watch, observe_s, pause=None):
+    def __init__(self, lab: Lab, events: EventLog, view: LiveView, watch: Callable[[float], object], observe_s: float,
+                 pause: Callable[[str], object] | None = None) -> None:
         """watch(until): the run watches its clients until then (a wait step); pause(description):
         called before each fault (a live demo waits for Enter)."""
         self.lab, self.events, self.view, self.watch, self.observe_s, self.pause = lab, events, view, watch, observe_s, pause
-        self.injected = []
+        self.injected: list[Fault] = []
         self.counting_from_unnoticed = False   # the view counts from a fault existing flows do not notice
 
-    def stopped(self):
+    def stopped(self) -> set[str]:
         """The services the faults in place stop (the lab's watch does not count them as gone)."""
         return {service for fault in self.injected for service in fault.stops()}
 
-    def take(self, index, step):
+    def take(self, index: int, step: Step) -> None:
         if step.kind == "wait":
             self.view.note(step.describe())
             self.watch(self.lab.now() + step.seconds)
@@ -48,7 +56,7 @@ class Steps:
                         **({"seen": landing.seen} if landing.seen is not None else {}))
         self.view.note(f"{step.describe()} (took {done - started:.2f} s)", started)
 
-    def undo(self):
+    def undo(self) -> None:
         for fault in reversed(self.injected):
             try:
                 fault.recover()

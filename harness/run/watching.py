@@ -45,7 +45,7 @@ class WatchesTheClients:
         def opened(self) -> tuple["RunDir", "EventLog"]:
             ...
 
-    def _wait_until_every_cell_answers(self):
+    def _wait_until_every_cell_answers(self) -> None:
         """The warm-up counts from when every probe has completed an operation (and every sysbench
         reported): a slow start (a loaded guest) must not eat into it. Bounded."""
         deadline = self.lab.now() + self.ready_limit_s
@@ -61,8 +61,8 @@ class WatchesTheClients:
         raise LabError(f"no answer within {self.ready_limit_s:g} s from the clients of: "
                        f"{', '.join(self.view.waiting_for())} (see their logs in {self.opened()[0].path})")
 
-    def _watch(self, until, stop_when_recovered=False):
-        recovered_at = None
+    def _watch(self, until: float, stop_when_recovered: bool = False) -> None:
+        recovered_at: float | None = None
         while self.lab.now() < until:
             now = self.lab.now()
             time.sleep(max(0.0, min(TICK_S - (now - self.view.started) % TICK_S, until - now)))
@@ -78,7 +78,7 @@ class WatchesTheClients:
                     self.view.note("every client recovered")
                     return
 
-    def _loads_ended(self, now):
+    def _loads_ended(self, now: float) -> None:
         exited = self.loads.exited_cells()
         for cell, (what, how) in exited.items():
             if (cell, what) not in self.loads_gone:
@@ -86,7 +86,7 @@ class WatchesTheClients:
                 self.opened()[1].add("load_ended", cell=cell, load=what, how=how)
         self.view.loads_ended(exited, now)
 
-    def _control_caught_up(self, now):
+    def _control_caught_up(self, now: float) -> bool:
         """Has the control plane acted on what the steps changed? Asked every few seconds (in a
         guest each question is a process in the director's namespace)."""
         if self.control_before is None or self.control_caught_up_at is not None:

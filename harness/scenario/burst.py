@@ -1,9 +1,10 @@
 """The `burst:` form of a scenario (backlog-overflow) -> a validated, frozen BurstScenario."""
 import dataclasses
+from typing import Any, ClassVar
 
 from .. import topology
 from .knobs import SYSCTL_KNOBS
-from .model import Cell
+from .model import Cell, Step
 from .reader import Reader, ScenarioError
 
 SERVERS = ("web-a", "web-b")
@@ -18,7 +19,7 @@ class Server:
     abort_on_overflow: int = 0
     syncookies: int = 1
 
-    def lab_env(self):
+    def lab_env(self) -> dict[str, str]:
         prefix = self.name.upper().replace("-", "_")
         return {f"{prefix}_BACKLOG": str(self.backlog), f"{prefix}_SOMAXCONN": str(self.somaxconn),
                 f"{prefix}_ABORT_ON_OVERFLOW": str(self.abort_on_overflow),
@@ -33,11 +34,11 @@ class BurstCell:
     cell: Cell                       # the client's namespace sysctls (tcp_syn_retries, ...)
 
     @property
-    def namespace(self):
+    def namespace(self) -> str:
         return self.cell.namespace
 
     @property
-    def service(self):
+    def service(self) -> str:
         return self.cell.service
 
 
@@ -49,17 +50,17 @@ class BurstScenario:
     accept_delay_ms: int
     proxy_connect_timeout_s: float
     proxy_read_timeout_s: float
-    servers: tuple
-    cells: tuple
+    servers: tuple[Server, ...]
+    cells: tuple[BurstCell, ...]
     datapath: str = topology.DEFAULT_DATAPATH
 
     kind = "burst"
-    steps = ()                       # a burst has no fault steps
+    steps: ClassVar[tuple[Step, ...]] = ()      # a burst has no fault steps
 
-    def servers_used(self):
+    def servers_used(self) -> tuple[str, ...]:
         return SERVERS
 
-    def lab_env(self):
+    def lab_env(self) -> dict[str, str]:
         env = {"SLOW_ACCEPT_DELAY_MS": str(self.accept_delay_ms),
                "PROXY_CONNECT_TIMEOUT": f"{self.proxy_connect_timeout_s:g}s",
                "PROXY_READ_TIMEOUT": f"{self.proxy_read_timeout_s:g}s"}
@@ -68,14 +69,14 @@ class BurstScenario:
         return env
 
 
-def parse(raw, source, scenario_id):
+def parse(raw: object, source: str, scenario_id: str) -> BurstScenario:
     try:
         return _parse(raw, scenario_id)
     except ScenarioError as exc:
         raise ScenarioError(f"{source}: {exc}") from None
 
 
-def _read_server(name, spec):
+def _read_server(name: str, spec: object) -> Server:
     if name not in SERVERS:
         raise ScenarioError(f"burst.servers.{name}: {topology.unknown_server(name, SERVERS)}")
     s = Reader(spec, f"burst.servers.{name}", {"backlog", "somaxconn", "abort_on_overflow", "syncookies"})
@@ -85,14 +86,14 @@ def _read_server(name, spec):
                   s.get("syncookies", int, 1, choices=(0, 1, 2)))
 
 
-def _read_cell(raw, where):
+def _read_cell(raw: object, where: str) -> BurstCell:
     c = Reader(raw, where, {"name", "server", "target", *SYSCTL_KNOBS})
     name = c.name("name", required=True)
     return BurstCell(name, c.get("server", str, required=True, choices=SERVERS),
                      c.get("target", str, "upstream", choices=TARGETS), Cell(name, c.sysctls(SYSCTL_KNOBS)))
 
 
-def _parse(raw, scenario_id):
+def _parse(raw: Any, scenario_id: str) -> BurstScenario:
     r = Reader(raw, "", {"description", "burst", "cells", "datapath"})
     b = Reader(r.get("burst", dict, required=True), "burst",
                {"connections", "accept_delay_ms", "proxy_connect_timeout_s", "proxy_read_timeout_s", "servers"})

@@ -1,14 +1,18 @@
 """A cell's client and the driver's own settings, and the pool it goes through, as a scenario gives them."""
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from .. import topology
 from ..control.abilities import ConnectsByName
 from ..control.base import CONTROL_PLANES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
-from ..load.driver_settings import go_duration_s
+from ..load.driver_settings import Setting, go_duration_s
 from ..pools import POOLS
+from .model import Cell
 from .reader import Reader, ScenarioError
 
 
-def read_client(r):
+def read_client(r: Reader) -> tuple[str, tuple[tuple[str, Any], ...], float]:
     """(client, settings, read timeout s) of a cell: `client: NAME` and/or `NAME: {setting: value}`.
     A cell's `sysbench:` is the switch that adds a sysbench load beside its client, never settings."""
     given = [name for name in CLIENTS if name in r.raw and name != "sysbench"]
@@ -25,7 +29,7 @@ def read_client(r):
     return client, settings, spec.read_timeout_s(settings)
 
 
-def read_hosts(r, client):
+def read_hosts(r: Reader, client: str) -> tuple[str, ...]:
     """`hosts: [db-primary, db-replica]`: the servers a client that takes several hosts lists, in order."""
     if "hosts" not in r.raw:
         return ()
@@ -42,7 +46,7 @@ def read_hosts(r, client):
     return tuple(hosts)
 
 
-def read_pool(r):
+def read_pool(r: Reader) -> tuple[str | None, tuple[tuple[str, Any], ...]]:
     """(pool, its settings) of a cell: `pool: NAME` and its settings under `NAME: {setting: value}`."""
     given = [name for name in POOLS if name in r.raw]
     pool = r.get("pool", str, given[0] if given else None, choices=tuple(POOLS))
@@ -55,7 +59,7 @@ def read_pool(r):
     return pool, _read_settings(Reader(r.get(pool, dict), r.path(pool), spec), spec)
 
 
-def _read_settings(s, spec):
+def _read_settings(s: Reader, spec: Mapping[str, Setting]) -> tuple[tuple[str, Any], ...]:
     settings = []
     for key, setting in spec.items():
         if key not in s.raw:
@@ -68,7 +72,7 @@ def _read_settings(s, spec):
     return tuple(settings)
 
 
-def check_name_lookups(cells, control):
+def check_name_lookups(cells: Sequence[Cell], control: str) -> None:
     """A setting of the JVM's name cache changes something only where the clients look a name up: under
     a plane they connect to by name (control: dns); through a VIP's address it changes nothing. A host
     list names the servers themselves, which only that plane puts where the clients reach them."""

@@ -1,10 +1,13 @@
 """A scenario's `control:` (who changes the director, harness/control/): a name, or a mapping
 of one name to that control plane's settings, each checked against the plane's own spec."""
-from ..control.base import CONTROL_PLANES, DEFAULT_CONTROL_PLANE
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..control.base import CONTROL_PLANES, DEFAULT_CONTROL_PLANE, Setting
 from .reader import NAME_RE, Reader, ScenarioError
 
 
-def read_control(raw):
+def read_control(raw: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
     """(name, ((setting, value), ...)) of the scenario's control plane."""
     given = raw.get("control", DEFAULT_CONTROL_PLANE)
     if isinstance(given, dict):
@@ -24,7 +27,7 @@ def read_control(raw):
     return name, read
 
 
-def _read(r, key, setting, spec):
+def _read(r: Reader, key: str, setting: Setting, spec: Mapping[str, Setting]) -> Any:
     if setting.kind == "variants":
         return _variants(r, key, setting, spec)
     if setting.kind == "duration":
@@ -35,31 +38,35 @@ def _read(r, key, setting, spec):
     return r.get(key, setting.kind, minimum=setting.minimum, maximum=setting.maximum, choices=setting.choices)
 
 
-def _variants(r, key, setting, spec):
+def _variants(r: Reader, key: str, setting: Setting, spec: Mapping[str, Setting]) -> tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]:
     """{name: {setting: value}}: more directors, each its own name and a few settings of its own."""
+    most, keys = setting.maximum, setting.choices
+    if most is None or keys is None:
+        raise TypeError(f"{key}: a variants setting says how many variants (maximum) and which settings each changes (choices)")
     raw = r.get(key, dict)
-    if len(raw) > setting.maximum:
-        raise ScenarioError(f"{r.path(key)}: at most {setting.maximum:g}, not {len(raw)}")
+    if len(raw) > most:
+        raise ScenarioError(f"{r.path(key)}: at most {most:g}, not {len(raw)}")
     variants = []
     for name, overrides in raw.items():
         if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > 20:
             raise ScenarioError(f"{r.path(key)}: {name!r} must be lower-case letters, digits and '-' (at most 20)")
-        v = Reader(overrides if overrides is not None else {}, f"{r.path(key)}.{name}", setting.choices)
-        variants.append((name, tuple((k, _read(v, k, spec[k], spec)) for k in setting.choices if k in v.raw)))
+        v = Reader(overrides if overrides is not None else {}, f"{r.path(key)}.{name}", keys)
+        variants.append((name, tuple((k, _read(v, k, spec[k], spec)) for k in keys if k in v.raw)))
     return tuple(variants)
 
 
-def needs_ipvs(name, settings=()):
+def needs_ipvs(name: str, settings: Sequence[tuple[str, Any]] = ()) -> bool:
     """Whether the control plane named, with these settings, programs IPVS itself."""
     return CONTROL_PLANES[name](settings).needs_ipvs
 
 
-def director_variants(settings):
+def director_variants(settings: Sequence[tuple[str, Any]]) -> tuple[str, ...]:
     """The names of the director variants these control settings run."""
     return tuple(name for name, _ in dict(settings).get("directors", ()))
 
 
-def check_lab_settings(name, settings, asked, datapath):
+def check_lab_settings(name: str, settings: Sequence[tuple[str, Any]], asked: Sequence[tuple[str, str, str]],
+                       datapath: str) -> None:
     """The director settings the control plane starts the lab with (an emulated cloud LB's idle
     timeout), against what the scenario asks itself ([(NAME, value, where)]): a conflict is refused,
     as is a silent drop of forgotten flows on a datapath that cannot emulate it."""

@@ -1,15 +1,21 @@
 """Whether a scenario's parts fit the database engine it runs: each refusal names the part."""
+from collections.abc import Sequence
+from typing import Any
+
 from ..control.base import CONTROL_PLANES
 from ..control.haproxy_settings import MYSQL_HANDSHAKE_CHECKS
 from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROTOCOL_TITLES
+from ..databases.base import DatabaseEngine
 from ..pools import POOLS
+from .model import Cell, Probe, Step
 from .reader import ScenarioError
 
 
 ZOO_OF_PROTOCOL = {"postgres": " (all of them: make scenario=client-zoo-pg)"}
 
 
-def check_engine(engine, control, cells, control_settings):
+def check_engine(engine: DatabaseEngine, control: str, cells: Sequence[Cell],
+                 control_settings: Sequence[tuple[str, Any]]) -> None:
     """What a scenario runs that the engine cannot take, refused by name: a control plane made for
     another engine, a client speaking another protocol, what works only against MySQL's."""
     plane_databases = CONTROL_PLANES[control].databases
@@ -39,7 +45,7 @@ def check_engine(engine, control, cells, control_settings):
         raise ScenarioError(f"{mysql_only[0]}: not on {engine.title} (database: {engine.name}) yet")
 
 
-def check_steps(engine, control, steps):
+def check_steps(engine: DatabaseEngine, control: str, steps: Sequence[Step]) -> None:
     """A fault step made for another control plane's directors, or one the engine cannot do."""
     for i, step in enumerate(steps):
         planes = step.fault.control_planes if step.fault else ()
@@ -51,10 +57,12 @@ def check_steps(engine, control, steps):
             raise ScenarioError(f"steps[{i}]: {step.name}: {why}")
 
 
-def check_pools(engine, cells):
+def check_pools(engine: DatabaseEngine, cells: Sequence[Cell]) -> None:
     """A pool speaks its engines' protocol, logs every client in as the lab's account, and is not
     modelled for an idle client (its own server leg would be the idle one)."""
-    for cell in (c for c in cells if c.pool):
+    for cell in cells:
+        if cell.pool is None:
+            continue
         pool = POOLS[cell.pool]
         if engine.wire_protocol not in pool.protocols:
             raise ScenarioError(f"cells: {cell.name} goes through {cell.pool}, which speaks "
@@ -68,7 +76,7 @@ def check_pools(engine, cells):
                                 "server leg is the idle one, with its own keepalive)")
 
 
-def check_probe_library(engine, cells):
+def check_probe_library(engine: DatabaseEngine, cells: Sequence[Cell]) -> None:
     """The lab's probe speaks the engine's own library: a host list and its connect timeout as that
     library takes them (PyMySQL one host; libpq a host list, its connect_timeout whole seconds)."""
     for cell in (c for c in cells if c.client == DEFAULT_CLIENT):
@@ -86,12 +94,12 @@ def check_probe_library(engine, cells):
             raise ScenarioError(f"cells: {cell.name}: connect_timeout_s: {exc}") from None
 
 
-def _names_setting(settings, pair):
+def _names_setting(settings: Sequence[Any], pair: tuple[str, Any]) -> bool:
     """Whether (name, value) is among settings' pairs, a director variant's included."""
     return any(item == pair or (isinstance(item, tuple) and _names_setting(item, pair)) for item in settings)
 
 
-def check_accounts(cells, probe):
+def check_accounts(cells: Sequence[Cell], probe: Probe) -> None:
     own = [c for c in cells if c.account != "shared"]
     if own and probe.proto != "mysql":
         raise ScenarioError(f"cells: {own[0].name} logs in with an account of its own; load.probe.proto is "

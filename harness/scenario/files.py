@@ -1,26 +1,42 @@
 """Scenario files: scenarios/<id>.yaml found by id, overrides from make applied, parsed by kind."""
 import math
+import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any, Protocol
 
 import yaml
 
 from ..topology import RENAMED_SERVERS
 from . import burst, parser
+from .burst import BurstScenario
+from .model import Scenario
 from .reader import NAME_RE, ScenarioError, parse_duration
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "scenarios"
+Override = Callable[[dict[str, Any], str, str], None]     # (the raw YAML, the override's name, its text)
+PathText = str | os.PathLike[str]
 
 
-def parse_definition(raw, source, scenario_id):
+class RecordedRun(Protocol):
+    """What of_run reads of a run's directory (store.RunDir)."""
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def definition(self) -> tuple[str, Any]: ...
+
+
+def parse_definition(raw: object, source: str, scenario_id: str) -> Scenario | BurstScenario:
     """A raw definition -> a BurstScenario (it has a `burst:` section) or a failover Scenario."""
     if isinstance(raw, dict) and "burst" in raw:
         return burst.parse(raw, source, scenario_id)
     return parser.parse(raw, source, scenario_id)
 
 
-def _set_every_cell(key, kind):
+def _set_every_cell(key: str, kind: type) -> Override:
     """An override of one knob in every cell, those of a matrix too; refused where no cell is."""
-    def apply(raw, name, text):
+    def apply(raw: dict[str, Any], name: str, text: str) -> None:
         value = _typed(name, text, kind)
         cells = [c for c in raw.get("cells") or [] if isinstance(c, dict)]
         matrix = raw.get("matrix") if isinstance(raw.get("matrix"), dict) else None
@@ -33,15 +49,15 @@ def _set_every_cell(key, kind):
     return apply
 
 
-def _set_top(key, kind, failover_only=True):
-    def apply(raw, name, text):
+def _set_top(key: str, kind: Any, failover_only: bool = True) -> Override:
+    def apply(raw: dict[str, Any], name: str, text: str) -> None:
         if failover_only and "burst" in raw:
             raise ScenarioError(f"{name}: a burst scenario has no {key}")
         raw[key] = _typed(name, text, kind)
     return apply
 
 
-def _typed(name, text, kind):
+def _typed(name: str, text: str, kind: Any) -> Any:
     """An override's text as the kind of value it stands for, or an error naming the override."""
     if kind == "duration":
         return parse_duration(_number(text), name, maximum=7200)
@@ -53,20 +69,20 @@ def _typed(name, text, kind):
     return value
 
 
-def _set_in_section(section, key, kind):
+def _set_in_section(section: str, key: str, kind: type) -> Override:
     """REPLICATION=semi-sync: one key of a top-level section (replication:), the others kept."""
-    def apply(raw, name, text):
+    def apply(raw: dict[str, Any], name: str, text: str) -> None:
         if "burst" in raw:
             raise ScenarioError(f"{name}: a burst scenario has no {section}")
-        given = raw.get(section) if isinstance(raw.get(section), dict) else {}
-        raw[section] = {**given, key: _typed(name, text, kind)}
+        given = raw.get(section)
+        raw[section] = {**(given if isinstance(given, dict) else {}), key: _typed(name, text, kind)}
     return apply
 
 
-def _set_control_settings(plane):
+def _set_control_settings(plane: str) -> Override:
     """KEEPALIVED="delay_loop=2 retry=1": settings of the scenario's control plane, given as words;
     the parser checks each as if the scenario said it."""
-    def apply(raw, name, text):
+    def apply(raw: dict[str, Any], name: str, text: str) -> None:
         given = raw.get("control")
         if not (isinstance(given, dict) and plane in given or given == plane):
             raise ScenarioError(f"{name}: this scenario's director is not run by {plane} (control: {plane})")
@@ -75,7 +91,7 @@ def _set_control_settings(plane):
     return apply
 
 
-def words_as_settings(text, name):
+def words_as_settings(text: str, name: str) -> dict[str, Any]:
     """SETTING=VALUE words -> {setting: value} as a scenario's YAML would hold them (true/false,
     numbers, else text): the parser then checks them as its own."""
     settings = {}
@@ -87,10 +103,10 @@ def words_as_settings(text, name):
     return settings
 
 
-def _set_load_rate(key, what, kind, none=None):
+def _set_load_rate(key: str, what: str, kind: type, none: bool | None = None) -> Override:
     """CONNECT_PROBE=N / WRITER=N: that load of the scenario at N per second (0: none; `none`, when
     given, is what the section then says: the writer's `off`, or its default would run)."""
-    def apply(raw, name, text):
+    def apply(raw: dict[str, Any], name: str, text: str) -> None:
         rate = _typed(name, text, kind)
         load = raw.setdefault("load", {}) if isinstance(raw.get("load", {}), dict) else None
         if "burst" in raw or load is None:
@@ -106,7 +122,7 @@ def _set_load_rate(key, what, kind, none=None):
 
 
 # Overrides a user can give from make or the environment, and how each changes the raw YAML.
-OVERRIDES = {
+OVERRIDES: dict[str, Override] = {
     "TCP_RETRIES2": _set_every_cell("tcp_retries2", int),
     "LINK_DELAY_MS": _set_every_cell("link_delay_ms", float),
     "WARMUP_S": _set_top("warmup_s", "duration"),
@@ -123,8 +139,8 @@ OVERRIDES = {
 }
 
 
-def of_run(run):
-    """The scenario a run ran (a store.RunDir), as its directory recorded it."""
+def of_run(run: RecordedRun) -> Scenario | BurstScenario:
+    """The scenario a run ran, as its directory recorded it."""
     scenario_id, raw = run.definition
     try:
         return parse_definition(raw, "scenario.yaml", scenario_id)
@@ -138,7 +154,7 @@ def of_run(run):
         raise
 
 
-def scenario_path(target, directory=SCENARIO_DIR):
+def scenario_path(target: PathText, directory: PathText = SCENARIO_DIR) -> Path:
     """A scenario id (scenarios/<id>.yaml) or the path of a YAML file."""
     if str(target).endswith((".yaml", ".yml")):
         path = Path(target)
@@ -154,7 +170,7 @@ def scenario_path(target, directory=SCENARIO_DIR):
     return path
 
 
-def source_name(path):
+def source_name(path: PathText) -> str:
     """How error messages name a scenario file: relative to the repository when inside it."""
     try:
         return str(Path(path).resolve().relative_to(SCENARIO_DIR.parent))
@@ -162,7 +178,7 @@ def source_name(path):
         return str(path)
 
 
-def load_raw(target, overrides=None, directory=SCENARIO_DIR):
+def load_raw(target: PathText, overrides: Mapping[str, Any] | None = None, directory: PathText = SCENARIO_DIR) -> Any:
     """The YAML mapping of scenarios/<id>.yaml with overrides applied: {'TCP_RETRIES2': '5'}
     (names of OVERRIDES) or top-level keys ({'warmup_s': 5, 'cells': [...]})."""
     path = scenario_path(target, directory)
@@ -177,7 +193,7 @@ def load_raw(target, overrides=None, directory=SCENARIO_DIR):
     return raw
 
 
-def read_yaml(path):
+def read_yaml(path: PathText) -> Any:
     """A scenario file's YAML; not UTF-8 or not YAML is an error naming the file."""
     try:
         text = Path(path).read_bytes().decode("utf-8")
@@ -190,7 +206,8 @@ def read_yaml(path):
         raise ScenarioError(f"{source_name(path)}: not valid YAML: {exc}") from None
 
 
-def load(target, overrides=None, directory=SCENARIO_DIR):
+def load(target: PathText, overrides: Mapping[str, Any] | None = None,
+         directory: PathText = SCENARIO_DIR) -> tuple[Scenario | BurstScenario, Any]:
     """(parsed scenario, raw definition) of scenarios/<id>.yaml or a YAML file's path, overrides
     applied and validated. The parsed scenario's `kind` is 'failover' or 'burst'."""
     path = scenario_path(target, directory)
@@ -198,7 +215,7 @@ def load(target, overrides=None, directory=SCENARIO_DIR):
     return parse_definition(raw, source_name(path), path.stem), raw
 
 
-def _number(value):
+def _number(value: object) -> Any:
     if isinstance(value, str):
         for kind in (int, float):
             try:
@@ -208,11 +225,11 @@ def _number(value):
     return value
 
 
-def available(directory=SCENARIO_DIR):
+def available(directory: PathText = SCENARIO_DIR) -> list[str]:
     return sorted(p.stem for p in Path(directory).glob("*.yaml"))
 
 
-def describe_all(directory=SCENARIO_DIR):
+def describe_all(directory: PathText = SCENARIO_DIR) -> list[tuple[str, str]]:
     """(id, first line of its description) for `make scenarios`."""
     rows = []
     for scenario_id in available(directory):

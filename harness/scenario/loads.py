@@ -1,6 +1,8 @@
 """A scenario's load: section (the clients' loads besides each cell's probe), its lb: and its
 replication: sections."""
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
 from .. import topology
 from ..databases import DATABASES
@@ -17,7 +19,7 @@ DEFAULT_WRITER_RATE = 4.0
 DEFAULT_SYSBENCH_RATE = 50      # transactions per second (unpaced: ~350 on this host, and a CPU each)
 
 
-def read_load(r):
+def read_load(r: Reader) -> tuple[Sysbench | None, Probe, Wrk | None, ConnectProbe | None, Writer | None]:
     """(sysbench, probe, wrk, connect, writer) of a scenario's load: section."""
     load = Reader(r.get("load", dict, required=True), "load", {"sysbench", "probe", "wrk", "connect", "writer"})
     wrk = sysbench = connect = writer = None
@@ -50,7 +52,7 @@ def read_load(r):
     return sysbench, probe, wrk, connect, writer
 
 
-def read_replication(raw, database):
+def read_replication(raw: Mapping[str, Any], database: str) -> Replication:
     if "replication" not in raw:
         return Replication()
     r = Reader(raw["replication"], "replication", {"mode", "semi_sync_timeout_ms"})
@@ -62,14 +64,14 @@ def read_replication(raw, database):
                        r.get("semi_sync_timeout_ms", int, 10_000, minimum=100, maximum=600_000))
 
 
-def read_lb(raw):
+def read_lb(raw: Mapping[str, Any]) -> LoadBalancer:
     if "lb" not in raw:
         return LoadBalancer()
     b = Reader(raw["lb"], "lb", {"idle_timeout_s", "conntrack_loose"})
     return LoadBalancer(int(b.get("idle_timeout_s", "duration", 900)), b.get("conntrack_loose", int, 1, choices=(0, 1)))
 
 
-def paced(sysbench, hang_s):
+def paced(sysbench: Sysbench | None, hang_s: float) -> Sysbench | None:
     """sysbench with its rate set: the one asked for, else DEFAULT_SYSBENCH_RATE or what its queue
     allows over a hang of hang_s (the scenario's steps and observation); a rate whose queue would
     fill within that is refused."""

@@ -1,9 +1,13 @@
 """What a failover scenario is, once validated: frozen data, no behaviour beyond naming."""
 import dataclasses
+import typing
+from typing import Any
 
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..topology import DEFAULT_CELL_NAMESPACES, PROTOCOL_SERVERS, SERVERS
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
+from ..faults.base import Fault, FaultsLab
+from ..measure.effects import Effect
 from ..measure.host_monitor import HostMonitor
 from .knobs import KERNEL_DEFAULTS, LINK_KNOBS, SYSCTL_KNOBS
 
@@ -32,43 +36,43 @@ class Cell:
     hosts: tuple = ()                # the servers a multi-host client lists, in order, by their own names (control: dns)
 
     @property
-    def database_user(self):
+    def database_user(self) -> str:
         """The account's user name: the lab's shared one, or one named after the cell."""
         return SHARED_ACCOUNT if self.account == "shared" else "c_" + self.name.replace("-", "_")[:30]
 
     @property
-    def socket_options_reach_kernel(self):
+    def socket_options_reach_kernel(self) -> bool:
         """Whether TCP_USER_TIMEOUT/keepalive set by the preloaded libsockopts reach its sockets."""
         return CLIENTS[self.client].via_libc
 
     @property
-    def host_monitor(self):
+    def host_monitor(self) -> HostMonitor | None:
         """Its driver's host monitor (measure/host_monitor.py), None where it has none or it is off."""
         return HostMonitor.of(self.client_settings) if CLIENTS[self.client].host_monitor else None
 
-    def knob(self, key):
+    def knob(self, key: str) -> Any:
         return dict(self.sysctls).get(key, KERNEL_DEFAULTS.get(key))
 
-    def kernel_sysctls(self):
+    def kernel_sysctls(self) -> tuple[tuple[str, Any], ...]:
         return tuple((SYSCTL_KNOBS[k].sysctl, v) for k, v in self.sysctls)
 
-    def netem(self):
+    def netem(self) -> str:
         """The netem arguments of its link ('delay 50ms loss 1%'), '' when the link is left alone."""
         return " ".join(f"{LINK_KNOBS[k][0]} {v:g}{LINK_KNOBS[k][1]}".strip() for k, v in self.link)
 
     @property
-    def namespace(self):
+    def namespace(self) -> str:
         """The name of the client container this cell runs in: its sysctls and link, spelled out."""
         parts = [f"{SYSCTL_KNOBS[k].abbreviation}{v}" for k, v in self.sysctls]
         parts += [f"{LINK_KNOBS[k][4]}{v:g}".replace(".", "p") for k, v in self.link]
         return "-".join(parts) or "default"
 
     @property
-    def service(self):
+    def service(self) -> str:
         """The Compose service of that container."""
         return client_service(self.namespace)
 
-    def socket_env(self):
+    def socket_env(self) -> dict[str, str]:
         """SOCKOPT_* variables for libsockopts (see images/client/preload/libsockopts.c)."""
         env = {}
         if self.tcp_user_timeout_ms:
@@ -89,7 +93,7 @@ SHARED_ACCOUNT = "sbtest"
 ACCOUNT_PASSWORD = "sbtest"      # every account's (images/client/zoo/ has it too)
 
 
-def client_service(namespace):
+def client_service(namespace: str) -> str:
     """The Compose service of the client container named `namespace`."""
     return f"client-{namespace}"
 
@@ -134,7 +138,7 @@ class LoadBalancer:
     idle_timeout_s: int = 900
     conntrack_loose: int = 1        # nftables datapath: net.netfilter.nf_conntrack_tcp_loose
 
-    def lab_env(self):
+    def lab_env(self) -> dict[str, str]:
         return {"LB_IDLE_TIMEOUT": str(self.idle_timeout_s), "LB_CONNTRACK_LOOSE": str(self.conntrack_loose)}
 
 
@@ -145,7 +149,7 @@ class Replication:
     mode: str = "async"
     semi_sync_timeout_ms: int = 10_000
 
-    def lab_env(self):
+    def lab_env(self) -> dict[str, str]:
         return {"REPLICATION": self.mode, "SEMI_SYNC_TIMEOUT_MS": str(self.semi_sync_timeout_ms)}
 
 
@@ -161,19 +165,20 @@ class Step:
     name: str = ""           # fault name (fault, heal)
     params: tuple = ()       # (("target", "db-primary"), ...)
     seconds: float = 0.0     # wait
-    fault: type | None = dataclasses.field(default=None, compare=False, repr=False)   # the Fault class, bound at parse
+    fault: type[Fault] | None = dataclasses.field(default=None, compare=False, repr=False)   # the Fault class, bound at parse
 
-    def make_fault(self, lab=None):
+    def make_fault(self, lab: FaultsLab | None = None) -> Fault:
         """The step's fault, speaking to `lab` (None: only to ask what it declares)."""
         if self.fault is None:
             raise ValueError(f"a {self.kind} step {self.name!r} has no fault class bound (scenario.parser binds it)")
-        return self.fault(lab, **dict(self.params))
+        # without a lab it is only asked what it declares (effect, unchecked, stops), none of which speaks to one
+        return self.fault(typing.cast(FaultsLab, lab), **dict(self.params))
 
-    def effect(self):
+    def effect(self) -> Effect:
         """The Effect (harness/measure/effects.py) the step's fault declares."""
         return self.make_fault().effect()
 
-    def describe(self):
+    def describe(self) -> str:
         if self.kind == "wait":
             return f"wait {self.seconds:g} s"
         args = " ".join(f"{k}={v}" for k, v in self.params)
@@ -204,19 +209,19 @@ class Scenario:
 
     kind = "failover"
 
-    def lab_env(self):
+    def lab_env(self) -> dict[str, str]:
         return {**self.lb.lab_env(), **self.replication.lab_env(), **dict(self.fault_settings)}
 
-    def runs_sysbench(self, cell):
+    def runs_sysbench(self, cell: Cell) -> bool:
         return bool(self.sysbench) and cell.sysbench
 
     @property
-    def probe_protocol(self):
+    def probe_protocol(self) -> str:
         """What the probe speaks: load.probe.proto, where 'mysql' (the database service) is the
         database engine's own protocol."""
         return DATABASES[self.database].wire_protocol if self.probe.proto == "mysql" else self.probe.proto
 
-    def servers_used(self):
+    def servers_used(self) -> tuple[str, ...]:
         """The servers the run uses: its loads' and any a step names (the lab starts only these)."""
         needed = set(PROTOCOL_SERVERS[self.probe.proto])
         if self.sysbench:

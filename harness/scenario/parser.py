@@ -2,6 +2,7 @@
 the fault registry: a step names a fault, and the fault's own Params say what it takes."""
 import dataclasses
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 from .. import topology
@@ -29,7 +30,7 @@ TOP_KEYS = {"description", "load", "cells", "matrix", "steps", "warmup_s", "obse
             "namespaces", "control", "database", "replication"}
 
 
-def parse(raw, source="<scenario>", scenario_id=None):
+def parse(raw: object, source: str = "<scenario>", scenario_id: str | None = None) -> Scenario:
     """A raw mapping -> Scenario, or ScenarioError naming `source` and the field."""
     try:
         return _parse(raw, scenario_id)
@@ -37,18 +38,18 @@ def parse(raw, source="<scenario>", scenario_id=None):
         raise ScenarioError(f"{source}: {exc}") from None
 
 
-def read_cell(raw, where, directors=()):
+def read_cell(raw: object, where: str, directors: Sequence[str] = ()) -> Cell:
     """directors: the director variants the scenario's control plane runs (a cell may name one)."""
     r = Reader(raw, where, CELL_KEYS)
     client, settings, driver_timeout_s = read_client(r)
     if client != DEFAULT_CLIENT:
         for key in ("read_timeout_s", "connect_timeout_s", "idle_s", "target_session_attrs"):
-            if key in raw:
+            if key in r.raw:
                 raise ScenarioError(f"{r.path(key)}: a knob of the lab's own probe; {client} takes its own "
                                     f"settings under `{client}:`")
     pool, pool_settings = read_pool(r)
     keepalive: tuple[int, ...] = ()
-    if "keepalive" in raw:
+    if "keepalive" in r.raw:
         text = r.get("keepalive", str)
         parts = text.split("/")
         if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
@@ -65,7 +66,7 @@ def read_cell(raw, where, directors=()):
         idle_s=r.get("idle_s", "duration", 0.0, maximum=3600),
         target_session_attrs=r.get("target_session_attrs", str, None, choices=TARGET_SESSION_ATTRS),
         sysbench=_sysbench_beside(r, client),
-        link=_read_link(r, raw),
+        link=_read_link(r, r.raw),
         client=client, client_settings=settings,
         director=_director(r, directors),
         account=r.get("account", str, "shared", choices=ACCOUNTS),
@@ -76,7 +77,7 @@ def read_cell(raw, where, directors=()):
     return dataclasses.replace(cell, name=r.name("name") or cell_name(cell))
 
 
-def _read_link(r, raw):
+def _read_link(r: Reader, raw: dict[str, Any]) -> tuple[tuple[str, float], ...]:
     link = tuple((key, r.get(key, float, minimum=low, maximum=high))
                  for key, (_, _, low, high, _) in LINK_KNOBS.items() if raw.get(key))
     if dict(link).get("link_jitter_ms") and not dict(link).get("link_delay_ms"):
@@ -84,14 +85,14 @@ def _read_link(r, raw):
     return link
 
 
-def _director(r, directors):
+def _director(r: Reader, directors: Sequence[str]) -> str | None:
     if "director" in r.raw and not directors:
         raise ScenarioError(f"{r.path('director')}: this scenario runs one director; more come with "
                             "control: {keepalived: {directors: {NAME: {...}}}}")
     return r.get("director", str, None, choices=directors)
 
 
-def _sysbench_beside(r, client):
+def _sysbench_beside(r: Reader, client: str) -> bool:
     """Whether a sysbench load runs beside the cell's client (by default only beside the probe)."""
     beside = r.get("sysbench", bool, client == DEFAULT_CLIENT)
     if beside and client == "sysbench":
@@ -99,7 +100,7 @@ def _sysbench_beside(r, client):
     return beside
 
 
-def _read_cells(raw, where, directors=()):
+def _read_cells(raw: dict[str, Any], where: str, directors: Sequence[str] = ()) -> list[Cell]:
     """A cell entry; with `connections: N` it stands for N connections, each a cell of its own."""
     connections = Reader(raw, where, CELL_KEYS).get("connections", int, 1, minimum=1, maximum=32)
     cell = read_cell({k: v for k, v in raw.items() if k != "connections"}, where, directors)
@@ -108,7 +109,7 @@ def _read_cells(raw, where, directors=()):
     return [dataclasses.replace(cell, name=f"{cell.name}-c{i}") for i in range(1, connections + 1)]
 
 
-def cell_name(cell):
+def cell_name(cell: Cell) -> str:
     """A cell's name derived from its knobs: r5-ut5000-ka5-1-3-rt2-idle, jdbc-r5-rt3."""
     name = f"r{cell.knob('tcp_retries2')}"
     if cell.client != DEFAULT_CLIENT:
@@ -142,7 +143,7 @@ def cell_name(cell):
     return name
 
 
-def _read_matrix(raw, directors=()):
+def _read_matrix(raw: object, directors: Sequence[str] = ()) -> list[Cell]:
     """{knob: [values], ...} -> the cells of every combination, validated like any cell."""
     if not isinstance(raw, dict) or not raw:
         raise ScenarioError("matrix: must be a mapping of knob: [values]")
@@ -160,7 +161,7 @@ def _read_matrix(raw, directors=()):
     return cells
 
 
-def _check_param(param: Param, value, where, cells):
+def _check_param(param: Param, value: Any, where: str, cells: Sequence[Cell]) -> Any:
     if param.kind == "duration":
         return parse_duration(value, where)
     if param.kind == "percent":
@@ -192,7 +193,7 @@ def _check_param(param: Param, value, where, cells):
     return value
 
 
-def _read_step(raw, where, cells, injected):
+def _read_step(raw: object, where: str, cells: Sequence[Cell], injected: set[str]) -> Step:
     if not isinstance(raw, dict) or len({"fault", "heal", "wait"} & set(raw)) != 1:
         raise ScenarioError(f"{where}: a step is one of {{fault: NAME, ...}}, {{heal: NAME}} or {{wait: DURATION}}")
     if "wait" in raw:
@@ -222,7 +223,7 @@ def _read_step(raw, where, cells, injected):
     return Step("fault", name=name, params=tuple(params), fault=FAULTS[name])
 
 
-def _parse(raw, scenario_id):
+def _parse(raw: Any, scenario_id: str | None) -> Scenario:
     r = Reader(raw, "", TOP_KEYS)
     sysbench, probe, wrk, connect, writer = read_load(r)
     lb = read_lb(raw)
@@ -284,7 +285,7 @@ def _parse(raw, scenario_id):
     )
 
 
-def _fault_settings(steps):
+def _fault_settings(steps: Sequence[Step]) -> tuple[tuple[str, Any], ...]:
     """What the scenario's faults need the lab to start with; two faults wanting different
     values of one setting cannot share a lab."""
     wanted: dict[str, Any] = {}

@@ -1,8 +1,11 @@
 """Reading a raw YAML mapping field by field, with errors that name the field."""
 import math
 import re
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
 
 from ..errors import InvalidInput
+from ..measure.sysctl_knobs import SysctlKnob
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,30}$")
 TYPE_NAMES = {dict: "a mapping", list: "a list", int: "an integer", float: "a number", str: "a string",
@@ -16,7 +19,7 @@ class ScenarioError(InvalidInput):
 MAX_DURATION_S = 86_400.0          # no duration in a scenario is longer than a day
 
 
-def parse_duration(value, where, maximum=MAX_DURATION_S):
+def parse_duration(value: object, where: str, maximum: float = MAX_DURATION_S) -> float:
     """Seconds from 12, 1.5, '30s', '250ms' or '2m'; anything else is an error naming `where`."""
     if isinstance(value, bool):
         raise ScenarioError(f"{where}: a duration, not {value!r}")
@@ -33,7 +36,7 @@ def parse_duration(value, where, maximum=MAX_DURATION_S):
     return seconds
 
 
-def _finite(value, where):
+def _finite(value: str | float, where: str) -> float:
     try:
         number = float(value)
     except OverflowError:
@@ -43,7 +46,7 @@ def _finite(value, where):
     return number
 
 
-def _shown(value, limit=60):
+def _shown(value: object, limit: int = 60) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "..."
 
@@ -51,22 +54,24 @@ def _shown(value, limit=60):
 class Reader:
     """Reads one mapping, remembering where it is, so errors can name the field."""
 
-    def __init__(self, raw, where, allowed):
+    def __init__(self, raw: object, where: str, allowed: Iterable[str]) -> None:
         if not isinstance(raw, dict):
             raise ScenarioError(f"{where or 'the scenario'}: must be a mapping, not {type(raw).__name__}")
         unknown = sorted(set(raw) - set(allowed), key=str)
         if unknown:
             raise ScenarioError(f"{self._join(where, unknown[0])}: unknown key (allowed: {', '.join(sorted(allowed))})")
-        self.raw, self.where = raw, where
+        self.raw: dict[str, Any] = raw
+        self.where = where
 
     @staticmethod
-    def _join(where, key):
+    def _join(where: str, key: object) -> str:
         return f"{where}.{key}" if where else str(key)
 
-    def path(self, key):
+    def path(self, key: str) -> str:
         return self._join(self.where, key)
 
-    def get(self, key, kind, default=None, required=False, minimum=None, maximum=None, choices=None):
+    def get(self, key: str, kind: Any, default: Any = None, required: bool = False, minimum: float | None = None,
+            maximum: float | None = None, choices: Collection[Any] | None = None) -> Any:
         if key not in self.raw:
             if required:
                 raise ScenarioError(f"{self.path(key)}: required")
@@ -85,7 +90,7 @@ class Reader:
             raise ScenarioError(f"{where}: must be between {minimum} and {maximum}, not {_shown(value)}")
         return value
 
-    def name(self, key, required=False, default=None):
+    def name(self, key: str, required: bool = False, default: str | None = None) -> Any:
         """A cell's name: lower-case letters, digits and '-'."""
         name = self.get(key, str, default, required=required)
         if name is not None and not NAME_RE.match(name):
@@ -93,7 +98,7 @@ class Reader:
                                 "(at most 31)")
         return name
 
-    def sysctls(self, knobs):
+    def sysctls(self, knobs: Mapping[str, SysctlKnob]) -> tuple[tuple[str, int], ...]:
         """((knob, value), ...) of the sysctl knobs this mapping sets, in the table's order."""
         return tuple((key, self.get(key, int, minimum=knob.minimum, maximum=knob.maximum))
                      for key, knob in knobs.items() if key in self.raw)

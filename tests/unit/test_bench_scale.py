@@ -1,4 +1,6 @@
 """bench-scale's pure parts: the generated grids and where a run's wall time went."""
+import pytest
+
 from harness.bench import scale
 from harness.scenario import files
 
@@ -13,4 +15,6 @@ def test_each_grid_is_a_valid_scenario_of_distinct_cells_in_two_namespaces():
 
 
 def test_percentiles_of_a_sample():
-    assert scale.percentile([0.1, 0.2, 0.3, 0.4], 0.5) == 0.3 and scale.percentile([], 0.5) is None
+    assert scale.percentile([0.1, 0.2, 0.3, 0.4], 0.5) == 0.3
+    with pytest.raises(ValueError, match="no values"):
+        scale.percentile([], 0.5)

@@ -77,7 +77,8 @@ def test_a_burst_runs_counts_are_words_not_json():
     cell = {"cell": "small-nginx", "server": "web-a", "target": "nginx", "connect_steps": {"0-0.5s": 40},
             "statuses": {"200": 8, "502": 2, "504": 30}, "errors": {}, "nginx_statuses": {"504": 30, "200": 8},
             "server_counters": {"TcpExtListenOverflows": 38}}
-    [row] = tables.burst_rows({"servers": {"web-a": {"backlog": 2}}, "cells": [cell]})
+    [row] = tables.burst_rows({"scenario": "backlog-overflow", "run": "x", "kind": "burst",
+                               "servers": {"web-a": {"backlog": 2}}, "cells": [cell]})
     assert row == ["small-nginx", "web-a", "nginx", "2", "0–0.5 s: 40", "504: 30, 200: 8, 502: 2", "—",
                    "504: 30, 200: 8", "38"]
 

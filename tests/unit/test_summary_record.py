@@ -47,8 +47,8 @@ def test_a_summary_without_what_every_run_writes_is_refused_naming_it():
 
 
 def test_a_burst_run_has_burst_cells_only():
-    cell = {"cell": "b1", "connect_steps": {"1": 3}, "statuses": {"200": 31}, "errors": {},
-            "server_counters": {"TcpExtListenOverflows": 4}}
+    cell = {"cell": "b1", "server": "web-a", "target": "upstream", "connect_steps": {"1": 3}, "statuses": {"200": 31},
+            "errors": {}, "server_counters": {"TcpExtListenOverflows": 4}, "nginx_statuses": {}}
     summary = summary_record.read({"scenario": "backlog-overflow", "run": "x", "kind": "burst", "cells": [cell]})
     assert summary.cells == () and summary.burst_cells[0].server_counters["TcpExtListenOverflows"] == 4
     with pytest.raises(SummaryError, match="cell 'b1' has no 'statuses'"):
