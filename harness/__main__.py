@@ -24,6 +24,7 @@ import os
 import subprocess
 import sys
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
 
 from . import interrupts
@@ -39,7 +40,7 @@ GROUPS = ("lab", "cluster", "runs", "plan", "replay", "reports", "explain", "wor
 ALONE = {"explain": "explain"}
 
 
-def parser(command=None):
+def parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `command` one of ALONE's, only its group (the others stay unimported)."""
     top = argparse.ArgumentParser(prog="blackhole", description=__doc__,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -52,12 +53,12 @@ def parser(command=None):
     return top
 
 
-def command_of(argv):
+def command_of(argv: Sequence[str]) -> str | None:
     """The subcommand named in argv (its first word that is not an option), or None."""
     return next((word for word in argv if not word.startswith("-")), None)
 
 
-def version():
+def version() -> str:
     """The commit this clone is at (and whether it was changed), or 'unknown' outside a git clone."""
     repo = Path(__file__).resolve().parents[1]
     try:
@@ -67,7 +68,7 @@ def version():
         return "unknown"
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parser(command_of(argv)).parse_args(argv)
     if not args.json:
@@ -87,7 +88,7 @@ def main(argv=None):
     return code
 
 
-def run_command(args):
+def run_command(args: argparse.Namespace) -> int:
     """The subcommand's exit code: 0, 1 (check-baseline: a regression), 2 (invalid input), 3 (the
     lab failed), 130/143 (interrupted). The error said goes into args.error too."""
     try:
@@ -114,7 +115,7 @@ def run_command(args):
     return 0
 
 
-def said(args, error, code):
+def said(args: argparse.Namespace, error: object, code: int) -> int:
     args.error = escaped(error)
     print(f"blackhole: {args.error}", file=sys.stderr)
     return code

@@ -28,6 +28,6 @@ class KeepsEvidenceOfItsPlace(Protocol):
         ...
 
 
-def pods_of(lab):
+def pods_of(lab: object) -> Any:
     """The lab's pods (ClusterPods), or None where its servers are containers."""
     return lab.pods() if isinstance(lab, RunsServersAsPods) else None

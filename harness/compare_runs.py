@@ -3,7 +3,9 @@
 scenario line up cell by cell; runs of different scenarios get their cells named
 <scenario>/<cell>, one row each. No Docker: it reads the runs' summary.json and env.json."""
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from . import store
 from .errors import InvalidInput
@@ -11,13 +13,13 @@ from .measure import comparison
 from .report import comparison_page
 
 
-def parse_runs(words):
+def parse_runs(words: Sequence[str]) -> list[tuple[str, store.RunDir]]:
     """'label=dir' or 'dir' words -> [(label, RunDir)]; a bare dir is labelled by its run name."""
     runs = []
     for word in words:
-        label, sep, path = word.partition("=")
-        if not sep:
-            label, path = None, word
+        given, sep, path = word.partition("=")
+        label = given if sep else None
+        path = path if sep else word
         run = store.RunDir(Path(path))
         if not run.summary_json.exists():
             raise InvalidInput(f"{path}: not a run directory with a summary.json (make report {path} renders one)")
@@ -30,19 +32,20 @@ def parse_runs(words):
     return runs
 
 
-def predictions_of(run):
+def predictions_of(run: store.RunDir) -> dict[str, Any]:
     """{cell: seconds or 'never'} a participant predicted before the run (make exercise PREDICT=...)."""
     path = run.path / "exercise.json"
     return (json.loads(path.read_text()).get("predictions") or {}) if path.exists() else {}
 
 
-def _failover_only(label, summary):
+def _failover_only(label: str, summary: Mapping[str, Any]) -> Mapping[str, Any]:
     if summary.get("kind") == "burst":
         raise InvalidInput(f"{label}: a burst run ({summary['scenario']}) has no recovery times to compare")
     return summary
 
 
-def compare(runs, out_dir=None, line_up=False, title=None):
+def compare(runs: Sequence[tuple[str, store.RunDir]], out_dir: Path | None = None, line_up: bool = False,
+            title: str | None = None) -> Path:
     """runs: [(label, RunDir)] -> the comparison page. line_up: cells named alike line up even
     across scenarios (scenarios written to share their cells, as the control planes' are)."""
     entries = [(label, _failover_only(label, run.summary()), run.env()) for label, run in runs]

@@ -5,8 +5,12 @@ boot never competes with them for the CPU."""
 import contextlib
 import sys
 import threading
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
 
 from . import scenario, store
+from .store import RunDir
 from .measure import baseline
 from .lab import engine_for, environment_from_os
 from .measure import comparison
@@ -14,7 +18,8 @@ from .pipeline import run_and_report
 from .report import comparison_page
 
 
-def run(scenario_id, kernels, project, overrides=None, out=sys.stdout):
+def run(scenario_id: str, kernels: Sequence[str], project: str | None, overrides: Mapping[str, str] | None = None,
+        out: IO[str] = sys.stdout) -> tuple[Path, dict[str, RunDir], list[Path]]:
     """Returns (the comparison page, {kernel spec: RunDir}, [baseline files]). overrides: make's
     (TCP_RETRIES2=5, ...), applied to the scenario on every kernel."""
     parsed, raw = scenario.load(scenario_id, overrides)
@@ -50,11 +55,13 @@ class BootAhead:
     started it (PR_SET_PDEATHSIG follows the thread, not the process: guest/qemu.py), so the thread
     that boots a guest lives on until the guest has been stopped."""
 
-    def __init__(self, out):
-        self.out, self.spec, self.engine = out, None, None
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.spec: str | None = None
+        self.engine: Any = None                # a guest's engine (lab/guest/), booting or booted
         self.booted, self.stopped = threading.Event(), threading.Event()
 
-    def boot(self, spec):
+    def boot(self, spec: str | None) -> None:
         if spec is None or spec == "host" or self.engine is not None:
             return
         self.spec, self.engine = spec, engine_for(spec, out=self.out, one_lab=True)
@@ -63,7 +70,7 @@ class BootAhead:
                          name=f"boot {spec}", daemon=True).start()
 
     @staticmethod
-    def _start(engine, booted, stopped):
+    def _start(engine: Any, booted: threading.Event, stopped: threading.Event) -> None:
         try:
             engine.ensure_started()
         except BaseException:
@@ -73,7 +80,7 @@ class BootAhead:
         stopped.wait()
 
     @contextlib.contextmanager
-    def take(self, spec):
+    def take(self, spec: str) -> Iterator[Any]:
         """The engine for `spec`, stopped when the block ends: the one booted ahead for it (once its
         boot is over), or a new one."""
         if self.engine is None or self.spec != spec:
@@ -90,7 +97,7 @@ class BootAhead:
         finally:
             stopped.set()
 
-    def discard(self):
+    def discard(self) -> None:
         """Stop a guest booted ahead that no run took (the matrix failed or was interrupted)."""
         if self.engine is not None:
             if not self.booted.is_set():

@@ -3,17 +3,21 @@ however the run ended (an interrupted or failed run still gets its summary and p
 run draws it in its cleanup, as soon as its timeline is merged, while its lab is taken down."""
 import sys
 import threading
+from typing import IO, Any
 
 from .report.render import render
 from .report.tables import terminal_table
 from .run.burst import BurstRun
 from .run.failover import REPORT_LIMIT_S, FailoverRun
-from .store import shown
+from .scenario import BurstScenario, Scenario
+from .store import RunDir, shown
 
 
-def runner_for(scenario, raw_definition, **options):
+def runner_for(scenario: Scenario | BurstScenario, raw_definition: Any, **options: Any) -> FailoverRun | BurstRun:
     """The runner of a parsed scenario's kind ('failover' or 'burst')."""
-    return (BurstRun if scenario.kind == "burst" else FailoverRun)(scenario, raw_definition, **options)
+    if isinstance(scenario, BurstScenario):
+        return BurstRun(scenario, raw_definition, **options)
+    return FailoverRun(scenario, raw_definition, **options)
 
 
 REPORT_WAIT_S = 60.0          # after the cleanup: how much longer a report past its step's limit is waited for
@@ -23,11 +27,12 @@ class ReportInCleanup:
     """The report drawn by the run's cleanup once the timeline is merged (FailoverRun's report=):
     its summary, or the error that stopped it, for the pipeline to show or raise afterwards."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.started, self.done = False, threading.Event()
-        self.summary = self.error = None
+        self.summary: dict[str, Any] | None = None
+        self.error: BaseException | None = None
 
-    def __call__(self, run):
+    def __call__(self, run: RunDir) -> None:
         self.started = True
         try:
             run.release_reserve("report")
@@ -37,7 +42,7 @@ class ReportInCleanup:
         finally:
             self.done.set()
 
-    def outcome(self):
+    def outcome(self) -> tuple[dict[str, Any] | None, BaseException | None] | None:
         """(summary, error) once drawn; None if the cleanup never drew it (its step never ran)."""
         if not self.started:
             return None
@@ -46,8 +51,9 @@ class ReportInCleanup:
         return self.summary, self.error
 
 
-def run_and_report(scenario, raw_definition, out=sys.stdout, narrow=False, **options):
-    """Run `scenario` and render its report; returns the store.RunDir. narrow: the table for an
+def run_and_report(scenario: Scenario | BurstScenario, raw_definition: Any, out: IO[str] = sys.stdout,
+                   narrow: bool = False, **options: Any) -> RunDir:
+    """Run `scenario` and render its report; returns its directory. narrow: the table for an
     80-column terminal."""
     in_cleanup = ReportInCleanup() if scenario.kind != "burst" else None
     runner = runner_for(scenario, raw_definition, out=out, **options,
@@ -60,17 +66,20 @@ def run_and_report(scenario, raw_definition, out=sys.stdout, narrow=False, **opt
         if runner.run is not None:
             _report(runner.run, out, raise_errors=finished, narrow=narrow,
                     drawn=in_cleanup.outcome() if in_cleanup else None)
+    if runner.run is None:          # a runner opens its directory first thing, or raises
+        raise RuntimeError("the run ended without a directory of its own")
     return runner.run
 
 
-def _report(run, out, raise_errors, narrow=False, drawn=None):
+def _report(run: RunDir, out: IO[str], raise_errors: bool, narrow: bool = False,
+            drawn: tuple[dict[str, Any] | None, BaseException | None] | None = None) -> None:
     """drawn: (summary, error) of a report the run's cleanup drew already, or None: draw it now."""
     if drawn is None:
         run.release_reserve("report")
     try:
         if drawn is not None and drawn[1] is not None:
             raise drawn[1]
-        summary = drawn[0] if drawn is not None else render(run)
+        summary = drawn[0] if drawn is not None and drawn[0] is not None else render(run)
     except Exception as exc:
         if raise_errors:
             raise

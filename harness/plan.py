@@ -2,12 +2,14 @@
 with make's overrides applied, where it runs, its cells and steps, the model's expectation, the
 keepalived.conf its director would get, and how long its own clock runs."""
 import re
+from collections.abc import Mapping
 
 from .control import control_plane
 from .databases import database
 from .lab import DEFAULT_GUEST_KERNEL, HOST, planned_addresses
 from .load.clients import DEFAULT_CLIENT
 from .report import expectation
+from .scenario import BurstScenario, Cell, Scenario
 from .scenario.control import needs_ipvs
 
 INTERPOLATION = re.compile(r"\$\{(\w+):-([^}]*)\}")
@@ -16,11 +18,11 @@ INTERPOLATION = re.compile(r"\$\{(\w+):-([^}]*)\}")
 OVERHEAD_S = {"host": 45, "guest": 60}
 
 
-def lines(scenario, kernel, host_has_ipvs, environ):
+def lines(scenario: Scenario | BurstScenario, kernel: str, host_has_ipvs: bool, environ: Mapping[str, str]) -> list[str]:
     """The plan as text lines; kernel: KERNEL= as given (host or a Debian kernel)."""
     out = [f"scenario: {scenario.id} ({scenario.kind})", f"  {' '.join(scenario.description.split())[:300]}"]
     out += where(scenario, kernel, host_has_ipvs)
-    if scenario.kind != "failover":
+    if isinstance(scenario, BurstScenario):
         return out + [f"a burst of {scenario.connections} connections against {len(scenario.servers)} server(s) "
                       f"(accept delay {scenario.accept_delay_ms} ms), {len(scenario.cells)} cell(s)"]
     out.append(f"database: {scenario.database} ({database(scenario.database).title})"
@@ -43,7 +45,7 @@ def lines(scenario, kernel, host_has_ipvs, environ):
     return out
 
 
-def clock_line(scenario, place):
+def clock_line(scenario: Scenario, place: str) -> str:
     """How long the run's own clock goes: warm-up, steps, then until every cell is back (the model's
     slowest, when no control plane decides it) or the observation limit."""
     steps_s = sum(step.seconds for step in scenario.steps)
@@ -59,20 +61,20 @@ def clock_line(scenario, place):
             "(a guest's first boot of a kernel: minutes more)")
 
 
-def guest_needed(scenario, host_has_ipvs):
+def guest_needed(scenario: Scenario, host_has_ipvs: bool) -> bool:
     return needs_ipvs(scenario.control, scenario.control_settings) and not host_has_ipvs
 
 
-def where(scenario, kernel, host_has_ipvs):
+def where(scenario: Scenario | BurstScenario, kernel: str, host_has_ipvs: bool) -> list[str]:
     if kernel != HOST:
         return [f"where: a QEMU guest booting Debian's {kernel} kernel"]
-    if getattr(scenario, "control", "manual") != "manual" and guest_needed(scenario, host_has_ipvs):
+    if isinstance(scenario, Scenario) and scenario.control != "manual" and guest_needed(scenario, host_has_ipvs):
         return [f"where: a QEMU guest booting Debian's {DEFAULT_GUEST_KERNEL} (control: {scenario.control} programs "
                 "IPVS, which this host's kernel lacks)"]
     return ["where: this host (KERNEL=host)"]
 
 
-def cell_knobs(cell, probe=DEFAULT_CLIENT):
+def cell_knobs(cell: Cell, probe: str = DEFAULT_CLIENT) -> str:
     """A cell's client and knobs in a line; probe: what the lab's probe is on the scenario's engine
     (PyMySQL, or libpq on PostgreSQL)."""
     knobs = [f"{k}={v}" for k, v in cell.sysctls]
@@ -100,7 +102,7 @@ def cell_knobs(cell, probe=DEFAULT_CLIENT):
     return f"{client}{pool}: " + (", ".join(knobs) or "kernel defaults")
 
 
-def keepalived_files(scenario, environ):
+def keepalived_files(scenario: Scenario, environ: Mapping[str, str]) -> list[str]:
     """Each keepalived.conf the control plane would write, the lab's addresses filled in."""
     plane = control_plane(scenario.control, scenario.control_settings)
     services = plane.services(planned_addresses(), database(scenario.database), scenario.servers_used())

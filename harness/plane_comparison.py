@@ -5,10 +5,14 @@ PostgreSQL replica behind HAProxy, the three cloud
 load balancers' documented behaviour, emulated, and a DNS name re-pointed at the promoted replica. One page, cells lined up, each run's own page
 linked; the IPVS planes in a guest kernel (this host has no IPVS)."""
 import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO
 
 from . import compare_runs, scenario
 from .lab import HOST, engine_for, environment_from_os
 from .pipeline import run_and_report
+from .store import RunDir
 
 # (label, scenario, where it runs: the host's kernel, or a guest's)
 PLANES = (("manual", "control-manual-failover", HOST),
@@ -26,7 +30,7 @@ TITLE = ("One failover, ten control planes: manual swap, keepalived, kube-proxy 
          "a DNS name the failover re-points")
 
 
-def run(project, guest_kernel, out=sys.stdout):
+def run(project: str | None, guest_kernel: str, out: IO[str] = sys.stdout) -> tuple[Path, list[tuple[str, RunDir]]]:
     """Each plane's scenario run, then the page. Returns (page, [(label, RunDir)])."""
     runs = []
     for label, scenario_id, where in PLANES:
@@ -40,5 +44,5 @@ def run(project, guest_kernel, out=sys.stdout):
     return render(runs), runs
 
 
-def render(runs):
+def render(runs: Sequence[tuple[str, RunDir]]) -> Path:
     return compare_runs.compare(runs, line_up=True, title=TITLE)

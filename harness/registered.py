@@ -25,7 +25,7 @@ def _where(member: Any) -> str:
 class Registry(Mapping[str, T], Generic[T]):
     """{name: member} of one axis (`axis`: what a member is, for errors), in the order added."""
 
-    def __init__(self, axis: str, members: Iterable[T] = (), name: Callable[[T], str] = _name_of):
+    def __init__(self, axis: str, members: Iterable[T] = (), name: Callable[[T], str] = _name_of) -> None:
         self.axis = axis
         self._name = name
         self._members: dict[str, T] = {}
@@ -68,7 +68,7 @@ class Registered:
     name = ""
     registry: ClassVar[Registry]      # set by each family's base class
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.name:
             cls.registry.add(cls)

@@ -14,8 +14,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence, Set as AbstractSet
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from .bench import store
 from .lab import REPO, HostEngine, labelled_leftovers, listed_again_if_one_vanished
@@ -28,17 +29,17 @@ CLEANUP_LIMIT_S = 300.0       # how long a run may take to end after its signal
 DOCKER_NETNS = Path("/var/run/docker/netns")
 
 
-def mounted_netns():
+def mounted_netns() -> set[str]:
     """Docker's network namespaces in use. Docker unmounts a container's namespace when it goes
     but deletes the empty file up to a minute later, so only mounted ones count."""
     return {str(p) for p in DOCKER_NETNS.iterdir() if os.path.ismount(p)} if DOCKER_NETNS.exists() else set()
 
 
-def leaked_netns(before, settle_s=2.0):
+def leaked_netns(before: AbstractSet[str], settle_s: float = 2.0) -> list[str]:
     """Namespaces mounted since `before` that no container holds: another lab's live containers
     (someone else's run) are not this run's leak. One that another lab's container was getting or
     losing while we looked is held, or gone, a moment later: only what two looks agree on counts."""
-    def unheld():
+    def unheld() -> set[str]:
         held = set(listed_again_if_one_vanished(
             lambda: [str(c.network_settings.sandbox_key) for c in HostEngine().docker().container.list(all=True)]))
         return mounted_netns() - before - held
@@ -49,7 +50,7 @@ def leaked_netns(before, settle_s=2.0):
     return sorted(first & unheld())
 
 
-def one_run(index, delay_s, signum, out):
+def one_run(index: int, delay_s: float, signum: signal.Signals, out: IO[str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="blackhole-soak-") as results:
         netns_before = mounted_netns()
         env = {**os.environ, "BLACKHOLE_RESULTS": results, "WARMUP_S": "10"}
@@ -102,7 +103,7 @@ def one_run(index, delay_s, signum, out):
         return result
 
 
-def ended_within(run, limit_s):
+def ended_within(run: subprocess.Popen, limit_s: float) -> int | None:
     """The run's exit code once it ends, or None when it is still running limit_s on: then its
     whole process group is killed (and reaped), so nothing of it outlives the soak."""
     try:
@@ -116,7 +117,7 @@ def ended_within(run, limit_s):
         return None
 
 
-def soak(runs, seed, out=sys.stdout):
+def soak(runs: int, seed: int, out: IO[str] = sys.stdout) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     out.write(f"soak-interrupt: {runs} runs of {SCENARIO}, seed {seed}\n")
     results = [one_run(i, rng.uniform(0.5, LATEST_S), signal.SIGINT if i % 2 == 0 else signal.SIGTERM, out)
@@ -126,7 +127,7 @@ def soak(runs, seed, out=sys.stdout):
     return results
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> int:
     runs = int(argv[0]) if argv else 20
     seed = int(argv[1]) if len(argv) > 1 else random.SystemRandom().randrange(10**6)
     results = soak(runs, seed)

@@ -1,5 +1,6 @@
 """The lab's vocabulary, as compose.yaml and the director define it: nodes, servers, what runs
 on them, the director's ports, datapaths and policies. One source for each of these names."""
+from collections.abc import Sequence
 
 DIRECTOR = "director"
 SERVERS = ("db-primary", "db-replica", "web-a", "web-b")
@@ -20,19 +21,19 @@ DATABASE_REPLICAS = tuple(s for s in SERVICE_SERVERS["mysql"] if s != PRIMARY)
 PROTOCOL_SERVERS = {"mysql": SERVICE_SERVERS["mysql"], "http": SERVICE_SERVERS["web"]}
 PROTOCOL_PORTS = {"mysql": SERVICE_PORTS["mysql"], "http": SERVICE_PORTS["web"]}
 
-def unknown_server(value, servers=SERVERS, kind="server"):
+def unknown_server(value: object, servers: Sequence[str] = SERVERS, kind: str = "server") -> str:
     """Why `value` is not one of `servers`: their list, and the new name of a server renamed."""
     now = RENAMED_SERVERS.get(value) if isinstance(value, str) else None
     hint = f"; {value} is now called {now}" if now else ""
     return f"unknown {kind} {value!r} ({kind}s: {', '.join(servers)}{hint})"
 
 
-def is_director(service):
+def is_director(service: str) -> bool:
     """The director, or another director a control plane runs beside it (director-backup, ...)."""
     return service == DIRECTOR or service.startswith(DIRECTOR + "-")
 
 
-def host_name(server):
+def host_name(server: str) -> str:
     """A server's own name in the lab's domain (answered under control: dns)."""
     return f"{server}.{LAB_DOMAIN}"
 

@@ -1,10 +1,12 @@
 """cluster-up, cluster-down, cluster-status: a single-node Kubernetes cluster in a guest kernel
 (harness/lab/cluster), kept until cluster-down; cluster-check: whether a cluster (that one, or any
 KUBECONFIG's) lets a scenario's cells run."""
+import argparse
 import json
 import os
 import sys
 
+from . import Commands
 from .. import scenario as scenario_module
 from ..errors import LabError
 from ..lab.cluster import ClusterNode, allows
@@ -14,7 +16,7 @@ from .options import add
 from .runs import scenario_overrides
 
 
-def add_commands(commands):
+def add_commands(commands: Commands) -> None:
     command = add(commands, "cluster-up", cmd_up, "boot a guest and start a single-node Kubernetes cluster in it "
                   "(etcd, API server, controller-manager, scheduler, containerd, kubelet, kube-proxy in IPVS mode); "
                   "kept until cluster-down")
@@ -33,14 +35,14 @@ def add_commands(commands):
         "start took")
 
 
-def cmd_up(args):
+def cmd_up(args: argparse.Namespace) -> None:
     if args.kernel == "host":
         raise LabError("cluster: never on this host (kubelet changes host-wide sysctls and cgroups): "
                        "give a guest kernel, e.g. KERNEL=6.12")
     ClusterNode(kernel=args.kernel, allowed_unsafe_sysctls=args.allowed_sysctls.split()).up()
 
 
-def cmd_check(args):
+def cmd_check(args: argparse.Namespace) -> None:
     scenario, _ = scenario_module.load(args.target, scenario_overrides())
     api = KubeApi.from_kubeconfig(args.kubeconfig) if args.kubeconfig else ClusterNode().api()
     nodes = allows.what_nodes_allow(api)
@@ -54,9 +56,9 @@ def cmd_check(args):
     print(f"cluster-check: {scenario.id}: the cluster lets all {len(scenario.cells)} cell(s) run")
 
 
-def cmd_down(args):
+def cmd_down(args: argparse.Namespace) -> None:
     ClusterNode().down()
 
 
-def cmd_status(args):
+def cmd_status(args: argparse.Namespace) -> None:
     print(json.dumps(ClusterNode().status(), indent=1))

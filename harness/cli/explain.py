@@ -1,12 +1,16 @@
 """explain: the model's answer in plain words, with no lab and nothing heavy imported (its own group,
 so that `blackhole explain` loads neither Docker's client nor matplotlib: make explain answers in
 under a second)."""
+import argparse
 import os
 import shlex
 import shutil
 import sys
 import textwrap
+from collections.abc import Mapping
+from typing import IO
 
+from . import Commands
 from .. import imports
 from ..answer import explain
 from ..settings import SettingsError
@@ -14,14 +18,14 @@ from . import add
 from .terminal_safe import escaped
 
 
-def add_commands(commands):
+def add_commands(commands: Commands) -> None:
     command = add(commands, "explain", cmd_explain, "the model's answer in plain words, the cures ranked")
     command.add_argument("knobs", nargs="*", metavar="KNOB=VALUE")
     command.add_argument("--from-make", action="store_true", help="the knobs make was given, read from the "
                          "environment (BLACKHOLE_GIVEN names them; K holds more, split as a shell splits words)")
 
 
-def to_terminal(text, out=sys.stdout):
+def to_terminal(text: str, out: IO[str] = sys.stdout) -> str:
     """The text as a terminal shows it: a paragraph (lines between blank ones, none indented) with a
     line wider than the terminal re-flowed at its words; a table's lines, indented, are left as they
     are, and so is a line no wider than the terminal. Into a pipe or a file, the text as it is."""
@@ -42,7 +46,7 @@ def to_terminal(text, out=sys.stdout):
     return "\n\n".join(blocks)
 
 
-def words_from_make(environ):
+def words_from_make(environ: Mapping[str, str]) -> list[str]:
     """make explain's NAME=VALUE words: K's, split as a shell would split them but by shlex (no
     shell ever reads them), then each name make was given with its value from the environment."""
     try:
@@ -53,7 +57,7 @@ def words_from_make(environ):
     return words + [f"{name}={environ.get(name, '')}" for name in names]
 
 
-def cmd_explain(args):
+def cmd_explain(args: argparse.Namespace) -> None:
     try:
         given = args.knobs + (words_from_make(os.environ) if args.from_make else [])
     except SettingsError as exc:

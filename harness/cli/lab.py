@@ -1,14 +1,19 @@
 """build, up, down, clean, status: the lab itself, without a scenario."""
+import argparse
 import os
 import sys
+from pathlib import Path
+from typing import Any
 
+from . import Commands
 from ..databases import DATABASES
-from ..lab import DEFAULT_PROJECT, REPO, ComposeLab, HostEngine, LabRequest, build_plane_images, clean, engine_for, environment_from_os, kept_engine
+from ..databases.base import DatabaseEngine
+from ..lab import DEFAULT_PROJECT, PlaceEngine, REPO, ComposeLab, HostEngine, LabRequest, build_plane_images, clean, engine_for, environment_from_os, kept_engine
 from ..lab.images import built_as_recorded, record_build
 from .options import add, datapath, db_engine, kernel, project
 
 
-def add_commands(commands):
+def add_commands(commands: Commands) -> None:
     add(commands, "build", cmd_build, "build the images (Dockerfiles under images/), always on this host",
         project, datapath)
     add(commands, "up", cmd_up, "bring the lab up and wait until healthy; with --kernel inside a guest, "
@@ -22,18 +27,19 @@ def add_commands(commands):
     add(commands, "status", cmd_status, "health of each service and the director's datapath", project, datapath)
 
 
-def guest_home(args):
+def guest_home(args: argparse.Namespace) -> Path:
     """Where `make up KERNEL=...` keeps its guest, for `make down` and `make status` to find."""
     return REPO / ".lab" / (args.project or DEFAULT_PROJECT) / "guest"
 
 
-def make_lab(args, engine=None, database=None):
+def make_lab(args: argparse.Namespace, engine: PlaceEngine | None = None,
+             database: DatabaseEngine | None = None) -> ComposeLab:
     database = database or (DATABASES[args.db_engine]() if getattr(args, "db_engine", None) else None)
     return ComposeLab(LabRequest(project=args.project or DEFAULT_PROJECT, datapath=args.datapath, env=environment_from_os(),
                                  database=database), engine=engine or kept_engine(guest_home(args)))
 
 
-def cmd_build(args):
+def cmd_build(args: argparse.Namespace) -> None:
     """Every database engine's images too (each engine's lab builds its own): a run picks one with
     DB_ENGINE, and a guest's disk is made from all of them. Always on this host."""
     if built_as_recorded():
@@ -47,7 +53,7 @@ def cmd_build(args):
     print("lab: images built")
 
 
-def cmd_up(args):
+def cmd_up(args: argparse.Namespace) -> None:
     engine = engine_for(args.kernel, keep_in=guest_home(args))
     lab = make_lab(args, engine)
     print(f"lab: bringing up project {lab.project} on {args.kernel} ...", flush=True)
@@ -65,14 +71,14 @@ def cmd_up(args):
               "`make down` stops the guest too")
 
 
-def cmd_down(args):
+def cmd_down(args: argparse.Namespace) -> None:
     lab = make_lab(args)
     lab.down()
     lab.stop_place()
     print("lab: down" + (" (and its guest stopped)" if lab.where == "guest" else ""))
 
 
-def cmd_clean(args):
+def cmd_clean(args: argparse.Namespace) -> None:
     result = clean(everything=args.all)
     for project_name, names in result["removed"].items():
         print(f"lab: clean: removed {project_name}: {len(names)} containers/networks/volumes"
@@ -86,7 +92,7 @@ def cmd_clean(args):
         print("lab: clean: nothing to clean")
 
 
-def clean_cluster(everything):
+def clean_cluster(everything: bool) -> dict[str, Any]:
     """The lab namespaces a killed run left on a cluster: LAB=kubernetes's (KUBECONFIG's, else
     cluster-up's), or cluster-up's when it is up."""
     from ..lab.cluster import leftovers
@@ -104,7 +110,7 @@ def clean_cluster(everything):
     return result
 
 
-def cmd_status(args, lab=None):
+def cmd_status(args: argparse.Namespace, lab: ComposeLab | None = None) -> None:
     lab = lab or make_lab(args)
     for service, health in sorted(lab.health().items()):
         print(f"  {service:16} {health}")

@@ -1,7 +1,9 @@
 """plan: what a run of a scenario would do, with nothing started (no Docker, no guest)."""
+import argparse
 import os
 from pathlib import Path
 
+from . import Commands
 from .. import imports, plan
 from ..errors import InvalidInput
 from ..answer import words
@@ -12,7 +14,7 @@ from .terminal_safe import escaped
 from .runs import scenario_overrides
 
 
-def add_commands(commands):
+def add_commands(commands: Commands) -> None:
     command = add(commands, "plan", cmd_plan, "a scenario resolved (make's overrides applied): where it runs, its "
                   "cells, steps, model, keepalived.conf and run time; nothing started. --check: validate only",
                   kernel)
@@ -22,7 +24,7 @@ def add_commands(commands):
     command.add_argument("--check", action="store_true", help="say nothing unless the scenario is invalid (exit 2)")
 
 
-def cmd_plan(args):
+def cmd_plan(args: argparse.Namespace) -> None:
     kernel = args.kernel
     if args.target:
         scenario, _ = scenario_module.load(args.target, scenario_overrides())

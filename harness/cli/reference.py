@@ -5,6 +5,7 @@ module's docstring. `make reference` writes it; tests/unit/test_lists.py fails w
 import ast
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from .. import scenario as scenario_module
@@ -21,9 +22,10 @@ MAKEFILE = REPO / "Makefile"
 HELP_LINE = re.compile(r'^\t@echo "(.*)"$')
 
 
-def make_help(makefile=MAKEFILE):
+def make_help(makefile: Path = MAKEFILE) -> list[str]:
     """The lines `make help` prints, read from its recipe."""
-    lines, inside = [], False
+    lines: list[str] = []
+    inside = False
     for line in makefile.read_text().splitlines():
         if line.startswith("help:"):
             inside = True
@@ -36,37 +38,40 @@ def make_help(makefile=MAKEFILE):
     return lines
 
 
-def phony_targets(makefile=MAKEFILE):
+def phony_targets(makefile: Path = MAKEFILE) -> list[str]:
     text = makefile.read_text()
     found = re.search(r"^\.PHONY:(.*)$", text, re.MULTILINE)
     return found.group(1).split() if found else []
 
 
-def internal_targets(makefile=MAKEFILE):
+def internal_targets(makefile: Path = MAKEFILE) -> list[str]:
     """Targets other targets depend on, which a user does not call (INTERNAL_TARGETS in the Makefile)."""
     found = re.search(r"^INTERNAL_TARGETS :=(.*)$", makefile.read_text(), re.MULTILINE)
     return found.group(1).split() if found else []
 
 
-def first_sentence(text):
+def first_sentence(text: str) -> str:
     text = " ".join((text or "").split())
     match = re.match(r"(.+?[.:;])(\s|$)", text)
     return (match.group(1) if match else text).rstrip(":;")
 
 
-def module_summary(cls):
+def module_summary(cls: type) -> str:
     """The first sentence of the docstring of the module defining cls."""
     file = sys.modules[cls.__module__].__file__
     if file is None:
         raise ValueError(f"{cls.__module__} has no file to read its docstring from")
-    return first_sentence(ast.get_docstring(ast.parse(Path(file).read_text())))
+    docstring = ast.get_docstring(ast.parse(Path(file).read_text()))
+    if docstring is None:
+        raise ValueError(f"{cls.__module__} says nothing of itself: the reference takes its first sentence")
+    return first_sentence(docstring)
 
 
-def _cell(text):
+def _cell(text: object) -> str:
     return str(text).replace("|", "\\|")
 
 
-def _table(header, rows):
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
     return lines
@@ -77,7 +82,7 @@ KNOB_GROUPS = (("Scenario overrides", registry.OVERRIDES), ("Where and what runs
                ("The machine", registry.MACHINE))
 
 
-def members():
+def members() -> list[tuple[str, list[tuple[str, str]]]]:
     """(heading, [(name, what it is)]) for each registry, in the order the reference shows them."""
     return [
         ("Places to run (`KERNEL`, `LAB`)", [(p.name, p.summary) for p in PLACES.values()]),
@@ -93,7 +98,7 @@ def members():
     ]
 
 
-def reference():
+def reference() -> str:
     out = ["# Reference", "",
            "Written from the code by `make reference` (harness.cli.reference.py); do not edit by hand:",
            "`make test` fails when it is stale.", "", "## Make targets", "", "`make help` prints:", "", "```"]
@@ -112,7 +117,7 @@ def reference():
     return "\n".join(out)
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> int:
     (REPO / "docs" / "reference.md").write_text(reference())
     print("written: docs/reference.md")
     return 0

@@ -1,6 +1,8 @@
 """replay: an incident's folder replayed as one failover, the operator's cell beside the cures."""
+import argparse
 import os
 
+from . import Commands
 from .. import replay as replay_module
 from ..lab import HOST, check_kernel
 from ..replay.page import terminal
@@ -9,7 +11,7 @@ from .runs import run_scenario
 from .terminal_safe import escaped
 
 
-def add_commands(commands):
+def add_commands(commands: Commands) -> None:
     command = add(commands, "replay", cmd_replay, "replay an incident's folder (sysctl.txt, driver.url, "
                   "keepalived.conf, incident.yaml): the operator's cell and the cures in one failover, ranked", project)
     command.add_argument("folder", metavar="DIR")
@@ -19,7 +21,7 @@ def add_commands(commands):
                          help="watch until the operator's own cell has ended too (FULL=1), not only the cures")
 
 
-def cmd_replay(args):
+def cmd_replay(args: argparse.Namespace) -> None:
     replay = replay_module.prepare(args.folder, full=args.full)
     for line in replay.lines():
         print(f"replay: {escaped(line)}")

@@ -1,4 +1,8 @@
 """scenarios, report, compare: what is known without a lab (no Docker)."""
+import argparse
+from pathlib import Path
+
+from . import Commands
 from .. import compare_runs
 from .. import scenario as scenario_module
 from ..errors import InvalidInput
@@ -9,7 +13,7 @@ from ..store import RunDir, results_root
 from .options import add
 
 
-def add_commands(commands):
+def add_commands(commands: Commands) -> None:
     add(commands, "scenarios", cmd_scenarios, "list the scenarios, a line each")
     command = add(commands, "report", cmd_report, "re-render a run's summary, charts and page from its files (no "
                   "Docker), and results/index.html; without DIR only the index")
@@ -21,12 +25,12 @@ def add_commands(commands):
     command.add_argument("runs", nargs="*", metavar="[LABEL=]DIR")
 
 
-def cmd_scenarios(args):
+def cmd_scenarios(args: argparse.Namespace) -> None:
     for scenario_id, description in scenario_module.describe_all():
         print(f"  {scenario_id:22} {description}")
 
 
-def cmd_report(args):
+def cmd_report(args: argparse.Namespace) -> None:
     if args.target:
         run = RunDir(args.target)
         if not run.scenario_file.exists():
@@ -37,7 +41,7 @@ def cmd_report(args):
     print(f"index: {html.index_page(results_root())}")
 
 
-def cmd_screenshots(args):
+def cmd_screenshots(args: argparse.Namespace) -> None:
     run = RunDir(args.target)
     if not run.page.exists():
         raise InvalidInput(f"{args.target}: no page to look at (make report RUN={args.target} renders it)")
@@ -47,7 +51,7 @@ def cmd_screenshots(args):
             _look(run, page, name, width)
 
 
-def _look(run, page, name, width):
+def _look(run: RunDir, page: Path, name: str, width: int) -> None:
     layout = browser.look(page, width)
     shot = browser.screenshot(page, layout, run.path / "screenshots" / f"{name}-{width}.png")
     text = layout.smallest_chart_text_px(page)
@@ -57,7 +61,7 @@ def _look(run, page, name, width):
           + ("" if text is None else f", smallest chart text {text:.1f} px") + f": {shot}")
 
 
-def cmd_compare(args):
+def cmd_compare(args: argparse.Namespace) -> None:
     page = compare_runs.compare(compare_runs.parse_runs(args.runs))
     print(f"compare: {page}")
     print(f"index: {html.index_page(results_root())}")

@@ -1,9 +1,12 @@
 """run, baseline, check-baseline, kernel-matrix: a scenario run where KERNEL says, and what is
 kept of it."""
+import argparse
 import os
 import platform
 from pathlib import Path
+from typing import Any
 
+from . import Commands
 from .. import compare_runs, kernel_matrix, plane_comparison
 from ..measure import baseline
 from .. import scenario as scenario_module
@@ -18,7 +21,7 @@ from .options import add, kernel, project
 
 
 
-def add_commands(commands):
+def add_commands(commands: Commands) -> None:
     command = add(commands, "run", cmd_run, "run scenarios/ID.yaml (overrides from the environment: "
                   f"{', '.join(scenario_module.OVERRIDES)})", project, kernel)
     command.add_argument("target", metavar="ID", help="scenario id, or a scenario file")
@@ -44,11 +47,11 @@ def add_commands(commands):
                          help="'label=dir ...': compare these runs instead of running the planes' scenarios")
 
 
-def scenario_overrides():
+def scenario_overrides() -> dict[str, str]:
     return {k: os.environ[k] for k in scenario_module.OVERRIDES if os.environ.get(k)}
 
 
-def cmd_run(args):
+def cmd_run(args: argparse.Namespace) -> None:
     overrides = scenario_overrides()
     scenario, raw = scenario_module.load(args.target, overrides)
     print(f"run: {scenario.id}: {' '.join(scenario.description.split())[:160]}")
@@ -59,11 +62,13 @@ def cmd_run(args):
     args.run = run_scenario(args, scenario, raw)
 
 
-def run_scenario(args, scenario, raw):
+def run_scenario(args: argparse.Namespace, scenario: scenario_module.Scenario | scenario_module.BurstScenario,
+                 raw: Any) -> RunDir:
     """Run it where KERNEL says (booting a guest for the run if it is not 'host'); its RunDir. A
     scenario whose control plane programs IPVS goes to a guest by itself where this host has none."""
     kernel = args.kernel
-    if kernel == HOST and needs_ipvs(getattr(scenario, "control", "manual"), getattr(scenario, "control_settings", ())) and not HostEngine().has_ipvs():
+    if (kernel == HOST and isinstance(scenario, scenario_module.Scenario)
+            and needs_ipvs(scenario.control, scenario.control_settings) and not HostEngine().has_ipvs()):
         print(f"run: control: {scenario.control} programs IPVS, which this host's kernel ({platform.release()}) "
               f"does not have: running it in a guest booting Debian's {DEFAULT_GUEST_KERNEL} (KERNEL= picks another)")
         kernel = DEFAULT_GUEST_KERNEL
@@ -76,13 +81,13 @@ def run_scenario(args, scenario, raw):
                               keep_lab=keep_lab)
 
 
-def place_for(kernel):
+def place_for(kernel: str) -> Any:
     """Where a run's lab goes (lab/places.py): LAB=kubernetes, the cluster `make cluster-up` keeps
     (or the one KUBECONFIG names); otherwise Compose on this host or in a guest booting KERNEL."""
     return open_place(kernel, os.environ.get("LAB") or COMPOSE, one_lab=True)
 
 
-def _run_for_baseline(args):
+def _run_for_baseline(args: argparse.Namespace) -> RunDir:
     """The run directory to read: --run-dir, or a fresh run of the scenario."""
     if args.run_dir:
         return RunDir(args.run_dir)
@@ -92,7 +97,7 @@ def _run_for_baseline(args):
     return run_scenario(args, scenario, raw)
 
 
-def cmd_baseline(args):
+def cmd_baseline(args: argparse.Namespace) -> None:
     run = args.run = _run_for_baseline(args)
     summary, env = run.summary_record(), run.env()
     ran = scenario_module.of_run(run)
@@ -104,7 +109,7 @@ def cmd_baseline(args):
     print(f"baseline: {path} ({len(summary.cells)} cells, kernel {summary.kernel})")
 
 
-def cmd_check_baseline(args):
+def cmd_check_baseline(args: argparse.Namespace) -> None:
     path = Path(args.baseline) if args.baseline else None
     if path is not None and not path.exists():
         raise InvalidInput(f"{path}: no such baseline file")
@@ -125,7 +130,7 @@ def cmd_check_baseline(args):
                        f"error could come): neither a pass nor a regression; the run is in {run.path}")
 
 
-def cmd_compare_control_planes(args):
+def cmd_compare_control_planes(args: argparse.Namespace) -> None:
     if args.runs:
         page = plane_comparison.render(compare_runs.parse_runs(args.runs.split()))
     else:
@@ -133,7 +138,7 @@ def cmd_compare_control_planes(args):
     print(f"compare-control-planes: page {page}")
 
 
-def cmd_kernel_matrix(args):
+def cmd_kernel_matrix(args: argparse.Namespace) -> None:
     kernels = targets.kernels(args.kernels, "KERNELS")
     for spec in kernels:
         check_kernel(spec)

@@ -6,5 +6,5 @@ import re
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-def escaped(text):
+def escaped(text: object) -> str:
     return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))

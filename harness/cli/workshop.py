@@ -1,6 +1,8 @@
 """workshop, exercise, hand-in, collect: the workshop's exercises (docs/workshop/) and its room."""
+import argparse
 import os
 
+from . import Commands
 from ..errors import InvalidInput
 from ..lab import HOST
 from ..settings import machine
@@ -8,7 +10,7 @@ from ..workshop import check, docs, room, session
 from .options import add, kernel, project
 
 
-def add_commands(commands):
+def add_commands(commands: Commands) -> None:
     command = add(commands, "workshop", cmd_workshop, "list the workshop's exercises (exercises/); docs: write "
                   "the kit's pages from the runs here; check [N ...]: run every exercise (or those), each answer "
                   "beside the committed one")
@@ -33,7 +35,7 @@ def add_commands(commands):
     command.add_argument("--exercise", type=int, default=int(os.environ["N"]) if os.environ.get("N") else None)
 
 
-def cmd_workshop(args):
+def cmd_workshop(args: argparse.Namespace) -> None:
     if args.target == "docs":
         for path in docs.write_docs():
             print(f"written: {path}")
@@ -46,20 +48,20 @@ def cmd_workshop(args):
     print(session.listing())
 
 
-def cmd_exercise(args):
+def cmd_exercise(args: argparse.Namespace) -> None:
     if not args.target or not args.target.isdigit():
         raise InvalidInput("exercise needs its number: make exercise N=1 (make workshop lists them)")
     session.run_exercise(int(args.target), args.kernel if args.kernel != HOST else None, args.project,
                          pause=args.pause, predicted=args.predict, participant=args.name)
 
 
-def cmd_hand_in(args):
+def cmd_hand_in(args: argparse.Namespace) -> None:
     if not args.room or not args.name:
         raise InvalidInput("hand-in needs the room's folder and your name: make hand-in ROOM=/shared/room NAME=ana [N=2]")
     room.hand_in(args.room, args.name, args.exercise)
 
 
-def cmd_collect(args):
+def cmd_collect(args: argparse.Namespace) -> None:
     if not args.room:
         raise InvalidInput("collect needs the room's folder: make collect ROOM=/shared/room [N=2]")
     room.collect(args.room, args.exercise)

@@ -14,7 +14,7 @@ from .compose import REPO, ComposeLab, environment_from_os
 from .request import DEFAULT_PROJECT, LabRequest
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
-from .engine import HostEngine
+from .engine import HostEngine, PlaceEngine
 from .places import COMPOSE, HOST, PLACES, LabPlace, lab_on, open_place
 from .images import LABEL, build_plane_images, host_image_keys, image_names, image_sizes_mb, planned_addresses, save_host_images
 
@@ -46,6 +46,6 @@ def kept_engine(keep_in, out=sys.stdout):
 
 
 __all__ = ["COMPOSE", "ClientCell", "ComposeLab", "DEFAULT_GUEST_KERNEL", "DEFAULT_PROJECT", "ExecResult", "HOST", "HostEngine", "LABEL", "Lab", "LabRequest",
-           "LabError", "LabPlace", "PLACES", "REPO", "build_plane_images", "check_kernel", "clean", "engine_for", "environment_from_os", "host_image_keys", "image_names",
+           "LabError", "LabPlace", "PLACES", "PlaceEngine", "REPO", "build_plane_images", "check_kernel", "clean", "engine_for", "environment_from_os", "host_image_keys", "image_names",
            "image_sizes_mb", "kept_engine", "lab_on", "labelled_leftovers", "open_place", "listed_again_if_one_vanished",
            "planned_addresses", "resolve_datapath", "save_host_images"]

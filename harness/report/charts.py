@@ -24,6 +24,7 @@ from ..measure.summary_record import FailoverCell  # noqa: E402
 from . import marks  # noqa: E402
 from .headline import still_waiting  # noqa: E402
 from ..scenario.files import of_run  # noqa: E402
+from ..scenario.model import Scenario  # noqa: E402
 from ..signals.chart_marks import WIDTH_IN, fault_window, legend_under, save  # noqa: E402
 from ..signals.registry import SIGNALS  # noqa: E402
 from ..signals.wrk import Wrk  # noqa: E402
@@ -54,7 +55,10 @@ def timeline(run: RunDir, summary: Mapping[str, Any], path: Path) -> None:
     bins = np.arange(np.ceil(start), np.floor(end) + 1, 1.0)      # whole seconds with operations only
     if len(bins) < 2:
         bins = np.array([np.floor(start), np.floor(start) + 1.0])
-    grid = _success_grid(cells, ops_by_cell, bins, t_fault, of_run(run).probe.interval_ms / 1000)
+    scenario = of_run(run)
+    if not isinstance(scenario, Scenario):
+        raise ValueError(f"{run.path}: a burst run has no timeline of operations (report/burst_chart.py draws it)")
+    grid = _success_grid(cells, ops_by_cell, bins, t_fault, scenario.probe.interval_ms / 1000)
     colours = matplotlib.colormaps["RdYlGn"].copy()
     colours.set_bad("white")
     ax.imshow(grid, aspect="auto", cmap=colours, vmin=0, vmax=1, interpolation="nearest",

@@ -46,8 +46,12 @@ ANNOTATED_WHEN_MADE = {"harness.director.*", "harness.faults.*", "harness.contro
                        "harness.imports.sysctl_dump", "harness.imports.timeline", "harness.imports.timeline_clock",
                        "harness.imports.timeline_log", "harness.imports.said", "harness.imports.haproxy_values",
                        "harness.imports.sniff",
-                       # 2026-12-05 (later): the report, the scenario's parser and model, the benchmarks, a run's phases
-                       "harness.report.*", "harness.scenario.*", "harness.bench.*", "harness.run.*"}
+                       # 2026-12-05 (later): the report, the scenario's parser and model, the benchmarks, a run's phases, the command line
+                       "harness.report.*", "harness.scenario.*", "harness.bench.*", "harness.run.*",
+                       "harness.cli.*", "harness.__main__", "harness.abilities", "harness.compare_runs", "harness.errors",
+                       "harness.interrupts", "harness.kernel_matrix", "harness.pipeline", "harness.plan",
+                       "harness.plane_comparison", "harness.polling", "harness.registered", "harness.soak",
+                       "harness.topology"}
 
 
 def test_the_packages_whose_every_function_is_annotated_only_grow():
