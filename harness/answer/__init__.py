@@ -7,11 +7,11 @@ import dataclasses
 
 from ..control import control_plane
 from ..control.abilities import ConnectsByName, change_by_model
-from ..control.base import NoticeWindow
+from ..control.base import ControlPlane, NoticeWindow
 from ..measure import effects, predict
 from . import back as back_model
 from . import monitor_by_name
-from .limits import Limit, armed
+from .limits import Limit, armed, fires_at_s
 from .question import Question
 
 __all__ = ["Answer", "Limit", "Question", "answer", "director_of"]
@@ -21,26 +21,27 @@ __all__ = ["Answer", "Limit", "Question", "answer", "director_of"]
 class Answer:
     question: Question
     error: predict.Window          # the application's error, seconds after the death (expected None: never)
-    limits: tuple                  # Limit, ...: everything armed, the first expected first
+    limits: tuple[Limit, ...]      # everything armed, the first expected first
     change: NoticeWindow | None    # when the control plane changes the director (None: its model has no figure)
     back: predict.Window | None    # the client's first answer again (None: never, or not known)
     proxied: bool                  # a proxy ends the client's connection: its own kernel's limit never fires
 
     @property
-    def never(self):
+    def never(self) -> bool:
         return self.error.expected_s is None
 
     @property
-    def first(self):
+    def first(self) -> Limit | None:
         """The limit whose window the composed one is (None: nothing ends the wait)."""
-        if self.never or not self.limits:
+        expected = self.error.expected_s
+        if expected is None or not self.limits:          # never, or nothing armed
             return None
-        closest = min(self.limits, key=lambda limit: abs(limit.window.expected_s - self.error.expected_s))
+        closest = min(self.limits, key=lambda limit: abs(fires_at_s(limit) - expected))
         # a limit that may not fire (a host monitor) is named first where what ends the wait otherwise is the closest
         return next((limit for limit in self.limits if limit.otherwise == closest), closest)
 
 
-def director_of(plane, variant):
+def director_of(plane: ControlPlane, variant: str | None) -> str:
     """The director service a cell of `variant` (None: the main one) connects through."""
     return next(service for service, name in plane.directors().items() if name == variant)
 
@@ -65,5 +66,5 @@ def answer(question: Question) -> Answer:
     back = back_model.back(error, change, question, plane, rescheduled=effect.reset_at_s is not None)
     limits = armed(question, effect, plane.proxies)
     if monitor is not None:
-        limits = tuple(sorted((*limits, monitor), key=lambda limit: limit.window.expected_s))
+        limits = tuple(sorted((*limits, monitor), key=fires_at_s))
     return Answer(question, error, limits, change, back, plane.proxies)

@@ -10,13 +10,17 @@ attempt; with IPVS also a retransmission after the entry expired, or after the r
 expire_nodest_conn=1. Through a proxy the client's connect always succeeds; the proxy's session to a
 server does once the dead one is marked down. docs/facts/kernel.md, "SYN retransmissions"."""
 import dataclasses
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
 from ..control.abilities import ConnectsByName
+from ..control.base import ControlPlane, NoticeWindow
 from ..databases import DATABASES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..measure import syn_model
 from ..measure.predict import Window
 from . import back_by_name, back_host_list
+from .question import Question
 
 # From the connect that gets through to the first answer: a handshake and a login on a live server,
 # expected a tenth of a second; a JVM's first query on a new connection took up to ~1 s in the lab.
@@ -35,11 +39,11 @@ class Reconnect:
     ipvs: bool                  # the director is IPVS (its entry of the connect expires; conntrack's does not)
     rescheduled: bool           # expire_nodest_conn=1: a SYN after the removal is scheduled anew
 
-    def syns(self, start):
+    def syns(self, start: float) -> list[float]:
         """When an attempt begun at `start` sends its SYNs."""
         return [start] + [start + t for t in syn_model.syn_retransmit_times(self.linear, 20) if t < self.attempt_s]
 
-    def through_at(self, error_s, change_s):
+    def through_at(self, error_s: float, change_s: float) -> float:
         """When a connect gets through, attempts beginning at the error and one after another."""
         start = error_s
         while True:
@@ -57,7 +61,7 @@ class Reconnect:
             start += self.attempt_s
 
 
-def reconnect(question, plane, rescheduled):
+def reconnect(question: Question, plane: ControlPlane, rescheduled: bool) -> Reconnect:
     cell, client = question.cell, CLIENTS[question.cell.client]
     retries = cell.knob("tcp_syn_retries")
     syn = syn_model.syn_give_up_s(retries, question.syn_linear_timeouts)
@@ -80,7 +84,7 @@ def reconnect(question, plane, rescheduled):
     return Reconnect(attempt, ends, question.syn_linear_timeouts, bool(plane.needs_ipvs), rescheduled)
 
 
-def pool_s(question, error_s):
+def pool_s(question: Question, error_s: float) -> tuple[float, str]:
     """(seconds the pool's other connections hold the client after its error, why) for a HikariCP
     pool of N > 1: the fault caught them idle and dead, and the pool hands out every one before a
     new connection. Checked before a borrow (idle longer than aliveBypassWindowMs), each costs
@@ -104,13 +108,15 @@ def pool_s(question, error_s):
                                  f"validationTimeout {validation:g} s each before it opens a new one")
 
 
-def back(error, change, question, plane, rescheduled):
+def back(error: Window, change: NoticeWindow | None, question: Question, plane: ControlPlane,
+         rescheduled: bool) -> Window | None:
     """Window of the client's first answer again, seconds after the death; None where the model
     cannot say (no error, or no model of when the control plane changes the director)."""
     if error.expected_s is None or change is None:
         return None
     if isinstance(plane, ConnectsByName):
         return _back_by_name(error, change, question, plane)
+    through: Callable[[float, float], float]
     if plane.proxies:
         through, how = max, "a new session through the proxy goes to a live server once the dead one is marked down"
     else:
@@ -121,57 +127,65 @@ def back(error, change, question, plane, rescheduled):
     if held:
         how += f"; {pool_how}"
 
-    def at(error_s, change_s):
+    def at(error_s: float, change_s: float) -> float:
         return max(through(error_s, change_s), error_s + held)
 
-    corners = [at(e, c) for e in (error.earliest_s, error.expected_s, error.latest_s)
-               for c in (change.earliest_s, change.expected_s, change.latest_s)]
-    expected = at(error.expected_s, change.expected_s) + RECONNECT_S
+    corners = [at(e, c) for e in error.bounds() for c in (change.earliest_s, change.expected_s, change.latest_s)]
+    expected = at(error.bounds()[1], change.expected_s) + RECONNECT_S
     return Window(expected, min(corners), max(corners) + RECONNECT_LATE_S,
                   f"the client reconnects after its error; {how}")
 
 
-def _back_by_host_list(error, promoted_s, question, plane):
+def _back_by_host_list(error: Window, promoted_s: float, question: Question, plane: ControlPlane) -> Window:
     """back() for a client that lists both servers by their own names (back_host_list)."""
     way = reconnect(question, plane, rescheduled=False)
     writable, setting = back_host_list.keeps_writable(question.cell)
     denied = back_host_list.denied_s(question.cell)
     how = back_host_list.words(way, writable, setting, question.cell.client, denied)
 
-    def at(error_s):
+    def at(error_s: float) -> float:
         return back_host_list.through_at(way.attempt_s, error_s, promoted_s, writable, denied)
 
-    corners = [at(e) for e in (error.earliest_s, error.expected_s, error.latest_s)]
-    return Window(at(error.expected_s) + RECONNECT_S, min(corners), max(corners) + RECONNECT_LATE_S,
+    corners = [at(e) for e in error.bounds()]
+    return Window(at(error.bounds()[1]) + RECONNECT_S, min(corners), max(corners) + RECONNECT_LATE_S,
                   f"the client reconnects after its error; {how}")
 
 
-def _back_by_name(error, change, question, plane):
+@runtime_checkable
+class CachesNames(Protocol):
+    """A plane whose name a caching daemon on the clients' host may answer (control: dns)."""
+    @property
+    def name_cache(self) -> str | None: ...
+
+    @property
+    def ttl_s(self) -> int: ...
+
+
+def _back_by_name(error: Window, change: NoticeWindow, question: Question, plane: ControlPlane) -> Window:
     """back() where the clients connect to a name: the change is the name's move; each reconnect's
     lookup goes through the client's own cache (back_by_name)."""
     if question.cell.hosts:
         return _back_by_host_list(error, change.expected_s, question, plane)
     way = reconnect(question, plane, rescheduled=False)
-    daemon = getattr(plane, "name_cache", None)
+    daemon = plane.name_cache if isinstance(plane, CachesNames) else None
     ttl, cache_words = back_by_name.cache_ttl_s(question.cell, daemon if back_by_name.asks_getaddrinfo(
         question.cell.client) else None)
-    if daemon and back_by_name.asks_getaddrinfo(question.cell.client):
+    if daemon and isinstance(plane, CachesNames) and back_by_name.asks_getaddrinfo(question.cell.client):
         expected, earliest, latest = back_by_name.nscd_window(change.expected_s, plane.ttl_s)
         change = dataclasses.replace(change, expected_s=expected, earliest_s=earliest, latest_s=latest)
     how = (f"each connect looks the name up ({cache_words}); one that gets the old address waits out its "
            f"attempt ({way.ends})")
     if ttl is None:
         return Window(None, None, None, f"never: {cache_words}, so every connect goes on to the old address")
-    held, pool_how = pool_s(question, error.expected_s)
+    held, pool_how = pool_s(question, error.bounds()[1])
     if held:
         how += f"; {pool_how}"
 
-    def at(error_s, change_s):
+    def at(error_s: float, change_s: float) -> tuple[float, ...]:
         """(expected, earliest, latest) through, no sooner than the pool's other connections let go."""
         return tuple(max(t, error_s + held) for t in back_by_name.back_window(way.attempt_s, ttl, error_s, change_s))
 
-    corners = [at(e, c) for e in (error.earliest_s, error.expected_s, error.latest_s)
-               for c in (change.earliest_s, change.expected_s, change.latest_s)]
-    expected = at(error.expected_s, change.expected_s)[0]
+    corners = [at(e, c) for e in error.bounds() for c in (change.earliest_s, change.expected_s, change.latest_s)]
+    expected = at(error.bounds()[1], change.expected_s)[0]
     return Window(expected + RECONNECT_S, min(c[1] for c in corners), max(c[2] for c in corners) + RECONNECT_LATE_S,
                   f"the client reconnects after its error; {how}")

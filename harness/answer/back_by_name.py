@@ -8,6 +8,7 @@ to a whole TTL after it (a fresh lookup at the error, the usual case for a long-
 import math
 
 from ..load.clients import CLIENTS
+from ..scenario.model import Cell
 
 JVM_DEFAULT_TTL_S = 30.0       # OpenJDK's networkaddress.cache.ttl without a security manager
 TTL = "networkaddress.cache.ttl"
@@ -22,13 +23,13 @@ NO_DAEMON = ("with no caching daemon on its host: nscd would hand out the old ad
              "scenario=dns-failover-nscd)")
 
 
-def asks_getaddrinfo(client):
+def asks_getaddrinfo(client: str) -> bool:
     """Whether the client's runtime looks names up through glibc's getaddrinfo (and so through nscd
     where its host runs it); Go's own resolver asks the name server itself."""
     return CLIENTS[client].runtime != "Go"
 
 
-def nscd_window(moved_s, ttl_s):
+def nscd_window(moved_s: float, ttl_s: float) -> tuple[float, float, float]:
     """(expected, earliest, latest) s after the death from which nscd answers the moved name's new
     address: it keeps an answer the record's TTL and serves it past that until its prune thread
     reloads it, at least NSCD_PRUNE_S apart (glibc's CACHE_PRUNE_INTERVAL; measured 13.8-16.5 s
@@ -38,7 +39,7 @@ def nscd_window(moved_s, ttl_s):
     return (moved_s + latest) / 2, moved_s, latest
 
 
-def cache_ttl_s(cell, daemon=None):
+def cache_ttl_s(cell: Cell, daemon: str | None = None) -> tuple[float | None, str]:
     """(seconds the client's runtime keeps a looked-up address, in words): 0 where it keeps none
     (glibc, Go, Node: every connect asks); None for ever (the JVM's -1). The words say what is
     assumed of a caching daemon (daemon: the one on the clients' host, None: none) where the
@@ -60,7 +61,7 @@ def cache_ttl_s(cell, daemon=None):
     return ttl, f"{words}; it asks getaddrinfo, {through}"
 
 
-def through_at(attempt_s, ttl_s, error_s, moved_s, expiry_s):
+def through_at(attempt_s: float, ttl_s: float, error_s: float, moved_s: float, expiry_s: float) -> float:
     """When a connect gets through: attempts one after another from the error, each lasting attempt_s
     while its lookup gives the old address; the runtime's cache entry alive at the error runs out at
     expiry_s (made a TTL before, the old address's unless that lookup came after the move). Closed
@@ -79,12 +80,12 @@ def through_at(attempt_s, ttl_s, error_s, moved_s, expiry_s):
     return first + _attempts_until(moved_s - first, cycle) * cycle
 
 
-def _attempts_until(span_s, step_s):
+def _attempts_until(span_s: float, step_s: float) -> int:
     """How many steps of step_s it takes to cover span_s (0 for none)."""
     return max(0, math.ceil(span_s / step_s - 1e-9))
 
 
-def back_window(attempt_s, ttl_s, error_s, moved_s):
+def back_window(attempt_s: float, ttl_s: float, error_s: float, moved_s: float) -> tuple[float, float, float]:
     """(expected, earliest, latest) s after the death of the connect that gets through; expected: a
     fresh lookup at the error (its entry runs out a whole TTL later). The entry's expiry is tried at
     each attempt's start (the answer changes only there), at most MOST_TRIED of them, the window

@@ -7,6 +7,12 @@ then), unless the client keeps only a server that takes writes (target_session_a
 primary, targetServerType primary): it refuses the standby at login and connects again from the
 first host, until a walk reaches the second after its promotion. Pure."""
 import math
+from typing import TYPE_CHECKING
+
+from ..scenario.model import Cell
+
+if TYPE_CHECKING:
+    from .back import Reconnect
 
 # the settings that make a client keep only a server that takes writes, and their values that do
 WRITES_ONLY = {"target_session_attrs": ("read-write", "primary"), "targetServerType": ("primary", "master")}
@@ -17,7 +23,7 @@ CONNECTOR_J_WORDS = ("; Connector/J then goes back to try its first host every 5
                      "read-only unless failOverReadOnly=false")
 
 
-def keeps_writable(cell):
+def keeps_writable(cell: Cell) -> tuple[bool, str]:
     """(True: it keeps only a server that takes writes, the setting's words) from the cell's own
     settings; ValueError for a choice of server the model does not follow (a standby's: read-only,
     standby, prefer-standby, secondary ...)."""
@@ -38,7 +44,7 @@ def keeps_writable(cell):
 DENY_LIST_MS = {"mariadb-jdbc": 60_000}      # MariaDB Connector/J's deniedListTimeout default (its Configuration)
 
 
-def denied_s(cell):
+def denied_s(cell: Cell) -> float:
     """How long the client skips a listed host that failed, in every connection of its runtime
     (MariaDB Connector/J's deny list: the dead primary, denied at the error, costs nothing after);
     0: it never skips one."""
@@ -48,7 +54,7 @@ def denied_s(cell):
     return dict(cell.client_settings).get("deniedListTimeout", default) / 1000
 
 
-def through_at(attempt_s, error_s, promoted_s, writable_only, denied=0.0):
+def through_at(attempt_s: float, error_s: float, promoted_s: float, writable_only: bool, denied: float = 0.0) -> float:
     """When a connection gets through: walks one after another from the error, each spending
     attempt_s on the dead first host (none while it is denied); a walk reaches the second at its
     end, refused there while it is a standby if writable_only."""
@@ -60,7 +66,7 @@ def through_at(attempt_s, error_s, promoted_s, writable_only, denied=0.0):
     return error_s + walks * attempt_s
 
 
-def words(way, writable, setting, client, denied=0.0):
+def words(way: "Reconnect", writable: bool, setting: str, client: str, denied: float = 0.0) -> str:
     """How the model walks the list, in words."""
     if denied > 0 and not writable:
         return (f"at the error the driver denies the dead primary {denied:g} s (deniedListTimeout) to every "

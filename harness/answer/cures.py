@@ -4,10 +4,13 @@ client limit with the best control-plane change. Each is a change of the questio
 with what it costs besides the time it saves; ranked by the model (ranking.py), then measured in the
 same order by a replay, each as a cell of one failover."""
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from ..control import CONTROL_PLANES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
+from ..load.driver_settings import Setting
+from .question import Question
 
 DRIVER, SOCKET, HOST, DIRECTOR, PAIR = "driver", "socket", "host", "load balancer", "pair"
 LIMIT_S = 3                      # the read and connect timeout a cure sets, in each driver's own unit
@@ -31,16 +34,16 @@ class Cure:
     director: tuple = ()      # ((setting, value), ...) it sets in the control plane's settings
     variant: str = ""         # the name of the director that runs it in a replay (a director's cure, a pair)
 
-    def applied(self, question):
+    def applied(self, question: Question) -> Question:
         changed = question.with_cell(**dict(self.cell)) if self.cell else question
         return changed.with_plane_settings(**dict(self.director)) if self.director else changed
 
 
-def _in_unit(setting, seconds):
+def _in_unit(setting: Setting, seconds: float) -> str | int:
     return f"{seconds}s" if setting.kind is str else round(seconds / setting.unit_s)
 
 
-def driver_cures(question):
+def driver_cures(question: Question) -> tuple[list[Cure], list[str]]:
     """(cures, left out) of the driver's own limits: a read timeout, a connect timeout."""
     cell, client = question.cell, CLIENTS[question.cell.client]
     found, left_out = [], []
@@ -68,7 +71,7 @@ def driver_cures(question):
     return found, left_out
 
 
-def name_cache_cures(question):
+def name_cache_cures(question: Question) -> list[Cure]:
     """Where the clients connect to a name (control: dns), a JVM that keeps the old address a shorter
     time: networkaddress.cache.ttl=5 where it keeps it longer (its default 30 s)."""
     cell = question.cell
@@ -82,7 +85,7 @@ def name_cache_cures(question):
                  ((cell.client, {TTL: NAME_TTL_S}),))]
 
 
-def socket_cures(question):
+def socket_cures(question: Question) -> tuple[list[Cure], list[str]]:
     cell = question.cell
     if _proxied(question):
         return [], ["TCP_USER_TIMEOUT, keepalive and tcp_retries2 on the client: through a proxy the client's own "
@@ -103,7 +106,7 @@ def socket_cures(question):
     return found, []
 
 
-def host_cures(question):
+def host_cures(question: Question) -> tuple[list[Cure], list[str]]:
     if _proxied(question):
         return [], []
     retries2 = question.cell.knob("tcp_retries2")
@@ -114,11 +117,11 @@ def host_cures(question):
     return found, [f"tcp_retries2={n}: not below yours ({retries2})" for n in LOWER_RETRIES2 if n >= retries2]
 
 
-def _proxied(question):
+def _proxied(question: Question) -> bool:
     return CONTROL_PLANES[question.plane].proxies
 
 
-def director_cures(question):
+def director_cures(question: Question) -> tuple[list[Cure], list[str]]:
     """The control plane's own: its timers and what its change does to open flows."""
     settings, plane = dict(question.plane_settings), question.plane
     found = []
@@ -160,9 +163,10 @@ def director_cures(question):
                    ["the load balancer: the seed's operator swaps it at the death already"])
 
 
-def cures_for(question):
+def cures_for(question: Question) -> tuple[list[Cure], list[str]]:
     """(cures, [why one is left out]) on every layer, the pair last (ranking.py adds it)."""
-    found, left_out = [], []
+    found: list[Cure] = []
+    left_out: list[str] = []
     for layer in (driver_cures, socket_cures, host_cures, director_cures):
         cures, why = layer(question)
         found += cures
@@ -170,7 +174,7 @@ def cures_for(question):
     return found, left_out
 
 
-def pair(client_cures, director_cure):
+def pair(client_cures: Sequence[Cure], director_cure: Cure) -> Cure:
     """The client's limits (a read and a connect timeout, or the best one) with the best change of
     the control plane, as one cure."""
     cell: dict[str, Any] = {}

@@ -1,13 +1,14 @@
 """`blackhole explain KNOB=VALUE ...`: the model's answer (harness/answer) in plain words, the cures ranked."""
 import textwrap
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from . import Question, answer, back_host_list, explain_haproxy, explain_kube, ranking, words
-from .limits import kernel_limit
+from .limits import Limit, kernel_limit
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..measure import kernel_model, predict
 from ..measure.effects import BLACKHOLE, Effect
-from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROBE_NAMES, PROTOCOL_TITLES
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROBE_NAMES, PROTOCOL_TITLES, Client
 from ..settings import drivers
 from ..settings.edge import unknown
 from ..settings.kinds import SettingsError
@@ -29,7 +30,7 @@ class ExplainError(SettingsError):
     pass
 
 
-def parse_knobs(words):
+def parse_knobs(words: Sequence[str]) -> dict[str, Any]:
     """KNOB=VALUE words (a driver's settings by their own names among them) -> the model's inputs."""
     values = dict(DEFAULTS)
     driver_words = []
@@ -95,7 +96,7 @@ def parse_knobs(words):
     return values
 
 
-def _check_name_cache(values):
+def _check_name_cache(values: Mapping[str, Any]) -> None:
     """NAME_CACHE=nscd and the record's TTL, under a name that moves."""
     cache, ttl = values["NAME_CACHE"] != "none", values["DNS_TTL_S"] is not None
     if (cache or ttl) and values["DNS_MOVED_AFTER_S"] is None:
@@ -106,7 +107,7 @@ def _check_name_cache(values):
                            "networkaddress.cache.ttl)")
 
 
-def _check_host_list(values, client):
+def _check_host_list(values: Mapping[str, Any], client: Client) -> None:
     """HOST_LIST=1 with its promotion's time, for a client that takes a host list."""
     if values["HOST_LIST"] != (values["PROMOTED_AFTER_S"] is not None):
         raise ExplainError("HOST_LIST=1 and PROMOTED_AFTER_S=... go together: the client lists both servers, the "
@@ -118,7 +119,7 @@ def _check_host_list(values, client):
                            "the lab's probe on PostgreSQL)")
 
 
-def _known_settings(client, words):
+def _known_settings(client: str, words: Sequence[tuple[str, str]]) -> Sequence[tuple[str, str]]:
     """Each word a setting of some driver; anything else is no knob at all, said with what the named
     client or explain takes that is nearest."""
     for name, _ in words:
@@ -127,11 +128,11 @@ def _known_settings(client, words):
     return words
 
 
-def question_of(values):
+def question_of(values: Mapping[str, Any]) -> Question:
     """explain's knobs as a Question (harness/answer): the cell as a scenario would write it, and
     the load balancer in front (keepalived's knobs, HAPROXY or KUBE_PROXY; else the seed's swap)."""
     client = values["CLIENT"]
-    cell = {"tcp_retries2": values["TCP_RETRIES2"]}
+    cell: dict[str, Any] = {"tcp_retries2": values["TCP_RETRIES2"]}
     if client != DEFAULT_CLIENT:
         cell["client"] = client
         if values["SETTINGS"]:
@@ -162,7 +163,7 @@ def question_of(values):
     return Question.of(cell, **rest)
 
 
-def _driver_lines(values):
+def _driver_lines(values: Mapping[str, Any]) -> list[str]:
     client = CLIENTS[values["CLIENT"]]
     lines = [f"{client.library}: {name}={value}: {client.settings[name].meaning}." for name, value in values["SETTINGS"]]
     if not client.via_libc and (values["TCP_USER_TIMEOUT_MS"] or values["KEEPALIVE"]):
@@ -175,7 +176,7 @@ def _driver_lines(values):
     return [""] + lines if lines else []
 
 
-def explain(values):
+def explain(values: Mapping[str, Any]) -> str:
     """The answer first, then how the model got there, then the cures ranked: every figure from the
     one Answer (harness/answer)."""
     question = values["QUESTION"]
@@ -200,7 +201,7 @@ def explain(values):
     return "\n".join(lines)
 
 
-def _knobs_line(values, question):
+def _knobs_line(values: Mapping[str, Any], question: Question) -> str:
     cell = question.cell
     uto = cell.tcp_user_timeout_ms
     plane = question.plane + (f" ({', '.join(f'{k}={v}' for k, v in question.plane_settings)})"
@@ -212,7 +213,7 @@ def _knobs_line(values, question):
             f"client {_client_name(question)}, RTT {values['RTT_MS']:g} ms, HZ {values['HZ']}, load balancer {plane}.")
 
 
-def _client_name(question):
+def _client_name(question: Question) -> str:
     """The client as the operator would call it: the lab's probe says which library it speaks through."""
     if question.cell.client != DEFAULT_CLIENT:
         return question.cell.client
@@ -220,7 +221,7 @@ def _client_name(question):
     return f"the lab's probe ({probe[0]})" if probe else f"the lab's probe ({DEFAULT_CLIENT})"
 
 
-def _ladder_lines(question, kernel):
+def _ladder_lines(question: Question, kernel: Limit) -> list[str]:
     """The client kernel's side: the retransmissions of a request nothing answers."""
     cell = question.cell
     uto = cell.tcp_user_timeout_ms if cell.socket_options_reach_kernel else 0
@@ -245,7 +246,7 @@ def _ladder_lines(question, kernel):
     return lines
 
 
-def _idle_lines(question):
+def _idle_lines(question: Question) -> list[str]:
     """An idle connection at the death (nothing outstanding): keepalive finds the dead peer."""
     cell = question.cell
     idle = predict.predict(cell, Effect(BLACKHOLE), 0.0, 0.0, idle=(0.0, None), hz=question.hz)
@@ -258,7 +259,12 @@ def _idle_lines(question):
                 "outstanding."]
 
 
-def beside_incident(values, times):
+class Moments(Protocol):
+    """An incident's timeline (imports/timeline.py): seconds after the death of what it names."""
+    def get(self, key: str) -> float | None: ...
+
+
+def beside_incident(values: Mapping[str, Any], times: Moments) -> str:
     """The model's answer set beside the operator's timeline (seconds after the death)."""
     found = answer(values["QUESTION"])
     first = times.get("first_error")
@@ -280,5 +286,5 @@ def beside_incident(values, times):
     return "\n".join(lines)
 
 
-def usage():
+def usage() -> str:
     return "\n".join(f"  {name}=...  {text} (default {default!r})" for name, (default, text) in KNOBS.items())

@@ -4,15 +4,18 @@ limits, the proxy host's kernel on the server leg, or the client's read timeout 
 wait (harness/control/haproxy.py's model, the one the runs are held to; the answer's limits list
 them). What follows here is the part only HAProxy has: its markdown and what it does with the
 sessions of a server it marks down."""
+from typing import Any
+
 from ..control.haproxy import Haproxy
 from ..control.haproxy_settings import TIMERS_LATE_S, HaproxySettings, markdown
 from ..scenario.control import read_control
 from ..scenario.files import words_as_settings
 from ..scenario.reader import ScenarioError
 from ..settings.kinds import SettingsError
+from .question import Question
 
 
-def control_settings(words):
+def control_settings(words: str) -> tuple[tuple[str, Any], ...]:
     """((setting, value), ...) from SETTING=VALUE words, checked as a scenario's `control: {haproxy:
     ...}` is."""
     try:
@@ -22,11 +25,11 @@ def control_settings(words):
     return tuple(settings)
 
 
-def settings_of(words):
+def settings_of(words: str) -> HaproxySettings:
     return HaproxySettings(**dict(control_settings(words)))
 
 
-def lines(question):
+def lines(question: Question) -> list[str]:
     settings = HaproxySettings(**{k: v for k, v in question.plane_settings if k != "directors"})
     down = markdown(settings)
     out = ["", f"HAProxy in front (TCP mode, inter {settings.inter:g} s, fall {settings.fall}): it ends the client's "

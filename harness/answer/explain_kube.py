@@ -6,7 +6,7 @@ from ..control.kube_proxy import MIN_SYNC_PERIOD_S, NODE_MONITOR_GRACE_S as DEFA
 MODES = ("ipvs", "nftables")
 
 
-def lines(mode, grace_s):
+def lines(mode: str, grace_s: float | None) -> list[str]:
     grace = DEFAULT_GRACE_S if grace_s is None else grace_s
     found = ["", f"kube-proxy in front, {mode} mode. When a node is lost, nothing tells the endpoint controller until",
              f"the node-monitor grace period ({grace:g} s) ends: then the backend's endpoint turns not ready and",

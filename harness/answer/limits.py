@@ -9,6 +9,8 @@ import dataclasses
 from ..databases import DATABASES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..measure import predict
+from ..measure.effects import Effect
+from .question import Question
 
 KERNEL, DRIVER, DIRECTOR, PROXY = "the client's kernel", "the application", "the director", "the proxy"
 MONITOR = "the driver's host monitor"
@@ -24,7 +26,14 @@ class Limit:
                                        # whose checks may reach the live server)
 
 
-def kernel_limit(question):
+def fires_at_s(limit: Limit) -> float:
+    """When a limit armed is expected to fire, seconds after the death (each armed one has a time)."""
+    if limit.window.expected_s is None:
+        raise ValueError(f"{limit.name}: armed, yet its window says it never fires")
+    return limit.window.expected_s
+
+
+def kernel_limit(question: Question) -> Limit:
     """The client kernel's own limit on a request nothing answers, or None through a proxy (it ACKs
     what the client sends, so nothing of the client's stays unacknowledged)."""
     cell = question.cell
@@ -36,7 +45,7 @@ def kernel_limit(question):
     return Limit(name, KERNEL, window, f"ETIMEDOUT ({DATABASES[question.engine].kernel_gave_up})")
 
 
-def driver_limit(question):
+def driver_limit(question: Question) -> Limit | None:
     """The application's own read timeout, where one is set (and its 0 is not "none")."""
     cell = question.cell
     if not cell.read_timeout_s:
@@ -52,10 +61,10 @@ def driver_limit(question):
     return Limit(name, DRIVER, window, f"{client.library}'s read timeout")
 
 
-def director_limits(question, effect):
+def director_limits(question: Question, effect: Effect) -> list[Limit]:
     """What the control plane's change does to the flow by its model: a reset from the removal on
     (keepalived with expire_nodest_conn=1, a cloud LB that resets), or a proxy's closes."""
-    found = []
+    found: list[Limit] = []
     if effect.reset_at_s is not None:
         window = predict.reset_window(effect.reset_at_s, effect.reset_by_s, 0.0, 0.0, question.rto0_s, question.hz)
         found.append(Limit(f"{question.plane} takes the server out and the director resets the flow", DIRECTOR, window,
@@ -66,9 +75,9 @@ def director_limits(question, effect):
     return found
 
 
-def armed(question, effect, proxies):
+def armed(question: Question, effect: Effect, proxies: bool) -> tuple[Limit, ...]:
     """[Limit] of everything that may end a busy client's wait, the first expected first."""
     found = [] if proxies else [kernel_limit(question)]
     found += [limit for limit in [driver_limit(question)] if limit]
     found += director_limits(question, effect)
-    return tuple(sorted(found, key=lambda limit: limit.window.expected_s))
+    return tuple(sorted(found, key=fires_at_s))

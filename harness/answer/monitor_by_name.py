@@ -14,12 +14,13 @@ from ..measure import predict
 from ..measure.effects import BLACKHOLE, Effect
 from . import back_by_name
 from .limits import MONITOR, Limit, kernel_limit
+from .question import Question
 
 
 TOLD = "the wrapper aborts the connection (its host monitor called the host dead)"
 
 
-def error_under_name(question, error, moved_s):
+def error_under_name(question: Question, error: predict.Window, moved_s: float) -> tuple[predict.Window, Limit | None]:
     """(the error's window, the monitor's Limit or None) with the monitor's verdict decided where
     the name's move decides it."""
     cell = question.cell

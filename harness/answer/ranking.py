@@ -2,9 +2,11 @@
 the time it saves to the client's first answer again (back), the pair of a client's limits with the
 best control-plane change among them. A replay measures the same list in the same order."""
 import dataclasses
+from collections.abc import Sequence
 
 from . import Answer, answer
 from .cures import DIRECTOR, DRIVER, Cure, cures_for, pair
+from .question import Question
 
 
 @dataclasses.dataclass(frozen=True)
@@ -17,26 +19,26 @@ class Ranked:
 @dataclasses.dataclass(frozen=True)
 class Ranking:
     yours: Answer
-    rows: tuple               # Ranked, the most time saved first
-    left_out: tuple           # why a cure is not among them
+    rows: tuple[Ranked, ...]  # the most time saved first
+    left_out: tuple[str, ...]  # why a cure is not among them
 
 
-def _back_s(found):
+def _back_s(found: Answer) -> float | None:
     return found.back.expected_s if found.back is not None else None
 
 
-def _order(row):
+def _order(row: Ranked) -> tuple[bool, float, bool, float]:
     back = _back_s(row.answer)
     error = row.answer.error.expected_s
     return (back is None, back if back is not None else 0.0, error is None, error or 0.0)
 
 
-def _saved(yours, found):
+def _saved(yours: Answer, found: Answer) -> float | None:
     mine, theirs = _back_s(yours), _back_s(found)
     return None if mine is None or theirs is None else round(mine - theirs, 1)
 
 
-def best_pair(question, cures):
+def best_pair(question: Question, cures: Sequence[Cure]) -> Cure | None:
     """The client's limits with the best change of the control plane, or None where either is missing."""
     directors = [c for c in cures if c.layer == DIRECTOR]
     clients = [c for c in cures if c.layer != DIRECTOR]
@@ -51,7 +53,7 @@ def best_pair(question, cures):
     return min(found, key=lambda item: _order(Ranked(item[1], item[0], None)))[1]
 
 
-def rank(question):
+def rank(question: Question) -> Ranking:
     yours = answer(question)
     cures, left_out = cures_for(question)
     paired = best_pair(question, cures)

@@ -2,7 +2,10 @@
 may end the wait, the expectation, the load balancer's change, the client back again, and the
 cures ranked. Every figure of these lines is read from the one Answer: the headline is the body's
 conclusion (tests/unit/test_answer_words.py holds that over generated questions)."""
-from . import back_by_name
+from . import Answer, back_by_name
+from ..control.base import NoticeWindow
+from ..measure.predict import Window
+from .ranking import Ranking
 from .limits import DIRECTOR, DRIVER, KERNEL, MONITOR, PROXY
 
 WHO = {KERNEL: "the client's kernel", DRIVER: "the application", DIRECTOR: "the director", PROXY: "the proxy",
@@ -10,17 +13,21 @@ WHO = {KERNEL: "the client's kernel", DRIVER: "the application", DIRECTOR: "the 
 PROXY_TITLES = {"haproxy": "HAProxy", "patroni": "HAProxy (following Patroni)"}
 
 
-def seconds(value):
-    return f"{value:.1f} s"
+def seconds(value: float | None) -> str:
+    return "never" if value is None else f"{value:.1f} s"
 
 
-def span(window):
+def span(window: Window | NoticeWindow) -> str:
+    if window.earliest_s is None or window.latest_s is None:
+        return "never"
     return f"{window.earliest_s:.1f}-{window.latest_s:.1f} s"
 
 
-def ends_it(found):
+def ends_it(found: Answer) -> str:
     """Who ends a busy client's wait, in the headline's words."""
     first = found.first
+    if first is None:            # nothing armed has a window of its own: the composed one says what ends it
+        return found.error.basis
     if first.whose == KERNEL:
         return f"the kernel ({first.name})"
     if first.whose == MONITOR:
@@ -32,12 +39,13 @@ def ends_it(found):
     return f"the director's reset ({first.name})"
 
 
-def headline(found):
+def headline(found: Answer) -> str:
     if found.never:
         return f"Answer: nothing ends a busy client's wait: {found.error.basis}."
     line = f"Answer: {ends_it(found)} ends a busy client's wait after about {seconds(found.error.expected_s)}"
-    if found.first.otherwise is not None:
-        first, other = found.first, found.first.otherwise
+    first = found.first
+    if first is not None and first.otherwise is not None:
+        other = first.otherwise
         line = (f"Answer: {ends_it(found)} ends a busy client's wait {span(first.window)} after the death if its "
                 f"checks meet the silent host, else {WHO[other.whose]} ({other.name}) after about "
                 f"{seconds(other.window.expected_s)}")
@@ -50,7 +58,7 @@ def headline(found):
     return line + "."
 
 
-def limit_lines(found):
+def limit_lines(found: Answer) -> list[str]:
     """What may end the wait, the first first, each counted from the death."""
     out = ["What may end a busy client's wait after the death, the first one wins:"]
     out += [f"  {limit.window.expected_s:>8.1f} s  {WHO[limit.whose]}: {limit.name} ({span(limit.window)})"
@@ -62,20 +70,21 @@ def limit_lines(found):
     return out
 
 
-def expectation_lines(found):
+def expectation_lines(found: Answer) -> list[str]:
     if found.never:
         return [f"Expected: no error; {found.error.basis}."]
-    told = found.first.told
-    other = found.first.otherwise
-    if other is not None:
-        return [f"Expected: {told} {span(found.first.window)} after the death if its checks meet the silent host; "
+    first = found.first
+    told = first.told if first is not None else "an error"
+    other = first.otherwise if first is not None else None
+    if first is not None and other is not None:
+        return [f"Expected: {told} {span(first.window)} after the death if its checks meet the silent host; "
                 f"else {other.told} about {seconds(other.window.expected_s)} ({span(other.window)}): "
                 f"{found.error.basis}."]
     return [f"Expected: {told} about {seconds(found.error.expected_s)} after the death, between "
             f"{found.error.earliest_s:.1f} and {found.error.latest_s:.1f} s ({found.error.basis})."]
 
 
-def change_lines(found):
+def change_lines(found: Answer) -> list[str]:
     if found.question.promoted_after_s is not None and found.change is not None:
         return [f"The servers: {found.change.basis}, each by its own name: no name moves, no load balancer "
                 "stands between."]
@@ -99,7 +108,7 @@ def change_lines(found):
             f"({span(found.change)}): {found.change.basis}."]
 
 
-def back_lines(found):
+def back_lines(found: Answer) -> list[str]:
     if found.back is not None and found.back.expected_s is None:
         return [f"Back: {found.back.basis}."]
     if found.back is None:
@@ -109,7 +118,7 @@ def back_lines(found):
             f"({span(found.back)}): {found.back.basis}."]
 
 
-def ranking_lines(ranking):
+def ranking_lines(ranking: Ranking) -> list[str]:
     """The cures ranked by the model: saved to back again, the error and back beside, and the cost."""
     yours = ranking.yours
     out = ["Cures, ranked by the model (time saved to the client's first answer again):",
@@ -124,9 +133,9 @@ def ranking_lines(ranking):
     return out
 
 
-def _back(found):
+def _back(found: Answer) -> float | None:
     return found.back.expected_s if found.back is not None else None
 
 
-def _at(value):
+def _at(value: float | None) -> str:
     return "never" if value is None else seconds(value)

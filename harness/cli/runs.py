@@ -117,11 +117,15 @@ def cmd_check_baseline(args: argparse.Namespace) -> None:
         raise InvalidInput(f"no baseline for {args.target} in baselines/ (make baseline scenario={args.target})")
     run = args.run = _run_for_baseline(args)
     kernel = run.summary_record().kernel
-    path = path or baseline.find(args.target, kernel)
     if path is None:
-        raise LabError(f"no baseline of {args.target} for kernel {kernel} (series "
-                       f"{baseline.series(kernel)}) in baselines/: make baseline scenario={args.target} "
-                       f"KERNEL=...; this run is in {run.path}")
+        if kernel is None:
+            raise LabError(f"{run.path}: the run recorded no kernel, and baselines are kept per kernel: name one "
+                           "with BASELINE=baselines/<file>.json")
+        path = baseline.find(args.target, kernel)
+        if path is None:
+            raise LabError(f"no baseline of {args.target} for kernel {kernel} (series "
+                           f"{baseline.series(kernel)}) in baselines/: make baseline scenario={args.target} "
+                           f"KERNEL=...; this run is in {run.path}")
     failed, undecided = baseline.check(path, run, print)
     if failed:
         raise SystemExit(1)

@@ -5,10 +5,13 @@ on 3306 or 5432 (else the only one with servers); its first server that is not `
 primary, a `backup` server the standby. What it inherits comes from the `defaults` section before
 it, as in HAProxy (its configuration manual, sections 2.5, 4 and 5)."""
 import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from ..errors import InvalidInput
 from . import haproxy_keywords as keywords
-from .haproxy_sections import sections
+from .haproxy_sections import Line, Section, sections
 from .haproxy_servers import check_servers, is_primary, server_options
 from .haproxy_values import count, seconds, set_option
 from .said import no_bearing_line, within_lab
@@ -20,29 +23,29 @@ OPTIONS = {"redispatch", "clitcpka", "srvtcpka", "nolinger"}
 @dataclasses.dataclass
 class HaproxyImport:
     source: str
-    settings: dict = dataclasses.field(default_factory=dict)    # control.haproxy's settings
-    used: list = dataclasses.field(default_factory=list)
-    not_modelled: list = dataclasses.field(default_factory=list)
-    no_bearing: list = dataclasses.field(default_factory=list)
-    mode: tuple | None = None          # (mode, file:line) of the last `mode` read
-    said_at: dict = dataclasses.field(default_factory=dict)    # setting -> 'file:line: directive' (said.py)
-    no_bearing_why: dict = dataclasses.field(default_factory=dict)  # keyword -> why (haproxy_keywords.py)
+    settings: dict[str, Any] = dataclasses.field(default_factory=dict)    # control.haproxy's settings
+    used: list[str] = dataclasses.field(default_factory=list)
+    not_modelled: list[str] = dataclasses.field(default_factory=list)
+    no_bearing: list[str] = dataclasses.field(default_factory=list)
+    mode: tuple[str, str] | None = None          # (mode, file:line) of the last `mode` read
+    said_at: dict[str, str] = dataclasses.field(default_factory=dict)    # setting -> 'file:line: directive' (said.py)
+    no_bearing_why: dict[str, str] = dataclasses.field(default_factory=dict)  # keyword -> why (haproxy_keywords.py)
 
-    def lines(self):
+    def lines(self) -> list[str]:
         return (self.used + [f"{line} (not modelled)" for line in self.not_modelled]
                 + ([no_bearing_line(self.source, self.no_bearing, self.no_bearing_why)] if self.no_bearing else []))
 
-    def explain_words(self):
+    def explain_words(self) -> list[str]:
         words = " ".join(f"{key}={str(value).lower() if isinstance(value, bool) else f'{value:g}' if isinstance(value, float) else value}"
                          for key, value in self.settings.items())
         return [f"HAPROXY={words}"] if words else ["HAPROXY=inter=2"]     # HAProxy's defaults, said as one
 
 
-def read(path):
+def read(path: Path) -> HaproxyImport:
     return interpret(path.read_text(errors="replace"), str(path))
 
 
-def interpret(text, source="haproxy.cfg"):
+def interpret(text: str, source: str = "haproxy.cfg") -> HaproxyImport:
     parsed = sections(text, source)
     candidates = [(i, s) for i, s in enumerate(parsed) if s.keyword in ("backend", "listen")
                   and any(line.words[0] == "server" for line in s.lines)]
@@ -79,7 +82,7 @@ def interpret(text, source="haproxy.cfg"):
     return found
 
 
-def defaults_of(parsed, index, section):
+def defaults_of(parsed: Sequence[Section], index: int, section: Section) -> list[Section]:
     """The defaults sections `section` (parsed[index]) takes its settings from, outermost first:
     the one its `from` names, else the last before it (each `defaults` section starts afresh, unless
     it names another with `from`: HAProxy's manual, section 4)."""
@@ -98,7 +101,7 @@ def defaults_of(parsed, index, section):
     return defaults_of(parsed, at, chosen) + [chosen]
 
 
-def _mode(found):
+def _mode(found: HaproxyImport) -> None:
     """The mode the backend runs in: the last `mode` read (its own over its defaults'); HAProxy's
     default is tcp."""
     if found.mode is None:
@@ -110,7 +113,7 @@ def _mode(found):
     found.used.append(f"{where}: mode tcp")
 
 
-def _directive(line, found, backend):
+def _directive(line: Line, found: HaproxyImport, backend: Section) -> None:
     words, where = line.words, line.where
     key = words[0]
     if key == "mode" and len(words) > 1:
@@ -142,7 +145,7 @@ def _directive(line, found, backend):
         _by_table(found, line, words)
 
 
-def _by_table(found, line, words):
+def _by_table(found: HaproxyImport, line: Line, words: Sequence[str]) -> None:
     """A line the code does not turn into a setting, as haproxy_keywords.py classifies it."""
     known = keywords.proxy(words)
     if known is None:
@@ -153,7 +156,7 @@ def _by_table(found, line, words):
     _classified(found, line, tuple(known[0].split()), known[1])
 
 
-def _classified(found, line, keyword, known):
+def _classified(found: HaproxyImport, line: Line, keyword: Sequence[str], known: tuple[str, str]) -> None:
     verdict, why = known
     name = " ".join(keyword)
     if verdict == keywords.NO_BEARING:
@@ -163,7 +166,7 @@ def _classified(found, line, keyword, known):
         found.not_modelled.append(f"{line.where}: {' '.join(line.words)}: {why}")
 
 
-def _bind(words, line, found):
+def _bind(words: Sequence[str], line: Line, found: HaproxyImport) -> None:
     """A listen section's bind: its tcp-ut is TCP_USER_TIMEOUT on the clients' leg; the rest, where
     and how it listens, has no bearing."""
     if "tcp-ut" in words:
@@ -174,7 +177,7 @@ def _bind(words, line, found):
     found.no_bearing_why["bind"] = "where HAProxy listens"
 
 
-def _option(words, on, line, found):
+def _option(words: Sequence[str], on: bool, line: Line, found: HaproxyImport) -> None:
     name, where = words[0], line.where
     if name in OPTIONS:
         set_option(found, name, on, line)

@@ -3,11 +3,12 @@ takes (section 4.1's matrix), and every server and default-server option (sectio
 what the lab does with it (keepalived_keywords.py's verdicts: used, no bearing, not modelled). A
 keyword in neither table is not HAProxy's: refused at its line with the nearest one."""
 import difflib
+from collections.abc import Mapping, Sequence
 
 from .keepalived_keywords import NO_BEARING, NOT_MODELLED, USED, each
 
 
-def _rows(keywords, verdict, why):
+def _rows(keywords: str, verdict: str, why: str) -> dict[str, tuple[str, str]]:
     return {keyword.strip(): (verdict, why) for keyword in keywords.split("|")}
 
 
@@ -94,7 +95,7 @@ SERVER_FLAGS = set("check no-check backup no-backup agent-check no-agent-check c
                    "allow-0rtt disabled enabled".split())
 
 
-def proxy(words):
+def proxy(words: Sequence[str]) -> tuple[str, tuple[str, str]] | None:
     """(keyword as the table has it, (verdict, why)) for a proxy line's words, the longest keyword
     of one to three words that the table has; None if none."""
     for size in (3, 2, 1):
@@ -104,6 +105,6 @@ def proxy(words):
     return None
 
 
-def nearest(keyword, table):
+def nearest(keyword: str, table: Mapping[str, object]) -> str | None:
     found = difflib.get_close_matches(keyword, list(table), n=1, cutoff=0.8)
     return found[0] if found else None

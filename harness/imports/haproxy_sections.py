@@ -3,6 +3,7 @@ in the file's order with their lines, a section's `from` (the named defaults it 
 conditional blocks (`.if` ... `.endif`, section 2.4) followed where the lab can decide them."""
 import dataclasses
 import re
+from collections.abc import Sequence
 
 from ..errors import InvalidInput
 
@@ -10,10 +11,13 @@ SECTIONS = {"global", "defaults", "frontend", "backend", "listen", "peers", "res
             "cache", "mailers", "http-errors", "ring"}
 
 
+Block = tuple[bool | None, str, str]    # a conditional block: (taken: True, False or None for unknown, history, where)
+
+
 @dataclasses.dataclass
 class Line:
     where: str
-    words: tuple
+    words: tuple[str, ...]
     condition: str | None = None       # the `.if` line it sits under whose outcome the lab cannot know
 
 
@@ -21,18 +25,18 @@ class Line:
 class Section:
     keyword: str
     name: str
-    lines: list
+    lines: list[Line]
     where: str
     parent: str | None = None          # `from NAME`: the named defaults section it takes its defaults from
 
 
-def sections(text, source):
+def sections(text: str, source: str) -> list[Section]:
     """[Section] in the file's order. HAProxy's conditional blocks (`.if`/`.elif`/`.else`/`.endif`,
     its manual's section 2.4) are followed where their condition is a number (0 is false); a line
     under any other condition keeps it (Line.condition): which way it goes depends on the operator's
     HAProxy, its environment and build, which the lab does not have."""
-    found: list = []
-    blocks: list[tuple] = []     # [(taken: True/False/None for unknown, any branch taken yet, where)]
+    found: list[Section] = []
+    blocks: list[Block] = []     # the conditional blocks open here, innermost last
     for number, raw in enumerate(text.splitlines(), start=1):
         words = tuple(raw.split("#", 1)[0].split())
         if not words:
@@ -59,7 +63,7 @@ def sections(text, source):
     return found
 
 
-def _section_name(words, where):
+def _section_name(words: Sequence[str], where: str) -> tuple[str, str | None]:
     """(name, the `from` defaults it names) of a section's first line."""
     rest = list(words[1:])
     parent = None
@@ -72,7 +76,7 @@ def _section_name(words, where):
     return (rest[0] if rest else ""), parent
 
 
-def _decided(condition):
+def _decided(condition: Sequence[str]) -> bool | None:
     """True/False for a condition that is a number, None for any other (a predicate of the
     operator's HAProxy: defined(), feature(), version_atleast(), streq(), ...)."""
     text = " ".join(condition).strip().strip('"')
@@ -81,7 +85,7 @@ def _decided(condition):
     return None
 
 
-def _conditional(words, where, blocks):
+def _conditional(words: Sequence[str], where: str, blocks: list[Block]) -> None:
     """blocks: a stack of (taken: True, False or None for unknown, history, where) with history
     'taken' (a branch of this block was), 'none' (none yet) or 'unknown' (one may have been)."""
     keyword, said = words[0], f"{where} ({' '.join(words)})"

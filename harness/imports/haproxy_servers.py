@@ -1,15 +1,22 @@
 """The servers of the database's backend as HAProxy reads them (its configuration manual, 5.2): the
 options of each server and default-server line, and what the lab needs of them: one checked
 primary and a backup."""
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from ..errors import InvalidInput
 from . import haproxy_keywords as keywords
+from .haproxy_sections import Line, Section
 from .haproxy_values import count, seconds, set_option
+
+if TYPE_CHECKING:
+    from .haproxy_import import HaproxyImport
 
 SERVER_TIMERS = {"inter", "fastinter", "downinter"}
 SERVER_COUNTS = {"fall", "rise"}
 
 
-def check_servers(read_here, backend, found):
+def check_servers(read_here: Sequence[Section], backend: Section, found: "HaproxyImport") -> None:
     """The lab has one primary and a standby; it needs the primary health-checked to model a failover.
     A second active server is the standby HAProxy sends new sessions to once the first is down (with
     no `backup` server); any further one is named, its own timers not read."""
@@ -41,13 +48,13 @@ def check_servers(read_here, backend, found):
                            "lab models a checked primary: add `check` to ask what checks would change")
 
 
-def is_primary(line, backend):
+def is_primary(line: Line, backend: Section) -> bool:
     """Whether a server line is the backend's first active one: the lab's primary."""
     active = [other for other in backend.lines if other.words[0] == "server" and "backup" not in other.words]
     return bool(active) and line is active[0]
 
 
-def server_options(words, line, found, primary):
+def server_options(words: Sequence[str], line: Line, found: "HaproxyImport", primary: bool) -> None:
     """A server's (or default-server's) options; only the primary's and default-server's are the
     lab's (HAProxy's checks of the standby decide nothing about the primary's death)."""
     where, i = line.where, 0

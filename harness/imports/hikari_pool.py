@@ -7,7 +7,7 @@ from ..load.clients import CLIENTS
 from .driver_import import PROPERTY, DriverImport, refuse_near_miss, setting_of
 
 
-def hikari_pool(url: DriverImport | None, pool: Iterable[tuple[int, str]], source: str) -> DriverImport:
+def hikari_pool(url: DriverImport | None, pool: Iterable[tuple[int | str, str]], source: str) -> DriverImport:
     """HikariCP: its pool settings ((line number, 'key=value'), ...), in java.util.Properties'
     syntax, over the Connector/J URL's (url: a DriverImport or None)."""
     settings, not_modelled = [], []

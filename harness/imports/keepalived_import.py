@@ -7,6 +7,8 @@ delay_before_retry on the checker."""
 import dataclasses
 import math
 import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidInput
@@ -25,30 +27,30 @@ INHERITED = ("connect_timeout", "retry", "nb_get_retry", "delay_before_retry", "
 @dataclasses.dataclass
 class KeepalivedImport:
     source: str
-    settings: dict = dataclasses.field(default_factory=dict)   # control.keepalived's settings, as a scenario says them
+    settings: dict[str, Any] = dataclasses.field(default_factory=dict)   # control.keepalived's settings, as a scenario says them
     idle_timeout_s: int | None = None                                   # lvs_timeouts tcp: the director's flow timeout
-    used: list = dataclasses.field(default_factory=list)         # "file:line: directive: what it became"
-    not_modelled: list = dataclasses.field(default_factory=list)
-    no_bearing: list = dataclasses.field(default_factory=list)
-    said_at: dict = dataclasses.field(default_factory=dict)     # setting -> 'file:line: directive' (said.py)
-    no_bearing_why: dict = dataclasses.field(default_factory=dict)  # keyword -> why (keepalived_keywords.py)
+    used: list[str] = dataclasses.field(default_factory=list)         # "file:line: directive: what it became"
+    not_modelled: list[str] = dataclasses.field(default_factory=list)
+    no_bearing: list[str] = dataclasses.field(default_factory=list)
+    said_at: dict[str, str] = dataclasses.field(default_factory=dict)     # setting -> 'file:line: directive' (said.py)
+    no_bearing_why: dict[str, str] = dataclasses.field(default_factory=dict)  # keyword -> why (keepalived_keywords.py)
 
-    def lines(self):
+    def lines(self) -> list[str]:
         return ([f"{line}" for line in self.used] + [f"{line} (not modelled)" for line in self.not_modelled]
                 + ([no_bearing_line(self.source, self.no_bearing, self.no_bearing_why)] if self.no_bearing else []))
 
-    def explain_words(self):
+    def explain_words(self) -> list[str]:
         names = {"delay_loop": "DELAY_LOOP", "connect_timeout": "CONNECT_TIMEOUT", "retry": "RETRY",
                  "delay_before_retry": "DELAY_BEFORE_RETRY"}
         words = [f"{names[key]}={value:g}" for key, value in self.settings.items() if key in names]
         return words or ["DELAY_LOOP=60"]        # keepalived runs with its defaults: the model says so
 
 
-def read(path):
+def read(path: str | Path) -> KeepalivedImport:
     return interpret(keepalived_tree.parse_file(path), str(path))
 
 
-def interpret(statements, source="keepalived.conf"):
+def interpret(statements: Sequence[keepalived_tree.Statement], source: str = "keepalived.conf") -> KeepalivedImport:
     found = KeepalivedImport(source)
     servers = [s for s in statements if s.keyword == "virtual_server"]
     if not servers:
@@ -71,12 +73,14 @@ def interpret(statements, source="keepalived.conf"):
     return found
 
 
-def _has_block(statement):
+def _has_block(statement: keepalived_tree.Statement) -> tuple[keepalived_tree.Statement, ...]:
+    """The statements of its block; one without a block is refused."""
     if statement.block is None:
         raise InvalidInput(f"{statement.where}: {statement.keyword}: its settings go in a {{ ... }} block")
+    return statement.block
 
 
-def _number(statement, minimum=0.0):
+def _number(statement: keepalived_tree.Statement, minimum: float = 0.0) -> float:
     try:
         value = float(statement.args[0])
     except (IndexError, ValueError):
@@ -89,7 +93,7 @@ def _number(statement, minimum=0.0):
     return int(value) if value == int(value) else value
 
 
-def _bool(statement):
+def _bool(statement: keepalived_tree.Statement) -> bool:
     """keepalived.conf(5)'s <BOOL>: on|off|true|false|yes|no; the keyword alone is on."""
     said = statement.args[0].lower() if statement.args else "on"
     if said not in ("on", "off", "true", "false", "yes", "no"):
@@ -97,7 +101,7 @@ def _bool(statement):
     return said in ("on", "true", "yes")
 
 
-def _unused(found, statement, section, with_args=True):
+def _unused(found: KeepalivedImport, statement: keepalived_tree.Statement, section: str, with_args: bool = True) -> None:
     """A directive the lab does not turn, as keepalived_keywords.py classifies it: named as having no
     bearing (and why), as not modelled (and why); one that is not keepalived's refused at its line."""
     known = keepalived_keywords.verdict(section, statement.keyword)
@@ -118,15 +122,15 @@ def _unused(found, statement, section, with_args=True):
                                   "keepalived.conf(5) puts it, once (a primary, its first checker)")
 
 
-def _use(found, statement, key, value):
+def _use(found: KeepalivedImport, statement: keepalived_tree.Statement, key: str, value: object) -> None:
     set_said(found, key, value, f"{statement.where}: {' '.join((statement.keyword, *statement.args))}", RULE)
     said = " ".join((statement.keyword, *statement.args))
     found.used.append(f"{statement.where}: {said}: {key} {value}" if said != f"{key} {value}" else f"{statement.where}: {said}")
 
 
-def _global_defs(block, found):
-    _has_block(block)
-    for s in block.block:
+def _global_defs(block: keepalived_tree.Statement, found: KeepalivedImport) -> None:
+    children = _has_block(block)
+    for s in children:
         if s.keyword == "lvs_timeouts" and "tcp" in s.args and s.args.index("tcp") + 1 < len(s.args):
             value = s.args[s.args.index("tcp") + 1]
             if not re.fullmatch(r"[0-9]+", value) or int(value) < 1:
@@ -140,11 +144,11 @@ def _global_defs(block, found):
             _unused(found, s, "global_defs", with_args=False)
 
 
-def _vrrp(block, found):
-    _has_block(block)
+def _vrrp(block: keepalived_tree.Statement, found: KeepalivedImport) -> None:
+    children = _has_block(block)
     found.settings.setdefault("vrrp", "plain")
     found.used.append(f"{block.where}: vrrp_instance {' '.join(block.args)}: a backup director sharing the VIP")
-    for s in block.block:
+    for s in children:
         if s.keyword == "advert_int":
             _use(found, s, "advert_int", _number(s, 1))
         elif s.keyword in ("nopreempt", "preempt"):
@@ -153,18 +157,18 @@ def _vrrp(block, found):
             _unused(found, s, "vrrp_instance")
 
 
-def _virtual_server(block, found):
-    _has_block(block)
+def _virtual_server(block: keepalived_tree.Statement, found: KeepalivedImport) -> None:
+    children = _has_block(block)
     reals = block.find("real_server")
     if not reals:
         raise InvalidInput(f"{block.where}: virtual_server {' '.join(block.args)}: no real_server")
     timers: dict[str, Any] = {}
     own: dict[str, Any] = {}
-    for s in [s for s in block.block if s.keyword == "delay_loop"]:
+    for s in [s for s in children if s.keyword == "delay_loop"]:
         _timer({}, own, s, found)   # first: a MISC_CHECK's timeout defaults to it, wherever it is said
     if own:
         _use(found, own["delay_loop"], "delay_loop", _number(own["delay_loop"], 0.1))
-    for s in block.block:
+    for s in children:
         if s.keyword == "delay_loop":
             continue
         elif s.keyword == "inhibit_on_failure":      # the real servers' default
@@ -191,7 +195,7 @@ def _virtual_server(block, found):
             _unused(found, s, "virtual_server")
 
 
-def _timer(timers, own, s, found):
+def _timer(timers: dict[str, keepalived_tree.Statement], own: dict[str, keepalived_tree.Statement], s: keepalived_tree.Statement, found: KeepalivedImport) -> None:
     """A timer said in this block: it replaces one said before in the same block (keepalived takes
     the last), said so; one inherited from the enclosing block is the rule, not a repetition."""
     if s.keyword in own:
@@ -201,7 +205,7 @@ def _timer(timers, own, s, found):
     own[s.keyword] = timers[s.keyword] = s
 
 
-def _forwarding(s, found):
+def _forwarding(s: keepalived_tree.Statement, found: KeepalivedImport) -> None:
     """lb_kind (before keepalived 2.0) or lvs_method: the lab's director forwards by NAT (the default)."""
     if s.args[:1] != ("NAT",):
         raise InvalidInput(f"{s.where}: {s.keyword} {' '.join(s.args)}: the lab's director runs NAT (the servers "
@@ -209,12 +213,12 @@ def _forwarding(s, found):
     found.used.append(f"{s.where}: {s.keyword} NAT: as the lab's director")
 
 
-def _real_server(block, found, inherited):
-    _has_block(block)
+def _real_server(block: keepalived_tree.Statement, found: KeepalivedImport, inherited: Mapping[str, keepalived_tree.Statement]) -> None:
+    children = _has_block(block)
     found.used.append(f"{block.where}: real_server {' '.join(block.args)}: the lab's primary")
-    checkers = [s for s in block.block if s.keyword in CHECKERS]
+    checkers = [s for s in children if s.keyword in CHECKERS]
     timers, own = dict(inherited), dict[str, Any]()
-    for s in block.block:
+    for s in children:
         if s.keyword in INHERITED:
             _timer(timers, own, s, found)
         elif s.keyword == "inhibit_on_failure":
@@ -232,16 +236,16 @@ def _real_server(block, found, inherited):
     _checker(checkers[0], found, timers)
 
 
-def _checker(block, found, inherited):
+def _checker(block: keepalived_tree.Statement, found: KeepalivedImport, inherited: Mapping[str, keepalived_tree.Statement]) -> None:
     """A checker's timers: its own, else its real server's, else its virtual server's, else
     keepalived's default for that checker (keepalived.conf(5))."""
-    _has_block(block)
+    children = _has_block(block)
     _use(found, block, "check", CHECKERS[block.keyword])
     if block.keyword != "TCP_CHECK":
         found.not_modelled.append(f"{block.where}: {block.keyword}: the lab checks with its own "
                                   f"{'MySQL handshake (MISC_CHECK)' if block.keyword == 'MISC_CHECK' else 'TCP_CHECK'}")
     timers, misc_timeout, own = dict(inherited), None, dict[str, Any]()
-    for s in block.block:
+    for s in children:
         if s.keyword in INHERITED:
             _timer(timers, own, s, found)
         elif s.keyword == "misc_timeout" and block.keyword == "MISC_CHECK":
@@ -263,7 +267,7 @@ def _checker(block, found, inherited):
         _misc_timeout(block, misc_timeout, found)
 
 
-def _misc_timeout(block, misc_timeout, found):
+def _misc_timeout(block: keepalived_tree.Statement, misc_timeout: keepalived_tree.Statement | None, found: KeepalivedImport) -> None:
     """The script is killed (and the check failed) misc_timeout after it starts, by default delay_loop
     (check_misc.c): the lab's check fails then too. A script with a shorter timeout of its own fails
     sooner, which the lab cannot read from the file."""

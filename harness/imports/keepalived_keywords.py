@@ -10,7 +10,7 @@ import difflib
 USED, NO_BEARING, NOT_MODELLED, REFUSED = "used", "no bearing", "not modelled", "refused"
 
 
-def each(words, verdict, why):
+def each(words: str, verdict: str, why: str) -> dict[str, tuple[str, str]]:
     return {word: (verdict, why) for word in words.split()}
 
 
@@ -124,13 +124,13 @@ SECTIONS = {"global_defs": GLOBAL_DEFS, "virtual_server": VIRTUAL_SERVER, "real_
             "checker": CHECKER, "vrrp_instance": VRRP_INSTANCE}
 
 
-def verdict(section, keyword):
+def verdict(section: str, keyword: str) -> tuple[str, str] | None:
     """(verdict, why) of a keyword in a section (a checker's block is 'checker'); None if it is not
     one of keepalived's there."""
     return SECTIONS[section].get(keyword)
 
 
-def nearest(section, keyword):
+def nearest(section: str, keyword: str) -> str | None:
     """The section's keyword nearest a misspelled one, or None."""
     found = difflib.get_close_matches(keyword, list(SECTIONS[section]), n=1, cutoff=0.8)
     return found[0] if found else None

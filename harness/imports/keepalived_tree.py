@@ -6,7 +6,9 @@ the files it is given, and nothing else."""
 import dataclasses
 import glob
 import re
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import InvalidInput
 
@@ -17,23 +19,23 @@ MAX_INCLUDE_DEPTH = 8
 @dataclasses.dataclass(frozen=True)
 class Statement:
     keyword: str
-    args: tuple
+    args: tuple[str, ...]
     where: str                        # file:line
-    block: tuple | None = None             # child statements, or None for a plain line
+    block: "tuple[Statement, ...] | None" = None             # child statements, or None for a plain line
 
-    def find(self, keyword):
+    def find(self, keyword: str) -> list["Statement"]:
         return [child for child in self.block or () if child.keyword == keyword]
 
-    def first(self, keyword):
+    def first(self, keyword: str) -> "Statement | None":
         found = self.find(keyword)
         return found[0] if found else None
 
-    def shape(self):
+    def shape(self) -> tuple[Any, ...]:
         """The statement without where it came from: what two configurations are compared by."""
         return (self.keyword, self.args, None if self.block is None else tuple(c.shape() for c in self.block))
 
 
-def parse_file(path):
+def parse_file(path: str | Path) -> tuple[Statement, ...]:
     """The top-level statements of a keepalived.conf and the files it includes."""
     path = Path(path)
     if not path.is_file():
@@ -41,7 +43,8 @@ def parse_file(path):
     return parse_text(path.read_text(errors="replace"), str(path), path.parent)
 
 
-def parse_text(text, source="keepalived.conf", folder=None, depth=0):
+def parse_text(text: str, source: str = "keepalived.conf", folder: str | Path | None = None,
+               depth: int = 0) -> tuple[Statement, ...]:
     root: list[Statement] = []
     stack: list[tuple[Statement | None, list[Statement]]] = [(None, root)]   # the root alone has no statement
     for where, words in _lines(text, source, folder, depth):
@@ -70,7 +73,7 @@ def parse_text(text, source="keepalived.conf", folder=None, depth=0):
     return tuple(root)
 
 
-def _lines(text, source, folder, depth):
+def _lines(text: str, source: str, folder: str | Path | None, depth: int) -> Iterator[tuple[str, list[str]]]:
     """(file:line, words) of each line, the lines of included files in their place, so that an
     included file's statements join the block its include is in."""
     for number, line in enumerate(text.splitlines(), start=1):
@@ -81,10 +84,10 @@ def _lines(text, source, folder, depth):
             yield where, words
 
 
-def included_files(path, depth=0):
+def included_files(path: str | Path, depth: int = 0) -> set[Path]:
     """The files a keepalived.conf includes, and theirs (resolved paths): an incident's folder
     holds them beside it. A pattern that matches nothing is parse_file's to refuse."""
-    found = set()
+    found: set[Path] = set()
     for line in Path(path).read_text(errors="replace").splitlines():
         words = _words(line)
         if words[:1] == ["include"] and len(words) == 2 and depth < MAX_INCLUDE_DEPTH:
@@ -93,7 +96,7 @@ def included_files(path, depth=0):
     return found
 
 
-def _matches(pattern, folder):
+def _matches(pattern: str, folder: str | Path | None) -> list[str]:
     """The files an include's pattern names, relative to the including file's folder."""
     pattern = pattern.strip('"')
     if "\x00" in pattern:                   # no file is named so: the include matches none
@@ -102,7 +105,7 @@ def _matches(pattern, folder):
     return sorted(glob.glob(pattern))
 
 
-def _words(line):
+def _words(line: str) -> list[str]:
     words = []
     for token in TOKEN.findall(line):
         if token[0] in "#!":
@@ -111,7 +114,8 @@ def _words(line):
     return words
 
 
-def _included(words, where, folder, depth):
+def _included(words: Sequence[str], where: str, folder: str | Path | None,
+              depth: int) -> Iterator[tuple[str, list[str]]]:
     if len(words) != 2:
         raise InvalidInput(f"{where}: include takes one file or pattern")
     if depth >= MAX_INCLUDE_DEPTH:

@@ -9,12 +9,14 @@ Every other key is named as not modelled, never dropped; a pool other than Hikar
 (spring.datasource.type) is refused, as is a file without spring.datasource.url."""
 import dataclasses
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import yaml
 
 from ..errors import InvalidInput
 from . import driver_url
-from .driver_import import PROPERTY
+from .driver_import import PROPERTY, DriverImport
 from .hikari_pool import hikari_pool
 
 URL_KEYS = ("spring.datasource.url", "spring.datasource.hikari.jdbc-url", "spring.datasource.hikari.jdbcUrl")
@@ -24,17 +26,17 @@ HIKARI_TYPE = "com.zaxxer.hikari.HikariDataSource"
 MARKS = re.compile(r"^\s*spring\.datasource\.(url|hikari\.)", re.MULTILINE)
 
 
-def looks_like_properties(text):
+def looks_like_properties(text: str) -> bool:
     return bool(MARKS.search(text))
 
 
-def looks_like_yaml(text):
+def looks_like_yaml(text: str) -> bool:
     flat = _flat_yaml(text)
     return flat is not None and any(key in URL_KEYS or key.startswith(HIKARI) for key in flat)
 
 
-def spring_properties(text, source="application.properties"):
-    keys = []
+def spring_properties(text: str, source: str = "application.properties") -> DriverImport:
+    keys: list[tuple[int | str, str, str]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line or line.startswith(("#", "!")):
@@ -46,16 +48,18 @@ def spring_properties(text, source="application.properties"):
     return _datasource(keys, source)
 
 
-def spring_yaml(text, source="application.yml"):
+def spring_yaml(text: str, source: str = "application.yml") -> DriverImport:
     flat = _flat_yaml(text)
     if flat is None:
         raise InvalidInput(f"{source}: not a YAML mapping (spring: datasource: url: ...)")
     return _datasource([(key, key, value) for key, value in flat.items()], source)
 
 
-def _datasource(keys, source):
+def _datasource(keys: Sequence[tuple[int | str, str, str]], source: str) -> DriverImport:
     """keys: ((where, key, value), ...) -> the hikari client's DriverImport."""
-    url, pool, others = None, [], []
+    url: DriverImport | None = None
+    pool: list[tuple[int | str, str]] = []
+    others: list[tuple[str, str]] = []
     for where, key, value in keys:
         if key in URL_KEYS:
             url = driver_url.parse(value, f"{source}:{where}")
@@ -74,7 +78,7 @@ def _datasource(keys, source):
     return dataclasses.replace(found, not_modelled=(*found.not_modelled, *others))
 
 
-def _hikari_name(key):
+def _hikari_name(key: str) -> str:
     """Spring Boot's relaxed name -> HikariCP's: connection-timeout -> connectionTimeout,
     data-source-properties.socketTimeout -> dataSource.socketTimeout."""
     for prefix in SOURCE_PROPERTIES:
@@ -84,7 +88,7 @@ def _hikari_name(key):
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def _flat_yaml(text):
+def _flat_yaml(text: str) -> dict[str, str] | None:
     """{dotted key: its value as text} of a YAML mapping, or None if the text is not one."""
     try:
         raw = yaml.load(text, Loader=yaml.BaseLoader)
@@ -92,9 +96,9 @@ def _flat_yaml(text):
         return None
     if not isinstance(raw, dict):
         return None
-    flat = {}
+    flat: dict[str, str] = {}
 
-    def walk(node, prefix):
+    def walk(node: Any, prefix: str) -> None:
         if isinstance(node, dict):
             for key, value in node.items():
                 walk(value, f"{prefix}{key}.")

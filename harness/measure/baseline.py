@@ -20,9 +20,9 @@ import dataclasses
 import datetime
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
 from .summary_record import RunSummary, SummaryError, Window
@@ -32,21 +32,32 @@ BASELINES = Path(__file__).resolve().parent.parent.parent / "baselines"
 MIN_TOLERANCE_S = 0.25
 
 
-def file_for(scenario_id, kernel):
+class CheckedRun(Protocol):
+    """What check() reads and writes of a run's directory (store.RunDir)."""
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def baseline_junit(self) -> Path: ...
+
+    def summary_record(self) -> RunSummary: ...
+
+
+def file_for(scenario_id: str, kernel: str | None) -> Path:
     """baselines/<scenario>-<kernel release>.json"""
     return BASELINES / f"{scenario_id}-{kernel}.json"
 
 
-def series(release):
+def series(release: str) -> str:
     """The kernel's major.minor ('6.12' of '6.12.117+deb12-amd64'): like is compared with like."""
     return ".".join(release.split(".")[:2])
 
 
-def available(scenario_id):
+def available(scenario_id: str) -> list[Path]:
     return sorted(BASELINES.glob(f"{scenario_id}-*.json"))
 
 
-def find(scenario_id, kernel):
+def find(scenario_id: str, kernel: str) -> Path | None:
     """The baseline of this kernel release, else the newest of the same series (6.12.x for a
     6.12 kernel: another build of it); None if the series has none."""
     own = file_for(scenario_id, kernel)
@@ -173,11 +184,11 @@ def kernel_warning(baseline: Mapping[str, Any], summary: RunSummary) -> str | No
     return None
 
 
-def _seconds(value):
+def _seconds(value: float | None) -> str:
     return "never" if value is None else f"{value:.3f}"
 
 
-def table(rows):
+def table(rows: Sequence[Row]) -> str:
     header = ("cell", "baseline detect", "now", "delta", "of it the RTO's", "tolerance", "verdict")
     lines = [header] + [(r.cell, _seconds(r.baseline_s), _seconds(r.now_s),
                          "—" if r.delta_s is None else f"{r.delta_s:+.3f}",
@@ -187,7 +198,7 @@ def table(rows):
     return "\n".join("  ".join(v.ljust(w) for v, w in zip(line, widths)) for line in lines)
 
 
-def junit_xml(rows, suite):
+def junit_xml(rows: Sequence[Row], suite: str) -> str:
     cases = []
     for r in rows:
         case = f"<testcase classname={quoteattr(suite)} name={quoteattr(r.cell)}>"
@@ -201,8 +212,8 @@ def junit_xml(rows, suite):
             f'failures="{failures}">\n' + "\n".join(cases) + "\n</testsuite>\n")
 
 
-def check(path, run, say):
-    """Compare a run (a store.RunDir) with the baseline in path, say the table, write its JUnit
+def check(path: str | Path, run: CheckedRun, say: Callable[[str], object]) -> tuple[list[str], list[str]]:
+    """Compare a run with the baseline in path, say the table, write its JUnit
     file; (the cells that regressed, the cells the run could not decide)."""
     summary = run.summary_record()
     reference = json.loads(Path(path).read_text())
@@ -226,7 +237,7 @@ def check(path, run, say):
     return failed, undecided
 
 
-def write(baseline, path):
+def write(baseline: Mapping[str, Any], path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(baseline, indent=1) + "\n")

@@ -6,13 +6,17 @@ A difference is flagged when two runs' detect times differ by more than the base
 (measure/baseline.py: from the cells' model windows). It is explained when both runs are inside
 their own model windows (the model moved, with the measured base RTO or HZ); otherwise it is
 a finding."""
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from . import baseline, kernel_facts
 from .summary_record import Window
 
 ROUNDING_S = 0.0005           # half the millisecond summary.json rounds its times to
 
 
-def _cell_view(cell, env, observed_s=None, lb_run=None):
+def _cell_view(cell: Mapping[str, Any], env: Mapping[str, Any], observed_s: float | None = None,
+               lb_run: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """observed_s: how long after the fault the run watched (a cell without an error was still
     waiting then); lb_run: the lb signal's part of the run (a replica the control plane promoted by
     itself, Patroni's; the change a scenario step made, manual's swap or dns's re-pointed name)."""
@@ -28,13 +32,13 @@ def _cell_view(cell, env, observed_s=None, lb_run=None):
             "hz": (env.get("where") or {}).get("hz")}
 
 
-def _unknown(probe):
+def _unknown(probe: Mapping[str, Any]) -> str | None:
     """Why the run could not judge the cell (its verdict unknown: measure/verdict.py), else None."""
     verdict = probe.get("verdict") or {}
     return verdict.get("why") if verdict.get("value") == "unknown" else None
 
 
-def _explain(ref_label, ref, label, other):
+def _explain(ref_label: str, ref: Mapping[str, Any], label: str, other: Mapping[str, Any]) -> str | None:
     undecided = [f"{name} ({c['unknown']})" for name, c in ((ref_label, ref), (label, other)) if c.get("unknown")]
     if undecided:
         return f"not decided on {'; '.join(undecided)}"
@@ -54,7 +58,7 @@ def _explain(ref_label, ref, label, other):
     return "both inside their model windows: " + ("; ".join(reasons) or "within the spread the model allows")
 
 
-def compare(runs, interval_s=0.1):
+def compare(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]], interval_s: float = 0.1) -> dict[str, Any]:
     """runs: [(label, summary, env), ...], the first the reference. Returns a JSON-able dict."""
     labels = [label for label, _, _ in runs]
     scenario_of = {label: summary["scenario"] for label, summary, _ in runs}
@@ -69,7 +73,7 @@ def compare(runs, interval_s=0.1):
     cells = []
     for name in names:
         by_run = {label: views[label].get(name) for label in labels}
-        flags = []
+        flags: list[dict[str, Any]] = []
         ref = by_run[ref_label]
         for label in labels[1:]:
             other = by_run[label]
@@ -96,5 +100,5 @@ def compare(runs, interval_s=0.1):
             "reference": ref_label, "cells": cells, "kernel_facts": kernel_facts.facts_table(runs)}
 
 
-def _model(view):
+def _model(view: Mapping[str, Any]) -> Window:
     return Window(view["expected_s"], view["earliest_s"], view["latest_s"], None, None, None)

@@ -2,6 +2,7 @@
 path, and the TCP and IPVS sysctls a new network namespace starts with (env.json's
 kernel_facts), each difference said with what it does to the lab's figures."""
 import statistics
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .sysctl_knobs import SYSCTL_KNOBS
@@ -34,12 +35,12 @@ SIZED_BY_THE_MACHINE = {"vs/sync_qlen_max", "tcp_ehash_entries", "tcp_max_syn_ba
                         "tcp_mem", "vs/conn_max"}
 
 
-def since_note(name):
+def since_note(name: str) -> str:
     knob = SYSCTL_KNOBS.get(name)
     return f" (came with Linux {knob.since})" if knob and knob.since else ""
 
 
-def differences(facts_by_label):
+def differences(facts_by_label: Mapping[str, Mapping[str, Any] | None]) -> list[dict[str, Any]]:
     """[{"name", "values": {label: value or None (absent)}, "bearing": text or None}] for every
     sysctl whose default is not the same on all kernels (absent counts as a value); bearing ones
     first. facts_by_label: {label: env.json's kernel_facts or None (a run before they were kept)}."""
@@ -64,14 +65,14 @@ def differences(facts_by_label):
     return sorted(rows, key=lambda row: (row["bearing"] is None or "sized from" in row["bearing"], row["name"]))
 
 
-def base_rto_ms(summary):
+def base_rto_ms(summary: Mapping[str, Any]) -> float | None:
     """The median base RTO the run's cells measured on the lab's path (ms), or None."""
     measured = [c["predicted"]["base_rto_s"] for c in summary.get("cells", [])
                 if (c.get("predicted") or {}).get("base_rto_s")]
     return round(statistics.median(measured) * 1000, 1) if measured else None
 
 
-def facts_table(runs):
+def facts_table(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> dict[str, Any]:
     """runs: [(label, summary, env)]: {"hz", "base_rto_ms", "sysctls"} across them."""
     facts = {label: env.get("kernel_facts") for label, _, env in runs}
     return {"hz": {label: (facts[label] or {}).get("hz") or (env.get("where") or {}).get("hz") for label, _, env in runs},

@@ -3,9 +3,13 @@ run wrote read into the cures ranked (ranking.py) on a page of its own (page.py)
 import dataclasses
 import json
 import shutil
+from pathlib import Path
+from typing import Any
 
 from .. import imports
 from .. import scenario as scenario_module
+from ..measure.predict import Window
+from ..store import RunDir
 from . import build, page, ranking
 
 
@@ -13,34 +17,35 @@ from . import build, page, ranking
 class Replay:
     incident: imports.Incident
     plan: build.Plan          # the scenario the model's ranking makes of it
-    scenario: object          # ... parsed
+    scenario: scenario_module.Scenario | scenario_module.BurstScenario   # ... parsed
 
     @property
-    def definition(self):
+    def definition(self) -> dict[str, Any]:
         return self.plan.definition
 
     @property
-    def series(self):
+    def series(self) -> str:
         return self.plan.series
 
-    def lines(self):
+    def lines(self) -> list[str]:
         return self.incident.lines() + list(self.plan.lines)
 
 
-def prepare(folder, full=False):
-    incident = imports.from_dir(folder)
+def prepare(folder: str | Path, full: bool = False) -> Replay:
+    incident = imports.from_dir(str(folder))
     plan = build.plan(incident, full)
     parsed = scenario_module.parse_definition(plan.definition, f"the replay of {folder}", "replay")
     return Replay(incident, plan, parsed)
 
 
-def _model(window):
-    return None if window is None or window.expected_s is None else \
-        {"expected_s": round(window.expected_s, 3), "earliest_s": round(window.earliest_s, 3),
-         "latest_s": round(window.latest_s, 3)}
+def _model(window: Window | None) -> dict[str, float] | None:
+    if window is None or window.expected_s is None:
+        return None
+    earliest, expected, latest = window.bounds()
+    return {"expected_s": round(expected, 3), "earliest_s": round(earliest, 3), "latest_s": round(latest, 3)}
 
 
-def record_of(replay, kernel):
+def record_of(replay: Replay, kernel: str) -> dict[str, Any]:
     """What replay.json keeps: the import, the choices, and each cure as the model ranked it."""
     model = replay.plan.ranking
     yours = model.yours
@@ -57,7 +62,7 @@ def record_of(replay, kernel):
             "incident": dict(replay.incident.incident_times.after_death_s) if replay.incident.incident_times else {}}
 
 
-def finish(replay, run, kernel):
+def finish(replay: Replay, run: RunDir, kernel: str) -> tuple[ranking.Ranking, Path]:
     """replay.json, the incident's files and replay.html in the run's directory; (ranking, page)."""
     record = record_of(replay, kernel)
     (run.path / "replay.json").write_text(json.dumps(record, indent=1) + "\n")

@@ -10,11 +10,16 @@ chosen."""
 import copy
 import dataclasses
 import re
+from typing import Any
 
-from ..answer import Question
+from ..answer import Answer, Question
+from ..answer.words import seconds
 from ..answer.cures import DIRECTOR, DRIVER, PAIR
-from ..answer.ranking import rank
+from ..answer.ranking import Ranked, Ranking, rank
 from ..errors import InvalidInput
+from ..imports import Incident
+from ..imports.driver_import import DriverImport
+from ..imports.sysctl_dump import SysctlDump
 from ..load.clients import CLIENTS
 from ..measure.sysctl_knobs import SYSCTL_KNOBS
 from ..settings.targets import KNOWN_SERIES
@@ -42,15 +47,15 @@ STAND_IN_FOR = ("JVM", "Node.js")
 
 @dataclasses.dataclass(frozen=True)
 class Plan:
-    definition: dict          # the scenario, as a scenario file would say it
+    definition: dict[str, Any]    # the scenario, as a scenario file would say it
     series: str               # the Debian kernel series the dump's kernel maps to
-    lines: tuple              # what was chosen and why
-    ranking: object           # the model's ranking (answer.ranking.Ranking) the cells follow
+    lines: tuple[str, ...]    # what was chosen and why
+    ranking: Ranking          # the model's ranking the cells follow
     waited_out: bool          # the observation covers the operator's own cell too
-    stood_in: dict = dataclasses.field(default_factory=dict)   # {cell: who ran it in the driver's stead}
+    stood_in: dict[str, str] = dataclasses.field(default_factory=dict)   # {cell: who ran it in the driver's stead}
 
 
-def kernel_for(release):
+def kernel_for(release: str | None) -> tuple[str, str]:
     """(series, line): the Debian series a guest boots for the dump's kernel.osrelease."""
     m = SERIES_OF_RELEASE.match(release or "")
     if not m:
@@ -60,15 +65,16 @@ def kernel_for(release):
     at_or_below = [k for k in known if k <= version]
     chosen = at_or_below[-1] if at_or_below else known[0]
     series = f"{chosen[0]}.{chosen[1]}"
-    if chosen == version and release.endswith("-amd64"):
+    if chosen == version and str(release).endswith("-amd64"):
         return series, f"kernel {release}: a guest booting Debian's {series} (this host lacks IPVS)"
     return series, (f"kernel {release} is not one of Debian's series the lab boots: the nearest at or below it, "
                     f"{series}")
 
 
-def cell_sysctls(dump, series):
+def cell_sysctls(dump: SysctlDump | None, series: str) -> tuple[dict[str, int], list[str]]:
     """The dump's client-side sysctls a new namespace would not have by itself, on that kernel."""
-    kept, lines = {}, []
+    kept: dict[str, int] = {}
+    lines: list[str] = []
     for key, value in (dump.cell if dump else ()):
         knob = SYSCTL_KNOBS[key]
         if knob.since and tuple(map(int, knob.since.split("."))) > tuple(map(int, series.split("."))):
@@ -78,12 +84,12 @@ def cell_sysctls(dump, series):
     return kept, lines
 
 
-def yours_of(incident, series, driver=None):
+def yours_of(incident: Incident, series: str, driver: DriverImport | None = None) -> tuple[dict[str, Any], list[str]]:
     """(the operator's cell as a scenario writes it, with `driver`'s settings (None: the first
     application's), lines)."""
     driver, dump = driver or incident.driver, incident.sysctl
     client = driver.client if driver else "pymysql"
-    yours = {"client": client} if client != "pymysql" else {}
+    yours: dict[str, Any] = {"client": client} if client != "pymysql" else {}
     if driver and driver.settings:
         yours[client] = dict(driver.settings)
     yours.update(dict(driver.cell) if driver else {})
@@ -92,7 +98,7 @@ def yours_of(incident, series, driver=None):
     return yours, dropped
 
 
-def plane_of(incident, lines):
+def plane_of(incident: Incident, lines: list[str]) -> tuple[str, dict[str, Any]]:
     """(control plane, its settings) the incident's director file gives."""
     if incident.haproxy:
         return "haproxy", dict(incident.haproxy.settings)
@@ -105,7 +111,7 @@ def plane_of(incident, lines):
     return "keepalived", control
 
 
-def question_of(incident, series, lines):
+def question_of(incident: Incident, series: str, lines: list[str]) -> Question:
     yours, dropped = yours_of(incident, series)
     lines += dropped
     plane, settings = plane_of(incident, lines)
@@ -115,11 +121,11 @@ def question_of(incident, series, lines):
     return Question.of(yours, plane=plane, plane_settings=tuple(settings.items()), syn_linear_timeouts=linear)
 
 
-def _at_least(series, since):
+def _at_least(series: str, since: str) -> bool:
     return tuple(map(int, series.split("."))) >= tuple(map(int, since.split(".")))
 
 
-def plan(incident, full=False):
+def plan(incident: Incident, full: bool = False) -> Plan:
     """The replay's Plan: its scenario and what the model ranked."""
     moved = incident.incident_times.get("name_moved") if incident.incident_times else None
     if moved is not None:
@@ -138,11 +144,11 @@ def plan(incident, full=False):
         name = other_yours_name(driver)
         cells.append({"name": name, **yours_of(incident, series, driver)[0]})
         lines.append(f"{name}: {driver.source}'s {driver.client} with its own settings, beside yours "
-                     f"({incident.driver.source}'s {incident.driver.client}); the cures are ranked for yours "
+                     f"({incident.drivers[0].source}'s {incident.drivers[0].client}); the cures are ranked for yours "
                      "(make explain answers each)")
     run, idle = _worth_running(ranking)
-    lines += [f"not run: {row.cure.change}: the model says it saves nothing here (back {row.answer.back.expected_s:.1f} s, "
-              f"yours {ranking.yours.back.expected_s:.1f} s)" for row in idle]
+    lines += [f"not run: {row.cure.change}: the model says it saves nothing here (back {_back(row.answer)}, "
+              f"yours {_back(ranking.yours)})" for row in idle]
     stand_in = stand_in_of(question)
     if stand_in:
         lines.append(f"the cures that change nothing of {question.cell.client} run the lab's probe with its read and "
@@ -192,12 +198,17 @@ def plan(incident, full=False):
     return Plan(definition, series, tuple(lines), ranking, waited_out, stood_in)
 
 
-def other_yours_name(driver):
+def _back(found: Answer) -> str:
+    """When the model says the client answers again, in words."""
+    return seconds(found.back.expected_s if found.back is not None else None)
+
+
+def other_yours_name(driver: DriverImport) -> str:
     """The cell of a second application's driver, named after its line: yours-l6 for file:6."""
     return f"{YOURS}-l{driver.source.rpartition(':')[2]}"
 
 
-def stand_in_of(question):
+def stand_in_of(question: Question) -> dict[str, Any] | None:
     """The operator's cell as the lab's probe runs it (the driver's read and connect timeouts, the
     host's sysctls), for a client of a heavy runtime; None for a light one, which runs every cure."""
     cell, client = question.cell, CLIENTS[question.cell.client]
@@ -208,36 +219,36 @@ def stand_in_of(question):
     return {**kept, "read_timeout_s": cell.read_timeout_s, "connect_timeout_s": connect or 0}
 
 
-def _limits(cell):
+def _limits(cell: dict[str, Any]) -> str:
     read, connect = cell["read_timeout_s"], cell["connect_timeout_s"]
     return f"read {f'{read:g} s' if read else 'none'}, connect {f'{connect:g} s' if connect else 'none: the SYN retries'}"
 
 
-def _worth_running(ranking):
+def _worth_running(ranking: Ranking) -> tuple[list[Ranked], list[Ranked]]:
     """(rows to run, rows left out): a client-side cure the model says saves nothing is not run; the
     load balancer's always are (what a change of the director does is the replay's point)."""
-    def idle(row):
+    def idle(row: Ranked) -> bool:
         return (row.cure.layer != DIRECTOR and row.saved_s is not None and row.saved_s < NO_HELP_S
                 and row.answer.back is not None)
     return [r for r in ranking.rows if not idle(r)], [r for r in ranking.rows if idle(r)]
 
 
-def _latest(found):
+def _latest(found: Answer) -> float | None:
     """The latest the model says a cell is back (or, never back, errs); None: never."""
     return (found.back or found.error).latest_s if not found.never else None
 
 
-def outlasts(found, observe):
+def outlasts(found: Answer, observe: float) -> bool:
     """Whether the model says a cell is still waiting when an observation of `observe` s ends."""
     latest = _latest(found)
     return latest is None or latest > observe
 
 
-def observe_s(ranking, full):
+def observe_s(ranking: Ranking, full: bool) -> tuple[int, bool]:
     """(seconds the run watches after the death, whether that covers the operator's own cell)."""
     yours = _latest(ranking.yours)
-    ahead = [_latest(row.answer) for row in ranking.rows
-             if _latest(row.answer) is not None and (yours is None or _latest(row.answer) < yours)]
+    ahead = [latest for row in ranking.rows for latest in [_latest(row.answer)]
+             if latest is not None and (yours is None or latest < yours)]
     short = max(ahead, default=0.0) + MARGIN_S
     if yours is not None and (full or not ahead or yours <= short + FULL_MARGIN_S):
         return int(max(short, yours + MARGIN_S)), True

@@ -1,11 +1,14 @@
 """replay.html and the terminal's table of a replay: the headline, the cures ranked by what they
 measured with the model's figures beside, what the import used and left out."""
 import html
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from ..report.html import IMAGE_CHECK, LAYOUT_CHECK
 from ..signals.machine import lateness as saturation
 from ..signals.retransmissions import lateness as late_report
-from .ranking import Ranking, error_window
+from .ranking import Ranking, Row, error_window
 
 STYLE = ("body{font-family:sans-serif;max-width:75em;margin:2em auto;padding:0 .5em;color:#222}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;"
@@ -14,32 +17,32 @@ STYLE = ("body{font-family:sans-serif;max-width:75em;margin:2em auto;padding:0 .
          ".scroll{overflow-x:auto}")
 
 
-def _back(row):
+def _back(row: Row) -> str:
     if row.back_s is not None:
         return f"{row.back_s:.1f} s"
     return "still waiting" if row.still_waiting else "not back"
 
 
-def _at(seconds):
+def _at(seconds: float | None) -> str:
     return "-" if seconds is None else f"{seconds:.1f} s"
 
 
-def _model_back(row):
+def _model_back(row: Row) -> str:
     return "-" if row.model_back is None else f"{row.model_back[0]:.1f} s"
 
 
-def _saved(row):
+def _saved(row: Row) -> str:
     return "" if row.saved_s is None else f"{row.saved_s:.1f} s"
 
 
-def _error(row):
+def _error(row: Row) -> str:
     if row.still_waiting:
         seen = f"; {row.ladder[0]} retransmissions {'on' if row.ladder[1] else 'off'} the model's ladder" if row.ladder else ""
         return f"nothing yet{seen}"
     return f"{row.error} at {_at(row.error_s)}"
 
 
-def _outside(row):
+def _outside(row: Row) -> str:
     """'' in the window; ' (outside)', with what the run measured beside it: the kernel's own end in
     the window and the client's report after it, a saturated CPU."""
     if row.within_model is not False:
@@ -50,14 +53,14 @@ def _outside(row):
     return f" (outside, {'; '.join(why)})" if why else " (outside)"
 
 
-def _late_note(ranking):
+def _late_note(ranking: Ranking) -> str:
     rows = (ranking.yours, *ranking.cures)
     notes = [late_report.note([(r.cell, *r.kernel_in_window) for r in rows if r.kernel_in_window]),
              saturation.note([(r.cell, r.busy_while_late) for r in rows if r.busy_while_late is not None])]
     return " ".join(n for n in notes if n)
 
 
-def _lags_note(ranking):
+def _lags_note(ranking: Ranking) -> str:
     if not ranking.report_lags:
         return ""
     said = ", ".join(f"{runtime} +{lag:.1f} s ({cell})" for runtime, lag, cell in ranking.report_lags)
@@ -65,14 +68,14 @@ def _lags_note(ranking):
             "its window and whose client reported no later than its runtime's lag is late by the runtime, not the model.")
 
 
-def _saved_note(ranking):
+def _saved_note(ranking: Ranking) -> str:
     if ranking.saved_against_model:
         return ("Your own cell was still waiting when the run ended, as the model said it would be: each cure's "
                 "\"saved\" is counted against the model's figure for your back again.")
     return ""
 
 
-def terminal(ranking: Ranking):
+def terminal(ranking: Ranking) -> str:
     lines = [ranking.headline(), "",
              f"  {'cell':<22} {'error':>8} {'model':>13} {'back':>13} {'model':>8} {'saved':>8}  change"]
     for r in (ranking.yours, *ranking.cures):
@@ -83,7 +86,7 @@ def terminal(ranking: Ranking):
     return "\n".join(lines + [f"! {note}" for note in notes])
 
 
-def render(path, ranking: Ranking, replay, run_page):
+def render(path: Path, ranking: Ranking, replay: Mapping[str, Any], run_page: str) -> Path:
     rows = []
     for r in (ranking.yours, *ranking.cures):
         outside = ' class="out"' if r.within_model is False else (' class="wait"' if r.still_waiting else "")

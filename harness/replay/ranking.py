@@ -4,6 +4,8 @@ cures ranked by the time each saved, each with its cost and the model's figures 
 measured ones. A cell the model says outlasts the run is shown still waiting, its retransmissions
 so far held to the model's ladder (signals/retransmissions/ladder.py). Pure."""
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
 from ..measure.summary_record import Window
 from ..signals.machine import lateness as saturation
@@ -24,28 +26,28 @@ class Row:
     saved_s: float | None     # the operator's own cell's time less this one's (None where either is unknown)
     busy_while_late: float | None = None   # late on a machine with no idle CPU: its busy share
     kernel_in_window: tuple[float, float] | None = None  # late by its report only: (kernel gave up s, reported after s)
-    report: dict | None = None             # that report judged against its runtime's lag (report_lag.py)
-    model_back: tuple | None = None        # (expected, earliest, latest) s of back again, the model's before the run
+    report: dict[str, Any] | None = None             # that report judged against its runtime's lag (report_lag.py)
+    model_back: tuple[float, float, float] | None = None        # (expected, earliest, latest) s of back again, the model's before the run
     model_error_s: float | None = None     # the model's expected error before the run
-    ladder: tuple | None = None            # still waiting: (retransmissions seen, all in the model's ladder)
+    ladder: tuple[int, bool] | None = None            # still waiting: (retransmissions seen, all in the model's ladder)
     measured_by: str = ""                  # a cell the lab's probe ran in the driver's stead: says so
 
     @property
-    def still_waiting(self):
+    def still_waiting(self) -> bool:
         return self.error_s is None and self.within_model is None
 
 
 @dataclasses.dataclass(frozen=True)
 class Ranking:
     yours: Row
-    cures: tuple              # Rows, the most time saved first
+    cures: tuple[Row, ...]    # the most time saved first
     lb_noticed_s: float | None
-    lb_model: tuple | None
+    lb_model: tuple[float, float] | None
     incident_recovered_s: float | None
     observed_s: float
     saved_against_model: bool = False     # the operator's own cell still waited: saved against the model's back
-    report_lags: tuple = ()               # ((runtime, lag s, the cell that measured it), ...) this run
-    def headline(self):
+    report_lags: tuple[tuple[str, float, str], ...] = ()               # ((runtime, lag s, the cell that measured it), ...) this run
+    def headline(self) -> str:
         y = self.yours
         if y.back_s is not None:
             hung = f"Your clients hung {y.back_s:.1f} s (model {error_window(y.model)} for the error"
@@ -68,17 +70,17 @@ class Ranking:
         return "".join(parts) + "."
 
 
-def error_window(model):
+def error_window(model: tuple[float, float] | None) -> str:
     """The model's window for a client's error in words: 'none' where the model expects no error
     (a client behind a proxy that ACKs, say), never a made-up 0.0-0.0 s."""
     return "none" if model is None else f"{model[0]:.1f}-{model[1]:.1f} s"
 
 
-def _window(model):
+def _window(model: Mapping[str, float] | None) -> tuple[float, float, float] | None:
     return None if not model else (model["expected_s"], model["earliest_s"], model["latest_s"])
 
 
-def row(cell, cure, yours_back):
+def row(cell: Mapping[str, Any], cure: Mapping[str, Any], yours_back: float | None) -> Row:
     probe = cell.get("probe") or {}
     back = probe.get("recover_s")
     predicted = Window.read(cell["predicted"], f"cell {cell['cell']!r}'s predicted") if cell.get("predicted") else None
@@ -95,7 +97,7 @@ def row(cell, cure, yours_back):
                (ladder["seen"], ladder["in_model"]) if ladder else None, cure.get("measured_by", ""))
 
 
-def rank(summary, replay):
+def rank(summary: Mapping[str, Any], replay: Mapping[str, Any]) -> Ranking:
     cells = {cell["cell"]: cell for cell in summary["cells"]}
     if YOURS not in cells:
         raise ValueError("the run has no cell of the operator's own settings")

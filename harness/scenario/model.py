@@ -17,23 +17,23 @@ class Cell:
     """One measured client: namespace sysctls, per-socket options, application behaviour.
     Cells with the same sysctls share a client container (a network namespace)."""
     name: str
-    sysctls: tuple = ()              # (("tcp_retries2", 5), ...): only knobs the scenario set
+    sysctls: tuple[tuple[str, int], ...] = ()   # (("tcp_retries2", 5), ...): only knobs the scenario set
     tcp_user_timeout_ms: int = 0     # TCP_USER_TIMEOUT on its sockets (0: unset)
-    keepalive: tuple = ()            # (idle_s, interval_s, probes) set per socket; (): not set
+    keepalive: tuple[int, ...] = ()  # (idle_s, interval_s, probes) set per socket; (): not set
     read_timeout_s: float = 0.0      # the application's read timeout: the probe's, or the driver setting's (0: none)
     connect_timeout_s: float | None = None   # the lab's probe's connect limit (None: its own 5 s; 0: none, the SYN retries)
     idle_s: float = 0.0              # the probe sends nothing for this long around the fault
     target_session_attrs: str | None = None   # libpq's, for the lab's probe on PostgreSQL (None: libpq's any)
     sysbench: bool = True            # also runs sysbench (when the scenario has a sysbench load)
-    link: tuple = ()                 # (("link_delay_ms", 50), ...): netem on the client's side
+    link: tuple[tuple[str, float], ...] = ()   # (("link_delay_ms", 50), ...): netem on the client's side
     client: str = DEFAULT_CLIENT     # which program holds the connection (load/clients.py)
-    client_settings: tuple = ()      # (("socketTimeout", 3000), ...): the driver's own settings
+    client_settings: tuple[tuple[str, Any], ...] = ()   # (("socketTimeout", 3000), ...): the driver's own settings
     director: str | None = None             # the director variant it connects through (None: the main director)
     account: str = "shared"          # the MySQL account it logs in with (ACCOUNTS)
     pool: str | None = None                 # a connection pool between the client and the VIP (harness/pools/)
-    pool_settings: tuple = ()        # (("query_timeout", 5), ...): the pool's own settings
+    pool_settings: tuple[tuple[str, Any], ...] = ()   # (("query_timeout", 5), ...): the pool's own settings
     waited_for: bool = True          # False: the observation ends without it once every other cell is back
-    hosts: tuple = ()                # the servers a multi-host client lists, in order, by their own names (control: dns)
+    hosts: tuple[str, ...] = ()      # the servers a multi-host client lists, in order, by their own names (control: dns)
 
     @property
     def database_user(self) -> str:

@@ -135,8 +135,8 @@ def cell_name(cell: Cell) -> str:
     for key, value in cell.sysctls:
         if SYSCTL_KNOBS[key].since:                   # the kernel-specific ones say so in the name
             name += f"-{SYSCTL_KNOBS[key].abbreviation}{value}"
-    for key, value in cell.link:
-        name += f"-{LINK_KNOBS[key][4]}{value:g}".replace(".", "p")
+    for key, amount in cell.link:
+        name += f"-{LINK_KNOBS[key][4]}{amount:g}".replace(".", "p")
     for key, value in cell.client_settings:
         if key != CLIENTS[cell.client].read_timeout:
             name += f"-{key.lower()}{value}".replace(".", "p")

@@ -7,12 +7,13 @@ Exit 0 when every knob is good, 2 with one line saying what is not."""
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 
 from .edge import check
 from .kinds import SettingsError
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     top = argparse.ArgumentParser(prog="python3 -m harness.settings")
     top.add_argument("command", choices=("check",))
     top.add_argument("--goals", default=os.environ.get("BLACKHOLE_GOALS", ""),

@@ -1,21 +1,22 @@
 """A driver's own settings given by name (CLIENT=jdbc socketTimeout=3000), validated against the
 client's table in load/clients.py: the same table a scenario cell's `jdbc: {...}` is read with."""
 import re
+from collections.abc import Iterable
 
 from ..load.clients import CLIENTS
 from ..load.driver_settings import go_duration_s
 from .kinds import SettingsError, _shown
 
 
-def clients_with(name):
+def clients_with(name: str) -> list[str]:
     return [client for client, spec in CLIENTS.items() if name in spec.settings]
 
 
-def every_setting_name():
+def every_setting_name() -> list[str]:
     return sorted({name for spec in CLIENTS.values() for name in spec.settings})
 
 
-def setting_value(client, name, text):
+def setting_value(client: str, name: str, text: str) -> bool | int | str:
     """The value of one of `client`'s settings, or SettingsError saying what it takes."""
     spec = CLIENTS[client].settings
     if name not in spec:
@@ -46,7 +47,7 @@ def setting_value(client, name, text):
     return value
 
 
-def settings_of(client, pairs):
+def settings_of(client: str, pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, bool | int | str], ...]:
     """((name, value), ...) of (name, text) pairs for `client`."""
     if client not in CLIENTS:
         raise SettingsError(f"CLIENT={_shown(client)}: must be one of {', '.join(CLIENTS)}")

@@ -3,6 +3,8 @@ before anything is installed, built or started. A name that is no knob, or a kno
 not use, is an error with what was probably meant; nothing is dropped without a word."""
 import dataclasses
 import difflib
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from .drivers import clients_with, every_setting_name
@@ -20,28 +22,30 @@ NEEDS_SCENARIO = ("run", "baseline", "check-baseline", "kernel-matrix")
 class Settings:
     """What the user asked for, validated: the goals, each knob's value, and explain's driver
     settings given by name (CLIENT=jdbc socketTimeout=3000)."""
-    goals: tuple
-    values: tuple = ()            # ((name, value), ...)
-    driver: tuple = ()            # ((name, text), ...)
+    goals: tuple[str, ...]
+    values: tuple[tuple[str, Any], ...] = ()       # ((name, value), ...)
+    driver: tuple[tuple[str, str], ...] = ()       # ((name, text), ...)
 
-    def get(self, name, default=None):
+    def get(self, name: str, default: Any = None) -> Any:
         return dict(self.values).get(name, default)
 
-    def __contains__(self, name):
+    def __contains__(self, name: object) -> bool:
         return name in dict(self.values)
 
 
-def default_goals(goals, command_line):
+def default_goals(goals: Iterable[str], command_line: Collection[str]) -> tuple[str, ...]:
     """make's goals as given, or the one plain `make` runs (run with a scenario, else help)."""
     return tuple(goals) or (("run",) if "scenario" in command_line else ("help",))
 
 
-def check(goals, command_line, environ, from_make=True):
+def check(goals: Iterable[str], command_line: Collection[str], environ: Mapping[str, str],
+          from_make: bool = True) -> Settings:
     """Settings for `goals`, from the names given on make's command line (their values are in
     environ, where make exports them) and the knobs set in the environment; SettingsError else.
     from_make: the goals are make's (a scenario comes as scenario=, not as an argument)."""
     goals = default_goals(goals, command_line)
-    values, driver = {}, []
+    values: dict[str, Any] = {}
+    driver: list[tuple[str, str]] = []
     for name in command_line:
         if name in MAKE_OWN:
             continue
@@ -76,7 +80,7 @@ def check(goals, command_line, environ, from_make=True):
     return Settings(goals, tuple(values.items()), tuple(driver))
 
 
-def candidates(client=None):
+def candidates(client: str | None = None) -> list[str]:
     """What a name may have meant: the knobs, and the driver settings explain takes (only the named
     client's, when one is named)."""
     if client is None:
@@ -84,7 +88,7 @@ def candidates(client=None):
     return sorted(KNOBS) + sorted(CLIENTS[client].settings if client in CLIENTS else ())
 
 
-def misspelt_knob(name):
+def misspelt_knob(name: str) -> bool:
     """An environment name one slip away from a knob (TCP_RETRIES for TCP_RETRIES2): the environment
     holds much else, so only a name this close and sharing the knob's start counts."""
     if not name.isupper():
@@ -92,7 +96,7 @@ def misspelt_knob(name):
     return any(knob[:4] == name[:4] for knob in difflib.get_close_matches(name, list(KNOBS), n=3, cutoff=0.85))
 
 
-def nearest(name, names):
+def nearest(name: str, names: Sequence[str]) -> list[str]:
     """The names `name` was probably meant as: a knob the same but for case or with a unit more
     (TCP_USER_TIMEOUT for TCP_USER_TIMEOUT_MS), else a driver's setting so, else the close ones."""
     lower = {n.lower(): n for n in names}
@@ -104,7 +108,8 @@ def nearest(name, names):
     return [lower[n] for n in difflib.get_close_matches(name.lower(), list(lower), n=2, cutoff=0.75)]
 
 
-def unknown(name, goals, where="on the command line", client=None):
+def unknown(name: str, goals: Sequence[str], where: str = "on the command line",
+            client: str | None = None) -> SettingsError:
     """A name that is no knob, said with what was probably meant. client: explain's CLIENT (given or
     its default): only its driver's settings are suggested, and a setting of another driver says so."""
     others = clients_with(name) if "explain" in goals else []

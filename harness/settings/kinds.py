@@ -18,7 +18,7 @@ class SettingsError(InvalidInput):
     """A knob the user gave is unknown, malformed or out of range; the message says which and why."""
 
 
-def _shown(text, limit=40):
+def _shown(text: object, limit: int = 40) -> str:
     text = repr(text)
     return text if len(text) <= limit else text[:limit] + "...'"
 
@@ -42,8 +42,8 @@ def describing(text: str) -> Callable[[Callable[[str, str], Any]], Parse]:
     return lambda parse: described(parse, text)
 
 
-def whole(minimum, maximum):
-    def parse(text, name):
+def whole(minimum: int, maximum: int) -> Parse:
+    def parse(text: str, name: str) -> int:
         if not re.fullmatch(r"\s*-?\d+\s*", text):
             raise SettingsError(f"{name}={_shown(text)}: must be a whole number ({minimum}-{maximum})")
         value = int(text)
@@ -53,8 +53,8 @@ def whole(minimum, maximum):
     return described(parse, f"a whole number, {minimum}-{maximum}")
 
 
-def number(minimum, maximum, unit=""):
-    def parse(text, name):
+def number(minimum: float, maximum: float, unit: str = "") -> Parse:
+    def parse(text: str, name: str) -> float:
         try:
             value = float(text)
         except ValueError:
@@ -67,9 +67,9 @@ def number(minimum, maximum, unit=""):
     return described(parse, f"a number, {minimum:g}-{maximum:g}{unit}")
 
 
-def duration(maximum_s):
+def duration(maximum_s: float) -> Parse:
     """Seconds from '12', '1.5', '30s', '250ms', '2m'."""
-    def parse(text, name):
+    def parse(text: str, name: str) -> float:
         m = DURATION_RE.fullmatch(text)
         if not m:
             raise SettingsError(f"{name}={_shown(text)}: not a duration (seconds, or 30s, 250ms, 2m)")
@@ -80,8 +80,8 @@ def duration(maximum_s):
     return described(parse, f"a duration up to {maximum_s:g} s (30, 30s, 250ms, 2m)")
 
 
-def choice(*choices):
-    def parse(text, name):
+def choice(*choices: str) -> Parse:
+    def parse(text: str, name: str) -> str:
         if text not in choices:
             raise SettingsError(f"{name}={_shown(text)}: must be one of {', '.join(choices)}")
         return text
@@ -89,21 +89,21 @@ def choice(*choices):
 
 
 @describing("0|1")
-def flag(text, name):
+def flag(text: str, name: str) -> bool:
     if text not in ("0", "1"):
         raise SettingsError(f"{name}={_shown(text)}: 0 or 1")
     return text == "1"
 
 
 @describing("words")
-def words(text, name):
+def words(text: str, name: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-def whole_list(minimum, maximum):
+def whole_list(minimum: int, maximum: int) -> Parse:
     one = whole(minimum, maximum)
 
-    def parse(text, name):
+    def parse(text: str, name: str) -> tuple[int, ...]:
         values = [one(word, name) for word in text.split()]
         if not values:
             raise SettingsError(f"{name}: empty; give at least one number ({minimum}-{maximum})")
@@ -112,7 +112,7 @@ def whole_list(minimum, maximum):
 
 
 @describing("IDLE/INTERVAL/PROBES, e.g. 5/1/3")
-def keepalive(text, name):
+def keepalive(text: str, name: str) -> str:
     parts = text.split("/")
     if len(parts) != 3 or not all(p.isdigit() and 0 < int(p) <= 32767 for p in parts):
         raise SettingsError(f"{name}={_shown(text)}: IDLE/INTERVAL/PROBES in whole seconds, e.g. 5/1/3")
@@ -120,19 +120,19 @@ def keepalive(text, name):
 
 
 @describing("a file")
-def existing_file(text, name):
+def existing_file(text: str, name: str) -> str:
     if not Path(text).is_file():
         raise SettingsError(f"{name}={_shown(text)}: no such file")
     return text
 
 
 @describing("a directory")
-def existing_dir(text, name):
+def existing_dir(text: str, name: str) -> str:
     if not Path(text).is_dir():
         raise SettingsError(f"{name}={_shown(text)}: no such directory")
     return text
 
 
 @describing("text")
-def anything(text, name):
+def anything(text: str, name: str) -> str:
     return text

@@ -5,6 +5,7 @@ Ranges a scenario file also has come from the scenario's own tables (sysctl_knob
 tests/unit/test_settings_registry.py checks the rest against the harness's registries."""
 import dataclasses
 import difflib
+from collections.abc import Sequence
 
 from ..databases import DATABASES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROBE_NAMES
@@ -20,7 +21,7 @@ class Knob:
     meaning: str
 
     @property
-    def describe(self):
+    def describe(self) -> str:
         return self.parse.describe
 
 
@@ -44,10 +45,10 @@ HAPROXY_WORDS = ("check", "inter", "fastinter", "downinter", "fall", "rise", "ti
                  "srvtcpka_intvl", "srvtcpka_cnt", "tcp_ut_client", "tcp_ut_server", "server_tcp_retries2")
 
 
-def control_words(plane, keys):
+def control_words(plane: str, keys: Sequence[str]) -> kinds.Parse:
     """KEEPALIVED="delay_loop=2 retry=1": each word SETTING=VALUE of a setting the plane takes (the
     values are checked with the scenario, as if its file said them)."""
-    def words(text, name):
+    def words(text: str, name: str) -> str:
         for word in text.split():
             key, sep, _ = word.partition("=")
             if not sep or key not in keys:
@@ -172,9 +173,9 @@ MACHINE = (
 KNOBS = {knob.name: knob for knob in OVERRIDES + PLACES + EXPLAIN + GOAL_ARGUMENTS + MACHINE}
 
 
-def used_by(knob, goal):
+def used_by(knob: Knob, goal: str) -> bool:
     return knob.goals == EVERY_GOAL or goal in knob.goals
 
 
-def goals_of(knob):
+def goals_of(knob: Knob) -> str:
     return "every goal" if knob.goals == EVERY_GOAL else ", ".join(f"make {g}" for g in knob.goals)

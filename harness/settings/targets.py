@@ -20,7 +20,7 @@ KNOWN_SERIES = ("5.10", "6.1", "6.12", "7.3")
 
 
 @describing("a scenario id (make scenarios) or ./file.yaml")
-def scenario(text, name):
+def scenario(text: str, name: str) -> str:
     """A scenario id (scenarios/<id>.yaml) or a YAML file's path."""
     if text.endswith((".yaml", ".yml")):
         if not Path(text).is_file():
@@ -35,7 +35,7 @@ def scenario(text, name):
     return text
 
 
-def known_series():
+def known_series() -> list[str]:
     cache = machine.cache_root()
     series = set(KNOWN_SERIES)
     try:
@@ -47,7 +47,7 @@ def known_series():
 
 
 @describing(f"host, a series ({', '.join(KNOWN_SERIES)}) or a Debian package")
-def kernel(text, name):
+def kernel(text: str, name: str) -> str:
     """host, a Debian series (6.12), or an exact package (6.12.117+deb12, linux-image-6.1.0-56-amd64)."""
     spec = text.strip()
     if spec == HOST:
@@ -64,7 +64,7 @@ def kernel(text, name):
 
 
 @describing("kernels, space-separated: \"host 6.1 6.12\"")
-def kernels(text, name):
+def kernels(text: str, name: str) -> tuple[str, ...]:
     specs = [kernel(word, name) for word in text.split()]
     if not specs:
         raise SettingsError(f"{name}: empty; name at least one kernel, e.g. {name}=\"host 6.12\"")
@@ -75,7 +75,7 @@ def kernels(text, name):
 
 
 @describing("an exercise number (make workshop)")
-def exercise(text, name):
+def exercise(text: str, name: str) -> int:
     numbers = sorted(int(m.group(1)) for p in EXERCISE_DIR.glob("*.yaml") if (m := re.match(r"^(\d+)-", p.name)))
     if not text.strip().isdigit() or int(text) not in numbers:
         raise SettingsError(f"{name}={_shown(text)}: one of the exercises {numbers[0]}-{numbers[-1]} (make workshop)")

@@ -13,9 +13,13 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any, Self
 
 from .. import store
 from . import docs, exercises, record, session
+from .exercises import Exercise
 
 WIDTH = 80
 SAMPLE_S = 1.0                 # how often the machine's memory in use is sampled
@@ -24,25 +28,25 @@ SAMPLE_S = 1.0                 # how often the machine's memory in use is sample
 class MemoryWatch:
     """The most memory the machine had in use while the check ran (MemTotal - MemAvailable)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.peak_kib, self.stop = 0, threading.Event()
         self.thread = threading.Thread(target=self._sample, daemon=True, name="workshop-check memory")
 
-    def _sample(self):
+    def _sample(self) -> None:
         while not self.stop.wait(SAMPLE_S):
             info = meminfo()
             self.peak_kib = max(self.peak_kib, info["MemTotal"] - info["MemAvailable"])
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         self.thread.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.stop.set()
         self.thread.join(SAMPLE_S * 2)
 
 
-def meminfo():
+def meminfo() -> dict[str, int]:
     found = {}
     with open("/proc/meminfo") as f:
         for line in f:
@@ -51,7 +55,7 @@ def meminfo():
     return found
 
 
-def verdict(ex, new, committed):
+def verdict(ex: Exercise, new: Mapping[str, Any], committed: Mapping[int, Any]) -> tuple[str, str]:
     """(word, detail) of a run's answer against the committed one."""
     before = committed.get(ex.number)
     if before is None or not record.ran_where_it_asks(ex, before):
@@ -62,7 +66,7 @@ def verdict(ex, new, committed):
     return "DIFFERS", "; ".join(f"{key}: {was} now {now}" for key, was, now in differing)
 
 
-def lab_images_bytes():
+def lab_images_bytes() -> float:
     """The lab's images on this machine's Docker engine, in bytes (what a laptop must hold)."""
     listed = subprocess.run(["docker", "image", "ls", "--format", "{{.Repository}}\t{{.Size}}"],
                             capture_output=True, text=True, timeout=60)
@@ -76,7 +80,7 @@ def lab_images_bytes():
     return total
 
 
-def allocated_bytes(path):
+def allocated_bytes(path: str | Path) -> int:
     """What a file or folder holds on the disk (its blocks: a guest's disk image is sparse)."""
     path = str(path)
     if os.path.isfile(path):
@@ -86,12 +90,12 @@ def allocated_bytes(path):
     return sum(os.lstat(os.path.join(root, name)).st_blocks * 512 for root, _, names in os.walk(path) for name in names)
 
 
-def newest(paths):
+def newest(paths: Iterable[str]) -> str | None:
     found = [p for p in paths if os.path.exists(p)]
     return max(found, key=os.path.getmtime) if found else None
 
 
-def guest_bytes(cache_dir):
+def guest_bytes(cache_dir: str | Path | None) -> int:
     """What one guest kernel's exercises keep on the disk: the newest guest disk, its saved state,
     the root tree it is made from and the kernels (the cache may hold older disks besides)."""
     if not cache_dir or not os.path.isdir(cache_dir):
@@ -103,7 +107,7 @@ def guest_bytes(cache_dir):
                if p)
 
 
-def needs(peak_kib, cache_dir):
+def needs(peak_kib: int, cache_dir: str | Path | None) -> list[str]:
     """What a participant's machine needs, as this one measured it: lines of the screen."""
     gib = 2 ** 30
     total = meminfo()["MemTotal"] * 1024
@@ -114,12 +118,12 @@ def needs(peak_kib, cache_dir):
             f"(disk, saved state, kernel); {shutil.disk_usage(store.results_root().parent).free / 1e9:.0f} GB free"]
 
 
-def line(ex, seconds, word, detail):
+def line(ex: Exercise, seconds: float | None, word: str, detail: str) -> str:
     head = f"{ex.number:>2}. {ex.title}"[:44].ljust(44) + f" {docs.minutes(seconds):>5}  {word}"
     return head if len(head) >= WIDTH else (head + f": {detail}")[:WIDTH]
 
 
-def screen_lines(ex, seconds, word, detail):
+def screen_lines(ex: Exercise, seconds: float | None, word: str, detail: str) -> list[str]:
     """An exercise's line; what differs, or why it failed, whole beneath it when the line cut it."""
     first = line(ex, seconds, word, detail)
     if word not in ("DIFFERS", "FAILED") or first.endswith(detail):
@@ -128,7 +132,8 @@ def screen_lines(ex, seconds, word, detail):
                                    break_on_hyphens=False)
 
 
-def run_check(numbers=None, results=None, out=sys.stdout, cache_dir=None):
+def run_check(numbers: Sequence[int] | None = None, results: str | Path | None = None, out: IO[str] = sys.stdout,
+              cache_dir: str | Path | None = None) -> tuple[dict[str, Any], Path]:
     """Check the exercises (numbers, or every one); returns (record of this check, its path). Exit
     status for make: nonzero when one failed or differs."""
     chosen = [ex for ex in exercises.all_exercises() if not numbers or ex.number in numbers]
@@ -158,9 +163,10 @@ def run_check(numbers=None, results=None, out=sys.stdout, cache_dir=None):
                 except Exception as exc:            # said, and the next exercise runs
                     word, detail = "FAILED", (str(exc).splitlines() or [repr(exc)])[0]
                     entry = {"exercise": ex.number, "run": None, "verdict": word, "detail": detail}
-            entry["seconds"] = round(time.monotonic() - t0, 1)
+            seconds = round(time.monotonic() - t0, 1)
+            entry["seconds"] = seconds
             found.append(entry)
-            out.write("".join(text + "\n" for text in screen_lines(ex, entry["seconds"], word, detail)))
+            out.write("".join(text + "\n" for text in screen_lines(ex, seconds, word, detail)))
             out.flush()
         peak = memory.peak_kib
     for text in needs(peak, cache_dir) + [f"{len(chosen)} exercise(s) in {docs.minutes(time.monotonic() - started)}; "

@@ -5,12 +5,13 @@ each takes is measured, not written here (record.py)."""
 import dataclasses
 import re
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from .. import scenario as scenario_files
 from ..errors import InvalidInput
-from ..scenario import ScenarioError
+from ..scenario import BurstScenario, Scenario, ScenarioError
 from . import answers
 
 EXERCISE_DIR = Path(__file__).resolve().parents[2] / "exercises"
@@ -37,15 +38,15 @@ class Exercise:
     kernel: str = "host"
     overrides: tuple = ()              # (NAME, value) as make's overrides (TCP_RETRIES2=5, ...)
 
-    def load_scenario(self):
+    def load_scenario(self) -> tuple[Scenario | BurstScenario, Any]:
         """(parsed scenario, raw definition) with the exercise's overrides."""
         return scenario_files.load(self.scenario, {k: str(v) for k, v in self.overrides})
 
-    def command(self):
+    def command(self) -> str:
         return f"make exercise N={self.number}"
 
 
-def _read(path, number):
+def _read(path: Path, number: int) -> Exercise:
     try:
         raw = yaml.safe_load(path.read_text())
     except yaml.YAMLError as exc:
@@ -70,7 +71,7 @@ def _read(path, number):
                     overrides=tuple(sorted(raw.get("overrides", {}).items())), **fields)
 
 
-def all_exercises(directory=EXERCISE_DIR):
+def all_exercises(directory: str | Path = EXERCISE_DIR) -> list[Exercise]:
     found: dict[int, Exercise] = {}
     for path in Path(directory).glob("*.yaml"):
         m = FILE_RE.match(path.name)
@@ -83,7 +84,7 @@ def all_exercises(directory=EXERCISE_DIR):
     return [found[n] for n in sorted(found)]
 
 
-def exercise(number, directory=EXERCISE_DIR):
+def exercise(number: int, directory: str | Path = EXERCISE_DIR) -> Exercise:
     exercises = all_exercises(directory)
     chosen = next((e for e in exercises if e.number == number), None)
     if chosen is None:
@@ -92,7 +93,7 @@ def exercise(number, directory=EXERCISE_DIR):
     return chosen
 
 
-def check(ex):
+def check(ex: Exercise) -> list[str]:
     """Problems of an exercise against its scenario: placeholders naming cells or fields that
     are not there. [] when it is sound."""
     try:

@@ -4,6 +4,11 @@ budget left, a countdown to the error the model predicts. Pure: the live view fe
 cells' ss samples, probe outcomes and model windows; each line fits an 80-column terminal."""
 import re
 
+from ..measure.predict import Window
+from ..measure.recovery import Outcome
+from ..measure.ss_log import SocketSample
+from ..scenario.model import Cell
+
 from ..measure import effects
 from ..measure import kernel_model
 
@@ -22,22 +27,22 @@ WIDTH = 79
 TIMER_RE = re.compile(r"^(on|keepalive|persist),(?:(\d+)min)?(?:(\d+)(?:sec|\.))?(?:(\d+)ms)?,(\d+)$")
 
 
-def fault_said(effect):
+def fault_said(effect: effects.Effect) -> str:
     return FAULT_SAID[effect.kind]
 
 
-def kernel_plan(cell):
+def kernel_plan(cell: Cell) -> kernel_model.Prediction:
     """The kernel model's retransmission plan for a cell's knobs (tcp_retries2 or TCP_USER_TIMEOUT)."""
     return kernel_model.for_knobs(cell.knob("tcp_retries2"), cell.tcp_user_timeout_ms)
 
 
-def retransmissions_planned(plan):
+def retransmissions_planned(plan: kernel_model.Prediction) -> int:
     """How many RTO retransmissions the plan sends before the error (ss's timer counts these;
     the tail loss probe before them it does not)."""
     return sum(1 for firing in plan.schedule if firing.what.startswith("RTO"))
 
 
-def timer(sample):
+def timer(sample: SocketSample) -> tuple[str, float, int] | None:
     """(kind, seconds to expiry, count) of an ss sample's timer, or None."""
     m = TIMER_RE.match(sample.timer or "")
     if not m:
@@ -46,12 +51,14 @@ def timer(sample):
     return m.group(1), minutes * 60 + seconds + millis / 1000, int(m.group(5))
 
 
-def clock_start_s(plan):
+def clock_start_s(plan: kernel_model.Prediction) -> float:
     """When (after the first unanswered send) the budget's clock starts: the first RTO firing."""
     return next(f.at_s for f in plan.schedule if f.what.startswith("RTO #1"))
 
 
-def cell_line(name, width, now, t_fault, outcome, window, plan, sample, read_timeout_s=0.0, first_rto_t=None):
+def cell_line(name: str, width: int, now: float, t_fault: float, outcome: Outcome | None, window: Window | None,
+              plan: kernel_model.Prediction, sample: SocketSample | None, read_timeout_s: float = 0.0,
+              first_rto_t: float | None = None) -> str:
     """One line on a client after the fault. outcome: recovery.Outcome so far; window: the model's
     (predict.Window, from the fault); plan: kernel_plan(cell); sample: the last ss sample of the
     client's first connection (None if there is none); first_rto_t: when its samples first showed
@@ -65,15 +72,16 @@ def cell_line(name, width, now, t_fault, outcome, window, plan, sample, read_tim
         return _fit(name, width, text)
     parts, error_in = [], window.expected_s - since if window is not None and window.expected_s is not None else None
     state = timer(sample) if sample is not None else None
+    sampled_at = sample.t if sample is not None else now        # a state comes from a sample only
     if state and state[0] == "on":
         _, next_in, count = state
-        parts.append(f"RTO {count}/{retransmissions_planned(plan)} next {max(0.0, next_in - (now - sample.t)):.1f}s")
+        parts.append(f"RTO {count}/{retransmissions_planned(plan)} next {max(0.0, next_in - (now - sampled_at)):.1f}s")
         clock = now - first_rto_t if first_rto_t is not None else since - clock_start_s(plan)
         parts.append(f"budget {max(0.0, min(plan.budget_s, plan.budget_s - clock)):.0f}s left")
         if first_rto_t is not None:
             error_in = plan.detect_s - clock_start_s(plan) - clock
     elif state and state[0] == "keepalive":
-        parts.append(f"idle, keepalive probe in {max(0.0, state[1] - (now - sample.t)):.1f}s")
+        parts.append(f"idle, keepalive probe in {max(0.0, state[1] - (now - sampled_at)):.1f}s")
         error_in = None
     else:
         parts.append("no unanswered data")
@@ -85,11 +93,11 @@ def cell_line(name, width, now, t_fault, outcome, window, plan, sample, read_tim
     return _fit(name, width, ", ".join(parts))
 
 
-def _duration(seconds):
+def _duration(seconds: float) -> str:
     seconds = max(0.0, seconds)
     return f"{seconds:.0f}s" if seconds < 120 else f"{seconds / 60:.0f} min"
 
 
-def _fit(name, width, text):
+def _fit(name: str, width: int, text: str) -> str:
     line = f"  {name[:width]:<{width}} {text}"
     return line if len(line) <= WIDTH else line[: WIDTH - 1] + "…"

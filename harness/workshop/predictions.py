@@ -2,12 +2,14 @@
 each cell, when its client will first be told, in seconds after the fault ("never": not within the
 run). Checked against the exercise's cells before anything starts, kept beside the run
 (exercise.json) for the room's page. Pure."""
+from collections.abc import Collection
+
 from ..errors import InvalidInput
 
 NEVER = "never"
 
 
-def parse(text, cells):
+def parse(text: str | None, cells: Collection[str]) -> dict[str, float | str]:
     """{cell: seconds or 'never'} from "cell=seconds ..."; cells: the exercise's cell names."""
     found: dict[str, float | str] = {}
     for word in (text or "").split():
@@ -31,5 +33,7 @@ def parse(text, cells):
     return found
 
 
-def shown(prediction):
-    return "—" if prediction is None else prediction if prediction == NEVER else f"{prediction:g} s"
+def shown(prediction: float | str | None) -> str:
+    if prediction is None:
+        return "—"
+    return prediction if isinstance(prediction, str) else f"{prediction:g} s"

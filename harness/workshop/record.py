@@ -3,11 +3,14 @@ the run that answered it, where and how long it took, each {cell.field} figure o
 each named cell's verdict against the kernel model's window. answers.md, the exercise tables and
 the plan's minutes are written from it, so each figure is stated once. Pure."""
 import json
+from collections.abc import Mapping
+from typing import Any
 import re
 from pathlib import Path
 
 from ..measure.summary_record import FailoverCell, RunSummary
 from . import answers
+from .exercises import Exercise
 
 # The figures of a lesson measured against the kernel model's window: two runs agree on one when
 # the cell's error lay inside its window both times (or neither run saw an error at all).
@@ -27,7 +30,7 @@ NOT_A_STALL_MS = 100
 NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 
 
-def entry(ex, summary: RunSummary, env, seconds):
+def entry(ex: Exercise, summary: RunSummary, env: Mapping[str, Any], seconds: float | None) -> dict[str, Any]:
     """What a run of exercise ex says: its figures, its cells' verdicts, where it ran, how long."""
     named = {cell for cell, _ in answers.placeholders(ex.teaches)}
     cells = {c.name: c for c in summary.cells}
@@ -52,11 +55,11 @@ def _verdict(cell: FailoverCell) -> dict[str, float | bool | str | None]:
     return verdict
 
 
-def differences(committed, new):
+def differences(committed: Mapping[str, Any], new: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
     """[(figure, committed, now)] where a new run's lesson disagrees with the committed one: a
     timed figure of a cell that was not in its model window both times, or any other figure
     whose words changed. [] when they agree."""
-    found = []
+    found: list[tuple[str, Any, Any]] = []
     for key, now in new["figures"].items():
         before = committed.get("figures", {}).get(key)
         if before == now:
@@ -76,20 +79,20 @@ def differences(committed, new):
     return found
 
 
-def _counts_agree(before, now):
+def _counts_agree(before: str, now: str) -> bool:
     if NUMBER_RE.split(before) != NUMBER_RE.split(now):
         return False
     pairs = zip(map(float, NUMBER_RE.findall(before)), map(float, NUMBER_RE.findall(now)))
     return all(abs(a - b) <= max(1.0, 0.25 * max(a, b)) for a, b in pairs)
 
 
-def _agree_by_lb_model(field, before, now):
+def _agree_by_lb_model(field: str, before: Mapping[str, Any] | None, now: Mapping[str, Any] | None) -> bool:
     if not before or not now or not (before.get("lb_within_model") and now.get("lb_within_model")):
         return False
     return field == "lb_noticed" or (before["within_window"] is True and now["within_window"] is True)
 
 
-def _latencies_agree(before, now):
+def _latencies_agree(before: str, now: str) -> bool:
     try:
         a, b = (float(text.removesuffix(" ms")) for text in (before, now))
     except ValueError:
@@ -97,7 +100,7 @@ def _latencies_agree(before, now):
     return abs(a - b) <= 0.25 * max(a, b) or max(a, b) < NOT_A_STALL_MS
 
 
-def _agree_by_window(before, now):
+def _agree_by_window(before: Mapping[str, Any] | None, now: Mapping[str, Any] | None) -> bool:
     if not before or not now:
         return False
     if before["detect_s"] is None and now["detect_s"] is None:
@@ -105,17 +108,17 @@ def _agree_by_window(before, now):
     return before["within_window"] is True and now["within_window"] is True
 
 
-def ran_where_it_asks(ex, entry_):
+def ran_where_it_asks(ex: Exercise, entry_: Mapping[str, Any]) -> bool:
     """Whether a record's run ran where the exercise says: this host, or a guest of its series."""
     if ex.kernel == "host":
         return entry_.get("where", "host") == "host"
     return str(entry_.get("measured_on") or "").startswith(f"{ex.kernel}.")
 
 
-def load(path):
+def load(path: str | Path) -> dict[int, Any]:
     path = Path(path)
     return {int(k): v for k, v in json.loads(path.read_text()).items()} if path.exists() else {}
 
 
-def dump(record):
+def dump(record: Mapping[int, Any]) -> str:
     return json.dumps({str(k): record[k] for k in sorted(record)}, indent=1, ensure_ascii=False) + "\n"

@@ -8,6 +8,7 @@ import html
 import os
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from .. import compare_runs, store
@@ -18,7 +19,7 @@ from . import docs, exercises
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 
 
-def room_dir(text):
+def room_dir(text: str | Path) -> Path:
     room = Path(text).expanduser()
     if not room.is_dir():
         raise InvalidInput(f"ROOM={text}: no such folder (make one the whole room can write to: a share, "
@@ -28,7 +29,8 @@ def room_dir(text):
     return room
 
 
-def hand_in(room, name, number=None, results=None, say=print):
+def hand_in(room: str | Path, name: str, number: int | None = None, results: str | Path | None = None,
+            say: Callable[[str], object] = print) -> list[Path]:
     """Copy the participant's latest run of exercise `number` (every exercise they ran, if None)
     into room/<name>/; returns the paths handed in."""
     room = room_dir(room)
@@ -56,12 +58,12 @@ def hand_in(room, name, number=None, results=None, say=print):
     return handed
 
 
-def handed_in(room):
+def handed_in(room: str | Path) -> dict[int, list[tuple[str, store.RunDir]]]:
     """{exercise number: [(participant, RunDir of their newest run of it)]} in the room."""
-    by_scenario: dict[str, list] = {}
+    by_scenario: dict[str, list[exercises.Exercise]] = {}
     for ex in exercises.all_exercises():
         by_scenario.setdefault(ex.scenario, []).append(ex)
-    found: dict[int, list] = {}
+    found: dict[int, list[tuple[str, store.RunDir]]] = {}
     for person in sorted(p for p in Path(room).iterdir() if p.is_dir() and NAME_RE.match(p.name)):
         for scenario_dir in sorted(p for p in person.iterdir() if p.is_dir()):
             runs = sorted((r for r in scenario_dir.iterdir() if (r / "summary.json").exists()
@@ -72,7 +74,8 @@ def handed_in(room):
     return found
 
 
-def collect(room, number=None, out_dir=None, say=print):
+def collect(room: str | Path, number: int | None = None, out_dir: str | Path | None = None,
+            say: Callable[[str], object] = print) -> Path:
     """The room's page: one comparison per exercise handed in by two or more, each participant's
     predictions beside their figures; returns its index.html."""
     room = room_dir(room)

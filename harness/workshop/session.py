@@ -5,7 +5,9 @@ import json
 import sys
 import textwrap
 import time
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
 
 from ..lab import engine_for, environment_from_os
 from .. import store
@@ -19,7 +21,7 @@ WIDTH = 78
 __all__ = ["ExerciseError", "listing", "run_exercise"]
 
 
-def wrapped(text, indent="  "):
+def wrapped(text: str, indent: str = "  ") -> str:
     """Paragraphs re-flowed to the terminal; a line starting with 'Help:' stays a line of its own."""
     paragraphs: list[str] = []
     current: list[str] = []
@@ -37,7 +39,7 @@ def wrapped(text, indent="  "):
     return "\n".join(textwrap.fill(p, WIDTH, initial_indent=indent, subsequent_indent=indent) for p in paragraphs)
 
 
-def listing():
+def listing() -> str:
     """make workshop: each exercise in a line of the terminal, with its measured minutes."""
     measured = record.load(docs.DOCS_DIR / docs.FACILITATOR / "answers.json")
     lines = ["The workshop (docs/workshop/README.md): make exercise N=<number>", ""]
@@ -50,8 +52,9 @@ def listing():
     return "\n".join(lines)
 
 
-def run_exercise(number, kernel=None, project=None, pause=False, out=sys.stdout, results=None, confirm=input,
-                 predicted="", participant=""):
+def run_exercise(number: int, kernel: str | None = None, project: str | None = None, pause: bool = False,
+                 out: IO[str] = sys.stdout, results: str | Path | None = None, confirm: Callable[[str], object] = input,
+                 predicted: str = "", participant: str = "") -> store.RunDir:
     """Run exercise `number` (on `kernel`, else where the exercise says); its store.RunDir, with
     exercise.json beside its files: the exercise, how long it took from its question to its answer,
     and the participant's predictions (predicted: PREDICT's words) and name."""

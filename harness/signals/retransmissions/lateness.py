@@ -2,10 +2,13 @@
 (the signal's `kernel` entry: the last retransmission timer ss saw on the connection,
 then the connection gone) is judged a second time: its report against the lag this run measured
 for its runtime (report_lag.py). Its verdict says both, and one note says what that means."""
+from collections.abc import Mapping
+from typing import Any
+
 from .report_lag import IN_TIME, LATE
 
 
-def kernel_in_window(cell: dict) -> tuple[float, float] | None:
+def kernel_in_window(cell: Mapping[str, Any]) -> tuple[float, float] | None:
     """(when the kernel gave up, s after the fault; how long after it the client reported) for a cell
     late by its report but not by its kernel; else None."""
     kernel = cell.get("kernel") or {}
