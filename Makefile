@@ -160,7 +160,8 @@ lint: venv
 # The host part on TEST_WORKERS pytest workers side by side (tests that share a lab or a run stay
 # in one: tests/conftest.py), the groups that took longest handed out first (tests/longest_first.py;
 # the labs mostly wait on kernel timers: on this 2-core machine, 2026-12-05, three workers in xdist's
-# own order took 770.6 s with the CPU 68 % busy on average, four longest first 638.6 s), then
+# own order took 770.6 s with the CPU 68 % busy on average, four longest first 638.6 s: benchmarks/records/
+# side-by-side-20261205-test-workers), then
 # the guest part alone, its guests with TEST_GUEST_CPUS virtual CPUs (two where the host has
 # them): on this machine one vCPU no longer kept up with a lab's execs (an `lbctl list` in the
 # director timed out after 60 s; the kube-proxy lab took 513 s to come up, 124-131 s before).
