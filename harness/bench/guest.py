@@ -15,7 +15,7 @@ from typing import Any
 from . import store
 from .. import scenario
 from ..lab import LabRequest, engine_for, host_image_keys, save_host_images
-from ..lab.guest import disk as guest_disk
+from ..lab.guest import GuestEngine, disk as guest_disk
 from ..pipeline import run_and_report
 
 PROJECT = "blackhole-lab-bench-guest"
@@ -40,6 +40,8 @@ def cold_disk_build_s() -> float:
 def measure(spec: str) -> dict[str, Any]:
     figures: dict[str, object] = {}
     with engine_for(spec, out=io.StringIO()) as engine:
+        if not isinstance(engine, GuestEngine):
+            raise ValueError(f"{spec}: bench-guest measures a guest's kernel, not this host's")
         started = time.monotonic()
         engine.ensure_started()
         figures.update(kernel=engine.kernel_release(), start_s=round(time.monotonic() - started, 1), **engine.timings)

@@ -6,6 +6,7 @@ not asserted). Image sizes are stored too: the client zoo made the client image 
 """
 import time
 from collections.abc import Callable
+from typing import Any
 
 from . import store
 from ..lab import ComposeLab, HostEngine, LabRequest, image_sizes_mb
@@ -25,19 +26,20 @@ def main() -> None:
     engine = HostEngine()
     lab = ComposeLab(LabRequest(project=PROJECT), engine=engine)
     print("bench-up: cold build (no layer cache; base image kept) ...", flush=True)
-    figures = {"datapath": lab.datapath, "cold_build_s": timed(lambda: lab.build(no_cache=True)),
-               "warm_up_s": [], "down_s": []}
+    ups: list[float] = []
+    downs: list[float] = []
+    figures: dict[str, Any] = {"datapath": lab.datapath, "cold_build_s": timed(lambda: lab.build(no_cache=True)),
+                               "warm_up_s": ups, "down_s": downs}
     try:
         for run in range(WARM_RUNS):
-            figures["warm_up_s"].append(timed(lab.up))
-            figures["down_s"].append(timed(lab.down))
-            print(f"bench-up: run {run + 1}: up {figures['warm_up_s'][-1]} s, down {figures['down_s'][-1]} s",
-                  flush=True)
+            ups.append(timed(lab.up))
+            downs.append(timed(lab.down))
+            print(f"bench-up: run {run + 1}: up {ups[-1]} s, down {downs[-1]} s", flush=True)
     finally:
         lab.down()
     figures["image_mb"] = image_sizes_mb(engine)
-    figures["warm_up_s_median"] = sorted(figures["warm_up_s"])[WARM_RUNS // 2]
-    figures["down_s_median"] = sorted(figures["down_s"])[WARM_RUNS // 2]
+    figures["warm_up_s_median"] = sorted(ups)[WARM_RUNS // 2]
+    figures["down_s_median"] = sorted(downs)[WARM_RUNS // 2]
     path = store("up", figures)
     print(f"cold build      {figures['cold_build_s']:7.2f} s  (target <= {COLD_BUILD_TARGET_S} s)")
     print("images          " + ", ".join(f"{name} {mb} MB" for name, mb in figures["image_mb"].items()))

@@ -6,6 +6,7 @@ with another kernel (engine.py, guest/).
 """
 import sys
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
 
 from ..errors import LabError
 from .base import ClientCell, ExecResult, Lab
@@ -15,28 +16,31 @@ from .request import DEFAULT_PROJECT, LabRequest
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine, PlaceEngine
-from .places import COMPOSE, HOST, PLACES, LabPlace, lab_on, open_place
+from .places import COMPOSE, HOST, PLACES, LabPlace, compose_place, lab_on, open_place
+if TYPE_CHECKING:
+    from .guest import GuestEngine
 from .images import LABEL, build_plane_images, host_image_keys, image_names, image_sizes_mb, planned_addresses, save_host_images
 
 DEFAULT_GUEST_KERNEL = "6.12"          # a scenario that needs what this host's kernel lacks boots this one
 
 
-def engine_for(kernel, out=sys.stdout, keep_in=None, one_lab=False):
+def engine_for(kernel: str | None, out: IO[str] = sys.stdout, keep_in: Path | None = None,
+               one_lab: bool = False) -> "HostEngine | GuestEngine":
     """Where a Compose lab runs for KERNEL=kernel (places.py): this host ('host' or unset) or a guest
     booting that packaged kernel, whose disk carries this host's lab images. keep_in: a directory
     for a guest that outlives this process (`make up`; found again with kept_engine). one_lab: the
     caller runs one lab on it, so a guest may go when that lab is taken down."""
-    return open_place(kernel, COMPOSE, out=out, keep_in=keep_in, one_lab=one_lab)
+    return compose_place(kernel, out=out, keep_in=keep_in, one_lab=one_lab)
 
 
-def check_kernel(kernel):
+def check_kernel(kernel: str | None) -> None:
     """A guest kernel no Debian package answers is refused here, before a run directory is made."""
     if kernel and kernel != HOST:
         from .guest import kernels
         kernels.exists(kernel)
 
 
-def kept_engine(keep_in, out=sys.stdout):
+def kept_engine(keep_in: str | Path, out: IO[str] = sys.stdout) -> "HostEngine | GuestEngine":
     """The guest `make up KERNEL=...` left running in keep_in, or this host if there is none."""
     from .guest.engine import GuestEngine
     from .guest.kept import GUEST_FILE

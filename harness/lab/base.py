@@ -16,10 +16,15 @@ import subprocess
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..databases.base import DatabaseEngine
 from ..errors import LabError
+
+if TYPE_CHECKING:
+    from ..director import Director
+    from ..director.commands import LbCommands
+    from ..faults.base import Fault
 
 EXEC_SIDE_BY_SIDE = 8          # execs at once (each is a process of ours)
 
@@ -30,7 +35,7 @@ class ExecResult:
     stdout: str
     stderr: str
 
-    def failed(self, service, command):
+    def failed(self, service: str, command: Sequence[str]) -> LabError:
         """The LabError of a command that exited non-zero: what it said on stderr, or on stdout when
         stderr was empty (sysbench and the mysql client print their FATAL lines there)."""
         said = (self.stderr.strip() or self.stdout.strip())[-500:]
@@ -41,11 +46,11 @@ class ExecResult:
 class ClientCell:
     """One client network namespace: its own TCP sysctls and link."""
     name: str
-    sysctls: tuple = ()          # (("net.ipv4.tcp_retries2", 5), ...)
+    sysctls: tuple[tuple[str, int], ...] = ()   # (("net.ipv4.tcp_retries2", 5), ...)
     netem: str = ""              # netem arguments for its side of the link ('delay 50ms'), '' for none
 
     @property
-    def service(self):
+    def service(self) -> str:
         return f"client-{self.name}"
 
 
@@ -134,29 +139,29 @@ class Lab(abc.ABC):
         "docker_compose"}; kernel_facts: {"hz", "sysctl_defaults": {name under net.ipv4: value}}."""
 
     @property
-    def can_be_kept(self):
+    def can_be_kept(self) -> bool:
         """Whether the lab may stay up after the run (KEEP_LAB=1): only where its place outlives
         the run (this host's engine; a guest goes, and its lab with it)."""
         return False
 
     # -- the director ---------------------------------------------------------
-    def director(self, service="director"):
+    def director(self, service: str = "director") -> "Director":
         """The director as its datapath shows it (harness/director/'s Director): a Compose lab's
         is its director container, read and changed with lbctl; another place may have its own."""
         from ..director import Director
         return Director(self, service)
 
-    def director_commands(self):
+    def director_commands(self) -> "LbCommands":
         """The changes the harness makes to the director (harness/director/commands.py)."""
         from ..director.commands import LbCommands
         return LbCommands(self)
 
-    def directors_programmed_by_themselves(self):
+    def directors_programmed_by_themselves(self) -> tuple[str, ...]:
         """Directors that something besides the harness and a scenario's control plane programs
         (a cluster's kube-proxy): the run samples their table, as a control plane's."""
         return ()
 
-    def refusal(self, fault):
+    def refusal(self, fault: "Fault") -> str | None:
         """Why this lab cannot make `fault` (a Fault, its params checked), in one line, or None;
         asked before anything starts: here, a service it talks to that the lab does not run."""
         runs = set(self.services())
@@ -164,24 +169,25 @@ class Lab(abc.ABC):
         return f"fault {fault.name} needs {'; '.join(missing)}" if missing else None
 
     # -- derived -------------------------------------------------------------
-    def address(self, service, network):
+    def address(self, service: str, network: str) -> str:
         return self.networks_of(service)[network]
 
-    def addresses(self, service):
+    def addresses(self, service: str) -> list[str]:
         """Every IPv4 address of a node, on all lab networks (one network may stand for two)."""
         return sorted(set(self.networks_of(service).values()))
 
-    def kernel_release(self):
+    def kernel_release(self) -> str:
         return self.kernel.kernel_release()
 
-    def exec_each(self, commands, check=True, timeout=60, stdin=None):
+    def exec_each(self, commands: Sequence[tuple[str, Sequence[str]] | tuple[str, Sequence[str], str | None]],
+                  check: bool = True, timeout: float = 60, stdin: str | None = None) -> list[ExecResult]:
         """[(service, command) or (service, command, its own stdin), ...] run side by side (each
         given stdin unless it has its own); their ExecResults in order. check=False: a command that
         fails, or does not end within timeout (returncode 124), is a result like any other."""
         if not commands:
             return []
 
-        def one(service, command, own_stdin=stdin):
+        def one(service: str, command: Sequence[str], own_stdin: str | None = stdin) -> ExecResult:
             try:
                 return self.exec(service, command, check=check, timeout=timeout, stdin=own_stdin)
             except subprocess.TimeoutExpired:

@@ -5,9 +5,11 @@ and kills the whole session at the limit."""
 import os
 import signal
 import subprocess
+from collections.abc import Sequence
+from typing import Any
 
 
-def run_bounded(argv, timeout, **options):
+def run_bounded(argv: Sequence[str], timeout: float | None, **options: Any) -> subprocess.CompletedProcess[str]:
     """subprocess.run(argv, capture_output=True, text=True, timeout=timeout), with every process of
     the command killed at the timeout (subprocess.TimeoutExpired is raised then, as run does) or
     when the wait is interrupted (a signal the harness turned into an exception)."""
@@ -25,7 +27,7 @@ def run_bounded(argv, timeout, **options):
         return subprocess.CompletedProcess(argv, process.returncode, stdout, stderr)
 
 
-def _kill_session(process):
+def _kill_session(process: subprocess.Popen) -> None:
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:

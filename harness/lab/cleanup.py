@@ -10,24 +10,27 @@ import os
 import shutil
 import time
 from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from python_on_whales import DockerClient
 
 from . import registry
 from .container_states import PROJECT_LABEL
 from .docker_lists import listed_again_if_one_vanished
-from .engine import HostEngine
+from .engine import HostEngine, PlaceEngine
 from .images import LABEL
 from .safe_removal import kill_and_wait_for_probes
 
 OWNER_LABEL = "org.blackhole-lab.owner"
 
 
-def _labelled(docker):
+def _labelled(docker: DockerClient) -> list[tuple[str, str, dict[str, str]]]:
     """[(kind, name, labels)] of every container, network and volume labelled as the lab's. Each
     kind is listed and read in one go (python-on-whales inspects again on a later attribute read),
     and again if one vanished meanwhile (another lab's cleanup)."""
-    filters = {"label": LABEL}
-    listings = {
+    filters: Any = {"label": LABEL}          # python-on-whales' filter types differ by what is listed
+    listings: dict[str, Callable[[], list[tuple[str, Any]]]] = {
         "container": lambda: [(c.name, c.config.labels) for c in docker.container.list(all=True, filters=filters)],
         "network": lambda: [(n.name, n.labels) for n in docker.network.list(filters=filters)],
         "volume": lambda: [(v.name, v.labels) for v in docker.volume.list(filters=filters)],
@@ -36,7 +39,7 @@ def _labelled(docker):
             for name, labels in listed_again_if_one_vanished(listing)]
 
 
-def labelled_leftovers(engine=None, project=None):
+def labelled_leftovers(engine: PlaceEngine | None = None, project: str | None = None) -> dict[str, list[str]]:
     """Names of every container, network and volume labelled as the lab's (of one project)."""
     found: dict[str, list[str]] = {"containers": [], "networks": [], "volumes": []}
     for kind, name, labels in _labelled((engine or HostEngine()).docker()):
@@ -45,29 +48,29 @@ def labelled_leftovers(engine=None, project=None):
     return found
 
 
-def owned_by(pid, engine=None):
+def owned_by(pid: int, engine: PlaceEngine | None = None) -> list[str]:
     """Names of the lab's containers, networks and volumes whose owner label names process `pid`."""
     return [name for _, name, labels in _labelled((engine or HostEngine()).docker())
             if (_owner_from_label(labels.get(OWNER_LABEL)) or {}).get("pid") == pid]
 
 
-def _owner_from_label(text):
+def _owner_from_label(text: str | None) -> dict[str, int] | None:
     pid, _, start = (text or "").partition(":")
     return {"pid": int(pid), "start": int(start)} if pid.isdigit() and start.isdigit() else None
 
 
-def _why_kept(project, labels, entries):
+def _why_kept(project: str, labels: Mapping[str, str], entries: Mapping[str, Mapping[str, Any]]) -> str | None:
     """Why a lab stays ('kept by make up', 'its run, pid 123, is running'), or None if it goes."""
     entry = entries.get(project)
     if entry and entry.get("kept"):
         return "kept by `make up`"
     owner = entry["owner"] if entry else _owner_from_label(labels.get(OWNER_LABEL))
-    if registry.alive(owner):
+    if owner is not None and registry.alive(owner):
         return f"its owner, pid {owner['pid']}, is running"
     return None
 
 
-def clean(engine=None, everything=False):
+def clean(engine: PlaceEngine | None = None, everything: bool = False) -> dict[str, Any]:
     """Returns {"removed": {project: [names]}, "kept": {project: why}}."""
     docker = (engine or HostEngine()).docker()
     by_project: dict[str, dict[str, Any]] = {}
@@ -109,17 +112,17 @@ STARTING_GUEST_S = 300
 GUEST_STATE_DIRS = ("/tmp/blackhole-guest-*", str(Path(__file__).resolve().parents[2] / ".lab/*/guest"))
 
 
-def _younger_than(path, seconds):
+def _younger_than(path: str, seconds: float) -> bool:
     try:
         return time.time() - os.stat(path).st_mtime < seconds
     except OSError:
         return False
 
 
-def clean_guests(everything=False):
+def clean_guests(everything: bool = False) -> list[str]:
     """State directories of guests whose QEMU is gone; with everything, running guests too."""
     from .guest.qemu import kill_pid, running_guests
-    gone = []
+    gone: list[str] = []
     if everything:
         for pid in running_guests():
             kill_pid(pid)

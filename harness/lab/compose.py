@@ -6,6 +6,8 @@ its workdir (compose_files.py says what they hold).
 """
 import subprocess
 import time
+import threading
+from collections.abc import Callable, Iterable
 from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,7 +23,7 @@ from .compose_down import compose_down
 from .base import Lab
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
-from .engine import HostEngine
+from .engine import HostEngine, PlaceEngine
 from ..settings import machine
 from .nodes import ContainerNodes
 from .request import LabRequest
@@ -33,12 +35,12 @@ DEFAULT_SUBNETS = {"LAB_FRONT_PREFIX": "10.213.1", "LAB_BACK_PREFIX": "10.213.2"
 UP_LIMIT_S = 180             # a lab's containers started and, when waited for, healthy
 
 
-def environment_from_os():
+def environment_from_os() -> dict[str, str]:
     return machine.given(USER_ENV)
 
 
 class ComposeLab(ContainerNodes, Lab):
-    def __init__(self, request: LabRequest = LabRequest(), engine=None):
+    def __init__(self, request: LabRequest = LabRequest(), engine: PlaceEngine | None = None) -> None:
         """request: its shape (request.py); the director and the clients always start. Its cells'
         namespaces are containers of their own or network namespaces of one client container
         (netns_cells.py); either way a cell's service is what exec, spawn and address take.
@@ -52,19 +54,19 @@ class ComposeLab(ContainerNodes, Lab):
         self.database = r.database or database_named()
         self.shape = compose_files.LabShape(self.cells, r.servers, r.net_admin, r.cell_namespaces == "netns" and bool(self.cells),
                                             tuple(s for s in (self.database.services(), *r.services) if s))
-        self.engine = engine or HostEngine()
+        self.engine: PlaceEngine = engine or HostEngine()
         self.requested_datapath = r.datapath
         self.workdir = Path(r.workdir or REPO / ".lab" / r.project)
         self.user_env = dict(r.env)
         self._datapath: str | None = None
         self._docker: Any = None          # python_on_whales' DockerClient for this project, once asked
         self.subnets: dict[str, str] = {}
-        self._running_services = None
+        self._running_services: list[str] | None = None
         self._passed_own_check: dict[str, str] = {}       # service -> the container start its own check passed in
         self._reset_nodes()
 
     @property
-    def datapath(self):
+    def datapath(self) -> str:
         """The director's datapath: what was asked for, as the kernel under the lab allows."""
         if self._datapath is None:
             self.engine.ensure_started()
@@ -72,21 +74,21 @@ class ComposeLab(ContainerNodes, Lab):
         return self._datapath
 
     @property
-    def kernel(self):
+    def kernel(self) -> PlaceEngine:
         return self.engine
 
     @property
-    def env(self):
+    def env(self) -> dict[str, str]:
         owner = registry.me()
         return {"LAB_PROJECT": self.project, "LB_DATAPATH": self.datapath, "LAB_OWNER": f"{owner['pid']}:{owner['start']}",
                 **self.engine.compose_env(), **self.subnets, **self.user_env}
 
-    def _claim_subnets(self):
+    def _claim_subnets(self) -> None:
         """A free pair of subnets on a shared engine (this host), unless the user chose them; a
         guest's engine is the run's own and takes compose.yaml's defaults."""
         if self.subnets or not self.engine.shared or set(DEFAULT_SUBNETS) & set(self.user_env):
             return
-        def subnets_of_every_network():
+        def subnets_of_every_network() -> list[str]:
             return [config.get("Subnet", "") if isinstance(config, dict) else getattr(config, "subnet", "")
                     for network in self.engine.docker().network.list() for config in (network.ipam.config or [])]
         in_use = {subnet.rsplit(".", 1)[0] for subnet in listed_again_if_one_vanished(subnets_of_every_network)
@@ -98,11 +100,11 @@ class ComposeLab(ContainerNodes, Lab):
         self.subnets = {"LAB_FRONT_PREFIX": front, "LAB_BACK_PREFIX": back}
         self._docker = None                       # its env file changes with them
 
-    def now(self):
+    def now(self) -> float:
         return time.time() + self.engine.clock_offset_s
 
     # -- the Compose project -------------------------------------------------
-    def compose_files(self):
+    def compose_files(self) -> list[Path]:
         """Writes the files this project needs (once) and returns them in Compose's order."""
         self.workdir.mkdir(parents=True, exist_ok=True)
         files = compose_files.static_files(self.datapath)
@@ -112,23 +114,23 @@ class ComposeLab(ContainerNodes, Lab):
             files.append(path)
         return files
 
-    def _env_file(self):
+    def _env_file(self) -> Path:
         path = self.workdir / "lab.env"
         path.write_text("".join(f"{k}={v}\n" for k, v in sorted(self.env.items())))
         return path
 
     @property
-    def docker(self):
+    def docker(self) -> Any:
         if self._docker is None:
             files = self.compose_files()
             self._docker = self.engine.docker(compose_files=files, compose_project_name=self.project,
                                               compose_env_files=[self._env_file()])
         return self._docker
 
-    def _compose_command(self, *args):
+    def _compose_command(self, *args: str) -> list[str]:
         return [str(a) for a in self.docker.client_config.docker_compose_cmd] + list(args)
 
-    def _compose(self, *args, timeout=None):
+    def _compose(self, *args: str, timeout: float | None = None) -> str:
         """Run a compose command quietly; its output only matters when it fails."""
         result = run_bounded(self._compose_command("--progress", "quiet", *args), timeout=timeout)
         if result.returncode:
@@ -137,10 +139,11 @@ class ComposeLab(ContainerNodes, Lab):
         return result.stdout
 
     # -- lifecycle -----------------------------------------------------------
-    def build(self, no_cache=False):
+    def build(self, no_cache: bool = False) -> None:
         images.build(self._compose_command(), self.engine, no_cache)
 
-    def up(self, wait=True, preflight=None, timeout_s=None):
+    def up(self, wait: bool = True, preflight: Callable[[Any], object] | None = None,
+           timeout_s: float | None = None) -> None:
         """Start the lab; wait=False: return once its containers run, before their health checks
         pass (wait_healthy then waits for them); preflight(kernel): called once the kernel under
         the lab is there, before anything of the lab starts (it refuses what that kernel lacks)."""
@@ -163,19 +166,20 @@ class ComposeLab(ContainerNodes, Lab):
         if wait and self._checks_itself():
             self.wait_healthy(max(1.0, timeout_s - (time.monotonic() - started)))
 
-    def wait_healthy(self, timeout_s=180, only=None, stopping=None):
+    def wait_healthy(self, timeout_s: float = 180, only: Iterable[str] | None = None,
+                     stopping: threading.Event | None = None) -> None:
         """Until every container with a health check passes it (only: of these services), as Docker
         reports it or, in a guest, as the check run by the lab itself says; a LabError when one
         fails it, stops, or the time is up (health_check_loop.py)."""
         health_check_loop.wait_healthy(self, only or self._running_services, timeout_s, self._checks_itself(),
                                        stopping)
 
-    def _checks_itself(self):
+    def _checks_itself(self) -> bool:
         """Whether the lab runs starting containers' checks itself: where its engine spaced Docker's
         checks out (10 s, on this host and in a guest: docs/facts/host.md)."""
         return "HEALTH_INTERVAL" in self.engine.compose_env()
 
-    def check_until_passes(self, service, timeout_s):
+    def check_until_passes(self, service: str, timeout_s: float) -> bool:
         """Whether the service's own health check, run in a loop in its container, passed in time
         (health() then counts it until Docker's own first check of that run of the container)."""
         command = health_check_loop.until_passes(self._health_tests().get(service), timeout_s)
@@ -189,7 +193,7 @@ class ComposeLab(ContainerNodes, Lab):
             self._passed_own_check[service] = state.started_at
         return passed
 
-    def _make_netns_cells(self):
+    def _make_netns_cells(self) -> None:
         """Each cell's namespace in the one client container, made with one exec."""
         front_prefix = self.address(netns_cells.HOST_SERVICE, FRONT).rsplit(".", 1)[0]
         try:
@@ -204,7 +208,7 @@ class ComposeLab(ContainerNodes, Lab):
                            f"({result.stderr.strip()[-300:]}); they need macvlan in the kernel under the lab")
         self._enter_netns_cells(self.cells, addresses)
 
-    def down(self, timeout_s=120):
+    def down(self, timeout_s: float = 120) -> None:
         try:
             if self.engine.one_lab:            # the guest is this lab's alone: stopping it takes everything
                 self.engine.stop()
@@ -214,14 +218,14 @@ class ComposeLab(ContainerNodes, Lab):
             if self.engine.shared:
                 registry.release(self.project)
 
-    def keep(self):
+    def keep(self) -> None:
         """This lab outlives the process that made it (`make up`)."""
         registry.keep(self.project)
 
-    def restart(self, service, timeout_s=60):
+    def restart(self, service: str, timeout_s: float = 60) -> None:
         self._compose("restart", "--timeout", "3", service, timeout=timeout_s)
 
-    def problems(self):
+    def problems(self) -> dict[str, str]:
         """{service: what is wrong} for each of the lab's containers that is gone or not running
         (an OOM kill, an exit, a removal, an engine that does not answer)."""
         expected = self._running_services or self.services()
@@ -239,32 +243,32 @@ class ComposeLab(ContainerNodes, Lab):
                 problems[service] = f"{service}: {state.status} ({why})"
         return problems
 
-    def services(self):
+    def services(self) -> list[str]:
         """The services this lab runs."""
         if self.shape.servers is None:
             return sorted(self.docker.compose.config(return_json=True)["services"])
         return sorted(self.shape.started())
 
-    def health(self):
+    def health(self) -> dict[str, str]:
         """{service: health} of the lab's containers ('healthy', 'starting', or without a health
         check their state: 'running', 'exited', ...)."""
         return container_states.health_of(self._container_states(), self._passed_own_check)
 
     # -- the place -----------------------------------------------------------
     @property
-    def can_be_kept(self):
+    def can_be_kept(self) -> bool:
         return self.engine.shared
 
     @property
-    def where(self):
+    def where(self) -> str:
         """The place's name as env.json records it: host or guest."""
         return self.engine.where
 
-    def stop_place(self):
+    def stop_place(self) -> None:
         """Stop what the place runs besides the lab (a kept guest); this host's engine stays."""
         self.engine.stop()
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         """Its parts asked for side by side (a run records this while its clients start)."""
         with ThreadPoolExecutor(4) as pool:
             kernel, images_running = pool.submit(self.engine.kernel_release), pool.submit(self._images_running)
@@ -278,11 +282,11 @@ class ComposeLab(ContainerNodes, Lab):
                            for side, name in (("front", "LAB_FRONT_PREFIX"), ("back", "LAB_BACK_PREFIX"))}},
                 "images": images_running.result(), "docker_compose": version.result().strip()}
 
-    def _images_running(self):
+    def _images_running(self) -> dict[str, str]:
         """{service: image id} of the running containers."""
         rows = container_states.inspect_project(container_states.command_of(self.engine.docker()), self.project,
                                                 (container_states.SERVICE_FIELD, "{{.Image}}", "{{.State.Running}}"))
         return {service: image for service, image, running in rows if running == "true"}
 
-    def networks(self):
+    def networks(self) -> list[Any]:
         return self.docker.network.list(filters={"label": f"com.docker.compose.project={self.project}"})

@@ -3,19 +3,23 @@ a removed container on one of its networks."""
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from python_on_whales.exceptions import DockerException
 
 from ..errors import LabError
 from .docker_lists import TIMED_OUT
 from .engine_api import EngineApiError
+if TYPE_CHECKING:
+    from .engine import PlaceEngine
 from .safe_removal import bounded_docker_call, detach_one_by_one, disconnect_stale_endpoints, kill_and_wait_for_probes
 
 STALE_ENDPOINT = "has active endpoints"
 STALE_ENDPOINT_RETRY_S, STALE_ENDPOINT_WAIT_S = 2.0, 10.0
 
 
-def compose_down(engine, project, compose, timeout_s):
+def compose_down(engine: "PlaceEngine", project: str, compose: Callable[..., str], timeout_s: float) -> None:
     """`compose down`, again while a network still counts an endpoint of a removed container:
     Docker 20.10 does so now and then for a moment after removing a hundred containers, and
     sometimes for good (moby/moby#42119: only restarting dockerd clears it). compose(*args,

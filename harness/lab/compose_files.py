@@ -4,9 +4,13 @@ faults change, and what its database engine and control plane put in the lab. Pu
 caller writes the documents (compose.py)."""
 import copy
 import dataclasses
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from ..topology import DIRECTOR, SERVERS
 from . import netns_cells
+from .base import ClientCell
 from .images import COMPOSE_FILE, IPVS_OVERRIDE
 CELL_LABEL = "org.blackhole-lab.cell"
 
@@ -14,13 +18,13 @@ CELL_LABEL = "org.blackhole-lab.cell"
 @dataclasses.dataclass(frozen=True)
 class LabShape:
     """What one lab is made of, besides compose.yaml."""
-    cells: tuple = ()                 # ClientCell, a client namespace each
-    servers: tuple | None = None             # the servers started (None: all of compose.yaml's)
-    net_admin: frozenset = frozenset()   # nodes besides the director that get CAP_NET_ADMIN
+    cells: tuple[ClientCell, ...] = ()   # a client namespace each
+    servers: tuple[str, ...] | None = None           # the servers started (None: all of compose.yaml's)
+    net_admin: frozenset[str] = frozenset()   # nodes besides the director that get CAP_NET_ADMIN
     in_netns: bool = False            # the cells are namespaces of one client container
-    services: tuple = ()              # ({service: its Compose definition}, ...) a database or control plane adds
+    services: tuple[Mapping[str, Any], ...] = ()   # ({service: its Compose definition}, ...) a database or control plane adds
 
-    def started(self):
+    def started(self) -> list[str]:
         """The services `up` names: none (all of compose.yaml's) or the director, the servers asked
         for, the nodes a control plane adds (overrides of a server start with it) and the cells' clients."""
         if self.servers is None:
@@ -30,12 +34,12 @@ class LabShape:
         return list(dict.fromkeys([DIRECTOR, *self.servers, *added, *clients]))
 
 
-def static_files(datapath):
+def static_files(datapath: str) -> list[Path]:
     """The lab's own files, in Compose's order."""
     return [COMPOSE_FILE] + ([IPVS_OVERRIDE] if datapath == "ipvs" else [])
 
 
-def documents(shape, base):
+def documents(shape: LabShape, base: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """[(file name, Compose document)] a lab adds to static_files(), in Compose's order;
     base: compose.yaml's services, which client containers and added nodes copy."""
     added = []
@@ -50,7 +54,7 @@ def documents(shape, base):
     return added
 
 
-def _cell_services(shape, client_base):
+def _cell_services(shape: LabShape, client_base: Mapping[str, Any]) -> dict[str, Any]:
     services = {}
     if shape.in_netns:
         service = client_service(client_base, netns_cells.HOST_SERVICE)
@@ -69,7 +73,7 @@ def _cell_services(shape, client_base):
     return services
 
 
-def _added_service(name, spec, base):
+def _added_service(name: str, spec: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
     """A service a database engine or a control plane asks for, as Compose takes it: `like` (a
     copy of another of compose.yaml's services, under its own name), `addresses` ({network:
     address}), `unset` (keys of what it is like it must not have: a container in another's network
@@ -87,9 +91,9 @@ def _added_service(name, spec, base):
     return service
 
 
-def client_service(base, name):
+def client_service(base: Mapping[str, Any], name: str) -> dict[str, Any]:
     """A client container's service, as compose.yaml's client service (which builds the image, once)."""
-    service = copy.deepcopy(base)
+    service = copy.deepcopy(dict(base))
     service.pop("build", None)
     service["pull_policy"] = "never"
     service["labels"] = dict(service.get("labels", {}))

@@ -6,7 +6,10 @@ second while its lab and its clients start, and its removal ten times a second w
 drawn: the machine has no CPU to spare then.
 """
 import subprocess
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from python_on_whales import DockerClient
 
 from ..errors import LabError
 from .bounded_run import run_bounded
@@ -29,13 +32,13 @@ class ContainerState:
     started_at: str = ""        # when this run of the container started (Docker's stamp): a restart changes it
 
 
-def parse_states(rows):
+def parse_states(rows: Iterable[Sequence[str]]) -> dict[str, ContainerState]:
     """{service: ContainerState} from inspect's rows of STATE_FIELDS."""
     return {service: ContainerState(status, health or None, int(exit_code), oom_killed == "true", started_at)
             for service, status, health, exit_code, oom_killed, started_at in rows}
 
 
-def health_of(states, passed_own_check):
+def health_of(states: Mapping[str, ContainerState], passed_own_check: Mapping[str, str]) -> dict[str, str]:
     """{service: health} as Docker says it ('healthy', 'starting', ... or, without a check, the
     container's status), but 'healthy' for a container Docker has not checked yet whose own check
     the lab ran and saw pass in this same run of it (passed_own_check: {service: started_at}); a
@@ -44,16 +47,16 @@ def health_of(states, passed_own_check):
             else state.health or state.status for service, state in states.items()}
 
 
-def project_states(docker, project):
+def project_states(docker: Sequence[str], project: str) -> dict[str, ContainerState]:
     """{service: ContainerState} of the project's containers, stopped ones too."""
     return parse_states(inspect_project(docker, project, STATE_FIELDS))
 
 
-def inspect_project(docker, project, fields):
+def inspect_project(docker: Sequence[str], project: str, fields: Sequence[str]) -> list[list[str]]:
     """[[field, ...] per container] of the project's containers, each field a Go template of
     `docker inspect`. docker: the engine's docker command line. A container removed between the two
     commands is looked for again."""
-    def look():
+    def look() -> list[list[str]]:
         ids = _answer("ps", [*docker, "ps", "--all", "--quiet", "--no-trunc", "--filter", f"label={PROJECT_LABEL}={project}"])
         if not ids.split():
             return []
@@ -62,12 +65,12 @@ def inspect_project(docker, project, fields):
     return listed_again_if_one_vanished(look)
 
 
-def command_of(docker_client):
+def command_of(docker_client: DockerClient) -> list[str]:
     """The docker command line of a python-on-whales client (its host and its wrapper included)."""
     return [str(part) for part in docker_client.client_config.docker_cmd]
 
 
-def _answer(command, argv):
+def _answer(command: str, argv: Sequence[str]) -> str:
     try:
         result = run_bounded(argv, timeout=CALL_LIMIT_S)
     except subprocess.TimeoutExpired:

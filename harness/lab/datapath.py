@@ -3,7 +3,7 @@ from ..errors import LabError
 from ..topology import DATAPATHS, DEFAULT_DATAPATH
 
 
-def resolve_datapath(requested, has_ipvs):
+def resolve_datapath(requested: str | None, has_ipvs: bool) -> str:
     requested = requested or DEFAULT_DATAPATH        # unset or empty (an exported, unset make variable)
     if requested not in DATAPATHS:
         raise LabError(f"LB_DATAPATH must be one of {', '.join(DATAPATHS)}, not {requested!r}")

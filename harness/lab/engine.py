@@ -22,7 +22,7 @@ import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, Self
 
 from python_on_whales import DockerClient
 
@@ -35,7 +35,7 @@ from .stuck import describe_stuck, parse_stuck, stuck_script
 SYSCTL_DEFAULTS_SCRIPT = "cd /proc/sys/net/ipv4 && grep -s -H '' tcp_* vs/* 2>/dev/null; true"
 
 
-def parse_sysctl_defaults(text):
+def parse_sysctl_defaults(text: str) -> dict[str, str]:
     """{'tcp_retries2': '15', 'vs/expire_nodest_conn': '0', 'tcp_rmem': '4096 131072 6291456', ...}
     from SYSCTL_DEFAULTS_SCRIPT's output (grep's "file:value" lines; a value's tabs as spaces)."""
     values = {}
@@ -46,7 +46,7 @@ def parse_sysctl_defaults(text):
     return values
 
 
-def config_hz(config_text):
+def config_hz(config_text: str) -> int | None:
     m = re.search(r"^CONFIG_HZ=(\d+)$", config_text, re.M)
     return int(m.group(1)) if m else None
 
@@ -59,7 +59,7 @@ HZ_CHOICES = (100, 250, 300, 1000)          # Kconfig's
 HOST_HEALTH_INTERVAL = "10s"                # Docker's checks on this host (compose_env)
 
 
-def hz_from_jiffies(text):
+def hz_from_jiffies(text: str) -> int | None:
     """CONFIG_HZ from JIFFIES_SCRIPT's output: the Kconfig value within 8% of the jiffies counted
     per second (a slow read between the two clocks moves it a little), else None."""
     samples = [tuple(map(int, line.split())) for line in text.splitlines() if len(line.split()) == 2]
@@ -81,12 +81,16 @@ class PlaceEngine(Protocol):
     def ensure_started(self, say: Callable[[str], None] = ...) -> None: ...
     def running(self) -> bool: ...
     def stop(self) -> None: ...
+    @property
+    def docker_host(self) -> str | None: ...       # where its Docker engine answers (None: this host's default)
     def problem(self) -> str | None: ...
+    def what_is_stuck(self) -> str: ...
+    def restart_docker_if_idle(self) -> bool: ...
     def compose_env(self) -> dict[str, str]: ...
     def kernel_release(self) -> str: ...
     def hz(self) -> int | None: ...
     def has_ipvs(self) -> bool: ...
-    def sysctl_defaults(self) -> dict[str, int]: ...
+    def sysctl_defaults(self) -> dict[str, str]: ...
     def describe(self) -> dict[str, Any]: ...
     def docker(self, **options: Any) -> DockerClient: ...
 
@@ -99,30 +103,30 @@ class HostEngine:
     docker_host = None          # the client's default (DOCKER_HOST or the local socket)
     clock_offset_s = 0.0
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         return False
 
-    def ensure_started(self, say=print):
+    def ensure_started(self, say: Callable[[str], None] = print) -> None:
         pass
 
-    def running(self):
+    def running(self) -> bool:
         return True
 
-    def stop(self):
+    def stop(self) -> None:
         """Nothing to stop: this machine stays up."""
 
-    def restart_docker_if_idle(self):
+    def restart_docker_if_idle(self) -> bool:
         """This machine's dockerd is never restarted by the lab (other work may use it)."""
         return False
 
-    def problem(self):
+    def problem(self) -> str | None:
         """This machine's engine is judged by its answers (ComposeLab.problems)."""
         return None
 
-    def what_is_stuck(self):
+    def what_is_stuck(self) -> str:
         """This machine's processes stuck in the kernel and its hang messages ('' if none)."""
         try:
             result = subprocess.run(["sh", "-c", stuck_script()], capture_output=True, text=True, timeout=30)
@@ -130,7 +134,7 @@ class HostEngine:
             return "\n(reading this machine's processes did not end in 30 s either)"
         return describe_stuck(parse_stuck(result.stdout))
 
-    def compose_env(self):
+    def compose_env(self) -> dict[str, str]:
         """compose.yaml variables this place needs: Docker's health checks every 10 s, not every
         second (compose.yaml's default). Each is an exec through runc: an idle seed lab on this
         host held 0.23-0.26 of its two cores at 1 s and 0.03-0.04 at 10 s (docs/facts/host.md),
@@ -138,10 +142,10 @@ class HostEngine:
         loop meanwhile (health_check_loop.py), so nothing waits for Docker's interval."""
         return {"HEALTH_INTERVAL": HOST_HEALTH_INTERVAL}
 
-    def kernel_release(self):
+    def kernel_release(self) -> str:
         return platform.release()
 
-    def hz(self):
+    def hz(self) -> int | None:
         """CONFIG_HZ of the running kernel, from /proc/config.gz or /boot; None if neither says."""
         for path in (Path("/proc/config.gz"), Path(f"/boot/config-{platform.release()}")):
             if path.exists():
@@ -149,24 +153,24 @@ class HostEngine:
                 return config_hz(text)
         return None
 
-    def has_ipvs(self):
+    def has_ipvs(self) -> bool:
         """ip_vs is loaded in this kernel (the director's namespace then has IPVS too)."""
         return Path("/proc/net/ip_vs").exists()
 
-    def has_netem(self):
+    def has_netem(self) -> bool:
         return self.has_qdisc("netem")
 
-    def has_qdisc(self, kind):
+    def has_qdisc(self, kind: str) -> bool:
         """A qdisc of this kind can be attached (tried in a throwaway network namespace; the host
         is not touched)."""
         result = subprocess.run(["unshare", "--net", "tc", "qdisc", "add", "dev", "lo", "root", kind],
                                 capture_output=True)
         return result.returncode == 0
 
-    def has_sysctl(self, path):
+    def has_sysctl(self, path: str) -> bool:
         return Path(path).exists()
 
-    def sysctl_defaults(self):
+    def sysctl_defaults(self) -> dict[str, str]:
         """Read in a throwaway network namespace (the host's own sysctls are not read or touched),
         once per boot of this kernel: kept in a file beside the lab registry. A new namespace can
         wait half a minute and more for the kernel while it tears down hundreds of others (three
@@ -186,10 +190,10 @@ class HostEngine:
                 written.replace(cache)
         return self._sysctl_defaults
 
-    def docker(self, **options):
+    def docker(self, **options: Any) -> DockerClient:
         return DockerClient(host=self.docker_host, **options)
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         """What env.json records about the place the run ran in."""
         return {"where": self.where, "kernel": self.kernel_release(), "hz": self.hz()}
 

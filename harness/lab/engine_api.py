@@ -5,6 +5,7 @@ import json
 import socket
 import subprocess
 import urllib.parse
+from typing import Any
 
 DEFAULT_SOCKET = "/var/run/docker.sock"
 
@@ -13,14 +14,14 @@ class EngineApiError(Exception):
     pass
 
 
-def socket_path(docker_host):
+def socket_path(docker_host: str | None) -> str | None:
     """The unix socket a docker_host ('unix:///path'; None: the one the docker client uses, its
     DOCKER_HOST or context) names, or None when the engine is reached some other way."""
     host = docker_host or _clients_endpoint()
     return host[len("unix://"):] if host.startswith("unix://") else None
 
 
-def _clients_endpoint():
+def _clients_endpoint() -> str:
     try:
         shown = subprocess.run(["docker", "context", "inspect", "--format", "{{.Endpoints.docker.Host}}"],
                                capture_output=True, text=True, timeout=20)
@@ -30,17 +31,17 @@ def _clients_endpoint():
 
 
 class _UnixConnection(http.client.HTTPConnection):
-    def __init__(self, path, timeout_s):
+    def __init__(self, path: str, timeout_s: float) -> None:
         super().__init__("localhost", timeout=timeout_s)
         self._path = path
 
-    def connect(self):
+    def connect(self) -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(self.timeout)
         self.sock.connect(self._path)
 
 
-def call(path, method, url, body=None, timeout_s=20.0):
+def call(path: str, method: str, url: str, body: Any = None, timeout_s: float = 20.0) -> tuple[int, Any]:
     """(status, decoded JSON or None) of one request; EngineApiError when the socket does not answer."""
     connection = _UnixConnection(path, timeout_s)
     try:
@@ -55,7 +56,7 @@ def call(path, method, url, body=None, timeout_s=20.0):
     return response.status, (json.loads(data) if data and data.lstrip()[:1] in (b"{", b"[") else None)
 
 
-def labelled_networks(path, label):
+def labelled_networks(path: str, label: str) -> list[tuple[str, str, dict[str, str]]]:
     """[(id, name, {container id: name})] of the networks carrying label ('key=value')."""
     filters = urllib.parse.quote(json.dumps({"label": [label]}))
     status, listed = call(path, "GET", f"/networks?filters={filters}")
@@ -70,7 +71,7 @@ def labelled_networks(path, label):
     return found
 
 
-def disconnect(path, network_id, container_id):
+def disconnect(path: str, network_id: str, container_id: str) -> bool:
     """Take one container off one network by force; whether the engine did."""
     status, _ = call(path, "POST", f"/networks/{network_id}/disconnect", {"Container": container_id, "Force": True})
     return status == 200

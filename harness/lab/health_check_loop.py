@@ -6,16 +6,22 @@ after that (Docker 20.10 has no faster start interval). In a TCG guest that inte
 Docker called it healthy. The same test, in a loop the container runs itself, answers as soon as
 it passes; it gives up after as many tries as the wait allows.
 """
+import threading
 import time
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from ..errors import LabError
+
+if TYPE_CHECKING:
+    from .compose import ComposeLab
 
 RETRY_S = 0.5
 HEALTH_POLL_S = 0.25
 
 
-def until_passes(test, timeout_s):
+def until_passes(test: Sequence[str] | None, timeout_s: float) -> list[str] | None:
     """The command that runs a Docker health check's test (its CMD or CMD-SHELL form, as the
     container's config holds it) until it passes, or None for a container without one."""
     if not test or test[0] not in ("CMD", "CMD-SHELL"):
@@ -27,10 +33,13 @@ def until_passes(test, timeout_s):
     return ["sh", "-c", loop, "health-check", *test[1:]]
 
 
-def wait_healthy(lab, services, timeout_s, own_checks=True, stopping=None):
+def wait_healthy(lab: "ComposeLab", services: Iterable[str] | None, timeout_s: float, own_checks: bool = True,
+                 stopping: threading.Event | None = None) -> None:
     """Until each of services is healthy as Docker reports it (lab.health()) or, with own_checks,
     its own check looped in its container (lab.check_until_passes) passed; a LabError when one
     fails its check, stops, the time is up, or stopping (an Event) is set."""
+    if services is None:
+        raise LabError("no services to wait for: the lab has not been brought up")
     deadline = time.monotonic() + timeout_s
     checks = ThreadPoolExecutor(4, thread_name_prefix="health-check")
     checking: dict[str, Future] = {}

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import subprocess
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..errors import LabError
@@ -18,9 +19,10 @@ SKIPPED = ("__pycache__",)                 # what every context's .dockerignore 
 SKIPPED_SUFFIXES = (".pyc",)
 
 
-def base_images(dockerfile):
+def base_images(dockerfile: str) -> list[str]:
     """The images a Dockerfile's FROM lines name, not its own stages."""
-    found, stages = [], set()
+    found: list[str] = []
+    stages: set[str] = set()
     for image, stage in FROM_RE.findall(dockerfile):
         if image.lower() not in stages and image not in found:
             found.append(image)
@@ -29,7 +31,7 @@ def base_images(dockerfile):
     return found
 
 
-def context_digest(context):
+def context_digest(context: Path) -> str:
     """The context's files by relative path: bytes and executable bit (not times, not owners)."""
     digest = hashlib.sha256()
     for folder, dirs, files in os.walk(context):
@@ -45,20 +47,20 @@ def context_digest(context):
     return digest.hexdigest()
 
 
-def input_key(context, base_ids, build_args):
+def input_key(context: Path, base_ids: Mapping[str, str | None], build_args: Mapping[str, str]) -> str:
     """One image's key from its context folder, {base image: id} and {argument: value}."""
     held = {"files": context_digest(context), "bases": base_ids, "args": build_args}
     return "inputs:" + hashlib.sha256(json.dumps(held, sort_keys=True).encode()).hexdigest()[:24]
 
 
-def image_ids(names):
+def image_ids(names: Sequence[str]) -> dict[str, str]:
     """{image: id} of those on this host (missing ones left out)."""
     result = subprocess.run(["docker", "image", "inspect", *names], capture_output=True, text=True)
     return {name: record["Id"] for record in json.loads(result.stdout or "[]")
             for name in record.get("RepoTags") or () if name in names}
 
 
-def keys(names, contexts, build_args):
+def keys(names: Sequence[str], contexts: Mapping[str, Path], build_args: Mapping[str, str]) -> dict[str, str]:
     """{image: input_key} for the named images, each of which must be on this host (the disk is
     made from them)."""
     missing = sorted(set(names) - set(image_ids(names)))

@@ -3,7 +3,9 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -12,6 +14,10 @@ from ..databases import DATABASES
 from ..errors import LabError
 from . import image_inputs
 from .guest.cache import cache_dir
+
+if TYPE_CHECKING:
+    from ..control.base import PlaneImage
+    from .engine import PlaceEngine
 
 REPO = Path(__file__).resolve().parents[2]
 CONTEXTS = REPO / "images"             # every image's build context is a folder of this one
@@ -23,7 +29,7 @@ HOST_CA_DIR = Path("/usr/local/share/ca-certificates")
 IPVS_OVERRIDE = REPO / "compose.ipvs.yaml"
 
 
-def compose_services(datapath=None):
+def compose_services(datapath: str | None = None) -> dict[str, Any]:
     """compose.yaml's services, as written; on the ipvs datapath with compose.ipvs.yaml's over them."""
     services = yaml.safe_load(COMPOSE_FILE.read_text())["services"]
     if datapath == "ipvs":
@@ -34,7 +40,7 @@ def compose_services(datapath=None):
     return services
 
 
-def planned_addresses():
+def planned_addresses() -> dict[str, dict[str, str]]:
     """{service: {network: address}} as compose.yaml places its nodes, interpolations kept
     ('${LAB_BACK_PREFIX:-10.213.2}.21')."""
     networks = {name: service.get("networks") for name, service in compose_services().items()}
@@ -43,18 +49,18 @@ def planned_addresses():
             for name, given in networks.items() if isinstance(given, dict)}
 
 
-def plane_images():
+def plane_images() -> list["PlaneImage"]:
     """The images control planes' services run (harness/control/base.py PlaneImage)."""
     return sorted({plane.image for plane in CONTROL_PLANES.values() if plane.image}, key=lambda i: i.tag)
 
 
-def image_names():
+def image_names() -> list[str]:
     """The lab's images: as compose.yaml names them, every database engine's, every control plane's."""
     return sorted({s["image"] for s in compose_services().values() if "image" in s}
                   | {engine.image for engine in DATABASES.values()} | {image.tag for image in plane_images()})
 
 
-def host_extra_ca():
+def host_extra_ca() -> str:
     """The certificate authorities this host added to its trust store (PEM), '' if none: where a
     TLS-inspecting proxy sits in front of the registries, image builds must trust it too."""
     if not HOST_CA_DIR.is_dir():
@@ -69,7 +75,7 @@ BUILD_SESSION_LOST = "no active session for"
 BUILD_ATTEMPTS = 3
 
 
-def settle_modes(root=CONTEXTS):
+def settle_modes(root: Path = CONTEXTS) -> None:
     """Give the build contexts' files the modes git means (0755 executable, else 0644; folders
     0755), whatever umask checked them out: BuildKit's COPY cache key holds the mode, so a clone
     made under umask 002 built other image ids, and each such id rebuilt the guest's disk (75 s)."""
@@ -81,7 +87,7 @@ def settle_modes(root=CONTEXTS):
                 os.chmod(path, 0o755 if os.stat(path).st_mode & 0o111 else 0o644)
 
 
-def build(compose_command, engine, no_cache=False):
+def build(compose_command: Sequence[str], engine: "PlaceEngine", no_cache: bool = False) -> None:
     """Build the images with the project's compose command (a list), on engine."""
     settle_modes()
     env = {**os.environ, "LAB_HOST_EXTRA_CA": host_extra_ca()}
@@ -98,7 +104,7 @@ def build(compose_command, engine, no_cache=False):
     engine.docker().image.prune(filter={"label": LABEL})
 
 
-def build_plane_images():
+def build_plane_images() -> None:
     """Each control plane's image: its programs built once per machine by its script (which says
     what it builds, and how long that takes), copied into its context, then `docker build`."""
     settle_modes()
@@ -122,7 +128,7 @@ def build_plane_images():
                            f"{(result.stdout + result.stderr).strip()[-2000:]}")
 
 
-def image_contexts():
+def image_contexts() -> dict[str, Path]:
     """{image: its build context folder}: compose.yaml's, the database engines', the control planes'."""
     services = list(compose_services().values())
     services += [s for engine in DATABASES.values() for s in engine().services().values()]
@@ -131,17 +137,17 @@ def image_contexts():
     return contexts
 
 
-def host_image_keys():
+def host_image_keys() -> dict[str, str]:
     """{image: what it is built from} of the lab's images (harness/lab/image_inputs.py): what the
     guest's disk is keyed by."""
     return image_inputs.keys(image_names(), image_contexts(), {"HOST_EXTRA_CA": host_extra_ca()})
 
 
-def _built_record():
+def _built_record() -> Path:
     return cache_dir("images") / "built.json"
 
 
-def built_as_recorded():
+def built_as_recorded() -> bool:
     """Whether this host's images are the ones the last build here made, from the inputs the
     checkout has now (then a build would only walk Compose's cache: 2.7 s a run)."""
     try:
@@ -154,12 +160,12 @@ def built_as_recorded():
     return host_image_keys() == record.get("keys")
 
 
-def record_build():
+def record_build() -> None:
     ids = image_inputs.image_ids(image_names())
     _built_record().write_text(json.dumps({"keys": host_image_keys(), "ids": ids}, indent=1) + "\n")
 
 
-def save_host_images(path):
+def save_host_images(path: str | Path) -> None:
     """The lab's images into one archive for a guest's disk, which is keyed by the checkout's
     files: images built from other files (edited since the last build) are refused, or the disk
     would carry the old images under the new files' key until those files changed again."""
@@ -176,7 +182,7 @@ def save_host_images(path):
     subprocess.run(["docker", "save", "-o", str(path), *image_names()], check=True, timeout=900)
 
 
-def image_sizes_mb(engine):
+def image_sizes_mb(engine: "PlaceEngine") -> dict[str, int]:
     """{image tag: size in MB} of the lab's images (blackhole-lab/*)."""
     return {tag: round(image.size / 1e6) for image in engine.docker().image.list()
             for tag in image.repo_tags if tag.startswith("blackhole-lab/")}

@@ -9,6 +9,8 @@ not know the difference. The namespaces and their mounts live in the container's
 namespace: they go when the container does, and nothing of them reaches the host.
 """
 import shlex
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 HOST_SERVICE = "client-netns"
 # SYS_ADMIN: `ip netns add` mounts the namespace, and a cell's /proc/sys is made writable in its
@@ -20,7 +22,7 @@ MAX_CELLS = LAST_HOST - FIRST_HOST + 1
 DOCKER_CPU_SHARES = 1024        # a container's CPU weight unless it is given one
 
 
-def cpu_shares(namespaces, lab_containers):
+def cpu_shares(namespaces: int, lab_containers: int) -> int:
     """The container's CPU weight: as much as the containers it stands for would have together
     (each gets Docker's 1024), but no more than the rest of the lab's (lab_containers: the
     director and servers). With one container's, its cells got one share of a machine busy with
@@ -30,7 +32,7 @@ def cpu_shares(namespaces, lab_containers):
     return DOCKER_CPU_SHARES * max(1, min(namespaces, lab_containers))
 
 
-def plan(namespaces, front_prefix):
+def plan(namespaces: Iterable[str], front_prefix: str) -> dict[str, str]:
     """{namespace: its front address}, in the order given; ValueError past MAX_CELLS."""
     namespaces = list(dict.fromkeys(namespaces))
     if len(namespaces) > MAX_CELLS:
@@ -39,7 +41,8 @@ def plan(namespaces, front_prefix):
     return {name: f"{front_prefix}.{FIRST_HOST + i}" for i, name in enumerate(namespaces)}
 
 
-def setup_script(cells, addresses, inherited_sysctls):
+def setup_script(cells: Sequence[tuple[str, Sequence[tuple[str, Any]]]], addresses: Mapping[str, str],
+                 inherited_sysctls: Sequence[str]) -> str:
     """A bash script, run once in HOST_SERVICE, that makes every cell's namespace.
     cells: [(namespace, ((sysctl, value), ...)), ...]; inherited_sysctls: the sysctls a client
     container starts with (their values are read in HOST_SERVICE, which starts with them too)."""
@@ -67,17 +70,17 @@ def setup_script(cells, addresses, inherited_sysctls):
     return "\n".join(lines) + "\n"
 
 
-def path(namespace):
+def path(namespace: str) -> str:
     """The file of the cell's network namespace inside HOST_SERVICE (a program can setns(2) it)."""
     return f"/run/netns/{namespace}"
 
 
-def command_in(namespace, command):
+def command_in(namespace: str, command: Sequence[str]) -> list[str]:
     """command, run in the cell's network namespace (from inside HOST_SERVICE). Not `ip netns
     exec`: that gives each command a mount namespace of its own too, holding a copy of every
     namespace's mount, and a hundred long-lived ones made the container's end take a minute."""
     return ["nsenter", f"--net={path(namespace)}", "--", *command]
 
 
-def _var(sysctl):
+def _var(sysctl: str) -> str:
     return sysctl.replace(".", "_")

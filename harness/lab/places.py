@@ -6,7 +6,8 @@ lab_on(engine, LabRequest) (request.py) gives the run its Lab. Choosing a place 
 `open_place(kernel, lab)`. docs/adding-a-place-to-run.md is the recipe for a fourth."""
 import dataclasses
 import sys
-from typing import Callable, Protocol, runtime_checkable
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Callable, Protocol, runtime_checkable
 
 from ..errors import InvalidInput
 from ..registered import Registry
@@ -14,6 +15,11 @@ from .base import Lab
 from .compose import ComposeLab
 from .engine import PlaceEngine
 from .request import LabRequest
+
+if TYPE_CHECKING:
+    from .cluster.place import ClusterPlace
+    from .engine import HostEngine
+    from .guest import GuestEngine
 
 HOST = "host"
 COMPOSE, KUBERNETES = "compose", "kubernetes"
@@ -28,19 +34,19 @@ class Place:
     open: Callable            # (kernel, out, keep_in, one_lab) -> an engine with lab_of_shape
 
 
-def _host(kernel, out, keep_in, one_lab):
+def _host(kernel: str | None, out: IO[str], keep_in: Path | None, one_lab: bool) -> "HostEngine":
     from .engine import HostEngine
     return HostEngine()
 
 
-def _guest(kernel, out, keep_in, one_lab):
+def _guest(kernel: str, out: IO[str], keep_in: Path | None, one_lab: bool) -> "GuestEngine":
     from .guest import GuestEngine
     from .images import host_image_keys, save_host_images
     return GuestEngine(kernel, image_keys=host_image_keys, save_images=save_host_images, out=out, home=keep_in,
                        one_lab=one_lab)
 
 
-def _cluster(kernel, out, keep_in, one_lab):
+def _cluster(kernel: str | None, out: IO[str], keep_in: Path | None, one_lab: bool) -> "ClusterPlace":
     from .cluster.place import ClusterPlace
     if kernel and kernel != HOST:
         print(f"run: LAB=kubernetes runs on the cluster's own node kernel; KERNEL={kernel} is not used", file=out)
@@ -56,7 +62,7 @@ PLACES = Registry("place to run", (
 ))
 
 
-def place_name(kernel, lab=COMPOSE):
+def place_name(kernel: str | None, lab: str = COMPOSE) -> str:
     if lab not in LABS:
         raise InvalidInput(f"LAB={lab}: one of {', '.join(LABS)}")
     if lab == KUBERNETES:
@@ -64,7 +70,16 @@ def place_name(kernel, lab=COMPOSE):
     return HOST if not kernel or kernel == HOST else "guest"
 
 
-def open_place(kernel, lab=COMPOSE, out=sys.stdout, keep_in=None, one_lab=False):
+def compose_place(kernel: str | None, out: IO[str] = sys.stdout, keep_in: Path | None = None,
+                  one_lab: bool = False) -> "HostEngine | GuestEngine":
+    """The engine a Compose lab runs on for KERNEL=kernel: this host's, or a guest's (not started)."""
+    if place_name(kernel) == HOST:
+        return _host(kernel, out, keep_in, one_lab)
+    return _guest(str(kernel), out, keep_in, one_lab)
+
+
+def open_place(kernel: str | None, lab: str = COMPOSE, out: IO[str] = sys.stdout, keep_in: Path | None = None,
+               one_lab: bool = False) -> "HostEngine | GuestEngine | ClusterPlace":
     """The engine of the place KERNEL and LAB name (not started: `with` it)."""
     return PLACES[place_name(kernel, lab)].open(kernel, out, keep_in, one_lab)
 

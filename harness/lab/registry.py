@@ -10,7 +10,9 @@ import fcntl
 import json
 import os
 import time
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 from pathlib import Path
 
 from ..settings import machine
@@ -18,13 +20,13 @@ from ..settings import machine
 PAIRS = 126                           # 10.213.1.0/24 + 10.213.2.0/24, 10.213.3 + .4, ... 10.213.251 + .252
 
 
-def registry_dir():
+def registry_dir() -> Path:
     path = machine.state_dir()
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
-def process_start(pid):
+def process_start(pid: int) -> int | None:
     """The process's start time in clock ticks since boot (telling a live owner from a reused pid);
     None if there is no such process or it is a zombie (dead, waiting to be reaped)."""
     try:
@@ -36,22 +38,24 @@ def process_start(pid):
     return int(fields[19])
 
 
-def me():
+def me() -> dict[str, int | None]:
     return {"pid": os.getpid(), "start": process_start(os.getpid())}
 
 
-def alive(owner):
-    return bool(owner) and owner.get("pid") is not None and process_start(owner["pid"]) == owner.get("start")
+def alive(owner: Mapping[str, Any] | None) -> bool:
+    if not owner:
+        return False
+    return owner.get("pid") is not None and process_start(owner["pid"]) == owner.get("start")
 
 
 @contextmanager
-def _locked():
+def _locked() -> Iterator[None]:
     with open(registry_dir() / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
 
 
-def entries():
+def entries() -> dict[str, dict[str, Any]]:
     """{project: entry} of every registered lab."""
     found = {}
     for path in registry_dir().glob("*.json"):
@@ -62,12 +66,12 @@ def entries():
     return found
 
 
-def live(entry):
+def live(entry: Mapping[str, Any]) -> bool:
     """Still somebody's: kept by `make up`, or its owner process is running."""
-    return entry.get("kept") or alive(entry.get("owner"))
+    return bool(entry.get("kept")) or alive(entry.get("owner"))
 
 
-def reserve(project, subnets_in_use):
+def reserve(project: str, subnets_in_use: Iterable[str]) -> tuple[str, str]:
     """A free pair of subnet prefixes for project ('10.213.7', '10.213.8'), registered as owned by
     this process. subnets_in_use: prefixes ('10.213.1') the engine's networks already have."""
     with _locked():
@@ -89,7 +93,7 @@ def reserve(project, subnets_in_use):
     raise RuntimeError("no free subnet pair left in 10.213.0.0/16 for another lab")
 
 
-def keep(project):
+def keep(project: str) -> None:
     """The lab outlives its owner (`make up`): only `make down` or `make clean ALL=1` remove it."""
     path = registry_dir() / f"{project}.json"
     with _locked():
@@ -99,6 +103,6 @@ def keep(project):
             path.write_text(json.dumps(entry))
 
 
-def release(project):
+def release(project: str) -> None:
     with _locked():
         (registry_dir() / f"{project}.json").unlink(missing_ok=True)

@@ -15,7 +15,10 @@ again if one dies anyway.
 """
 import json
 import time
+from collections.abc import Iterable
+from typing import Any
 
+from python_on_whales import DockerClient
 from python_on_whales.exceptions import DockerException
 
 from . import engine_api
@@ -26,24 +29,24 @@ SETTLE_S = 0.5
 DOCKER_CALL_LIMIT_S = 20
 
 
-def bounded_docker_call(limit_s=DOCKER_CALL_LIMIT_S):
+def bounded_docker_call(limit_s: float = DOCKER_CALL_LIMIT_S) -> list[str]:
     """A docker client command line whose every call ends within limit_s (killed 5 s after its TERM):
     a wedged engine makes a removal fail with a reason instead of hanging it."""
     return ["timeout", "--kill-after=5", f"{limit_s:g}", "docker"]
 
 
-def pending_execs(states):
+def pending_execs(states: Iterable[tuple[str, bool, list[Any]]]) -> list[str]:
     """The containers in [(name, running, exec_ids)] that still run or hold an exec."""
     return sorted(name for name, running, exec_ids in states if running or exec_ids)
 
 
-def kill_and_wait_for_probes(docker, project, timeout_s=10.0):
+def kill_and_wait_for_probes(docker: DockerClient, project: str, timeout_s: float = 10.0) -> list[str]:
     """Kill the project's containers, then wait until they are all stopped with no exec pending.
     Returns the containers still pending at the deadline (empty when it is safe to remove them).
     docker: a python-on-whales client of the engine; each look is one `ps` and one `inspect`."""
     command = command_of(docker)
 
-    def states():
+    def states() -> list[tuple[str, str, bool, list[Any]]]:
         return [(cid, name.lstrip("/"), running == "true", json.loads(exec_ids) or []) for cid, name, running, exec_ids
                 in inspect_project(command, project, ("{{.Id}}", "{{.Name}}", "{{.State.Running}}", "{{json .ExecIDs}}"))]
 
@@ -55,7 +58,8 @@ def kill_and_wait_for_probes(docker, project, timeout_s=10.0):
             pass                            # one stopped by itself meanwhile; the looks below tell
 
     deadline = time.monotonic() + timeout_s
-    quiet_since, pending = None, []
+    quiet_since: float | None = None
+    pending: list[str] = []
     while time.monotonic() < deadline:
         pending = pending_execs([(name, is_running, exec_ids) for _, name, is_running, exec_ids in states()])
         if pending:
@@ -68,7 +72,7 @@ def kill_and_wait_for_probes(docker, project, timeout_s=10.0):
     return pending
 
 
-def detach_one_by_one(docker_host, project, timeout_s):
+def detach_one_by_one(docker_host: str | None, project: str, timeout_s: float) -> int:
     """Take every container of the project off the project's networks, one endpoint at a time,
     before anything is killed. Docker 20.10 keeps a count of each network's endpoints that drifts
     when many are deleted at once (a stopping container deletes its own: a killed lab deletes them
@@ -88,7 +92,7 @@ def detach_one_by_one(docker_host, project, timeout_s):
     return detached
 
 
-def disconnect_stale_endpoints(docker, project):
+def disconnect_stale_endpoints(docker: DockerClient, project: str) -> list[str]:
     """Force off the project's networks every endpoint still counted there. Docker 20.10 keeps now
     and then an endpoint of a container it has removed (moby/moby#42119), and then refuses to
     remove the network ("has active endpoints") until dockerd restarts; `network disconnect
@@ -96,6 +100,8 @@ def disconnect_stale_endpoints(docker, project):
     cleared = []
     for network in docker.network.list(filters={"label": f"{PROJECT_LABEL}={project}"}):
         for endpoint in (network.containers or {}).values():
+            if endpoint.name is None:       # an endpoint the engine names nothing cannot be disconnected by name
+                continue
             try:
                 docker.network.disconnect(network.name, endpoint.name, force=True)
                 cleared.append(f"{network.name}: {endpoint.name}")

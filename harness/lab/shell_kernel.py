@@ -23,7 +23,7 @@ class CommandChannel(Protocol):
 
 class ShellKernel:
     _features: dict[str, bool] | None = None
-    _sysctl_defaults = None
+    _sysctl_defaults: dict[str, str] | None = None
     engine_log: str | None = None  # where its dockerd writes, if it keeps a log of its own
     # the class using it gives these (annotations only: nothing here shadows them)
     ssh: CommandChannel | None
@@ -36,7 +36,7 @@ class ShellKernel:
             raise LabError("its shell is not up: the machine was not started, or has stopped")
         return self.ssh
 
-    def _succeeds(self, command):
+    def _succeeds(self, command: str) -> bool:
         """Whether command exits 0 there, asked once."""
         if self._features is None:
             self._features = {}
@@ -44,19 +44,19 @@ class ShellKernel:
             self._features[command] = self._shell().run(command, check=False).returncode == 0
         return self._features[command]
 
-    def _test(self, condition):
+    def _test(self, condition: str) -> bool:
         return self._succeeds(f"test {condition}")
 
-    def has_ipvs(self):
+    def has_ipvs(self) -> bool:
         return self._test("-e /proc/net/ip_vs")
 
-    def has_netem(self):
+    def has_netem(self) -> bool:
         return self.has_qdisc("netem")
 
-    def has_sysctl(self, path):
+    def has_sysctl(self, path: str) -> bool:
         return self._test(f"-e {path}")
 
-    def sysctl_defaults(self):
+    def sysctl_defaults(self) -> dict[str, str]:
         """Read once, in a new network namespace (the kernel's defaults, not the node's settings)."""
         if self._sysctl_defaults is None:
             script = SYSCTL_DEFAULTS_SCRIPT.replace("'", "'\\''")
@@ -64,7 +64,7 @@ class ShellKernel:
                 self._shell().run(f"unshare --net sh -c '{script}'", timeout=60).stdout)
         return self._sysctl_defaults
 
-    def what_is_stuck(self):
+    def what_is_stuck(self) -> str:
         """Its processes stuck in the kernel and its hang messages, said in a line or two ('' if none or
         if the shell does not answer either)."""
         try:
@@ -72,7 +72,7 @@ class ShellKernel:
         except Exception as exc:
             return f"\n(its shell did not answer either: {str(exc).strip()[:200]})"
 
-    def set_clock_from_ours(self):
+    def set_clock_from_ours(self) -> None:
         """Set its clock from ours, then measure what is left and take that off too (a `date -s @now`
         sent over a shell lands late by the shell's own start); what remains is measured and kept
         in clock, clock_offset_s (a guest's timeline is its clock: ComposeLab.now adds the offset)."""
@@ -84,12 +84,12 @@ class ShellKernel:
             self.clock = self.measure_clock()
         self.clock_offset_s = self.clock["offset_s"]
 
-    def measure_clock(self):
+    def measure_clock(self) -> dict[str, float]:
         """its clock - ours, from the sample with the shortest round trip (NTP's way), read
         through one bash whose `$EPOCHREALTIME` costs no process per sample."""
         reader = self._shell().popen("while read -r _; do echo $EPOCHREALTIME; done")
         assert reader.stdin and reader.stdout          # popen's pipes
-        samples = []
+        samples: list[tuple[float, float]] = []
         try:
             for _ in range(CLOCK_SAMPLES):
                 before = time.time()

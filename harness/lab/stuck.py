@@ -2,6 +2,8 @@
 uninterruptible sleep (state D) or stopped (T) with the kernel function they wait in, and the kernel's last
 messages that tell of a hang (a network device that cannot be freed, a task blocked for long).
 Read by the engine's own shell and said in the error of a lab that could not be taken down."""
+from collections.abc import Mapping
+from typing import Any
 
 STUCK_SCRIPT = ("ps -eo pid=,stat=,wchan:40=,etimes=,args= | awk '$2 ~ /^[DT]/' | head -20; echo --; "
                 "dmesg 2>/dev/null | grep -E 'unregister_netdevice|blocked for more than|hung_task|Call Trace' | tail -10")
@@ -9,14 +11,14 @@ HANG_LINES = 10
 ENGINE_LOG_LINES = 5
 
 
-def stuck_script(engine_log=None):
+def stuck_script(engine_log: str | None = None) -> str:
     """STUCK_SCRIPT, and the last lines of the engine's own log where the kernel's shell keeps one."""
     if not engine_log:
         return STUCK_SCRIPT
     return f"{STUCK_SCRIPT}; echo --; tail -n {ENGINE_LOG_LINES} {engine_log} 2>/dev/null"
 
 
-def parse_stuck(text):
+def parse_stuck(text: str) -> dict[str, list[Any]]:
     """{"processes": [{pid, state, waits_in, for_s, command}], "kernel": [lines], "engine_log": [lines]}
     from stuck_script's output."""
     processes_part, _, rest = text.partition("--\n")
@@ -31,7 +33,7 @@ def parse_stuck(text):
             "engine_log": [line[:300] for line in engine_part.splitlines() if line.strip()][-ENGINE_LOG_LINES:]}
 
 
-def describe_stuck(found):
+def describe_stuck(found: Mapping[str, list[Any]]) -> str:
     """One paragraph for an error message; '' when nothing is stuck."""
     lines = [f"pid {p['pid']} ({p['command']}) waits in {p['waits_in']} for {p['for_s']} s" for p in found["processes"]]
     lines += [f"kernel: {line}" for line in found["kernel"]]

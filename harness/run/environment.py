@@ -46,8 +46,8 @@ def _read_ints(lab: Lab, services_and_files: Sequence[tuple[str, Mapping[str, st
     values: dict[int, list[str]] = {}
     for result in results:
         for chunk in result.stdout.split(READ_MARK)[1:]:
-            index, *read = chunk.split()
-            values[int(index)] = read
+            number, *read = chunk.split()
+            values[int(number)] = read
     return [{name: int(v) for name, v in zip(files, values.get(index, ())) if v.lstrip("-").isdigit()}
             for index, (_, files) in enumerate(services_and_files)]
 

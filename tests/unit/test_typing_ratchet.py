@@ -33,27 +33,35 @@ def test_only_third_party_modules_are_ignored_on_import():
 
 # 2026-12-05: harness/director's 15 functions annotated, then harness/faults' 130 (its lab a protocol,
 # FaultsLab), then harness/control's 150 (PlanesLab), store.py's 37, harness/databases' 28 (RunsCommands:
-# lab_commands.py, the one face of a command run in the lab)
+# lab_commands.py, the one face of a command run in the lab); later that day (stop 76) the report, the
+# scenario's parser, a run's phases, the command line, the answers, the replay, the workshop, the importers,
+# the settings, the benchmarks, the top-level modules and the lab's own core (base, compose, engine, nodes)
 ANNOTATED_WHEN_MADE = {"harness.director.*", "harness.faults.*", "harness.control.*", "harness.store",
                        "harness.databases.*", "harness.lab_commands", "harness.measure.kernel_model",
-                       "harness.measure.syn_model", "harness.measure.sample_blocks", "harness.measure.director_table",
-                       "harness.measure.director_flows", "harness.measure.sysbench_log", "harness.measure.wrk_log",
-                       "harness.measure.health_checks", "harness.measure.haproxy_log", "harness.measure.effects",
-                       "harness.measure.ss_log", "harness.measure.probe_log", "harness.measure.recovery",
-                       "harness.measure.sysctl_knobs", "harness.measure.run_phases", "harness.measure.dns_model",
-                       "harness.measure.host_monitor", "harness.imports.driver_import", "harness.imports.driver_url",
-                       "harness.imports.driver_files", "harness.imports.hikari_pool", "harness.imports.jvm_names",
-                       "harness.imports.sysctl_dump", "harness.imports.timeline", "harness.imports.timeline_clock",
-                       "harness.imports.timeline_log", "harness.imports.said", "harness.imports.haproxy_values",
-                       "harness.imports.sniff",
-                       # 2026-12-05 (later): the report, the scenario's parser and model, the benchmarks, a run's phases, the command line
-                       "harness.report.*", "harness.scenario.*", "harness.bench.*", "harness.run.*",
-                       "harness.cli.*", "harness.__main__", "harness.abilities", "harness.compare_runs", "harness.errors",
+                       "harness.measure.syn_model", "harness.measure.sample_blocks",
+                       "harness.measure.director_table", "harness.measure.director_flows",
+                       "harness.measure.sysbench_log", "harness.measure.wrk_log", "harness.measure.health_checks",
+                       "harness.measure.haproxy_log", "harness.measure.effects", "harness.measure.ss_log",
+                       "harness.measure.probe_log", "harness.measure.recovery", "harness.measure.sysctl_knobs",
+                       "harness.measure.run_phases", "harness.measure.dns_model", "harness.measure.host_monitor",
+                       "harness.imports.driver_import", "harness.imports.driver_url", "harness.imports.driver_files",
+                       "harness.imports.hikari_pool", "harness.imports.jvm_names", "harness.imports.sysctl_dump",
+                       "harness.imports.timeline", "harness.imports.timeline_clock", "harness.imports.timeline_log",
+                       "harness.imports.said", "harness.imports.haproxy_values", "harness.imports.sniff",
+                       "harness.report.*", "harness.scenario.*", "harness.bench.*", "harness.run.*", "harness.cli.*",
+                       "harness.__main__", "harness.abilities", "harness.compare_runs", "harness.errors",
                        "harness.interrupts", "harness.kernel_matrix", "harness.pipeline", "harness.plan",
                        "harness.plane_comparison", "harness.polling", "harness.registered", "harness.soak",
                        "harness.topology", "harness.answer.*", "harness.settings.*", "harness.replay.*",
-                       "harness.workshop.*", "harness.imports.*",
-                       "harness.measure.baseline", "harness.measure.comparison", "harness.measure.kernel_facts"}
+                       "harness.workshop.*", "harness.imports.*", "harness.measure.baseline",
+                       "harness.measure.comparison", "harness.measure.kernel_facts", "harness.lab",
+                       "harness.lab.base", "harness.lab.compose", "harness.lab.engine", "harness.lab.nodes",
+                       "harness.lab.registry", "harness.lab.places", "harness.lab.container_states",
+                       "harness.lab.stuck", "harness.lab.images", "harness.lab.cleanup", "harness.lab.compose_files",
+                       "harness.lab.netns_cells", "harness.lab.bounded_run", "harness.lab.compose_down",
+                       "harness.lab.datapath", "harness.lab.docker_lists", "harness.lab.health_check_loop",
+                       "harness.lab.engine_api", "harness.lab.safe_removal", "harness.lab.image_inputs",
+                       "harness.lab.shell_kernel"}
 
 
 def test_the_packages_whose_every_function_is_annotated_only_grow():
