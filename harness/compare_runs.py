@@ -17,9 +17,9 @@ def parse_runs(words: Sequence[str]) -> list[tuple[str, store.RunDir]]:
     """'label=dir' or 'dir' words -> [(label, RunDir)]; a bare dir is labelled by its run name."""
     runs = []
     for word in words:
-        given, sep, path = word.partition("=")
-        label = given if sep else None
-        path = path if sep else word
+        label, sep, path = word.partition("=")
+        if not sep:
+            label, path = "", word
         run = store.RunDir(Path(path))
         if not run.summary_json.exists():
             raise InvalidInput(f"{path}: not a run directory with a summary.json (make report {path} renders one)")

@@ -6,25 +6,15 @@ which then ran last with the other workers idle. This scheduler hands out the gr
 most seconds when last measured (benchmarks/test-group-seconds.json, written by make bench-test);
 a group measured never (a new module) counts as one lab's run, so it goes before the quick ones.
 Only the order changes: which tests run, and with which group, stays xdist's."""
-import json
-
 from xdist.scheduler import LoadGroupScheduling
 
-from harness.bench.test_groups import GROUP_SECONDS
+from harness.bench import test_groups
 
 NOT_MEASURED_S = 30.0       # about one short scenario's run on this machine
 
 
-def measured_seconds(path=GROUP_SECONDS):
-    """{group: seconds} as last measured; {} without a record (every group then counts alike)."""
-    try:
-        return {str(group): float(s) for group, s in json.loads(path.read_text()).items()}
-    except (OSError, ValueError, AttributeError):
-        return {}
-
-
 class LongestFirst(LoadGroupScheduling):
-    seconds = measured_seconds()
+    seconds = test_groups.read()
 
     def _assign_work_unit(self, node):
         if self.workqueue:

@@ -130,8 +130,9 @@ def back(error: Window, change: NoticeWindow | None, question: Question, plane: 
     def at(error_s: float, change_s: float) -> float:
         return max(through(error_s, change_s), error_s + held)
 
-    corners = [at(e, c) for e in error.bounds() for c in (change.earliest_s, change.expected_s, change.latest_s)]
-    expected = at(error.bounds()[1], change.expected_s) + RECONNECT_S
+    bounds = error.bounds()
+    corners = [at(e, c) for e in bounds for c in (change.earliest_s, change.expected_s, change.latest_s)]
+    expected = at(bounds[1], change.expected_s) + RECONNECT_S
     return Window(expected, min(corners), max(corners) + RECONNECT_LATE_S,
                   f"the client reconnects after its error; {how}")
 
@@ -146,8 +147,9 @@ def _back_by_host_list(error: Window, promoted_s: float, question: Question, pla
     def at(error_s: float) -> float:
         return back_host_list.through_at(way.attempt_s, error_s, promoted_s, writable, denied)
 
-    corners = [at(e) for e in error.bounds()]
-    return Window(at(error.bounds()[1]) + RECONNECT_S, min(corners), max(corners) + RECONNECT_LATE_S,
+    bounds = error.bounds()
+    corners = [at(e) for e in bounds]
+    return Window(at(bounds[1]) + RECONNECT_S, min(corners), max(corners) + RECONNECT_LATE_S,
                   f"the client reconnects after its error; {how}")
 
 
@@ -177,7 +179,8 @@ def _back_by_name(error: Window, change: NoticeWindow, question: Question, plane
            f"attempt ({way.ends})")
     if ttl is None:
         return Window(None, None, None, f"never: {cache_words}, so every connect goes on to the old address")
-    held, pool_how = pool_s(question, error.bounds()[1])
+    bounds = error.bounds()
+    held, pool_how = pool_s(question, bounds[1])
     if held:
         how += f"; {pool_how}"
 
@@ -185,7 +188,7 @@ def _back_by_name(error: Window, change: NoticeWindow, question: Question, plane
         """(expected, earliest, latest) through, no sooner than the pool's other connections let go."""
         return tuple(max(t, error_s + held) for t in back_by_name.back_window(way.attempt_s, ttl, error_s, change_s))
 
-    corners = [at(e, c) for e in error.bounds() for c in (change.earliest_s, change.expected_s, change.latest_s)]
-    expected = at(error.bounds()[1], change.expected_s)[0]
+    corners = [at(e, c) for e in bounds for c in (change.earliest_s, change.expected_s, change.latest_s)]
+    expected = at(bounds[1], change.expected_s)[0]
     return Window(expected + RECONNECT_S, min(c[1] for c in corners), max(c[2] for c in corners) + RECONNECT_LATE_S,
                   f"the client reconnects after its error; {how}")

@@ -123,10 +123,10 @@ def ranking_lines(ranking: Ranking) -> list[str]:
     yours = ranking.yours
     out = ["Cures, ranked by the model (time saved to the client's first answer again):",
            f"  {'saved':>8} {'error':>9} {'back':>9}  change",
-           f"  {'':>8} {_at(yours.error.expected_s):>9} {_at(_back(yours)):>9}  yours, as they are"]
+           f"  {'':>8} {seconds(yours.error.expected_s):>9} {seconds(_back(yours)):>9}  yours, as they are"]
     for row in ranking.rows:
         saved = "-" if row.saved_s is None else f"{row.saved_s:.1f} s"
-        out.append(f"  {saved:>8} {_at(row.answer.error.expected_s):>9} {_at(_back(row.answer)):>9}  "
+        out.append(f"  {saved:>8} {seconds(row.answer.error.expected_s):>9} {seconds(_back(row.answer)):>9}  "
                    f"{row.cure.change}")
         out.append(f"  {'':>30}cost: {row.cure.cost}")
     out += [f"  not ranked: {why}" for why in ranking.left_out]
@@ -136,6 +136,3 @@ def ranking_lines(ranking: Ranking) -> list[str]:
 def _back(found: Answer) -> float | None:
     return found.back.expected_s if found.back is not None else None
 
-
-def _at(value: float | None) -> str:
-    return "never" if value is None else seconds(value)

@@ -89,9 +89,8 @@ class ContainerNodes:
     def exec(self, service: str, command: Sequence[str], check: bool = True, timeout: float = 60,
              stdin: str | None = None) -> ExecResult:
         # without input, nothing of this terminal's (a workshop's "press Enter") reaches the container
-        argv = self._exec_command(service, command)
-        result = (subprocess.run(argv, capture_output=True, text=True, timeout=timeout, input=stdin) if stdin is not None
-                  else subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL))
+        result = subprocess.run(self._exec_command(service, command), capture_output=True, text=True, timeout=timeout,
+                                input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL)
         done = ExecResult(result.returncode, result.stdout, result.stderr)
         if check and result.returncode:
             raise done.failed(service, command)

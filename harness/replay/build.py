@@ -57,7 +57,8 @@ class Plan:
 
 def kernel_for(release: str | None) -> tuple[str, str]:
     """(series, line): the Debian series a guest boots for the dump's kernel.osrelease."""
-    m = SERIES_OF_RELEASE.match(release or "")
+    release = release or ""
+    m = SERIES_OF_RELEASE.match(release)
     if not m:
         return DEFAULT_SERIES, f"the dump names no kernel (kernel.osrelease): Debian's {DEFAULT_SERIES}"
     version = (int(m.group(1)), int(m.group(2)))
@@ -65,7 +66,7 @@ def kernel_for(release: str | None) -> tuple[str, str]:
     at_or_below = [k for k in known if k <= version]
     chosen = at_or_below[-1] if at_or_below else known[0]
     series = f"{chosen[0]}.{chosen[1]}"
-    if chosen == version and str(release).endswith("-amd64"):
+    if chosen == version and release.endswith("-amd64"):
         return series, f"kernel {release}: a guest booting Debian's {series} (this host lacks IPVS)"
     return series, (f"kernel {release} is not one of Debian's series the lab boots: the nearest at or below it, "
                     f"{series}")

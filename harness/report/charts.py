@@ -32,7 +32,8 @@ from ..store import RunDir  # noqa: E402
 
 
 
-def timeline(run: RunDir, summary: Mapping[str, Any], path: Path) -> None:
+def timeline(run: RunDir, interval_s: float, summary: Mapping[str, Any], path: Path) -> None:
+    """interval_s: the probe's, the share of a second one operation stands for."""
     t_fault = summary["fault"]["t"]
     cells = summary["cells"]
     with_sysbench = [c for c in cells if "sysbench" in c]
@@ -55,10 +56,7 @@ def timeline(run: RunDir, summary: Mapping[str, Any], path: Path) -> None:
     bins = np.arange(np.ceil(start), np.floor(end) + 1, 1.0)      # whole seconds with operations only
     if len(bins) < 2:
         bins = np.array([np.floor(start), np.floor(start) + 1.0])
-    scenario = of_run(run)
-    if not isinstance(scenario, Scenario):
-        raise ValueError(f"{run.path}: a burst run has no timeline of operations (report/burst_chart.py draws it)")
-    grid = _success_grid(cells, ops_by_cell, bins, t_fault, scenario.probe.interval_ms / 1000)
+    grid = _success_grid(cells, ops_by_cell, bins, t_fault, interval_s)
     colours = matplotlib.colormaps["RdYlGn"].copy()
     colours.set_bad("white")
     ax.imshow(grid, aspect="auto", cmap=colours, vmin=0, vmax=1, interpolation="nearest",
@@ -187,11 +185,13 @@ def render(run: RunDir, summary: Mapping[str, Any]) -> list[str]:
         return []
     run.charts_dir.mkdir(exist_ok=True)
     scenario = of_run(run)
+    if not isinstance(scenario, Scenario):
+        raise ValueError(f"{run.path}: a burst run's chart is report/burst_chart.py's")
     for signal in SIGNALS.members():
         if signal.chart:
             signal.chart_module()           # imported here, not in each forked drawer
     jobs: list[tuple[Callable[..., Any], tuple[Any, ...], Path]] = [
-        (timeline, (run, summary), run.chart("timeline.png")), (recovery, (summary,), run.chart("recovery.png")),
+        (timeline, (run, scenario.probe.interval_ms / 1000, summary), run.chart("timeline.png")), (recovery, (summary,), run.chart("recovery.png")),
         *((signal.draw_chart, (run, scenario, summary), run.chart(signal.chart))
           for signal in SIGNALS.members() if signal.chart)]
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("fork")) as pool:

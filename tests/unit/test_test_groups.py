@@ -1,7 +1,7 @@
 """make bench-test sums pytest's durations per xdist group; make test hands the groups out longest first."""
 from collections import OrderedDict
 
-from harness.bench.test_groups import group_seconds
+from harness.bench.test_groups import group_seconds, read, write
 from tests.longest_first import NOT_MEASURED_S, LongestFirst
 
 REPORT = """============================ slowest durations =============================
@@ -18,6 +18,13 @@ REPORT = """============================ slowest durations =====================
 def test_each_groups_setup_call_and_teardown_are_summed_and_a_test_without_a_group_counts_for_its_module():
     assert group_seconds(REPORT) == {"tests/scenarios": 172.9, "write-loss": 44.5, "tests/unit/test_plan.py": 3.0}
     assert list(group_seconds(REPORT)) == ["tests/scenarios", "write-loss", "tests/unit/test_plan.py"]
+
+
+def test_the_seconds_written_are_read_back_and_a_missing_record_reads_as_none(tmp_path):
+    path = tmp_path / "test-group-seconds.json"
+    assert read(path) == {}
+    write(group_seconds(REPORT), path)
+    assert read(path) == {"tests/scenarios": 172.9, "write-loss": 44.5, "tests/unit/test_plan.py": 3.0}
 
 
 class Worker:
