@@ -66,7 +66,8 @@ def director_limits(question: Question, effect: Effect) -> list[Limit]:
     (keepalived with expire_nodest_conn=1, a cloud LB that resets), or a proxy's closes."""
     found: list[Limit] = []
     if effect.reset_at_s is not None:
-        window = predict.reset_window(effect.reset_at_s, effect.reset_by_s, 0.0, 0.0, question.rto0_s, question.hz)
+        reset_by = effect.reset_by_s if effect.reset_by_s is not None else effect.reset_at_s
+        window = predict.reset_window(effect.reset_at_s, reset_by, 0.0, 0.0, question.rto0_s, question.hz)
         found.append(Limit(f"{question.plane} takes the server out and the director resets the flow", DIRECTOR, window,
                            "ECONNRESET"))
     for close in effect.closes:

@@ -38,8 +38,8 @@ def error_under_name(question: Question, error: predict.Window, moved_s: float) 
     needed = monitor.interval_s * (monitor.count - 1)     # the last of the checks a verdict needs begins this late at least
     if ttl is not None and needed >= moved_s + ttl:
         off = dataclasses.replace(cell, client_settings=(*cell.client_settings, ("failureDetectionEnabled", False)))
-        kernel = predict.predict(off, Effect(BLACKHOLE), 0.0, 0.0, rto0_s=question.rto0_s, hz=question.hz)
-        return dataclasses.replace(kernel, basis=f"{kernel.basis} (the wrapper's host monitor: the last of the "
+        unmonitored = predict.predict(off, Effect(BLACKHOLE), 0.0, 0.0, rto0_s=question.rto0_s, hz=question.hz)
+        return dataclasses.replace(unmonitored, basis=f"{unmonitored.basis} (the wrapper's host monitor: the last of the "
                                                  f"{monitor.count} checks a verdict needs begins {needed:g} s in at "
                                                  "the earliest, after the name moved and the JVM's entry of the old "
                                                  "address ran out: it reaches the live server)"), None

@@ -6,6 +6,8 @@ application waits for an answer (a read or socket timeout) becomes the cell's ap
 timeout, which is all the kernel model needs to know about a driver.
 """
 import dataclasses
+from collections.abc import Iterable
+from typing import Any
 
 from ..registered import Registry
 from .driver_settings import (AWS_HOST_MONITOR, CONNECTOR_J, HIKARI_POOL, JVM_NAME_CACHE, MARIADB_J, MS, PGJDBC,
@@ -22,7 +24,7 @@ class Client:
     name: str
     program: str | None         # what runs in the client container (None: the lab's own probe)
     library: str                # the library and how it is pinned
-    settings: dict = dataclasses.field(default_factory=dict)
+    settings: dict[str, Setting] = dataclasses.field(default_factory=dict)
     read_timeout: str | None = None    # the setting that bounds a wait for an answer
     via_libc: bool = True       # connects through libc (an LD_PRELOAD library sees its sockets)
     protocol: str = "mysql"     # the database protocol it speaks (harness/databases/ wire_protocol)
@@ -36,7 +38,7 @@ class Client:
     host_list: bool = False     # it takes several hosts and tries them in order (a multi-host URL)
     host_monitor: bool = False  # a monitor of its own aborts a connection whose host stops answering (measure/host_monitor.py)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.program and not self.process:
             raise ValueError(f"client {self.name}: runs {self.program} and names no process to stop it by "
                              "(`process`, what `pkill -f` matches)")
@@ -49,31 +51,31 @@ class Client:
         return self.process
 
     @property
-    def starts_ahead(self):
+    def starts_ahead(self) -> bool:
         """Whether its program can start while the lab comes up and wait at the run's gate, its
         start-up done (the JVMs: ZooGate.java; ~a minute each in an emulated guest)."""
         return self.runtime == "JVM"
 
     @property
-    def stops_on_eof(self):
+    def stops_on_eof(self) -> bool:
         """Whether its program ends once its stdin closes, so a run stops it without an exec (the
         JVMs: ZooStdinStop.java, with ZOO_STOP_ON_EOF=1; a round of pkills on a busy emulated guest
         took ~8 s, and the JVMs were killed at the stop's limit)."""
         return self.runtime == "JVM"
 
-    def connect_timeout_s(self, settings):
+    def connect_timeout_s(self, settings: Iterable[tuple[str, Any]]) -> float | None:
         """Seconds a connect may take before the driver gives up on it; None: the kernel's SYN
         retries decide (the setting's 0 that means forever, or a driver with no limit by default)."""
-        value = dict(settings).get(self.connect_timeout)
-        if value is None:
+        value = None if self.connect_timeout is None else dict(settings).get(self.connect_timeout)
+        if self.connect_timeout is None or value is None:
             return self.default_connect_timeout_s
         return self.settings[self.connect_timeout].seconds(value)
 
-    def read_timeout_s(self, settings):
+    def read_timeout_s(self, settings: Iterable[tuple[str, Any]]) -> float:
         """Seconds the application waits for an answer before giving up; 0.0 where nothing limits it
         (the setting left out, or its 0 that means forever): the kernel decides."""
-        value = dict(settings).get(self.read_timeout)
-        if value is None:
+        value = None if self.read_timeout is None else dict(settings).get(self.read_timeout)
+        if self.read_timeout is None or value is None:
             return 0.0
         return self.settings[self.read_timeout].seconds(value) or 0.0
 

@@ -2,6 +2,7 @@
 its own documentation; the tables shared by several clients (Connector/J's, pgJDBC's, HikariCP's)."""
 import dataclasses
 import re
+from typing import Any
 
 
 @dataclasses.dataclass(frozen=True)
@@ -16,11 +17,11 @@ class Setting:
     choices: tuple[str, ...] = ()   # a str setting that names one of these, not a duration
     picks_a_server: bool = False    # chooses among the hosts it lists (a host list's; explain has one host)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.choices and self.kind is not str:
             raise ValueError("only a str setting names one of choices")
 
-    def seconds(self, value):
+    def seconds(self, value: Any) -> float | None:
         """A duration setting's value in seconds; None where it sets no limit (0 that means forever)."""
         if self.choices:
             raise ValueError(f"{value!r} names a choice, not a duration")
@@ -32,7 +33,7 @@ GO_UNITS_S = {"ns": 1e-9, "us": 1e-6, "\u00b5s": 1e-6, "\u03bcs": 1e-6, "ms": 1e
 GO_PART = re.compile(r"(\d+\.?\d*|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)")
 
 
-def go_duration_s(text):
+def go_duration_s(text: Any) -> float | None:
     """A Go duration as time.ParseDuration reads it ('2s', '1500ms', '1m30s', '0.5h', and '0',
     the one number it takes without a unit) -> seconds; None for anything else, a negative one
     included (no timeout of the lab's drivers takes it)."""

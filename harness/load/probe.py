@@ -2,6 +2,10 @@
 (images/client/probe.py; measure/probe_log.py reads its output). The probes of one container run
 as one group: one exec, one interpreter, a fork per cell with that cell's socket options."""
 import json
+from collections.abc import Iterable
+from typing import Any
+
+from .specs import LoadedCell, LoadedScenario
 
 PROCESS = "/usr/local/bin/probe"        # what pkill -f matches to stop it (the group and its forks)
 SOCKOPTS_LIBRARY = "/usr/local/lib/blackhole/libsockopts.so"
@@ -14,7 +18,8 @@ SETTLE_OPS, SETTLE_INTERVAL_MS = 30, 10
 GROUP_COMMAND = ("env", f"LD_PRELOAD={SOCKOPTS_LIBRARY}", "probe", "--group")
 
 
-def settings(scenario, cell, target, duration_s, netns=None, phase=0.0):
+def settings(scenario: LoadedScenario, cell: LoadedCell, target: tuple[str, int | None], duration_s: float,
+             netns: str | None = None, phase: float = 0.0) -> dict[str, Any]:
     """{"cell", "env", "argv", "netns"} of the cell's probe against target, (host, port or None): libsockopts applies env's socket options
     at each connect. An idle cell goes quiet when told (IDLE_COMMAND) and stays quiet for idle_s.
     netns: the file of the network namespace its probe enters first (None: the container's own).
@@ -27,7 +32,8 @@ def settings(scenario, cell, target, duration_s, netns=None, phase=0.0):
     return {"cell": cell.name, "env": cell.socket_env(), "argv": argv, "netns": netns}
 
 
-def cell_argv(proto, interval_ms, cell, host, duration_s, phase_ms=0.0):
+def cell_argv(proto: str, interval_ms: float, cell: LoadedCell, host: str, duration_s: float,
+              phase_ms: float = 0.0) -> list[str]:
     """The probe's options for a cell (scenario.model.Cell) against host."""
     idle = ["--idle-s", f"{cell.idle_s:g}"] if cell.idle_s else []
     return ["--proto", proto, "--host", host, "--interval-ms", f"{interval_ms:g}", "--duration-s", f"{duration_s:.0f}",
@@ -39,12 +45,12 @@ def cell_argv(proto, interval_ms, cell, host, duration_s, phase_ms=0.0):
             *(["--user", cell.database_user] if cell.account != "shared" else [])]
 
 
-def group_input(cells_settings):
+def group_input(cells_settings: Iterable[dict[str, Any]]) -> str:
     """The group's first stdin line: every cell's settings."""
     return json.dumps(list(cells_settings)) + "\n"
 
 
-def demultiplex(line):
+def demultiplex(line: str) -> tuple[str, str] | None:
     """(cell, its probe's line) of a line of the group's output; None for a line of no cell."""
     cell, tab, text = line.rstrip("\n").partition("\t")
     return (cell, text) if tab else None

@@ -3,20 +3,72 @@ from its files only."""
 import json
 import re
 from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
 
 COUNTERS = ("TcpExtListenOverflows", "TcpExtListenDrops", "TcpExtTCPReqQFullDrop", "TcpExtTCPReqQFullDoCookies",
             "TcpExtTCPSynRetrans", "TcpExtTCPAbortOnData")
 STEP_EDGES = (0.0, 0.5, 1.5, 2.5, 3.5, 4.5, 6.0, 9.0, 15.0, 27.0, 50.0, float("inf"))  # around 1,2,3,4,5,7,11,19,35 s
 NGINX_RE = re.compile(r'^(?P<t>[\d.]+) (?P<status>\d{3}) (?P<upstream>\S+) (?P<time>[\d.]+) "(?P<uri>[^"]*)"')
+Connection = Mapping[str, Any]      # one line of a cell's connections.jsonl
 
 
-def parse_connections(text):
+class Sysctls(Protocol):
+    @property
+    def sysctls(self) -> tuple[tuple[str, int], ...]: ...
+
+
+class BurstCellSpec(Protocol):
+    """A burst cell as its scenario names it (scenario/burst.py's BurstCell gives it)."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def server(self) -> str: ...
+    @property
+    def target(self) -> str: ...
+    @property
+    def cell(self) -> Sysctls: ...
+
+
+class BurstServerSpec(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def backlog(self) -> int: ...
+    @property
+    def somaxconn(self) -> int: ...
+    @property
+    def abort_on_overflow(self) -> int: ...
+    @property
+    def syncookies(self) -> int: ...
+
+
+class BurstScenarioSpec(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def cells(self) -> Sequence[BurstCellSpec]: ...
+    @property
+    def servers(self) -> Sequence[BurstServerSpec]: ...
+
+
+class BurstRunFiles(Protocol):
+    """What the summary reads of a burst run's directory (store.py's RunDir gives it)."""
+    @property
+    def name(self) -> str: ...
+    def cell_file(self, cell: str, name: str) -> Path: ...
+    def service_log(self, service: str) -> Path: ...
+    def read(self, path: Path) -> str: ...
+
+
+def parse_connections(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
 
-def parse_nstat(text):
+def parse_nstat(text: str) -> dict[str, int]:
     """`nstat -az` output -> {counter: value}."""
-    values = {}
+    values: dict[str, int] = {}
     for line in text.splitlines():
         words = line.split()
         if len(words) >= 2 and words[1].isdigit():
@@ -24,11 +76,11 @@ def parse_nstat(text):
     return values
 
 
-def counter_deltas(before, after):
+def counter_deltas(before: Mapping[str, int], after: Mapping[str, int]) -> dict[str, int]:
     return {name: after.get(name, 0) - before.get(name, 0) for name in COUNTERS}
 
 
-def connect_steps(connections):
+def connect_steps(connections: Sequence[Connection]) -> dict[str, int]:
     """How many connections connected within each band of seconds: the SYN retransmission
     times (1 s, 3 s, 7 s, ...) show as bands that fill while those in between stay empty."""
     bands: Counter[str] = Counter()
@@ -42,7 +94,7 @@ def connect_steps(connections):
     return dict(bands)
 
 
-def nginx_statuses(access_log, cell_name):
+def nginx_statuses(access_log: str, cell_name: str) -> dict[str, int]:
     """Status counts of the requests a cell made through nginx (its URI carries ?cell=NAME)."""
     statuses: Counter[str] = Counter()
     for line in access_log.splitlines():
@@ -52,7 +104,8 @@ def nginx_statuses(access_log, cell_name):
     return dict(statuses)
 
 
-def summarize_cell(cell, connections, nstat_before, nstat_after, access_log):
+def summarize_cell(cell: BurstCellSpec, connections: Sequence[Connection], nstat_before: Mapping[str, int],
+                   nstat_after: Mapping[str, int], access_log: str) -> dict[str, Any]:
     connected = [c["connect_s"] for c in connections if c["connect_s"] is not None]
     return {
         "cell": cell.name, "server": cell.server, "target": cell.target,
@@ -68,7 +121,7 @@ def summarize_cell(cell, connections, nstat_before, nstat_after, access_log):
     }
 
 
-def summarize(run, scenario):
+def summarize(run: BurstRunFiles, scenario: BurstScenarioSpec) -> dict[str, Any]:
     """run: a store.RunDir of a burst run."""
     cells = []
     for cell in scenario.cells:

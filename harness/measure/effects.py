@@ -50,6 +50,8 @@ class Effect:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"effect must be one of {', '.join(KINDS)}, not {self.kind!r}")
+        if self.kind == LB_FORGETS_FLOW and self.idle_timeout_s is None:
+            raise ValueError("an effect of a director forgetting idle flows needs their idle_timeout_s")
         object.__setattr__(self, "closes", tuple(c if isinstance(c, Close) else Close(**c) for c in self.closes))
 
     @property

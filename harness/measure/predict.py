@@ -9,10 +9,18 @@ lies between t_fault and the kernel's t=0, the first unacknowledged send:
 Nothing else: a measurement outside the window is a finding, not noise to widen for.
 """
 import dataclasses
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from . import effects
 from . import kernel_model
+from .effects import Close, Effect
+from .modelled_cell import ModelledCell
 from .window import Window
+
+C = TypeVar("C", bound=ModelledCell)
+# (start, end[, sent]) of a probe's idle period, relative to t_fault (end None: idle to the end)
+Idle = tuple[float, float | None] | tuple[float, float | None, float | None]
 
 
 LOST_PACKETS = (effects.BLACKHOLE, effects.PARTITION)
@@ -27,8 +35,9 @@ APP_TIMER_LATE_S = 0.12
 RESET_DELIVERY_S = 0.05
 
 
-def predict(cell, effect, interval_s, inject_s, healed_after_s=None, idle=None, rto0_s=None, lb=None,
-            hz=kernel_model.HZ):
+def predict(cell: C, effect: Effect, interval_s: float, inject_s: float, healed_after_s: float | None = None,
+            idle: Idle | None = None, rto0_s: float | None = None, lb: Mapping[str, Any] | None = None,
+            hz: int = kernel_model.HZ) -> Window:
     """effect: what the fault did to existing flows; healed_after_s: when the fault was undone,
     if it was; idle: (start, end) of the probe's idle period, both relative to t_fault, when the
     cell was idle (from its log); rto0_s: the base RTO the kernel used for the cell's socket,
@@ -39,32 +48,36 @@ def predict(cell, effect, interval_s, inject_s, healed_after_s=None, idle=None, 
     bypassed = not cell.socket_options_reach_kernel and (cell.tcp_user_timeout_ms or cell.keepalive)
     if bypassed:              # preloaded options never reach a program that does not connect through libc
         cell = dataclasses.replace(cell, tcp_user_timeout_ms=0, keepalive=())
-    if effect.kind == effects.LB_FORGETS_FLOW:
+    if effect.kind == effects.LB_FORGETS_FLOW and effect.idle_timeout_s is not None:    # Effect says it is set
         window = _lb_forgets(cell, effect.idle_timeout_s, idle, lb, interval_s, rto0_s, hz)
     else:
         window = _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz)
     if bypassed:
         window = dataclasses.replace(window, basis=f"{window.basis} (its sockets bypass libc: LD_PRELOAD options "
                                                    "do not apply)")
-    if healed_after_s is not None and window.expected_s is not None and window.earliest_s > healed_after_s:
+    if healed_after_s is not None and window.earliest_s is not None and window.earliest_s > healed_after_s:
         return Window(None, None, None, f"healed after {healed_after_s:.1f} s, before {window.basis} ran out")
     return window
 
 
-def _started_later(cell, effect, interval_s, inject_s, healed_after_s, idle, rto0_s, lb, hz):
+def _started_later(cell: C, effect: Effect, interval_s: float, inject_s: float, healed_after_s: float | None,
+                   idle: Idle | None, rto0_s: float | None, lb: Mapping[str, Any] | None, hz: int) -> Window:
     """An effect a control plane's change began, starts_at_s-starts_by_s after the fault: the
     client's own window, counted from then (the next send after it within a probe interval)."""
-    at, by = effect.starts_at_s, effect.starts_by_s if effect.starts_by_s is not None else effect.starts_at_s
+    at = effect.starts_at_s
+    assert at is not None, "an effect that starts later says when"
+    by = effect.starts_by_s if effect.starts_by_s is not None else at
     own = predict(cell, dataclasses.replace(effect, starts_at_s=None, starts_by_s=None), interval_s, inject_s, None,
                   idle, rto0_s, lb, hz)
     if own.expected_s is None:
         return own
+    earliest, expected, latest = own.bounds()
     basis = f"from the control plane's change at {at:.2f}-{by:.2f} s: {own.basis}"
-    return Window(own.expected_s + (at + by) / 2, own.earliest_s + at, own.latest_s + by, basis,
+    return Window(expected + (at + by) / 2, earliest + at, latest + by, basis,
                   None if own.send_by_s is None else own.send_by_s + by)
 
 
-def outstanding_data(cell, rto0_s=None, hz=kernel_model.HZ):
+def outstanding_data(cell: ModelledCell, rto0_s: float | None = None, hz: int = kernel_model.HZ) -> Window:
     """A connection with a request outstanding: tcp_retries2 or TCP_USER_TIMEOUT."""
     rto_max_s = cell.knob("tcp_rto_max_ms") / 1000
     kernel = kernel_model.for_knobs(cell.knob("tcp_retries2"), cell.tcp_user_timeout_ms, rto0_s=rto0_s, hz=hz,
@@ -80,7 +93,7 @@ def outstanding_data(cell, rto0_s=None, hz=kernel_model.HZ):
     return Window(kernel.detect_s, kernel.earliest_s, kernel.latest_s, basis)
 
 
-def _with_read_timeout(cell, window, interval_s, lead):
+def _with_read_timeout(cell: ModelledCell, window: Window, interval_s: float, lead: float) -> Window:
     """The application's own timer, started with the first request sent after the fault: on
     average half a probe interval after it. When the kernel's window opens before the timer is
     due (a borderline tcp_retries2, whose earlier RTO firing may already end it), either may end
@@ -90,13 +103,14 @@ def _with_read_timeout(cell, window, interval_s, lead):
         return window
     own = Window(timeout + interval_s / 2, timeout, timeout + lead + APP_TIMER_LATE_S,
                  f"application read timeout {timeout:g} s")
-    if window.expected_s is not None and window.earliest_s < own.earliest_s:
+    if window.earliest_s is not None and window.earliest_s < timeout:
         return Window(own.expected_s, window.earliest_s, own.latest_s,
                       f"{own.basis}, or {window.basis} if its earlier firing comes first")
     return own
 
 
-def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
+def _unhealed(cell: ModelledCell, effect: Effect, interval_s: float, inject_s: float, idle: Idle | None,
+              rto0_s: float | None, hz: int) -> Window:
     lead = interval_s + inject_s
     if effect.kind == effects.APP_HANG:              # the kernel keeps ACKing: only the app can tell
         return _sent_by(_with_read_timeout(cell, _first_close(effect.closes, interval_s, lead), interval_s, lead), lead)
@@ -108,10 +122,10 @@ def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
     if effect.kind not in LOST_PACKETS:
         return Window(None, None, None, f"existing flows are not affected ({effect.kind})")
     if effect.resume_at_s is not None:
-        kernel = outstanding_data(cell, rto0_s, hz)
-        if kernel.earliest_s > effect.resume_by_s:
+        resume_by = effect.resume_by_s if effect.resume_by_s is not None else effect.resume_at_s
+        if outstanding_data(cell, rto0_s, hz).bounds()[0] > resume_by:
             return Window(None, None, None, f"blackholed until the backup director took the VIP over at "
-                                            f"{effect.resume_at_s:.2f}-{effect.resume_by_s:.2f} s with the flow "
+                                            f"{effect.resume_at_s:.2f}-{resume_by:.2f} s with the flow "
                                             "synced: it goes on at the next retransmission")
     if effect.reset_at_s is not None:
         return _reset_later(cell, effect.reset_at_s, effect.reset_by_s or effect.reset_at_s, interval_s, inject_s,
@@ -119,12 +133,13 @@ def _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz):
     if idle and idle[0] <= 0 < (idle[1] if idle[1] is not None else float("inf")):
         return _idle(cell, idle, interval_s, inject_s, rto0_s, hz)
     kernel = outstanding_data(cell, rto0_s, hz)
-    window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
+    earliest, expected, latest = kernel.bounds()
+    window = Window(expected + interval_s / 2, earliest, latest + lead, kernel.basis)
     return _sent_by(_with_host_monitor(cell, _with_read_timeout(cell, window, interval_s, lead), interval_s, lead, hz),
                     lead)
 
 
-def _with_host_monitor(cell, window, interval_s, lead, hz):
+def _with_host_monitor(cell: ModelledCell, window: Window, interval_s: float, lead: float, hz: int) -> Window:
     """A driver's host monitor (measure/host_monitor.py) aborts the connection if each of its checks
     meets the silent host, else the wait is the kernel's or the application's timer's: the model
     cannot tell which from the cell alone, so the window holds both, the monitor's first."""
@@ -132,28 +147,30 @@ def _with_host_monitor(cell, window, interval_s, lead, hz):
     if monitor is None or window.expected_s is None:
         return window
     earliest, latest, basis = monitor.abort_for_cell(cell, hz)
-    if earliest >= window.latest_s:
+    own_earliest, _, own_latest = window.bounds()
+    if earliest >= own_latest:
         return window
-    return Window((earliest + latest) / 2 + interval_s / 2, min(earliest, window.earliest_s),
-                  max(window.latest_s, latest + lead + APP_TIMER_LATE_S), f"{basis}; else {window.basis}")
+    return Window((earliest + latest) / 2 + interval_s / 2, min(earliest, own_earliest),
+                  max(own_latest, latest + lead + APP_TIMER_LATE_S), f"{basis}; else {window.basis}")
 
 
-def _first_close(closes, interval_s, lead):
+def _first_close(closes: tuple[Close, ...], interval_s: float, lead: float) -> Window:
     """The first of a proxy's limits to close the connection (effects.Close): the client, blocked
     in its read, sees the close as it arrives. A limit counted from the request sent after the
     fault starts within lead of it."""
     windows = [close_window(c, interval_s, lead) for c in closes]
     if not windows:
         return Window(None, None, None, "app hang: the kernel ACKs, nothing times out")
-    first = min(windows, key=lambda w: w.latest_s)
-    rivals = [w for w in windows if w is not first and w.earliest_s <= first.latest_s]
+    first = min(windows, key=lambda w: w.bounds()[2])
+    first_latest = first.bounds()[2]
+    rivals = [w for w in windows if w is not first and w.bounds()[0] <= first_latest]
     if not rivals:
         return first
-    return Window(first.expected_s, min(w.earliest_s for w in [first, *rivals]), first.latest_s,
+    return Window(first.expected_s, min(w.bounds()[0] for w in [first, *rivals]), first_latest,
                   " or ".join(w.basis for w in [first, *rivals]))
 
 
-def close_window(close, interval_s, lead):
+def close_window(close: Close, interval_s: float, lead: float) -> Window:
     """When one of a proxy's limits (effects.Close) reaches the client blocked in its read."""
     c = close
     expected = (c.at_s + c.by_s) / 2 if c.expected_s is None else c.expected_s
@@ -161,12 +178,13 @@ def close_window(close, interval_s, lead):
                   c.by_s + (lead + APP_TIMER_LATE_S if c.from_send else 0) + RESET_DELIVERY_S, c.basis)
 
 
-def _sent_by(window, lead):
+def _sent_by(window: Window, lead: float) -> Window:
     """A window counted from the next send after the fault, which goes out within lead."""
     return window if window.expected_s is None else dataclasses.replace(window, send_by_s=lead)
 
 
-def _reset_later(cell, reset_at_s, reset_by_s, interval_s, inject_s, rto0_s, hz):
+def _reset_later(cell: ModelledCell, reset_at_s: float, reset_by_s: float, interval_s: float, inject_s: float,
+                 rto0_s: float | None, hz: int) -> Window:
     """Blackholed until the load balancer starts resetting the flow, between reset_at_s and
     reset_by_s (its control plane removed the server with expire_nodest_conn=1): the first
     retransmission after that meets the reset, unless the kernel's own limit or the application's
@@ -176,12 +194,14 @@ def _reset_later(cell, reset_at_s, reset_by_s, interval_s, inject_s, rto0_s, hz)
     lead = interval_s + inject_s
     window = reset_window(reset_at_s, reset_by_s, interval_s, inject_s, rto0_s, hz)
     kernel = outstanding_data(cell, rto0_s, hz)
-    if kernel.expected_s + interval_s / 2 < window.expected_s:
-        window = Window(kernel.expected_s + interval_s / 2, kernel.earliest_s, kernel.latest_s + lead, kernel.basis)
+    earliest, expected, latest = kernel.bounds()
+    if expected + interval_s / 2 < window.bounds()[1]:
+        window = Window(expected + interval_s / 2, earliest, latest + lead, kernel.basis)
     return _with_read_timeout(cell, window, interval_s, lead)
 
 
-def reset_window(reset_at_s, reset_by_s, interval_s, inject_s, rto0_s=None, hz=kernel_model.HZ):
+def reset_window(reset_at_s: float, reset_by_s: float, interval_s: float, inject_s: float,
+                 rto0_s: float | None = None, hz: int = kernel_model.HZ) -> Window:
     """When the first retransmission after the director began resetting the flow (reset_at_s to
     reset_by_s after the fault) meets the reset, the request sent up to interval_s + inject_s after
     the fault."""
@@ -197,7 +217,8 @@ def reset_window(reset_at_s, reset_by_s, interval_s, inject_s, rto0_s=None, hz=k
                   "removed the server): the next retransmission meets it")
 
 
-def _idle(cell, idle, interval_s, inject_s, rto0_s, hz):
+def _idle(cell: ModelledCell, idle: Idle, interval_s: float, inject_s: float, rto0_s: float | None,
+          hz: int) -> Window:
     """Idle at the fault: keepalive finds the dead peer, or nothing does until the next send.
     idle: (start, end[, sent]): the keepalive clock starts at the last packet the kernel received,
     which the client stamps only once it has read it (start, its last operation's end; on a busy
@@ -222,7 +243,8 @@ def _idle(cell, idle, interval_s, inject_s, rto0_s, hz):
     return sending.shifted(end, f"idle without keepalive until {end:.1f} s, then {sending.basis}")
 
 
-def _lb_forgets(cell, timeout_s, idle, lb, interval_s=0.1, rto0_s=None, hz=kernel_model.HZ):
+def _lb_forgets(cell: ModelledCell, timeout_s: float, idle: Idle | None, lb: Mapping[str, Any] | None,
+                interval_s: float = 0.1, rto0_s: float | None = None, hz: int = kernel_model.HZ) -> Window:
     """The LB forgets flows idle for timeout_s. What the next packet of a forgotten flow meets
     depends on the datapath: IPVS, and conntrack with loose tracking off, hand it to the
     director's own stack, which answers with a RST; with loose tracking on (the kernel default)
@@ -232,7 +254,7 @@ def _lb_forgets(cell, timeout_s, idle, lb, interval_s=0.1, rto0_s=None, hz=kerne
     from the end of the idle period."""
     if not idle or idle[1] is None:
         return Window(None, None, None, "not idle: its own traffic keeps the LB's entry fresh")
-    start, end = idle[:2]
+    start, end = idle[0], idle[1]
     if cell.keepalive and cell.keepalive[0] < timeout_s:
         return Window(None, None, None, f"keepalive every {cell.keepalive[0]} s of silence keeps the LB's entry "
                                         f"fresh (idle timeout {timeout_s:g} s)")
@@ -247,7 +269,8 @@ def _lb_forgets(cell, timeout_s, idle, lb, interval_s=0.1, rto0_s=None, hz=kerne
                                         "packet anew and DNATs it to the same backend: it survives")
     if lb.get("forgotten_flows") == "drop":
         own = _with_read_timeout(cell, outstanding_data(cell, rto0_s, hz), interval_s, interval_s)
-        return Window(own.expected_s + end + interval_s / 2, own.earliest_s + end, own.latest_s + end + interval_s,
+        earliest, expected, latest = own.bounds()
+        return Window(expected + end + interval_s / 2, earliest + end, latest + end + interval_s,
                       f"the LB forgot the flow after {timeout_s:g} s idle and drops its next packets without a word: "
                       f"{own.basis}, from the first request after the idle period")
     why = ("IPVS has no entry for the flow" if lb.get("datapath") == "ipvs"

@@ -1,11 +1,51 @@
 """What a failover run's events and files say about the run as a whole: its first fault, when
 it was healed, how the run ended, and a cell's verdict against its model window."""
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol, TypedDict
+
 from .effects import Effect
 from . import probe_log, ss_log
-from .verdict import of_cell
+from .recovery import Outcome
+from .summary_record import RunStatus
+from .verdict import Verdict, of_cell
+from .window import Window
+
+Event = Mapping[str, Any]       # one line of a run's events.jsonl
 
 
-def first_fault(events, scenario=None):
+class NextOperation(TypedDict):
+    took_s: float
+    ok: bool
+    error: str | None
+    server: str | None
+
+
+class DeclaresEffects(Protocol):
+    """A scenario's step, as far as the effect it declares (scenario/model.py's Step gives it)."""
+
+    def effect(self) -> Effect: ...
+
+
+class StepsOfScenario(Protocol):
+    """What an old run's fault event needs of its scenario (scenario/model.py's Scenario gives it)."""
+
+    @property
+    def steps(self) -> Sequence[DeclaresEffects]: ...
+
+
+class SampledRun(Protocol):
+    """Where a run keeps each client container's ss samples (store.py's RunDir gives it)."""
+
+    def ss_samples(self, namespace: str) -> Path: ...
+
+
+class InANamespace(Protocol):
+    @property
+    def namespace(self) -> str: ...
+
+
+def first_fault(events: Sequence[Event], scenario: StepsOfScenario | None = None) -> Event | None:
     """The fault the run's times count from: the first that existing flows notice (a replication
     cut before the failover prepares it), or the first of all when none of them do. A fault event
     from before effects were recorded takes its step's effect from the run's scenario; without the
@@ -15,48 +55,50 @@ def first_fault(events, scenario=None):
     return next(noticed, faults[0] if faults else None)
 
 
-def _effect_of(fault, scenario):
+def _effect_of(fault: Event, scenario: StepsOfScenario | None) -> Effect:
     if "effect" not in fault and scenario is None:
         raise ValueError(f"the fault event of {fault['name']} (step {fault.get('step')}) records no effect: "
                          "read it with the run's scenario (scenario.of_run)")
     return fault_effect(fault, scenario)
 
 
-def heal_of(events, fault):
+def heal_of(events: Iterable[Event], fault: Event) -> Event | None:
     """When the first fault was healed by a heal step (not by the end-of-run cleanup)."""
     return next((e for e in events if e.get("source") == "harness" and e["event"] == "heal"
                  and e["name"] == fault["name"] and e["t"] >= fault["t"]), None)
 
 
-def observed_until(events, fault):
+def observed_until(events: Iterable[Event], fault: Event) -> float | None:
     """Seconds after the fault when the observation ended (None: no record of its end)."""
     end = next((e for e in events if e.get("source") == "harness" and e["event"] == "observe_end"), None)
     return end["t"] - fault["t"] if end else None
 
 
-def run_status(events):
+def run_status(events: Iterable[Event]) -> RunStatus:
     """completed, or interrupted (by which signal, in which phase, when), or failed (why)."""
     harness = [e for e in events if e.get("source") == "harness"]
     interrupted = next((e for e in harness if e["event"] == "interrupted"), None)
     if interrupted:
-        return {"state": "interrupted", "by": interrupted.get("signal", "SIGINT"),
-                "phase": interrupted.get("phase"), "t": interrupted["t"]}
+        return RunStatus("interrupted", by=interrupted.get("signal", "SIGINT"), phase=interrupted.get("phase"),
+                         t=interrupted["t"])
     failed = next((e for e in harness if e["event"] == "failed"), None)
     if failed:
-        return {"state": "failed", "reason": failed.get("error"), "phase": failed.get("phase"), "t": failed["t"]}
-    return {"state": "completed"}
+        return RunStatus("failed", reason=failed.get("error"), phase=failed.get("phase"), t=failed["t"])
+    return RunStatus("completed")
 
 
-def fault_effect(fault, scenario):
+def fault_effect(fault: Event, scenario: StepsOfScenario | None) -> Effect:
     """The effect the fault event declares. Runs recorded before faults wrote it get it from the
     fault's own declaration, through the scenario step that ran it (its index is in the event),
     not from anything measurement knows."""
     if "effect" in fault:
         return Effect.from_record(fault["effect"])
+    if scenario is None:
+        raise ValueError(f"the fault event of {fault['name']} records no effect, and no scenario was given")
     return scenario.steps[fault["step"]].effect()
 
 
-def next_operation(ops, after_t):
+def next_operation(ops: Iterable[Mapping[str, Any]], after_t: float) -> NextOperation | None:
     """The first operation started after `after_t`: how long it took, or its error."""
     op = next((o for o in ops if o["t0"] >= after_t - 0.001), None)
     if op is None:
@@ -70,7 +112,8 @@ def next_operation(ops, after_t):
 SAMPLE_LEAD_S = 1.0
 
 
-def caught_connection_samples(run, cell, probe_text, t_fault):
+def caught_connection_samples(run: SampledRun, cell: InANamespace, probe_text: str,
+                              t_fault: float) -> list[ss_log.SocketSample]:
     """The ss samples of the probe connection the fault caught (probe_log.caught_connection),
     taken by the sampler of the cell's container; [] when there are none."""
     ss_path = run.ss_samples(cell.namespace)
@@ -82,6 +125,7 @@ def caught_connection_samples(run, cell, probe_text, t_fault):
     return ss_log.first_connection(samples)
 
 
-def cell_verdict(window, outcome, status, observed_s=None, evidence=()):
+def cell_verdict(window: Window, outcome: Outcome, status: RunStatus, observed_s: float | None = None,
+                 evidence: Iterable[str] = ()) -> Verdict:
     """The cell's outcome (recovery.Outcome) against its model's window: verdict.of_cell."""
     return of_cell(window, outcome.detect_s, outcome.sent_s, outcome.never_worked, status, observed_s, tuple(evidence))

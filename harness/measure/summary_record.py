@@ -194,12 +194,23 @@ class RunStatus:
     by: str | None = None           # interrupted: the signal
     phase: str | None = None        # interrupted or failed: what the run was doing
     reason: str | None = None       # failed: why
+    t: float | None = None          # interrupted or failed: when
 
     @classmethod
     def read(cls, part: Mapping[str, Any] | None) -> RunStatus:
         if not part:
             return cls("completed")         # a summary written before runs recorded how they ended
-        return cls(_required(part, "state", "the run's status"), part.get("by"), part.get("phase"), part.get("reason"))
+        return cls(_required(part, "state", "the run's status"), part.get("by"), part.get("phase"), part.get("reason"),
+                   part.get("t"))
+
+    def as_json(self) -> dict[str, Any]:
+        """As summary.json has it: a completed run's state alone; an interrupted one's signal, phase and
+        time; a failed one's reason, phase and time."""
+        if self.state == "interrupted":
+            return {"state": self.state, "by": self.by, "phase": self.phase, "t": self.t}
+        if self.state == "failed":
+            return {"state": self.state, "reason": self.reason, "phase": self.phase, "t": self.t}
+        return {"state": self.state}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -7,14 +7,24 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from .summary_error import SummaryError
 from .predict import Window
 
+if TYPE_CHECKING:
+    from .summary_record import RunStatus
+
 VALID, INVALID, UNKNOWN = "valid", "invalid", "unknown"
 VALUES = (VALID, INVALID, UNKNOWN)
 WITHIN_WINDOW = {VALID: True, INVALID: False, UNKNOWN: None}     # the summary's older, two-valued field
+
+
+class VerdictPart(TypedDict):
+    """A verdict as summary.json has it."""
+    value: str                       # valid, invalid or unknown
+    why: str
+    evidence: list[str]              # the run's files it read
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,7 +41,7 @@ class Verdict:
     def within_window(self) -> bool | None:
         return WITHIN_WINDOW[self.value]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> VerdictPart:
         return {"value": self.value, "why": self.why, "evidence": list(self.evidence)}
 
     @classmethod
@@ -43,7 +53,7 @@ class Verdict:
 
 
 def of_cell(window: Window, detect_s: float | None, sent_s: float | None, never_worked: str | None,
-            status: Mapping[str, Any], observed_s: float | None, evidence: tuple[str, ...]) -> Verdict:
+            status: RunStatus, observed_s: float | None, evidence: tuple[str, ...]) -> Verdict:
     """A cell's first error after the fault (detect_s; sent_s: when the operation it ended was sent)
     against its model's window. Unknown where the run ended before the outcome was decided: no
     error yet where the model expects one and the run stopped on the way, or done watching before
@@ -51,9 +61,9 @@ def of_cell(window: Window, detect_s: float | None, sent_s: float | None, never_
     if never_worked:
         return Verdict(UNKNOWN, f"the client never worked before the fault ({never_worked})", evidence)
     if detect_s is None and window.expected_s is not None:
-        if status.get("state") != "completed":
-            return Verdict(UNKNOWN, f"no error yet when the run {status.get('state')} while "
-                                    f"{status.get('phase') or 'running'}", evidence)
+        if status.state != "completed":
+            return Verdict(UNKNOWN, f"no error yet when the run {status.state} while {status.phase or 'running'}",
+                           evidence)
         if observed_s is not None and window.earliest_s is not None and observed_s < window.earliest_s:
             return Verdict(UNKNOWN, f"no error in the {observed_s:.1f} s the run watched; the model's window "
                                     f"opens at {window.earliest_s:.2f} s", evidence)

@@ -19,7 +19,7 @@ class Window:
             raise ValueError(f"a window of never has no bounds ({self.basis})")
         return self.earliest_s, self.expected_s, self.latest_s
 
-    def contains(self, value, sent_s=None):
+    def contains(self, value: float | None, sent_s: float | None = None) -> bool:
         """value: a measured time, rounded to the millisecond as results store them; sent_s: when
         the operation that ended then was sent. A send later than send_by_s (the probe itself was
         late: a busy machine did not run it) moves the window with it, as the clocks that end the
@@ -32,7 +32,7 @@ class Window:
         late = self.late_send_s(sent_s)
         return earliest - 0.0005 <= value - late <= latest + 0.0005
 
-    def meets(self, low, high, sent_s=None):
+    def meets(self, low: float, high: float, sent_s: float | None = None) -> bool:
         """Whether a span [low, high] of measured times (a moment known only that closely) overlaps
         the window, moved with a late send as contains() moves it."""
         earliest, latest = self.earliest_s, self.latest_s
@@ -41,12 +41,13 @@ class Window:
         late = self.late_send_s(sent_s)
         return low - late <= latest + 0.0005 and high - late >= earliest - 0.0005
 
-    def late_send_s(self, sent_s):
+    def late_send_s(self, sent_s: float | None) -> float:
         """How much later than send_by_s the operation went out (0 when on time or unknown)."""
         return 0.0 if sent_s is None or self.send_by_s is None else max(0.0, sent_s - self.send_by_s)
 
-    def shifted(self, offset, basis=None):
+    def shifted(self, offset: float, basis: str | None = None) -> "Window":
         if self.expected_s is None:
             return self
-        return Window(self.expected_s + offset, self.earliest_s + offset, self.latest_s + offset,
+        earliest, expected, latest = self.bounds()
+        return Window(expected + offset, earliest + offset, latest + offset,
                       basis or self.basis, None if self.send_by_s is None else self.send_by_s + offset)

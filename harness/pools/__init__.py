@@ -1,13 +1,15 @@
 """Connection pools a cell's client may go through (`pool: pgbouncer`), one file each: what runs in
 the cell's namespace beside its client, its settings, and how it changes what the client sees of a
 fault (measure/effects.py)."""
+from ..measure.effects import Effect
 from ..registered import Registry
 from .pgbouncer import PGBOUNCER
+from .pooled_cell import PooledCell
 
 POOLS = Registry("connection pool", (PGBOUNCER,))
 
 
-def effect_through_pool(cell, effect):
+def effect_through_pool(cell: PooledCell, effect: Effect) -> Effect:
     """What the cell's client sees of the fault's effect on the flows: through its pool, if it has one."""
     if cell.pool is None:
         return effect

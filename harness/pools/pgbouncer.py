@@ -5,11 +5,13 @@ it. What closes the client's connection is pgbouncer's: its query_timeout (check
 three times a second), or its server socket giving up (the namespace's tcp_retries2, or pgbouncer's
 own tcp_user_timeout on it), after which it closes the client with "server conn crashed?"."""
 import dataclasses
+from typing import Any
 
 from ..load.driver_settings import MS, Setting
 from ..measure import effects
 from ..measure.effects import Close, Effect
 from ..measure.predict import outstanding_data
+from .pooled_cell import PooledCell, PooledScenario
 
 FIRST_PORT = 6432             # cell i of the scenario listens on FIRST_PORT + i (cells share a namespace)
 JANITOR_PERIOD_S = 1 / 3      # pgbouncer's full maintenance (janitor.c: USEC / 3), where query_timeout is checked
@@ -19,9 +21,9 @@ CONFIG_DIR = "/tmp/blackhole-pool-"
 @dataclasses.dataclass(frozen=True)
 class Pgbouncer:
     name: str = "pgbouncer"
-    protocols: tuple = ("postgres",)
-    version_command: tuple = ("pgbouncer", "--version")      # env.json's versions
-    settings: dict = dataclasses.field(default_factory=lambda: {
+    protocols: tuple[str, ...] = ("postgres",)
+    version_command: tuple[str, ...] = ("pgbouncer", "--version")      # env.json's versions
+    settings: dict[str, Setting] = dataclasses.field(default_factory=lambda: {
         "query_timeout": Setting(int, 1.0, maximum=86_400, meaning="s a query may run before pgbouncer closes its "
                                                                    "server connection and the client's (0: off)"),
         "tcp_user_timeout": Setting(int, MS, meaning="ms: TCP_USER_TIMEOUT on pgbouncer's sockets, the server's "
@@ -33,10 +35,10 @@ class Pgbouncer:
         "tcp_keepalive": Setting(bool, meaning="SO_KEEPALIVE on its sockets (default on; ends idle connections only)"),
     })
 
-    def port(self, scenario, cell):
+    def port(self, scenario: PooledScenario, cell: PooledCell) -> int:
         return FIRST_PORT + [c.name for c in scenario.cells].index(cell.name)
 
-    def config(self, scenario, cell, vip, database_port):
+    def config(self, scenario: PooledScenario, cell: PooledCell, vip: str, database_port: int) -> str:
         """pgbouncer.ini for the cell: every client logs in as the lab's account on the VIP."""
         settings = "".join(f"{key} = {int(value) if isinstance(value, bool) else value}\n"
                            for key, value in cell.pool_settings)
@@ -47,24 +49,25 @@ class Pgbouncer:
                 "auth_type = any\npool_mode = session\nignore_startup_parameters = extra_float_digits,options\n"
                 "log_connections = 1\nlog_disconnections = 1\n" + settings)
 
-    def config_path(self, cell):
+    def config_path(self, cell: PooledCell) -> str:
         return f"{CONFIG_DIR}{cell.name}.ini"
 
-    def process_pattern(self, cell):
+    def process_pattern(self, cell: PooledCell) -> str:
         """What `pkill -f` matches to stop the cell's pgbouncer: its own command line."""
         return " ".join(self._argv(cell))
 
-    def _argv(self, cell):
+    def _argv(self, cell: PooledCell) -> list[str]:
         """pgbouncer in the foreground as nobody (it refuses root)."""
         return ["pgbouncer", "-u", "nobody", self.config_path(cell)]
 
-    def command(self, scenario, cell, vip, database_port, netns=None):
+    def command(self, scenario: PooledScenario, cell: PooledCell, vip: str, database_port: int,
+                netns: str | None = None) -> list[str]:
         """Runs it (_argv), its log on stdout, in the cell's namespace."""
         enter = ["nsenter", f"--net={netns}"] if netns else []
         script = f"printf '%s' \"$1\" > {self.config_path(cell)} && exec {' '.join(enter + self._argv(cell))} 2>&1"
         return ["sh", "-c", script, "pgbouncer", self.config(scenario, cell, vip, database_port)]
 
-    def effect_on(self, effect, cell):
+    def effect_on(self, effect: Effect, cell: PooledCell) -> Effect:
         """A blackhole (or a proxy's hang) on pgbouncer's server leg is, to the client, an application
         that never answers until one of pgbouncer's limits closes its connection."""
         if effect.kind not in (effects.BLACKHOLE, effects.PARTITION, effects.APP_HANG):
@@ -72,9 +75,9 @@ class Pgbouncer:
         return Effect(effects.APP_HANG, starts_at_s=effect.starts_at_s, starts_by_s=effect.starts_by_s,
                       closes=self.closes(effect, cell))
 
-    def closes(self, effect, cell):
-        settings = dict(cell.pool_settings)
-        found = []
+    def closes(self, effect: Effect, cell: PooledCell) -> tuple[Close, ...]:
+        settings: dict[str, Any] = dict(cell.pool_settings)
+        found: list[Close] = []
         if settings.get("query_timeout"):
             q = settings["query_timeout"]
             found.append(Close(q, q + JANITOR_PERIOD_S, True, f"pgbouncer's query_timeout {q} s"))
@@ -86,7 +89,8 @@ class Pgbouncer:
         basis = f"pgbouncer's server leg: {leg.basis}"
         if cell.tcp_user_timeout_ms:
             basis += f" (the client's TCP_USER_TIMEOUT {cell.tcp_user_timeout_ms} ms: on loopback, never fires)"
-        found.append(Close(leg.earliest_s, leg.latest_s, True, basis))
+        earliest, _, latest = leg.bounds()
+        found.append(Close(earliest, latest, True, basis))
         return tuple(found)
 
 

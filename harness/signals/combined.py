@@ -34,14 +34,14 @@ def summarize_failover(run, scenario):
     context = RunContext(run, scenario)
     status, fault = context.status, context.fault
     summary = {"scenario": context.scenario.id, "run": run.name, "kernel": context.env.get("kernel"),
-               "datapath": context.env.get("datapath"), "database": database_ran(context.env), "status": status,
+               "datapath": context.env.get("datapath"), "database": database_ran(context.env), "status": status.as_json(),
                "fault": fault, "cells": []}
     purpose = _first_sentence(context.scenario.description)
     if purpose:
         summary["purpose"] = purpose
     if fault is None:
         summary["note"] = "no fault step ran (the run stopped before it" + (
-            f": {status['state']} while {status['phase']})" if status["state"] != "completed" else ")")
+            f": {status.state} while {status.phase})" if status.state != "completed" else ")")
         summary["verdict"] = of_run([]).as_json()
         return summary
     summary["observed_s"] = None if context.observed_s is None else round(context.observed_s, 3)

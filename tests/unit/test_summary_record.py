@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from harness.measure import summary_record
+from harness.measure import run_record, summary_record
 from harness.measure.summary_record import SummaryError
 
 CELL = {"cell": "r5", "knobs": {"tcp_retries2": 5},
@@ -54,3 +54,19 @@ def test_a_burst_run_has_burst_cells_only():
     with pytest.raises(SummaryError, match="cell 'b1' has no 'statuses'"):
         summary_record.read({"scenario": "s", "run": "x", "kind": "burst",
                              "cells": [{k: v for k, v in cell.items() if k != "statuses"}]})
+
+
+@pytest.mark.parametrize("events, written", [
+    ([{"source": "harness", "event": "fault", "t": 5.0}], {"state": "completed"}),
+    ([{"source": "harness", "event": "interrupted", "signal": "SIGTERM", "phase": "observing", "t": 9.5}],
+     {"state": "interrupted", "by": "SIGTERM", "phase": "observing", "t": 9.5}),
+    ([{"source": "harness", "event": "interrupted", "t": 3.0}],
+     {"state": "interrupted", "by": "SIGINT", "phase": None, "t": 3.0}),
+    ([{"source": "harness", "event": "failed", "error": "the lab broke", "phase": "starting", "t": 2.0},
+      {"source": "client", "event": "interrupted", "t": 1.0}],
+     {"state": "failed", "reason": "the lab broke", "phase": "starting", "t": 2.0}),
+])
+def test_how_a_run_ended_is_read_from_its_events_and_written_and_read_back_the_same(events, written):
+    status = run_record.run_status(events)
+    assert status.as_json() == written
+    assert summary_record.RunStatus.read(status.as_json()) == status

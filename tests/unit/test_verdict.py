@@ -9,7 +9,7 @@ from harness.measure.verdict import INVALID, UNKNOWN, VALID, Verdict, of_cell, o
 from harness.report import headline, tables
 
 WINDOW = Window(13.4, 13.1, 13.8, "tcp_retries2")
-DONE = {"state": "completed"}
+DONE = summary_record.RunStatus("completed")
 EVIDENCE = ("clients/r5/probe.jsonl", "events.jsonl")
 
 
@@ -42,7 +42,7 @@ def test_no_error_where_the_model_expects_one_is_invalid_once_the_window_was_wat
 
 
 @pytest.mark.parametrize("status, observed_s, never_worked, why", [
-    ({"state": "interrupted", "phase": "observing"}, 10.0, None, "no error yet when the run interrupted while observing"),
+    (summary_record.RunStatus("interrupted", phase="observing"), 10.0, None, "no error yet when the run interrupted while observing"),
     (DONE, 5.0, None, "no error in the 5.0 s the run watched; the model's window opens at 13.10 s"),
     (DONE, 60.0, "MYSQL_1045: Access denied", "the client never worked before the fault (MYSQL_1045: Access denied)"),
 ])
@@ -79,7 +79,7 @@ def summary_with(verdict):
              "never_worked": None, "within_window": verdict.within_window, "verdict": verdict.as_json()}
     cell = {"cell": "defaults", "knobs": {}, "probe": probe,
             "predicted": {"expected_s": 939.0, "earliest_s": 928.9, "latest_s": 948.3, "basis": "tcp_retries2"}}
-    return {"scenario": "s", "run": "r", "status": DONE, "cells": [cell],
+    return {"scenario": "s", "run": "r", "status": DONE.as_json(), "cells": [cell],
             "verdict": of_run([("defaults", verdict)]).as_json()}
 
 

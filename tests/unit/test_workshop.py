@@ -129,10 +129,10 @@ def test_the_narrated_view_reads_live_ss_samples_of_each_clients_first_connectio
 
 def test_a_cell_whose_error_is_due_after_the_run_is_not_called_a_miss():
     window = Window(939.0, 928.9, 948.3, "tcp_retries2")
-    undecided = run_record.cell_verdict(window, recovery.Outcome(), {"state": "completed"}, observed_s=25.6)
+    undecided = run_record.cell_verdict(window, recovery.Outcome(), summary_record.RunStatus("completed"), observed_s=25.6)
     assert (undecided.value, undecided.within_window) == ("unknown", None)
     assert undecided.why == "no error in the 25.6 s the run watched; the model's window opens at 928.90 s"
-    late = run_record.cell_verdict(Window(13.4, 13.1, 13.8, "x"), recovery.Outcome(), {"state": "completed"}, 25.6)
+    late = run_record.cell_verdict(Window(13.4, 13.1, 13.8, "x"), recovery.Outcome(), summary_record.RunStatus("completed"), 25.6)
     assert (late.value, late.within_window) == ("invalid", False)
     summary = {"scenario": "s", "run": "r", "status": {"state": "completed"}, "cells": [cell("defaults", None, None, 939.0, (928.9, 948.3))]}
     summary["cells"][0]["probe"]["within_window"] = undecided.within_window

@@ -2,12 +2,7 @@
 the idle period."""
 from typing import TypedDict
 
-
-class NextOperation(TypedDict):
-    took_s: float
-    ok: bool
-    error: str | None
-    server: str | None
+from ...measure.run_record import NextOperation
 
 
 class AfterIdleCell(TypedDict, total=False):

@@ -2,11 +2,7 @@
 recover) against its model window, and what a zoo client's own log says beyond it."""
 from typing import NotRequired, TypedDict
 
-
-class VerdictPart(TypedDict):
-    value: str                       # valid, invalid or unknown (measure/verdict.py)
-    why: str
-    evidence: list[str]              # the run's files it read
+from ...measure.verdict import VerdictPart
 
 
 class ProbePart(TypedDict):
