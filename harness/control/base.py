@@ -24,11 +24,11 @@ commands (manual.py), health checks (keepalived.py), a Kubernetes API.
 import dataclasses
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, Protocol, Self
 
 from ..lab_commands import RunsCommands
 from ..measure.effects import BLACKHOLE, Effect
+from ..measure.run_files import RunFiles
 from ..registered import Registered, Registry
 from ..topology import DIRECTOR
 
@@ -46,19 +46,6 @@ class PromotingDatabase(Protocol):
     promote_sql: str
     stop_receiving_sql: str
     apply_wait_s: float
-
-
-class RunFiles(Protocol):
-    """What a control plane reads of a run's directory (harness/store.py's RunDir gives it): its
-    files only, never the live lab."""
-
-    def read(self, path: Path) -> str: ...
-
-    def service_log(self, service: str) -> Path: ...
-
-    def director_table(self, service: str) -> Path: ...
-
-    def events(self) -> list[dict[str, Any]]: ...
 
 
 PlanesLab = RunsCommands          # what a control plane asks of a live lab: commands in its nodes

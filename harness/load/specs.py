@@ -1,37 +1,49 @@
-"""What a load's command reads of a scenario and its cells (scenario/model.py gives each): the load
-package is imported by the scenario's, so it names these, not the scenario's own types."""
+"""What a scenario's load section says of each load (load: {probe, sysbench, wrk, connect, writer}),
+and what a load's command reads of the scenario and its cells (scenario/model.py gives those: the
+load package is imported by the scenario's, so it names protocols of them, not its types)."""
+import dataclasses
 from collections.abc import Sequence
 from typing import Any, Protocol
 
 
-class SysbenchSpec(Protocol):
-    @property
-    def threads(self) -> int: ...
-
-    @property
-    def tables(self) -> int: ...
-
-    @property
-    def table_size(self) -> int: ...
-
-    @property
-    def rate(self) -> int | None: ...
-
-    @property
-    def driver(self) -> str: ...
+@dataclasses.dataclass(frozen=True)
+class Probe:
+    proto: str = "mysql"
+    interval_ms: float = 100.0
 
 
-class WrkSpec(Protocol):
-    @property
-    def threads(self) -> int: ...
+@dataclasses.dataclass(frozen=True)
+class Sysbench:
+    threads: int = 1
+    tables: int = 2
+    table_size: int = 1000
+    rate: int | None = None   # transactions per second for all its threads (--rate); 0: as fast as they go
+    driver: str = "mysql"     # its --db-driver: the database engine's (harness/databases/)
 
-    @property
-    def connections(self) -> int: ...
+
+@dataclasses.dataclass(frozen=True)
+class Wrk:
+    threads: int = 1
+    connections: int = 4
 
 
-class ProbeSpec(Protocol):
-    @property
-    def interval_ms(self) -> float: ...
+@dataclasses.dataclass(frozen=True)
+class ConnectProbe:
+    """Connection-setup latency through the VIP (load.connect): connects per second, each given up
+    after timeout_s."""
+    rate_per_s: int = 100
+    timeout_s: float = 5.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Writer:
+    """Sequence-numbered inserts through the VIP (load.writer), each write tried up to `attempts`
+    times until acknowledged; after the run both servers are read back (data accounting)."""
+    rate_per_s: float = 4.0
+    attempts: int = 2
+    read_timeout_s: float = 0.0      # the writer's own wait for an answer (0: none, the kernel decides)
+    by_default: bool = False         # the scenario did not ask for it (load.writer: off leaves it out)
+    proto: str = "mysql"             # what it speaks: the database engine's wire protocol
 
 
 class LoadedScenario(Protocol):
@@ -39,10 +51,10 @@ class LoadedScenario(Protocol):
     def probe_protocol(self) -> str: ...
 
     @property
-    def probe(self) -> ProbeSpec: ...
+    def probe(self) -> Probe: ...
 
     @property
-    def sysbench(self) -> SysbenchSpec | None: ...
+    def sysbench(self) -> Sysbench | None: ...
 
 
 class LoadedCell(Protocol):

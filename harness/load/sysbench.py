@@ -8,7 +8,7 @@ has no ignore-errors option: on PostgreSQL a lost connection ends sysbench.
 from collections.abc import Mapping
 
 from .probe import SOCKOPTS_LIBRARY
-from .specs import SysbenchSpec
+from .specs import Sysbench
 
 PRELOAD = "/usr/local/lib/blackhole/libsysbench_reconnect.so"
 PROCESS = "sysbench oltp_read_write"     # what pkill -f matches to stop it (and its stamp wrapper)
@@ -26,14 +26,14 @@ def not_connected(output: str) -> bool:
     return "unable to connect to MySQL server" in output or "Connection to database failed" in output
 
 
-def _common(spec: SysbenchSpec, vip: str) -> list[str]:
+def _common(spec: Sysbench, vip: str) -> list[str]:
     d = spec.driver
     return ["sysbench", "oltp_read_write", f"--db-driver={d}", f"--{d}-host={vip}", f"--{d}-port=3306",
             f"--{d}-user=sbtest", f"--{d}-password=sbtest", f"--{d}-db=sbtest",
             f"--tables={spec.tables}", f"--table-size={spec.table_size}"]
 
 
-def prepare_command(spec: SysbenchSpec, vip: str, opens_gate: str | None = None) -> list[str]:
+def prepare_command(spec: Sysbench, vip: str, opens_gate: str | None = None) -> list[str]:
     """opens_gate: the file that tells sysbench run commands waiting on it (run_command's gate) to start, made
     once the tables are there."""
     prepare = _common(spec, vip) + ["prepare"]
@@ -42,7 +42,7 @@ def prepare_command(spec: SysbenchSpec, vip: str, opens_gate: str | None = None)
     return ["sh", "-c", '"$@" && touch "$0"', opens_gate, *prepare]
 
 
-def run_command(spec: SysbenchSpec, vip: str, duration_s: float, socket_env: Mapping[str, str] | None = None,
+def run_command(spec: Sysbench, vip: str, duration_s: float, socket_env: Mapping[str, str] | None = None,
                 gate: tuple[str, float] | None = None) -> list[str]:
     """Stamped (`stamp`: one wall-clock time per line), bounded by --time, with the cell's
     socket options applied by libsockopts. gate=(file, limit_s): started ahead, it waits until the

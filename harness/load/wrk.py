@@ -1,6 +1,6 @@
 """wrk: a keepalive HTTP load through the VIP, its throughput per second
 (images/client/wrk_per_second.lua; measure/wrk_log.py reads it)."""
-from .specs import WrkSpec
+from .specs import Wrk
 
 PROCESS = "wrk --latency"
 SCRIPT = "/usr/local/share/blackhole/wrk_per_second.lua"
@@ -9,7 +9,7 @@ SCRIPT = "/usr/local/share/blackhole/wrk_per_second.lua"
 REPORTS_AFTER_S = 3.0
 
 
-def command(spec: WrkSpec, vip: str, duration_s: float) -> list[str]:
+def command(spec: Wrk, vip: str, duration_s: float) -> list[str]:
     return ["wrk", "--latency", f"--threads={spec.threads}", f"--connections={spec.connections}",
             f"--duration={duration_s:.0f}s", "--timeout=2s", f"--script={SCRIPT}",
             f"http://{vip}:80/"]  # a port number: slim images have no /etc/services

@@ -4,8 +4,9 @@ import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Protocol
+
+from .run_files import RunFiles
 
 COUNTERS = ("TcpExtListenOverflows", "TcpExtListenDrops", "TcpExtTCPReqQFullDrop", "TcpExtTCPReqQFullDoCookies",
             "TcpExtTCPSynRetrans", "TcpExtTCPAbortOnData")
@@ -51,15 +52,6 @@ class BurstScenarioSpec(Protocol):
     def cells(self) -> Sequence[BurstCellSpec]: ...
     @property
     def servers(self) -> Sequence[BurstServerSpec]: ...
-
-
-class BurstRunFiles(Protocol):
-    """What the summary reads of a burst run's directory (store.py's RunDir gives it)."""
-    @property
-    def name(self) -> str: ...
-    def cell_file(self, cell: str, name: str) -> Path: ...
-    def service_log(self, service: str) -> Path: ...
-    def read(self, path: Path) -> str: ...
 
 
 def parse_connections(text: str) -> list[dict[str, Any]]:
@@ -121,7 +113,7 @@ def summarize_cell(cell: BurstCellSpec, connections: Sequence[Connection], nstat
     }
 
 
-def summarize(run: BurstRunFiles, scenario: BurstScenarioSpec) -> dict[str, Any]:
+def summarize(run: RunFiles, scenario: BurstScenarioSpec) -> dict[str, Any]:
     """run: a store.RunDir of a burst run."""
     cells = []
     for cell in scenario.cells:

@@ -1,12 +1,12 @@
 """What a failover run's events and files say about the run as a whole: its first fault, when
 it was healed, how the run ended, and a cell's verdict against its model window."""
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, Protocol, TypedDict
 
 from .effects import Effect
 from . import probe_log, ss_log
 from .recovery import Outcome
+from .run_files import RunFiles
 from .summary_record import RunStatus
 from .verdict import Verdict, of_cell
 from .window import Window
@@ -32,12 +32,6 @@ class StepsOfScenario(Protocol):
 
     @property
     def steps(self) -> Sequence[DeclaresEffects]: ...
-
-
-class SampledRun(Protocol):
-    """Where a run keeps each client container's ss samples (store.py's RunDir gives it)."""
-
-    def ss_samples(self, namespace: str) -> Path: ...
 
 
 class InANamespace(Protocol):
@@ -112,7 +106,7 @@ def next_operation(ops: Iterable[Mapping[str, Any]], after_t: float) -> NextOper
 SAMPLE_LEAD_S = 1.0
 
 
-def caught_connection_samples(run: SampledRun, cell: InANamespace, probe_text: str,
+def caught_connection_samples(run: RunFiles, cell: InANamespace, probe_text: str,
                               t_fault: float) -> list[ss_log.SocketSample]:
     """The ss samples of the probe connection the fault caught (probe_log.caught_connection),
     taken by the sampler of the cell's container; [] when there are none."""

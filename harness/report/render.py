@@ -5,14 +5,17 @@ from typing import Any
 
 from ..store import RunDir
 
+from ..measure import burst
+from ..scenario import BurstScenario
 from ..scenario.files import of_run
-from ..signals.combined import summarize
+from ..signals.combined import summarize_failover
 from . import burst_chart, charts, html, tables
 
 
 def render(run: RunDir, link_latest: bool = True) -> dict[str, Any]:
     """Render the run; returns its summary."""
-    summary = summarize(run, of_run(run))
+    scenario = of_run(run)
+    summary = burst.summarize(run, scenario) if isinstance(scenario, BurstScenario) else summarize_failover(run, scenario)
     run.summary_json.write_text(json.dumps(summary, indent=1, default=str) + "\n")
     run.summary_md.write_text(tables.markdown(summary))
     drawn = (burst_chart if summary.get("kind") == "burst" else charts).render(run, summary)

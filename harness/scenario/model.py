@@ -6,6 +6,7 @@ from typing import Any
 from ..databases import DATABASES, DEFAULT_DATABASE
 from ..topology import DEFAULT_CELL_NAMESPACES, PROTOCOL_SERVERS, SERVERS
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
+from ..load.specs import ConnectProbe, Probe, Sysbench, Wrk, Writer
 from ..faults.base import Fault, FaultsLab
 from ..measure.effects import Effect
 from ..measure.host_monitor import HostMonitor
@@ -99,40 +100,6 @@ def client_service(namespace: str) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class Sysbench:
-    threads: int = 1
-    tables: int = 2
-    table_size: int = 1000
-    rate: int | None = None   # transactions per second for all its threads (--rate); 0: as fast as they go
-    driver: str = "mysql"     # its --db-driver: the database engine's (harness/databases/)
-
-
-@dataclasses.dataclass(frozen=True)
-class Wrk:
-    threads: int = 1
-    connections: int = 4
-
-
-@dataclasses.dataclass(frozen=True)
-class ConnectProbe:
-    """Connection-setup latency through the VIP (load.connect): connects per second, each given up
-    after timeout_s."""
-    rate_per_s: int = 100
-    timeout_s: float = 5.0
-
-
-@dataclasses.dataclass(frozen=True)
-class Writer:
-    """Sequence-numbered inserts through the VIP (load.writer), each write tried up to `attempts`
-    times until acknowledged; after the run both servers are read back (data accounting)."""
-    rate_per_s: float = 4.0
-    attempts: int = 2
-    read_timeout_s: float = 0.0      # the writer's own wait for an answer (0: none, the kernel decides)
-    by_default: bool = False         # the scenario did not ask for it (load.writer: off leaves it out)
-    proto: str = "mysql"             # what it speaks: the database engine's wire protocol
-
-
-@dataclasses.dataclass(frozen=True)
 class LoadBalancer:
     """Director settings a scenario fixes for its whole run (the lab is brought up with them)."""
     idle_timeout_s: int = 900
@@ -154,16 +121,10 @@ class Replication:
 
 
 @dataclasses.dataclass(frozen=True)
-class Probe:
-    proto: str = "mysql"
-    interval_ms: float = 100.0
-
-
-@dataclasses.dataclass(frozen=True)
 class Step:
     kind: str                # "fault" | "heal" | "wait"
     name: str = ""           # fault name (fault, heal)
-    params: tuple = ()       # (("target", "db-primary"), ...)
+    params: tuple[tuple[str, Any], ...] = ()       # (("target", "db-primary"), ...)
     seconds: float = 0.0     # wait
     fault: type[Fault] | None = dataclasses.field(default=None, compare=False, repr=False)   # the Fault class, bound at parse
 
@@ -189,8 +150,8 @@ class Step:
 class Scenario:
     id: str
     description: str
-    cells: tuple
-    steps: tuple
+    cells: tuple[Cell, ...]
+    steps: tuple[Step, ...]
     warmup_s: float
     observe_s: float
     sysbench: Sysbench | None = None
@@ -200,10 +161,10 @@ class Scenario:
     connect: ConnectProbe | None = None     # connection-setup latency prober (load.connect), or none
     writer: Writer | None = None            # the data-accounting writer (load.writer), or none
     lb: LoadBalancer = LoadBalancer()
-    fault_settings: tuple = ()       # (("LB_IDLE_TIMEOUT", "20"), ...): what its faults need from the start
+    fault_settings: tuple[tuple[str, str], ...] = ()       # (("LB_IDLE_TIMEOUT", "20"), ...): what its faults need from the start
     cell_namespaces: str = DEFAULT_CELL_NAMESPACES   # a container per namespace, or netns in one container
     control: str = "manual"          # who changes the director (harness/control/)
-    control_settings: tuple = ()     # (("delay_loop", 2.0), ...): that control plane's settings, as given
+    control_settings: tuple[tuple[str, Any], ...] = ()     # (("delay_loop", 2.0), ...): that control plane's settings, as given
     database: str = DEFAULT_DATABASE  # the engine the database servers run (harness/databases/)
     replication: Replication = Replication()
 

@@ -20,16 +20,31 @@ holds their parts, and the page their sections and charts, in that order.
 import dataclasses
 import functools
 import importlib
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, Protocol
 
-from ..control.base import control_plane
+from ..control.base import ControlPlane, DirectorChange, control_plane
+from ..databases.base import DatabaseEngine
+from ..lab_commands import RunsCommands
 from ..measure import kernel_model, probe_log, recovery, ss_log
-from ..measure.predict import predict
+from ..measure.effects import Effect
+from ..measure.predict import Idle, predict
+from ..measure.run_files import RunFiles
+from ..measure.run_record import (
+    Event,
+    caught_connection_samples,
+    fault_effect,
+    first_fault,
+    heal_of,
+    observed_until,
+    run_status,
+)
+from ..measure.window import Window
 from ..pools import POOLS, effect_through_pool
 from ..topology import host_name
-from ..measure.run_record import (caught_connection_samples, fault_effect, first_fault, heal_of, observed_until,
-                                  run_status)
+from .scenario_view import SignalCell, SignalScenario
 
 LOAD_MARGIN_S = 60.0          # loads run this much longer than the run could need, then stop by themselves
 
@@ -38,7 +53,7 @@ LOAD_MARGIN_S = 60.0          # loads run this much longer than the run could ne
 class Load:
     service: str              # the container it runs in
     output: Path | None       # the run's file its stdout goes to (None: a group's, see cells)
-    command: tuple
+    command: tuple[str, ...]
     process_pattern: str      # what `pkill -f` matches to stop it
     cell: str | None = None          # the cell whose client it is
     stop_signal: str = "INT"  # what it is asked to stop with (the clients end cleanly on SIGINT)
@@ -50,7 +65,11 @@ class Load:
     gated: bool = False       # it starts ahead of the servers and waits for its gate (LoadPlan.client_gate)
 
 
-def _in_own_container(service):
+Placement = Callable[[str], tuple[str, str | None]]     # service -> (its container's service, netns file or None)
+Gate = tuple[str, float] | tuple[()]                     # (file, limit_s), or none
+
+
+def _in_own_container(service: str) -> tuple[str, str | None]:
     return service, None
 
 
@@ -59,25 +78,25 @@ class LoadPlan:
     """What a signal needs to plan its loads: the scenario, where its files go, the VIP, the
     director's datapath, placement(service) -> (container service, netns file or None), and
     the VIPs of other directors a control plane runs ({variant: its VIP})."""
-    scenario: Any                   # scenario.model.Scenario (an import of it would make the layers' chain longer)
-    run: object
+    scenario: SignalScenario
+    run: RunFiles
     vip: str
     datapath: str
-    placement: object = _in_own_container
-    variant_vips: dict = dataclasses.field(default_factory=dict)
-    sampled_directors: tuple = ()   # directors whose table of real servers is sampled (a control plane's)
+    placement: Placement = _in_own_container
+    variant_vips: dict[str, str] = dataclasses.field(default_factory=dict)
+    sampled_directors: tuple[str, ...] = ()   # directors whose table of real servers is sampled (a control plane's)
     table_sample: str = ""          # the bash command that samples it ('': IPVS's, signals/director_table/)
     watch_vip: bool = False         # sample each client namespace's neighbour entry for the VIP (VRRP)
     answer_wait_s: float = 0.0      # how long the run may wait, once they start, for every client's first answer
-    sysbench_gate: tuple = ()       # (file, limit_s): sysbench starts ahead and waits for the file (load/sysbench.py)
-    client_gate: tuple = ()         # (file, limit_s): the zoo's clients that start ahead wait for it (load/zoo.py)
-    proxy_directors: tuple = ()     # directors that end the clients' connections (a proxy control plane's)
+    sysbench_gate: Gate = ()        # (file, limit_s): sysbench starts ahead and waits for the file (load/sysbench.py)
+    client_gate: Gate = ()          # (file, limit_s): the zoo's clients that start ahead wait for it (load/zoo.py)
+    proxy_directors: tuple[str, ...] = ()     # directors that end the clients' connections (a proxy control plane's)
 
-    def vip_for(self, cell):
+    def vip_for(self, cell: SignalCell) -> str:
         """The VIP a cell connects to: its director variant's, or the main one."""
         return self.variant_vips[cell.director] if cell.director else self.vip
 
-    def client_target(self, cell) -> tuple[str, int | None]:
+    def client_target(self, cell: SignalCell) -> tuple[str, int | None]:
         """(host, port) the cell's client connects to: its VIP (port None: the database's), or its pool on loopback."""
         if cell.pool:
             return "127.0.0.1", POOLS[cell.pool].port(self.scenario, cell)
@@ -86,12 +105,20 @@ class LoadPlan:
         return self.vip_for(cell), None
 
     @property
-    def duration_s(self):
+    def duration_s(self) -> float:
         s = self.scenario
         return s.warmup_s + sum(st.seconds for st in s.steps) + s.observe_s + self.answer_wait_s + LOAD_MARGIN_S
 
 
-def first_cell_load(plan, spec, output, program, port):
+class BesideTheCells(Protocol):
+    """A load's module that first_cell_load starts (load.connect's, the writer's)."""
+    PROCESS: str
+    STOPS_ON_EOF: bool
+
+    def command(self, spec: Any, vip: str, port: int, duration_s: float, netns: str | None) -> list[str]: ...
+
+
+def first_cell_load(plan: LoadPlan, spec: object, output: Path, program: BesideTheCells, port: int) -> Load:
     """A load that runs beside the cells, from the first cell's network namespace, through its
     VIP: program (a module with command(), PROCESS and STOPS_ON_EOF) given spec, the scenario's
     section for it."""
@@ -101,72 +128,88 @@ def first_cell_load(plan, spec, output, program, port):
                 program.PROCESS, stops_on_eof=program.STOPS_ON_EOF)
 
 
+class ReadBackLab(RunsCommands, Protocol):
+    """What a signal reads back from the lab once the loads stopped (lab/base.py's Lab gives it)."""
+
+    def services(self) -> list[str]: ...
+
+    @property
+    def database(self) -> DatabaseEngine: ...
+
+
 class Signal:
     name = ""
     files: dict[str, str] = {}
-    section: Any = None
+    section: ModuleType | None = None
     chart = ""
-    lateness: Any = None
+    lateness: ModuleType | None = None
     read_back_limit_s = 0.0
 
     @classmethod
-    def file(cls, run, key: str, **names: str) -> Path:
+    def file(cls, run: RunFiles, key: str, **names: str) -> Path:
         """The run's file of this signal named key (files), its {names} filled."""
         return run.file(cls.files[key].format(**names))
 
-    def loads(self, plan):
+    def loads(self, plan: LoadPlan) -> list[Load]:
         return []
 
-    def reads_back(self, scenario) -> str:
+    def reads_back(self, scenario: SignalScenario) -> str:
         """What read_back reads for this scenario, in words for the run's cleanup ('': nothing)."""
         return ""
 
-    def read_back(self, lab, run, scenario) -> None:
+    def read_back(self, lab: ReadBackLab, run: RunFiles, scenario: SignalScenario) -> None:
         """Once the loads stopped: what the signal reads from the lab's nodes into its files."""
 
-    def chart_module(self):
+    def chart_module(self) -> ModuleType:
         """Its folder's chart.py, imported when asked (matplotlib is slow to load, and a run needs none of it)."""
         return importlib.import_module(f"{type(self).__module__}.chart")
 
-    def draw_chart(self, run, scenario, summary, path) -> bool:
+    def draw_chart(self, run: RunFiles, scenario: SignalScenario, summary: Mapping[str, Any], path: Path) -> bool:
         """Its chart drawn to path; False when the run has nothing for it. scenario: the run's, as
         its directory recorded it."""
         return self.chart_module().draw(run, scenario, summary, path) is not False
 
-    def summarize_cell(self, record):
+    def summarize_cell(self, record: "CellRecord") -> Mapping[str, Any]:
         return {}
 
-    def summarize_run(self, context):
+    def summarize_run(self, context: "RunContext") -> Mapping[str, Any] | None:
         return None
 
 
 class RunContext:
     """What every cell's summary shares: the run's scenario, events, environment, first fault."""
 
-    def __init__(self, run, scenario):
+    def __init__(self, run: RunFiles, scenario: SignalScenario) -> None:
         """scenario: the run's, as its directory recorded it (scenario.of_run)."""
         self.run = run
         self.scenario, self.events, self.env = scenario, run.events(), run.env()
         self.fault = first_fault(self.events, self.scenario)
         self.status = run_status(self.events)
-        self.control = control_plane(self.scenario.control, self.scenario.control_settings)
+        self.control: ControlPlane = control_plane(self.scenario.control, self.scenario.control_settings)
         if self.fault is not None:
-            self.t_fault = self.fault["t"]
+            self.t_fault: float = self.fault["t"]
             self.effect = fault_effect(self.fault, self.scenario)
             heal = heal_of(self.events, self.fault)
             self.healed_after = heal["t"] - self.t_fault if heal else None
             self.observed_s = observed_until(self.events, self.fault)
 
+    @property
+    def first_fault(self) -> Event:
+        """The event of the fault the run's times count from; a run without one has no cell to summarize."""
+        if self.fault is None:
+            raise ValueError("the run ran no fault step: nothing counts from one")
+        return self.fault
+
     @functools.cached_property
-    def changes(self):
+    def changes(self) -> list[DirectorChange]:
         """When the control plane changed which director, read from the run's files."""
         return self.control.changes(self.run)
 
-    def director_of(self, cell):
+    def director_of(self, cell: SignalCell) -> str:
         """The director container a cell connects through."""
         return next(service for service, variant in self.control.directors().items() if variant == cell.director)
 
-    def effect_on(self, cell):
+    def effect_on(self, cell: SignalCell) -> Effect:
         """What the cell's flows see: the fault's effect, as the control plane's reaction left it."""
         effect = self.effect
         if self.control.acts_by_itself:
@@ -174,44 +217,44 @@ class RunContext:
         return effect_through_pool(cell, effect)
 
     @property
-    def interval_s(self):
+    def interval_s(self) -> float:
         return self.scenario.probe.interval_ms / 1000
 
     @property
-    def lb(self):
+    def lb(self) -> dict[str, Any]:
         return {"datapath": self.env.get("datapath"), **self.env.get("director", {})}
 
     @property
-    def hz(self):
+    def hz(self) -> int:
         return (self.env.get("where") or {}).get("hz") or kernel_model.HZ
 
 
 class CellRecord:
     """One cell's files, read and parsed once, and its model window."""
 
-    def __init__(self, context, cell):
+    def __init__(self, context: RunContext, cell: SignalCell) -> None:
         self.context, self.cell = context, cell
 
     @functools.cached_property
-    def probe_text(self):
+    def probe_text(self) -> str:
         return self.context.run.read(self.context.run.probe_log(self.cell.name))
 
     @functools.cached_property
-    def ops(self):
+    def ops(self) -> list[probe_log.Record]:
         return probe_log.parse(self.probe_text)
 
     @functools.cached_property
-    def outcome(self):
+    def outcome(self) -> recovery.Outcome:
         observed = None if self.idle else self.context.observed_s     # an idle cell stops on purpose
         return recovery.probe_outcome(self.ops, self.context.t_fault, observed)
 
     @functools.cached_property
-    def idle(self):
+    def idle(self) -> tuple[float, float | None] | None:
         """(start, end) of the probe's idle period on the lab clock, or None."""
         return probe_log.idle_period(self.probe_text)
 
     @functools.cached_property
-    def idle_rel(self):
+    def idle_rel(self) -> Idle | None:
         """(start, end, its last operation's send) s after the fault, or None (predict's idle)."""
         idle, t_fault = self.idle, self.context.t_fault
         if not idle:
@@ -220,17 +263,17 @@ class CellRecord:
         return (idle[0] - t_fault, idle[1] - t_fault if idle[1] else None, None if sent is None else sent - t_fault)
 
     @functools.cached_property
-    def caught_connection_samples(self):
+    def caught_connection_samples(self) -> list[ss_log.SocketSample]:
         """ss's samples of the connection the fault caught; [] if none."""
         return caught_connection_samples(self.context.run, self.cell, self.probe_text, self.context.t_fault)
 
     @functools.cached_property
-    def base_rto_s(self):
+    def base_rto_s(self) -> float | None:
         """The base RTO the kernel used for the connection the fault caught (ss), or None."""
         return ss_log.base_rto_s(self.caught_connection_samples, self.context.t_fault)
 
     @functools.cached_property
-    def window(self):
+    def window(self) -> Window:
         c = self.context
-        return predict(self.cell, c.effect_on(self.cell), c.interval_s, c.fault["uncertainty_s"], c.healed_after,
+        return predict(self.cell, c.effect_on(self.cell), c.interval_s, c.first_fault["uncertainty_s"], c.healed_after,
                        self.idle_rel, self.base_rto_s, c.lb, c.hz)

@@ -1,11 +1,20 @@
 """What every chart of a run marks the same way: the fault, until the last cell's recovery; and how
 each is laid out and saved (its width, a legend under the axes, its smallest text)."""
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from matplotlib.text import Text
+
+if TYPE_CHECKING:
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 FAULT_COLOUR = "#f4cccc"
 
 
-def fault_window(ax, summary):
+def fault_window(ax: "Axes", summary: Mapping[str, Any]) -> None:
     ends = [c["probe"]["recover_s"] or c["probe"]["detect_s"] for c in summary["cells"]]
     end = max([e for e in ends if e is not None], default=0)
     ax.axvspan(0, max(end, 0.5), color=FAULT_COLOUR, zorder=0, label="fault until last recovery")
@@ -15,9 +24,9 @@ def fault_window(ax, summary):
 WIDTH_IN = 9            # at 90 dpi 810 px: shown near its own size in a page 800 px wide, its 9 pt text legible
 
 
-def legend_under(fig, *axes, columns=3):
+def legend_under(fig: "Figure", *axes: "Axes", columns: int = 3) -> None:
     """One legend for the figure, under its axes (never on the data), each entry once."""
-    seen: dict[str, object] = {}
+    seen: dict[str, "Artist"] = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             seen.setdefault(label, handle)
@@ -30,7 +39,8 @@ DPI = 90
 SMALLEST_TEXT_KEY = "Smallest text (pt)"       # a PNG text chunk: what a page's reader needs to judge legibility
 
 
-def save(fig, path):
+def save(fig: "Figure", path: str | os.PathLike[str]) -> None:
     """The PNG as drawn, the legend under the axes included, with the size of its smallest text."""
-    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    texts = [t for t in fig.findobj(Text) if isinstance(t, Text)]
+    sizes = [t.get_fontsize() for t in texts if t.get_visible() and t.get_text().strip()]
     fig.savefig(path, dpi=DPI, bbox_inches="tight", metadata={SMALLEST_TEXT_KEY: f"{min(sizes, default=0):g}"})

@@ -1,27 +1,25 @@
 """What the signals of the registry (registry.py) make together: the loads a run starts, and
 the run's summary.json."""
 import re
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..databases import DATABASES, DEFAULT_DATABASE
-from ..measure import burst
+from ..measure.run_files import RunFiles
+from ..measure.run_record import Event
 from ..measure.verdict import Verdict, of_run
-from .base import CellRecord, RunContext
-from .retransmissions import report_lag
+from .base import CellRecord, Load, LoadPlan, RunContext
 from .registry import SIGNALS
+from .retransmissions import report_lag
+from .scenario_view import SignalCell, SignalScenario
 
 
-def planned_loads(plan):
-    """Every load the signals need for a run (plan: base.LoadPlan)."""
+def planned_loads(plan: LoadPlan) -> list[Load]:
+    """Every load the signals need for a run."""
     return [load for signal in SIGNALS.members() for load in signal.loads(plan)]
 
 
-def summarize(run, scenario):
-    """summary.json's content for a run directory (store.RunDir), whatever its kind (scenario: the
-    run's, as its directory recorded it: scenario.of_run)."""
-    return burst.summarize(run, scenario) if scenario.kind == "burst" else summarize_failover(run, scenario)
-
-
-def database_ran(env):
+def database_ran(env: Mapping[str, Any]) -> dict[str, str | None]:
     """{'engine': 'mysql', 'version': '9.7.4-2'}: what the database servers ran, as env.json has it
     (runs before engines were recorded ran MariaDB)."""
     engine = env.get("database", DEFAULT_DATABASE)
@@ -30,10 +28,12 @@ def database_ran(env):
     return {"engine": engine, "version": version.group(1) if version else None}
 
 
-def summarize_failover(run, scenario):
+def summarize_failover(run: RunFiles, scenario: SignalScenario) -> dict[str, Any]:
+    """summary.json's content for a failover run's directory (scenario: the run's, as its directory
+    recorded it: scenario.of_run)."""
     context = RunContext(run, scenario)
     status, fault = context.status, context.fault
-    summary = {"scenario": context.scenario.id, "run": run.name, "kernel": context.env.get("kernel"),
+    summary: dict[str, Any] = {"scenario": context.scenario.id, "run": run.name, "kernel": context.env.get("kernel"),
                "datapath": context.env.get("datapath"), "database": database_ran(context.env), "status": status.as_json(),
                "fault": fault, "cells": []}
     purpose = _first_sentence(context.scenario.description)
@@ -67,27 +67,27 @@ def summarize_failover(run, scenario):
     return summary
 
 
-def steps(events, t_fault):
+def steps(events: Iterable[Event], t_fault: float) -> list[dict[str, Any]]:
     """Every fault and heal step the run made, each at its time after the fault (report/marks.py)."""
     return [{"event": e["event"], "name": e["name"], "params": e.get("params") or {}, "at_s": round(e["t"] - t_fault, 3)}
             for e in events if e.get("source") == "harness" and e["event"] in ("fault", "heal")]
 
 
-def _first_sentence(text):
+def _first_sentence(text: str | None) -> str:
     """The description's first sentence, on one line ('' for none)."""
     words = " ".join(str(text or "").split())
     end = words.find(". ")
     return words if end < 0 else words[:end + 1]
 
 
-def knobs(cell):
+def knobs(cell: SignalCell) -> dict[str, Any]:
     return {"tcp_retries2": cell.knob("tcp_retries2"), **dict(cell.sysctls),
             "tcp_user_timeout_ms": cell.tcp_user_timeout_ms, "keepalive": "/".join(map(str, cell.keepalive)) or None,
             "read_timeout_s": cell.read_timeout_s, "idle_s": cell.idle_s,
             **({"account": cell.account} if cell.account != "shared" else {})}
 
 
-def predicted(record):
+def predicted(record: CellRecord) -> dict[str, Any]:
     window = record.window
     return {"expected_s": window.expected_s, "earliest_s": window.earliest_s, "latest_s": window.latest_s,
             "basis": window.basis, "base_rto_s": record.base_rto_s, "send_by_s": window.send_by_s}

@@ -61,7 +61,8 @@ ANNOTATED_WHEN_MADE = {"harness.director.*", "harness.faults.*", "harness.contro
                        "harness.lab.netns_cells", "harness.lab.bounded_run", "harness.lab.compose_down",
                        "harness.lab.datapath", "harness.lab.docker_lists", "harness.lab.health_check_loop",
                        "harness.lab.engine_api", "harness.lab.safe_removal", "harness.lab.image_inputs",
-                       "harness.lab.shell_kernel", "harness.measure.*", "harness.load.*", "harness.pools.*"}
+                       "harness.lab.shell_kernel", "harness.measure.*", "harness.load.*", "harness.pools.*",
+                       "harness.signals.*"}
 
 
 def test_the_packages_whose_every_function_is_annotated_only_grow():

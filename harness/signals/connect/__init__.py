@@ -4,13 +4,17 @@ phase of the run (p50/p99/p99.9/max with their counts), and the SYNs each slow o
 needed, beside that namespace's SYN schedule; and how long each cell's probe operations took
 before, during and after the fault (p50 / p99 / p99.9 / max with their counts): a stall on the
 receive path shows in the tail of the queries as in the tail of connection setup."""
+from collections.abc import Iterable, Sequence
+
 from ...faults.rx_stall import RxStall
+from ...measure.run_record import Event
 from ...measure.syn_model import syn_retransmissions, syn_retransmit_times
 from ...measure.sysctl_knobs import KERNEL_DEFAULTS
 from ...topology import PROTOCOL_PORTS
-from ..base import Signal, first_cell_load
+from ..base import CellRecord, Load, LoadPlan, RunContext, Signal, first_cell_load
+from ..scenario_view import SignalScenario
 from . import connect_log, connect_probe, section, stall_log
-from .record import ConnectCell, ConnectRun
+from .record import ConnectCell, ConnectRun, StallsPart
 
 
 class ConnectLatency(Signal):
@@ -19,12 +23,12 @@ class ConnectLatency(Signal):
     section = section
     chart = "connect-latency.png"
 
-    def loads(self, plan):
+    def loads(self, plan: LoadPlan) -> list[Load]:
         s = plan.scenario
         return [first_cell_load(plan, s.connect, self.file(plan.run, "log"), connect_probe, PROTOCOL_PORTS[s.probe.proto])] \
             if s.connect else []
 
-    def summarize_run(self, context) -> ConnectRun | None:
+    def summarize_run(self, context: RunContext) -> ConnectRun | None:
         s = context.scenario
         if not s.connect:
             return None
@@ -36,7 +40,7 @@ class ConnectLatency(Signal):
         return {"port": PROTOCOL_PORTS[s.probe.proto], "rate_per_s": s.connect.rate_per_s,
                 "timeout_s": s.connect.timeout_s, "from": s.cells[0].namespace,
                 "sent": totals["sent"] if totals else len(connects), "skipped": totals["skipped"] if totals else None,
-                "healed_after_s": None if heal_t is None else round(context.healed_after, 3),
+                "healed_after_s": None if context.healed_after is None else round(context.healed_after, 3),
                 "phases": connect_log.phases(connects, context.t_fault, heal_t, warm_up_t(context.events)),
                 "by_syn_retransmissions": connect_log.by_syn_retransmissions(connects),
                 "syn_schedule": {"tcp_syn_retries": syn_retries, "tcp_syn_linear_timeouts": linear,
@@ -44,7 +48,7 @@ class ConnectLatency(Signal):
                 "per_second": connect_log.per_second(connects, context.t_fault),
                 **stalls_part(context, connects)}
 
-    def summarize_cell(self, record) -> ConnectCell:
+    def summarize_cell(self, record: CellRecord) -> ConnectCell:
         c = record.context
         if not c.scenario.connect:
             return {}
@@ -54,18 +58,18 @@ class ConnectLatency(Signal):
         return {"query_latency": connect_log.phases(operations, c.t_fault, heal_t, warm_up_t(c.events))}
 
 
-def warm_up_t(events):
+def warm_up_t(events: Iterable[Event]) -> float | None:
     """When the warm-up began (every client answered), or None."""
     return next((e["t"] for e in events if e.get("source") == "harness" and e["event"] == "loads_ready"), None)
 
 
-def stalled_targets(scenario):
+def stalled_targets(scenario: SignalScenario) -> list[str]:
     """The servers a fault of the scenario stalls (faults/rx_stall.py)."""
     return sorted({dict(step.params)["target"] for step in scenario.steps
                    if step.kind == "fault" and step.name == RxStall.name})
 
 
-def stalls_part(context, connects):
+def stalls_part(context: RunContext, connects: Sequence[connect_log.Connect]) -> StallsPart:
     """The stalls the targets' logs show, and the connects split by whether they met one."""
     periods = [period for target in stalled_targets(context.scenario)
                for period in stall_log.stalls(context.run.read(context.run.service_log(target)))]

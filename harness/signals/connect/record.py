@@ -43,6 +43,13 @@ class Stalls(TypedDict):
     max_s: float
 
 
+class StallsPart(TypedDict, total=False):
+    """The stalls a fault's target logged (faults/rx_stall.py), and the connects split by whether they met one."""
+    stalls: Stalls
+    met_a_stall: Stats
+    met_no_stall: Stats
+
+
 ConnectRun = TypedDict("ConnectRun", {   # functional: one key is "from"
     "port": int, "rate_per_s": float, "timeout_s": float,
     "from": str,                     # the namespace the connects came from

@@ -1,9 +1,10 @@
 """The run page's connection-setup section (load.connect): each phase's percentiles with the
 count behind them, and the connects grouped by the SYNs their kernel resent, beside the SYN
 schedule that explains each group."""
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from ..blocks import Subheading, Table
+from ..blocks import Block, Subheading, Table
 from .record import ConnectRun, Stats
 
 TITLE = "Connection setup through the VIP"
@@ -14,17 +15,17 @@ HEADER = ["phase", "connects", "established", "failed", "p50 ms", "p99 ms", "p99
 SYN_HEADER = ["SYNs resent", "established", "failed", "connect() took (s)", "the SYN schedule's retransmission"]
 
 
-def _ms(value):
+def _ms(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f}"
 
 
-def _row(label, p: Stats):
+def _row(label: str, p: Stats) -> list[str]:
     errors = ", ".join(f"{name} {n}" for name, n in p.get("by_error", {}).items()) or "—"
     return [label, str(p["n"]), str(p["ok"]), str(p["failed"]), _ms(p["p50"]), _ms(p["p99"]), _ms(p["p99_9"]),
             _ms(p["max"]), errors]
 
 
-def phase_rows(part: ConnectRun):
+def phase_rows(part: ConnectRun) -> list[list[str]]:
     rows = [_row(label, part["phases"][key]) for key, label in PHASES if key in part["phases"]]
     if "stalls" in part:
         rows += [_row("met a receive-path stall", part["met_a_stall"]),
@@ -32,14 +33,14 @@ def phase_rows(part: ConnectRun):
     return rows
 
 
-def query_rows(summary):
+def query_rows(summary: Mapping[str, Any]) -> list[list[str]]:
     """Each cell's probe operations by phase, where the run measured them (the signal: __init__.py)."""
     return [[cell["cell"], *_row(label, cell["query_latency"][key])]
             for cell in summary["cells"] if "query_latency" in cell
             for key, label in PHASES if key in cell["query_latency"]]
 
 
-def syn_rows(part: ConnectRun):
+def syn_rows(part: ConnectRun) -> list[list[str]]:
     schedule = part["syn_schedule"]["retransmitted_at_s"]
     rows = []
     for count, group in sorted(part["by_syn_retransmissions"].items(), key=lambda item: int(item[0])):
@@ -51,7 +52,7 @@ def syn_rows(part: ConnectRun):
     return rows
 
 
-def explanation(part: ConnectRun):
+def explanation(part: ConnectRun) -> str:
     s = part["syn_schedule"]
     stalls = part.get("stalls")
     held = (f"The target's log shows {stalls['count']} stalls of {stalls['min_s']:.3f}–{stalls['max_s']:.3f} s "
@@ -63,7 +64,7 @@ def explanation(part: ConnectRun):
             f"tcp_syn_linear_timeouts={s['tcp_syn_linear_timeouts']}.")
 
 
-def blocks(summary):
+def blocks(summary: Mapping[str, Any]) -> list[Block]:
     part = summary.get("signals", {}).get("connect")
     if not part:
         return []

@@ -2,9 +2,15 @@
 failed or in doubt as the writer saw it, beside what the database servers hold after the run:
 acknowledged writes the new primary lacks (lost), writes in doubt that committed, duplicates
 left by retries, and the replica's position when it was promoted."""
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
 from ...faults.promote_replica import PromoteReplica
+from ...measure.run_files import RunFiles
+from ...measure.run_record import Event
 from ...topology import PROTOCOL_PORTS, SERVICE_SERVERS
-from ..base import Signal, first_cell_load
+from ..base import Load, LoadPlan, ReadBackLab, RunContext, Signal, first_cell_load
+from ..scenario_view import SignalScenario
 from . import ledger, read_back, section, writer
 from .record import DataRun
 
@@ -18,20 +24,20 @@ class DataAccounting(Signal):
 
     read_back_limit_s = read_back.LEDGER_READ_LIMIT_S
 
-    def loads(self, plan):
+    def loads(self, plan: LoadPlan) -> list[Load]:
         s = plan.scenario
         return [first_cell_load(plan, s.writer, self.file(plan.run, "writes"), writer, PROTOCOL_PORTS["mysql"])] \
             if s.writer else []
 
-    def reads_back(self, scenario):
+    def reads_back(self, scenario: SignalScenario) -> str:
         return "the ledger on each database server" if scenario.writer else ""
 
-    def read_back(self, lab, run, scenario):
+    def read_back(self, lab: ReadBackLab, run: RunFiles, scenario: SignalScenario) -> None:
         servers = [s for s in lab.services() if s in SERVICE_SERVERS["mysql"]]
         read_back.read_ledgers(lab, run, servers, lambda server: self.file(run, "ledger", server=server),
                                lambda server: self.file(run, "semi_sync", server=server))
 
-    def summarize_run(self, context) -> DataRun | None:
+    def summarize_run(self, context: RunContext) -> DataRun | None:
         s = context.scenario
         if not s.writer:
             return None
@@ -64,7 +70,8 @@ class DataAccounting(Signal):
         return part
 
 
-def servers_after(events, attempts=()):
+def servers_after(events: Iterable[Event], attempts: Sequence[Mapping[str, Any]] = ()
+               ) -> tuple[str, str | None, str | None]:
     """(the server that took writes at the end, the one before it or None, the promoted replica's
     position when promoted or None): from the last promote_replica fault the run injected; else,
     when a control plane promoted (keepalived's notify_down), from the server that acknowledged
@@ -76,7 +83,7 @@ def servers_after(events, attempts=()):
         target = promoted[-1]["params"]["target"]
         old = next((server for server in databases if server != target), None)
         return target, old, (promoted[-1].get("seen") or {}).get("position_at_promotion")
-    acknowledged_by = [a.get("server") for a in attempts if a["outcome"] == "ack" and a.get("server") in databases]
+    acknowledged_by: list[str] = [a["server"] for a in attempts if a["outcome"] == "ack" and a.get("server") in databases]
     if acknowledged_by and acknowledged_by[-1] != databases[0]:
         return acknowledged_by[-1], databases[0], None
     return databases[0], None, None

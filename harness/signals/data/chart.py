@@ -1,7 +1,14 @@
 """write-outcomes.png: the writer's attempts per second by what it was told (acknowledged, in
 doubt, failed), the acknowledged ones the new primary lacks (lost) marked, beside the clients'
 outage: from the fault to the last cell's recovery."""
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
 import matplotlib
+
+from ...measure.run_files import RunFiles
+from ..scenario_view import SignalScenario
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -12,7 +19,7 @@ SERIES = (("ack", "acknowledged", "#6aa84f"), ("lost", "acknowledged, then lost"
           ("in_doubt", "in doubt", "#e69138"), ("failed", "failed", "#666666"))
 
 
-def draw(run, scenario, summary, path):
+def draw(run: RunFiles, scenario: SignalScenario, summary: Mapping[str, Any], path: Path) -> bool | None:
     part = summary.get("signals", {}).get("data")
     if not part or not part.get("per_second"):
         return False

@@ -1,13 +1,15 @@
 """Data accounting: what the writer (images/client/writer.py) was told about each write, beside
 what each database server holds after the run (store.RunDir.ledger). Pure functions."""
 import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from .record import Accounting
+from .record import Accounting, Refused, Second
 
 OUTCOMES = ("ack", "failed", "in_doubt")
 
 
-def parse_writes(text):
+def parse_writes(text: str) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """(attempts, end record or None): the writer's lines, in order."""
     attempts, end = [], None
     for line in text.splitlines():
@@ -22,7 +24,7 @@ def parse_writes(text):
     return attempts, end
 
 
-def parse_ledger(text):
+def parse_ledger(text: str) -> dict[int, int] | None:
     """{seq: copies} a server held, or None when it could not be read ('# unreadable: ...')."""
     if text.startswith("# unreadable"):
         return None
@@ -33,7 +35,7 @@ def parse_ledger(text):
     return rows
 
 
-def per_second(attempts, lost_seqs, t_fault):
+def per_second(attempts: Sequence[Mapping[str, Any]], lost_seqs: Iterable[int], t_fault: float) -> list[Second]:
     """[{'t': s, 'ack': n, 'failed': n, 'in_doubt': n, 'lost': n}]: attempts by the second (after
     t_fault) they were sent in, and of the acknowledged ones those the new primary lacks."""
     lost, seconds = set(lost_seqs), dict[int, dict[str, int]]()
@@ -42,10 +44,11 @@ def per_second(attempts, lost_seqs, t_fault):
         second[record["outcome"]] += 1
         if record["outcome"] == "ack" and record["seq"] in lost:
             second["lost"] += 1
-    return [{"t": t, **counts} for t, counts in sorted(seconds.items())]
+    return [{"t": t, "ack": counts["ack"], "failed": counts["failed"], "in_doubt": counts["in_doubt"], "lost": counts["lost"]}
+            for t, counts in sorted(seconds.items())]
 
 
-def unwritten_after(attempts, t_fault, t_end):
+def unwritten_after(attempts: Sequence[Mapping[str, Any]], t_fault: float, t_end: float) -> tuple[float, bool, float]:
     """(seconds, resumed, from_s): the longest stretch from t_fault to t_end in which the writer got
     no write acknowledged, whether an acknowledged write ended it (False: it ran to t_end), and when
     it began (s after t_fault). A write in flight that never got its answer leaves no line, so its
@@ -60,7 +63,7 @@ def unwritten_after(attempts, t_fault, t_end):
     return round(end - start, 3), resumed, round(start - t_fault, 3)
 
 
-def refused(attempts, t_fault):
+def refused(attempts: Sequence[Mapping[str, Any]], t_fault: float) -> list[Refused]:
     """Writes a server answered with an error (a read-only server's, a constraint's): nothing
     committed. [{'error', 'server', 'count', 'first_s', 'last_s'}] by error and server, the
     seconds when the first and last were sent, from t_fault (before it: negative). A failed
@@ -77,7 +80,7 @@ SEMI_SYNC_PREFIXES = ("Rpl_semi_sync_source_", "Rpl_semi_sync_master_", "Rpl_sem
                       "Rpl_semi_sync_slave_")
 
 
-def parse_semi_sync(text):
+def parse_semi_sync(text: str) -> dict[str, int | str] | None:
     """A server's primary-side semi-sync counters by their engine-neutral names ({'no_times': 1,
     'no_tx': 40, 'yes_tx': 300, 'status': 'ON', ...}), or None when it could not be read."""
     if text.startswith("# unreadable") or not text.strip():
@@ -92,7 +95,8 @@ def parse_semi_sync(text):
     return status
 
 
-def account(attempts, new_primary, old_primary=None) -> Accounting:
+def account(attempts: Sequence[Mapping[str, Any]], new_primary: Mapping[int, int] | None,
+            old_primary: Mapping[int, int] | None = None) -> Accounting:
     """What became of the writes. attempts: the writer's records; new_primary / old_primary:
     {seq: copies} of the server that took the writes after the failover and the one before
     (None: not read). lost: acknowledged seqs the new primary lacks; in_doubt_committed: seqs

@@ -1,7 +1,15 @@
 """What the data accounting reads from the database servers once the writer has stopped: each
 server's ledger (the writer's rows, per seq how many copies) and its semi-sync counters, straight
 from the server; a server that cannot be read is recorded with why."""
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...measure.run_files import RunFiles
+
+if TYPE_CHECKING:
+    from ..base import ReadBackLab
 
 LEDGER_SQL = "SELECT seq, COUNT(*) FROM sbtest.ledger GROUP BY seq ORDER BY seq"
 # A busy machine's Docker engine once held all four reads of a run (two servers, two queries each)
@@ -9,9 +17,10 @@ LEDGER_SQL = "SELECT seq, COUNT(*) FROM sbtest.ledger GROUP BY seq ORDER BY seq"
 LEDGER_READ_LIMIT_S = 90
 
 
-def read_ledgers(lab, run, servers, ledger_file, semi_sync_file):
+def read_ledgers(lab: "ReadBackLab", run: RunFiles, servers: Sequence[str], ledger_file: Callable[[str], Path],
+                 semi_sync_file: Callable[[str], Path]) -> None:
     """ledger_file(server), semi_sync_file(server): where each server's reading goes."""
-    def read(server, sql):
+    def read(server: str, sql: str) -> str:
         try:
             rows = lab.database.query(lab, server, sql, timeout=LEDGER_READ_LIMIT_S)
             return "".join("\t".join(row) + "\n" for row in rows)

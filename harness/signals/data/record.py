@@ -51,7 +51,7 @@ class DataRun(Accounting):
     attempts_per_write: int
     replication: str
     semi_sync_timeout_ms: int | None
-    semi_sync_on_first_primary: dict[str, str] | None
+    semi_sync_on_first_primary: dict[str, int | str] | None
     new_primary: str
     old_primary: str | None
     position_at_promotion: str | None

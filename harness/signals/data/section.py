@@ -1,6 +1,9 @@
 """The run page's data-accounting section (load.writer): what the writer was told about its
 writes, beside what the new primary holds (the signal: __init__.py)."""
-from ..blocks import Table
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..blocks import Block, Table
 from .record import DataRun, Refused
 
 TITLE = "Data: what became of each write"
@@ -9,7 +12,7 @@ HEADER = ["writes", "acknowledged", "never written", "attempts in doubt", "write
           "in doubt, committed", "lost", "duplicates", "retried", "no write acknowledged for"]
 
 
-def rows(part: DataRun):
+def rows(part: DataRun) -> list[list[str]]:
     held = part.get("read_back")
     return [[str(part["writes"]), str(part["acknowledged"]), str(part["never_written"]),
              str(part["attempts"]["in_doubt"]), str(part["in_doubt"]),
@@ -17,26 +20,26 @@ def rows(part: DataRun):
              str(part["duplicates"]) if held else "not read", str(part["retried"]), _unwritten(part)]]
 
 
-def _lost(part: DataRun):
+def _lost(part: DataRun) -> str:
     """The lost count, and that it says nothing of the time the writer could not write."""
     return str(part["lost"]) if part.get("writes_resumed", True) else f"{part['lost']} (of the writes made)"
 
 
-def since(part: DataRun):
+def since(part: DataRun) -> str:
     """'the fault' or '0.4 s after the fault': where the writer's longest stretch without an
     acknowledged write began."""
     start = part.get("unwritten_from_s") or 0.0
     return "the fault" if start < 0.05 else f"{start:.1f} s after the fault"
 
 
-def _unwritten(part: DataRun):
+def _unwritten(part: DataRun) -> str:
     if "unwritten_s" not in part:
         return "—"
     began = "" if since(part) == "the fault" else f" from {since(part)}"
     return f"{part['unwritten_s']:.1f} s{began}" + ("" if part["writes_resumed"] else ", to the end of the run")
 
 
-def stuck_sentence(part: DataRun):
+def stuck_sentence(part: DataRun) -> str:
     """One sentence for a writer that got no write acknowledged from some time after the fault to
     the end; '' else."""
     if part.get("writes_resumed", True):
@@ -46,12 +49,12 @@ def stuck_sentence(part: DataRun):
             "would have written or lost after then is unknown.")
 
 
-def _seqs(seqs, limit=20):
+def _seqs(seqs: Sequence[int], limit: int = 20) -> str:
     shown = ", ".join(str(s) for s in seqs[:limit])
     return shown + (f" … ({len(seqs)} in all)" if len(seqs) > limit else "")
 
 
-def explanations(part: DataRun):
+def explanations(part: DataRun) -> list[str]:
     server = part["new_primary"]
     took = "the server taking writes at the end" if part.get("writes_resumed", True) else "the last to acknowledge one"
     read = ("could not be read back" if server in part.get("unreadable", ()) else "was read back directly")
@@ -87,7 +90,7 @@ def explanations(part: DataRun):
     return lines
 
 
-def refused_sentence(refused: Refused):
+def refused_sentence(refused: Refused) -> str:
     """What one server refused, and when (its own error: nothing committed)."""
     when = (f"sent at {refused['first_s']:+.2f} s" if refused["count"] == 1
             else f"sent from {refused['first_s']:+.2f} to {refused['last_s']:+.2f} s")
@@ -95,7 +98,7 @@ def refused_sentence(refused: Refused):
             f"({when} from the fault): nothing committed.")
 
 
-def no_attempt_sentence(part: DataRun):
+def no_attempt_sentence(part: DataRun) -> str:
     """One sentence for a writer that made no attempt at all (its log missing or empty); '' else."""
     if "writer_log" not in part:
         return ""
@@ -103,7 +106,7 @@ def no_attempt_sentence(part: DataRun):
             f"this run: its log (load/writer.jsonl) is {part['writer_log']}, so nothing is known of the writes.")
 
 
-def blocks(summary):
+def blocks(summary: Mapping[str, Any]) -> list[Block]:
     part = summary.get("signals", {}).get("data")
     if not part:
         return []

@@ -4,7 +4,7 @@ part of the run's summary: the reconnects a flow it kept blackholed (signals/dir
 from ...load import sampling
 from ...measure import director_flows, ss_log
 from ...topology import DIRECTOR
-from ..base import Load, Signal
+from ..base import Load, LoadPlan, RunContext, Signal
 from . import flow_sampler, kept_flows, section
 from .record import DirectorFlowsRun, KeptFlowReconnect
 
@@ -14,11 +14,11 @@ class DirectorFlows(Signal):
     files = {"samples": "director/flows.txt"}
     section = section
 
-    def loads(self, plan):
+    def loads(self, plan: LoadPlan) -> list[Load]:
         return [Load(DIRECTOR, self.file(plan.run, "samples"), tuple(flow_sampler.command(plan.duration_s, plan.datapath)),
                      flow_sampler.PROCESS, stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True)]
 
-    def summarize_run(self, context) -> DirectorFlowsRun | None:
+    def summarize_run(self, context: RunContext) -> DirectorFlowsRun | None:
         run = context.run
         table = run.director_flows("after-steps")
         if not table.exists():

@@ -8,5 +8,5 @@ INTERVAL_S = 2.0
 TABLE_COMMAND = {"ipvs": "ipvsadm -Lnc", "nftables": "conntrack -L -p tcp 2>/dev/null"}
 
 
-def command(duration_s, datapath):
+def command(duration_s: float, datapath: str) -> list[str]:
     return every(INTERVAL_S, duration_s, TABLE_COMMAND[datapath], PROCESS)

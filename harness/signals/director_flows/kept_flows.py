@@ -6,6 +6,11 @@ segments: connect() hangs through its SYN retries (tcp_syn_retries) unless the c
 connect timeout of its own. Evidence: ss in the client's namespace (a SYN resent from the port)
 and the director's table after the fault's steps (the flow it held for that address)."""
 import dataclasses
+from collections.abc import Iterable
+from typing import Any
+
+from ...measure.director_flows import Flow
+from ...measure.ss_log import SocketSample
 
 
 @dataclasses.dataclass(frozen=True)
@@ -17,17 +22,18 @@ class KeptFlowReconnect:
     last_seen_s: float     # the last SYN-SENT sample of that port
     got_through: bool      # a later sample shows the port established
 
-    def as_record(self):
+    def as_record(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 
-def _resent(sample):
+def _resent(sample: SocketSample) -> bool:
     """A SYN-SENT sample whose SYN has been sent again at least once (timer:(on,<left>,<n>), n >= 1)."""
     kind, _, rest = sample.timer.partition(",")
     return sample.state == "SYN-SENT" and kind == "on" and int(rest.rpartition(",")[2] or 0) >= 1
 
 
-def reconnects_into_kept_flows(samples, flows, t_fault):
+def reconnects_into_kept_flows(samples: Iterable[SocketSample], flows: Iterable[Flow],
+                               t_fault: float) -> list[KeptFlowReconnect]:
     """[KeptFlowReconnect] of one client namespace. samples: its ss samples (ss_log.parse);
     flows: the director's table after the fault's steps (director_flows.parse_table). Only an
     ESTABLISHED flow is an old connection kept: a SYN_RECV one is the reconnect's own, scheduled

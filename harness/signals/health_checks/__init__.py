@@ -5,17 +5,17 @@ reads them (ControlPlane.health_checks); and the share of SYNs a backend's limit
 (faults/syn_limit.py, from its log)."""
 from ...faults.syn_limit import SynLimit
 from ...measure import health_checks
-from ..base import Signal
+from ..base import RunContext, Signal
+from ..connect import warm_up_t
 from . import section
 from .record import HealthChecksRun, LimitedBackend
-from ..connect import warm_up_t
 
 
 class HealthChecks(Signal):
     name = "health_checks"
     section = section
 
-    def summarize_run(self, context) -> HealthChecksRun | None:
+    def summarize_run(self, context: RunContext) -> HealthChecksRun | None:
         if context.observed_s is None:
             return None
         t_fault = context.t_fault

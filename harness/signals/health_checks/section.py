@@ -2,9 +2,10 @@
 its failed checks, flaps and time out of rotation in each period, and why a check failed: the
 SYNs it gets within connect_timeout on that director's kernel, against the share of SYNs the
 backend's limit dropped."""
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from ..blocks import Table
+from ..blocks import Block, Table
 from .record import HealthChecksRun
 
 TITLE = "Health checks: failures, flaps, time out of rotation"
@@ -14,7 +15,7 @@ PERIODS: tuple[tuple[Literal["before", "during", "after"], str], ...] = (
     ("before", "warm-up, before the fault"), ("during", "while it lasted"), ("after", "after the heal"))
 
 
-def rows(part: HealthChecksRun):
+def rows(part: HealthChecksRun) -> list[list[str]]:
     found = []
     for director, d in part["directors"].items():
         for key, label in PERIODS:
@@ -24,7 +25,7 @@ def rows(part: HealthChecksRun):
     return found
 
 
-def explanations(part: HealthChecksRun):
+def explanations(part: HealthChecksRun) -> list[str]:
     lines = []
     for director, d in part["directors"].items():
         resent = ", ".join(f"{t:g}" for t in d["syn_retransmitted_at_s"]) or "none"
@@ -45,6 +46,6 @@ def explanations(part: HealthChecksRun):
     return lines
 
 
-def blocks(summary):
+def blocks(summary: Mapping[str, Any]) -> list[Block]:
     part = summary.get("signals", {}).get("health_checks")
     return [Table(HEADER, rows(part)), *explanations(part)] if part else []

@@ -5,7 +5,7 @@ scenario step changes (manual's swap, dns's re-pointed name) the change is that 
 part says when it came, and no cell's outage is split by it."""
 from ...measure.effects import NONE
 from ...topology import PROTOCOL_PORTS
-from ..base import Signal
+from ..base import CellRecord, RunContext, Signal
 from . import section
 from .record import LbCell, LbPart, LbRun
 
@@ -14,7 +14,7 @@ class LbNoticed(Signal):
     name = "lb"
     section = section
 
-    def summarize_run(self, context) -> LbRun | None:
+    def summarize_run(self, context: RunContext) -> LbRun | None:
         c = context
         if c.fault is None:
             return None
@@ -23,17 +23,17 @@ class LbNoticed(Signal):
         if promotion:
             found["promotion"] = promotion.as_json()
         stepped = None if c.control.acts_by_itself else next(
-            (change for change in c.changes if change.t >= c.fault["started_t"]), None)
+            (change for change in c.changes if change.t >= c.first_fault["started_t"]), None)
         if stepped is not None:
             found["stepped"] = {"what": stepped.what, "at_s": round(stepped.t - c.t_fault, 3)}
         return found or None
 
-    def summarize_cell(self, record) -> LbCell:
+    def summarize_cell(self, record: CellRecord) -> LbCell:
         c = record.context
         if not c.control.acts_by_itself:
             return {}
         director = c.director_of(record.cell)
-        change = c.control.change_for(director, c.changes, PROTOCOL_PORTS[c.scenario.probe.proto], c.fault["started_t"])
+        change = c.control.change_for(director, c.changes, PROTOCOL_PORTS[c.scenario.probe.proto], c.first_fault["started_t"])
         part: LbPart = {"director": director, "noticed_s": None, "noticed_by_s": None, "change": None, "why": None,
                         "model": None, "within_model": None, "client_noticed_s": None, "client_noticed_from_s": None}
         if change is not None:

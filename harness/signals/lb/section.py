@@ -1,7 +1,10 @@
 """Each cell's outage in two, where a control plane acted by itself (keepalived): "LB noticed"
 (the fault to its change of the cell's director, beside its model) and "client noticed" (that
 change to the client's error). Nothing for runs whose director a scenario step changed."""
-from ..blocks import Table
+from collections.abc import Mapping
+from typing import Any
+
+from ..blocks import Block, Table
 from .record import LbPart
 
 TITLE = "The outage in two: LB noticed, then client noticed"
@@ -9,17 +12,17 @@ READS = {"cells": ("lb", "probe"), "signals": ("lb",)}
 HEADER = ["cell", "director", "LB noticed", "LB model", "in model", "client noticed", "then on", "LB change"]
 
 
-def _between(low, high):
-    return "—" if low is None else f"{low:.2f} s" if abs(high - low) < 0.005 else f"{low:.2f}–{high:.2f} s"
+def _between(low: float | None, high: float | None) -> str:
+    return "—" if low is None else f"{low:.2f} s" if high is None or abs(high - low) < 0.005 else f"{low:.2f}–{high:.2f} s"
 
 
-def _from_zero(seconds):
+def _from_zero(seconds: float | None) -> float | None:
     """A span's start read inside the change's own span (after the fault began, before its stamp;
     an error the change itself caused) is at 0, never "-0.00" or "-0.11"."""
     return None if seconds is None else max(0.0, seconds)
 
 
-def client_noticed(lb: LbPart, probe):
+def client_noticed(lb: LbPart, probe: Mapping[str, Any]) -> str:
     """The LB's change to the client's error; a client that gave up before the change is said in
     words, with what its reconnection met: the dead server, until the change put the new one in."""
     if lb["client_noticed_from_s"] is None or lb["client_noticed_from_s"] >= 0:
@@ -31,7 +34,7 @@ def client_noticed(lb: LbPart, probe):
     return f"gave up {before:.1f} s before the LB's change{then}"
 
 
-def rows(summary):
+def rows(summary: Mapping[str, Any]) -> list[list[Any]]:
     found = []
     for cell in summary.get("cells", []):
         lb = cell.get("lb")
@@ -46,7 +49,7 @@ def rows(summary):
     return found
 
 
-def explanation(summary):
+def explanation(summary: Mapping[str, Any]) -> str:
     """The model's words for the first cell that has them."""
     lbs = [c["lb"] for c in summary.get("cells", []) if c.get("lb")]
     model = next((lb["model"] for lb in lbs if lb["model"]), None)
@@ -58,7 +61,7 @@ def explanation(summary):
     return "LB model: none (the control plane changed nothing after the fault)."
 
 
-def promotion_line(summary):
+def promotion_line(summary: Mapping[str, Any]) -> list[str]:
     """The control plane's own promotion (Patroni), beside its model: the new primary the director
     then followed."""
     p = summary.get("signals", {}).get("lb", {}).get("promotion")
@@ -73,7 +76,7 @@ def promotion_line(summary):
                if p.get("director_up") else "no director marked it up within the observation.")]
 
 
-def blocks(summary):
+def blocks(summary: Mapping[str, Any]) -> list[Block]:
     split = rows(summary)
     if not split:
         return []

@@ -8,7 +8,7 @@ import functools
 from pathlib import Path
 
 from ...load import sampling
-from ..base import Load, Signal
+from ..base import CellRecord, Load, LoadPlan, RunContext, Signal
 from . import clock_steps, lateness, machine_cpu, section, stalls
 from .record import MachineCell, MachinePart, MachineRun
 
@@ -25,13 +25,13 @@ class MachineCpu(Signal):
     section = section
     lateness = lateness
 
-    def loads(self, plan):
+    def loads(self, plan: LoadPlan) -> list[Load]:
         container, _ = plan.placement(plan.scenario.cells[0].service)
         return [Load(container, self.file(plan.run, "cpu"),
                      tuple(sampling.every(INTERVAL_S, plan.duration_s, SAMPLE, PROCESS)), PROCESS,
                      stop_signal=sampling.STOP_SIGNAL, stops_on_eof=True)]
 
-    def summarize_cell(self, record) -> MachineCell:
+    def summarize_cell(self, record: CellRecord) -> MachineCell:
         outcome, window, t_fault = record.outcome, record.window, record.context.t_fault
         if outcome.detect_s is None or outcome.sent_s is None:
             return {}
@@ -39,9 +39,10 @@ class MachineCpu(Signal):
         waiting = machine_cpu.busy_share(samples, t_fault + outcome.sent_s, t_fault + outcome.detect_s)
         if waiting is None:
             return {}
-        due_by = None if window.expected_s is None else window.latest_s + window.late_send_s(outcome.sent_s)
+        due_by = None if window.expected_s is None else window.bounds()[2] + window.late_send_s(outcome.sent_s)
         late = due_by is not None and outcome.detect_s > due_by
-        while_late = machine_cpu.busy_share(samples, t_fault + due_by, t_fault + outcome.detect_s) if late else None
+        while_late = (machine_cpu.busy_share(samples, t_fault + due_by, t_fault + outcome.detect_s)
+                      if late and due_by is not None else None)
         deciding = while_late if late else waiting
         saturated = deciding is not None and deciding >= machine_cpu.SATURATED
         part: MachinePart = ({"busy_while_waiting": waiting, "busy_while_late": while_late, "saturated": saturated} if late
@@ -52,7 +53,7 @@ class MachineCpu(Signal):
             part["wakeup_late_s"] = stall.late_s
         return {"machine": part}
 
-    def summarize_run(self, context) -> MachineRun | None:
+    def summarize_run(self, context: RunContext) -> MachineRun | None:
         samples = _samples(context)
         if not samples or context.fault is None:
             return None
@@ -68,24 +69,24 @@ class MachineCpu(Signal):
         return found
 
 
-def _late_wakeups(context):
+def _late_wakeups(context: RunContext) -> tuple[stalls.Stall, ...]:
     """The sampler's late wakes over the whole run (stalls.py), found once for all its cells."""
     path = MachineCpu.file(context.run, "cpu")
     return _found_late(str(path), path.stat().st_mtime_ns) if path.exists() else ()
 
 
 @functools.lru_cache(maxsize=4)
-def _found_late(path, mtime_ns):
+def _found_late(path: str, mtime_ns: int) -> tuple[stalls.Stall, ...]:
     return tuple(stalls.stalls(_parsed(path, mtime_ns), INTERVAL_S))
 
 
-def _samples(context):
+def _samples(context: RunContext) -> tuple[machine_cpu.Sample, ...]:
     path = MachineCpu.file(context.run, "cpu")
-    return _parsed(str(path), path.stat().st_mtime_ns) if path.exists() else []
+    return _parsed(str(path), path.stat().st_mtime_ns) if path.exists() else ()
 
 
 @functools.lru_cache(maxsize=4)
-def _parsed(path, _mtime_ns):
+def _parsed(path: str, _mtime_ns: int) -> tuple[machine_cpu.Sample, ...]:
     """The file's samples, read once for all the cells of a run (keyed by its change time too)."""
     return tuple(machine_cpu.parse_samples(Path(path).read_text()))
 

@@ -10,6 +10,7 @@ is measured longer than it was. A run with a step says so; its times across the 
 comparable (a CI make test, 2026-12-03: the wall clock went 26.5 s between two samples while the
 kernel accounted 3.7 CPU-seconds on two CPUs, and three labs' figures across it were wrong)."""
 import dataclasses
+from collections.abc import Sequence
 
 UPTIME_RESOLUTION_S = 0.01     # /proc/uptime prints hundredths, truncated
 LEAST_STEP_S = 0.02            # smaller offsets are not told apart from the reads' own spread
@@ -21,7 +22,7 @@ class ClockReading:
     uptime_s: float
     after_t: float             # realtime just after
 
-    def offset_range(self):
+    def offset_range(self) -> tuple[float, float]:
         """(least, most) realtime minus boot time at the read: the read fell between the two
         stamps, and the true uptime lies within one hundredth above the printed one."""
         return self.before_t - self.uptime_s - UPTIME_RESOLUTION_S, self.after_t - self.uptime_s
@@ -33,7 +34,7 @@ class ClockStep:
     step_s: float              # how far the wall clock moved against uptime (at least; + is forward)
 
 
-def parse_reading(line):
+def parse_reading(line: str) -> ClockReading | None:
     """'clock <before> <uptime> <after>' -> ClockReading, or None for another line."""
     fields = line.split()
     if len(fields) != 4 or fields[0] != "clock":
@@ -44,7 +45,7 @@ def parse_reading(line):
         return None
 
 
-def steps(readings):
+def steps(readings: Sequence[ClockReading]) -> list[ClockStep]:
     """[ClockStep, ...]: each pair of consecutive readings whose offset ranges lie more than
     LEAST_STEP_S apart, by the least the step can have been."""
     found = []

@@ -2,10 +2,13 @@
 idle CPU (the signal: __init__.py): its verdict says so, and one note says what that means. The
 run's note opens with a wall clock set while the run went on (clock_steps.py), which every verdict
 of the run hangs on."""
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
 from . import machine_cpu
 
 
-def late_share(cell):
+def late_share(cell: Mapping[str, Any]) -> float | None:
     """The machine's busy share while the cell was late, when its error came after the window on a
     saturated machine (the signal measured it only for an error after the window); else None."""
     machine = cell.get("machine") or {}
@@ -13,7 +16,7 @@ def late_share(cell):
     return machine["busy_while_late"] if late and machine["saturated"] else None
 
 
-def wakeup_late_s(cell):
+def wakeup_late_s(cell: Mapping[str, Any]) -> float | None:
     """How late the machine's sampler woke while the cell was late (stalls.py), when its error came
     after the window and a wakeup came late meanwhile; else None."""
     machine = cell.get("machine") or {}
@@ -21,11 +24,11 @@ def wakeup_late_s(cell):
     return machine.get("wakeup_late_s") if late else None
 
 
-def phrase(share):
+def phrase(share: float) -> str:
     return f"CPU {share:.0%}"
 
 
-def reason(cell):
+def reason(cell: Mapping[str, Any]) -> str:
     """What the machine did while a late cell was late (tables.py's verdict): its CPU saturated, its
     wakeups late; '' for neither."""
     share, woke = late_share(cell), wakeup_late_s(cell)
@@ -33,19 +36,19 @@ def reason(cell):
                                        None if woke is None else f"wakeups {woke:.2f} s late") if part)
 
 
-def late_cells(cells):
+def late_cells(cells: Iterable[Mapping[str, Any]]) -> list[tuple[str, float]]:
     """[(cell name, busy share), ...] of the cells late on a saturated machine."""
-    return [(c["cell"], late_share(c)) for c in cells if late_share(c) is not None]
+    return [(c["cell"], share) for c in cells if (share := late_share(c)) is not None]
 
 
-def summary_note(summary):
+def summary_note(summary: Mapping[str, Any]) -> str:
     """note() of a run's summary, after what a set wall clock (clock_steps.py) does to all of them."""
     part = summary.get("signals", {}).get("machine") or {}
     cells = summary.get("cells", [])
     return "\n\n".join(n for n in [clock_note(part), note(late_cells(cells)), wakeups_note(cells)] if n)
 
 
-def wakeups_note(cells):
+def wakeups_note(cells: Iterable[Mapping[str, Any]]) -> str:
     """One paragraph naming the late cells during whose lateness the machine woke its processes late;
     '' for none."""
     woke = [(c["cell"], wakeup_late_s(c)) for c in cells if wakeup_late_s(c) is not None]
@@ -57,7 +60,7 @@ def wakeups_note(cells):
             "that lateness is the machine's, not evidence against the model.")
 
 
-def note(late):
+def note(late: Sequence[tuple[str, float]]) -> str:
     """One paragraph naming the cells late on a saturated machine (late: late_cells()); '' for none."""
     if not late:
         return ""
@@ -69,7 +72,7 @@ def note(late):
             "measure them.")
 
 
-def clock_note(part):
+def clock_note(part: Mapping[str, Any]) -> str:
     """A paragraph for a run whose wall clock was set while it ran (clock_steps.py); "" else."""
     steps = part.get("clock_steps") or []
     if not steps:

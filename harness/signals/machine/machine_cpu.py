@@ -7,6 +7,7 @@ A client's own timer (a read timeout, the wakeup after its kernel gave up) fires
 CPU is free to run it: on a machine with no idle CPU it waits in the run queue, and its error
 comes late by as much, whatever the model says of the kernel."""
 import dataclasses
+from collections.abc import Sequence
 
 from .clock_steps import ClockReading, parse_reading
 
@@ -21,7 +22,7 @@ class Sample:
     clock: ClockReading | None = None     # the block's uptime reading (samplers before 2026-12-04 had none)
 
 
-def parse_samples(text):
+def parse_samples(text: str) -> list[Sample]:
     """[Sample, ...] in time order; a block without a readable cpu line is skipped."""
     samples, t = [], None
     for line in text.splitlines():
@@ -37,7 +38,7 @@ def parse_samples(text):
     return samples
 
 
-def busy_share(samples, start, end):
+def busy_share(samples: Sequence[Sample], start: float, end: float) -> float | None:
     """The share of CPU time busy from the last sample at or before start to the first at or
     after end; None when the samples do not bracket [start, end]."""
     before = [s for s in samples if s.t <= start]

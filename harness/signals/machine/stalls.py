@@ -7,8 +7,10 @@ due meanwhile fires as late: a CI make test (2026-12-05) had two pgx processes r
 timers 0.172 s late within 5 ms of the sampler's wake, itself 0.087 s past its wait (the machine
 had stopped running them all)."""
 import dataclasses
+from collections.abc import Iterable, Sequence
 
 from .clock_steps import UPTIME_RESOLUTION_S
+from .machine_cpu import Sample
 
 LEAST_S = 0.05
 
@@ -19,7 +21,7 @@ class Stall:
     late_s: float              # how far past its wait it woke
 
 
-def stalls(samples, interval_s):
+def stalls(samples: Sequence[Sample], interval_s: float) -> list[Stall]:
     """[Stall, ...] in time order, from machine_cpu's samples. Only samples that read the kernel's
     uptime are judged (samplers before 2026-12-04 did not): the wait is measured on the wall clock
     from the end of a sample's own reads and on the uptime, the shorter counts, so a wall clock set
@@ -36,7 +38,7 @@ def stalls(samples, interval_s):
     return found
 
 
-def resumed_between(found, start, end):
+def resumed_between(found: Iterable[Stall], start: float, end: float) -> Stall | None:
     """The latest stall whose wake fell in [start, end] (a timer due at start, reported at end, was
     held by it), or None."""
     inside = [stall for stall in found if start <= stall.resumed_t <= end]

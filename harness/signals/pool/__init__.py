@@ -3,7 +3,7 @@ before the clients, its log kept as the cell's pool.log; what closed its server 
 client's connection after the fault, in the pool's own words and times."""
 from ...pools import POOLS
 from ...topology import PROTOCOL_PORTS
-from ..base import Load, Signal
+from ..base import CellRecord, Load, LoadPlan, Signal
 from . import pool_log, section
 from .record import PoolCell, PoolPart
 
@@ -13,9 +13,11 @@ class Pool(Signal):
     files = {"log": "clients/{cell}/pool.log"}
     section = section
 
-    def loads(self, plan):
+    def loads(self, plan: LoadPlan) -> list[Load]:
         s, loads = plan.scenario, []
-        for cell in (c for c in s.cells if c.pool):
+        for cell in s.cells:
+            if cell.pool is None:
+                continue
             pool = POOLS[cell.pool]
             container, netns = plan.placement(cell.service)
             loads.append(Load(container, self.file(plan.run, "log", cell=cell.name),
@@ -23,7 +25,7 @@ class Pool(Signal):
                               pool.process_pattern(cell), stop_signal="TERM"))
         return loads
 
-    def summarize_cell(self, record) -> PoolCell:
+    def summarize_cell(self, record: CellRecord) -> PoolCell:
         cell, c = record.cell, record.context
         if not cell.pool:
             return {}

@@ -3,6 +3,7 @@ its own words ("closing because: query timeout", "server conn crashed?")."""
 import dataclasses
 import datetime
 import re
+from collections.abc import Iterable
 
 # 2026-11-29 13:40:01.123 UTC [123] LOG S-0x55d1c0a0: sbtest/sbtest@10.1.0.10:3306 closing because: query timeout (age=5s)
 CLOSING = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) (\S+) \[\d+\] LOG ([SC])-0x[0-9a-f]+: "
@@ -17,7 +18,7 @@ class Closing:
     reason: str
 
 
-def closings(text):
+def closings(text: str) -> list[Closing]:
     found = []
     for line in text.splitlines():
         m = CLOSING.match(line.strip())
@@ -38,7 +39,7 @@ class ServerOpened:
     local_port: int           # the address its kernel's socket has in ss
 
 
-def server_openings(text):
+def server_openings(text: str) -> list[ServerOpened]:
     found = []
     for line in text.splitlines():
         if m := SERVER_OPENED.match(line.strip()):
@@ -46,18 +47,18 @@ def server_openings(text):
     return found
 
 
-def _utc(stamp):
+def _utc(stamp: str) -> float:
     return datetime.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=datetime.timezone.utc).timestamp()
 
 
-def first_after(found, side, t):
+def first_after(found: Iterable[Closing], side: str, t: float) -> Closing | None:
     return next((c for c in found if c.side == side and c.t >= t), None)
 
 
 VERSION = re.compile(r"process up: (PgBouncer [0-9.]+)")
 
 
-def version(text):
+def version(text: str) -> str | None:
     """'PgBouncer 1.18.0' from its start line, or None."""
     m = VERSION.search(text)
     return m.group(1) if m else None

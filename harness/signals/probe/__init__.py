@@ -2,10 +2,10 @@
 container, a fork per cell) or a client of the zoo. When the cell's client first saw the fault
 (detect) and worked again (recover), against the kernel model's window."""
 from ...load import probe, zoo
+from ...load.clients import CLIENTS, DEFAULT_CLIENT
 from ...measure import effects, ss_log
 from ...measure.run_record import cell_verdict
-from ...load.clients import CLIENTS, DEFAULT_CLIENT
-from ..base import Load, Signal
+from ..base import CellRecord, Load, LoadPlan, Signal
 from . import client_log
 from .record import ProbeCell, ProbePart
 
@@ -13,7 +13,7 @@ from .record import ProbeCell, ProbePart
 class Probe(Signal):
     name = "probe"
 
-    def loads(self, plan):
+    def loads(self, plan: LoadPlan) -> list[Load]:
         s, run = plan.scenario, plan.run
         loads: list[Load] = []
         groups: dict[str, list] = {}      # container service -> [(cell with the built-in probe, its netns)]
@@ -40,7 +40,7 @@ class Probe(Signal):
                               first_input=probe.group_input(settings), watched_as="client"))
         return loads
 
-    def summarize_cell(self, record) -> ProbeCell:
+    def summarize_cell(self, record: CellRecord) -> ProbeCell:
         c, outcome, window = record.context, record.outcome, record.window
         o = outcome
         judged = cell_verdict(window, outcome, c.status, c.observed_s,
@@ -61,7 +61,7 @@ class Probe(Signal):
         return part
 
 
-def waits_for_a_lost_answer(record):
+def waits_for_a_lost_answer(record: CellRecord) -> bool:
     """No operation ended after the fault (in a cell not told to idle), yet ss saw its connection
     there and never retransmitting: the old server had acknowledged the request in flight and its
     answer went with the flow. With nothing unacknowledged to resend, neither tcp_retries2 nor a

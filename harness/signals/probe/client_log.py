@@ -1,18 +1,21 @@
 """What a zoo client's log (the probe's JSON lines, with libsockopts' lines among them) says
 beyond detect/recover: which driver, what the application was told, how long reconnecting took,
 whether a pool handed out a connection that had already failed, which socket options took."""
+from collections.abc import Sequence
+
 from ...measure import probe_log
-from ...measure.recovery import said
+from ...measure.probe_log import Record
+from ...measure.recovery import Outcome, said
 from ...measure.sysbench_log import socket_options
 from .record import ClientEntry
 
 
-def driver(text):
+def driver(text: str) -> str | None:
     """'mysql-connector-j 8.4.0', from the first connection record that names it."""
     return next((r["driver"] for r in probe_log.records(text) if "connected" in r and r.get("driver")), None)
 
 
-def dead_connections_handed_out(text, ops, t_fault):
+def dead_connections_handed_out(text: str, ops: Sequence[Record], t_fault: float) -> int:
     """Operations that failed after the application had been told of the failure, on a connection
     the fault had caught (opened before it) or one that had failed already: a pool (or an
     application) handing out a connection it could have known to be dead."""
@@ -29,7 +32,7 @@ def dead_connections_handed_out(text, ops, t_fault):
     return count
 
 
-def client_entry(text, ops, t_fault, outcome) -> ClientEntry:
+def client_entry(text: str, ops: Sequence[Record], t_fault: float, outcome: Outcome) -> ClientEntry:
     failures = [o for o in sorted(ops, key=lambda o: o["t1"]) if o["t1"] > t_fault and not o.get("ok")]
     saw = said(failures[0]) if failures else None
     if outcome.recover_s is None and failures and said(failures[-1]) != saw:

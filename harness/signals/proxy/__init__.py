@@ -4,7 +4,7 @@ when) and a capture on the director of the FIN or RST it sent the client. The cl
 (its probe) says when it noticed; these say what it was told and by whom."""
 from ...measure import haproxy_log, probe_log
 from ...topology import SERVICE_PORTS
-from ..base import Load, Signal
+from ..base import CellRecord, Load, LoadPlan, Signal
 from . import proxy_capture, section
 from .record import LaterSession, ProxyCell, ProxyPart
 
@@ -21,12 +21,12 @@ ENDED_BY = {"D": "HAProxy: the server was marked down (on-marked-down shutdown-s
             "-": "ended normally"}
 
 
-def capture_command(duration_s):
+def capture_command(duration_s: float) -> tuple[str, ...]:
     # exec -a names the process for pkill; timeout bounds it as every load is bounded
     return ("bash", "-c", f"exec -a {PROCESS} timeout -s INT {duration_s:.0f} tcpdump -tt -n -l -i any '{FILTER}'")
 
 
-def ended_by(termination):
+def ended_by(termination: str) -> str:
     return ENDED_BY.get(termination[:1], f"HAProxy termination state {termination}")
 
 
@@ -35,11 +35,11 @@ class ProxySessions(Signal):
     files = {"closes": "director/closes-{service}.txt"}
     section = section
 
-    def loads(self, plan):
+    def loads(self, plan: LoadPlan) -> list[Load]:
         return [Load(service, self.file(plan.run, "closes", service=service), capture_command(plan.duration_s), PROCESS,
                      stop_signal="INT") for service in plan.proxy_directors]
 
-    def summarize_cell(self, record) -> ProxyCell:
+    def summarize_cell(self, record: CellRecord) -> ProxyCell:
         c = record.context
         if not c.control.proxies or c.fault is None:
             return {}
@@ -63,8 +63,8 @@ class ProxySessions(Signal):
         if session is not None:
             part["termination"], part["ended_by"] = session.termination, ended_by(session.termination)
             part["ended_s"] = round(session.ended_t - c.t_fault, 3)
-        if sent:
-            part["client_got"], part["client_got_s"] = proxy_capture.told(sent), round(sent[0].t - c.t_fault, 3)
+        if sent and (got := proxy_capture.told(sent)) is not None:
+            part["client_got"], part["client_got_s"] = got, round(sent[0].t - c.t_fault, 3)
         if later:
             part["later"] = later          # its reconnections' sessions HAProxy ended too (a failback)
         return {"proxy": part}

@@ -3,6 +3,7 @@ the director (`tcpdump -tt -n -l -i any` of FIN and RST segments, a line each): 
 what a client received, outside the harness and the client alike."""
 import dataclasses
 import re
+from collections.abc import Container, Iterable
 
 # "1795935113.750123 eth0  Out IP 10.213.1.10.3306 > 10.213.1.20.56330: Flags [F.], seq 1, ..."
 SEGMENT_RE = re.compile(r"^(?P<t>\d+\.\d+) .*?IP (?P<src>[\d.]+)\.(?P<sport>\d+) > (?P<dst>[\d.]+)\.(?P<dport>\d+): "
@@ -17,11 +18,11 @@ class Segment:
     flags: str             # tcpdump's: 'F.', 'R', 'R.', 'FP.'
 
     @property
-    def what(self):
+    def what(self) -> str:
         return "RST" if "R" in self.flags else "FIN"
 
 
-def segments(text):
+def segments(text: str) -> list[Segment]:
     found = []
     for line in text.splitlines():
         m = SEGMENT_RE.match(line)
@@ -30,14 +31,14 @@ def segments(text):
     return found
 
 
-def closes_to(found, client, service_ports):
+def closes_to(found: Iterable[Segment], client: str, service_ports: Container[int]) -> list[Segment]:
     """The FINs and RSTs the director sent a client ('address:port') from one of its services'
     ports, in order. The port alone is not enough: another client, or the director's own leg to a
     server, may have the same port number."""
     return [s for s in found if s.destination == client and int(s.source.rsplit(":", 1)[1]) in service_ports]
 
 
-def told(sent):
+def told(sent: Iterable[Segment]) -> str | None:
     """What the client was told, in words: 'FIN', 'RST', or 'FIN then RST' (HAProxy's option
     nolinger: a FIN, and a RST a fraction of a millisecond behind it)."""
     kinds = list(dict.fromkeys(s.what for s in sent))

@@ -1,7 +1,10 @@
 """The run page's section on what ended each client's session through a proxy director
 (the signal: __init__.py): the proxy's own log line for it, and the FIN or RST a capture on the
 director saw it send the client, beside the moment the client noticed."""
-from ..blocks import cell_rows, seconds, table_and_note
+from collections.abc import Mapping
+from typing import Any
+
+from ..blocks import Block, cell_rows, seconds, table_and_note
 from .record import LaterSession, ProxyPart
 
 TITLE = "What ended each wait: by the proxy, and on the wire"
@@ -10,12 +13,12 @@ HEADER = ["cell", "director", "session ended by", "HAProxy's state", "ended", "t
           "the client noticed", "its reconnections, ended by HAProxy"]
 
 
-def _later(sessions: list[LaterSession]):
+def _later(sessions: list[LaterSession]) -> str:
     return "; ".join(f"on {s['server']}: {s['termination']} at {s['ended_s']:.2f} s ({s['ended_by']})"
                      for s in sessions) or "—"
 
 
-def _row(cell, part: ProxyPart):
+def _row(cell: Mapping[str, Any], part: ProxyPart) -> list[str]:
     got = part.get("client_got", "nothing")
     noticed = seconds(cell.get("probe", {}).get("detect_s"))
     if got == "nothing" and noticed != "—":
@@ -25,11 +28,11 @@ def _row(cell, part: ProxyPart):
             _later(part.get("later", []))]
 
 
-def rows(summary):
+def rows(summary: Mapping[str, Any]) -> list[list[Any]]:
     return cell_rows(summary, "proxy", _row)
 
 
-def blocks(summary):
+def blocks(summary: Mapping[str, Any]) -> list[Block]:
     return table_and_note(
         HEADER, rows(summary),
         "Times are seconds after the death. The session's end and how it ended are HAProxy's own log (option "

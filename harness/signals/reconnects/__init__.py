@@ -3,7 +3,7 @@ each connect a cell's client made from the fault on, the address its lookup gave
 and how it ended, read from the client's own log; and what each address was (the name's old and new
 answer, from the step that moved it)."""
 from ...control.abilities import ConnectsByName
-from ..base import Signal
+from ..base import CellRecord, RunContext, Signal
 from . import section
 from .attempts import attempts
 from .record import ReconnectsCell, ReconnectsRun
@@ -16,15 +16,15 @@ class Reconnects(Signal):
     name = "reconnects"
     section = section
 
-    def summarize_cell(self, record) -> ReconnectsCell:
+    def summarize_cell(self, record: CellRecord) -> ReconnectsCell:
         c = record.context
         if c.fault is None or not isinstance(c.control, ConnectsByName):
             return {}
-        tries = [a for a in attempts(record.probe_text) if a.started_t + a.took_s >= c.fault["started_t"]]
+        tries = [a for a in attempts(record.probe_text) if a.started_t + a.took_s >= c.first_fault["started_t"]]
         return {"reconnects": [{"at_s": round(a.started_t - c.t_fault, 3), "address": a.address,
                                 "took_s": round(a.took_s, 3), "error": a.error} for a in tries]}
 
-    def summarize_run(self, context) -> ReconnectsRun | None:
+    def summarize_run(self, context: RunContext) -> ReconnectsRun | None:
         if context.fault is None or not isinstance(context.control, ConnectsByName):
             return None
         addresses: dict[str, str] = {}

@@ -3,8 +3,11 @@ address it went to, how long it took and how it ended. The probe logs the addres
 failed or not; a zoo program logs the address its resolver gave just before each connect
 ("connecting"). Pure: the log's text in, records out."""
 import dataclasses
+from collections.abc import Iterable
+from typing import Any
 
 from ...measure import probe_log
+from ...measure.probe_log import Record
 
 NEXT_HOST = "gave up for the next host"     # a connect the driver itself ended to try the next host it lists
 # a connect the driver tried on its own while a statement waited (Connector/J's failover proxy going back
@@ -21,7 +24,7 @@ class Attempt:
     error: str | None            # None: it connected
 
 
-def attempts(text):
+def attempts(text: str) -> list[Attempt]:
     """[Attempt] in the order the client made them."""
     records = list(probe_log.records(text))
     found, pending = [], None
@@ -48,6 +51,6 @@ def attempts(text):
     return found
 
 
-def _operation_start(later, conn):
+def _operation_start(later: Iterable[Record], conn: Any) -> float | None:
     """The probe stamps an operation before it connects: the first operation on `conn` began the connect."""
     return next((r["t0"] for r in later if "t0" in r and r.get("conn") == conn), None)

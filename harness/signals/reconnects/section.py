@@ -1,6 +1,9 @@
 """Each cell's connects from the fault on, where its client connects by name: the address each one
 went to (the name's old one or its new one), in order, and how long each cost."""
-from ..blocks import Table, seconds
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..blocks import Block, Table, seconds
 
 TITLE = "Reconnects: where each connect went, and what it cost"
 READS = {"cells": ("reconnects",), "signals": ("reconnects",)}
@@ -10,14 +13,14 @@ HEADER = ["cell", "connects", "failed, in order", "got through to", "at"]
 NOT_LOGGED = "an address its client does not log"
 
 
-def _where(names, address):
+def _where(names: Mapping[str, str], address: str | None) -> str:
     """What the address was; a host list's failed connect names each address it tried, in order."""
     if address is None:
         return NOT_LOGGED
     return " then ".join(names.get(one, one) for one in address.split(", "))
 
 
-def _failed(tries, names):
+def _failed(tries: Iterable[Mapping[str, Any]], names: Mapping[str, str]) -> str:
     """The failed connects in order, a run of alike ones once with its count: '5 x 3.0 s to X (ERR)'."""
     runs: list[list] = []
     for t in tries:
@@ -30,7 +33,7 @@ def _failed(tries, names):
                      for key, count in runs)
 
 
-def rows(summary):
+def rows(summary: Mapping[str, Any]) -> list[list[Any]]:
     names = (summary.get("signals", {}).get("reconnects") or {}).get("addresses", {})
     found = []
     for cell in summary.get("cells", []):
@@ -46,7 +49,7 @@ def rows(summary):
     return found
 
 
-def blocks(summary):
+def blocks(summary: Mapping[str, Any]) -> list[Block]:
     found = rows(summary)
     if not found:
         return []

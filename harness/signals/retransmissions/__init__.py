@@ -3,7 +3,7 @@
 it shows is what the kernel model's window is built from (base.CellRecord.base_rto_s)."""
 from ...load import sampling
 from ...measure import ss_log
-from ..base import Load, Signal
+from ..base import CellRecord, Load, LoadPlan, Signal
 from . import kernel_gave_up, ladder, lateness, ss_sampler
 from .record import RetransmissionsCell
 
@@ -13,7 +13,7 @@ class Retransmissions(Signal):
     chart = "retransmissions.png"
     lateness = lateness
 
-    def loads(self, plan):
+    def loads(self, plan: LoadPlan) -> list[Load]:
         s, run, loads = plan.scenario, plan.run, []
         samplers: dict[str, list] = {}              # container service -> [(namespace, its netns)]
         vips: dict[str, dict[str, bool]] = {}       # container service -> the VIPs its cells use
@@ -34,14 +34,14 @@ class Retransmissions(Signal):
                               cells=tuple((namespace, run.ss_samples(namespace)) for namespace, _ in namespaces)))
         return loads
 
-    def summarize_cell(self, record) -> RetransmissionsCell:
+    def summarize_cell(self, record: CellRecord) -> RetransmissionsCell:
         """The kernel's own end of the cell's blackholed connection (signals/retransmissions/kernel_gave_up.py);
         of a connection still waiting when the run ended, its retransmissions so far against the
         model's ladder (ladder.py)."""
         outcome, window, t_fault = record.outcome, record.window, record.context.t_fault
         if outcome.detect_s is None and window.expected_s is not None and record.caught_connection_samples:
             c = record.context
-            rungs = ladder.part(record.caught_connection_samples, t_fault, c.interval_s + c.fault["uncertainty_s"],
+            rungs = ladder.part(record.caught_connection_samples, t_fault, c.interval_s + c.first_fault["uncertainty_s"],
                                 record.base_rto_s, c.hz, record.cell.knob("tcp_rto_max_ms") / 1000)
             return {"ladder": rungs} if rungs else {}
         if outcome.detect_s is None or window.expected_s is None:

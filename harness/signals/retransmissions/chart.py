@@ -1,6 +1,13 @@
 """retransmissions.png: the blackholed sockets' retransmission ladder from the ss samples (the
 longest-hung cells', up to MAX_LADDERS): retransmissions so far and the RTO, beside the fault."""
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
 import matplotlib
+
+from ...measure.run_files import RunFiles
+from ..scenario_view import SignalScenario
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -11,7 +18,7 @@ from ..chart_marks import WIDTH_IN, fault_window, legend_under, save  # noqa: E4
 MAX_LADDERS = 8
 
 
-def draw(run, scenario, summary, path):
+def draw(run: RunFiles, scenario: SignalScenario, summary: Mapping[str, Any], path: Path) -> bool | None:
     """Returns False (and draws nothing) when the run has no ss samples of a socket that retransmitted
     (through a proxy the client's own leg may never have: its ladder is the proxy's server leg's)."""
     t_fault = summary["fault"]["t"]

@@ -4,11 +4,13 @@ retransmissions the connection has made; the timer it shows after the n-th is du
 (n+1)-th goes out, and the samples of that timer bracket when (ss_log.retransmit_due_bracket).
 Each bracket, s after the fault, must meet that retransmission's window: every timer on time to
 every one as late as the wheel lets it, the request sent up to `lead_s` after the fault. Pure."""
+from collections.abc import Iterable
+
 from ...measure import kernel_model, ss_log
 from .record import LadderPart, Rung
 
 
-def rungs_of(samples):
+def rungs_of(samples: Iterable[ss_log.SocketSample]) -> dict[int, list[ss_log.SocketSample]]:
     """{retransmissions made: [samples showing the timer after them]} of a connection's samples."""
     found: dict[int, list] = {}
     for sample in samples:
@@ -19,7 +21,8 @@ def rungs_of(samples):
     return found
 
 
-def part(samples, t_fault, lead_s, rto0_s, hz, rto_max_s=kernel_model.RTO_MAX_S) -> LadderPart | None:
+def part(samples: Iterable[ss_log.SocketSample], t_fault: float, lead_s: float, rto0_s: float | None, hz: int,
+         rto_max_s: float = kernel_model.RTO_MAX_S) -> LadderPart | None:
     """The `ladder` entry of a still-waiting cell; None when ss saw no retransmission timer past the first."""
     rungs = rungs_of(samples)
     if not rungs:

@@ -3,16 +3,19 @@ window, and its report against that end plus the report lag this run measured fo
 runtime: how long after its own timer was due a client of the same runtime reported a read
 timeout (a cell whose error time is known exactly: sent + the timeout). A runtime with no such cell
 in the run leaves the second judgement unknown. Pure: over summary.json's cells."""
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
 from ...load.clients import CLIENTS, DEFAULT_CLIENT
 
 IN_TIME, LATE, UNKNOWN = "in time for its runtime", "later than its runtime's lag", "unknown"
 
 
-def runtime_of(cell):
+def runtime_of(cell: Mapping[str, Any]) -> str:
     return CLIENTS[(cell.get("client") or {}).get("name", DEFAULT_CLIENT)].runtime
 
 
-def timer_lag(cell):
+def timer_lag(cell: Mapping[str, Any]) -> float | None:
     """How long after its read timeout was due the cell reported it, or None when its error was not
     its read timeout's (or is not known exactly)."""
     probe, timeout = cell.get("probe") or {}, (cell.get("knobs") or {}).get("read_timeout_s") or 0.0
@@ -24,7 +27,7 @@ def timer_lag(cell):
     return max(0.0, round(probe["detect_s"] - probe["sent_s"] - timeout, 3))
 
 
-def lags(cells):
+def lags(cells: Iterable[Mapping[str, Any]]) -> dict[str, tuple[float, str]]:
     """{runtime: (the largest report lag its exact cells showed, s; that cell's name)}."""
     found: dict[str, tuple[float, str]] = {}
     for cell in cells:
@@ -34,7 +37,7 @@ def lags(cells):
     return found
 
 
-def judge(cell, measured):
+def judge(cell: Mapping[str, Any], measured: Mapping[str, tuple[float, str]]) -> dict[str, Any] | None:
     """The cell's `report` entry beside its `kernel` one, or None for a cell without a kernel's end."""
     kernel = cell.get("kernel")
     if not kernel:
@@ -49,7 +52,7 @@ def judge(cell, measured):
             "lag_from": source, "verdict": verdict}
 
 
-def annotate(cells):
+def annotate(cells: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each cell with a kernel's end gets its second judgement (`report`); the run's lags by runtime,
     {runtime: {"lag_s", "cell"}}, for summary.json's `report_lags`."""
     measured = lags(cells)

@@ -13,20 +13,22 @@ sample after its last timer was due (kernel_gave_up.py), and a run that ends 0.2
 cell is back could stop the sampler before its next one (a make test run found no such sample for a
 tcp_retries2=5 cell: its last timer was due 0.44 s before the stop, the next sample 0.5 s after it).
 """
+from collections.abc import Sequence
+
 from ...load.sampling import every, every_in_namespaces
 
 PROCESS = "blackhole-ss-sampler"
 INTERVAL_S = 0.5
 
 
-def sample(vip):
+def sample(vip: str) -> str:
     return f'ss -tinoH dst {vip}; echo "@. $EPOCHREALTIME"'
 
 
-def command(vip, duration_s):
+def command(vip: str, duration_s: float) -> list[str]:
     return every(INTERVAL_S, duration_s, sample(vip), PROCESS, once_more_at_stop=True)
 
 
-def group_command(vip, duration_s, namespaces):
+def group_command(vip: str, duration_s: float, namespaces: Sequence[tuple[str, str | None]]) -> list[str]:
     """namespaces: [(tag, the file of its network namespace or None), ...]."""
     return every_in_namespaces(INTERVAL_S, duration_s, sample(vip), namespaces, PROCESS, once_more_at_stop=True)

@@ -1,13 +1,13 @@
 """wrk's HTTP load through the VIP (nginx scenarios): requests per second, before and after the fault."""
 from ...load import wrk
-from ..base import Load, Signal
+from ..base import Load, LoadPlan, Signal
 
 
 class Wrk(Signal):
     name = "wrk"
     files = {"log": "load/wrk.log"}
 
-    def loads(self, plan):
+    def loads(self, plan: LoadPlan) -> list[Load]:
         s = plan.scenario
         if not s.wrk:
             return []
