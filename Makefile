@@ -155,7 +155,7 @@ test-unit: venv
 # (mypy.ini), before any test runs.
 lint: venv
 	@$(VENV)/bin/ruff check --quiet harness tests scripts && echo "lint: clean (ruff: harness, tests, scripts)"
-	@$(VENV)/bin/mypy --no-error-summary && echo "lint: typed (mypy: all of harness/, inside unannotated functions too)"
+	@$(VENV)/bin/mypy --no-error-summary && echo "lint: typed (mypy: all of harness/, every function annotated)"
 
 # The host part on TEST_WORKERS pytest workers side by side (tests that share a lab or a run stay
 # in one: tests/conftest.py), the groups that took longest handed out first (tests/longest_first.py;

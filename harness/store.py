@@ -13,10 +13,11 @@ import os
 import secrets
 from pathlib import Path
 from typing import IO, Any
+
 import yaml
+
 from .measure import summary_record
 from .settings import machine
-
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -16,7 +16,6 @@ from . import back_by_name
 from .limits import MONITOR, Limit, kernel_limit
 from .question import Question
 
-
 TOLD = "the wrapper aborts the connection (its host monitor called the host dead)"
 
 

@@ -16,7 +16,6 @@ from matplotlib.figure import Figure
 from ..measure import run_phases
 from ..store import bench_dir
 
-
 HISTORY = Path(__file__).resolve().parents[2] / "benchmarks"
 
 

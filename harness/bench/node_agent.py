@@ -61,7 +61,7 @@ def side_by_side(shell: NodeShell, threads: int = 4, each: int = 5) -> dict[str,
 
 
 def main() -> None:
-    from ..lab.cluster.agent import RemoteNode
+    from ..lab.cluster.agent import AgentShell, RemoteNode
     from ..lab.cluster.lab import ClusterLab
     from ..lab.cluster.node import ClusterNode
     count = int(os.environ.get("COMMANDS", "20"))
@@ -76,6 +76,8 @@ def main() -> None:
         try:
             print(f"bench-node-agent: the agent on {node.pinned_node()} ...", flush=True)
             shell = lab.node_shell()
+            if not isinstance(shell, AgentShell):           # a RemoteNode's lab runs its commands through its agent
+                raise RuntimeError(f"bench-node-agent: the lab's node shell is {type(shell).__name__}, not the agent's")
             shell.run("true", timeout=120)                     # the first session's start, apart
             print(f"bench-node-agent: {count} commands, a kubectl exec each ...", flush=True)
             per_exec = spread([timed(lambda: one_exec_each(shell)) for _ in range(count)])

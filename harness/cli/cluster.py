@@ -6,12 +6,12 @@ import json
 import os
 import sys
 
-from . import Commands
 from .. import scenario as scenario_module
-from ..errors import LabError
+from ..errors import InvalidInput, LabError
 from ..lab.cluster import ClusterNode, allows
 from ..lab.cluster.api import KubeApi
 from ..lab.cluster.assets import ALLOWED_UNSAFE_SYSCTLS
+from . import Commands
 from .options import add
 from .runs import scenario_overrides
 
@@ -44,6 +44,9 @@ def cmd_up(args: argparse.Namespace) -> None:
 
 def cmd_check(args: argparse.Namespace) -> None:
     scenario, _ = scenario_module.load(args.target, scenario_overrides())
+    if isinstance(scenario, scenario_module.BurstScenario):
+        raise InvalidInput(f"cluster-check: {scenario.id} is a burst scenario, which runs on the Compose labs only "
+                       "(LAB=compose)")
     api = KubeApi.from_kubeconfig(args.kubeconfig) if args.kubeconfig else ClusterNode().api()
     nodes = allows.what_nodes_allow(api)
     refused = allows.refusals(scenario.cells, nodes)

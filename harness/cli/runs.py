@@ -6,19 +6,18 @@ import platform
 from pathlib import Path
 from typing import Any
 
-from . import Commands
 from .. import compare_runs, kernel_matrix, plane_comparison
-from ..measure import baseline
 from .. import scenario as scenario_module
 from ..errors import InvalidInput, LabError
 from ..lab import COMPOSE, DEFAULT_GUEST_KERNEL, HOST, HostEngine, check_kernel, environment_from_os, open_place
+from ..measure import baseline
 from ..pipeline import run_and_report
 from ..report import expectation
 from ..scenario.control import needs_ipvs
-from ..store import RunDir
 from ..settings import targets
+from ..store import RunDir
+from . import Commands
 from .options import add, kernel, project
-
 
 
 def add_commands(commands: Commands) -> None:

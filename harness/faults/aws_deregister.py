@@ -9,6 +9,7 @@ terminated once its deregistration completes (an Auto Scaling scale-in) blackhol
 emulated health checks no longer check a deregistered target. Source: the ELBv2 API reference,
 ModifyTargetGroupAttributes (deregistration_delay.*), and the NLB user guide's deregistration delay."""
 from typing import Any
+
 from .. import topology
 from ..measure.effects import NONE, RESET, Effect, Landing
 from .base import Fault, Param

@@ -3,6 +3,7 @@ control plane): a server put in maintenance or drain, or made ready again, its o
 to go on or shut (`shutdown sessions server`). The seed's manual swap the HAProxy way: maint takes
 no flow away from a live server; only the shutdown ends its sessions, with a FIN."""
 from typing import Any
+
 from .. import topology
 from ..control.haproxy_cfg import SERVER_NAMES, STATS_SOCKET
 from ..errors import LabError

@@ -4,6 +4,7 @@ Rules go in both nodes' namespaces (input, output and forward hooks), so a direc
 stops forwarding to or from the other node too.
 """
 from typing import Any
+
 from ..measure.effects import PARTITION, Effect, Landing
 from .base import Fault, Param, delete_tables, nft_table_script
 

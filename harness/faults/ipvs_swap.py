@@ -1,6 +1,7 @@
 """The seed's switch on the director: `ipvsadm -d old; ipvsadm -a new` (or the nftables equivalent),
 a command of the manual control plane (harness/control/manual.py)."""
 from typing import Any
+
 from .. import topology
 from ..measure.effects import BLACKHOLE, RESET, Effect, Landing
 from .base import Fault, Param

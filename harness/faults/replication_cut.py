@@ -3,6 +3,7 @@ while the clients' flows go on untouched. Before a failover it leaves the replic
 every write the primary acknowledges meanwhile: async replication loses them at promotion,
 semi-sync holds each commit until its timeout (then falls back to async and loses them too)."""
 from typing import Any
+
 from ..measure.effects import NONE, Effect, Landing
 from .base import Fault, Param, delete_table, nft_table_script
 

@@ -9,6 +9,7 @@ release to the target's log (the run keeps it: logs/<target>.log), so each stall
 the two times the target's own clock printed. Needs sch_plug, ifb, mirred and matchall, which
 Debian's guest kernels have and this host's 6.18 does not (preflight says so)."""
 from typing import Any
+
 from ..measure.effects import NONE, Effect, Landing
 from ..topology import BACK, DIRECTOR
 from .base import Fault, Param

@@ -3,6 +3,7 @@ director's forwarding both ways, a client's requests) from the step until healed
 cut, so existing flows go on, later; where loss is set, the kernel retransmits what was lost.
 Needs sch_netem (a guest kernel here; preflight says so)."""
 from typing import Any
+
 from ..measure.effects import NONE, Effect, Landing
 from .base import Fault, Param
 

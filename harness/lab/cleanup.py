@@ -9,8 +9,8 @@ import glob
 import os
 import shutil
 import time
-from pathlib import Path
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from python_on_whales import DockerClient
@@ -130,10 +130,11 @@ def clean_guests(everything: bool = False) -> list[str]:
     running = set(running_guests())
     for state in (found for pattern in GUEST_STATE_DIRS for found in glob.glob(pattern)):
         pidfile = Path(state) / "qemu.pid"
-        pid = int(pidfile.read_text()) if pidfile.exists() and pidfile.read_text().strip().isdigit() else None
-        if pid is None and _younger_than(state, STARTING_GUEST_S):
+        text = pidfile.read_text().strip() if pidfile.exists() else ""
+        owner: int | None = int(text) if text.isdigit() else None
+        if owner is None and _younger_than(state, STARTING_GUEST_S):
             continue                    # a guest still starting: its QEMU has no pid file yet
-        if pid not in running:
+        if owner not in running:
             shutil.rmtree(state, ignore_errors=True)
             gone.append(state)
     return gone

@@ -11,6 +11,7 @@ from python_on_whales.exceptions import DockerException
 from ..errors import LabError
 from .docker_lists import TIMED_OUT
 from .engine_api import EngineApiError
+
 if TYPE_CHECKING:
     from .engine import PlaceEngine
 from .safe_removal import bounded_docker_call, detach_one_by_one, disconnect_stale_endpoints, kill_and_wait_for_probes

@@ -12,6 +12,7 @@ from ..topology import DIRECTOR, SERVERS
 from . import netns_cells
 from .base import ClientCell
 from .images import COMPOSE_FILE, IPVS_OVERRIDE
+
 CELL_LABEL = "org.blackhole-lab.cell"
 
 

@@ -29,7 +29,6 @@ from python_on_whales import DockerClient
 from .registry import registry_dir
 from .stuck import describe_stuck, parse_stuck, stuck_script
 
-
 # Prints "name<TAB>value" for every TCP and IPVS sysctl of the namespace it runs in (run in a new
 # one: its values are the kernel's defaults). IPVS's appear where ip_vs is loaded.
 SYSCTL_DEFAULTS_SCRIPT = "cd /proc/sys/net/ipv4 && grep -s -H '' tcp_* vs/* 2>/dev/null; true"

@@ -14,7 +14,6 @@ from .container_states import SERVICE_LABEL
 from .docker_lists import listed_again_if_one_vanished
 from .engine import PlaceEngine
 
-
 Read = TypeVar("Read")
 
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from .kernel_model import HZ
 from .syn_model import syn_give_up_window_s
 
+
 class MonitoredCell(Protocol):
     """What the monitor's model reads of a cell (scenario/model.py's Cell gives it)."""
 

@@ -12,8 +12,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from . import effects
-from . import kernel_model
+from . import effects, kernel_model
 from .effects import Close, Effect
 from .modelled_cell import ModelledCell
 from .window import Window

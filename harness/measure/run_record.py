@@ -3,8 +3,8 @@ it was healed, how the run ended, and a cell's verdict against its model window.
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypedDict
 
-from .effects import Effect
 from . import probe_log, ss_log
+from .effects import Effect
 from .recovery import Outcome
 from .run_files import RunFiles
 from .summary_record import RunStatus

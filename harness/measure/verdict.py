@@ -9,8 +9,8 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from .summary_error import SummaryError
 from .predict import Window
+from .summary_error import SummaryError
 
 if TYPE_CHECKING:
     from .summary_record import RunStatus

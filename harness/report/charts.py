@@ -8,9 +8,9 @@ registry's order: the retransmission ladder, connection setup per second, the wr
 """
 import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
-from concurrent.futures import ProcessPoolExecutor
 
 import matplotlib
 
@@ -21,15 +21,14 @@ from matplotlib.axes import Axes  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
 from ..measure.summary_record import FailoverCell  # noqa: E402
-from . import marks  # noqa: E402
-from .headline import still_waiting  # noqa: E402
 from ..scenario.files import of_run  # noqa: E402
 from ..scenario.model import Scenario  # noqa: E402
 from ..signals.chart_marks import WIDTH_IN, fault_window, legend_under, save  # noqa: E402
 from ..signals.registry import SIGNALS  # noqa: E402
 from ..signals.wrk import Wrk  # noqa: E402
 from ..store import RunDir  # noqa: E402
-
+from . import marks  # noqa: E402
+from .headline import still_waiting  # noqa: E402
 
 
 def timeline(run: RunDir, interval_s: float, summary: Mapping[str, Any], path: Path) -> None:

@@ -3,12 +3,11 @@ results/index.html and the `latest` links. Reads only the run's files; no Docker
 import json
 from typing import Any
 
-from ..store import RunDir
-
 from ..measure import burst
 from ..scenario import BurstScenario
 from ..scenario.files import of_run
 from ..signals.combined import summarize_failover
+from ..store import RunDir
 from . import burst_chart, charts, html, tables
 
 

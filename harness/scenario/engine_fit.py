@@ -4,12 +4,11 @@ from typing import Any
 
 from ..control.base import CONTROL_PLANES
 from ..control.haproxy_settings import MYSQL_HANDSHAKE_CHECKS
-from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROTOCOL_TITLES
 from ..databases.base import DatabaseEngine
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROTOCOL_TITLES
 from ..pools import POOLS
 from .model import Cell, Probe, Step
 from .reader import ScenarioError
-
 
 ZOO_OF_PROTOCOL = {"postgres": " (all of them: make scenario=client-zoo-pg)"}
 

@@ -4,12 +4,12 @@ import typing
 from typing import Any
 
 from ..databases import DATABASES, DEFAULT_DATABASE
-from ..topology import DEFAULT_CELL_NAMESPACES, PROTOCOL_SERVERS, SERVERS
-from ..load.clients import CLIENTS, DEFAULT_CLIENT
-from ..load.specs import ConnectProbe, Probe, Sysbench, Wrk, Writer
 from ..faults.base import Fault, FaultsLab
+from ..load.clients import CLIENTS, DEFAULT_CLIENT
+from ..load.specs import ConnectProbe, Probe, Sysbench, Writer, Wrk
 from ..measure.effects import Effect
 from ..measure.host_monitor import HostMonitor
+from ..topology import DEFAULT_CELL_NAMESPACES, PROTOCOL_SERVERS, SERVERS
 from .knobs import KERNEL_DEFAULTS, LINK_KNOBS, SYSCTL_KNOBS
 
 

@@ -4,13 +4,11 @@ budget left, a countdown to the error the model predicts. Pure: the live view fe
 cells' ss samples, probe outcomes and model windows; each line fits an 80-column terminal."""
 import re
 
+from ..measure import effects, kernel_model
 from ..measure.predict import Window
 from ..measure.recovery import Outcome
 from ..measure.ss_log import SocketSample
 from ..scenario.model import Cell
-
-from ..measure import effects
-from ..measure import kernel_model
 
 FAULT_SAID = {
     effects.BLACKHOLE: "the director dropped the old flows; your clients don't know yet: what they "

@@ -57,3 +57,9 @@ def test_the_labs_own_defect_is_exit_4_with_its_traceback_and_json_stays_one_obj
     assert done.returncode == answer["exit_code"] == 4
     assert answer["error"].startswith("the lab's own defect, not your input: JSONDecodeError")
     assert "Traceback (most recent call last)" in done.stderr
+
+
+def test_cluster_check_of_a_burst_scenario_is_refused_as_input_before_any_cluster_is_asked():
+    done = blackhole("cluster-check", "backlog-overflow")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "backlog-overflow is a burst scenario" in done.stderr

@@ -13,28 +13,31 @@ and kube-proxy in IPVS mode.
 
 The agent lives in the lab's namespace and goes with it when the lab is taken down."""
 import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import IO, Any
 
 from ...errors import LabError
+from ...settings import machine
 from ..compose import REPO
 from ..engine import JIFFIES_SCRIPT, config_hz, hz_from_jiffies
 from ..shell_kernel import ShellKernel
 from .agent_session import SessionPool
 from .api import ApiError, KubeApi, node_ready, wait_for
-from .node import KUBE_PROXY_LOG, NodeNotUp
+from .faces import Shell
 from .leftovers import owner_here
+from .node import KUBE_PROXY_LOG, NodeNotUp
 from .pods import CLIENT_IMAGE, lab_namespace
-from ...settings import machine
 
 AGENT = "node-agent"
 NODE_NAMESPACES = ["nsenter", "-t", "1", "-m", "-u", "-i", "-n", "-p", "--"]     # from the agent: PID 1's
 AGENT_START_S = 600
 
 
-def kubectl():
+def kubectl() -> str:
     """This host's kubectl, or the one ensure-kube.sh builds from the Go module proxy."""
     found = shutil.which("kubectl")
     if found:
@@ -45,7 +48,7 @@ def kubectl():
     return str(Path(result.stdout.split()[-1]) / "kubectl")
 
 
-def agent_pod(namespace, node_name, image):
+def agent_pod(namespace: str, node_name: str, image: str) -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": AGENT, "namespace": namespace, "labels": {"blackhole-lab/role": AGENT}},
             "spec": {"nodeName": node_name, "hostPID": True, "hostNetwork": True,
@@ -61,45 +64,52 @@ class AgentShell:
     own namespaces. run() goes over long-lived exec sessions (agent_session.py); popen() is a
     process of its own, as long as what it runs."""
 
-    def __init__(self, kubectl_path, kubeconfig, namespace):
+    def __init__(self, kubectl_path: str, kubeconfig: str | os.PathLike[str], namespace: str) -> None:
         self.kubectl, self.kubeconfig, self.namespace = kubectl_path, str(kubeconfig), namespace
         self.transport = [self.kubectl, "--kubeconfig", self.kubeconfig, "-n", self.namespace, "exec", "-i", AGENT,
                           "--"]
         self.sessions = SessionPool(self.transport, enter=True)
 
-    def argv(self, command):
+    def argv(self, command: str) -> list[str]:
         return [*self.transport, *NODE_NAMESPACES, "bash", "-c", command]
 
-    def run(self, command, timeout=60, check=True, stdin=None):
+    def run(self, command: str, timeout: float = 60, check: bool = True,
+        stdin: str | None = None) -> subprocess.CompletedProcess[str]:
         result = self.sessions.run(command, timeout, stdin if stdin is not None else "")
         if check and result.returncode:
             raise LabError(f"cluster node (agent): `{command}` exited {result.returncode}: "
                            f"{result.stderr.strip()[-500:]}")
         return result
 
-    def popen(self, command):
+    def popen(self, command: str) -> subprocess.Popen[str]:
         return subprocess.Popen(self.argv(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
-    def close(self):
+    def close(self) -> None:
         self.sessions.close()
 
 
 class AgentEngine(ShellKernel):
     """The engine face of a node reached through its agent: its kernel and clock."""
     where = "cluster"
+    ssh: AgentShell
 
-    def __init__(self, shell, node_name):
+    def __init__(self, shell: AgentShell, node_name: str) -> None:
         self.ssh, self.node_name = shell, node_name
         self.clock_offset_s, self.clock = 0.0, {}
-        self._release = self._hz = self.hz_from = None
+        self._release: str | None = None
+        self._hz: int | None = None
+        self.hz_from: str | None = None
 
-    def kernel_release(self):
+    def open_ssh(self) -> AgentShell:
+        return self.ssh
+
+    def kernel_release(self) -> str:
         if self._release is None:
             self._release = self._shell().run("uname -r", timeout=60).stdout.strip()
         return self._release
 
-    def hz(self):
+    def hz(self) -> int | None:
         """CONFIG_HZ from the node's /boot or /proc/config.gz; else its jiffies counted over 2 s
         (engine.hz_from_jiffies); None if neither says."""
         if self._hz is None:
@@ -112,11 +122,11 @@ class AgentEngine(ShellKernel):
                 self.hz_from = "jiffies counted over 2 s (/proc/timer_list)" if self._hz else None
         return self._hz
 
-    def has_qdisc(self, kind):
+    def has_qdisc(self, kind: str) -> bool:
         """Tried in a throwaway network namespace of the node (its own links are not touched)."""
         return self._succeeds(f"unshare --net tc qdisc add dev lo root {kind}")
 
-    def problem(self):
+    def problem(self) -> str | None:
         """Why the node's shell does not answer now (health.problems asks when a check failed), or None."""
         try:
             self._shell().run("true", timeout=30)
@@ -126,13 +136,13 @@ class AgentEngine(ShellKernel):
             return f"the node agent ({AGENT}): {exc}"
         return None
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"where": self.where, "kernel": self.kernel_release(), "hz": self.hz(), "hz_from": self.hz_from,
                 "node": self.node_name,
                 "transport": f"kubectl exec into the privileged pod {AGENT} (the node's namespaces)",
                 "clock_at_start": self.clock}
 
-    def collect(self, directory):
+    def collect(self, directory: str | os.PathLike[str]) -> None:
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         info = {"describe": self.describe()}
@@ -146,26 +156,26 @@ class AgentEngine(ShellKernel):
 class RemoteNode:
     """The ClusterNode face (api, state, engine_for, shell's helpers) of a cluster given by a kubeconfig."""
 
-    def __init__(self, kubeconfig, node_name=None, out=sys.stdout):
+    def __init__(self, kubeconfig: str | os.PathLike[str], node_name: str | None = None, out: IO[str] = sys.stdout) -> None:
         self.kubeconfig_path, self.out = Path(kubeconfig), out
         self.node_name = node_name or machine.cluster_node()
-        self._api = None
-        self._engines = {}               # project -> its AgentEngine
+        self._api: KubeApi | None = None
+        self._engines: dict[str, AgentEngine] = {}               # project -> its AgentEngine
 
-    def api(self):
+    def api(self) -> KubeApi:
         if self._api is None:
             self._api = KubeApi.from_kubeconfig(self.kubeconfig_path)
         return self._api
 
-    def running(self):
+    def running(self) -> bool:
         return self.api().ready()
 
-    def ensure_reachable(self):
+    def ensure_reachable(self) -> None:
         if not self.running():
             raise NodeNotUp(f"LAB=kubernetes: the API server of KUBECONFIG={self.kubeconfig_path} "
                             f"({self.api().server}) does not answer /readyz")
 
-    def pinned_node(self):
+    def pinned_node(self) -> str:
         """The node the lab's pods and its agent go on."""
         if self.node_name is None:
             nodes = sorted(self.api().get("/api/v1/nodes")["items"], key=lambda n: n["metadata"]["name"])
@@ -175,10 +185,10 @@ class RemoteNode:
             self.node_name = ready[0]
         return self.node_name
 
-    def state(self):
+    def state(self) -> dict[str, Any]:
         return {"server": self.api().server, "kubeconfig": str(self.kubeconfig_path), "node": self.pinned_node()}
 
-    def engine_for(self, project):
+    def engine_for(self, project: str) -> "AgentEngine":
         """The node agent in the lab's namespace (made here if the lab has not yet), running."""
         api, node = self.api(), self.pinned_node()
         try:
@@ -190,20 +200,20 @@ class RemoteNode:
         self._engines[project] = AgentEngine(AgentShell(kubectl(), self.kubeconfig_path, project), node)
         return self._engines[project]
 
-    def release(self, project):
+    def release(self, project: str) -> None:
         """The lab in namespace project is going: end its agent's exec sessions."""
         engine = self._engines.pop(project, None)
         if engine is not None:
             engine.ssh.close()
 
-    def _kube_proxy_pod(self):
+    def _kube_proxy_pod(self) -> dict[str, Any] | None:
         """kube-proxy's pod on the lab's node (kube-system, k8s-app=kube-proxy, as kubeadm and most
         installers run it), or None: a kube-proxy run as a process of the node's."""
         pods = self.api().get("/api/v1/namespaces/kube-system/pods?labelSelector=k8s-app%3Dkube-proxy"
                               f"&fieldSelector=spec.nodeName%3D{self.pinned_node()}")["items"]
         return pods[0] if pods else None
 
-    def kube_proxy_log(self, shell):
+    def kube_proxy_log(self, shell: Shell) -> str:
         pod = self._kube_proxy_pod()
         if pod is not None:
             return self.api().request(f"/api/v1/namespaces/kube-system/pods/{pod['metadata']['name']}/log"
@@ -211,7 +221,7 @@ class RemoteNode:
         return shell.run(f"journalctl -u kube-proxy -o short-iso --no-pager 2>/dev/null | grep . || "
                          f"cat {KUBE_PROXY_LOG} 2>/dev/null; true", timeout=60).stdout
 
-    def kube_proxy_version(self, shell):
+    def kube_proxy_version(self, shell: Shell) -> str:
         pod = self._kube_proxy_pod()
         if pod is not None:
             return pod["spec"]["containers"][0]["image"]
@@ -219,7 +229,7 @@ class RemoteNode:
                          timeout=60).stdout.strip()
 
 
-def _running(api, namespace):
+def _running(api: KubeApi, namespace: str) -> bool:
     status = api.get(f"/api/v1/namespaces/{namespace}/pods/{AGENT}").get("status", {})
     for waiting in (s.get("state", {}).get("waiting") for s in status.get("containerStatuses") or ()):
         if waiting and waiting.get("reason") in ("ErrImageNeverPull", "CreateContainerConfigError",

@@ -20,6 +20,7 @@ import json
 import queue
 import subprocess
 import threading
+from collections.abc import Sequence
 
 from ...errors import LabError
 
@@ -57,7 +58,7 @@ class AgentSession:
     agent), the loop in PID 1's namespaces when enter."""
     _ids = itertools.count(1)
 
-    def __init__(self, transport, enter):
+    def __init__(self, transport: Sequence[str], enter: bool) -> None:
         self.process = subprocess.Popen([*transport, "python3", "-c", LOOP, *(["enter"] if enter else [])],
                                         stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
@@ -69,19 +70,19 @@ class AgentSession:
         self._complaints_reader = threading.Thread(target=self._read_complaints, daemon=True)
         self._complaints_reader.start()
 
-    def _read_answers(self):
+    def _read_answers(self) -> None:
         for line in self._from_loop:
             self.answers.put(line)
         self.answers.put(None)
 
-    def _read_complaints(self):
+    def _read_complaints(self) -> None:
         for line in self._loop_stderr:
             self.complaints.append(line.rstrip())
 
-    def alive(self):
+    def alive(self) -> bool:
         return self.process.poll() is None
 
-    def run(self, command, timeout, stdin=""):
+    def run(self, command: str, timeout: float, stdin: str = "") -> subprocess.CompletedProcess[str]:
         """subprocess.CompletedProcess of command on the node; TimeoutExpired as subprocess.run's."""
         ask = next(self._ids)
         try:
@@ -105,7 +106,7 @@ class AgentSession:
             raise subprocess.TimeoutExpired(command, timeout, answer["out"], answer["err"])
         return subprocess.CompletedProcess(command, answer["code"], answer["out"], answer["err"])
 
-    def _why(self):
+    def _why(self) -> str:
         """What the ended transport said (kubectl's error: no such pod, a refused exec, ...)."""
         try:
             self.process.wait(timeout=5)
@@ -115,7 +116,7 @@ class AgentSession:
         said = "; ".join(self.complaints) or "it said nothing"
         return f"exit {self.process.returncode}: {said[-500:]}" if self.process.returncode is not None else said[-500:]
 
-    def close(self):
+    def close(self) -> None:
         if self.process.stdin and not self.process.stdin.closed:
             try:
                 self.process.stdin.close()
@@ -131,12 +132,13 @@ class AgentSession:
 class SessionPool:
     """Sessions for whoever runs a command: an idle one, else a new one."""
 
-    def __init__(self, transport, enter):
+    def __init__(self, transport: Sequence[str], enter: bool) -> None:
         self.transport, self.enter = list(transport), enter
-        self._idle, self._lock, self._closed = [], threading.Lock(), False
+        self._idle: list[AgentSession] = []
+        self._lock, self._closed = threading.Lock(), False
         self.started = 0
 
-    def run(self, command, timeout, stdin=""):
+    def run(self, command: str, timeout: float, stdin: str = "") -> subprocess.CompletedProcess[str]:
         session = self._take()
         try:
             result = session.run(command, timeout, stdin)
@@ -149,7 +151,7 @@ class SessionPool:
         self._give_back(session)
         return result
 
-    def _take(self):
+    def _take(self) -> AgentSession:
         """An idle session; when it was the last, a spare starts beside it (a session takes seconds
         to start on a busy node, and the lab's commands come in bursts at a fault)."""
         with self._lock:
@@ -164,18 +166,18 @@ class SessionPool:
                 self._idle.append(self._start())
             return session
 
-    def _start(self):
+    def _start(self) -> AgentSession:
         self.started += 1
         return AgentSession(self.transport, self.enter)
 
-    def _give_back(self, session):
+    def _give_back(self, session: AgentSession) -> None:
         with self._lock:
             if not self._closed and len(self._idle) < KEEP_IDLE and session.alive():
                 self._idle.append(session)
                 return
         session.close()
 
-    def close(self):
+    def close(self) -> None:
         """End the idle sessions now, and each busy one when its command is done."""
         with self._lock:
             self._closed = True

@@ -11,8 +11,10 @@ keepalive, read timeouts) need nothing of the cluster.
 """
 import dataclasses
 import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
-from .api import ApiError
+from .api import ApiError, KubeApi
 
 # Kubernetes v1.34's safe sysctls for kernels from 4.15 on (older kernels drop the later ones).
 SAFE_SYSCTLS = ("kernel.shm_rmid_forced", "net.ipv4.ip_local_port_range", "net.ipv4.tcp_syncookies",
@@ -22,12 +24,20 @@ SAFE_SYSCTLS = ("kernel.shm_rmid_forced", "net.ipv4.ip_local_port_range", "net.i
 SETTING = "allowedUnsafeSysctls"
 
 
+class SysctlCell(Protocol):
+    """A cell as the nodes are asked whether it can run (scenario/model.py's Cell gives it)."""
+    @property
+    def name(self) -> str: ...
+
+    def kernel_sysctls(self) -> tuple[tuple[str, Any], ...]: ...
+
+
 @dataclasses.dataclass(frozen=True)
 class NodeAllows:
     node: str
-    allowed_unsafe_sysctls: tuple     # the kubelet's allowedUnsafeSysctls, as it reported them
+    allowed_unsafe_sysctls: tuple[str, ...]     # the kubelet's allowedUnsafeSysctls, as it reported them
 
-    def allows(self, sysctl):
+    def allows(self, sysctl: str) -> bool:
         name = normalized(sysctl)
         if name in SAFE_SYSCTLS:
             return True
@@ -38,12 +48,12 @@ class NodeAllows:
         return False
 
 
-def normalized(sysctl):
+def normalized(sysctl: str) -> str:
     """The kubelet's spelling: dots between the parts (net/ipv4/tcp_retries2 is net.ipv4.tcp_retries2)."""
     return sysctl.replace("/", ".")
 
 
-def what_nodes_allow(api):
+def what_nodes_allow(api: KubeApi) -> list[NodeAllows]:
     """[NodeAllows] for every node of the cluster, from each kubelet's running configuration."""
     found = []
     for node in api.get("/api/v1/nodes")["items"]:
@@ -57,7 +67,7 @@ def what_nodes_allow(api):
     return found
 
 
-def refusals(cells, nodes):
+def refusals(cells: Iterable[SysctlCell], nodes: Sequence[NodeAllows]) -> list[str]:
     """One line per cell the cluster cannot run: a sysctl of the cell that no node allows.
     cells: the scenario's (scenario.model.Cell); nodes: what_nodes_allow()."""
     if not nodes:
@@ -73,7 +83,7 @@ def refusals(cells, nodes):
     return lines
 
 
-def pod_refusals(nodes, sysctls_of_pods):
+def pod_refusals(nodes: Sequence[NodeAllows], sysctls_of_pods: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """One line per sysctl of a pod that no node allows; sysctls_of_pods: {pod: {sysctl: value}}."""
     return [f"no node lets pod {pod} set {name}: add it to the kubelet's {SETTING} (--allowed-unsafe-sysctls)"
             for pod, sysctls in sorted(sysctls_of_pods.items()) for name in sorted(sysctls)

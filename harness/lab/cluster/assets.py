@@ -8,13 +8,15 @@ import hashlib
 import json
 import shutil
 import subprocess
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from ...errors import LabError
 from ...measure.sysctl_knobs import SYSCTL_KNOBS
+from ...settings import machine
 from ..compose import REPO
 from ..images import LABEL
-from ...settings import machine
 
 FILES = Path(__file__).resolve().parent / "files"
 GUEST_DIR = "/opt/cluster"
@@ -34,7 +36,7 @@ SERVER_SYSCTLS = ("net.core.somaxconn", "net.ipv4.tcp_abort_on_overflow")
 ALLOWED_UNSAFE_SYSCTLS = tuple(sorted({knob.sysctl for knob in SYSCTL_KNOBS.values()} | set(SERVER_SYSCTLS)))
 
 
-def kube_programs():
+def kube_programs() -> list[Path]:
     """The directories ensure-kube.sh built (or found) the programs in: the kube-proxy plane's
     (etcd, kube-apiserver, kube-proxy) and the rest of a node's."""
     found = []
@@ -51,7 +53,7 @@ def kube_programs():
 DEBIAN_PACKAGES = ("ipset", "libipset13", "containernetworking-plugins")
 
 
-def debian_packages():
+def debian_packages() -> list[Path]:
     """The .deb files of DEBIAN_PACKAGES at this host's candidate versions (`apt-get download`),
     cached per machine."""
     cache = machine.cache_root() / "cluster" / "debs"
@@ -74,7 +76,7 @@ def debian_packages():
     return found
 
 
-def kubelet_config(allowed_unsafe_sysctls=ALLOWED_UNSAFE_SYSCTLS):
+def kubelet_config(allowed_unsafe_sysctls: Iterable[str] = ALLOWED_UNSAFE_SYSCTLS) -> dict[str, Any]:
     """KubeletConfiguration (JSON is YAML): no auth beyond loopback, cgroupfs (the guest has no
     systemd), eviction only near a full disk (the guest's overlay is small and short-lived)."""
     return {
@@ -89,7 +91,7 @@ def kubelet_config(allowed_unsafe_sysctls=ALLOWED_UNSAFE_SYSCTLS):
     }
 
 
-def cni_config():
+def cni_config() -> dict[str, Any]:
     """The pods' bridge. The firewall plugin lets a pod's own traffic and its answers through the
     node's FORWARD chain, whose policy the guest's dockerd sets to DROP: without it one pod reached
     another only through a Service (kube-proxy's rules accept that), and a replica never reached
@@ -101,7 +103,7 @@ def cni_config():
         {"type": "firewall", "backend": "iptables"}]}
 
 
-def containerd_config():
+def containerd_config() -> str:
     """containerd 1.6 (Debian's, in the guest): CRI on, Debian's CNI plugins, the local sandbox image."""
     return "\n".join([
         "version = 2",
@@ -112,7 +114,7 @@ def containerd_config():
         '  conf_dir = "/etc/cni/net.d"', ""])
 
 
-def kubeconfig(server, certificate_authority):
+def kubeconfig(server: str, certificate_authority: str) -> dict[str, Any]:
     cluster = {"server": server, "certificate-authority": certificate_authority}
     return {"apiVersion": "v1", "kind": "Config", "current-context": "blackhole-lab",
             "clusters": [{"name": "blackhole-lab", "cluster": cluster}],
@@ -120,13 +122,13 @@ def kubeconfig(server, certificate_authority):
             "contexts": [{"name": "blackhole-lab", "context": {"cluster": "blackhole-lab", "user": "blackhole-lab"}}]}
 
 
-def _openssl(directory, *arguments):
+def _openssl(directory: Path, *arguments: str) -> None:
     result = subprocess.run(["openssl", *arguments], cwd=directory, capture_output=True, text=True)
     if result.returncode:
         raise LabError(f"cluster: openssl {arguments[0]} failed: {result.stderr.strip()[-400:]}")
 
 
-def prepare(directory, allowed_unsafe_sysctls=ALLOWED_UNSAFE_SYSCTLS):
+def prepare(directory: Path, allowed_unsafe_sysctls: Iterable[str] = ALLOWED_UNSAFE_SYSCTLS) -> Path:
     """What /opt/cluster holds besides bin/ (the programs, on the guest's disk: kube_programs), made
     afresh in directory: the keys, the settings, node-start."""
     directory = Path(directory)
@@ -152,7 +154,7 @@ def prepare(directory, allowed_unsafe_sysctls=ALLOWED_UNSAFE_SYSCTLS):
 PAUSE_DOCKERFILE = f'FROM {PAUSE_BASE}\nLABEL {LABEL}=1\nSTOPSIGNAL SIGKILL\nENTRYPOINT ["sleep", "infinity"]\n'
 
 
-def build_pause_image():
+def build_pause_image() -> str:
     """The sandbox image: the lab's Debian base sleeping (a pod's sandbox holds its namespaces and
     runs nothing). Returns what it is built from (the Dockerfile, its base's id), for the disk's key."""
     result = subprocess.run(["docker", "build", "-q", "-t", PAUSE_IMAGE, "-"], input=PAUSE_DOCKERFILE,

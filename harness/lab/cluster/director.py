@@ -11,7 +11,7 @@ not program; the seed's swap in cluster terms.
                     one put in: kube-proxy's own table change follows. What only a director
                     container can do (nodest reset, a drain, an idle timeout) is refused.
 """
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...director import Director
 from ...director.commands import LbCommands
@@ -31,31 +31,31 @@ class ClusterDirector(Director):
     is IPVS's on the node (vip and backend come with Director)."""
     lab: "ClusterLab"
 
-    def __init__(self, lab, service=DIRECTOR):
+    def __init__(self, lab: "ClusterLab", service: str = DIRECTOR) -> None:
         if service != DIRECTOR:
             raise LabError(f"cluster: the director is the node's kube-proxy; there is no {service}")
         super().__init__(lab, service)
 
-    def vip_address(self):
+    def vip_address(self) -> str:
         return self.lab.vip_address()
 
-    def lbctl(self, *args, timeout=60):
+    def lbctl(self, *args: object, timeout: float = 60) -> str:
         raise LabError(f"cluster: the director is the node's kube-proxy, which has no lbctl ({' '.join(map(str, args))})")
 
-    def state(self, timeout=60):
+    def state(self, timeout: float = 60) -> dict[str, Any]:
         """What lbctl list says of a director container, as far as IPVS on the node tells it."""
         shown = self.lab.exec(DIRECTOR, IPVS_TIMEOUT_COMMAND, timeout=timeout).stdout.split()
         # "Timeout (tcp tcpfin udp): 900 120 300"
         return {"datapath": "ipvs", "idle_timeout_s": int(shown[-3]), "control": "kube-proxy"}
 
     @property
-    def datapath(self):
+    def datapath(self) -> str:
         return "ipvs"
 
-    def flows(self):
+    def flows(self) -> str:
         return self.lab.exec(DIRECTOR, ["ipvsadm", "-Lnc"], check=False).stdout
 
-    def kube_proxy_mode(self):
+    def kube_proxy_mode(self) -> str | None:
         """The mode the node's kube-proxy says it runs in (its /proxyMode page), or None."""
         page = self.lab.shell.run(f"exec 3<>/dev/tcp/127.0.0.1/{KUBE_PROXY_METRICS_PORT} && "
                                   "printf 'GET /proxyMode HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3", check=False,
@@ -68,11 +68,11 @@ class ClusterCommands(LbCommands):
     """LbCommands' face in cluster terms (state and vip come with LbCommands)."""
     lab: "ClusterLab"
 
-    def __init__(self, lab):
+    def __init__(self, lab: "ClusterLab") -> None:
         self.lab = lab
         self.director = ClusterDirector(lab)
 
-    def swap(self, name, old, new, nodest="drop", drain_s=0.0):
+    def swap(self, name: str, old: str, new: str, nodest: str = "drop", drain_s: float = 0.0) -> tuple[float, float]:
         """The old server's pod cut off silently and out of the Service, the new one in; returns
         (applying_t, applied_t): the cut landed between the two (the node's clock)."""
         problem = swap_problem(nodest, drain_s)
@@ -86,10 +86,10 @@ class ClusterCommands(LbCommands):
         pods.set_behind_vip(new, True)
         return applying, applied
 
-    def set_idle_timeout(self, seconds):
+    def set_idle_timeout(self, seconds: float) -> tuple[float, float]:
         raise LabError("cluster: the IPVS timeouts are kube-proxy's own (--ipvs-tcp-timeout); the lab does not "
                        "change them on a cluster")
 
-    def reset(self):
+    def reset(self) -> None:
         """The Service back as the lab started it, every cut undone."""
         self.lab.pods().reset()

@@ -1,8 +1,16 @@
 """Which faults a cluster lab makes, asked before anything starts (ClusterLab.refusal): each made
 one is named here with what it needs of the cluster, and anything else is refused in one line.
 Each one made here is run, or refused, by a test on the test cluster (tests/cluster/)."""
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-def swap_problem(nodest, drain_s):
+from ...faults.base import Fault
+
+if TYPE_CHECKING:
+    from .lab import ClusterLab
+
+
+def swap_problem(nodest: str, drain_s: float) -> str | None:
     """Why kube-proxy cannot make this swap, or None."""
     if nodest != "drop" or drain_s:
         return (f"kube-proxy keeps a removed backend's flows (graceful termination); a swap with nodest={nodest} "
@@ -10,15 +18,15 @@ def swap_problem(nodest, drain_s):
     return None
 
 
-def _swap(params, lab):
+def _swap(params: Mapping[str, Any], lab: "ClusterLab") -> str | None:
     return swap_problem(params.get("nodest", "drop"), params.get("drain_s", 0.0))
 
 
-def _as_it_is(params, lab):
+def _as_it_is(params: Mapping[str, Any], lab: "ClusterLab") -> str | None:
     return None
 
 
-def _node_lost(params, lab):
+def _node_lost(params: Mapping[str, Any], lab: "ClusterLab") -> str | None:
     return lost_node_refusal(lab, params["target"])
 
 
@@ -33,7 +41,7 @@ MADE = {
 }
 
 
-def refusal(lab, fault):
+def refusal(lab: "ClusterLab", fault: Fault) -> str | None:
     """Why the cluster lab cannot make this fault (harness/faults' Fault), in one line, or None."""
     check = MADE.get(fault.name)
     if check is None:
@@ -43,7 +51,7 @@ def refusal(lab, fault):
     return f"cluster: fault {fault.name}: {problem}" if problem else None
 
 
-def lost_node_refusal(lab, target):
+def lost_node_refusal(lab: "ClusterLab", target: str) -> str:
     """node_lost's: losing the target's node must not lose the lab's clients and director."""
     nodes = [n["metadata"]["name"] for n in lab.api.get("/api/v1/nodes")["items"]]
     if len(nodes) == 1:

@@ -14,6 +14,8 @@ What a cluster does differently, said here once:
                the lab counts a restart it did not ask for as a problem.
 """
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .pods import SERVING
 
@@ -23,7 +25,7 @@ STARTUP_TIMEOUT_S = 30          # one check's time in a TCG guest (compose_env's
 STARTUP_LIMIT_S = 1200          # how long a server may take to pass its check the first time
 
 
-def probe_command(test):
+def probe_command(test: str | Sequence[str]) -> list[str]:
     """A Compose health check's test as an exec probe's command."""
     if isinstance(test, str):
         return ["sh", "-c", test]
@@ -31,7 +33,7 @@ def probe_command(test):
     return ["sh", "-c", rest[0]] if kind == "CMD-SHELL" else rest
 
 
-def rewrite_addresses(value, addresses):
+def rewrite_addresses(value: object, addresses: Mapping[str, str]) -> str:
     """value with each address Compose fixed replaced by where it is in the cluster."""
     text = str(value)
     for old, new in sorted(addresses.items(), key=lambda item: -len(item[0])):
@@ -39,13 +41,14 @@ def rewrite_addresses(value, addresses):
     return text
 
 
-def pod_for(service, definition, namespace, addresses, gated=False, host_aliases=None, ports=None, labels=None,
-            node_name=None):
+def pod_for(service: str, definition: Mapping[str, Any], namespace: str, addresses: Mapping[str, str],
+            gated: bool = False, host_aliases: Mapping[str, str] | None = None, ports: Mapping[str, int] | None = None,
+            labels: Mapping[str, str] | None = None, node_name: str | None = None) -> dict[str, Any]:
     """The pod manifest of one rendered Compose service; addresses: {Compose's address: the
     cluster's}; gated: ready only while the lab says so (pods.serving); host_aliases: {name:
     address} written into the pod's /etc/hosts (the cluster has no DNS for the lab's names);
     ports: {name: container port} it serves; labels: more labels; node_name: the node it must go on."""
-    container = {"name": service, "image": definition["image"], "imagePullPolicy": "Never"}
+    container: dict[str, Any] = {"name": service, "image": definition["image"], "imagePullPolicy": "Never"}
     if ports:
         container["ports"] = [{"name": n, "containerPort": p} for n, p in sorted(ports.items())]
     if definition.get("entrypoint"):
@@ -63,12 +66,12 @@ def pod_for(service, definition, namespace, addresses, gated=False, host_aliases
         container["startupProbe"] = {"exec": {"command": probe_command(check["test"])},
                                      "periodSeconds": STARTUP_PERIOD_S, "timeoutSeconds": STARTUP_TIMEOUT_S,
                                      "failureThreshold": STARTUP_LIMIT_S // STARTUP_PERIOD_S}
-    volumes = []
+    volumes: list[dict[str, Any]] = []
     for index, path in enumerate(definition.get("tmpfs") or ()):
         name = f"tmpfs-{index}"
         volumes.append({"name": name, "emptyDir": {"medium": "Memory"}})
         container.setdefault("volumeMounts", []).append({"name": name, "mountPath": path.split(":")[0]})
-    spec = {"containers": [container], "restartPolicy": "Always", "terminationGracePeriodSeconds": 1,
+    spec: dict[str, Any] = {"containers": [container], "restartPolicy": "Always", "terminationGracePeriodSeconds": 1,
             "enableServiceLinks": False, "automountServiceAccountToken": False}
     if definition.get("hostname"):
         spec["hostname"] = definition["hostname"]
@@ -89,20 +92,21 @@ def pod_for(service, definition, namespace, addresses, gated=False, host_aliases
             "spec": spec}
 
 
-def names_of(definition, planned):
+def names_of(definition: Mapping[str, Any], planned: Mapping[str, str]) -> set[str]:
     """The services whose planned address (planned_addresses) the definition's environment names."""
     said = " ".join(str(v) for v in (definition.get("environment") or {}).values())
     return {service for service, address in planned.items() if re.search(rf"(?<![\d.]){re.escape(address)}(?![\d])", said)}
 
 
-def creation_waves(definitions, wanted, planned=None):
+def creation_waves(definitions: Mapping[str, Mapping[str, Any]], wanted: Sequence[str],
+                   planned: Mapping[str, str] | None = None) -> list[list[str]]:
     """The services of wanted in the order a cluster can make them: each wave after the waves of
     what it depends on among wanted: Compose's depends_on, and the services whose planned address
     it names (planned: planned_addresses; the replica names its primary's, which a cluster
     rewrites to the primary pod's, known once that pod has its address)."""
     planned = planned or {}
 
-    def needs(service):
+    def needs(service: str) -> set[str]:
         return (set(definitions[service].get("depends_on") or ()) | names_of(definitions[service], planned)) - {service}
     left, made, waves = list(wanted), set[str](), list[list[str]]()
     while left:
@@ -115,7 +119,8 @@ def creation_waves(definitions, wanted, planned=None):
     return waves
 
 
-def planned_addresses(definitions, director, front, vip_host):
+def planned_addresses(definitions: Mapping[str, Mapping[str, Any]], director: str, front: str,
+                      vip_host: int | str) -> dict[str, str]:
     """{service or 'vip': the address the Compose file fixes for it}: each server's, and the VIP
     (the front network's host vip_host, the director's network)."""
     planned: dict[str, str] = {}

@@ -1,6 +1,9 @@
 """How a cluster lab's pods are doing, read from the API server: ready for a run to start
 (wait_healthy), and what went wrong during one (problems)."""
 import subprocess
+import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ...errors import LabError
 from ...topology import DIRECTOR
@@ -8,14 +11,18 @@ from . import pod_status
 from .api import ApiError, wait_for
 from .making import API_POLL_S
 
+if TYPE_CHECKING:
+    from .lab import ClusterLab
 
-def wait_healthy(lab, timeout_s, only=None, stopping=None):
+
+def wait_healthy(lab: "ClusterLab", timeout_s: float, only: Iterable[str] | None = None,
+                 stopping: threading.Event | None = None) -> None:
     """Until each pod (only: of these services) is ready: a server once its health check first
     passed and the lab's gate is on, a cell once its container runs; a LabError at the next poll
     once stopping (an Event) is set."""
     wanted = [s for s in (only or lab.pod_services()) if s != DIRECTOR]
 
-    def healthy():
+    def healthy() -> bool:
         not_yet = []
         for service in wanted:
             pod = lab.read_pod(service)
@@ -30,7 +37,7 @@ def wait_healthy(lab, timeout_s, only=None, stopping=None):
              alive=lambda: "the run is ending" if stopping is not None and stopping.is_set() else None)
 
 
-def why(lab, service):
+def why(lab: "ClusterLab", service: str) -> str:
     """The pod's own last events, in one line."""
     try:
         events = lab.api.get(lab.path("events") + f"?fieldSelector=involvedObject.name%3D{service}")["items"]
@@ -39,7 +46,7 @@ def why(lab, service):
     return "; ".join(f"{e.get('reason')}: {e.get('message', '')[:160]}" for e in events[-3:]) or "no events"
 
 
-def problems(lab):
+def problems(lab: "ClusterLab") -> dict[str, str]:
     """{service: what is wrong} for each pod that is gone, not running, or was restarted by the
     kubelet rather than by the lab; and kube-proxy (the director) not running."""
     found = {}

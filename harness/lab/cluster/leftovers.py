@@ -7,25 +7,28 @@ before this one. A namespace of another machine's run is kept (its owner may be 
 as is one that says no owner; `make clean LAB=kubernetes ALL=1` deletes every lab namespace."""
 import json
 import socket
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from .. import registry
-from .api import wait_for
+from .api import KubeApi, wait_for
 from .pods import LAB_LABEL, OWNER
 
 GONE_S = 300
 
 
-def boot_id():
+def boot_id() -> str:
     return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
 
 
-def owner_here():
+def owner_here() -> str:
     """The annotation a lab's namespace gets: who made it, here and now."""
     return json.dumps({"host": socket.gethostname(), "boot": boot_id(), **registry.me()}, sort_keys=True)
 
 
-def why_kept(annotation, host, boot, alive=registry.alive):
+def why_kept(annotation: str | None, host: str, boot: str,
+             alive: Callable[[Mapping[str, Any]], bool] = registry.alive) -> str | None:
     """Why a lab namespace with this OWNER annotation stays (None: it goes), seen from host in boot."""
     try:
         owner = json.loads(annotation) if annotation else None
@@ -40,7 +43,7 @@ def why_kept(annotation, host, boot, alive=registry.alive):
     return None
 
 
-def clean(api, everything=False, say=print):
+def clean(api: KubeApi, everything: bool = False, say: Callable[[str], None] = print) -> dict[str, Any]:
     """Delete the lab namespaces whose owner is gone (everything: all of them), and wait until
     they are; returns {"removed": [names], "kept": {name: why}}."""
     listed = api.get(f"/api/v1/namespaces?labelSelector={LAB_LABEL}")["items"]

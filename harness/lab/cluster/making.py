@@ -1,6 +1,9 @@
 """Making a lab on the cluster (ClusterLab.up): the lab's Compose services resolved for its shape,
 the VIP's Service, then the pods wave by wave."""
+import functools
 import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ...topology import DIRECTOR, FRONT, PRIMARY, SERVICE_PORTS, SERVICE_SERVERS, VIP_HOST
 from ..engine import HostEngine
@@ -8,6 +11,9 @@ from ..request import LabRequest
 from . import from_compose
 from .api import wait_for
 from .pods import vip_service
+
+if TYPE_CHECKING:
+    from .lab import ClusterLab
 
 # compose.yaml's LB_SERVICES: the server the director starts each service's VIP with
 INITIAL_BACKENDS = {"mysql": PRIMARY, "web": "web-a"}
@@ -17,11 +23,15 @@ POD_START_S = 900               # created -> running (TCG: 70-80 s for a pod of 
 API_POLL_S = 1.0
 
 
-def rfc3339_now():
+def _address_of(lab: "ClusterLab", service: str) -> str | None:
+    return lab.read_pod(service).get("ip")
+
+
+def rfc3339_now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def rendered_services(lab):
+def rendered_services(lab: "ClusterLab") -> dict[str, Any]:
     """Each service's definition as Compose resolves it for a lab of this shape (no engine asked)."""
     from ..compose import ComposeLab
     shape = ComposeLab(LabRequest(project=lab.project, cells=lab.cells, servers=lab.servers, database=lab.database,
@@ -29,7 +39,7 @@ def rendered_services(lab):
     return shape.docker.compose.config(return_json=True)["services"]
 
 
-def make(lab, definitions):
+def make(lab: "ClusterLab", definitions: Mapping[str, Mapping[str, Any]]) -> str:
     """The VIP's Service first (its ClusterIP is the address the clients are told), then the pods
     wave by wave, each after those its addresses name; a server is behind the VIP if
     compose.yaml's director starts with it, and ready once its health check passed and its gate
@@ -47,7 +57,7 @@ def make(lab, definitions):
                 service, definitions[service], lab.project, addresses, gated=service in lab.servers,
                 host_aliases=dict(known), ports=serves, labels=behind, node_name=lab.node.pinned_node()))
         for service in wave:
-            wait_for(f"pod {service} to get an address", lambda s=service: lab.read_pod(s).get("ip"),
+            wait_for(f"pod {service} to get an address", functools.partial(_address_of, lab, service),
                      POD_START_S, poll_s=API_POLL_S)
             known[service] = lab.read_pod(service)["ip"]
             if service in planned:

@@ -10,11 +10,14 @@ Service: each step timed, in home/cluster.json. A step that fails or an interrup
 and leaves nothing behind.
 """
 import json
+import os
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
 
 from ...databases import DATABASES, DEFAULT_DATABASE
 from ...errors import LabError
@@ -23,6 +26,11 @@ from ..guest.node_images import NodeContents
 from ..images import host_image_keys, save_host_images
 from . import assets
 from .api import KubeApi, node_ready, wait_for
+from .faces import Shell
+from .node_shell import NodeShell
+
+if TYPE_CHECKING:
+    from ..guest.engine import GuestEngine
 
 HOME = REPO / ".lab" / "cluster"
 STATE_FILE = "cluster.json"
@@ -39,26 +47,26 @@ class NodeNotUp(LabError):
     """No cluster is up where one was asked for."""
 
 
-def pod_images(database=DEFAULT_DATABASE):
+def pod_images(database: str = DEFAULT_DATABASE) -> list[str]:
     """The images a node's containerd holds: each is ~0.3-0.8 GB, twice on its disk (the blobs and
     unpacked), so only the clients', the web servers' and one database engine's."""
     return [*POD_IMAGES, DATABASES[database].image]
 
 
-def node_contents(images):
+def node_contents(images: Sequence[str]) -> NodeContents:
     """A node's programs and images, for its guest's disk (guest/node_images.py)."""
     keys = host_image_keys()
     pause_key = assets.build_pause_image()
     keys = {name: pause_key if name == assets.PAUSE_IMAGE else keys[name] for name in images}
 
-    def save(path):
+    def save(path: Path) -> None:
         subprocess.run(["docker", "save", "-o", str(path), *images], check=True, timeout=900)
     return NodeContents(keys, save, tuple(assets.kube_programs()), tuple(assets.debian_packages()))
 
 
 class ClusterNode:
-    def __init__(self, home=HOME, kernel=DEFAULT_KERNEL, out=sys.stdout,
-                 allowed_unsafe_sysctls=assets.ALLOWED_UNSAFE_SYSCTLS):
+    def __init__(self, home: str | os.PathLike[str] = HOME, kernel: str = DEFAULT_KERNEL, out: IO[str] = sys.stdout,
+                 allowed_unsafe_sysctls: Iterable[str] = assets.ALLOWED_UNSAFE_SYSCTLS) -> None:
         """allowed_unsafe_sysctls: the kubelet's allowedUnsafeSysctls (default: every TCP knob a
         cell can set)."""
         self.home, self.kernel, self.out = Path(home), kernel, out
@@ -66,45 +74,48 @@ class ClusterNode:
         self.guest_home = self.home / "guest"
         self.kubeconfig_path = self.home / "kubeconfig"
 
-    def say(self, text):
+    def say(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
 
     # -- what is there ------------------------------------------------------------
-    def state(self):
+    def state(self) -> dict[str, Any] | None:
         path = self.home / STATE_FILE
         return json.loads(path.read_text()) if path.exists() else None
 
-    def _engine(self):
+    def _engine(self) -> "GuestEngine | None":
         from ..guest.engine import GuestEngine
         from ..guest.kept import GUEST_FILE
         if not (self.guest_home / GUEST_FILE).exists():
             return None
         return GuestEngine.attach(self.guest_home, out=self.out)
 
-    def running(self):
+    def running(self) -> bool:
         engine = self._engine()
         return engine is not None and engine.running() and self.state() is not None
 
-    def ensure_reachable(self):
+    def ensure_reachable(self) -> None:
         if not self.running():
             raise NodeNotUp("LAB=kubernetes: no cluster is up; `make cluster-up` starts one (about 3 minutes)")
 
-    def pinned_node(self):
+    def pinned_node(self) -> str | None:
         """The node the lab's pods must go on: None, the cluster has one."""
         return None
 
-    def _running_engine(self):
+    def _running_engine(self) -> "GuestEngine":
         engine = self._engine()
         if engine is None or not engine.running() or self.state() is None:
             raise NodeNotUp("cluster: none is up (`make cluster-up` starts one)")
         return engine
 
-    def api(self):
+    def api(self) -> KubeApi:
         self._running_engine()
-        return KubeApi(self.state()["server"], assets.TOKEN, self.home / "opt" / "apiserver.crt")
+        state = self.state()
+        if state is None:
+            raise NodeNotUp("cluster: none is up (`make cluster-up` starts one)")
+        return KubeApi(state["server"], assets.TOKEN, self.home / "opt" / "apiserver.crt")
 
-    def status(self):
+    def status(self) -> dict[str, Any]:
         """What is up, as a dict: the node's readiness asked of the API server now."""
         state = self.state()
         if state is None or not self.running():
@@ -115,13 +126,15 @@ class ClusterNode:
                 "kernel": state["kernel"], "node_ready": node_ready(node), "timings": state["timings"]}
 
     # -- up and down ----------------------------------------------------------------
-    def up(self):
-        if self.running():
+    def up(self) -> dict[str, Any]:
+        state = self.state()
+        if self.running() and state is not None:
             self.say(f"cluster: already up (KUBECONFIG={self.kubeconfig_path})")
-            return self.state()
+            return state
         self.down(quiet=True)                      # what a crashed or interrupted one left
         from ..guest.engine import GuestEngine
-        timings, started = {}, time.monotonic()
+        timings: dict[str, Any] = {}
+        started = time.monotonic()
         self.home.mkdir(parents=True, exist_ok=True)
         engine = None
         try:
@@ -144,7 +157,7 @@ class ClusterNode:
             server = f"https://127.0.0.1:{engine.forwarded_port(assets.API_PORT)}"
             api = KubeApi(server, assets.TOKEN, opt / "apiserver.crt")
 
-            def alive():
+            def alive() -> str | None:
                 return None if vm.alive() else "the guest's QEMU exited"
 
             timings["api_ready_s"] = wait_for("the API server's /readyz", api.ready, API_READY_S, alive)
@@ -184,7 +197,7 @@ class ClusterNode:
                  f"KUBECONFIG={self.kubeconfig_path}")
         return state
 
-    def down(self, quiet=False):
+    def down(self, quiet: bool = False) -> bool:
         """Stop the guest (everything in the cluster goes with it) and forget it. True if one was there."""
         engine = self._engine()
         there = engine is not None and engine.running()
@@ -195,42 +208,41 @@ class ClusterNode:
             self.say("cluster: down (its guest stopped)" if there else "cluster: none was up")
         return there
 
-    def shell(self):
+    def shell(self) -> NodeShell:
         """The node's shell (node_shell.NodeShell), over its guest's ssh."""
-        from .node_shell import NodeShell
         return NodeShell(self._running_engine())
 
-    def engine_for(self, project):
+    def engine_for(self, project: str) -> "GuestEngine":
         """The engine face a lab in namespace project uses on this node: the guest's."""
         return self._running_engine()
 
-    def release(self, project):
+    def release(self, project: str) -> None:
         """The lab in namespace project is going; the guest's ssh stays for the node's other work."""
 
-    def kube_proxy_log(self, shell):
+    def kube_proxy_log(self, shell: Shell) -> str:
         return shell.run(f"cat {KUBE_PROXY_LOG}", timeout=60).stdout
 
-    def kube_proxy_version(self, shell):
+    def kube_proxy_version(self, shell: Shell) -> str:
         return shell.run(f"{assets.GUEST_DIR}/bin/kube-proxy --version", timeout=60).stdout.strip()
 
-    def guest_command(self, command, timeout=60):
+    def guest_command(self, command: str, timeout: float = 60) -> str:
         """A shell command on the node (as root), its output; LabError if it fails."""
-        return self._running_engine().ssh.run(command, timeout=timeout).stdout
+        return self._running_engine().open_ssh().run(command, timeout=timeout).stdout
 
     # -- helpers -------------------------------------------------------------------
-    def _save_logs(self, engine):
+    def _save_logs(self, engine: "GuestEngine") -> None:
         """The components' logs and timeline, beside the home for a failed up to be read after."""
         if engine.vm is None or not engine.running():
             return
         keep = REPO / "results" / "cluster-failed"
         keep.mkdir(parents=True, exist_ok=True)
         try:
-            text = engine.ssh.run("tail -n 80 /var/log/cluster/*", check=False, timeout=60).stdout
+            text = engine.open_ssh().run("tail -n 80 /var/log/cluster/*", check=False, timeout=60).stdout
         except subprocess.TimeoutExpired:
             return
         (keep / "logs.txt").write_text(text)
         self.say(f"cluster: the components' last log lines are in {keep / 'logs.txt'}")
 
 
-def _since(started):
+def _since(started: float) -> float:
     return round(time.monotonic() - started, 1)

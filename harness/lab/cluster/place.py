@@ -3,14 +3,21 @@ keeps in a guest, reached through its API server and, for exec, its node's ssh; 
 KUBECONFIG other than cluster-up's, the cluster it names, reached through its API server alone
 (agent.py: the node's shell is a privileged pod on it)."""
 import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, Self
 
 from ...errors import LabError
 from ...settings import machine
+from ..request import LabRequest
 from .agent import RemoteNode
+from .faces import ClusterNodes
 from .node import ClusterNode
 
+if TYPE_CHECKING:
+    from .lab import ClusterLab
 
-def node_for(kubeconfig):
+
+def node_for(kubeconfig: str | None) -> ClusterNodes:
     """cluster-up's node, unless KUBECONFIG names another cluster."""
     own = ClusterNode()
     if kubeconfig and os.path.realpath(kubeconfig) != os.path.realpath(own.kubeconfig_path):
@@ -23,19 +30,19 @@ def node_for(kubeconfig):
 class ClusterPlace:
     where = "cluster"              # the cluster outlives the run; its namespace goes with the lab
 
-    def __init__(self, node=None):
+    def __init__(self, node: ClusterNodes | None = None) -> None:
         self.node = node or node_for(machine.kubeconfig())
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         return False
 
-    def ensure_started(self, say=None):
+    def ensure_started(self, say: Callable[[str], None] | None = None) -> None:
         self.node.ensure_reachable()
 
-    def lab_of_shape(self, request):
+    def lab_of_shape(self, request: LabRequest) -> "ClusterLab":
         """The lab a LabRequest asks for (a ClusterLab), or a LabError naming what a cluster cannot
         give it. (net_admin needs nothing: exec enters a pod with root's capabilities.)"""
         r = request

@@ -1,7 +1,9 @@
 """A pod as the lab needs to know it, read from the API server's answer (pure)."""
+from collections.abc import Mapping
+from typing import Any
 
 
-def summary(pod):
+def summary(pod: Mapping[str, Any]) -> dict[str, Any]:
     """{ip, phase, ready, started, id, state, restarts, image} of a pod with one container: its
     address, phase and Ready condition; its container's id (without the runtime's prefix), state
     ({'running': ...}, {'waiting': ...}, {'terminated': ...}), restart count and image."""
@@ -14,5 +16,5 @@ def summary(pod):
             "image": container.get("imageID") or container.get("image")}
 
 
-def running(pod_summary):
+def running(pod_summary: Mapping[str, Any]) -> bool:
     return pod_summary.get("phase") == "Running" and "running" in pod_summary.get("state", {})

@@ -9,14 +9,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from .cache import cache_dir
-from .qemu import QEMU, qemu_version
 from ...settings import machine
+from .cache import cache_dir
+from .kernels import Kernel
+from .qemu import QEMU, qemu_version
 
 PROBE_S = 15
 
 
-def choose(kernel):
+def choose(kernel: Kernel) -> tuple[str, str]:
     forced = machine.forced_accel()
     if forced in ("tcg", "kvm"):
         return forced, "forced by BLACKHOLE_ACCEL"
@@ -32,7 +33,7 @@ def choose(kernel):
     return ("kvm", "the KVM probe booted a kernel") if works else ("tcg", f"KVM probe: no kernel output in {PROBE_S} s")
 
 
-def probe_kvm(kernel):
+def probe_kvm(kernel: Kernel) -> bool:
     """Boot the kernel under KVM with no init: it prints its banner and panics at once if KVM works."""
     with tempfile.TemporaryDirectory() as tmp:
         console = Path(tmp) / "console"

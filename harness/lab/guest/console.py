@@ -7,7 +7,7 @@ _DEATH = re.compile(r"(?:\b[0-9a-f]{4} \[#\d+\]|Kernel panic - not syncing)")
 _STAMP = re.compile(r"^\[\s*\d+\.\d+\]\s*")
 
 
-def kernel_death(console_text):
+def kernel_death(console_text: str) -> str | None:
     """The console's first line saying the kernel Oopsed or panicked (its timestamp kept), or None.
     With the function it died in when the console names one (a "RIP:" line after it)."""
     lines = console_text.splitlines()

@@ -11,16 +11,20 @@ The images go in on the host: a throwaway dockerd with the guest tree as its dat
 import hashlib
 import inspect
 import json
+import os
 import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ... import polling
 from ...errors import LabError
 from . import node_images, throwaway
 from .cache import cache_dir
+from .node_images import NodeContents
 
 FILES = Path(__file__).resolve().parent / "files"
 PACKAGES = ("docker.io", "iproute2", "ipvsadm", "nftables", "conntrack", "openssh-server", "kmod", "tini",
@@ -33,19 +37,19 @@ LOADING_DAEMON_START_S = 60             # the throwaway dockerd that loads the i
 KEEP_DISKS = 2                          # the one in use and the one before (another checkout's images)
 
 
-def _digest(*parts):
+def _digest(*parts: object) -> str:
     h = hashlib.sha256()
     for part in parts:
         h.update(part if isinstance(part, bytes) else str(part).encode())
     return h.hexdigest()[:16]
 
 
-def rootfs_key():
+def rootfs_key() -> str:
     """What the root tree is made from: the code that makes it, files/, the packages, the mirror."""
     return _digest(inspect.getsource(rootfs), *(p.read_bytes() for p in sorted(FILES.iterdir())), PACKAGES, MIRROR)
 
 
-def disk_key(image_keys, node_image_keys=None):
+def disk_key(image_keys: Mapping[str, str], node_image_keys: Mapping[str, str] | None = None) -> str:
     """What a disk is made from: its root tree, the code that adds keys and images, the images,
     and a cluster node's images in its containerd, if it has them."""
     node = (inspect.getsource(node_images), json.dumps(sorted(node_image_keys.items()))) if node_image_keys else ()
@@ -53,14 +57,14 @@ def disk_key(image_keys, node_image_keys=None):
                    json.dumps(sorted(image_keys.items())), *node)
 
 
-def _run(command, what, timeout, **kwargs):
+def _run(command: Sequence[str], what: str, timeout: float, **kwargs: Any) -> str:
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, **kwargs)
     if result.returncode:
         raise LabError(f"guest disk: {what} failed ({result.returncode}): {(result.stdout + result.stderr)[-800:]}")
     return result.stdout
 
 
-def rootfs(say):
+def rootfs(say: Callable[[str], None]) -> Path:
     """The configured root tree (cached by the recipe's key)."""
     root = cache_dir("guest", "rootfs") / rootfs_key()
     if (root / ".complete").exists():
@@ -89,21 +93,22 @@ def rootfs(say):
 class GuestDisk:
     """A built disk: its image, the key to log in with, and the guest's host key."""
 
-    def __init__(self, directory):
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
 
     image = property(lambda self: self.directory / "disk.img")
     key = property(lambda self: self.directory / KEY_NAME)
     known_hosts = property(lambda self: self.directory / "known_hosts")
 
-    def exists(self):
+    def exists(self) -> bool:
         return (self.directory / "build.json").exists()
 
-    def build_info(self):
+    def build_info(self) -> dict[str, Any]:
         return json.loads((self.directory / "build.json").read_text())
 
 
-def ensure(image_keys, save_images, say, node=None):
+def ensure(image_keys: Mapping[str, str], save_images: Callable[[Path], None], say: Callable[[str], None],
+           node: NodeContents | None = None) -> tuple["GuestDisk", float]:
     """The disk for these lab images (built if missing). save_images(path) writes a `docker save`
     tar of them. node: a cluster node's programs and images (node_images.NodeContents), if any.
     Returns (GuestDisk, seconds spent building: 0 when cached)."""
@@ -143,7 +148,7 @@ def ensure(image_keys, save_images, say, node=None):
     return disk, time.monotonic() - started
 
 
-def why_rebuilt(image_keys, node_keys=None):
+def why_rebuilt(image_keys: Mapping[str, str], node_keys: Mapping[str, str] | None = None) -> str:
     """Why no cached disk fits these images, against the most recently used one."""
     disks = sorted((d for d in cache_dir("guest", "disks").iterdir() if (d / "build.json").exists()),
                    key=lambda d: (d / "build.json").stat().st_mtime, reverse=True)
@@ -153,7 +158,8 @@ def why_rebuilt(image_keys, node_keys=None):
     return rebuild_reason(last, rootfs_key(), image_keys, node_keys)
 
 
-def rebuild_reason(last_build, rootfs_now, image_keys, node_keys=None):
+def rebuild_reason(last_build: Mapping[str, Any], rootfs_now: str, image_keys: Mapping[str, str],
+                   node_keys: Mapping[str, str] | None = None) -> str:
     """What differs between the last disk's build.json and what is wanted now."""
     reasons = []
     if last_build.get("rootfs") != rootfs_now:
@@ -173,7 +179,7 @@ def rebuild_reason(last_build, rootfs_now, image_keys, node_keys=None):
     return "; ".join(reasons) or "the code that loads images into it changed"
 
 
-def prune(keep):
+def prune(keep: int) -> None:
     """Delete all but the `keep` most recently used disks, and root trees of other recipes."""
     disks = sorted((d for d in cache_dir("guest", "disks").iterdir() if (d / "build.json").exists()),
                    key=lambda d: (d / "build.json").stat().st_mtime, reverse=True)
@@ -184,7 +190,7 @@ def prune(keep):
             shutil.rmtree(tree, ignore_errors=True)
 
 
-def _keys(disk, tree):
+def _keys(disk: "GuestDisk", tree: Path) -> None:
     """A login key pair for this disk, and the guest's host key pinned in known_hosts."""
     _run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "blackhole-lab", "-f", str(disk.key)], "ssh-keygen",
          timeout=30)
@@ -198,7 +204,7 @@ def _keys(disk, tree):
     disk.known_hosts.write_text(f"{HOST_ALIAS} {public[0]} {public[1]}\n")
 
 
-def _load_images(data_root, images_tar, tmp):
+def _load_images(data_root: Path, images_tar: Path, tmp: Path) -> None:
     """`docker load` into data_root with a throwaway dockerd of our own, off the host's network."""
     data_root.mkdir(parents=True, exist_ok=True)
     sock, pidfile = tmp / "docker.sock", tmp / "docker.pid"

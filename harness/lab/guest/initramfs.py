@@ -7,10 +7,12 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ...errors import LabError
 from .cache import cache_dir
+from .kernels import Kernel
 
 BUSYBOX = Path("/bin/busybox")
 # What the initramfs needs to mount an ext4 root on virtio: these and their dependencies.
@@ -43,7 +45,7 @@ exec switch_root /newroot /usr/local/sbin/blackhole-guest-init
 """
 
 
-def _module_index(kernel):
+def _module_index(kernel: Kernel) -> tuple[dict[str, str], dict[str, list[str]], set[str]]:
     """({module name: path relative to the modules dir}, {path: [dependency paths]}, builtin names)."""
     paths, deps = {}, {}
     for line in (kernel.modules / "modules.dep").read_text().splitlines():
@@ -54,19 +56,19 @@ def _module_index(kernel):
     return paths, deps, builtin
 
 
-def _module_name(path):
+def _module_name(path: str) -> str:
     name = os.path.basename(path)
     for suffix in (".xz", ".zst", ".gz"):
         name = name.removesuffix(suffix)
     return name.removesuffix(".ko").replace("-", "_")
 
 
-def load_order(kernel, wanted=ROOT_MODULES):
+def load_order(kernel: Kernel, wanted: Iterable[Sequence[str]] = ROOT_MODULES) -> list[str]:
     """Module paths to insmod, each after its dependencies; built-in ones are left out."""
     paths, deps, builtin = _module_index(kernel)
     order = []
 
-    def visit(path):
+    def visit(path: str) -> None:
         for dep in reversed(deps.get(path, [])):
             visit(dep)
         if path not in order:
@@ -82,7 +84,7 @@ def load_order(kernel, wanted=ROOT_MODULES):
     return order
 
 
-def _uncompressed(source):
+def _uncompressed(source: Path) -> bytes:
     data = source.read_bytes()
     if source.suffix == ".xz":
         return lzma.decompress(data)
@@ -93,7 +95,7 @@ def _uncompressed(source):
     return data
 
 
-def initramfs(kernel):
+def initramfs(kernel: Kernel) -> Path:
     """The kernel's initramfs (cached): busybox, its root-disk modules and /init."""
     script = INIT.replace("@RELEASE@", kernel.release)
     # keyed by its /init too: a changed script is a new initramfs (and a new saved guest's key)
@@ -124,7 +126,7 @@ def initramfs(kernel):
     return target
 
 
-def modules_disk(kernel):
+def modules_disk(kernel: Kernel) -> Path:
     """An ext4 image of the kernel's /lib/modules/<release> (cached), mounted read-only by the guest."""
     target = cache_dir("kernels", "modules") / f"{kernel.release}.img"
     if target.exists():

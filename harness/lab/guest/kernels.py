@@ -17,7 +17,9 @@ import re
 import shutil
 import subprocess
 import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ...errors import InvalidInput, LabError
 from .cache import cache_dir
@@ -46,27 +48,30 @@ class Kernel:
     suite: str | None = None        # where it came from: bookworm-security/main, trixie-backports/main
 
     @property
-    def vmlinuz(self):
+    def vmlinuz(self) -> Path:
         return self.root / "boot" / f"vmlinuz-{self.release}"
 
     @property
-    def modules(self):
+    def modules(self) -> Path:
         return self.root / "lib" / "modules" / self.release
 
     @property
-    def config(self):
+    def config(self) -> Path:
         return self.root / "boot" / f"config-{self.release}"
 
-    def config_value(self, name):
+    def config_value(self, name: str) -> str | None:
         """A CONFIG_ value of this kernel's build ('250' for HZ), or None."""
         m = re.search(rf"^CONFIG_{name}=(.*)$", self.config.read_text(), re.M)
         return m.group(1).strip('"') if m else None
 
     @property
-    def hz(self):
-        return int(self.config_value("HZ"))
+    def hz(self) -> int:
+        value = self.config_value("HZ")
+        if value is None:
+            raise LabError(f"{self.package}: its kernel config ({self.config}) sets no CONFIG_HZ")
+        return int(value)
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         return {"package": self.package, "package_version": self.version, "release": self.release, "hz": self.hz,
                 **({"suite": self.suite} if self.suite else {})}
 
@@ -75,21 +80,21 @@ class Archive:
     """Where apt looks for kernels: the host's own sources (options empty), or the lab's list of
     other suites, its package lists kept in the cache."""
 
-    def __init__(self, name, options=()):
+    def __init__(self, name: str, options: Sequence[str] = ()) -> None:
         self.name, self.options = name, tuple(options)
 
-    def apt(self, tool, *args, timeout=120):
+    def apt(self, tool: str, *args: str, timeout: float = 120) -> str:
         result = subprocess.run([tool, *self.options, *args], capture_output=True, text=True, timeout=timeout)
         if result.returncode:
             raise LabError(f"{tool} {' '.join(args)} ({self.name}) failed: {result.stderr.strip()[-300:]}")
         return result.stdout
 
-    def packages(self):
+    def packages(self) -> set[str]:
         """Names of every linux-image-*-amd64 package it offers (signed or not)."""
         found = self.apt("apt-cache", "search", "--names-only", r"^linux-image-[0-9].*-amd64$")
         return {line.split(" - ")[0].strip() for line in found.splitlines()}
 
-    def suite_of(self, package):
+    def suite_of(self, package: str) -> str | None:
         """The suite apt would fetch package from ('trixie-backports/main'), or None."""
         policy = self.apt("apt-cache", "policy", package)
         found = re.search(r"^\s+\d+ \S+ (\S+) amd64 Packages$", policy, re.M)
@@ -99,7 +104,7 @@ class Archive:
 HOST_SOURCES = Archive("the host's apt sources")
 
 
-def lab_archive():
+def lab_archive() -> Archive:
     """The lab's own apt configuration for ARCHIVE_SUITES, its lists read when missing or a day old."""
     root = cache_dir("apt-archive")
     (root / "lists" / "partial").mkdir(parents=True, exist_ok=True)
@@ -119,18 +124,18 @@ def lab_archive():
     return archive
 
 
-def _version_key(text):
+def _version_key(text: str) -> list[int | str]:
     return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text)]
 
 
-def series_pattern(spec):
+def series_pattern(spec: str) -> re.Pattern[str]:
     """The packages KERNEL=<major.minor> may mean: bookworm's for 6.1 and 6.12, any suite's else."""
     if spec in SERIES:
         return SERIES[spec]
     return re.compile(rf"^linux-image-({re.escape(spec)}\.\d+(?:-\d+|\+deb\d+))-amd64$")
 
 
-def resolve(spec, packages):
+def resolve(spec: str, packages: Iterable[str]) -> str:
     """The package name KERNEL=spec means among `packages` (see the module's docstring)."""
     spec = spec.strip()
     if SERIES_SPEC.match(spec):
@@ -149,7 +154,7 @@ def resolve(spec, packages):
     return name
 
 
-def find(spec):
+def find(spec: str) -> tuple[str, Archive]:
     """(package, archive): the host's sources first, the lab's archive for what they lack."""
     host = HOST_SOURCES.packages()
     try:
@@ -159,7 +164,7 @@ def find(spec):
         return resolve(spec, host | archive.packages()), archive
 
 
-def exists(spec):
+def exists(spec: str) -> None:
     """Refuse a KERNEL= no package answers (InvalidInput), before a run makes its directory: the
     package lists are read here (or the last resolution's record reused), nothing is downloaded."""
     if _resolved_before(spec)[0] is not None:
@@ -170,11 +175,11 @@ def exists(spec):
         raise InvalidInput(str(exc)) from None
 
 
-def fetch(spec):
+def fetch(spec: str) -> Kernel:
     """The kernel KERNEL=spec means, downloaded and unpacked into the cache (once)."""
     package, version = _resolved_before(spec)
     root = cache_dir("kernels") / f"{package}_{version}"
-    if package is None or not (root / ".unpacked.json").exists():
+    if package is None or version is None or not (root / ".unpacked.json").exists():
         package, archive = find(spec)
         shown = archive.apt("apt-cache", "show", "--no-all-versions", package)
         found = re.search(r"^Version: (\S+)", shown, re.M)
@@ -190,7 +195,7 @@ def fetch(spec):
     return Kernel(package, version, info["release"], root, info.get("suite"))
 
 
-def _lists_stamp(archive_name):
+def _lists_stamp(archive_name: str) -> str | None:
     """What a package list's answer depends on: the host's lists as apt last wrote them, the lab's
     archive's while younger than a day (lab_archive reads them again then); None: ask apt."""
     if archive_name == HOST_SOURCES.name:
@@ -201,7 +206,7 @@ def _lists_stamp(archive_name):
     return str(stamp.stat().st_mtime_ns)
 
 
-def _resolved_before(spec):
+def _resolved_before(spec: str) -> tuple[str | None, str | None]:
     """(package, version) KERNEL=spec meant the last time, if the package lists it was read from
     have not changed since; (None, None) otherwise. Asking apt costs a second or more a run."""
     known = _read_resolved().get(spec)
@@ -210,14 +215,14 @@ def _resolved_before(spec):
     return None, None
 
 
-def _read_resolved():
+def _read_resolved() -> dict[str, Any]:
     try:
         return json.loads((cache_dir("kernels") / RESOLVED).read_text())
     except (OSError, ValueError):
         return {}
 
 
-def _remember(spec, package, version, archive):
+def _remember(spec: str, package: str, version: str, archive: Archive) -> None:
     known = _read_resolved()
     known[spec] = {"package": package, "version": version, "archive": archive.name,
                    "stamp": _lists_stamp(archive.name)}
@@ -232,7 +237,7 @@ def _remember(spec, package, version, archive):
 SPLIT_PARTS = re.compile(r"\b(linux-(?:base|binary|modules)-\S+) \(= ([^)]+)\)")
 
 
-def _unpack(archive, package, version, root):
+def _unpack(archive: Archive, package: str, version: str, root: Path) -> None:
     if root.exists():
         shutil.rmtree(root)
     download = root.with_name(root.name + ".download")
@@ -259,7 +264,7 @@ def _unpack(archive, package, version, root):
                                                      "suite": archive.suite_of(package)}))
 
 
-def _to_classic_layout(root):
+def _to_classic_layout(root: Path) -> None:
     """The split packages' /usr/lib/modules/R/{vmlinuz,config} as the older packages have them:
     /boot/vmlinuz-R, /boot/config-R and the modules in /lib/modules/R."""
     merged = root / "usr" / "lib" / "modules"

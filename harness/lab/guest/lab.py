@@ -1,5 +1,6 @@
 """A Compose lab in a guest: a ComposeLab that also keeps what its guest says of a run, the
 console log and the clock's offset (abilities.KeepsEvidenceOfItsPlace); GuestEngine gives it."""
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..compose import ComposeLab
@@ -13,5 +14,5 @@ class GuestLab(ComposeLab):
     costly_execs = True
     engine: "GuestEngine"
 
-    def keep_evidence(self, directory):
+    def keep_evidence(self, directory: Path) -> None:
         self.engine.collect(directory)

@@ -26,17 +26,17 @@ class NodeContents:
     programs: tuple = ()                # directories whose files go to PROGRAMS_DIR
     packages: tuple = ()                # Debian packages (.deb files) unpacked into the tree
 
-    def program_files(self):
+    def program_files(self) -> list[Path]:
         return sorted((f for directory in self.programs for f in Path(directory).iterdir() if f.is_file()),
                       key=lambda f: f.name)
 
-    def keys(self):
+    def keys(self) -> dict[str, str]:
         """What the disk's node part is made from: the images' keys, each program's size and time."""
         return {**self.image_keys, **{f"program:{f.name}": f"{f.stat().st_size}-{f.stat().st_mtime_ns}"
                                       for f in self.program_files()},
                 **{f"package:{Path(deb).name}": "unpacked" for deb in self.packages}}
 
-    def put_in(self, tree, tmp):
+    def put_in(self, tree: Path, tmp: Path) -> None:
         """Packages, programs and images into the guest's tree."""
         for deb in self.packages:
             # --keep-directory-symlink: a package's ./lib/ (the CNI plugins' systemd units) goes
@@ -57,7 +57,7 @@ class NodeContents:
         images_tar.unlink()
 
 
-def config(root, state, socket):
+def config(root: Path, state: Path, socket: Path) -> str:
     """Only what importing needs: no CRI plugin (it would look for CNI and a network)."""
     return "\n".join([
         "version = 2", f'root = "{root}"', f'state = "{state}"',
@@ -65,7 +65,7 @@ def config(root, state, socket):
         "[grpc]", f'  address = "{socket}"', ""])
 
 
-def load(root, images_tar, tmp, timeout_s=900):
+def load(root: Path, images_tar: Path, tmp: Path, timeout_s: float = 900) -> list[str]:
     """`ctr images import` images_tar (a `docker save`) into a containerd root (the guest tree's
     /var/lib/containerd), unpacked for its overlayfs snapshotter."""
     root.mkdir(parents=True, exist_ok=True)

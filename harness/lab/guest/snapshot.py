@@ -23,13 +23,15 @@ import shlex
 import shutil
 import tempfile
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from ...errors import LabError
+from ...settings import machine
 from .cache import cache_dir
 from .qemu import Vm, qemu_version
 from .qmp import Qmp
-from ...settings import machine
 
 KEEP = 6                             # a five-kernel matrix's and one more
 SAVE_TIMEOUT_S = 120
@@ -48,40 +50,43 @@ class Snapshot:
     info_file = property(lambda self: self.directory / "saved.json")
 
     @property
-    def key(self):
+    def key(self) -> str:
         return self.directory.name
 
-    def info(self):
+    def info(self) -> dict[str, Any]:
         return json.loads(self.info_file.read_text())
 
 
-def enabled(environ=None):
+def enabled(environ: Mapping[str, str] | None = None) -> bool:
     value = machine.guest_snapshots(environ)
     if value not in ("0", "1"):
         raise LabError(f"GUEST_SNAPSHOTS={value!r}: 1 resumes saved guests (the default), 0 boots every guest")
     return value == "1"
 
 
-def _stamp(path):
+def _stamp(path: str | os.PathLike[str]) -> str:
     stat = Path(path).stat()
     return f"{path} {stat.st_size} {stat.st_mtime_ns}"
 
 
-def key(vm):
+def key(vm: Vm) -> str:
     """What a guest booted as vm is, for resuming: equal keys, interchangeable machines."""
     h = hashlib.sha256()
-    for part in (_stamp(vm.disk_image), vm.kernel.package, vm.kernel.version, _stamp(vm.initramfs),
+    kernel = vm.started_kernel()
+    if vm.disk_image is None or vm.initramfs is None or vm.modules_disk is None:
+        raise LabError("guest: a QEMU without its disk, initramfs and modules has nothing to save")
+    for part in (_stamp(vm.disk_image), kernel.package, kernel.version, _stamp(vm.initramfs),
                  _stamp(vm.modules_disk), vm.cpus, vm.memory_mb, vm.accel, qemu_version(), vm.kernel_args,
                  sorted(vm.forwards), inspect.getsource(Vm.command)):
         h.update(str(part).encode() + b"\0")
     return h.hexdigest()[:16]
 
 
-def _home():
+def _home() -> Path:
     return cache_dir("guest", "saved")
 
 
-def find(wanted):
+def find(wanted: str) -> "Snapshot | None":
     """The saved guest of this key, if one is complete and its disk is still there."""
     snapshot = Snapshot(_home() / wanted)
     if not snapshot.info_file.exists():
@@ -93,11 +98,11 @@ def find(wanted):
     return snapshot
 
 
-def discard(snapshot):
+def discard(snapshot: "Snapshot") -> None:
     shutil.rmtree(snapshot.directory, ignore_errors=True)
 
 
-def save(vm, wanted, say):
+def save(vm: Vm, wanted: str, say: Callable[[str], None]) -> float:
     """Pause vm, write its memory and disk state as the saved guest `wanted`, and let it run on.
     The guest must be quiet (no connection of this host's open in it). Returns seconds paused."""
     started = time.monotonic()
@@ -115,8 +120,8 @@ def save(vm, wanted, say):
         paused_s = round(time.monotonic() - started, 1)
         memory_mib = (work / "memory").stat().st_size >> 20
         (work / "saved.json").write_text(json.dumps({
-            "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "kernel": vm.kernel.package,
-            "kernel_version": vm.kernel.version, "disk_image": str(vm.disk_image), "cpus": vm.cpus,
+            "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "kernel": vm.started_kernel().package,
+            "kernel_version": vm.started_kernel().version, "disk_image": str(vm.disk_image), "cpus": vm.cpus,
             "memory_mb": vm.memory_mb, "accel": vm.accel, "qemu": qemu_version(), "paused_s": paused_s,
             "memory_mib": memory_mib}, indent=1) + "\n")
         try:
@@ -131,7 +136,7 @@ def save(vm, wanted, say):
         raise
 
 
-def _wait_migrated(qmp):
+def _wait_migrated(qmp: Qmp) -> None:
     deadline = time.monotonic() + SAVE_TIMEOUT_S
     while True:
         status = qmp.execute("query-migrate")
@@ -145,7 +150,7 @@ def _wait_migrated(qmp):
         time.sleep(0.1)
 
 
-def resume(vm, timeout_s):
+def resume(vm: Vm, timeout_s: float) -> None:
     """Once vm (started with restore=) has loaded its saved memory, let it run: the guest was
     paused when saved, and QEMU keeps a loaded guest in the state it was saved in."""
     deadline = time.monotonic() + timeout_s
@@ -160,7 +165,7 @@ def resume(vm, timeout_s):
         qmp.execute("cont")
 
 
-def prune(keep=KEEP):
+def prune(keep: int = KEEP) -> None:
     """Keep the `keep` most recently used saved guests, and the partial ones of runs still saving."""
     saved = sorted((Snapshot(d) for d in _home().iterdir() if d.is_dir() and (d / "saved.json").exists()),
                    key=lambda s: s.info_file.stat().st_mtime, reverse=True)
@@ -168,7 +173,7 @@ def prune(keep=KEEP):
         discard(snapshot)
 
 
-def reseed_command():
+def reseed_command() -> str:
     """The shell command that mixes 64 bytes of this host's randomness into a resumed guest's
     pool and reseeds its generator (RNDADDENTROPY, RNDRESEEDCRNG: every kernel since 4.17)."""
     return RESEED + os.urandom(64).hex()
