@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import interrupts
-from .cli.terminal_safe import escaped
 from .errors import InvalidInput, LabError
 from .settings import check
+from .cli.terminal_safe import escaped
 
 INVALID, LAB_FAILED, LAB_DEFECT = 2, 3, 4
 

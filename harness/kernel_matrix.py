@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from . import scenario, store
+from .store import RunDir
+from .measure import baseline
 from .lab import engine_for, environment_from_os
-from .measure import baseline, comparison
+from .measure import comparison
 from .pipeline import run_and_report
 from .report import comparison_page
-from .store import RunDir
 
 
 def run(scenario_id: str, kernels: Sequence[str], project: str | None, overrides: Mapping[str, str] | None = None,

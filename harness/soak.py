@@ -14,8 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Sequence, Set as AbstractSet
 from pathlib import Path
 from typing import IO, Any
 

@@ -3,16 +3,16 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from . import Question, answer, back_host_list, explain_haproxy, explain_kube, ranking, words
+from .limits import Limit, kernel_limit
 from ..databases import DATABASES, DEFAULT_DATABASE
-from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROBE_NAMES, PROTOCOL_TITLES, Client
 from ..measure import kernel_model, predict
 from ..measure.effects import BLACKHOLE, Effect
+from ..load.clients import CLIENTS, DEFAULT_CLIENT, PROBE_NAMES, PROTOCOL_TITLES, Client
 from ..settings import drivers
 from ..settings.edge import unknown
 from ..settings.kinds import SettingsError
 from ..settings.registry import KNOBS as KNOB_TABLE
-from . import Question, answer, back_host_list, explain_haproxy, explain_kube, ranking, words
-from .limits import Limit, kernel_limit
 
 # explain's knobs and their defaults; what each may be is the settings registry's (harness/settings/).
 DEFAULTS: dict[str, Any] = {"TCP_RETRIES2": 15, "TCP_USER_TIMEOUT_MS": 0, "READ_TIMEOUT_S": 0.0, "KEEPALIVE": "", "RTT_MS": 0.5,

@@ -1,8 +1,7 @@
 """`make explain KUBE_PROXY=ipvs|nftables [NODE_GRACE_S=40]`: kube-proxy in front, in plain words
 (harness/control/kube_proxy.py): when it stops sending new flows to a lost node's backend, and
 what its old flows see in each mode."""
-from ..control.kube_proxy import MIN_SYNC_PERIOD_S
-from ..control.kube_proxy import NODE_MONITOR_GRACE_S as DEFAULT_GRACE_S
+from ..control.kube_proxy import MIN_SYNC_PERIOD_S, NODE_MONITOR_GRACE_S as DEFAULT_GRACE_S
 
 MODES = ("ipvs", "nftables")
 

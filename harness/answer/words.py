@@ -2,11 +2,11 @@
 may end the wait, the expectation, the load balancer's change, the client back again, and the
 cures ranked. Every figure of these lines is read from the one Answer: the headline is the body's
 conclusion (tests/unit/test_answer_words.py holds that over generated questions)."""
+from . import Answer, back_by_name
 from ..control.base import NoticeWindow
 from ..measure.predict import Window
-from . import Answer, back_by_name
-from .limits import DIRECTOR, DRIVER, KERNEL, MONITOR, PROXY
 from .ranking import Ranking
+from .limits import DIRECTOR, DRIVER, KERNEL, MONITOR, PROXY
 
 WHO = {KERNEL: "the client's kernel", DRIVER: "the application", DIRECTOR: "the director", PROXY: "the proxy",
        MONITOR: "the driver's host monitor"}

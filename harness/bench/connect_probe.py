@@ -12,10 +12,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import scenario as scenario_files
-from ..pipeline import run_and_report
-from ..signals.connect import ConnectLatency, connect_log
 from . import store
+from .. import scenario as scenario_files
+from ..signals.connect import ConnectLatency, connect_log
+from ..pipeline import run_and_report
 from .scale import MachineLoad
 from .up import PROJECT
 

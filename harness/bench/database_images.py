@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from . import store
 from ..databases import DATABASES
 from ..databases.base import DatabaseEngine
 from ..lab.images import REPO, compose_services
-from . import store
 
 BENCH_LABEL = "org.blackhole-lab.bench=db-images"
 

@@ -9,8 +9,8 @@ import sys
 import time
 from collections.abc import Sequence
 
-from ..lab.compose import REPO
 from . import store
+from ..lab.compose import REPO
 
 QUESTIONS = (("the seed", ()), ("a driver", ("CLIENT=jdbc", "socketTimeout=3000")),
              ("keepalived", ("DELAY_LOOP=5", "EXPIRE_NODEST_CONN=1")),

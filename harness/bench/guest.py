@@ -12,12 +12,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from . import store
 from .. import scenario
 from ..lab import LabRequest, engine_for, host_image_keys, save_host_images
-from ..lab.guest import GuestEngine
-from ..lab.guest import disk as guest_disk
+from ..lab.guest import GuestEngine, disk as guest_disk
 from ..pipeline import run_and_report
-from . import store
 
 PROJECT = "blackhole-lab-bench-guest"
 SCENARIO, OVERRIDES = "lvs-switchover", {"TCP_RETRIES2": "5", "warmup_s": 10}

@@ -10,8 +10,8 @@ import tempfile
 import time
 from collections.abc import Mapping
 
-from ..lab.images import REPO
 from . import store
+from ..lab.images import REPO
 
 SCRIPT = REPO / "scripts" / "ensure-kube.sh"
 BUILT_RE = re.compile(r"kube: (\S+) built in (\d+) s")

@@ -8,9 +8,9 @@ import os
 import statistics
 import time
 
+from . import store, wall_breakdown
 from .. import scenario
 from ..pipeline import run_and_report
-from . import store, wall_breakdown
 from .up import PROJECT
 
 SCENARIO = "matrix-short"

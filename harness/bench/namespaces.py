@@ -18,10 +18,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from ..store import bench_dir  # noqa: E402
-from ..topology import CELL_NAMESPACES  # noqa: E402
 from . import label_axes, save_chart, store  # noqa: E402
 from .scale import CEILING_P95_S, measure  # noqa: E402
+from ..store import bench_dir  # noqa: E402
+from ..topology import CELL_NAMESPACES  # noqa: E402
 
 SIZES = (12, 25, 50, 100)
 RETRIES2 = (2, 3, 5)

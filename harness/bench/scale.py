@@ -23,13 +23,13 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from . import label_axes, save_chart, store, wall_breakdown  # noqa: E402
 from .. import scenario as scenario_files  # noqa: E402
-from ..lab import LabPlace  # noqa: E402
 from ..measure import probe_log  # noqa: E402
 from ..pipeline import run_and_report  # noqa: E402
+from ..lab import LabPlace  # noqa: E402
 from ..scenario.model import Cell, Scenario  # noqa: E402
 from ..store import RunDir, bench_dir  # noqa: E402
-from . import label_axes, save_chart, store, wall_breakdown  # noqa: E402
 
 SIZES = (12, 25, 50, 100, 200)
 CEILING_P95_S = 0.1

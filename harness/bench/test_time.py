@@ -15,7 +15,8 @@ import sys
 import time
 from typing import IO
 
-from . import store, test_groups
+from . import store
+from . import test_groups
 
 PARTS = ("test-unit", "test-host", "test-guest")
 TEST_TARGET_S = 20 * 60

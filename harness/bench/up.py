@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..lab import ComposeLab, HostEngine, LabRequest, image_sizes_mb
 from . import store
+from ..lab import ComposeLab, HostEngine, LabRequest, image_sizes_mb
 
 PROJECT = "blackhole-lab-bench"
 WARM_RUNS = 3

@@ -10,10 +10,11 @@ import textwrap
 from collections.abc import Mapping
 from typing import IO
 
+from . import Commands
 from .. import imports
 from ..answer import explain
 from ..settings import SettingsError
-from . import Commands, add
+from . import add
 from .terminal_safe import escaped
 
 

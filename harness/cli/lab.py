@@ -5,23 +5,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from . import Commands
 from ..databases import DATABASES
 from ..databases.base import DatabaseEngine
-from ..lab import (
-    DEFAULT_PROJECT,
-    REPO,
-    ComposeLab,
-    HostEngine,
-    LabRequest,
-    PlaceEngine,
-    build_plane_images,
-    clean,
-    engine_for,
-    environment_from_os,
-    kept_engine,
-)
+from ..lab import DEFAULT_PROJECT, PlaceEngine, REPO, ComposeLab, HostEngine, LabRequest, build_plane_images, clean, engine_for, environment_from_os, kept_engine
 from ..lab.images import built_as_recorded, record_build
-from . import Commands
 from .options import add, datapath, db_engine, kernel, project
 
 

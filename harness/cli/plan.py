@@ -3,15 +3,15 @@ import argparse
 import os
 from pathlib import Path
 
-from .. import imports, plan
-from .. import scenario as scenario_module
-from ..answer import words
-from ..errors import InvalidInput
-from ..replay import build
 from . import Commands
+from .. import imports, plan
+from ..errors import InvalidInput
+from ..answer import words
+from ..replay import build
+from .. import scenario as scenario_module
 from .options import add, kernel
-from .runs import scenario_overrides
 from .terminal_safe import escaped
+from .runs import scenario_overrides
 
 
 def add_commands(commands: Commands) -> None:

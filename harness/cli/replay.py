@@ -2,10 +2,10 @@
 import argparse
 import os
 
+from . import Commands
 from .. import replay as replay_module
 from ..lab import HOST, check_kernel
 from ..replay.page import terminal
-from . import Commands
 from .options import add, project
 from .runs import run_scenario
 from .terminal_safe import escaped

@@ -2,6 +2,7 @@
 import argparse
 from pathlib import Path
 
+from . import Commands
 from .. import compare_runs
 from .. import scenario as scenario_module
 from ..errors import InvalidInput
@@ -9,7 +10,6 @@ from ..report import browser, html
 from ..report.render import render
 from ..report.tables import terminal_table
 from ..store import RunDir, results_root
-from . import Commands
 from .options import add
 
 

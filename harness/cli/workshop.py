@@ -2,11 +2,11 @@
 import argparse
 import os
 
+from . import Commands
 from ..errors import InvalidInput
 from ..lab import HOST
 from ..settings import machine
 from ..workshop import check, docs, room, session
-from . import Commands
 from .options import add, kernel, project
 
 

@@ -11,15 +11,8 @@ from typing import Any
 
 from ..topology import DIRECTOR, FRONT, LAB_DOMAIN, SERVICE_SERVERS, host_name
 from .base import (
-    Addresses,
-    ControlPlane,
-    DirectorChange,
-    NoticeWindow,
-    PromotingDatabase,
-    RunFiles,
-    Setting,
-    VersionCommands,
-)
+    Addresses, ControlPlane, DirectorChange, NoticeWindow, PromotingDatabase, RunFiles, Setting,
+    VersionCommands)
 
 NAME = f"db.{LAB_DOMAIN}"    # the database's name the clients connect to (each server has its own too)
 MOVE = "dns_move"            # the fault step that re-points it (faults/dns_move.py)

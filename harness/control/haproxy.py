@@ -12,15 +12,8 @@ from ..measure.effects import APP_HANG, BLACKHOLE, Close, Effect
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
 from . import haproxy_cfg
 from .base import (
-    Addresses,
-    ControlPlane,
-    DirectorChange,
-    NoticeWindow,
-    PromotingDatabase,
-    RunFiles,
-    Setting,
-    VersionCommands,
-)
+    Addresses, ControlPlane, DirectorChange, NoticeWindow, PromotingDatabase, RunFiles, Setting,
+    VersionCommands)
 from .haproxy_settings import CHECKS, HaproxySettings, markdown
 from .keepalived import MAX_VARIANTS, VARIANT_HOSTS, bounded_by_table
 

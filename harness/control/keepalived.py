@@ -7,23 +7,15 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..measure import director_table, health_checks
 from ..measure.effects import BLACKHOLE, NONE, RESET, Effect
+from ..measure import director_table, health_checks
 from ..measure.syn_model import syn_retransmissions, syn_retransmit_times
 from ..measure.sysctl_knobs import KERNEL_DEFAULTS
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
 from . import keepalived_conf
 from .base import (
-    Addresses,
-    ControlPlane,
-    DirectorChange,
-    NoticeWindow,
-    PromotingDatabase,
-    RunFiles,
-    Setting,
-    VersionCommands,
-    effect_from_change,
-)
+    Addresses, ControlPlane, DirectorChange, NoticeWindow, PromotingDatabase, RunFiles, Setting,
+    VersionCommands, effect_from_change)
 from .keepalived_settings import CHECKS, VRRP_MODES, KeepalivedSettings, lb_noticed, vrrp_takeover
 
 BACKUP_DIRECTOR = "director-backup"

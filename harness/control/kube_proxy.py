@@ -12,24 +12,16 @@ Service's EndpointSlice, and kube-proxy reprograms the director by itself.
 Either way a flow to a backend that vanished silently stays a blackhole until the client's own
 kernel gives up (kubernetes#71358, #77903). docs/facts/production.md section 3."""
 from collections.abc import Sequence
+
+from ..measure.effects import Effect
 from typing import Any
 
 from ..measure import director_table
-from ..measure.effects import Effect
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_PORTS, SERVICE_SERVERS
 from . import kube_proxy_log, kube_proxy_metrics
 from .base import (
-    Addresses,
-    ControlPlane,
-    DirectorChange,
-    NoticeWindow,
-    PlaneImage,
-    PlanesLab,
-    PromotingDatabase,
-    RunFiles,
-    Setting,
-    VersionCommands,
-)
+    Addresses, ControlPlane, DirectorChange, NoticeWindow, PlaneImage, PlanesLab, PromotingDatabase,
+    RunFiles, Setting, VersionCommands)
 
 IMAGE = "blackhole-lab/kube:dev"
 API_SERVICE, PROXY_SERVICE = "kube-api", "kube-proxy"

@@ -16,8 +16,8 @@ Connections from the lab's other servers (replication) are not counted: they car
 import dataclasses
 import time
 
-from ..measure.effects import Landing
 from ..topology import SERVERS, SERVICE_PORTS, SERVICE_SERVERS
+from ..measure.effects import Landing
 from .base import FaultsLab, nft_table_script, stamped_nft
 
 ANSWERS_OUT_LIMIT_S = 1.0       # the output is cut by then whatever ss says; the event says so

@@ -1,7 +1,7 @@
 """The server process is stopped (SIGSTOP): its kernel still ACKs, the application never answers."""
 from ..measure.effects import APP_HANG, Effect, Landing
-from .base import Fault, Param
 from .server_process import process_on
+from .base import Fault, Param
 
 
 class AppHang(Fault):

@@ -6,8 +6,8 @@ from typing import Any, Protocol
 
 from ..databases.base import DatabaseEngine
 from ..director import Director
-from ..director.commands import LbCommands
 from ..lab_commands import Ran, RunsCommands
+from ..director.commands import LbCommands
 from ..measure.effects import Effect, Landing
 from ..registered import Registered, Registry
 

@@ -3,10 +3,10 @@ terminating), and a replacement's turns ready if one is named. The server itself
 serving: kube-proxy only stops sending it new flows (IPVS: weight 0 while its connections
 last; nftables: out of the service's chain, its flows kept by conntrack). On a cluster the pod's
 own readiness turns off, and the cluster's endpoint controller writes the slice."""
-from ..abilities import pods_of
 from ..measure.effects import NONE, Effect, Landing
 from . import endpoint_slices
 from .endpoint_slices import EndpointFault
+from ..abilities import pods_of
 
 
 class EndpointNotReady(EndpointFault):

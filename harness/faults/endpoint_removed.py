@@ -3,12 +3,12 @@ told to stop (SIGTERM, as the kubelet does: it closes its connections as it shut
 after its grace period the endpoint leaves the slice. A replacement's endpoint turns ready with
 the first write, if one is named. On a cluster the pod itself is deleted with that grace period,
 and the kubelet and the endpoint controller do the rest."""
-from ..abilities import pods_of
 from ..measure.effects import RESET, Effect, Landing
+from .server_process import process_on
 from . import endpoint_slices
 from .base import Param
 from .endpoint_slices import EndpointFault
-from .server_process import process_on
+from ..abilities import pods_of
 
 
 class EndpointRemoved(EndpointFault):

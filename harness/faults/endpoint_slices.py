@@ -6,7 +6,7 @@ from typing import Any
 
 from ..control.kube_proxy import API_SERVICE
 from ..errors import LabError
-from ..topology import SERVERS, SERVICE_SERVERS
+from ..topology import SERVICE_SERVERS, SERVERS
 from .base import Fault, FaultsLab, Param
 
 NONE = "none"

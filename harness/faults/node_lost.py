@@ -2,12 +2,12 @@
 its endpoint turns not ready only when the node controller gives up on the node, after the
 node-monitor grace period (grace_s; Kubernetes' default is 40 s), as the endpoint controller
 then writes it. A replacement's endpoint turns ready with that write, if one is named."""
-from ..abilities import pods_of
 from ..measure.effects import BLACKHOLE, Effect, Landing
 from . import endpoint_slices
 from .base import Param
 from .endpoint_slices import EndpointFault
 from .silent_kill import SilentKill
+from ..abilities import pods_of
 
 
 class NodeLost(EndpointFault):

@@ -4,9 +4,9 @@ database's planned failover): the server stays up, answers reads, and refuses ev
 own error (MySQL and MariaDB: 1290, "running with the --read-only option"; PostgreSQL: SQLSTATE
 25006, "cannot execute ... in a read-only transaction", its default_transaction_read_only on). No
 flow notices; a writer does, at its next write."""
+from ..databases.base import DatabaseEngine
 import time
 
-from ..databases.base import DatabaseEngine
 from ..measure.effects import NONE, Effect, Landing
 from .base import Fault, Param
 

@@ -13,10 +13,10 @@ fail, and the director would answer clients with ICMP 'host unreachable', a soft
 blackhole. Its health checks (keepalived's) fail from the death on, as they would against a dead host.
 """
 from ..measure.effects import BLACKHOLE, Effect, Landing
-from ..topology import is_director
 from .answers_out import go_silent
-from .base import Fault, Param, delete_tables, nft_table_script
 from .server_process import process_on
+from ..topology import is_director
+from .base import Fault, Param, delete_tables, nft_table_script
 
 TABLE = "blackhole_fault_silent_kill"
 # In the forward hook the cut comes after the director's own filter (lbctl's, at 0): what the

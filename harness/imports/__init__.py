@@ -5,25 +5,14 @@ timeline (timeline.py). `from_dir`
 reads an incident's folder, each file by its name or, named otherwise, by its content (sniff.py);
 a file there the lab does not read is named with what it looks like, never passed over."""
 import dataclasses
-from collections.abc import Mapping
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from ..errors import InvalidInput
 from ..load.clients import CLIENTS
-from . import (
-    driver_files,
-    driver_url,
-    haproxy_import,
-    jvm_names,
-    keepalived_import,
-    keepalived_tree,
-    sniff,
-    spring_boot,
-    sysctl_dump,
-    timeline,
-    timeline_log,
-)
+from . import (driver_files, driver_url, haproxy_import, jvm_names, keepalived_import, keepalived_tree, sniff, spring_boot,
+               sysctl_dump, timeline, timeline_log)
 from .driver_import import DriverImport
 
 DRIVER_FILES = ("driver.url", "hikari.properties", "mysql2.json", "my.cnf", "application.properties", "application.yml")

@@ -12,23 +12,14 @@ from ..errors import LabError
 from .base import ClientCell, ExecResult, Lab
 from .cleanup import clean, labelled_leftovers
 from .compose import REPO, ComposeLab, environment_from_os
+from .request import DEFAULT_PROJECT, LabRequest
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine, PlaceEngine
 from .places import COMPOSE, HOST, PLACES, LabPlace, compose_place, lab_on, open_place
-from .request import DEFAULT_PROJECT, LabRequest
-
 if TYPE_CHECKING:
     from .guest import GuestEngine
-from .images import (
-    LABEL,
-    build_plane_images,
-    host_image_keys,
-    image_names,
-    image_sizes_mb,
-    planned_addresses,
-    save_host_images,
-)
+from .images import LABEL, build_plane_images, host_image_keys, image_names, image_sizes_mb, planned_addresses, save_host_images
 
 DEFAULT_GUEST_KERNEL = "6.12"          # a scenario that needs what this host's kernel lacks boots this one
 

@@ -5,26 +5,26 @@ Constructing a ComposeLab touches nothing; its Compose files are written on firs
 its workdir (compose_files.py says what they hold).
 """
 import subprocess
-import threading
 import time
+import threading
 from collections.abc import Callable, Iterable
+from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from ..databases.base import database as database_named
 from ..errors import LabError
-from ..settings import machine
 from ..topology import CELL_NAMESPACES, FRONT
 from . import compose_files, container_states, health_check_loop, images, netns_cells, registry
-from .base import Lab
 from .bounded_run import run_bounded
 from .compose_down import compose_down
+from .base import Lab
 from .datapath import resolve_datapath
 from .docker_lists import listed_again_if_one_vanished
 from .engine import HostEngine, PlaceEngine
+from ..settings import machine
 from .nodes import ContainerNodes
 from .request import LabRequest
 

@@ -9,8 +9,8 @@ it passes; it gives up after as many tries as the wait allows.
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from ..errors import LabError
 

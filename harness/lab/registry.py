@@ -12,8 +12,8 @@ import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
+from pathlib import Path
 
 from ..settings import machine
 

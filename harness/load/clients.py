@@ -10,17 +10,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..registered import Registry
-from .driver_settings import (
-    AWS_HOST_MONITOR,
-    CONNECTOR_J,
-    HIKARI_POOL,
-    JVM_NAME_CACHE,
-    MARIADB_J,
-    MS,
-    PGJDBC,
-    TARGET_SESSION_ATTRS,
-    Setting,
-)
+from .driver_settings import (AWS_HOST_MONITOR, CONNECTOR_J, HIKARI_POOL, JVM_NAME_CACHE, MARIADB_J, MS, PGJDBC,
+                              TARGET_SESSION_ATTRS, Setting)
 
 DEFAULT_CLIENT = "pymysql"       # the lab's own probe: on another engine it speaks that engine's protocol
 # What operators call the lab's probe on an engine whose protocol is not MySQL's: {name: engine}.

@@ -13,9 +13,9 @@ import re
 from typing import Any
 
 from ..answer import Answer, Question
+from ..answer.words import seconds
 from ..answer.cures import DIRECTOR, DRIVER, PAIR
 from ..answer.ranking import Ranked, Ranking, rank
-from ..answer.words import seconds
 from ..errors import InvalidInput
 from ..imports import Incident
 from ..imports.driver_import import DriverImport

@@ -10,8 +10,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from ..measure import burst  # noqa: E402
-from ..measure.syn_model import syn_retransmit_times  # noqa: E402
 from ..signals.chart_marks import WIDTH_IN, legend_under, save  # noqa: E402
+from ..measure.syn_model import syn_retransmit_times  # noqa: E402
 from ..store import RunDir  # noqa: E402
 
 

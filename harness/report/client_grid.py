@@ -5,9 +5,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..databases import DATABASES, DEFAULT_DATABASE
-from ..load.clients import CLIENTS
 from ..measure import summary_record
 from ..measure.summary_record import FailoverCell
+from ..load.clients import CLIENTS
 
 STUCK_BANDS = ((6.0, "#cfc"), (60.0, "#ffd98a"))     # under 6 s: fine; under a minute: slow; else red
 STUCK_RED = "#f99"

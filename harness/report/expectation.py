@@ -2,9 +2,9 @@
 cell's error window for the effect of the first fault its flows notice, by the control plane's own
 model where it has one."""
 from ..control import control_plane
+from ..scenario.model import Cell, Scenario, Step
 from ..measure import predict
 from ..measure.effects import Effect
-from ..scenario.model import Cell, Scenario, Step
 
 
 def expected_errors_s(scenario: Scenario) -> tuple[Step, list[float]]:

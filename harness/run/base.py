@@ -1,9 +1,9 @@
 """What every kind of run has: its scenario, the lab's project, engine and environment, where
 results go, and a terminal to talk to."""
 import errno
-import os
 import sys
 import threading
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, Generic, TypeVar
@@ -11,13 +11,13 @@ from typing import IO, Any, Generic, TypeVar
 from ..control import control_plane
 from ..databases import database
 from ..errors import DiskFull, LabError
-from ..interrupts import Cleanup
 from ..lab import ClientCell, Lab, LabPlace, LabRequest, lab_on, planned_addresses
+from . import preflight
+from ..interrupts import Cleanup
 from ..scenario.burst import BurstScenario
 from ..scenario.model import Cell, Scenario
 from ..store import RunDir, shown
 from ..topology import DEFAULT_CELL_NAMESPACES
-from . import preflight
 from .events import EventLog
 from .phases import Phases
 

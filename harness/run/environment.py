@@ -9,8 +9,8 @@ from ..director import Director
 from ..lab.base import ExecResult, Lab
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..pools import POOLS
-from ..scenario.knobs import SYSCTL_KNOBS
 from ..scenario.model import Scenario
+from ..scenario.knobs import SYSCTL_KNOBS
 from ..topology import DIRECTOR, FRONT, is_director
 from . import version_cache
 

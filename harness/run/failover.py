@@ -29,10 +29,10 @@ from .accounts import create_accounts
 from .background import Background
 from .base import RunBase
 from .lab_watch import LabWatch
-from .live import CellView, MakesTheView, plain_view
 from .phases import KEEP_EVIDENCE, READ_BACK, TAKE_DOWN, UNDO_FAULTS, Undo
 from .steps import Steps
 from .watching import WatchesTheClients
+from .live import CellView, MakesTheView, plain_view
 
 STOP_CLIENTS_LIMIT_S = 90      # the clients' stop, bounded (then left to run on in its thread)
 READ_BACK_WAIT_S = 120.0       # how long a signal's read-back waits for the loads' stop to end

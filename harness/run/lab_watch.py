@@ -6,8 +6,9 @@ The containers are asked in a thread of their own: in a loaded emulated guest on
 A look's answer is taken at the first tick after it came."""
 import shutil
 from collections.abc import Callable, Collection
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
+from concurrent.futures import ThreadPoolExecutor
 
 from ..errors import DiskFull, LabError
 from ..lab.base import Lab

@@ -6,7 +6,7 @@ from typing import Any
 
 from .. import topology
 from ..databases import DATABASES
-from .model import ConnectProbe, LoadBalancer, Probe, Replication, Sysbench, Writer, Wrk
+from .model import ConnectProbe, LoadBalancer, Probe, Replication, Sysbench, Wrk, Writer
 from .reader import Reader, ScenarioError
 
 # sysbench --rate queues the transactions its stuck threads cannot start; a full queue is FATAL and

@@ -7,8 +7,8 @@ import json
 import re
 from pathlib import Path
 
-from . import machine
 from .kinds import NAME_RE, PACKAGE_RE, SERIES_RE, SettingsError, _shown, describing
+from . import machine
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIO_DIR = REPO / "scenarios"

@@ -9,9 +9,9 @@ from typing import IO
 from ..measure import ss_log
 from ..measure.effects import Effect
 from ..measure.predict import Window, predict
-from ..run.live import CellView, LiveView, Tail
 from ..scenario.model import Cell, Scenario
 from ..store import RunDir
+from ..run.live import CellView, LiveView, Tail
 from . import narration
 
 WARMUP_EVERY_S = 5

@@ -3,10 +3,10 @@ the run that answered it, where and how long it took, each {cell.field} figure o
 each named cell's verdict against the kernel model's window. answers.md, the exercise tables and
 the plan's minutes are written from it, so each figure is stated once. Pure."""
 import json
-import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
+import re
+from pathlib import Path
 
 from ..measure.summary_record import FailoverCell, RunSummary
 from . import answers

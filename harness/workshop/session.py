@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from .. import store
 from ..lab import engine_for, environment_from_os
+from .. import store
 from ..pipeline import run_and_report
 from . import answers, docs, exercises, predictions, record
 from .exercises import ExerciseError
