@@ -43,11 +43,12 @@ def predict(cell: C, effect: Effect, interval_s: float, inject_s: float, healed_
     when measured (ss); lb: the director's datapath and conntrack_loose (env.json); hz: the
     run's kernel's CONFIG_HZ (timer granularity)."""
     if effect.starts_at_s is not None:
-        return _started_later(cell, effect, interval_s, inject_s, healed_after_s, idle, rto0_s, lb, hz)
+        return _started_later(cell, effect, effect.starts_at_s, interval_s, inject_s, healed_after_s, idle, rto0_s, lb,
+                              hz)
     bypassed = not cell.socket_options_reach_kernel and (cell.tcp_user_timeout_ms or cell.keepalive)
     if bypassed:              # preloaded options never reach a program that does not connect through libc
         cell = dataclasses.replace(cell, tcp_user_timeout_ms=0, keepalive=())
-    if effect.kind == effects.LB_FORGETS_FLOW and effect.idle_timeout_s is not None:    # Effect says it is set
+    if effect.kind == effects.LB_FORGETS_FLOW and effect.idle_timeout_s is not None:    # Effect refuses it unset
         window = _lb_forgets(cell, effect.idle_timeout_s, idle, lb, interval_s, rto0_s, hz)
     else:
         window = _unhealed(cell, effect, interval_s, inject_s, idle, rto0_s, hz)
@@ -59,12 +60,11 @@ def predict(cell: C, effect: Effect, interval_s: float, inject_s: float, healed_
     return window
 
 
-def _started_later(cell: C, effect: Effect, interval_s: float, inject_s: float, healed_after_s: float | None,
-                   idle: Idle | None, rto0_s: float | None, lb: Mapping[str, Any] | None, hz: int) -> Window:
+def _started_later(cell: C, effect: Effect, at: float, interval_s: float, inject_s: float,
+                   healed_after_s: float | None, idle: Idle | None, rto0_s: float | None,
+                   lb: Mapping[str, Any] | None, hz: int) -> Window:
     """An effect a control plane's change began, starts_at_s-starts_by_s after the fault: the
     client's own window, counted from then (the next send after it within a probe interval)."""
-    at = effect.starts_at_s
-    assert at is not None, "an effect that starts later says when"
     by = effect.starts_by_s if effect.starts_by_s is not None else at
     own = predict(cell, dataclasses.replace(effect, starts_at_s=None, starts_by_s=None), interval_s, inject_s, None,
                   idle, rto0_s, lb, hz)
