@@ -20,7 +20,8 @@ import numpy as np  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
-from ..measure.summary_record import FailoverCell  # noqa: E402
+from ..measure import summary_record  # noqa: E402
+from ..measure.summary_record import FailoverCell, RunSummary  # noqa: E402
 from ..scenario.files import of_run  # noqa: E402
 from ..scenario.model import Scenario  # noqa: E402
 from ..signals.chart_marks import WIDTH_IN, fault_window, legend_under, save  # noqa: E402
@@ -140,35 +141,34 @@ def _waiting_since(cell: Mapping[str, Any], ops: Sequence[probe_log.Record], t_f
     return None
 
 
-def recovery(summary: Mapping[str, Any], path: Path) -> None:
-    cells = sorted(summary["cells"], key=lambda c: (c["predicted"]["expected_s"] is None,
-                                                     c["predicted"]["expected_s"] or 0, c["cell"]))
+def recovery(summary: RunSummary, path: Path) -> None:
+    cells = sorted(summary.cells, key=lambda c: (c.predicted.expected_s is None, c.predicted.expected_s or 0, c.name))
     fig, ax = plt.subplots(figsize=(WIDTH_IN, max(2.5, 0.38 * len(cells) + 1.5)))
     for row, c in enumerate(cells):
-        w, p = c["predicted"], c["probe"]
-        if w["expected_s"] is not None:
-            low = max(w["earliest_s"], 0.05)
-            ax.barh(row, max(w["latest_s"], low * 1.02) - low, left=low, height=0.6, color="#cfe2f3",
+        w, p = c.predicted, c.probe
+        if w.expected_s is not None and w.earliest_s is not None and w.latest_s is not None:
+            low = max(w.earliest_s, 0.05)
+            ax.barh(row, max(w.latest_s, low * 1.02) - low, left=low, height=0.6, color="#cfe2f3",
                     edgecolor="#6fa8dc", label="model window" if row == 0 else None)
-            ax.plot(max(w["expected_s"], 0.05), row, "|", color="#3d85c6", markersize=14,
+            ax.plot(max(w.expected_s, 0.05), row, "|", color="#3d85c6", markersize=14,
                     label="model expects" if row == 0 else None)
         else:
             ax.text(0.06, row, "model: no error", va="center", fontsize=9, color="#3d85c6")
-        if p["detect_s"] is not None:
-            ax.plot(max(p["detect_s"], 0.05), row, "ko", markersize=5, label="measured detect")
-        elif w["expected_s"] is not None and summary.get("observed_s"):
+        if p.detect_s is not None:
+            ax.plot(max(p.detect_s, 0.05), row, "ko", markersize=5, label="measured detect")
+        elif w.expected_s is not None and w.earliest_s is not None and summary.observed_s:
             # still waiting when the run stopped watching: hollow, a dotted line on to the window
-            ax.plot([summary["observed_s"], max(w["earliest_s"], 0.05)], [row, row], "k:", linewidth=1)
-            ax.plot(summary["observed_s"], row, "o", markerfacecolor="none", markeredgecolor="black", markersize=5,
+            ax.plot([summary.observed_s, max(w.earliest_s, 0.05)], [row, row], "k:", linewidth=1)
+            ax.plot(summary.observed_s, row, "o", markerfacecolor="none", markeredgecolor="black", markersize=5,
                     label="no error yet when the run stopped")
-        if p["recover_s"] is not None:
-            ax.plot(max(p["recover_s"], 0.05), row, "^", color="#38761d", markersize=6, label="measured recover")
+        if p.recover_s is not None:
+            ax.plot(max(p.recover_s, 0.05), row, "^", color="#38761d", markersize=6, label="measured recover")
     ax.set_xscale("log")
-    ax.set_xlim(0.05, max(2000, max((c["probe"]["recover_s"] or 0) for c in cells) * 2))
-    ax.set_yticks(range(len(cells)), [c["cell"] for c in cells], fontsize=9)
+    ax.set_xlim(0.05, max(2000, max((c.probe.recover_s or 0) for c in cells) * 2))
+    ax.set_yticks(range(len(cells)), [c.name for c in cells], fontsize=9)
     ax.invert_yaxis()
     ax.set_xlabel("seconds after the fault (log scale)")
-    ax.set_title(f"{summary['scenario']}: when each client noticed and recovered, beside the model\n"
+    ax.set_title(f"{summary.scenario}: when each client noticed and recovered, beside the model\n"
                  "(what each window counts: the table under the chart)", fontsize=10)
     ax.grid(True, axis="x", which="both", alpha=0.3)
     fig.tight_layout()
@@ -190,7 +190,7 @@ def render(run: RunDir, summary: Mapping[str, Any]) -> list[str]:
         if signal.chart:
             signal.chart_module()           # imported here, not in each forked drawer
     jobs: list[tuple[Callable[..., Any], tuple[Any, ...], Path]] = [
-        (timeline, (run, scenario.probe.interval_ms / 1000, summary), run.chart("timeline.png")), (recovery, (summary,), run.chart("recovery.png")),
+        (timeline, (run, scenario.probe.interval_ms / 1000, summary), run.chart("timeline.png")), (recovery, (summary_record.read(summary),), run.chart("recovery.png")),
         *((signal.draw_chart, (run, scenario, summary), run.chart(signal.chart))
           for signal in SIGNALS.members() if signal.chart)]
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("fork")) as pool:
