@@ -2,7 +2,6 @@
 and what a load's command reads of the scenario and its cells (scenario/model.py gives those: the
 load package is imported by the scenario's, so it names protocols of them, not its types)."""
 import dataclasses
-from collections.abc import Sequence
 from typing import Any, Protocol
 
 
@@ -88,7 +87,3 @@ class LoadedCell(Protocol):
 
     def socket_env(self) -> dict[str, str]: ...
 
-
-class NamedCells(Protocol):
-    @property
-    def cells(self) -> Sequence[LoadedCell]: ...
