@@ -84,7 +84,7 @@ class FailoverRun(WatchesTheClients, RunBase[Scenario]):
         cells = [CellView(c.name, self.run_dir.probe_log(c.name), self.run_dir.sysbench_log(c.name) if s.runs_sysbench(c) else None,
                           may_never_work=c.account == "cold", waited_for=c.waited_for) for c in s.cells]
         self.view = self.make_view(cells, s, self.run_dir, self.out, self.lab.now)
-        self.steps = Steps(self.lab, self.event_log, self.view, self._watch, s.observe_s, self.pause)
+        self.steps = Steps(self.lab, self.event_log, self.view, self._watch, self._follow, s.observe_s, self.pause)
         return self.run_then_clean_up(self._run, self._stop_watching)
 
     def _run(self) -> None:

@@ -2,7 +2,7 @@
 they write a few times a second, the wait for every cell's first answer, when a load has exited,
 and whether the control plane has acted on the steps' changes."""
 import time
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LabError
@@ -77,6 +77,12 @@ class WatchesTheClients:
                 if now - recovered_at >= loads.watch_after_recovery_s(self.scenario) and self._control_caught_up(now):
                     self.view.note("every client recovered")
                     return
+
+    def _follow(self, work: "Future[Any]") -> None:
+        """The view alone until work is done: while a fault lands, the lab's look would count the
+        services it stops as broken, and a load it ends is called out at the next watch."""
+        while not wait([work], timeout=TICK_S - (self.lab.now() - self.view.started) % TICK_S).done:
+            self.view.tick(self.lab.now())
 
     def _loads_ended(self, now: float) -> None:
         exited = self.loads.exited_cells()
