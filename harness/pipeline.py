@@ -5,6 +5,7 @@ import sys
 import threading
 from typing import IO, Any
 
+from .measure.summary_record import RunSummary
 from .report.render import render
 from .report.tables import terminal_table
 from .run.burst import BurstRun
@@ -29,7 +30,7 @@ class ReportInCleanup:
 
     def __init__(self) -> None:
         self.started, self.done = False, threading.Event()
-        self.summary: dict[str, Any] | None = None
+        self.summary: RunSummary | None = None
         self.error: BaseException | None = None
 
     def __call__(self, run: RunDir) -> None:
@@ -42,7 +43,7 @@ class ReportInCleanup:
         finally:
             self.done.set()
 
-    def outcome(self) -> tuple[dict[str, Any] | None, BaseException | None] | None:
+    def outcome(self) -> tuple[RunSummary | None, BaseException | None] | None:
         """(summary, error) once drawn; None if the cleanup never drew it (its step never ran)."""
         if not self.started:
             return None
@@ -72,7 +73,7 @@ def run_and_report(scenario: Scenario | BurstScenario, raw_definition: Any, out:
 
 
 def _report(run: RunDir, out: IO[str], raise_errors: bool, narrow: bool = False,
-            drawn: tuple[dict[str, Any] | None, BaseException | None] | None = None) -> None:
+            drawn: tuple[RunSummary | None, BaseException | None] | None = None) -> None:
     """drawn: (summary, error) of a report the run's cleanup drew already, or None: draw it now."""
     if drawn is None:
         run.release_reserve("report")
@@ -85,7 +86,7 @@ def _report(run: RunDir, out: IO[str], raise_errors: bool, narrow: bool = False,
             raise
         out.write(f"report: could not render {run.path}: {exc!r}\n")   # the run's own error goes on up
         return
-    if summary["cells"]:
+    if summary.cells or summary.burst_cells:
         out.write("\n" + terminal_table(summary, narrow=narrow) + "\n")
     out.write(f"\nrun: report {shown(run.page)}\n")
     out.flush()

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
-from .summary_record import RunSummary, SummaryError, Window
+from .summary_error import SummaryError
+from .summary_record import RunSummary, Window
 from .verdict import UNKNOWN
 
 BASELINES = Path(__file__).resolve().parent.parent.parent / "baselines"

@@ -20,11 +20,10 @@ import numpy as np  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 
 from ..measure import probe_log, sysbench_log, wrk_log  # noqa: E402
-from ..measure import summary_record  # noqa: E402
 from ..measure.summary_record import FailoverCell, RunSummary  # noqa: E402
 from ..scenario.files import of_run  # noqa: E402
 from ..scenario.model import Scenario  # noqa: E402
-from ..signals.chart_marks import WIDTH_IN, fault_window, legend_under, save  # noqa: E402
+from ..signals.chart_marks import WIDTH_IN, fault_window, last_recovery_s, legend_under, save  # noqa: E402
 from ..signals.registry import SIGNALS  # noqa: E402
 from ..signals.wrk import Wrk  # noqa: E402
 from ..store import RunDir  # noqa: E402
@@ -32,26 +31,28 @@ from . import marks  # noqa: E402
 from .headline import still_waiting  # noqa: E402
 
 
-def timeline(run: RunDir, interval_s: float, summary: Mapping[str, Any], path: Path) -> None:
+def timeline(run: RunDir, interval_s: float, summary: RunSummary, path: Path) -> None:
     """interval_s: the probe's, the share of a second one operation stands for."""
-    t_fault = summary["fault"]["t"]
-    cells = summary["cells"]
-    with_sysbench = [c for c in cells if "sysbench" in c]
+    if summary.fault is None:
+        raise ValueError(f"{run.path}: a run without a fault has no timeline")
+    t_fault = summary.fault.t
+    cells = summary.cells
+    with_sysbench = [c for c in cells if c.sysbench is not None]
     wrk_seconds = wrk_log.per_second(run.read(Wrk.file(run, "log")))
     rows = len(cells)
     heights = ([2.2] if with_sysbench else []) + ([2.2] if wrk_seconds else []) + [max(1.5, 0.32 * rows + 0.8)]
     fig, axes = plt.subplots(len(heights), 1, figsize=(WIDTH_IN, sum(heights) + 1.2), sharex=True,
                              gridspec_kw={"height_ratios": heights}, squeeze=False)
     axes = axes[:, 0]
-    ops_by_cell = {c["cell"]: probe_log.parse(run.read(run.probe_log(c["cell"]))) for c in cells}
+    ops_by_cell = {c.name: probe_log.parse(run.read(run.probe_log(c.name))) for c in cells}
     all_t = [op["t1"] - t_fault for ops in ops_by_cell.values() for op in ops]
     steps = marks.of(summary)
     start, end = (min(all_t), max(all_t)) if all_t else (-10, 10)
     start = min([start] + [m.at_s - 1 for m in steps])
     if with_sysbench:
-        _sysbench_panel(axes[0], run, summary, with_sysbench, t_fault)
+        _sysbench_panel(axes[0], run, with_sysbench, last_recovery_s(cells), t_fault)
     if wrk_seconds:
-        _wrk_panel(axes[1 if with_sysbench else 0], summary, wrk_seconds, t_fault)
+        _wrk_panel(axes[1 if with_sysbench else 0], cells, wrk_seconds, t_fault)
     ax = axes[-1]
     bins = np.arange(np.ceil(start), np.floor(end) + 1, 1.0)      # whole seconds with operations only
     if len(bins) < 2:
@@ -64,35 +65,35 @@ def timeline(run: RunDir, interval_s: float, summary: Mapping[str, Any], path: P
     ax.axvline(0, color="#cc0000", linewidth=1.5, label="fault")
     for mark in steps:
         ax.axvline(mark.at_s, **MARK_STYLES[mark.kind], linewidth=2, label=f"{mark.at_s:+.1f} s: {mark.what}")
-    observed = summary.get("observed_s")
+    observed = summary.observed_s
     for row, c in enumerate(cells):
-        p = c["probe"]
-        waiting_since = _waiting_since(c, ops_by_cell[c["cell"]], t_fault)
+        p = c.probe
+        waiting_since = _waiting_since(c, ops_by_cell[c.name], t_fault)
         if waiting_since is not None and observed is not None and observed > waiting_since:
             ax.barh(row, observed - waiting_since, left=waiting_since, height=0.8, color=WAITING_COLOUR,
                     label="still waiting when the run ended")
-        if p["detect_s"] is not None:
-            ax.plot(p["detect_s"], row, "kx", markersize=8, label="detect (first error)")
-        if p["recover_s"] is not None:
-            ax.plot(p["recover_s"], row, "^", color="#1155cc", markersize=7, label="recover (first success after)")
-    ax.set_yticks(range(rows), [c["cell"] for c in cells], fontsize=9)
+        if p.detect_s is not None:
+            ax.plot(p.detect_s, row, "kx", markersize=8, label="detect (first error)")
+        if p.recover_s is not None:
+            ax.plot(p.recover_s, row, "^", color="#1155cc", markersize=7, label="recover (first success after)")
+    ax.set_yticks(range(rows), [c.name for c in cells], fontsize=9)
     ax.set_xlabel("seconds after the fault")
     ax.set_title("probe: share of operations that succeeded, per second (green all, red none)")
     ax.set_xlim(bins[0], max(bins[-1], observed or bins[-1]))
-    fig.suptitle(f"{summary['scenario']}: timeline ({summary['run']})")
+    fig.suptitle(f"{summary.scenario}: timeline ({summary.run})")
     fig.tight_layout()
     legend_under(fig, *axes, columns=2)         # a step's words in full: the legend's
     save(fig, path)
     plt.close(fig)
 
 
-def _success_grid(cells: Sequence[Mapping[str, Any]], ops_by_cell: Mapping[str, Sequence[probe_log.Record]],
+def _success_grid(cells: Sequence[FailoverCell], ops_by_cell: Mapping[str, Sequence[probe_log.Record]],
                   bins: np.ndarray, t_fault: float, interval: float) -> np.ndarray:
     """Per cell and second, the share of operations that succeeded (1.0: all); blank where its
     probe was not running, before the fault while it was still starting, and while it waits."""
     grid = np.full((len(cells), max(len(bins) - 1, 1)), np.nan)
     for row, c in enumerate(cells):
-        ops = ops_by_cell[c["cell"]]
+        ops = ops_by_cell[c.name]
         if not ops:
             continue
         counts, _ = np.histogram([op["t1"] - t_fault for op in ops if op["ok"]], bins=bins)
@@ -107,20 +108,22 @@ def _success_grid(cells: Sequence[Mapping[str, Any]], ops_by_cell: Mapping[str, 
     return grid
 
 
-def _sysbench_panel(ax: Axes, run: RunDir, summary: Mapping[str, Any], cells: Sequence[Mapping[str, Any]], t_fault: float) -> None:
-    for c in cells:
-        reports = sysbench_log.parse(run.read(run.sysbench_log(c["cell"])))
-        ax.step([r.t - t_fault for r in reports], [r.tps for r in reports], where="pre", label=c["cell"])
-    fault_window(ax, summary)
+def _sysbench_panel(ax: Axes, run: RunDir, with_sysbench: Sequence[FailoverCell], last_recovery: float,
+                    t_fault: float) -> None:
+    """last_recovery: every cell's, not only those with a sysbench (the fault's shading is the run's)."""
+    for c in with_sysbench:
+        reports = sysbench_log.parse(run.read(run.sysbench_log(c.name)))
+        ax.step([r.t - t_fault for r in reports], [r.tps for r in reports], where="pre", label=c.name)
+    fault_window(ax, last_recovery)
     ax.set_ylabel("sysbench tps")
     ax.set_title("sysbench transactions per second (1 s report lines)")
 
 
-def _wrk_panel(ax: Axes, summary: Mapping[str, Any], wrk_seconds: Mapping[int, int], t_fault: float) -> None:
+def _wrk_panel(ax: Axes, cells: Sequence[FailoverCell], wrk_seconds: Mapping[int, int], t_fault: float) -> None:
     seconds = list(range(min(wrk_seconds), max(wrk_seconds) + 1))
     ax.step([sec + 1 - t_fault for sec in seconds], [wrk_seconds.get(sec, 0) for sec in seconds], where="pre",
             color="#674ea7", label="wrk (keepalive connections)")
-    fault_window(ax, summary)
+    fault_window(ax, last_recovery_s(cells))
     ax.set_ylabel("HTTP responses/s")
     ax.set_title("wrk throughput through the VIP, per second")
 
@@ -130,14 +133,14 @@ MARK_STYLES = {"step": {"color": "black", "linestyle": "--"}, "heal": {"color": 
                "lb": {"color": "#1155cc", "linestyle": ":"}, "promotion": {"color": "#b45f06", "linestyle": "-."}}
 
 
-def _waiting_since(cell: Mapping[str, Any], ops: Sequence[probe_log.Record], t_fault: float) -> float | None:
+def _waiting_since(cell: FailoverCell, ops: Sequence[probe_log.Record], t_fault: float) -> float | None:
     """Seconds after the fault from which the cell's client had no answer until the run ended
     (still waiting on its first hung operation, or on a reconnect after its error), or None."""
-    if still_waiting(FailoverCell.read(cell)):
+    if still_waiting(cell):
         return max(0.0, max((op["t1"] - t_fault for op in ops if op["ok"]), default=0.0))
-    p = cell["probe"]
-    if p["detect_s"] is not None and p["recover_s"] is None and not p.get("never_worked"):
-        return max([p["detect_s"]] + [op["t1"] - t_fault for op in ops])
+    p = cell.probe
+    if p.detect_s is not None and p.recover_s is None and not p.never_worked:
+        return max([p.detect_s] + [op["t1"] - t_fault for op in ops])
     return None
 
 
@@ -177,10 +180,10 @@ def recovery(summary: RunSummary, path: Path) -> None:
     plt.close(fig)
 
 
-def render(run: RunDir, summary: Mapping[str, Any]) -> list[str]:
+def render(run: RunDir, summary: RunSummary) -> list[str]:
     """Draw every chart the run's files allow, side by side in forked processes (matplotlib
     draws in one thread); returns their paths relative to the run."""
-    if not summary.get("cells"):
+    if not summary.cells:
         return []
     run.charts_dir.mkdir(exist_ok=True)
     scenario = of_run(run)
@@ -190,7 +193,8 @@ def render(run: RunDir, summary: Mapping[str, Any]) -> list[str]:
         if signal.chart:
             signal.chart_module()           # imported here, not in each forked drawer
     jobs: list[tuple[Callable[..., Any], tuple[Any, ...], Path]] = [
-        (timeline, (run, scenario.probe.interval_ms / 1000, summary), run.chart("timeline.png")), (recovery, (summary_record.read(summary),), run.chart("recovery.png")),
+        (timeline, (run, scenario.probe.interval_ms / 1000, summary), run.chart("timeline.png")),
+        (recovery, (summary,), run.chart("recovery.png")),
         *((signal.draw_chart, (run, scenario, summary), run.chart(signal.chart))
           for signal in SIGNALS.members() if signal.chart)]
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("fork")) as pool:

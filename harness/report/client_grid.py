@@ -1,12 +1,9 @@
 """The table a team can act on when a run has several clients: rows = clients, columns = what
 was set, each cell detect / recover seconds, shaded by how long the application was stuck."""
 import html
-from collections.abc import Mapping
-from typing import Any
 
 from ..databases import DATABASES, DEFAULT_DATABASE
-from ..measure import summary_record
-from ..measure.summary_record import FailoverCell
+from ..measure.summary_record import FailoverCell, RunSummary
 from ..load.clients import CLIENTS
 
 STUCK_BANDS = ((6.0, "#cfc"), (60.0, "#ffd98a"))     # under 6 s: fine; under a minute: slow; else red
@@ -36,17 +33,17 @@ def client_of(cell: FailoverCell, probe_library: str = "pymysql") -> str:
     return cell.client.name if cell.client else probe_library
 
 
-def probe_library_of(summary: Mapping[str, Any]) -> str:
+def probe_library_of(summary: RunSummary) -> str:
     """What the lab's probe spoke on the run's engine: PyMySQL, or the engine's own (libpq)."""
-    engine = DATABASES.get((summary.get("database") or {}).get("engine") or DEFAULT_DATABASE)
+    engine = DATABASES.get(summary.database.engine or DEFAULT_DATABASE)
     if engine and engine.probe_title:
         return engine.probe_title
     return engine.probe_library[0] if engine and engine.probe_library else "pymysql"
 
 
-def grid(summary: Mapping[str, Any]) -> tuple[list[str], dict[str, dict[str, FailoverCell]]] | None:
+def grid(summary: RunSummary) -> tuple[list[str], dict[str, dict[str, FailoverCell]]] | None:
     """(columns, {client: {column: cell}}), or None when the run has fewer than two clients."""
-    cells = summary_record.read(summary).cells
+    cells = summary.cells
     library = probe_library_of(summary)
     clients = list(dict.fromkeys(client_of(c, library) for c in cells))
     if len(clients) < 2:
@@ -74,7 +71,7 @@ def _text(cell: FailoverCell) -> str:
     return f"{detect} / {recover} s"
 
 
-def terminal(summary: Mapping[str, Any]) -> str:
+def terminal(summary: RunSummary) -> str:
     table = grid(summary)
     if table is None:
         return ""
@@ -95,7 +92,7 @@ def colour(cell: FailoverCell) -> str:
     return next((shade for limit, shade in STUCK_BANDS if stuck < limit), STUCK_RED)
 
 
-def html_table(summary: Mapping[str, Any]) -> str:
+def html_table(summary: RunSummary) -> str:
     table = grid(summary)
     if table is None:
         return ""
@@ -120,10 +117,10 @@ def html_table(summary: Mapping[str, Any]) -> str:
             "back within 6 s; amber: within a minute; red: longer, or never within the run.</p>")
 
 
-def client_details(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+def client_details(summary: RunSummary) -> tuple[list[str], list[list[str]]]:
     """Rows for the per-cell client table: driver, what the application saw, reconnect time, reuse."""
     rows = []
-    for c in summary_record.read(summary).cells:
+    for c in summary.cells:
         client = c.client
         if not client:
             continue

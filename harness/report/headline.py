@@ -7,16 +7,14 @@ from typing import Any
 
 from ..faults.promote_replica import PromoteReplica
 from ..faults.read_only import ReadOnly
-from ..measure import summary_record
 from ..measure.summary_record import FailoverCell, RunSummary, Step
 from ..signals.data import section
 
 
-def sentences(summary: Mapping[str, Any]) -> list[str]:
-    """[sentence, ...] for a failover run with cells (summary.json's mapping); [] otherwise."""
-    if summary.get("kind") == "burst" or not summary.get("cells"):
+def sentences(run: RunSummary) -> list[str]:
+    """[sentence, ...] for a failover run with cells; [] otherwise."""
+    if run.kind == "burst" or not run.cells:
         return []
-    run = summary_record.read(summary)
     found = [run.purpose] if run.purpose else []
     return found + [s for s in (_worst(run), _on_read_only(run), _windows(run.cells), _load_balancer(run.cells),
                                 _writes(run.signals)) if s]

@@ -3,11 +3,11 @@ Only relative links, so the pages open straight from disk."""
 import html
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from .. import store
+from ..measure.summary_record import RunSummary
 from ..signals.blocks import Subheading, Table
 from . import client_grid, headline, marks, sections, tables
 
@@ -52,29 +52,28 @@ def _cell(text: str) -> str:
     return f"<td class='value'>{text}</td>" if VALUE.match(text) else f"<td>{text}</td>"
 
 
-def run_page(run: store.RunDir, summary: Mapping[str, Any], charts: Sequence[str]) -> Path:
+def run_page(run: store.RunDir, summary: RunSummary, charts: Sequence[str]) -> Path:
     """The run's index.html: its table, charts and environment."""
     env = run.env()
     header, rows = tables.header_and_rows(summary)
-    if summary.get("kind") != "burst":
+    if summary.kind != "burst":
         header, rows = tables.drop_empty_columns(header, rows)
     rows = [[f"<span class='no'>{html.escape(v)}</span>" if v.startswith("NO") or v in ("interrupted", "failed")
              else html.escape(v) for v in row] for row in rows]
-    parts = ["<p><a href='../../index.html'>all runs</a></p>", f"<h1>{html.escape(summary['scenario'])}</h1>"]
-    if summary.get("kind") == "burst":
-        parts.append(f"<p>run <code>{html.escape(summary['run'])}</code></p>")
+    parts = ["<p><a href='../../index.html'>all runs</a></p>", f"<h1>{html.escape(summary.scenario)}</h1>"]
+    if summary.kind == "burst":
+        parts.append(f"<p>run <code>{html.escape(summary.run)}</code></p>")
         parts.append(table(header, rows))
     else:
-        state = (summary.get("status") or {}).get("state", "completed")
-        if state != "completed":
+        if summary.status.state != "completed":
             parts.append(f"<p class='no'>{html.escape(tables.status_line(summary))}</p>")
         answer = headline.sentences(summary)
         parts += [
             *([f"<p class='answer'>{html.escape(' '.join(answer))}</p>"] if answer else []),
-            f"<p>run <code>{html.escape(summary['run'])}</code> · "
-            + "".join(f"{name} <code>{html.escape(str(summary[name]))}</code> · " for name in ("kernel", "datapath")
-                      if summary.get(name))
-            + f"database <code>{html.escape(tables.database_line(summary))}</code> · fault "
+            f"<p>run <code>{html.escape(summary.run)}</code> · "
+            + "".join(f"{name} <code>{html.escape(str(value))}</code> · "
+                      for name, value in (("kernel", summary.kernel), ("datapath", summary.datapath)) if value)
+            + f"database <code>{html.escape(tables.database_line(summary.database))}</code> · fault "
             f"<code>{html.escape(marks.fault_and_steps(summary))}</code></p>",
             *_run_verdict(summary),
             client_grid.html_table(summary),
@@ -100,23 +99,23 @@ def run_page(run: store.RunDir, summary: Mapping[str, Any], charts: Sequence[str
     files = ["summary.json", "summary.md", "events.jsonl", "env.json"]
     parts.append("<p>Files: " + " · ".join(f"<a href='{name}'>{name}</a>" for name in files
                                             if (run.path / name).exists()) + "</p>")
-    run.page.write_text(page(f"{summary['scenario']} {summary['run']}", "\n".join(parts)))
+    run.page.write_text(page(f"{summary.scenario} {summary.run}", "\n".join(parts)))
     return run.page
 
 
-def _run_verdict(summary: Mapping[str, Any]) -> list[str]:
+def _run_verdict(summary: RunSummary) -> list[str]:
     """The run's verdict, its cells' composed (measure/verdict.py); none for a summary written before."""
-    verdict = summary.get("verdict")
-    if not verdict:
+    verdict = summary.verdict
+    if verdict is None:
         return []
-    mark = " class='no'" if verdict["value"] != "valid" else ""
-    return [f"<p>verdict: <b{mark}>{html.escape(verdict['value'])}</b>: {html.escape(verdict['why'])}</p>"]
+    mark = " class='no'" if verdict.value != "valid" else ""
+    return [f"<p>verdict: <b{mark}>{html.escape(verdict.value)}</b>: {html.escape(verdict.why)}</p>"]
 
 
-def _sections(summary: Mapping[str, Any]) -> list[str]:
+def _sections(summary: RunSummary) -> list[str]:
     """The sections after the table (report/sections.py), each a heading and its blocks."""
     parts = []
-    for title, blocks in sections.shown(summary):
+    for title, blocks in sections.shown(summary.written):
         parts.append(f"<h2>{html.escape(title)}</h2>")
         for block in blocks:
             if isinstance(block, Table):
@@ -128,9 +127,8 @@ def _sections(summary: Mapping[str, Any]) -> list[str]:
     return parts
 
 
-def _worst(summary: Mapping[str, Any]) -> str:
-    values = [c["probe"]["recover_s"] for c in summary.get("cells", [])
-              if "probe" in c and c["probe"]["recover_s"] is not None]
+def _worst(summary: RunSummary) -> str:
+    values = [c.probe.recover_s for c in summary.cells if c.probe.recover_s is not None]
     return f"{max(values):.2f} s" if values else "—"
 
 
@@ -141,14 +139,14 @@ def index_page(results: str | os.PathLike[str]) -> Path:
     for run in store.runs(results):
         if not run.summary_json.exists():
             continue
-        summary = run.summary()
+        summary = run.summary_record()
         link = os.path.relpath(run.page, results)
-        state = (summary.get("status") or {}).get("state", "completed")
-        rows.append([html.escape(summary["scenario"]), f"<a href='{html.escape(link)}'>{html.escape(summary['run'])}</a>",
+        state = summary.status.state
+        rows.append([html.escape(summary.scenario), f"<a href='{html.escape(link)}'>{html.escape(summary.run)}</a>",
                      state if state == "completed" else f"<span class='no'>{state}</span>",
-                     html.escape(summary.get("kernel") or "—"), html.escape(summary.get("datapath") or "—"),
-                     str(len(summary.get("cells", []))), _worst(summary),
-                     str(sum(1 for c in summary.get("cells", []) if "probe" in c and c["probe"]["within_window"] is False))])
+                     html.escape(summary.kernel or "—"), html.escape(summary.datapath or "—"),
+                     str(len(summary.cells) + len(summary.burst_cells)), _worst(summary),
+                     str(sum(1 for c in summary.cells if c.probe.within_window is False))])
     body = ("<h1>blackhole-lab runs</h1>" + table(
         ["scenario", "run", "status", "kernel", "datapath", "cells", "worst recovery", "cells outside the model"], rows))
     pages = sorted((p for kind in ("compare", "kernel-matrix") for p in results.glob(f"{kind}/*/index.html")),
@@ -162,6 +160,6 @@ def index_page(results: str | os.PathLike[str]) -> Path:
     return results / "index.html"
 
 
-def _notes(summary: Mapping[str, Any]) -> list[str]:
+def _notes(summary: RunSummary) -> list[str]:
     """The paragraphs under the cells' table: cells late on a saturated machine, lost answers."""
-    return [*sections.late_notes(summary), *tables.run_notes(summary)]
+    return [*sections.late_notes(summary.written), *tables.run_notes(summary)]

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..measure import summary_record
+from ..measure.summary_record import RunSummary
 from ..topology import SERVICE_PORTS
 
 
@@ -16,10 +16,9 @@ class Mark:
     kind: str          # 'step' (the scenario's own), 'heal', 'lb' (the director's change), 'promotion'
 
 
-def of(summary: Mapping[str, Any]) -> list[Mark]:
+def of(run: RunSummary) -> list[Mark]:
     """[Mark, ...] by time: every step of the scenario but the fault itself, the first change a
     director made after the fault, and a control plane's promotion."""
-    run = summary_record.read(summary)
     found = [Mark(s.at_s, fault_line(s.name, s.params) if s.event == "fault" else f"heal of {s.name}",
                   "step" if s.event == "fault" else "heal")
              for s in run.steps if not (s.event == "fault" and s.at_s == 0)]
@@ -41,10 +40,10 @@ def fault_line(name: str | None, params: Mapping[str, Any] | None) -> str:
     return f"{name}" + (f" ({said})" if said else "")
 
 
-def fault_and_steps(summary: Mapping[str, Any]) -> str:
+def fault_and_steps(run: RunSummary) -> str:
     """'silent_kill (target db-primary), after aws_deregister (...) 11.3 s before it': the fault,
     and the scenario's steps that came before it."""
-    earlier = [m for m in of(summary) if m.kind == "step" and m.at_s < 0]
-    fault = summary.get("fault") or {}
-    return fault_line(fault.get("name"), fault.get("params")) + "".join(
+    earlier = [m for m in of(run) if m.kind == "step" and m.at_s < 0]
+    fault = run.fault
+    return fault_line(fault.name if fault else None, fault.params if fault else None) + "".join(
         f", after {m.what} {-m.at_s:.1f} s before it" for m in earlier)

@@ -32,6 +32,7 @@ from ..measure import kernel_model, probe_log, recovery, ss_log
 from ..measure.effects import Effect
 from ..measure.predict import Idle, predict
 from ..measure.run_files import RunFiles
+from ..measure.summary_record import RunSummary
 from ..measure.run_record import (Event, caught_connection_samples, fault_effect, first_fault, heal_of,
                                   observed_until, run_status)
 from ..measure.window import Window
@@ -157,7 +158,7 @@ class Signal:
         """Its folder's chart.py, imported when asked (matplotlib is slow to load, and a run needs none of it)."""
         return importlib.import_module(f"{type(self).__module__}.chart")
 
-    def draw_chart(self, run: RunFiles, scenario: SignalScenario, summary: Mapping[str, Any], path: Path) -> bool:
+    def draw_chart(self, run: RunFiles, scenario: SignalScenario, summary: RunSummary, path: Path) -> bool:
         """Its chart drawn to path; False when the run has nothing for it. scenario: the run's, as
         its directory recorded it."""
         return self.chart_module().draw(run, scenario, summary, path) is not False

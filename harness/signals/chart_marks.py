@@ -1,8 +1,10 @@
 """What every chart of a run marks the same way: the fault, until the last cell's recovery; and how
 each is laid out and saved (its width, a legend under the axes, its smallest text)."""
 import os
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..measure.summary_record import FailoverCell
 
 from matplotlib.text import Text
 
@@ -14,10 +16,15 @@ if TYPE_CHECKING:
 FAULT_COLOUR = "#f4cccc"
 
 
-def fault_window(ax: "Axes", summary: Mapping[str, Any]) -> None:
-    ends = [c["probe"]["recover_s"] or c["probe"]["detect_s"] for c in summary["cells"]]
-    end = max([e for e in ends if e is not None], default=0)
-    ax.axvspan(0, max(end, 0.5), color=FAULT_COLOUR, zorder=0, label="fault until last recovery")
+def last_recovery_s(cells: Sequence[FailoverCell]) -> float:
+    """Where the fault's shading ends: the last cell's recovery (its first error, where it did not
+    recover); 0 for none."""
+    return max((end for c in cells if (end := c.probe.recover_s or c.probe.detect_s) is not None), default=0)
+
+
+def fault_window(ax: "Axes", last_recovery_s: float) -> None:
+    """The fault shaded from 0 until last_recovery_s (at least half a second, to be seen)."""
+    ax.axvspan(0, max(last_recovery_s, 0.5), color=FAULT_COLOUR, zorder=0, label="fault until last recovery")
     ax.axvline(0, color="#cc0000", linewidth=1)
 
 

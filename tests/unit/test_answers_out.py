@@ -1,6 +1,7 @@
 """A silent death's output cut waits for the answers the server's kernel owes (faults/answers_out.py),
 read from ss's own fields; the run page names the clients still waiting when its limit passed."""
 from harness.faults import answers_out
+from harness.measure import summary_record
 from harness.report import tables
 
 # `ss -HtinO state established sport = :3306` on a server listening on ::, as iproute2 6.1 prints it
@@ -48,7 +49,9 @@ def test_each_server_is_waited_on_at_its_own_service_port():
 
 
 def summary_with(seen):
-    return {"cells": [], "fault": {"event": "fault", "name": "silent_kill", **({"seen": seen} if seen else {})}}
+    return summary_record.read({"scenario": "s", "run": "r", "cells": [],
+                                "fault": {"event": "fault", "name": "silent_kill", "t": 1000.0,
+                                          **({"seen": seen} if seen else {})}})
 
 
 def test_the_page_names_clients_left_waiting_at_the_output_cut():
@@ -61,4 +64,4 @@ def test_the_page_names_clients_left_waiting_at_the_output_cut():
 def test_no_note_when_every_answer_was_out_or_the_fault_read_nothing():
     assert tables.output_cut_note(summary_with(answers_out.AnswersOut(0.04, 0, 1).seen())) == ""
     assert tables.output_cut_note(summary_with(None)) == ""
-    assert tables.output_cut_note({"cells": []}) == ""
+    assert tables.output_cut_note(summary_record.read({"scenario": "s", "run": "r", "cells": []})) == ""

@@ -6,7 +6,7 @@ import pytest
 
 from harness.load.clients import CLIENTS, Client
 from harness.measure.effects import Effect
-from harness.measure import recovery
+from harness.measure import recovery, summary_record
 from harness.signals.probe import client_log
 from harness.measure.predict import predict
 from harness.report import client_grid
@@ -136,13 +136,14 @@ def summary_cell(name, client, knobs, detect, recover):
 
 
 def test_the_grid_has_a_row_per_client_and_a_column_per_setting():
-    summary = {"scenario": "s", "run": "r", "cells": [
+    written = {"scenario": "s", "run": "r", "cells": [
         summary_cell("p-def", None, {}, 13.6, 13.7),
         summary_cell("j-def", "jdbc", {}, 13.7, 14.0),
         summary_cell("j-own", "jdbc", {"read_timeout_s": 3.0}, 3.01, 3.2),
         summary_cell("j-ut", "jdbc", {"tcp_user_timeout_ms": 5000}, 5.3, 5.5),
         summary_cell("j-hang", "jdbc", {"keepalive": "5/1/3"}, None, None),
     ]}
+    summary = summary_record.read(written)
     columns, rows = client_grid.grid(summary)
     assert columns == ["defaults", "own timeout", "TCP_USER_TIMEOUT 5000 ms (socket option)", "keepalive 5/1/3"]
     assert list(rows) == ["pymysql", "jdbc"] and set(rows["pymysql"]) == {"defaults"}
@@ -150,7 +151,7 @@ def test_the_grid_has_a_row_per_client_and_a_column_per_setting():
     assert client_grid.colour(rows["jdbc"]["defaults"]) == "#ffd98a"
     assert client_grid.colour(rows["jdbc"]["keepalive 5/1/3"]) == client_grid.STUCK_RED
     assert "jdbc 1.0" in client_grid.html_table(summary)
-    assert client_grid.grid({**summary, "cells": summary["cells"][:1]}) is None
+    assert client_grid.grid(summary_record.read({**written, "cells": written["cells"][:1]})) is None
 
 
 def test_settings_besides_the_read_timeout_get_a_column_of_their_own():
@@ -159,8 +160,8 @@ def test_settings_besides_the_read_timeout_get_a_column_of_their_own():
     unchecked = summary_cell("h-unchecked", "hikari", {}, 13.7, 39.4)
     unchecked["client"]["settings"] = {"maximumPoolSize": 3, "aliveBypassWindowMs": 3600000}
     own = summary_cell("h-own", "hikari", {"read_timeout_s": 3.0}, 3.0, 3.1)
-    columns, rows = client_grid.grid({"scenario": "s", "run": "r",
-                                      "cells": [summary_cell("p", None, {}, 13.6, 13.7), pool, unchecked, own]})
+    columns, rows = client_grid.grid(summary_record.read({"scenario": "s", "run": "r",
+                                      "cells": [summary_cell("p", None, {}, 13.6, 13.7), pool, unchecked, own]}))
     assert columns == ["defaults", "hikari: maximumPoolSize=3", "hikari: maximumPoolSize=3 + aliveBypassWindowMs=3600000",
                        "own timeout"]
     assert rows["hikari"]["hikari: maximumPoolSize=3"].name == "h-pool" and rows["hikari"]["own timeout"].name == "h-own"

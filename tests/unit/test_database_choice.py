@@ -1,6 +1,7 @@
 """DB_ENGINE: which database engine a run's servers run, and how a run's record names it."""
 import pytest
 
+from harness.measure.summary_record import DatabaseRan
 from harness.report.tables import database_line
 from harness.scenario import ScenarioError, load
 from harness.signals.combined import database_ran
@@ -21,16 +22,16 @@ def test_db_engine_override_picks_a_registered_engine_and_refuses_others():
 def test_a_run_names_the_engine_and_the_version_its_server_printed():
     env = {"database": "mysql", "versions": {"mysql": MYSQL_PRINTED}}
     assert database_ran(env) == {"engine": "mysql", "version": "9.7.4-2"}
-    assert database_line({"database": database_ran(env)}) == "MySQL 9.7.4-2"
+    assert database_line(DatabaseRan.read(database_ran(env))) == "MySQL 9.7.4-2"
     mariadb = database_ran({"database": "mariadb", "versions": {"mariadb": MARIADB_PRINTED}})
-    assert database_line({"database": mariadb}) == "MariaDB 10.11.14-MariaDB-0+deb12u2"
+    assert database_line(DatabaseRan.read(mariadb)) == "MariaDB 10.11.14-MariaDB-0+deb12u2"
     postgres = database_ran({"database": "postgres", "versions": {"postgres": POSTGRES_PRINTED}})
-    assert database_line({"database": postgres}) == "PostgreSQL 15.20 on port 3306, the lab's database port, not its usual 5432"
+    assert database_line(DatabaseRan.read(postgres)) == "PostgreSQL 15.20 on port 3306, the lab's database port, not its usual 5432"
 
 
 def test_a_run_recorded_before_engines_were_ran_mariadb():
     assert database_ran({"versions": {}}) == {"engine": "mariadb", "version": None}
-    assert database_line({}) == "MariaDB"
+    assert database_line(DatabaseRan.read(None)) == "MariaDB"
 
 
 def test_on_postgres_the_loads_speak_its_protocol_and_mysql_only_parts_are_refused_by_name():

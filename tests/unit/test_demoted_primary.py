@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from harness import report
+from harness.measure import summary_record
 from harness.measure.summary_record import Step
 from harness.report import headline
 from harness.scenario.parser import parse
@@ -58,7 +59,7 @@ def test_the_headline_names_the_cells_back_on_the_read_only_server_and_the_write
                "signals": {"data": {"acknowledged": 139, "read_back": True, "lost": 0,
                                     "refused": [{"error": "MYSQL_1290", "server": "db-primary", "count": 24,
                                                  "first_s": -5.5, "last_s": -3.0}]}}}
-    said = " ".join(headline.sentences(summary))
+    said = " ".join(headline.sentences(summary_record.read(summary)))
     assert "jvm-30s was back on db-primary, which refused writes from 5.6 s before the fault on" in said
     assert "by-name was back" not in said and "24 refused by db-primary (MYSQL_1290)" in said
 
@@ -110,6 +111,6 @@ def test_the_old_address_is_named_by_its_server_and_no_silent_host_is_claimed(tm
                "seen": {"connections_ended": 4}}]
     run.events_file.write_text("".join(json.dumps(e) + "\n" for e in events))
     summary = report.render(run)
-    assert summary["signals"]["reconnects"] == {"addresses": {OLD: "db-primary (the old address)",
+    assert summary.signals["reconnects"] == {"addresses": {OLD: "db-primary (the old address)",
                                                               NEW: "db-replica (the new address)"}, "silent": []}
     assert "reached the old primary, still up" in run.summary_md.read_text()

@@ -1,5 +1,6 @@
 """The answer a run's page, summary.md and terminal open with (harness/report/headline.py), from
 summaries shaped as the lab writes them, and the writer's gap it reads (signals/data/ledger.py)."""
+from harness.measure import summary_record
 from harness.report import headline, tables
 from harness.signals.data import ledger, section
 
@@ -16,8 +17,12 @@ def cell(name, detect, recover, window=(13.3, 14.8, 14.0), within=True, error="M
 
 
 def summary(*cells, **more):
-    return {"scenario": "s", "run": "r", "status": {"state": "completed"}, "observed_s": 160.0,
-            "fault": {"name": "silent_kill"}, "cells": list(cells), **more}
+    return summary_record.read({"scenario": "s", "run": "r", "status": {"state": "completed"}, "observed_s": 160.0,
+                                "fault": {"name": "silent_kill", "t": 1000.0}, "cells": list(cells), **more})
+
+
+BURST_CELL = {"cell": "b1", "server": "web", "target": "vip", "connect_steps": {"0-1s": 30}, "statuses": {"200": 30},
+              "errors": {}, "server_counters": {"TcpExtListenOverflows": 0}, "nginx_statuses": {"200": 30}}
 
 
 def test_a_cell_still_waiting_is_the_worst_and_named_with_its_models_figure():
@@ -45,7 +50,8 @@ def test_the_load_balancers_first_change_and_the_writers_gap_are_said():
 
 
 def test_a_burst_run_or_one_without_cells_has_no_headline():
-    assert headline.sentences({"kind": "burst", "cells": [{}]}) == []
+    assert headline.sentences(summary_record.read({"scenario": "s", "run": "r", "kind": "burst",
+                                                   "cells": [BURST_CELL]})) == []
     assert headline.sentences(summary()) == []
 
 

@@ -64,7 +64,7 @@ def test_a_cell_late_by_its_report_but_not_by_its_kernel_says_so(tmp_path):
     run.write_text(run.probe_log("r5"), "".join(json.dumps(op) + "\n" for op in ops))
     run.write_text(run.ss_samples("r5"), ladder_text(T + 15.7))
     summary = report.render(run)
-    [cell] = summary["cells"]
+    [cell] = summary.written["cells"]
     assert cell["probe"]["within_window"] is False and cell["kernel"]["in_window"] is True
     assert cell["kernel"]["gave_up_s"] == [13.86, 14.116]
     text = run.summary_md.read_text()

@@ -1,6 +1,6 @@
 """A request the old server acknowledged and whose answer went with the flow: ss sees nothing
 left to resend (ss_log.nothing_unacked_after), and the run's table says 'lost answer'."""
-from harness.measure import ss_log
+from harness.measure import ss_log, summary_record
 from harness.report import tables
 
 IDLE = "ESTAB 0 0 10.213.5.128:41000 10.213.5.10:3306 timer:(keepalive,119min,0)\n\t rto:204\n"
@@ -30,10 +30,11 @@ def cell(name, error=None, lost=False):
 
 
 def test_the_table_names_a_lost_answer_and_says_what_it_means():
-    summary = {"scenario": "s", "run": "r",
-               "cells": [cell("defaults", "MYSQL_2013"), cell("retries2-5", lost=True), cell("quiet")]}
+    summary = summary_record.read({"scenario": "s", "run": "r", "cells": [cell("defaults", "MYSQL_2013"),
+                                                                         cell("retries2-5", lost=True), cell("quiet")]})
     errors = [row[5] for row in tables.failover_rows(summary)]
     assert errors == ["MYSQL_2013", tables.LOST_ANSWER, "—"]
     note = tables.lost_answer_note(summary)
     assert note.startswith("lost answer (retries2-5):") and "read timeout" in note
-    assert tables.lost_answer_note({"cells": [cell("defaults", "MYSQL_2013")]}) == ""
+    assert tables.lost_answer_note(summary_record.read({"scenario": "s", "run": "r",
+                                                        "cells": [cell("defaults", "MYSQL_2013")]})) == ""

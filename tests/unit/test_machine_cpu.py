@@ -42,18 +42,20 @@ def late_run(tmp_path, cpu_after):
 
 def test_a_late_cell_on_a_saturated_machine_says_so(tmp_path):
     run = late_run(tmp_path, SATURATED)
-    summary = report.render(run)
+    record = report.render(run)
+    summary = record.written
     [cell] = summary["cells"]
     assert cell["probe"]["within_window"] is False and cell["probe"]["detect_s"] > cell["predicted"]["latest_s"]
     assert cell["machine"] == {"busy_while_waiting": 1.0, "busy_while_late": 1.0, "saturated": True}
     assert summary["signals"]["machine"]["busy_after_fault"] == 1.0
-    for text in (run.summary_md.read_text(), tables.terminal_table(summary), run.page.read_text()):
+    for text in (run.summary_md.read_text(), tables.terminal_table(record), run.page.read_text()):
         assert "NO, 1.48 s after the window (CPU 100%)" in text and "CPU busy while they were late (r5 100%)" in text
 
 
 def test_a_late_cell_on_a_machine_with_idle_cpu_is_plainly_outside(tmp_path):
     run = late_run(tmp_path, HALF)
-    summary = report.render(run)
+    record = report.render(run)
+    summary = record.written
     [cell] = summary["cells"]
     assert cell["machine"] == {"busy_while_waiting": round(2400 / 4500, 3), "busy_while_late": round(2400 / 4500, 3),
                                "saturated": False}
@@ -64,7 +66,8 @@ def test_a_late_cell_on_a_machine_with_idle_cpu_is_plainly_outside(tmp_path):
 def test_a_cell_in_its_window_on_a_saturated_machine_is_not_marked(tmp_path):
     run = write_run(tmp_path)
     run.write_text(MachineCpu.file(run, "cpu"), samples_text((T - 2, BEFORE), (T + 20, SATURATED)))
-    summary = report.render(run)
+    record = report.render(run)
+    summary = record.written
     [cell] = summary["cells"]
     assert cell["probe"]["within_window"] and cell["machine"]["saturated"]
     assert "busy_while_late" not in cell["machine"] and "CPU busy while they were late" not in run.summary_md.read_text()
@@ -76,7 +79,8 @@ def test_what_decides_is_the_cpu_while_the_cell_was_late_not_its_whole_wait(tmp_
     then = HALF.split()
     saturated_after = "cpu  " + " ".join([str(int(then[1]) + 1000)] + then[2:])
     run.write_text(MachineCpu.file(run, "cpu"), samples_text((T - 2, BEFORE), (T + 13, HALF), (T + 20, saturated_after)))
-    summary = report.render(run)
+    record = report.render(run)
+    summary = record.written
     [cell] = summary["cells"]
     assert cell["predicted"]["latest_s"] >= 13
     assert cell["machine"] == {"busy_while_waiting": round(3400 / 5500, 3), "busy_while_late": 1.0, "saturated": True}
@@ -94,7 +98,8 @@ def test_a_late_cell_while_the_machine_woke_its_processes_late_says_so(tmp_path)
     stamps = [T - 2 + 0.501 * i for i in range(32)]                  # on time, to T + 13.53
     stamps += [stamps[-1] + 0.001 + 0.5 + 0.12] + [stamps[-1] + 0.622 + 0.501 * i for i in range(1, 14)]
     run.write_text(MachineCpu.file(run, "cpu"), clocked_samples(stamps))
-    summary = report.render(run)
+    record = report.render(run)
+    summary = record.written
     [cell] = summary["cells"]
     assert cell["probe"]["within_window"] is False and cell["machine"]["wakeup_late_s"] == 0.12
     assert summary["signals"]["machine"]["late_wakeups"] == [{"at_s": round(stamps[32] - T, 2), "late_s": 0.12}]

@@ -6,6 +6,7 @@ import json
 from PIL import Image
 
 from harness import report
+from harness.measure import summary_record
 from harness.report import marks, tables
 from harness.signals.chart_marks import SMALLEST_TEXT_KEY
 from harness.signals.proxy.section import _row as proxy_row
@@ -25,7 +26,7 @@ def test_a_step_before_the_fault_is_on_the_run_line_and_the_timeline(tmp_path):
     deregistered_before(run, 11.3)
     observed_until(run, 14)
     summary = report.render(run)
-    assert [(s["name"], s["at_s"]) for s in summary["steps"]] == [("aws_deregister", -11.3), ("ipvs_swap", 0.0)]
+    assert [(s.name, s.at_s) for s in summary.steps] == [("aws_deregister", -11.3), ("ipvs_swap", 0.0)]
     [mark] = marks.of(summary)
     assert (mark.at_s, mark.kind) == (-11.3, "step") and mark.what.startswith("aws_deregister (target db-primary")
     line = "ipvs_swap (old db-primary, new db-replica, nodest drop, VIP:3306, drain_s 0.0), after " \
@@ -52,12 +53,12 @@ def test_a_client_that_erred_and_never_came_back_is_named_with_those_still_waiti
     ops = [json.loads(line) for line in run.probe_log("r5").read_text().splitlines()][:-1]   # no success after
     run.write_text(run.probe_log("r5"), "".join(json.dumps(op) + "\n" for op in ops))
     observed_until(run, 20)
-    summary = report.render(run)
+    summary = report.render(run).written
     [cell] = summary["cells"]
     assert cell["probe"]["recover_s"] is None and cell["probe"]["detect_s"] == 13.45
     assert "it was not back when the run ended" in paragraphs(run.page.read_text())[1]
     waiting = dict(cell, probe=dict(cell["probe"], detect_s=None, error=None))
-    said = report.headline.sentences(dict(summary, cells=[dict(waiting, cell="r15"), cell]))
+    said = report.headline.sentences(summary_record.read(dict(summary, cells=[dict(waiting, cell="r15"), cell])))
     assert "r15 was still waiting when the run ended, 20.0 s after the fault" in said[0]
     assert said[0].endswith("; r5 had an error and was not back by then.")
 
@@ -66,7 +67,7 @@ def test_a_writer_that_made_no_attempt_is_unknown_not_zero(tmp_path):
     run = write_run(tmp_path)
     observed_until(run, 14)
     summary = report.render(run)                # the synthetic scenario has the writer every failover has
-    data = summary["signals"]["data"]
+    data = summary.signals["data"]
     assert data["writer_log"] == "missing"
     said = " ".join(paragraphs(run.page.read_text()))
     assert "The writer made no attempt (its log is missing): nothing is known of the writes." in said
@@ -77,8 +78,8 @@ def test_a_burst_runs_counts_are_words_not_json():
     cell = {"cell": "small-nginx", "server": "web-a", "target": "nginx", "connect_steps": {"0-0.5s": 40},
             "statuses": {"200": 8, "502": 2, "504": 30}, "errors": {}, "nginx_statuses": {"504": 30, "200": 8},
             "server_counters": {"TcpExtListenOverflows": 38}}
-    [row] = tables.burst_rows({"scenario": "backlog-overflow", "run": "x", "kind": "burst",
-                               "servers": {"web-a": {"backlog": 2}}, "cells": [cell]})
+    [row] = tables.burst_rows(summary_record.read({"scenario": "backlog-overflow", "run": "x", "kind": "burst",
+                                                   "servers": {"web-a": {"backlog": 2}}, "cells": [cell]}))
     assert row == ["small-nginx", "web-a", "nginx", "2", "0–0.5 s: 40", "504: 30, 200: 8, 502: 2", "—",
                    "504: 30, 200: 8", "38"]
 
@@ -99,7 +100,7 @@ def test_a_load_that_ended_during_the_run_is_said_on_the_page(tmp_path):
     observed_until(run, 14)
     summary = report.render(run)
     said = "r5's sysbench exited -11 (seen 10.2 s after the fault): the run did not wait for it to come back."
-    assert summary["loads_ended"] == [{"cell": "r5", "load": "sysbench", "how": "exited -11", "at_s": 10.2}]
+    assert summary.written["loads_ended"] == [{"cell": "r5", "load": "sysbench", "how": "exited -11", "at_s": 10.2}]
     assert said in paragraphs(run.page.read_text()) and said in run.summary_md.read_text()
 
 
@@ -111,7 +112,8 @@ def test_the_connect_chart_draws_no_panel_of_zeros(tmp_path):
     for failed, panels in ((0, 1), (2, 2)):
         part["per_second"][4]["failed"] = failed
         path = tmp_path / f"connect-{failed}.png"
-        assert chart.draw(None, None, {"signals": {"connect": part}}, path) is True
+        summary = summary_record.read({"scenario": "s", "run": "r", "cells": [], "signals": {"connect": part}})
+        assert chart.draw(None, None, summary, path) is True
         with Image.open(path) as image:
             tall = image.size[1]
         assert (tall < 460) == (panels == 1), tall          # 4.5 in (one panel) against 5.5 in, at 90 dpi

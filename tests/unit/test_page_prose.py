@@ -47,7 +47,7 @@ def test_a_cell_back_in_its_window_and_a_sampled_machine(tmp_path):
         for i, t in enumerate(range(-12, 14))))
     observed_until(run, 14)
     summary = report.render(run)
-    assert summary["signals"]["machine"]["clock_steps"] == []
+    assert summary.signals["machine"]["clock_steps"] == []
     assert paragraphs(run.page.read_text())[1].startswith("Worst: r5: its first error (MYSQL_2013) came 13.45 s")
     assert_no_leftovers(run)
 
@@ -64,11 +64,11 @@ def test_a_cell_still_waiting_and_a_writer_stuck_from_the_fault_on(tmp_path):
                    "".join(f"{n}\t1\n" for n in range(16)))
     observed_until(run, 110)
     summary = report.render(run)
-    [cell] = summary["cells"]
-    assert cell["probe"]["detect_s"] is None and cell["probe"]["recover_s"] is None
+    [cell] = summary.cells
+    assert cell.probe.detect_s is None and cell.probe.recover_s is None
     first = " ".join(paragraphs(run.page.read_text())[:2])
     assert "r5 was still waiting when the run ended, 110.0 s after the fault" in first
-    data = summary["signals"]["data"]            # the writer every failover has
+    data = summary.signals["data"]            # the writer every failover has
     assert data["writes_resumed"] is False and data["unwritten_s"] == 110.0
     assert "none acknowledged from the fault to the end of the run (110.0 s)" in first
     assert_no_leftovers(run)

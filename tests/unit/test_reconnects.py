@@ -56,7 +56,7 @@ def test_each_connect_is_read_with_its_address_cost_and_end_from_either_log():
 
 
 def test_a_dns_run_shows_each_cells_reconnects_and_a_vip_run_none(tmp_path):
-    vip = report.render(write_run(tmp_path / "vip"))
+    vip = report.render(write_run(tmp_path / "vip")).written
     assert "reconnects" not in vip["cells"][0] and vip["signals"].get("reconnects") is None
     run = RunDir.create("synthetic", {"control": "dns", "load": {"probe": {"proto": "mysql", "interval_ms": 100}},
                                       "cells": [{"tcp_retries2": 5}],
@@ -69,7 +69,7 @@ def test_a_dns_run_shows_each_cells_reconnects_and_a_vip_run_none(tmp_path):
                "uncertainty_s": 0.003, "name": "dns_move", "params": {"to": "db-replica"}, "step": 1,
                "effect": {"kind": "none"}, "seen": {"old_address": OLD, "new_address": NEW}}]
     run.events_file.write_text("".join(json.dumps(e) + "\n" for e in events))
-    summary = report.render(run)
+    summary = report.render(run).written
     [cell] = summary["cells"]
     assert [(a["at_s"], a["address"], a["error"]) for a in cell["reconnects"]] == [(13.4, OLD, "MYSQL_2003"),
                                                                                   (18.41, NEW, None)]

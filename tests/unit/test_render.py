@@ -29,10 +29,10 @@ def write_run(tmp_path):
 def test_a_run_renders_from_its_files_alone(tmp_path):
     run = write_run(tmp_path)
     summary = report.render(run)
-    [cell] = summary["cells"]
-    assert (cell["probe"]["detect_s"], cell["probe"]["error"]) == (13.45, "MYSQL_2013")
-    assert cell["probe"]["within_window"], cell["predicted"]
-    assert json.loads(run.summary_json.read_text()) == json.loads(json.dumps(summary))
+    [cell] = summary.cells
+    assert (cell.probe.detect_s, cell.probe.error) == (13.45, "MYSQL_2013")
+    assert cell.probe.within_window, cell.predicted
+    assert json.loads(run.summary_json.read_text()) == json.loads(json.dumps(summary.written))
     assert "r5" in run.summary_md.read_text() and "r5" in run.page.read_text()
     assert {p.name for p in run.charts_dir.glob("*.png")} == {"timeline.png", "recovery.png"}
     index = (tmp_path / "index.html").read_text()
@@ -43,5 +43,5 @@ def test_a_run_renders_from_its_files_alone(tmp_path):
 def test_a_run_stopped_before_its_fault_still_gets_a_page(tmp_path):
     run = RunDir.create("synthetic", DEFINITION, results=tmp_path)
     summary = report.render(run)
-    assert summary["cells"] == [] and "no fault step ran" in summary["note"]
+    assert summary.cells == () and "no fault step ran" in (summary.note or "")
     assert run.page.exists()

@@ -8,6 +8,13 @@ import types
 import pytest
 
 from harness import pipeline
+from harness.measure import summary_record
+
+A_CELL = {"cell": "r5", "probe": {"detect_s": 13.4, "recover_s": 13.5}, "predicted": {"expected_s": 13.5}}
+
+
+def summary(*cells):
+    return summary_record.read({"scenario": "lvs-switchover", "run": "r", "cells": list(cells)})
 
 
 class FakeRun:
@@ -53,7 +60,7 @@ def run_with(monkeypatch, render, **runner):
 
 
 def test_a_report_the_cleanup_drew_is_shown_and_not_drawn_again(monkeypatch):
-    drawn, said, error, run = run_with(monkeypatch, lambda run: {"cells": [{}]})
+    drawn, said, error, run = run_with(monkeypatch, lambda run: summary(A_CELL))
     assert len(drawn) == 1 and error is None
     assert "the table" in said and "run: report" in said
     assert run.released == ["report"]
@@ -75,7 +82,7 @@ def test_beside_the_runs_own_error_a_failed_report_is_said_and_the_runs_error_go
 
 
 def test_a_report_the_cleanup_never_drew_is_drawn_by_the_pipeline(monkeypatch):
-    drawn, said, error, run = run_with(monkeypatch, lambda run: {"cells": []}, draws_in_cleanup=False)
+    drawn, said, error, run = run_with(monkeypatch, lambda run: summary(), draws_in_cleanup=False)
     assert len(drawn) == 1 and error is None and run.released == ["report"]
 
 
@@ -83,5 +90,5 @@ def test_a_report_the_cleanup_never_drew_is_drawn_by_the_pipeline(monkeypatch):
 def test_a_burst_run_is_drawn_after_its_cleanup_as_before(monkeypatch, kind):
     monkeypatch.setattr(pipeline, "runner_for", lambda scenario, raw, **options: (_ for _ in ()).throw(
         AssertionError("report= given")) if "report" in options else FakeRunner(draws_in_cleanup=False))
-    monkeypatch.setattr(pipeline, "render", lambda run: {"cells": []})
+    monkeypatch.setattr(pipeline, "render", lambda run: summary())
     pipeline.run_and_report(types.SimpleNamespace(kind=kind), {}, out=io.StringIO())

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.measure import summary_record
 from harness.report import html, sections, tables
 from harness.report.sections import only_what_it_reads
 from harness.signals.blocks import Subheading, Table
@@ -29,8 +30,8 @@ def test_a_run_without_its_parts_shows_no_section(section):
 
 def test_the_page_and_summary_md_show_every_section_in_the_registrys_order():
     titles = [section.TITLE for section in sections.SECTIONS]
-    md = tables.markdown(FULL)
-    page = "\n".join(html._sections(FULL))
+    md = tables.markdown(summary_record.read(FULL))
+    page = "\n".join(html._sections(summary_record.read(FULL)))
     assert [md.index(f"\n{t}\n") for t in titles] == sorted(md.index(f"\n{t}\n") for t in titles)
     assert [page.index(f"<h2>{t}</h2>") for t in titles] == sorted(page.index(f"<h2>{t}</h2>") for t in titles)
     for _, blocks in sections.shown(FULL):

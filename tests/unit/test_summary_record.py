@@ -5,7 +5,7 @@ import json
 import pytest
 
 from harness.measure import run_record, summary_record
-from harness.measure.summary_record import SummaryError
+from harness.measure.summary_error import SummaryError
 
 CELL = {"cell": "r5", "knobs": {"tcp_retries2": 5},
         "probe": {"detect_s": 13.48, "recover_s": 13.5, "error": "MYSQL_2013", "stall_s": 13.38, "sent_s": 0.1,
@@ -70,3 +70,27 @@ def test_how_a_run_ended_is_read_from_its_events_and_written_and_read_back_the_s
     status = run_record.run_status(events)
     assert status.as_json() == written
     assert summary_record.RunStatus.read(status.as_json()) == status
+
+
+def test_the_run_wide_parts_are_read_as_written_and_a_run_before_engines_were_recorded_ran_mariadb():
+    written = {**RUN, "fault": {"t": 1796500000.5, "source": "harness", "event": "fault", "name": "silent_kill",
+                                "params": {"target": "db-primary"}, "uncertainty_s": 0.031,
+                                "seen": {"unanswered_at_output_cut": 2}},
+               "database": {"engine": "postgres", "version": "15.14"}, "note": "a note",
+               "loads_ended": [{"cell": "r5", "load": "sysbench", "how": "exited -11", "at_s": 10.2}]}
+    summary = summary_record.read(written)
+    assert summary.fault == summary_record.FaultPart("silent_kill", {"target": "db-primary"}, 1796500000.5, 0.031,
+                                                     {"unanswered_at_output_cut": 2})
+    assert summary.database == summary_record.DatabaseRan("postgres", "15.14") and summary.note == "a note"
+    assert summary.loads_ended == (summary_record.LoadEnded("r5", "sysbench", "exited -11", 10.2),)
+    assert summary.written is written
+    before = summary_record.read(RUN)
+    assert (before.fault, before.database, before.loads_ended, before.note) == (
+        None, summary_record.DatabaseRan("mariadb", None), (), None)
+
+
+def test_a_fault_without_its_time_or_an_ended_load_without_its_cell_is_refused_naming_it():
+    with pytest.raises(SummaryError, match="the fault has no 't'"):
+        summary_record.read({**RUN, "fault": {"name": "silent_kill"}})
+    with pytest.raises(SummaryError, match="an ended load has no 'cell'"):
+        summary_record.read({**RUN, "loads_ended": [{"load": "sysbench", "how": "exited -11", "at_s": 10.2}]})

@@ -79,8 +79,8 @@ def summary_with(verdict):
              "never_worked": None, "within_window": verdict.within_window, "verdict": verdict.as_json()}
     cell = {"cell": "defaults", "knobs": {}, "probe": probe,
             "predicted": {"expected_s": 939.0, "earliest_s": 928.9, "latest_s": 948.3, "basis": "tcp_retries2"}}
-    return {"scenario": "s", "run": "r", "status": DONE.as_json(), "cells": [cell],
-            "verdict": of_run([("defaults", verdict)]).as_json()}
+    return summary_record.read({"scenario": "s", "run": "r", "status": DONE.as_json(), "cells": [cell],
+                                "verdict": of_run([("defaults", verdict)]).as_json()})
 
 
 def test_the_page_the_reader_and_the_headline_say_unknown_with_why():
@@ -88,7 +88,6 @@ def test_the_page_the_reader_and_the_headline_say_unknown_with_why():
     summary = summary_with(verdict)
     [row] = tables.failover_rows(summary)
     assert row[3] == f"unknown: {verdict.why}"
-    read = summary_record.read(summary)
-    assert read.cells[0].probe.verdict == verdict and read.verdict is not None and read.verdict.value == UNKNOWN
+    assert summary.cells[0].probe.verdict == verdict and summary.verdict is not None and summary.verdict.value == UNKNOWN
     assert f"Not decided by the run: defaults ({verdict.why})." in " ".join(headline.sentences(summary))
     assert "verdict: unknown: 1 of 1 cell(s) not decided: defaults" in tables.markdown(summary)

@@ -134,10 +134,11 @@ def test_a_cell_whose_error_is_due_after_the_run_is_not_called_a_miss():
     assert undecided.why == "no error in the 25.6 s the run watched; the model's window opens at 928.90 s"
     late = run_record.cell_verdict(Window(13.4, 13.1, 13.8, "x"), recovery.Outcome(), summary_record.RunStatus("completed"), 25.6)
     assert (late.value, late.within_window) == ("invalid", False)
-    summary = {"scenario": "s", "run": "r", "status": {"state": "completed"}, "cells": [cell("defaults", None, None, 939.0, (928.9, 948.3))]}
-    summary["cells"][0]["probe"]["within_window"] = undecided.within_window
-    summary["cells"][0]["probe"]["verdict"] = undecided.as_json()
-    narrow = tables.terminal_table(summary, narrow=True)
+    written = {"scenario": "s", "run": "r", "status": {"state": "completed"},
+               "cells": [cell("defaults", None, None, 939.0, (928.9, 948.3))]}
+    written["cells"][0]["probe"]["within_window"] = undecided.within_window
+    written["cells"][0]["probe"]["verdict"] = undecided.as_json()
+    narrow = tables.terminal_table(summary_record.read(written), narrow=True)
     assert "unknown" in narrow and all(len(line) <= 80 for line in narrow.splitlines())
 
 

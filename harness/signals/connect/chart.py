@@ -1,13 +1,12 @@
 """connect-latency.png: connection setup through the VIP per second (load.connect): p50, p99,
 p99.9 and max of the connects started in each second, and the connects that failed, beside the
 fault (from the fault to its heal)."""
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import matplotlib
 
 from ...measure.run_files import RunFiles
+from ...measure.summary_record import RunSummary
 from ..scenario_view import SignalScenario
 
 matplotlib.use("Agg")
@@ -18,8 +17,8 @@ from ..chart_marks import WIDTH_IN, legend_under, save  # noqa: E402
 SERIES = (("p50", "#3c78d8"), ("p99", "#e69138"), ("p99_9", "#cc0000"), ("max", "#666666"))
 
 
-def draw(run: RunFiles, scenario: SignalScenario, summary: Mapping[str, Any], path: Path) -> bool | None:
-    part = summary.get("signals", {}).get("connect")
+def draw(run: RunFiles, scenario: SignalScenario, summary: RunSummary, path: Path) -> bool | None:
+    part = summary.signals.get("connect")
     if not part or not part["per_second"]:
         return False
     seconds = part["per_second"]

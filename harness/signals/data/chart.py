@@ -1,13 +1,12 @@
 """write-outcomes.png: the writer's attempts per second by what it was told (acknowledged, in
 doubt, failed), the acknowledged ones the new primary lacks (lost) marked, beside the clients'
 outage: from the fault to the last cell's recovery."""
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import matplotlib
 
 from ...measure.run_files import RunFiles
+from ...measure.summary_record import RunSummary
 from ..scenario_view import SignalScenario
 
 matplotlib.use("Agg")
@@ -19,8 +18,8 @@ SERIES = (("ack", "acknowledged", "#6aa84f"), ("lost", "acknowledged, then lost"
           ("in_doubt", "in doubt", "#e69138"), ("failed", "failed", "#666666"))
 
 
-def draw(run: RunFiles, scenario: SignalScenario, summary: Mapping[str, Any], path: Path) -> bool | None:
-    part = summary.get("signals", {}).get("data")
+def draw(run: RunFiles, scenario: SignalScenario, summary: RunSummary, path: Path) -> bool | None:
+    part = summary.signals.get("data")
     if not part or not part.get("per_second"):
         return False
     seconds = part["per_second"]
@@ -31,7 +30,7 @@ def draw(run: RunFiles, scenario: SignalScenario, summary: Mapping[str, Any], pa
         values = [s[key] - (s["lost"] if key == "ack" else 0) for s in seconds]
         ax.bar(x, values, width=0.9, bottom=bottom, color=colour, label=label)
         bottom = [b + v for b, v in zip(bottom, values)]
-    recovered = [c["probe"]["recover_s"] for c in summary["cells"] if c["probe"].get("recover_s") is not None]
+    recovered = [c.probe.recover_s for c in summary.cells if c.probe.recover_s is not None]
     ax.axvspan(0, max(recovered) if recovered else max(x), color="#f4cccc", zorder=0, label="clients' outage")
     ax.axvline(0, color="#cc0000", linewidth=1)
     ax.set_xlabel("seconds after the fault (writes by the second they were sent in)")
