@@ -32,9 +32,9 @@ from ..measure import kernel_model, probe_log, recovery, ss_log
 from ..measure.effects import Effect
 from ..measure.predict import Idle, predict
 from ..measure.run_files import RunFiles
-from ..measure.summary_record import RunSummary
 from ..measure.run_record import (Event, caught_connection_samples, fault_effect, first_fault, heal_of,
                                   observed_until, run_status)
+from ..measure.summary_record import RunSummary
 from ..measure.window import Window
 from ..pools import POOLS, effect_through_pool
 from ..topology import host_name

@@ -4,9 +4,9 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..measure.summary_record import FailoverCell
-
 from matplotlib.text import Text
+
+from ..measure.summary_record import FailoverCell
 
 if TYPE_CHECKING:
     from matplotlib.artist import Artist
