@@ -17,8 +17,8 @@ class AwsNlb(CloudLb):
     settings_spec = {
         "interval": Setting("duration", 30.0, 5, 300, help="HealthCheckIntervalSeconds (5-300, TCP default 30)"),
         "timeout": Setting("duration", 10.0, 2, 120, help="HealthCheckTimeoutSeconds (2-120, TCP default 10)"),
-        "unhealthy_threshold": Setting(int, 2, 2, 10, help="UnhealthyThresholdCount (2-10, default 2)"),
-        "connection_termination": Setting(bool, True, help="unhealthy.connection_termination.enabled: a RST for "
+        "unhealthy_threshold": Setting("int", 2, 2, 10, help="UnhealthyThresholdCount (2-10, default 2)"),
+        "connection_termination": Setting("bool", True, help="unhealthy.connection_termination.enabled: a RST for "
                                                            "the existing connections' packets (default on)"),
         "idle_timeout": Setting("duration", 350.0, 60, 6000, help="tcp.idle_timeout.seconds (60-6000, default 350): "
                                                                 "a flow idle that long is forgotten, its next "

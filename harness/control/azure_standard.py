@@ -17,11 +17,11 @@ class AzureStandard(CloudLb):
                    "load-balancer-tcp-reset)")
     settings_spec = {
         "interval": Setting("duration", 15.0, 5, 3600, help="intervalInSeconds (default 15, at least 5)"),
-        "unhealthy_threshold": Setting(int, 1, 1, 100, help="probeThreshold: failed probes in a row (the lab's "
+        "unhealthy_threshold": Setting("int", 1, 1, 100, help="probeThreshold: failed probes in a row (the lab's "
                                                             "default 1: set yours)"),
         "idle_timeout": Setting("duration", 240.0, 240, 6000, help="idleTimeoutInMinutes as seconds (4-100 min, "
                                                                  "default 4): a flow idle that long is forgotten"),
-        "tcp_reset": Setting(bool, False, help="enableTcpReset: a forgotten flow is reset, not dropped without a "
+        "tcp_reset": Setting("bool", False, help="enableTcpReset: a forgotten flow is reset, not dropped without a "
                                                "word (default off)"),
     }
 

@@ -30,6 +30,7 @@ from ..lab_commands import RunsCommands
 from ..measure.effects import BLACKHOLE, Effect
 from ..measure.run_files import RunFiles
 from ..registered import Registered, Registry
+from ..setting import Setting
 from ..topology import DIRECTOR
 
 if typing.TYPE_CHECKING:
@@ -79,17 +80,6 @@ class NoticeWindow:
     earliest_s: float
     latest_s: float
     basis: str
-
-
-@dataclasses.dataclass(frozen=True)
-class Setting:
-    """One setting a control plane takes from a scenario (validated by the scenario parser)."""
-    kind: object               # int, float, bool, str, "duration", or "variants" (named director variants)
-    default: object = None
-    minimum: float | None = None
-    maximum: float | None = None
-    choices: tuple | None = None
-    help: str = ""
 
 
 class DirectorVariants:

@@ -25,11 +25,11 @@ PORT = 3306
 class Dns(ControlPlane):
     name = "dns"
     settings_spec = {
-        "ttl": Setting(int, 5, 0, 86400, help="s the name's answers say they may be cached (the record's TTL; 0: "
+        "ttl": Setting("int", 5, 0, 86400, help="s the name's answers say they may be cached (the record's TTL; 0: "
                                               "not at all); no client of the lab caches by it but through nscd "
                                               "(cache: nscd): glibc keeps nothing, the JVM keeps its own "
                                               "networkaddress.cache.ttl"),
-        "cache": Setting(str, "none", choices=("none", "nscd"),
+        "cache": Setting("str", "none", choices=("none", "nscd"),
                          help="a caching daemon on the clients' host: nscd (glibc's, which every getaddrinfo asks "
                               "first: it keeps an answer the record's TTL, and reloads it at most every 15 s), or "
                               "none"),

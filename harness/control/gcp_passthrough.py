@@ -17,8 +17,8 @@ class GcpPassthrough(CloudLb):
     settings_spec = {
         "interval": Setting("duration", 5.0, 1, 300, help="checkIntervalSec (default 5)"),
         "timeout": Setting("duration", 5.0, 1, 300, help="timeoutSec (default 5, at most checkIntervalSec)"),
-        "unhealthy_threshold": Setting(int, 2, 1, 10, help="unhealthyThreshold (default 2)"),
-        "persistence_on_unhealthy": Setting(str, "DEFAULT_FOR_PROTOCOL", choices=PERSISTENCE,
+        "unhealthy_threshold": Setting("int", 2, 1, 10, help="unhealthyThreshold (default 2)"),
+        "persistence_on_unhealthy": Setting("str", "DEFAULT_FOR_PROTOCOL", choices=PERSISTENCE,
                                             help="connectionPersistenceOnUnhealthyBackends"),
     }
 

@@ -35,24 +35,24 @@ def _spec() -> dict[str, Setting]:
              "nolinger": "option nolinger: close with a RST instead of a FIN",
              "redispatch": "option redispatch: a session's last connect retry may go to another server"}
     spec = {
-        "check": Setting(str, d.check, choices=CHECKS, help="tcp: a connect; mysql: option mysql-check; mysql-user: the same "
+        "check": Setting("str", d.check, choices=CHECKS, help="tcp: a connect; mysql: option mysql-check; mysql-user: the same "
                                                           "logging in as haproxy_check"),
         "inter": Setting("duration", d.inter, 0.1, 3600, help="s between checks of a server that is up"),
         "fastinter": Setting("duration", d.fastinter, 0, 3600, help="s between checks in transition (0: inter)"),
         "downinter": Setting("duration", d.downinter, 0, 3600, help="s between checks of a down server (0: inter)"),
-        "fall": Setting(int, d.fall, 1, 100, help="failed checks that mark a server down"),
-        "rise": Setting(int, d.rise, 1, 100, help="passed checks that mark it up"),
+        "fall": Setting("int", d.fall, 1, 100, help="failed checks that mark a server down"),
+        "rise": Setting("int", d.rise, 1, 100, help="passed checks that mark it up"),
         "timeout_connect": Setting("duration", d.timeout_connect, 0.1, 3600, help="timeout connect, s"),
-        "retries": Setting(int, d.retries, 0, 100, help="connect attempts after a failed first one"),
+        "retries": Setting("int", d.retries, 0, 100, help="connect attempts after a failed first one"),
         **timeouts,
-        **{name: Setting(bool, False, help=text) for name, text in flags.items()},
+        **{name: Setting("bool", False, help=text) for name, text in flags.items()},
         "srvtcpka_idle": Setting("duration", 0.0, 0, 86400, help=f"srvtcpka-idle, {DURATION_HELP}"),
         "srvtcpka_intvl": Setting("duration", 0.0, 0, 86400, help=f"srvtcpka-intvl, {DURATION_HELP}"),
-        "srvtcpka_cnt": Setting(int, 0, 0, 100, help="srvtcpka-cnt (0: unset)"),
+        "srvtcpka_cnt": Setting("int", 0, 0, 100, help="srvtcpka-cnt (0: unset)"),
         "tcp_ut_client": Setting("duration", 0.0, 0, 86400, help=f"bind tcp-ut (client's leg), {DURATION_HELP}"),
         "tcp_ut_server": Setting("duration", 0.0, 0, 86400, help=f"server tcp-ut (server leg), {DURATION_HELP}; "
                                  "2.6.12 accepts it, but it ended no session here"),
-        "server_tcp_retries2": Setting(int, d.server_tcp_retries2, 1, 30,
+        "server_tcp_retries2": Setting("int", d.server_tcp_retries2, 1, 30,
                                        help="the proxy host's net.ipv4.tcp_retries2 (its kernel on the server leg)"),
     }
     spec["directors"] = Setting("variants", (), maximum=MAX_VARIANTS,

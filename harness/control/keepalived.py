@@ -74,16 +74,16 @@ class Keepalived(ControlPlane):
     settings_spec = {
         "delay_loop": Setting("duration", 60.0, 0.1, 3600, help="s between checks of a real server"),
         "connect_timeout": Setting("duration", 5.0, 0.1, 300, help="s a check waits for its connect"),
-        "retry": Setting(int, 1, 0, 100, help="failed attempts after the first before a server is down"),
+        "retry": Setting("int", 1, 0, 100, help="failed attempts after the first before a server is down"),
         "delay_before_retry": Setting("duration", 1.0, 0, 600, help="s between those attempts"),
-        "check": Setting(str, "tcp", choices=CHECKS, help="TCP_CHECK, MISC_CHECK with a MySQL handshake, HTTP_GET"),
-        "inhibit_on_failure": Setting(bool, False, help="weight 0 instead of deleting a failed server"),
-        "expire_nodest_conn": Setting(int, 0, choices=(0, 1), help="the director's net.ipv4.vs.expire_nodest_conn"),
-        "vrrp": Setting(str, "none", choices=VRRP_MODES, help="a backup director sharing the VIP (sync: and its "
+        "check": Setting("str", "tcp", choices=CHECKS, help="TCP_CHECK, MISC_CHECK with a MySQL handshake, HTTP_GET"),
+        "inhibit_on_failure": Setting("bool", False, help="weight 0 instead of deleting a failed server"),
+        "expire_nodest_conn": Setting("int", 0, choices=(0, 1), help="the director's net.ipv4.vs.expire_nodest_conn"),
+        "vrrp": Setting("str", "none", choices=VRRP_MODES, help="a backup director sharing the VIP (sync: and its "
                                                                "connection table)"),
         "advert_int": Setting("duration", 1.0, 1, 255, help="VRRP advertisement interval, s"),
-        "preempt": Setting(bool, True, help="a restarted master takes the VIP back"),
-        "virtual_services": Setting(int, 1, 1, 64, help="virtual servers per service on the VIP (the first on the "
+        "preempt": Setting("bool", True, help="a restarted master takes the VIP back"),
+        "virtual_services": Setting("int", 1, 1, 64, help="virtual servers per service on the VIP (the first on the "
                                                         "service's port, the others on port+10000+k), each with "
                                                         "its own checker of the same real servers"),
         "directors": Setting("variants", (), maximum=MAX_VARIANTS, choices=VARIANT_KEYS,

@@ -58,13 +58,13 @@ class KubeProxy(ControlPlane):
     # KERNEL=6.12).
     start_allowance_s = 1200.0
     settings_spec = {
-        "mode": Setting(str, "auto", choices=MODES,
+        "mode": Setting("str", "auto", choices=MODES,
                         help="kube-proxy's --proxy-mode (auto: ipvs where the kernel has IPVS, else nftables)"),
         "ipvs_tcp_timeout": Setting("duration", 0.0, 0, 86400,
                                     help="--ipvs-tcp-timeout, s an idle established IPVS flow is kept (0: as is, 900)"),
         "ipvs_tcpfin_timeout": Setting("duration", 0.0, 0, 86400,
                                        help="--ipvs-tcpfin-timeout, s (0: as is, 120)"),
-        "conn_reuse_mode": Setting(int, 1, choices=(0, 1),
+        "conn_reuse_mode": Setting("int", 1, choices=(0, 1),
                                    help="the director's net.ipv4.vs.conn_reuse_mode (kube-proxy leaves it "
                                         "alone on Linux >= 5.9)"),
     }

@@ -36,9 +36,9 @@ def timers_problem(settings: Mapping[str, Any]) -> str | None:
 def _spec() -> dict[str, Setting]:
     spec = {name: setting for name, setting in Haproxy.settings_spec.items() if name != "check"}
     spec.update({
-        "ttl": Setting(int, PATRONI_DEFAULTS["ttl"], 20, 3600, help="s the leader key lives unless renewed"),
-        "loop_wait": Setting(int, PATRONI_DEFAULTS["loop_wait"], 1, 3600, help="s between Patroni's cycles"),
-        "retry_timeout": Setting(int, PATRONI_DEFAULTS["retry_timeout"], 3, 3600,
+        "ttl": Setting("int", PATRONI_DEFAULTS["ttl"], 20, 3600, help="s the leader key lives unless renewed"),
+        "loop_wait": Setting("int", PATRONI_DEFAULTS["loop_wait"], 1, 3600, help="s between Patroni's cycles"),
+        "retry_timeout": Setting("int", PATRONI_DEFAULTS["retry_timeout"], 3, 3600,
                                  help="s Patroni retries the DCS and PostgreSQL before it demotes"),
     })
     return spec

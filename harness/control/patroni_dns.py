@@ -28,12 +28,12 @@ class PatroniDns(Dns):
     acts_by_itself = True
     start_allowance_s = 60.0        # Patroni's bootstrap, then the replica's copy (as the patroni plane's)
     settings_spec = {
-        "record_ttl": Setting(int, 5, 0, 86400, help="s the name's answers say they may be cached (the record's "
+        "record_ttl": Setting("int", 5, 0, 86400, help="s the name's answers say they may be cached (the record's "
                                                       "TTL, the dns plane's ttl)"),
         "cache": Dns.settings_spec["cache"],
-        "ttl": Setting(int, PATRONI_DEFAULTS["ttl"], 20, 3600, help="s Patroni's leader key lives unless renewed"),
-        "loop_wait": Setting(int, PATRONI_DEFAULTS["loop_wait"], 1, 3600, help="s between Patroni's cycles"),
-        "retry_timeout": Setting(int, PATRONI_DEFAULTS["retry_timeout"], 3, 3600,
+        "ttl": Setting("int", PATRONI_DEFAULTS["ttl"], 20, 3600, help="s Patroni's leader key lives unless renewed"),
+        "loop_wait": Setting("int", PATRONI_DEFAULTS["loop_wait"], 1, 3600, help="s between Patroni's cycles"),
+        "retry_timeout": Setting("int", PATRONI_DEFAULTS["retry_timeout"], 3, 3600,
                                  help="s Patroni retries the DCS and PostgreSQL before it demotes"),
     }
 

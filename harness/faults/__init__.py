@@ -4,6 +4,6 @@ from . import (app_hang, aws_deregister, backend_restart, director_kill, dns_mov
                endpoint_not_ready, endpoint_removed, haproxy_server, host_silent, iptables_drop, ipvs_swap,
                lb_idle_timeout, node_lost, promote_replica, read_only, replication_cut, rx_stall, silent_kill,
                slow_link, syn_limit)
-from .base import FAULTS, Fault, Param
+from .base import FAULTS, Fault, Setting
 
-__all__ = ["FAULTS", "Fault", "Param"]
+__all__ = ["FAULTS", "Fault", "Setting"]

@@ -1,12 +1,12 @@
 """The server process is stopped (SIGSTOP): its kernel still ACKs, the application never answers."""
 from ..measure.effects import APP_HANG, Effect, Landing
 from .server_process import process_on
-from .base import Fault, Param
+from .base import Fault, Setting
 
 
 class AppHang(Fault):
     name = "app_hang"
-    params = {"target": Param("server", help="the server whose process freezes")}
+    params = {"target": Setting("server", help="the server whose process freezes")}
 
     def effect(self) -> Effect:
         return Effect(APP_HANG)

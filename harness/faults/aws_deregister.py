@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import topology
 from ..measure.effects import NONE, RESET, Effect, Landing
-from .base import Fault, Param
+from .base import Fault, Setting
 
 MOST_DELAY_S = 3600            # the attribute's documented range: 0-3600 s
 # Without termination the drained flows are never ended by the NLB: a drain of a day, longer than
@@ -25,9 +25,9 @@ class AwsDeregister(Fault):
     name = "aws_deregister"
     control_planes = ("aws-nlb",)
     params = {
-        "target": Param("server", help="the target deregistered (the other target of its service takes new connections)"),
-        "delay_s": Param("duration", 300.0, help="deregistration_delay.timeout_seconds (0-3600, default 300)"),
-        "connection_termination": Param("bool", False, help="deregistration_delay.connection_termination.enabled "
+        "target": Setting("server", help="the target deregistered (the other target of its service takes new connections)"),
+        "delay_s": Setting("duration", 300.0, help="deregistration_delay.timeout_seconds (0-3600, default 300)"),
+        "connection_termination": Setting("bool", False, help="deregistration_delay.connection_termination.enabled "
                                                            "(TCP default false): drained flows reset at the delay's end"),
     }
 

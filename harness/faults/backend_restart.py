@@ -2,12 +2,12 @@
 it exits, and whatever a client sends on one afterwards is answered with a reset by the
 server's kernel, then by the new process's. Clients notice at their next request."""
 from ..measure.effects import RESET, Effect, Landing
-from .base import Fault, Param
+from .base import Fault, Setting
 
 
 class BackendRestart(Fault):
     name = "backend_restart"
-    params = {"target": Param("server", help="the server that restarts")}
+    params = {"target": Setting("server", help="the server that restarts")}
 
     def stops(self) -> set[str]:
         return {self.p["target"]}

@@ -1,6 +1,5 @@
 """What every fault is: the params it takes, the effect it has on existing flows, inject(),
 and an idempotent recover(); and what it may ask of its lab (FaultsLab)."""
-import dataclasses
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -10,6 +9,7 @@ from ..lab_commands import Ran, RunsCommands
 from ..director.commands import LbCommands
 from ..measure.effects import Effect, Landing
 from ..registered import Registered, Registry
+from ..setting import Setting
 
 # (service, command) or (service, command, its own stdin): one of exec_each's commands
 Command = tuple[str, Sequence[str]] | tuple[str, Sequence[str], str]
@@ -38,15 +38,6 @@ class FaultsLab(RunsCommands, Protocol):
     def director_commands(self) -> LbCommands: ...
 
 
-@dataclasses.dataclass(frozen=True)
-class Param:
-    kind: str                  # server | database (a database server) | node | choice | duration | count (a whole
-                               # number >= 1) | percent | bool
-    default: object = None     # None: required
-    choices: tuple = ()
-    help: str = ""
-
-
 FAULTS: Registry[type["Fault"]] = Registry("fault")     # each Fault subclass registers itself when its module is imported
 
 
@@ -54,7 +45,7 @@ class Fault(Registered):
     """Subclasses set name and params and implement effect() and inject(); recover() must be safe
     to repeat. They talk to nodes only through the lab they are given."""
     registry = FAULTS
-    params: dict[str, Param] = {}
+    params: dict[str, Setting] = {}
     control_planes: tuple = ()     # the control planes whose directors it acts on (empty: any)
 
     def __init__(self, lab: FaultsLab, **params: Any) -> None:
@@ -64,7 +55,7 @@ class Fault(Registered):
     @classmethod
     def problem(cls, params: dict[str, Any]) -> str | None:
         """What is wrong with these params taken together ('old and new are the same server'),
-        or None; each param alone has been checked against its Param already."""
+        or None; each param alone has been checked against its Setting (harness/setting.py) already."""
         return None
 
     @classmethod

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..measure.effects import BLACKHOLE, Effect, Landing
 from ..topology import DIRECTOR
-from .base import Fault, FaultsLab, Param, stamped_nft
+from .base import Fault, FaultsLab, Setting, stamped_nft
 
 BACKUP_DIRECTOR = f"{DIRECTOR}-backup"
 TABLE = "blackhole_fault_director_kill"
@@ -26,7 +26,7 @@ table arp {TABLE} {{
 
 class DirectorKill(Fault):
     name = "director_kill"
-    params = {"target": Param("choice", DIRECTOR, (DIRECTOR, BACKUP_DIRECTOR), "the director that dies")}
+    params = {"target": Setting("str", DIRECTOR, choices=(DIRECTOR, BACKUP_DIRECTOR), help="the director that dies")}
 
     def __init__(self, lab: FaultsLab, **params: Any) -> None:
         super().__init__(lab, **params)

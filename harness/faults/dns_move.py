@@ -5,13 +5,13 @@ address (images/director/lab-dns-move stamps both)."""
 from ..control.dns import NAME
 from ..measure.effects import NONE, Effect, Landing
 from ..topology import DIRECTOR, FRONT, PROTOCOL_SERVERS, VIP_HOST
-from .base import Fault, Param
+from .base import Fault, Setting
 
 
 class DnsMove(Fault):
     name = "dns_move"
     control_planes = ("dns",)
-    params = {"to": Param("database", "db-replica", help="the server the name answers from now on")}
+    params = {"to": Setting("database", "db-replica", help="the server the name answers from now on")}
 
     def effect(self) -> Effect:
         """Existing connections are not touched: only a new connect's lookup sees the move."""

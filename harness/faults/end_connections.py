@@ -6,12 +6,12 @@ closes each connection, so its client is told at its next read (a FIN, then a re
 sends after) and reconnects to wherever its name, its caches or its host list point it: the old
 primary still answers there."""
 from ..measure.effects import RESET, Effect, Landing
-from .base import Fault, Param
+from .base import Fault, Setting
 
 
 class EndConnections(Fault):
     name = "end_connections"
-    params = {"target": Param("database", "db-primary", help="the database server that ends its clients' connections")}
+    params = {"target": Setting("database", "db-primary", help="the database server that ends its clients' connections")}
 
     def effect(self) -> Effect:
         return Effect(RESET)

@@ -6,7 +6,7 @@ and the kubelet and the endpoint controller do the rest."""
 from ..measure.effects import RESET, Effect, Landing
 from .server_process import process_on
 from . import endpoint_slices
-from .base import Param
+from .base import Setting
 from .endpoint_slices import EndpointFault
 from ..abilities import pods_of
 
@@ -15,7 +15,7 @@ class EndpointRemoved(EndpointFault):
     name = "endpoint_removed"
     params = EndpointFault.target_params(
         "the server whose pod is deleted",
-        grace_s=Param("duration", 2.0, help="terminationGracePeriodSeconds: the endpoint is removed after it"))
+        grace_s=Setting("duration", 2.0, help="terminationGracePeriodSeconds: the endpoint is removed after it"))
 
     def stops(self) -> set[str]:
         return {self.p["target"]}

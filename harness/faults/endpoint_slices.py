@@ -7,7 +7,7 @@ from typing import Any
 from ..control.kube_proxy import API_SERVICE
 from ..errors import LabError
 from ..topology import SERVICE_SERVERS, SERVERS
-from .base import Fault, FaultsLab, Param
+from .base import Fault, FaultsLab, Setting
 
 NONE = "none"
 REPLACEMENTS = (NONE,) + SERVERS
@@ -24,9 +24,9 @@ class EndpointFault(Fault):
     ready in the same write, if one is named."""
 
     @staticmethod
-    def target_params(target_help: str, **more: Param) -> dict[str, Param]:
-        return {"target": Param("server", help=target_help),
-                "replacement": Param("choice", NONE, REPLACEMENTS, "a server of the same service whose endpoint "
+    def target_params(target_help: str, **more: Setting) -> dict[str, Setting]:
+        return {"target": Setting("server", help=target_help),
+                "replacement": Setting("str", NONE, choices=REPLACEMENTS, help="a server of the same service whose endpoint "
                                                                   "turns ready"),
                 **more}
 

@@ -8,7 +8,7 @@ from .. import topology
 from ..control.haproxy_cfg import SERVER_NAMES, STATS_SOCKET
 from ..errors import LabError
 from ..measure.effects import NONE, RESET, Effect, Landing
-from .base import Fault, Param
+from .base import Fault, Setting
 
 STATES = ("maint", "drain", "ready")
 SESSIONS = ("keep", "shutdown")
@@ -37,9 +37,9 @@ class HaproxyServer(Fault):
     name = "haproxy_server"
     control_planes = ("haproxy", "patroni")
     params = {
-        "target": Param("server", help="the server whose state HAProxy's runtime API sets"),
-        "state": Param("choice", "maint", STATES, "its administrative state: maint, drain or ready"),
-        "sessions": Param("choice", "keep", SESSIONS, "its open sessions: left to go on, or shut"),
+        "target": Setting("server", help="the server whose state HAProxy's runtime API sets"),
+        "state": Setting("str", "maint", choices=STATES, help="its administrative state: maint, drain or ready"),
+        "sessions": Setting("str", "keep", choices=SESSIONS, help="its open sessions: left to go on, or shut"),
     }
 
     @classmethod

@@ -10,14 +10,14 @@ out (answers_out.py; silent_kill's reason). Its server process runs on behind th
 host stays silent to the end of the run (that is the fault)."""
 from ..measure.effects import BLACKHOLE, Effect, Landing
 from .answers_out import go_silent
-from .base import Fault, Param
+from .base import Fault, Setting
 
 TABLE = "blackhole_fault_host_silent"
 
 
 class HostSilent(Fault):
     name = "host_silent"
-    params = {"target": Param("server", help="the server whose host goes silent")}
+    params = {"target": Setting("server", help="the server whose host goes silent")}
 
     def acts_inside(self) -> set[str]:
         return {self.p["target"]}

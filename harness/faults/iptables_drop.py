@@ -6,14 +6,14 @@ stops forwarding to or from the other node too.
 from typing import Any
 
 from ..measure.effects import PARTITION, Effect, Landing
-from .base import Fault, Param, delete_tables, nft_table_script
+from .base import Fault, Setting, delete_tables, nft_table_script
 
 TABLE = "blackhole_fault_drop"
 
 
 class IptablesDrop(Fault):
     name = "iptables_drop"
-    params = {"a": Param("node", help="one side"), "b": Param("node", help="the other side")}
+    params = {"a": Setting("node", help="one side"), "b": Setting("node", help="the other side")}
 
     @classmethod
     def problem(cls, params: dict[str, Any]) -> str | None:

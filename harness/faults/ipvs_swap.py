@@ -4,18 +4,18 @@ from typing import Any
 
 from .. import topology
 from ..measure.effects import BLACKHOLE, RESET, Effect, Landing
-from .base import Fault, Param
+from .base import Fault, Setting
 
 
 class IpvsSwap(Fault):
     name = "ipvs_swap"
     params = {
-        "service": Param("choice", "mysql", tuple(topology.SERVICE_PORTS), "which VIP port"),
-        "old": Param("server", help="backend removed"),
-        "new": Param("server", help="backend added"),
-        "nodest": Param("choice", topology.DEFAULT_NODEST, topology.NODEST_POLICIES,
-                        "what old flows get (expire_nodest_conn 0/1)"),
-        "drain_s": Param("duration", 0.0, help="old flows keep working this long, then get a reset"),
+        "service": Setting("str", "mysql", choices=tuple(topology.SERVICE_PORTS), help="which VIP port"),
+        "old": Setting("server", help="backend removed"),
+        "new": Setting("server", help="backend added"),
+        "nodest": Setting("str", topology.DEFAULT_NODEST, choices=topology.NODEST_POLICIES,
+                          help="what old flows get (expire_nodest_conn 0/1)"),
+        "drain_s": Setting("duration", 0.0, help="old flows keep working this long, then get a reset"),
     }
 
     @classmethod

@@ -6,12 +6,12 @@ old one: the lab therefore starts with this timeout, before any flow exists (lab
 on both datapaths. The step marks the moment the measurement counts from and applies it again
 (on the nftables path that also sets it on the flows conntrack already tracks)."""
 from ..measure.effects import LB_FORGETS_FLOW, Effect, Landing
-from .base import Fault, Param
+from .base import Fault, Setting
 
 
 class LbIdleTimeout(Fault):
     name = "lb_idle_timeout"
-    params = {"seconds": Param("duration", help="idle flows older than this are forgotten")}
+    params = {"seconds": Setting("duration", help="idle flows older than this are forgotten")}
 
     def effect(self) -> Effect:
         return Effect(LB_FORGETS_FLOW, idle_timeout_s=self.p["seconds"])

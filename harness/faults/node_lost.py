@@ -4,7 +4,7 @@ node-monitor grace period (grace_s; Kubernetes' default is 40 s), as the endpoin
 then writes it. A replacement's endpoint turns ready with that write, if one is named."""
 from ..measure.effects import BLACKHOLE, Effect, Landing
 from . import endpoint_slices
-from .base import Param
+from .base import Setting
 from .endpoint_slices import EndpointFault
 from .silent_kill import SilentKill
 from ..abilities import pods_of
@@ -14,7 +14,7 @@ class NodeLost(EndpointFault):
     name = "node_lost"
     params = EndpointFault.target_params(
         "the server on the node that is lost",
-        grace_s=Param("duration", 40.0, help="node-monitor grace period: the endpoint turns not ready after it"))
+        grace_s=Setting("duration", 40.0, help="node-monitor grace period: the endpoint turns not ready after it"))
 
     def _cut(self) -> SilentKill:
         return SilentKill(self.lab, target=self.p["target"])

@@ -1,12 +1,12 @@
 """Failover on the database side: the replica stops replicating and becomes writable (as the
 lab's database engine does it: harness/databases/)."""
 from ..measure.effects import NONE, Effect, Landing
-from .base import Fault, Param
+from .base import Fault, Setting
 
 
 class PromoteReplica(Fault):
     name = "promote_replica"
-    params = {"target": Param("database", "db-replica", help="the replica to promote")}
+    params = {"target": Setting("database", "db-replica", help="the replica to promote")}
 
     def effect(self) -> Effect:
         return Effect(NONE)

@@ -8,12 +8,12 @@ from ..databases.base import DatabaseEngine
 import time
 
 from ..measure.effects import NONE, Effect, Landing
-from .base import Fault, Param
+from .base import Fault, Setting
 
 
 class ReadOnly(Fault):
     name = "read_only"
-    params = {"target": Param("database", "db-primary", help="the database server that refuses writes from then on")}
+    params = {"target": Setting("database", "db-primary", help="the database server that refuses writes from then on")}
 
     @classmethod
     def engine_problem(cls, engine: DatabaseEngine) -> str | None:

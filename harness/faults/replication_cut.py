@@ -5,15 +5,15 @@ semi-sync holds each commit until its timeout (then falls back to async and lose
 from typing import Any
 
 from ..measure.effects import NONE, Effect, Landing
-from .base import Fault, Param, delete_table, nft_table_script
+from .base import Fault, Setting, delete_table, nft_table_script
 
 TABLE = "blackhole_fault_replication"
 
 
 class ReplicationCut(Fault):
     name = "replication_cut"
-    params = {"replica": Param("database", "db-replica", help="the replica cut off from its primary"),
-              "primary": Param("database", "db-primary", help="the primary it replicates from")}
+    params = {"replica": Setting("database", "db-replica", help="the replica cut off from its primary"),
+              "primary": Setting("database", "db-primary", help="the primary it replicates from")}
 
     @classmethod
     def problem(cls, params: dict[str, Any]) -> str | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..measure.effects import NONE, Effect, Landing
 from ..topology import BACK, DIRECTOR
-from .base import Fault, Param
+from .base import Fault, Setting
 
 IFB = "bh-rxstall"
 LOOP_MARK = "blackhole-rx-stall-loop"
@@ -26,9 +26,9 @@ def _device_towards(address: str) -> str:
 
 class RxStall(Fault):
     name = "rx_stall"
-    params = {"target": Param("server", help="the backend whose receive path stalls"),
-              "stall": Param("duration", default=0.2, help="how long each stall holds what arrives"),
-              "every": Param("duration", default=5.0, help="one stall this often")}
+    params = {"target": Setting("server", help="the backend whose receive path stalls"),
+              "stall": Setting("duration", default=0.2, help="how long each stall holds what arrives"),
+              "every": Setting("duration", default=5.0, help="one stall this often")}
 
     @classmethod
     def problem(cls, params: dict[str, Any]) -> str | None:

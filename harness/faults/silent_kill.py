@@ -16,7 +16,7 @@ from ..measure.effects import BLACKHOLE, Effect, Landing
 from .answers_out import go_silent
 from .server_process import process_on
 from ..topology import is_director
-from .base import Fault, Param, delete_tables, nft_table_script
+from .base import Fault, Setting, delete_tables, nft_table_script
 
 TABLE = "blackhole_fault_silent_kill"
 # In the forward hook the cut comes after the director's own filter (lbctl's, at 0): what the
@@ -30,7 +30,7 @@ DIRECTOR_PRIORITIES = {"forward": 10}
 
 class SilentKill(Fault):
     name = "silent_kill"
-    params = {"target": Param("server", help="the server that disappears")}
+    params = {"target": Setting("server", help="the server that disappears")}
 
     def stops(self) -> set[str]:
         return {self.p["target"]}           # its server process is its container's life

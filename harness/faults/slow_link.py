@@ -5,17 +5,17 @@ Needs sch_netem (a guest kernel here; preflight says so)."""
 from typing import Any
 
 from ..measure.effects import NONE, Effect, Landing
-from .base import Fault, Param
+from .base import Fault, Setting
 
 LINKS = "ip -o link show | awk -F': ' '$2 != \"lo\" {sub(/@.*/, \"\", $2); print $2}'"
 
 
 class SlowLink(Fault):
     name = "slow_link"
-    params = {"node": Param("node", help="the node whose links get slow"),
-              "delay": Param("duration", help="added to every packet it sends"),
-              "jitter": Param("duration", default=0.0, help="the delay varies by up to this much"),
-              "loss_pct": Param("percent", default=0.0, help="share of its packets dropped")}
+    params = {"node": Setting("node", help="the node whose links get slow"),
+              "delay": Setting("duration", help="added to every packet it sends"),
+              "jitter": Setting("duration", default=0.0, help="the delay varies by up to this much"),
+              "loss_pct": Setting("percent", default=0.0, help="share of its packets dropped")}
 
     @classmethod
     def problem(cls, params: dict[str, Any]) -> str | None:

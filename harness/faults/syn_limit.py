@@ -4,7 +4,7 @@ that arrive above rate_per_s (after a burst of `burst`), until healed. Establish
 untouched; a dropped SYN's sender tries again on its kernel's SYN schedule. The SYNs dropped
 and let through are counted."""
 from ..measure.effects import NONE, Effect, Landing
-from .base import Fault, Param, delete_table, nft_table_script, stamped_nft
+from .base import Fault, Setting, delete_table, nft_table_script, stamped_nft
 
 TABLE = "blackhole_fault_synlimit"
 SYN = "tcp flags & (syn | ack) == syn"
@@ -13,9 +13,9 @@ COUNTS_LINE = "syn-limit"
 
 class SynLimit(Fault):
     name = "syn_limit"
-    params = {"target": Param("server", help="the backend whose inbound SYNs are limited"),
-              "rate_per_s": Param("count", help="new connections per second it accepts"),
-              "burst": Param("count", default=5, help="SYNs let through at once above the rate")}
+    params = {"target": Setting("server", help="the backend whose inbound SYNs are limited"),
+              "rate_per_s": Setting("count", help="new connections per second it accepts"),
+              "burst": Setting("count", default=5, help="SYNs let through at once above the rate")}
 
     def acts_inside(self) -> set[str]:
         return {self.p["target"]}

@@ -3,8 +3,10 @@ of one name to that control plane's settings, each checked against the plane's o
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..control.base import CONTROL_PLANES, DEFAULT_CONTROL_PLANE, Setting
+from ..control.base import CONTROL_PLANES, DEFAULT_CONTROL_PLANE
+from ..setting import Setting
 from .reader import NAME_RE, Reader, ScenarioError
+from .setting_reader import read_setting
 
 
 def read_control(raw: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
@@ -30,19 +32,13 @@ def read_control(raw: Any) -> tuple[str, tuple[tuple[str, Any], ...]]:
 def _read(r: Reader, key: str, setting: Setting, spec: Mapping[str, Setting]) -> Any:
     if setting.kind == "variants":
         return _variants(r, key, setting, spec)
-    if setting.kind == "duration":
-        value = r.get(key, "duration", maximum=setting.maximum)
-        if setting.minimum is not None and value < setting.minimum:
-            raise ScenarioError(f"{r.path(key)}: at least {setting.minimum:g} s, not {r.raw[key]!r}")
-        return value
-    return r.get(key, setting.kind, minimum=setting.minimum, maximum=setting.maximum, choices=setting.choices)
+    return read_setting(setting, r.raw[key], r.path(key))
 
 
 def _variants(r: Reader, key: str, setting: Setting, spec: Mapping[str, Setting]) -> tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]:
-    """{name: {setting: value}}: more directors, each its own name and a few settings of its own."""
-    most, keys = setting.maximum, setting.choices
-    if most is None or keys is None:
-        raise TypeError(f"{key}: a variants setting says how many variants (maximum) and which settings each changes (choices)")
+    """{name: {setting: value}}: more directors, each its own name and a few settings of its own
+    (the setting's maximum: how many; its choices: which settings each may change)."""
+    most, keys = setting.maximum or 0, tuple(str(k) for k in setting.choices)
     raw = r.get(key, dict)
     if len(raw) > most:
         raise ScenarioError(f"{r.path(key)}: at most {most:g}, not {len(raw)}")

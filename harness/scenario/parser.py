@@ -1,5 +1,5 @@
 """A raw failover scenario (as loaded from YAML) -> a validated Scenario. The only reader of
-the fault registry: a step names a fault, and the fault's own Params say what it takes."""
+the fault registry: a step names a fault, and the fault's own settings (its params) say what it takes."""
 import dataclasses
 import itertools
 from collections.abc import Sequence
@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import topology
 from ..databases import DATABASES, DEFAULT_DATABASE
-from ..faults.base import FAULTS, Param
+from ..faults.base import FAULTS
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
 from ..load.driver_settings import TARGET_SESSION_ATTRS
 from ..pools import POOLS
@@ -17,7 +17,8 @@ from .engine_fit import check_accounts, check_engine, check_steps
 from .knobs import LINK_KNOBS, SYSCTL_KNOBS
 from .loads import paced, read_lb, read_load, read_replication
 from .model import ACCOUNTS, Cell, Scenario, Step
-from .reader import Reader, ScenarioError, parse_duration
+from .reader import Reader, ScenarioError
+from .setting_reader import read_setting
 
 # Keys of a cell besides its sysctls; a client's settings go under the client's name.
 CELL_OPTIONS = ("name", "tcp_user_timeout_ms", "keepalive", "read_timeout_s", "connect_timeout_s", "idle_s",
@@ -161,38 +162,6 @@ def _read_matrix(raw: object, directors: Sequence[str] = ()) -> list[Cell]:
     return cells
 
 
-def _check_param(param: Param, value: Any, where: str, cells: Sequence[Cell]) -> Any:
-    if param.kind == "duration":
-        return parse_duration(value, where)
-    if param.kind == "percent":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
-            raise ScenarioError(f"{where}: a share between 0 and 100 (%), not {value!r}")
-        return float(value)
-    if param.kind == "bool":
-        if not isinstance(value, bool):
-            raise ScenarioError(f"{where}: true or false, not {value!r}")
-        return value
-    if param.kind == "count":
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ScenarioError(f"{where}: must be a whole number of at least 1, not {value!r}")
-        return value
-    if param.kind == "node":
-        nodes = topology.NODES + tuple(sorted({c.service for c in cells}))
-        if value not in nodes:
-            raise ScenarioError(f"{where}: {topology.unknown_server(value, nodes, 'node')}")
-        return value
-    if param.kind == "server" and value not in topology.SERVERS:
-        raise ScenarioError(f"{where}: {topology.unknown_server(value)}")
-    databases = topology.SERVICE_SERVERS["mysql"]
-    if param.kind == "database" and value not in databases:
-        raise ScenarioError(f"{where}: {value} is not a database (one of {', '.join(databases)})")
-    if param.choices and value not in param.choices:
-        raise ScenarioError(f"{where}: must be one of {', '.join(param.choices)}, not {value!r}")
-    if not isinstance(value, str):
-        raise ScenarioError(f"{where}: must be a string, not {value!r}")
-    return value
-
-
 def _read_step(raw: object, where: str, cells: Sequence[Cell], injected: set[str]) -> Step:
     if not isinstance(raw, dict) or len({"fault", "heal", "wait"} & set(raw)) != 1:
         raise ScenarioError(f"{where}: a step is one of {{fault: NAME, ...}}, {{heal: NAME}} or {{wait: DURATION}}")
@@ -211,7 +180,7 @@ def _read_step(raw: object, where: str, cells: Sequence[Cell], injected: set[str
     params = []
     for key, param in spec.items():
         if key in raw:
-            params.append((key, _check_param(param, raw[key], r.path(key), cells)))
+            params.append((key, read_setting(param, raw[key], r.path(key), {c.service for c in cells})))
         elif param.default is None:
             raise ScenarioError(f"{r.path(key)}: required by fault {name}")
         else:

@@ -51,6 +51,24 @@ def _shown(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def checked(value: Any, kind: type, where: str, minimum: float | None = None, maximum: float | None = None,
+            choices: Collection[Any] | None = None) -> Any:
+    """value, when it is of kind (a float finite; never a bool for a number), one of choices and
+    within minimum-maximum; else a ScenarioError naming where."""
+    if kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = _finite(value, where)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise ScenarioError(f"{where}: must be {TYPE_NAMES[kind]}, not {_shown(value)}")
+    if choices is not None and value not in choices:
+        raise ScenarioError(f"{where}: must be one of {', '.join(map(str, choices))}, not {_shown(value)}")
+    number: Any = value             # a number by now, where a range is asked
+    if minimum is not None and number < minimum or maximum is not None and number > maximum:
+        bounds = (f"between {minimum} and {maximum}" if minimum is not None and maximum is not None
+                  else f"at least {minimum}" if minimum is not None else f"at most {maximum}")
+        raise ScenarioError(f"{where}: must be {bounds}, not {_shown(value)}")
+    return value
+
+
 class Reader:
     """Reads one mapping, remembering where it is, so errors can name the field."""
 
@@ -80,15 +98,7 @@ class Reader:
         where = self.path(key)
         if kind == "duration":
             return parse_duration(value, where, MAX_DURATION_S if maximum is None else maximum)
-        if kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
-            value = _finite(value, where)
-        if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-            raise ScenarioError(f"{where}: must be {TYPE_NAMES[kind]}, not {_shown(value)}")
-        if choices is not None and value not in choices:
-            raise ScenarioError(f"{where}: must be one of {', '.join(map(str, choices))}, not {_shown(value)}")
-        if minimum is not None and value < minimum or maximum is not None and value > maximum:
-            raise ScenarioError(f"{where}: must be between {minimum} and {maximum}, not {_shown(value)}")
-        return value
+        return checked(value, kind, where, minimum, maximum, choices)
 
     def name(self, key: str, required: bool = False, default: str | None = None) -> Any:
         """A cell's name: lower-case letters, digits and '-'."""
