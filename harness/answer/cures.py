@@ -9,7 +9,7 @@ from typing import Any
 
 from ..control import CONTROL_PLANES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
-from ..load.driver_settings import Setting
+from ..setting import Setting
 from .question import Question
 
 DRIVER, SOCKET, HOST, DIRECTOR, PAIR = "driver", "socket", "host", "load balancer", "pair"
@@ -40,7 +40,7 @@ class Cure:
 
 
 def _in_unit(setting: Setting, seconds: float) -> str | int:
-    return f"{seconds}s" if setting.kind is str else round(seconds / setting.unit_s)
+    return f"{seconds}s" if setting.kind == "go_duration" else round(seconds / setting.unit_s)
 
 
 def driver_cures(question: Question) -> tuple[list[Cure], list[str]]:

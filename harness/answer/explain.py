@@ -165,7 +165,7 @@ def question_of(values: Mapping[str, Any]) -> Question:
 
 def _driver_lines(values: Mapping[str, Any]) -> list[str]:
     client = CLIENTS[values["CLIENT"]]
-    lines = [f"{client.library}: {name}={value}: {client.settings[name].meaning}." for name, value in values["SETTINGS"]]
+    lines = [f"{client.library}: {name}={value}: {client.settings[name].help}." for name, value in values["SETTINGS"]]
     if not client.via_libc and (values["TCP_USER_TIMEOUT_MS"] or values["KEEPALIVE"]):
         lines.append(f"{client.name} does not connect through libc: TCP_USER_TIMEOUT/keepalive preloaded by the lab's "
                      "libsockopts never reach its sockets (set them in the program instead).")

@@ -11,7 +11,8 @@ from typing import Any
 
 from ..registered import Registry
 from .driver_settings import (AWS_HOST_MONITOR, CONNECTOR_J, HIKARI_POOL, JVM_NAME_CACHE, MARIADB_J, MS, PGJDBC,
-                              TARGET_SESSION_ATTRS, Setting)
+                              TARGET_SESSION_ATTRS, driver_setting)
+from ..setting import Setting
 
 DEFAULT_CLIENT = "pymysql"       # the lab's own probe: on another engine it speaks that engine's protocol
 # What operators call the lab's probe on an engine whose protocol is not MySQL's: {name: engine}.
@@ -130,10 +131,10 @@ CLIENTS = Registry("client", (
                        "connectionTimeout (the cause, Public Key Retrieval, is not shown); "
                        "allowPublicKeyRetrieval=true fixes it."),
     Client("go", "zoo-go", "go-sql-driver/mysql v1.7.1 (database/sql, pool of one)", {
-        "readTimeout": Setting(str, meaning="I/O read deadline per packet, e.g. '2s' (0, the default: none)",
+        "readTimeout": driver_setting(str, meaning="I/O read deadline per packet, e.g. '2s' (0, the default: none)",
                                zero_is_none=True),
-        "writeTimeout": Setting(str, meaning="I/O write deadline, e.g. '2s' (0, the default: none)", zero_is_none=True),
-        "timeout": Setting(str, meaning="dial timeout, e.g. '2s' (0, the default: the OS's)", zero_is_none=True),
+        "writeTimeout": driver_setting(str, meaning="I/O write deadline, e.g. '2s' (0, the default: none)", zero_is_none=True),
+        "timeout": driver_setting(str, meaning="dial timeout, e.g. '2s' (0, the default: the OS's)", zero_is_none=True),
     }, read_timeout="readTimeout", via_libc=False, connect_timeout="timeout", runtime="Go",
            version_command="grep -ao 'go-sql-driver/mysql.v[0-9][0-9.]*' /usr/local/bin/zoo-go | head -1 | tr '\\t' ' '",
            process="zoo-go",
@@ -141,23 +142,23 @@ CLIENTS = Registry("client", (
                  "only returned before a query was sent, so database/sql does not retry it).",
            mysql_login="logs in (go-sql-driver/mysql v1.7.1 asks for the server's RSA key)."),
     Client("node", "zoo-node", "mysql2 3.11.3 on Node.js (Debian)", {
-        "timeout": Setting(int, MS, meaning="ms a query may take before mysql2 gives up on it (0: no limit)",
+        "timeout": driver_setting(int, MS, meaning="ms a query may take before mysql2 gives up on it (0: no limit)",
                            zero_is_none=True),
-        "connectTimeout": Setting(int, MS, meaning="ms a connect may take (mysql2's default 10000; 0: no limit)",
+        "connectTimeout": driver_setting(int, MS, meaning="ms a connect may take (mysql2's default 10000; 0: no limit)",
                                   zero_is_none=True),
-        "enableKeepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (default true)"),
-        "keepAliveInitialDelay": Setting(int, MS, meaning="ms idle before the first keepalive probe"),
+        "enableKeepAlive": driver_setting(bool, meaning="SO_KEEPALIVE on the socket (default true)"),
+        "keepAliveInitialDelay": driver_setting(int, MS, meaning="ms idle before the first keepalive probe"),
     }, read_timeout="timeout", connect_timeout="connectTimeout", default_connect_timeout_s=10.0,
        runtime="Node.js",
            version_command="node -p '\"mysql2 \" + require(\"/usr/local/lib/zoo/node/node_modules/mysql2/package.json\").version'",
            process="zoo/node/probe.js",
            mysql_login="logs in (mysql2 3.11.3 asks for the server's RSA key)."),
     Client("libmariadb", "zoo-libmariadb", "MariaDB Connector/C (Debian libmariadb3)", {
-        "MYSQL_OPT_READ_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s per read from the server (0: none)",
+        "MYSQL_OPT_READ_TIMEOUT": driver_setting(int, 1.0, maximum=86_400, meaning="s per read from the server (0: none)",
                                           zero_is_none=True),
-        "MYSQL_OPT_WRITE_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s per write to the server (0: none)",
+        "MYSQL_OPT_WRITE_TIMEOUT": driver_setting(int, 1.0, maximum=86_400, meaning="s per write to the server (0: none)",
                                            zero_is_none=True),
-        "MYSQL_OPT_CONNECT_TIMEOUT": Setting(int, 1.0, maximum=86_400, meaning="s a connect may take (0: none)",
+        "MYSQL_OPT_CONNECT_TIMEOUT": driver_setting(int, 1.0, maximum=86_400, meaning="s a connect may take (0: none)",
                                              zero_is_none=True),
     }, read_timeout="MYSQL_OPT_READ_TIMEOUT", connect_timeout="MYSQL_OPT_CONNECT_TIMEOUT",
            version_command="dpkg-query -W -f='libmariadb3 ${Version}' libmariadb3",
@@ -178,24 +179,24 @@ CLIENTS = Registry("client", (
            version_command=f"ls {JAVA_LIBRARIES} | grep -E 'HikariCP|postgresql' | tr '\\n' ' '",
            process="zoo.engine=postgres HikariProbe"),
     Client("node-postgres", "zoo-node-postgres", "pg (node-postgres) 8.13.1 on Node.js (Debian)", {
-        "query_timeout": Setting(int, MS, meaning="ms pg waits for a query's answer before it gives up (0: forever)",
+        "query_timeout": driver_setting(int, MS, meaning="ms pg waits for a query's answer before it gives up (0: forever)",
                                  zero_is_none=True),
-        "connectionTimeoutMillis": Setting(int, MS, meaning="ms a connect may take (0: forever)", zero_is_none=True),
-        "keepAlive": Setting(bool, meaning="SO_KEEPALIVE on the socket (pg's default false)"),
-        "keepAliveInitialDelayMillis": Setting(int, MS, meaning="ms idle before the first keepalive probe"),
+        "connectionTimeoutMillis": driver_setting(int, MS, meaning="ms a connect may take (0: forever)", zero_is_none=True),
+        "keepAlive": driver_setting(bool, meaning="SO_KEEPALIVE on the socket (pg's default false)"),
+        "keepAliveInitialDelayMillis": driver_setting(int, MS, meaning="ms idle before the first keepalive probe"),
     }, read_timeout="query_timeout", protocol="postgres", connect_timeout="connectionTimeoutMillis",
        runtime="Node.js",
            version_command="node -p '\"pg \" + require(\"/usr/local/lib/zoo/node/node_modules/pg/package.json\").version'",
            process="zoo/node/probe-pg.js"),
     Client("pgx", "zoo-pgx", "pgx v5.7.6 (Go, database/sql via pgx/stdlib, pool of one)", {
-        "queryTimeout": Setting(str, meaning="the application's context deadline per query, e.g. '3s' (pgx has "
+        "queryTimeout": driver_setting(str, meaning="the application's context deadline per query, e.g. '3s' (pgx has "
                                              "no read timeout of its own; 0: none)", zero_is_none=True),
-        "connect_timeout": Setting(int, 1.0, maximum=86_400, meaning="s a connect may take (pgx's; 0: forever)",
+        "connect_timeout": driver_setting(int, 1.0, maximum=86_400, meaning="s a connect may take (pgx's; 0: forever)",
                                    zero_is_none=True),
-        "target_session_attrs": Setting(str, choices=TARGET_SESSION_ATTRS,
+        "target_session_attrs": driver_setting(str, choices=TARGET_SESSION_ATTRS,
                                         meaning="which server of its host list it keeps (pgx asks each once "
                                                 "connected; default any)", picks_a_server=True),
-        "tcp_user_timeout": Setting(int, MS, meaning="libpq's name, not pgx's: pgx sends it to the server as a "
+        "tcp_user_timeout": driver_setting(int, MS, meaning="libpq's name, not pgx's: pgx sends it to the server as a "
                                                      "run-time setting, so the server's socket takes it, not the "
                                                      "client's"),
     }, read_timeout="queryTimeout", via_libc=False, protocol="postgres", connect_timeout="connect_timeout",

@@ -7,7 +7,8 @@ own tcp_user_timeout on it), after which it closes the client with "server conn 
 import dataclasses
 from typing import Any
 
-from ..load.driver_settings import MS, Setting
+from ..load.driver_settings import MS, driver_setting
+from ..setting import Setting
 from ..measure import effects
 from ..measure.effects import Close, Effect
 from ..measure.predict import outstanding_data
@@ -24,15 +25,15 @@ class Pgbouncer:
     protocols: tuple[str, ...] = ("postgres",)
     version_command: tuple[str, ...] = ("pgbouncer", "--version")      # env.json's versions
     settings: dict[str, Setting] = dataclasses.field(default_factory=lambda: {
-        "query_timeout": Setting(int, 1.0, maximum=86_400, meaning="s a query may run before pgbouncer closes its "
+        "query_timeout": driver_setting(int, 1.0, maximum=86_400, meaning="s a query may run before pgbouncer closes its "
                                                                    "server connection and the client's (0: off)"),
-        "tcp_user_timeout": Setting(int, MS, meaning="ms: TCP_USER_TIMEOUT on pgbouncer's sockets, the server's "
+        "tcp_user_timeout": driver_setting(int, MS, meaning="ms: TCP_USER_TIMEOUT on pgbouncer's sockets, the server's "
                                                      "leg among them (0: the kernel's)"),
-        "server_connect_timeout": Setting(int, 1.0, minimum=1, maximum=86_400,
+        "server_connect_timeout": driver_setting(int, 1.0, minimum=1, maximum=86_400,
                                           meaning="s a connect to the server may take (pgbouncer's default 15)"),
-        "server_login_retry": Setting(int, 1.0, maximum=86_400,
+        "server_login_retry": driver_setting(int, 1.0, maximum=86_400,
                                       meaning="s pgbouncer waits after a failed server login (default 15)"),
-        "tcp_keepalive": Setting(bool, meaning="SO_KEEPALIVE on its sockets (default on; ends idle connections only)"),
+        "tcp_keepalive": driver_setting(bool, meaning="SO_KEEPALIVE on its sockets (default on; ends idle connections only)"),
     })
 
     def port(self, scenario: PooledScenario, cell: PooledCell) -> int:

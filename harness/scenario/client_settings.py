@@ -6,7 +6,8 @@ from .. import topology
 from ..control.abilities import ConnectsByName
 from ..control.base import CONTROL_PLANES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
-from ..load.driver_settings import Setting, go_duration_s
+from ..setting import Setting
+from .setting_reader import read_setting
 from ..pools import POOLS
 from .model import Cell
 from .reader import Reader, ScenarioError
@@ -64,11 +65,7 @@ def _read_settings(s: Reader, spec: Mapping[str, Setting]) -> tuple[tuple[str, A
     for key, setting in spec.items():
         if key not in s.raw:
             continue
-        value = s.get(key, setting.kind, minimum=setting.minimum if setting.kind is int else None,
-                      maximum=setting.maximum if setting.kind is int else None, choices=setting.choices or None)
-        if setting.kind is str and not setting.choices and go_duration_s(value) is None:
-            raise ScenarioError(f"{s.path(key)}: a duration like '2s' or '1500ms', not {value!r}")
-        settings.append((key, value))
+        settings.append((key, read_setting(setting, s.raw[key], s.path(key))))
     return tuple(settings)
 
 

@@ -5,7 +5,7 @@ from collections.abc import Collection
 from typing import Any
 
 from .. import topology
-from ..setting import Setting
+from ..setting import Setting, go_duration_s
 from .reader import MAX_DURATION_S, ScenarioError, checked, parse_duration
 
 PYTHON_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
@@ -39,6 +39,11 @@ def read_setting(setting: Setting, value: object, where: str, nodes: Collection[
     databases = topology.SERVICE_SERVERS["mysql"]
     if kind == "database" and value not in databases:
         raise ScenarioError(f"{where}: {value} is not a database (one of {', '.join(databases)})")
+    if kind == "go_duration":
+        text = checked(value, str, where)
+        if go_duration_s(text) is None:
+            raise ScenarioError(f"{where}: a duration like '2s' or '1500ms', not {value!r}")
+        return text
     if kind == "variants":
         raise TypeError(f"{where}: a variants setting is read by its control plane's reader (scenario/control.py)")
     return checked(value, PYTHON_TYPES.get(kind, str), where, setting.minimum, setting.maximum,

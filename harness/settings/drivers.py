@@ -4,7 +4,7 @@ import re
 from collections.abc import Iterable
 
 from ..load.clients import CLIENTS
-from ..load.driver_settings import go_duration_s
+from ..setting import go_duration_s
 from .kinds import SettingsError, _shown
 
 
@@ -28,17 +28,18 @@ def setting_value(client: str, name: str, text: str) -> bool | int | str:
         raise SettingsError(f"{name}: not a setting of {client} (its settings: {known})")
     setting = spec[name]
     value: bool | int | str | None
-    if setting.kind is bool:
+    if setting.kind == "bool":
         value = {"true": True, "false": False}.get(text.lower())
         wanted = "true or false"
-    elif setting.kind is int:
+    elif setting.kind == "int":
         value = int(text) if re.fullmatch(r"-?[0-9]+", text.strip()) else None
-        wanted = f"a whole number, {setting.minimum} to {setting.maximum}"
-        if value is not None and not setting.minimum <= value <= setting.maximum:
+        low, high = setting.minimum, setting.maximum      # a driver's int has both (driver_setting)
+        wanted = f"a whole number, {low} to {high}"
+        if value is not None and (low is not None and value < low or high is not None and value > high):
             value = None
     elif setting.choices:
         value = text if text in setting.choices else None
-        wanted = "one of " + ", ".join(setting.choices)
+        wanted = "one of " + ", ".join(map(str, setting.choices))
     else:
         value = text if go_duration_s(text) is not None else None
         wanted = "a duration like 2s or 1500ms"

@@ -26,7 +26,7 @@ def generated(rng):
         if name and rng.random() < 0.7:
             setting = spec.settings[name]
             seconds = rng.choice((0, 0, 1, 3, 10, 60))
-            words.append(f"{name}={f'{seconds}s' if setting.kind is str else max(setting.minimum, round(seconds / setting.unit_s))}")
+            words.append(f"{name}={f'{seconds}s' if setting.kind == 'go_duration' else max(setting.minimum, round(seconds / setting.unit_s))}")
     if client == DEFAULT_CLIENT and rng.random() < 0.5:
         words.append(f"READ_TIMEOUT_S={rng.choice((0, 2, 5))}")
     if rng.random() < 0.3:
@@ -53,7 +53,7 @@ def armed(values):
     timeout = cell.get(client.read_timeout)
     if timeout not in (None, 0, "0", "0s"):
         setting = client.settings[client.read_timeout]
-        seconds = float(timeout[:-1]) if setting.kind is str else timeout * setting.unit_s
+        seconds = float(timeout[:-1]) if setting.kind == "go_duration" else timeout * setting.unit_s
         found.append((seconds, seconds + 0.2))
     if values["READ_TIMEOUT_S"]:
         found.append((values["READ_TIMEOUT_S"], values["READ_TIMEOUT_S"] + 0.2))

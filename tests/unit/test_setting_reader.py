@@ -5,6 +5,8 @@ import pytest
 
 from harness.control.base import CONTROL_PLANES
 from harness.faults.base import FAULTS
+from harness.load.clients import CLIENTS
+from harness.pools import POOLS
 from harness.scenario import parser
 from harness.scenario.reader import ScenarioError
 from harness.scenario.setting_reader import read_setting
@@ -18,10 +20,21 @@ def failover(steps, control=None):
     return parser.parse({**raw, **({"control": control} if control else {})}, "t.yaml", "t")
 
 
-def test_faults_and_control_planes_declare_their_values_with_the_same_type():
+def test_faults_control_planes_drivers_and_pools_declare_their_values_with_the_same_type():
     declared = [s for fault in FAULTS.members() for s in fault.params.values()]
     declared += [s for plane in CONTROL_PLANES.members() for s in plane.settings_spec.values()]
+    declared += [s for client in CLIENTS.members() for s in client.settings.values()]
+    declared += [s for pool in POOLS.members() for s in pool.settings.values()]
     assert declared and all(type(s) is Setting for s in declared)
+
+
+def test_a_drivers_duration_reads_as_its_documentation_writes_it_and_its_zero_as_none_where_it_says_so():
+    go = Setting("go_duration", zero_is_none=True)
+    assert read_setting(go, "1m30s", "w") == "1m30s" and go.seconds("1m30s") == 90.0 and go.seconds("0") is None
+    with pytest.raises(ScenarioError, match="w: a duration like '2s' or '1500ms', not '2 s'"):
+        read_setting(go, "2 s", "w")
+    ms = Setting("int", minimum=0, maximum=3_600_000, unit_s=0.001)
+    assert read_setting(ms, 3000, "w") == 3000 and ms.seconds(3000) == 3.0 and ms.seconds(0) == 0
 
 
 def test_a_duration_reads_the_same_for_a_fault_and_a_control_plane():
