@@ -8,10 +8,10 @@ import dataclasses
 from typing import Any
 
 from ..load.driver_settings import MS, driver_setting
-from ..setting import Setting
 from ..measure import effects
 from ..measure.effects import Close, Effect
 from ..measure.predict import outstanding_data
+from ..setting import Setting
 from .pooled_cell import PooledCell, PooledScenario
 
 FIRST_PORT = 6432             # cell i of the scenario listens on FIRST_PORT + i (cells share a namespace)

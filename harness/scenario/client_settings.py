@@ -6,11 +6,11 @@ from .. import topology
 from ..control.abilities import ConnectsByName
 from ..control.base import CONTROL_PLANES
 from ..load.clients import CLIENTS, DEFAULT_CLIENT
-from ..setting import Setting
-from .setting_reader import read_setting
 from ..pools import POOLS
+from ..setting import Setting
 from .model import Cell
 from .reader import Reader, ScenarioError
+from .setting_reader import read_setting
 
 
 def read_client(r: Reader) -> tuple[str, tuple[tuple[str, Any], ...], float]:
