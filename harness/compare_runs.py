@@ -2,14 +2,16 @@
 "whole room" view: every participant's run of an exercise, or every exercise's run). Runs of one
 scenario line up cell by cell; runs of different scenarios get their cells named
 <scenario>/<cell>, one row each. No Docker: it reads the runs' summary.json and env.json."""
+import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from . import store
 from .errors import InvalidInput
 from .measure import comparison
+from .measure.summary_record import RunSummary
 from .report import comparison_page
 
 
@@ -38,9 +40,9 @@ def predictions_of(run: store.RunDir) -> dict[str, Any]:
     return (json.loads(path.read_text()).get("predictions") or {}) if path.exists() else {}
 
 
-def _failover_only(label: str, summary: Mapping[str, Any]) -> Mapping[str, Any]:
-    if summary.get("kind") == "burst":
-        raise InvalidInput(f"{label}: a burst run ({summary['scenario']}) has no recovery times to compare")
+def _failover_only(label: str, summary: RunSummary) -> RunSummary:
+    if summary.kind == "burst":
+        raise InvalidInput(f"{label}: a burst run ({summary.scenario}) has no recovery times to compare")
     return summary
 
 
@@ -48,15 +50,16 @@ def compare(runs: Sequence[tuple[str, store.RunDir]], out_dir: Path | None = Non
             title: str | None = None) -> Path:
     """runs: [(label, RunDir)] -> the comparison page. line_up: cells named alike line up even
     across scenarios (scenarios written to share their cells, as the control planes' are)."""
-    entries = [(label, _failover_only(label, run.summary()), run.env()) for label, run in runs]
-    scenarios = list(dict.fromkeys(summary["scenario"] for _, summary, _ in entries))
+    entries = [(label, _failover_only(label, run.summary_record()), run.env()) for label, run in runs]
+    scenarios = list(dict.fromkeys(summary.scenario for _, summary, _ in entries))
     if len(scenarios) > 1 and not line_up:
-        entries = [(label, {**summary, "cells": [{**c, "cell": f"{summary['scenario']}/{c['cell']}"}
-                                                 for c in summary["cells"]]}, env)
+        entries = [(label, dataclasses.replace(summary, cells=tuple(
+                       dataclasses.replace(c, name=f"{summary.scenario}/{c.name}") for c in summary.cells)), env)
                    for label, summary, env in entries]
-    result = comparison.compare(entries)
-    result["predictions"] = {label: predicted for label, run in runs if (predicted := predictions_of(run))}
-    result["pages"] = {label: str(run.page) for label, run in runs}
+    result = dataclasses.replace(
+        comparison.compare(entries),
+        predictions={label: predicted for label, run in runs if (predicted := predictions_of(run))},
+        pages={label: str(run.page) for label, run in runs})
     name = scenarios[0] if len(scenarios) == 1 else "several-scenarios"
     directory = out_dir or store.new_comparison_dir("compare", name)
     title = title or (f"{scenarios[0]}: {len(runs)} runs side by side" if len(scenarios) == 1

@@ -42,8 +42,8 @@ def run(scenario_id: str, kernels: Sequence[str], project: str | None, overrides
             out.write(f"kernel-matrix: {spec}: baseline {path}\n")
     finally:
         ahead.discard()
-    entries = [(f"{spec} ({r.summary()['kernel']})" if spec != "host" else f"host ({r.summary()['kernel']})",
-                r.summary(), r.env()) for spec, r in runs.items()]
+    entries = [(f"{spec} ({summary.kernel})", summary, r.env())
+               for spec, r in runs.items() for summary in [r.summary_record()]]
     result = comparison.compare(entries, parsed.probe.interval_ms / 1000)
     directory = store.new_comparison_dir("kernel-matrix", scenario_id)
     page = comparison_page.render(directory, result, f"{scenario_id} across kernels: {', '.join(kernels)}")

@@ -5,6 +5,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .summary_record import RunSummary
 from .sysctl_knobs import SYSCTL_KNOBS
 
 # The sysctls that move a failover's figures, and how (the rest are listed as other differences).
@@ -65,14 +66,13 @@ def differences(facts_by_label: Mapping[str, Mapping[str, Any] | None]) -> list[
     return sorted(rows, key=lambda row: (row["bearing"] is None or "sized from" in row["bearing"], row["name"]))
 
 
-def base_rto_ms(summary: Mapping[str, Any]) -> float | None:
+def base_rto_ms(summary: RunSummary) -> float | None:
     """The median base RTO the run's cells measured on the lab's path (ms), or None."""
-    measured = [c["predicted"]["base_rto_s"] for c in summary.get("cells", [])
-                if (c.get("predicted") or {}).get("base_rto_s")]
+    measured = [c.predicted.base_rto_s for c in summary.cells if c.predicted.base_rto_s]
     return round(statistics.median(measured) * 1000, 1) if measured else None
 
 
-def facts_table(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]]) -> dict[str, Any]:
+def facts_table(runs: Sequence[tuple[str, RunSummary, Mapping[str, Any]]]) -> dict[str, Any]:
     """runs: [(label, summary, env)]: {"hz", "base_rto_ms", "sysctls"} across them."""
     facts = {label: env.get("kernel_facts") for label, _, env in runs}
     return {"hz": {label: (facts[label] or {}).get("hz") or (env.get("where") or {}).get("hz") for label, _, env in runs},

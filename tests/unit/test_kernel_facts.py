@@ -1,5 +1,5 @@
 """What differs between kernels (measure/kernel_facts.py), from env.json's kernel_facts."""
-from harness.measure import comparison, kernel_facts
+from harness.measure import comparison, kernel_facts, summary_record
 
 OLD = {"hz": 250, "sysctl_defaults": {"tcp_retries2": "15", "tcp_syn_retries": "6", "tcp_rmem": "4096 131072 6291456",
                                       "vs/expire_nodest_conn": "0"}}
@@ -39,9 +39,9 @@ def _summary(base_rto_s):
 
 
 def test_a_comparison_carries_each_kernel_s_hz_base_rto_and_differing_defaults():
-    result = comparison.compare([("5.10", _summary(0.204), {"kernel_facts": OLD}),
-                                 ("7.3", _summary(0.208), {"kernel_facts": NEW})])
-    facts = result["kernel_facts"]
+    result = comparison.compare([("5.10", summary_record.read(_summary(0.204)), {"kernel_facts": OLD}),
+                                 ("7.3", summary_record.read(_summary(0.208)), {"kernel_facts": NEW})])
+    facts = result.kernel_facts
     assert facts["hz"] == {"5.10": 250, "7.3": 250}
     assert facts["base_rto_ms"] == {"5.10": 204.0, "7.3": 208.0}
     assert facts["kept"] == ["5.10", "7.3"] and len(facts["sysctls"]) == 4

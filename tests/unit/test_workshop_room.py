@@ -113,14 +113,15 @@ def test_a_prediction_of_never_is_drawn_at_the_charts_right_end(tmp_path):
 def test_a_difference_equal_to_the_tolerance_at_the_summaries_precision_is_not_flagged(tmp_path):
     """A room of five flagged r7 "+1.670 s (tolerance ±1.670 s)": the difference of two figures
     rounded to the ms came out a hair over the tolerance in floating point."""
-    from harness.measure import baseline, comparison
+    from harness.measure import baseline, comparison, summary_record
     views = []
     for name, detect in (("ana", 6.5), ("ben", 7.15)):
         run = participant_run(tmp_path / name, name, detect)
-        views.append((name, json.loads((run / "summary.json").read_text()), {"where": {"where": "host"}}))
+        views.append((name, summary_record.read(json.loads((run / "summary.json").read_text())),
+                      {"where": {"where": "host"}}))
     tolerance = baseline.tolerance_s(baseline.BaselineCell.read("r3", {"detect_s": 6.5, "model": {
         "expected_s": 6.5, "earliest_s": 6.0, "latest_s": 7.0}}), 0.1)
     assert 7.15 - 6.5 > tolerance                              # over it, in floating point
     assert abs(round(7.15 - 6.5, 3) - tolerance) < 1e-9        # equal to it, in the summaries' ms
-    r3 = next(c for c in comparison.compare(views)["cells"] if c["cell"] == "r3")
-    assert r3["flags"] == []
+    r3 = next(c for c in comparison.compare(views).cells if c.name == "r3")
+    assert r3.flags == ()
