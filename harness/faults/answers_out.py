@@ -15,6 +15,7 @@ Connections from the lab's other servers (replication) are not counted: they car
 """
 import dataclasses
 import time
+from collections.abc import Callable, Collection
 
 from ..topology import SERVERS, SERVICE_PORTS, SERVICE_SERVERS
 from ..measure.effects import Landing
@@ -97,10 +98,21 @@ def wait_for_answers_out(lab: FaultsLab, server: str) -> AnswersOut:
     """Poll the server's kernel until no client connection waits for an answer (ANSWERS_OUT_LIMIT_S at most)."""
     others = {address for other in SERVERS if other != server and other in lab.services()
               for address in lab.addresses(other)}
-    command = ["ss", "-HtinO", "state", "established", "sport", "=", f":{service_port(server)}"]
+    return wait_until_answered(lambda: lab.exec(server, ss_command(service_port(server))).stdout, others)
+
+
+def ss_command(port: int) -> list[str]:
+    """ss's look at a server's established connections on its port."""
+    return ["ss", "-HtinO", "state", "established", "sport", "=", f":{port}"]
+
+
+def wait_until_answered(read_ss: Callable[[], str], not_counted: Collection[str]) -> AnswersOut:
+    """Read the server's sockets (read_ss: ss_command's output in its network namespace) until no
+    client connection waits for an answer, ANSWERS_OUT_LIMIT_S at most. not_counted: the lab's other
+    servers' addresses (replication carries no requests)."""
     start = time.monotonic()
     while True:
-        sockets = client_sockets(server_sockets(lab.exec(server, command).stdout), others)
+        sockets = client_sockets(server_sockets(read_ss()), set(not_counted))
         waiting = sum(map(is_waiting, sockets))
         waited_s = time.monotonic() - start
         if not waiting or waited_s >= ANSWERS_OUT_LIMIT_S:

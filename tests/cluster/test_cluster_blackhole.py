@@ -85,7 +85,7 @@ def test_a_pod_cut_off_and_made_not_ready_blackholes_each_client_until_its_kerne
                  if "connected" in r]
     assert connected and connected[0]["sockopts"].get("tcp_user_timeout_ms") == 3000, connected[:1]
 
-    started, t_fault = pod_network.cut_silently(node.shell(), old_ip)
+    started, t_fault, _ = pod_network.cut_silently(node.shell(), old_ip, 80)
     cut = time.monotonic()
     set_serving(api, OLD, False)
     FIGURES["blackhole_cut_took_s"] = round(t_fault - started, 3)

@@ -16,9 +16,11 @@ endpoint controller and kube-proxy do the rest, in their own time.
 Each fault returns when it landed, as a fault's inject() does (effects.Landing), on
 the node's clock, which the pods' programs stamp their records with.
 """
+import sys
 from typing import TYPE_CHECKING
 
 from ...errors import LabError
+from ...faults.answers_out import service_port
 from ...measure.effects import Landing
 from ...topology import BACK
 from . import pod_network, pod_status
@@ -74,8 +76,12 @@ class ClusterPods:
     def cut_silently(self, service: str) -> tuple[float, float]:
         """The pod's network stops, as a hung or lost node's: (started, landed)."""
         address = self.lab.address(service, BACK)
-        started, landed = pod_network.cut_silently(self.lab.shell, address)
+        others = [self.lab.address(other, BACK) for other in self.lab.servers if other != service]
+        started, landed, answers = pod_network.cut_silently(self.lab.shell, address, service_port(service), others)
         self._cut[service] = address
+        if answers.waiting:             # its clients wait as for a hung server: said, as the page says it of a kill's
+            print(f"warning: cluster: {answers.waiting} connection(s) of {service} still waited for an answer when "
+                  f"its output was cut, {answers.waited_s:.2f} s after its input", file=sys.stderr)
         return started, landed
 
     def _replacement_in(self, replacement: str | None) -> None:
