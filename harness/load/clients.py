@@ -132,7 +132,7 @@ CLIENTS = Registry("client", (
                        "allowPublicKeyRetrieval=true fixes it."),
     Client("go", "zoo-go", "go-sql-driver/mysql v1.7.1 (database/sql, pool of one)", {
         "readTimeout": driver_setting(str, meaning="I/O read deadline per packet, e.g. '2s' (0, the default: none)",
-                               zero_is_none=True),
+                                      zero_is_none=True),
         "writeTimeout": driver_setting(str, meaning="I/O write deadline, e.g. '2s' (0, the default: none)", zero_is_none=True),
         "timeout": driver_setting(str, meaning="dial timeout, e.g. '2s' (0, the default: the OS's)", zero_is_none=True),
     }, read_timeout="readTimeout", via_libc=False, connect_timeout="timeout", runtime="Go",
@@ -143,9 +143,9 @@ CLIENTS = Registry("client", (
            mysql_login="logs in (go-sql-driver/mysql v1.7.1 asks for the server's RSA key)."),
     Client("node", "zoo-node", "mysql2 3.11.3 on Node.js (Debian)", {
         "timeout": driver_setting(int, MS, meaning="ms a query may take before mysql2 gives up on it (0: no limit)",
-                           zero_is_none=True),
-        "connectTimeout": driver_setting(int, MS, meaning="ms a connect may take (mysql2's default 10000; 0: no limit)",
                                   zero_is_none=True),
+        "connectTimeout": driver_setting(int, MS, meaning="ms a connect may take (mysql2's default 10000; 0: no limit)",
+                                         zero_is_none=True),
         "enableKeepAlive": driver_setting(bool, meaning="SO_KEEPALIVE on the socket (default true)"),
         "keepAliveInitialDelay": driver_setting(int, MS, meaning="ms idle before the first keepalive probe"),
     }, read_timeout="timeout", connect_timeout="connectTimeout", default_connect_timeout_s=10.0,
@@ -155,11 +155,11 @@ CLIENTS = Registry("client", (
            mysql_login="logs in (mysql2 3.11.3 asks for the server's RSA key)."),
     Client("libmariadb", "zoo-libmariadb", "MariaDB Connector/C (Debian libmariadb3)", {
         "MYSQL_OPT_READ_TIMEOUT": driver_setting(int, 1.0, maximum=86_400, meaning="s per read from the server (0: none)",
-                                          zero_is_none=True),
+                                                 zero_is_none=True),
         "MYSQL_OPT_WRITE_TIMEOUT": driver_setting(int, 1.0, maximum=86_400, meaning="s per write to the server (0: none)",
-                                           zero_is_none=True),
+                                                  zero_is_none=True),
         "MYSQL_OPT_CONNECT_TIMEOUT": driver_setting(int, 1.0, maximum=86_400, meaning="s a connect may take (0: none)",
-                                             zero_is_none=True),
+                                                    zero_is_none=True),
     }, read_timeout="MYSQL_OPT_READ_TIMEOUT", connect_timeout="MYSQL_OPT_CONNECT_TIMEOUT",
            version_command="dpkg-query -W -f='libmariadb3 ${Version}' libmariadb3",
            process="zoo-libmariadb",
@@ -180,7 +180,7 @@ CLIENTS = Registry("client", (
            process="zoo.engine=postgres HikariProbe"),
     Client("node-postgres", "zoo-node-postgres", "pg (node-postgres) 8.13.1 on Node.js (Debian)", {
         "query_timeout": driver_setting(int, MS, meaning="ms pg waits for a query's answer before it gives up (0: forever)",
-                                 zero_is_none=True),
+                                        zero_is_none=True),
         "connectionTimeoutMillis": driver_setting(int, MS, meaning="ms a connect may take (0: forever)", zero_is_none=True),
         "keepAlive": driver_setting(bool, meaning="SO_KEEPALIVE on the socket (pg's default false)"),
         "keepAliveInitialDelayMillis": driver_setting(int, MS, meaning="ms idle before the first keepalive probe"),
@@ -190,15 +190,15 @@ CLIENTS = Registry("client", (
            process="zoo/node/probe-pg.js"),
     Client("pgx", "zoo-pgx", "pgx v5.7.6 (Go, database/sql via pgx/stdlib, pool of one)", {
         "queryTimeout": driver_setting(str, meaning="the application's context deadline per query, e.g. '3s' (pgx has "
-                                             "no read timeout of its own; 0: none)", zero_is_none=True),
+                                                    "no read timeout of its own; 0: none)", zero_is_none=True),
         "connect_timeout": driver_setting(int, 1.0, maximum=86_400, meaning="s a connect may take (pgx's; 0: forever)",
-                                   zero_is_none=True),
+                                          zero_is_none=True),
         "target_session_attrs": driver_setting(str, choices=TARGET_SESSION_ATTRS,
-                                        meaning="which server of its host list it keeps (pgx asks each once "
-                                                "connected; default any)", picks_a_server=True),
+                                               meaning="which server of its host list it keeps (pgx asks each once "
+                                                       "connected; default any)", picks_a_server=True),
         "tcp_user_timeout": driver_setting(int, MS, meaning="libpq's name, not pgx's: pgx sends it to the server as a "
-                                                     "run-time setting, so the server's socket takes it, not the "
-                                                     "client's"),
+                                                            "run-time setting, so the server's socket takes it, not the "
+                                                            "client's"),
     }, read_timeout="queryTimeout", via_libc=False, protocol="postgres", connect_timeout="connect_timeout",
        runtime="Go", host_list=True,
            version_command="grep -ao 'jackc/pgx/v5@v[0-9][0-9.]*' /usr/local/bin/zoo-pgx | head -1 | sed 's/.*@/pgx /'",

@@ -26,13 +26,13 @@ class Pgbouncer:
     version_command: tuple[str, ...] = ("pgbouncer", "--version")      # env.json's versions
     settings: dict[str, Setting] = dataclasses.field(default_factory=lambda: {
         "query_timeout": driver_setting(int, 1.0, maximum=86_400, meaning="s a query may run before pgbouncer closes its "
-                                                                   "server connection and the client's (0: off)"),
+                                                                          "server connection and the client's (0: off)"),
         "tcp_user_timeout": driver_setting(int, MS, meaning="ms: TCP_USER_TIMEOUT on pgbouncer's sockets, the server's "
-                                                     "leg among them (0: the kernel's)"),
+                                                            "leg among them (0: the kernel's)"),
         "server_connect_timeout": driver_setting(int, 1.0, minimum=1, maximum=86_400,
-                                          meaning="s a connect to the server may take (pgbouncer's default 15)"),
+                                                 meaning="s a connect to the server may take (pgbouncer's default 15)"),
         "server_login_retry": driver_setting(int, 1.0, maximum=86_400,
-                                      meaning="s pgbouncer waits after a failed server login (default 15)"),
+                                             meaning="s pgbouncer waits after a failed server login (default 15)"),
         "tcp_keepalive": driver_setting(bool, meaning="SO_KEEPALIVE on its sockets (default on; ends idle connections only)"),
     })
 
