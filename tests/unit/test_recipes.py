@@ -140,3 +140,17 @@ def test_the_client_recipe_is_short_names_every_field_and_the_files_every_client
     for file in ("harness/load/clients.py", "images/client/zoo/README.md", "images/client/Dockerfile",
                  "docs/reference.md"):
         assert f"`{file}`" in text
+
+
+def test_a_recipe_whose_members_the_reference_lists_names_the_reference_among_its_files():
+    """docs/reference.md is written from the registries (make reference) and a test holds it to the
+    code, so a new member of any axis it lists changes it too: a newcomer's fault touched six files
+    where its recipe listed five."""
+    reference = (DOCS / "reference.md").read_text()
+    recipes = {"Faults": "adding-a-fault.md", "Control planes": "adding-a-control-plane.md",
+               "Database engines": "adding-a-database-engine.md", "Places to run": "adding-a-place-to-run.md",
+               "Signals": "adding-a-signal.md", "Clients": "adding-a-client.md"}
+    for section, recipe in recipes.items():
+        assert f"\n## {section}" in reference, section
+        files = (DOCS / recipe).read_text().split("## The files", 1)[1].split("\n## ", 1)[0]
+        assert "`docs/reference.md`" in files, recipe
