@@ -35,14 +35,12 @@ class Setting:
                              "(choices)")
 
     def seconds(self, value: Any) -> float | None:
-        """A duration setting's value in seconds (an int counts unit_s); None where it sets no limit
-        (0 that means forever)."""
+        """A driver's duration setting in seconds (a Go duration, or an int counting unit_s); None
+        where it sets no limit (0 that means forever)."""
         if self.kind == "go_duration":
             seconds = go_duration_s(value)
         elif self.kind == "int" and self.unit_s:
             seconds = value * self.unit_s
-        elif self.kind == "duration":
-            seconds = float(value)
         else:
             raise ValueError(f"{value!r}: a {self.kind} setting is no duration")
         return None if seconds == 0 and self.zero_is_none else seconds
