@@ -10,13 +10,14 @@ DURATION = re.compile(r"^(\d+(?:\.\d+)?)s (?:setup|call|teardown)\s+(\S+?)(?:@(\
 GROUP_SECONDS = Path(__file__).resolve().parents[2] / "benchmarks" / "test-group-seconds.json"
 
 
-def group_seconds(output: str) -> dict[str, float]:
+def group_seconds(output: str, grouped_only: bool = False) -> dict[str, float]:
     """{group: seconds} from the lines of pytest's durations report ('12.30s call tests/a.py::t@group');
-    a test without a group (no --dist loadgroup) counts for its module."""
+    a test without a group (no --dist loadgroup) counts for its module, or, grouped_only (make test's
+    output, whose guest and unit sessions report theirs too), not at all."""
     seconds: dict[str, float] = {}
     for line in output.splitlines():
         m = DURATION.match(line.strip())
-        if m:
+        if m and (m.group(3) or not grouped_only):
             group = m.group(3) or m.group(2).split("::")[0]
             seconds[group] = seconds.get(group, 0.0) + float(m.group(1))
     return {group: round(s, 1) for group, s in sorted(seconds.items(), key=lambda item: (-item[1], item[0]))}

@@ -10,7 +10,7 @@ PROBE_WRITE_S = 0.05
 
 
 def test_the_seed_blackhole_through_real_ipvs(run_in_guest, guest):
-    summary, run = run_in_guest("lvs-switchover", TCP_RETRIES2="5", warmup_s=10)
+    summary, run = run_in_guest("lvs-switchover", TCP_RETRIES2="5", warmup_s=5)
     [cell] = summary["cells"]
     env = run.env()
     assert env["datapath"] == "ipvs" and env["where"]["where"] == "guest"

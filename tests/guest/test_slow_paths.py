@@ -34,7 +34,7 @@ def test_stalls_show_in_the_tail_a_slow_link_in_every_answer_and_nothing_is_lost
              {"heal": "rx_stall"}, {"wait": "3s"},
              {"fault": "slow_link", "node": "db-primary", "delay": DELAY_S}, {"wait": "6s"},
              {"heal": "slow_link"}, {"wait": "3s"}]
-    summary, run = run_in_guest("rx-stall", warmup_s=10, steps=steps, observe_s=30)
+    summary, run = run_in_guest("rx-stall", warmup_s=5, steps=steps, observe_s=30)
     periods = stall_log.stalls(run.read(run.service_log("db-primary")))
     assert len(periods) >= 3 and all(end - start >= STALL_S for start, end in periods), periods
     connects, _ = connect_log.parse(run.read(ConnectLatency.file(run, "log")))
