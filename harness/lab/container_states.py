@@ -57,10 +57,10 @@ def inspect_project(docker: Sequence[str], project: str, fields: Sequence[str]) 
     `docker inspect`. docker: the engine's docker command line. A container removed between the two
     commands is looked for again."""
     def look() -> list[list[str]]:
-        ids = _answer("ps", [*docker, "ps", "--all", "--quiet", "--no-trunc", "--filter", f"label={PROJECT_LABEL}={project}"])
+        ids = answer("ps", [*docker, "ps", "--all", "--quiet", "--no-trunc", "--filter", f"label={PROJECT_LABEL}={project}"])
         if not ids.split():
             return []
-        lines = _answer("inspect", [*docker, "inspect", "--type", "container", "--format", "\t".join(fields), *ids.split()])
+        lines = answer("inspect", [*docker, "inspect", "--type", "container", "--format", "\t".join(fields), *ids.split()])
         return [line.split("\t") for line in lines.splitlines()]
     return listed_again_if_one_vanished(look)
 
@@ -70,7 +70,9 @@ def command_of(docker_client: DockerClient) -> list[str]:
     return [str(part) for part in docker_client.client_config.docker_cmd]
 
 
-def _answer(command: str, argv: Sequence[str]) -> str:
+def answer(command: str, argv: Sequence[str]) -> str:
+    """What `docker <command>` (argv, bounded by CALL_LIMIT_S) printed; ContainerVanished when it
+    names an object that is gone, LabError when it failed otherwise."""
     try:
         result = run_bounded(argv, timeout=CALL_LIMIT_S)
     except subprocess.TimeoutExpired:
