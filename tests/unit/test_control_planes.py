@@ -19,3 +19,24 @@ def test_the_manual_control_plane_changed_the_director_when_its_swap_landed(tmp_
     window = plane.lb_noticed(change, death_t=T - 7.0)
     assert (window.earliest_s, window.expected_s, window.latest_s) == (7.0, 7.0, 7.2)
     assert plane.services({}, None, ()) == {} and plane.lab_settings() == {}
+
+
+def test_each_contract_run_is_a_test_that_checks_the_planes_changes():
+    """CONTRACT_RUNS names real tests: each id's function is in its file and calls check_changes,
+    itself or through a helper of its module (a recipe's newcomer once had only the string to go by)."""
+    import ast
+    from pathlib import Path
+    repo = Path(__file__).parents[2]
+
+    def calls(function):
+        return {node.func.id for node in ast.walk(function) if isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)}
+
+    for plane, test_id in CONTRACT_RUNS.items():
+        file, _, name = test_id.partition("::")
+        functions = {node.name: node for node in ast.parse((repo / file).read_text()).body
+                     if isinstance(node, ast.FunctionDef)}
+        test = functions.get(name.split("[")[0])
+        assert test is not None, f"{plane}: {test_id} is no test function of {file}"
+        reached = calls(test) | {called for helper in calls(test) & set(functions) for called in calls(functions[helper])}
+        assert "check_changes" in reached, f"{plane}: {test_id} does not call check_changes"

@@ -86,8 +86,13 @@ def test_the_control_plane_recipe_is_short_names_every_member_and_the_files_ever
         assert module in package and name in CONTRACT_RUNS and name in readme, name
         default = name == Scenario.__dataclass_fields__["control"].default       # a scenario without control:
         assert default or any(f"control: {name}" in s or f"control:\n  {name}:" in s for s in scenarios), name
-    for file in ("harness/control/__init__.py", "tests/control_plane_contract.py", "README.md", "scenarios/<id>.yaml"):
+    for file in ("harness/control/__init__.py", "tests/scenarios/test_<name>.py", "tests/control_plane_contract.py",
+                 "README.md", "scenarios/<id>.yaml", "harness/control/abilities.py"):
         assert f"`{file}`" in text
+    from harness.control.abilities import ChangesByItsModel, ConnectsByName
+    abilities = [name for ability in (ChangesByItsModel, ConnectsByName) for name in vars(ability)
+                 if not name.startswith("_")]
+    assert [name for name in abilities if f"`{name}" not in text] == []
 
 
 def test_the_database_recipe_is_short_names_every_member_and_the_files_every_engine_is_found_in():
