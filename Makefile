@@ -9,7 +9,7 @@ override PY := $(VENV)/bin/python
 # by the shell, never re-read as a command) or the harness reads it from its environment; a user's
 # value is never pasted into a recipe with $(NAME). tests/cli/test_makefile_values.py holds that.
 
-.PHONY: test-host test-guest test-cli bench-test screenshots bench-explain check plan-check guest-tools-if-control plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
+.PHONY: test-host test-guest bench-test screenshots bench-explain check plan-check guest-tools-if-control plan replay soak-interrupt help setup host guest-tools images venv up down clean status test test-unit lint test-slow test-kernel kernel-matrix bench-guest sysctl-dumps bench-up bench-matrix bench-scale bench-cluster-scale bench-node-agent bench-namespaces bench-connect-probe bench-db-images explain run scenarios report baseline check-baseline workshop workshop-docs workshop-check hand-in collect exercise compare compare-control-planes kube bench-kube cluster-up cluster-down cluster-status cluster-check test-cluster reference
 # Prerequisites of other targets, not called by hand (docs/reference.md lists them; every other
 # target is in `make help`: tests/unit/test_lists.py).
 INTERNAL_TARGETS := check plan-check host guest-tools guest-tools-if-control images venv run kube
@@ -58,7 +58,7 @@ help: check
 	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
 	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~26 min here)"
 	@echo "make test-unit     the unit tests only (pure logic, in process, no Docker; about a minute)"
-	@echo "make test-host     make test's host part (the labs on this host); make test-guest: its guest part; make test-cli: make's and the CLI's"
+	@echo "make test-host     make test's host part (every test but the guest's); make test-guest: its guest part"
 	@echo "make bench-test    make test-unit, then make test, timed; benchmarks/test-time.jsonl"
 	@echo "make lint          ruff and mypy (pinned): pyflakes' checks; the types of all of harness/; make test runs it first"
 	@echo "make setup         install and build what the lab needs (Docker, Compose, images, venv), nothing started"
@@ -155,35 +155,32 @@ lint: venv
 	@$(VENV)/bin/ruff check --quiet harness tests scripts && echo "lint: clean (ruff: harness, tests, scripts)"
 	@MYPY_CACHE_DIR="$${BLACKHOLE_CACHE:-$$HOME/.cache/blackhole-lab}/mypy" $(VENV)/bin/mypy --no-error-summary && echo "lint: typed (mypy: all of harness/, every function annotated)"
 
-# The host part: the tests that bring labs up on this host, on TEST_WORKERS pytest workers side by
+# The host part: the tests that bring labs up on this host on TEST_WORKERS pytest workers side by
 # side (tests that share a lab or a run stay in one: tests/conftest.py), the groups that took longest
 # handed out first (tests/longest_first.py; the labs mostly wait on kernel timers: on this 2-core
 # machine, 2026-12-05, three workers in xdist's own order took 770.6 s with the CPU 68 % busy on
 # average, four longest first 638.6 s: benchmarks/records/side-by-side-20261205-test-workers; five,
-# 2026-12-06, 640 s with the CPU 95 % busy). Then the guest part, its guests with TEST_GUEST_CPUS
-# virtual CPUs (two where the host has them): on this machine one vCPU no longer kept up with a
-# lab's execs (an `lbctl list` in the director timed out after 60 s; the kube-proxy lab took 513 s
-# to come up, 124-131 s before). Beside the guest part, at the lowest CPU priority (scripts/beside.sh),
-# the tests that bring no lab up (tests/unit, tests/cli): the guest leaves a fifth of this machine
-# idle. The guest part beside the host part instead, 2026-12-06, failed: the guest's Docker engine
-# did not answer within 60 s and its kernel's timers ran late.
+# 2026-12-06, 640 s with the CPU 95 % busy), and beside them at the lowest CPU priority
+# (scripts/beside.sh) the tests that bring no lab up (tests/unit, tests/cli), which took a quarter
+# of the workers' time. Then the guest part alone, its guests with TEST_GUEST_CPUS virtual CPUs
+# (two where the host has them): on this machine one vCPU no longer kept up with a lab's execs (an
+# `lbctl list` in the director timed out after 60 s; the kube-proxy lab took 513 s to come up,
+# 124-131 s before). Nothing runs beside the guest part: with the unit and CLI tests beside it at
+# nice 19, 2026-12-06, its director-failover run took 186 s instead of 121 s; with the host part
+# beside it, its Docker engine did not answer for 60 s and its kernel's timers ran late.
 TEST_WORKERS ?= 4
 export TEST_WORKERS
 TEST_GUEST_CPUS ?= $(shell [ "$$(nproc)" -ge 2 ] && echo 2 || echo 1)
 export TEST_GUEST_CPUS
-test: lint setup guest-tools test-host
-	@scripts/beside.sh $(PY) -m pytest -q -n 2 tests/unit tests/cli \
-	  -- env GUEST_CPUS="$$TEST_GUEST_CPUS" $(PY) -m pytest -m guest tests
+test: lint setup guest-tools test-host test-guest
 
 test-host: setup
 	@scripts/ensure-chromium.sh
-	@$(PY) -m pytest -n "$$TEST_WORKERS" --dist loadgroup -m "not guest" tests --ignore=tests/unit --ignore=tests/cli
+	@scripts/beside.sh $(PY) -m pytest -q -n 2 tests/unit tests/cli \
+	  -- $(PY) -m pytest -n "$$TEST_WORKERS" --dist loadgroup -m "not guest" tests --ignore=tests/unit --ignore=tests/cli
 
 test-guest: setup guest-tools
 	@GUEST_CPUS="$$TEST_GUEST_CPUS" $(PY) -m pytest -m guest tests
-
-test-cli: venv
-	@$(PY) -m pytest -q -n 2 tests/cli
 
 # make test-unit, then make test, timed from this checkout; benchmarks/test-time.jsonl.
 bench-test: lint setup guest-tools

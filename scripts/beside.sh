@@ -2,8 +2,8 @@
 # beside.sh QUIET_COMMAND... -- MAIN_COMMAND...
 # Runs MAIN_COMMAND as usual and, beside it at the lowest CPU priority (nice 19: the scheduler gives
 # it only what MAIN_COMMAND leaves idle), QUIET_COMMAND, whose output is kept and printed once
-# MAIN_COMMAND has ended. Exits 0 only if both did. make test runs its guest part so, with the tests
-# that bring no lab up beside it: a TCG guest leaves about a fifth of this 2-core machine idle.
+# MAIN_COMMAND has ended. Exits 0 only if both did. make test's host part runs its labs so, with the
+# tests that bring no lab up beside them: the labs mostly wait on kernel timers.
 set -uo pipefail
 quiet=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do quiet+=("$1"); shift; done
