@@ -180,7 +180,7 @@ test-host: setup
 	  -- $(PY) -m pytest -n "$$TEST_WORKERS" --dist loadgroup -m "not guest" tests --ignore=tests/unit --ignore=tests/cli
 
 test-guest: setup guest-tools
-	@GUEST_CPUS="$$TEST_GUEST_CPUS" $(PY) -m pytest -m guest tests
+	@GUEST_CPUS="$$TEST_GUEST_CPUS" $(PY) -m pytest -m guest tests/guest
 
 # make test-unit, then make test, timed from this checkout; benchmarks/test-time.jsonl.
 bench-test: lint setup guest-tools
