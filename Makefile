@@ -56,7 +56,7 @@ help: check
 	@echo "make up            bring the lab up (installs/builds what is missing)"
 	@echo "make down          take this lab down"
 	@echo "make clean [ALL=1] remove labs whose owner is gone (found by label, also after a crash); ALL=1: every lab"
-	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~26 min here)"
+	@echo "make test          unit tests, real-lab tests and guest-kernel runs, short scenario variants (~20 min here)"
 	@echo "make test-unit     the unit tests only (pure logic, in process, no Docker; about a minute)"
 	@echo "make test-host     make test's host part (every test but the guest's); make test-guest: its guest part"
 	@echo "make bench-test    make test-unit, then make test, timed; benchmarks/test-time.jsonl"
