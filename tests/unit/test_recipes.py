@@ -104,7 +104,7 @@ def test_the_database_recipe_is_short_names_every_member_and_the_files_every_eng
     for name, cls in DATABASES.items():
         module = inspect.getmodule(cls).__name__.rsplit(".", 1)[1]
         assert module in package and name in readme, name
-    for file in ("harness/databases/__init__.py", "README.md", "tests/lab/test_database_contract.py"):
+    for file in ("harness/databases/__init__.py", "README.md", "Makefile", "tests/lab/test_database_contract.py"):
         assert f"`{file}`" in text
 
 
