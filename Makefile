@@ -156,18 +156,19 @@ lint: venv
 	@MYPY_CACHE_DIR="$${BLACKHOLE_CACHE:-$$HOME/.cache/blackhole-lab}/mypy" $(VENV)/bin/mypy --no-error-summary && echo "lint: typed (mypy: all of harness/, every function annotated)"
 
 # The host part: the tests that bring labs up on this host on TEST_WORKERS pytest workers side by
-# side (tests that share a lab or a run stay in one: tests/conftest.py), the groups that took longest
-# handed out first (tests/longest_first.py; the labs mostly wait on kernel timers: on this 2-core
-# machine, 2026-12-05, three workers in xdist's own order took 770.6 s with the CPU 68 % busy on
-# average, four longest first 638.6 s: benchmarks/records/side-by-side-20261205-test-workers; five,
-# 2026-12-06, 640 s with the CPU 95 % busy), and beside them at the lowest CPU priority
-# (scripts/beside.sh) the tests that bring no lab up (tests/unit, tests/cli), which took a quarter
-# of the workers' time. Then the guest part alone, its guests with TEST_GUEST_CPUS virtual CPUs
-# (two where the host has them): on this machine one vCPU no longer kept up with a lab's execs (an
-# `lbctl list` in the director timed out after 60 s; the kube-proxy lab took 513 s to come up,
-# 124-131 s before). Nothing runs beside the guest part: with the unit and CLI tests beside it at
-# nice 19, 2026-12-06, its director-failover run took 186 s instead of 121 s; with the host part
-# beside it, its Docker engine did not answer for 60 s and its kernel's timers ran late.
+# side (tests that share a lab or a run stay in one: tests/conftest.py), the groups that took
+# longest handed out first (tests/longest_first.py; the labs mostly wait on kernel timers: on this
+# 2-core machine, 2026-12-05, three workers in xdist's own order took 770.6 s with the CPU 68 % busy
+# on average, four longest first 638.6 s: benchmarks/records/side-by-side-20261205-test-workers;
+# five, 2026-12-06, 640 s with the CPU 95 % busy), and beside them at the lowest CPU priority
+# (scripts/beside.sh) the tests that bring no lab up (tests/unit, tests/cli), which took 215 of the
+# workers' 2490 group-seconds (host part 643 s -> 604 s). Then the guest part alone, its guests with
+# TEST_GUEST_CPUS virtual CPUs (two where the host has them): on this machine one vCPU no longer
+# kept up with a lab's execs (an `lbctl list` in the director timed out after 60 s; the kube-proxy
+# lab took 513 s to come up, 124-131 s before). Nothing runs beside the guest part: with the unit
+# and CLI tests beside it at nice 19, 2026-12-06, its director-failover run took 186 s instead of
+# 121 s; with the host part beside it, its Docker engine did not answer for 60 s and its kernel's
+# timers ran late.
 TEST_WORKERS ?= 4
 export TEST_WORKERS
 TEST_GUEST_CPUS ?= $(shell [ "$$(nproc)" -ge 2 ] && echo 2 || echo 1)
