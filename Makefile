@@ -146,7 +146,7 @@ reference: venv
 	@$(PY) -m harness.cli.reference
 
 test-unit: venv
-	@$(PY) -m pytest -q -n 2 tests/unit
+	@$(PY) -m pytest -q -n 2 tests/unit tests/clock
 
 # pyflakes' checks and syntax errors (ruff.toml), then the type checker over all of harness/
 # (mypy.ini), before any test runs. mypy's cache is the machine's, as the venv is: it checks
@@ -162,7 +162,8 @@ lint: venv
 # on average, four longest first 638.6 s: benchmarks/records/side-by-side-20261205-test-workers;
 # five, 2026-12-06, 640 s with the CPU 95 % busy), and beside them at the lowest CPU priority
 # (scripts/beside.sh) the tests that bring no lab up (tests/unit, tests/cli), which took 215 of the
-# workers' 2490 group-seconds (host part 643 s -> 604 s). Then the guest part alone, its guests with
+# workers' 2490 group-seconds (host part 643 s -> 604 s). Those that time something real are in
+# tests/clock and run with the labs (at nice 19 libpq's two 2 s timeouts took 5.38 s). Then the guest part alone, its guests with
 # TEST_GUEST_CPUS virtual CPUs (two where the host has them): on this machine one vCPU no longer
 # kept up with a lab's execs (an `lbctl list` in the director timed out after 60 s; the kube-proxy
 # lab took 513 s to come up, 124-131 s before). Nothing runs beside the guest part: with the unit
