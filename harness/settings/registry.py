@@ -29,7 +29,11 @@ EVERY_GOAL = ("*",)
 RUNS = ("run", "baseline", "check-baseline")
 SCENARIO_GOALS = RUNS + ("kernel-matrix", "cluster-check", "setup", "guest-tools", "plan", "plan-check")
 PLACE_GOALS = RUNS + ("plan", "replay", "up", "setup", "images", "guest-tools", "test-kernel", "cluster-up", "compare-control-planes")
-LAB_GOALS = RUNS + ("replay", "up", "down", "status", "clean", "cluster-check", "bench-node-agent")
+# The goals that name a Compose project (make clean finds every lab by its labels).
+PROJECT_GOALS = RUNS + ("replay", "up", "down", "status")
+# The goals that choose a place by LAB (a run's open_place, clean's leftovers): make up, down and
+# status work on a Compose lab by KERNEL and never read it.
+PLACE_BY_LAB_GOALS = RUNS + ("replay", "clean")
 SIZES_GOALS = ("bench-scale", "bench-namespaces", "bench-cluster-scale")
 
 RETRIES2 = SYSCTL_KNOBS["tcp_retries2"]
@@ -91,10 +95,11 @@ PLACES = (
     Knob("scenario", targets.scenario, SCENARIO_GOALS, "the scenario to run"),
     Knob("KERNEL", targets.kernel, PLACE_GOALS, "where the lab runs: host, or a guest booting that Debian kernel"),
     Knob("KERNELS", targets.kernels, ("kernel-matrix", "bench-guest", "sysctl-dumps"), "the kernels a matrix runs on"),
-    Knob("LAB", kinds.choice("compose", "kubernetes"), LAB_GOALS, "Compose (host or guest), or the kept cluster"),
-    Knob("KUBECONFIG", kinds.existing_file, LAB_GOALS + ("cluster-up", "test-cluster"), "a cluster's kubeconfig"),
+    Knob("LAB", kinds.choice("compose", "kubernetes"), PLACE_BY_LAB_GOALS, "Compose (host or guest), or the kept cluster"),
+    Knob("KUBECONFIG", kinds.existing_file, PLACE_BY_LAB_GOALS + ("cluster-check", "bench-node-agent"),
+         "a cluster's kubeconfig (make cluster-up writes its own)"),
     Knob("KEEP_LAB", kinds.flag, RUNS, "leave the lab up after a run that ended (host only; an interrupted one goes)"),
-    Knob("LAB_PROJECT", kinds.anything, LAB_GOALS + ("kernel-matrix", "compare-control-planes"),
+    Knob("LAB_PROJECT", kinds.anything, PROJECT_GOALS + ("kernel-matrix", "compare-control-planes"),
          "the Compose project's name"),
     Knob("LB_IDLE_TIMEOUT", kinds.whole(1, 86_400), RUNS + ("up",), "the director's flow idle timeout, s"),
     Knob("LAB_FRONT_PREFIX", kinds.anything, RUNS + ("up",), "the clients' /24, e.g. 10.213.1"),

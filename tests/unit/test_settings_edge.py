@@ -39,6 +39,14 @@ def refused(goals, given, **values):
     (("kernel-matrix",), {"scenario": "matrix-short", "KERNELS": "host 9.9"}, "not a kernel series"),
     (("kernel-matrix",), {"KERNELS": "host"}, "make kernel-matrix needs a scenario"),
     (("test",), {"KERNEL": "6.1"}, "make test does not use it; it is a knob of make run"),
+    # make up, down and status bring up, take down and read a Compose lab by KERNEL; cluster-up writes its own kubeconfig
+    (("up",), {"LAB": "kubernetes"}, "make up does not use it"),
+    (("status",), {"LAB": "kubernetes"}, "make status does not use it"),
+    (("down",), {"LAB": "kubernetes"}, "make down does not use it"),
+    (("up",), {"KUBECONFIG": "/etc/hostname"}, "make up does not use it"),
+    (("cluster-up",), {"KUBECONFIG": "/etc/hostname"}, "make cluster-up does not use it"),
+    (("cluster-check",), {"LAB": "compose"}, "make cluster-check does not use it"),
+    (("clean",), {"LAB_PROJECT": "mine"}, "make clean does not use it"),       # it finds labs by their labels
     (("run",), {"scenario": "keepalived-failover", "KEEPALIVED": "delay_lop=2"}, "did you mean delay_loop?"),
     (("exercise",), {"N": "99"}, "one of the exercises 1-"),
     (("run",), {"scenario": "./no-such-file.yaml"}, "no such file"),
