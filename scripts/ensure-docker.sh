@@ -3,6 +3,16 @@
 set -euo pipefail
 fail() { echo "error: $*" >&2; exit 1; }
 
+# The lab runs on this machine's Docker engine, whose kernel it measures: not on one DOCKER_HOST or
+# a docker context names elsewhere (ssh://, tcp://), whose kernel a run would record as this one.
+if command -v docker >/dev/null; then
+  endpoint=$(docker context inspect --format '{{.Endpoints.docker.Host}}' 2>/dev/null || true)
+  case "$endpoint" in
+    ""|unix://*) ;;
+    *) fail "the docker client points at $endpoint (DOCKER_HOST or its context): the lab runs on this machine's Docker engine, whose kernel it measures; unset DOCKER_HOST or 'docker context use default'" ;;
+  esac
+fi
+
 if command -v docker >/dev/null && docker info >/dev/null 2>&1; then exit 0; fi
 
 if ! command -v dockerd >/dev/null || ! command -v docker >/dev/null; then

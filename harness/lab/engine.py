@@ -26,6 +26,8 @@ from typing import Any, Literal, Protocol, Self
 
 from python_on_whales import DockerClient
 
+from ..errors import LabError
+from .engine_api import clients_endpoint
 from .registry import registry_dir
 from .stuck import describe_stuck, parse_stuck, stuck_script
 
@@ -94,6 +96,16 @@ class PlaceEngine(Protocol):
     def docker(self, **options: Any) -> DockerClient: ...
 
 
+def refuse_another_machines_docker(endpoint: str) -> None:
+    """This machine's lab runs on this machine's Docker engine: its kernel is what a run measures and
+    env.json names. An engine DOCKER_HOST or a docker context names elsewhere (ssh://, tcp://) would
+    run the lab on another kernel, recorded as this one: refused (scripts/ensure-docker.sh, too)."""
+    if not endpoint.startswith("unix://"):
+        raise LabError(f"the docker client points at {endpoint} (DOCKER_HOST or its context): the lab runs on "
+                       "this machine's Docker engine, whose kernel it measures; unset DOCKER_HOST or "
+                       "`docker context use default`")
+
+
 class HostEngine:
     """This machine's Docker engine and kernel."""
     where = "host"
@@ -101,6 +113,7 @@ class HostEngine:
     one_lab = False             # taking a lab down never stops this engine
     docker_host = None          # the client's default (DOCKER_HOST or the local socket)
     clock_offset_s = 0.0
+    _endpoint_checked = False    # the docker client's endpoint is this machine's (docker())
 
     def __enter__(self) -> Self:
         return self
@@ -190,6 +203,9 @@ class HostEngine:
         return self._sysctl_defaults
 
     def docker(self, **options: Any) -> DockerClient:
+        if not self._endpoint_checked:
+            refuse_another_machines_docker(clients_endpoint())
+            self._endpoint_checked = True
         return DockerClient(host=self.docker_host, **options)
 
     def describe(self) -> dict[str, Any]:

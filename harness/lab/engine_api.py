@@ -17,11 +17,12 @@ class EngineApiError(Exception):
 def socket_path(docker_host: str | None) -> str | None:
     """The unix socket a docker_host ('unix:///path'; None: the one the docker client uses, its
     DOCKER_HOST or context) names, or None when the engine is reached some other way."""
-    host = docker_host or _clients_endpoint()
+    host = docker_host or clients_endpoint()
     return host[len("unix://"):] if host.startswith("unix://") else None
 
 
-def _clients_endpoint() -> str:
+def clients_endpoint() -> str:
+    """Where the docker client sends its calls (DOCKER_HOST, DOCKER_CONTEXT or its current context)."""
     try:
         shown = subprocess.run(["docker", "context", "inspect", "--format", "{{.Endpoints.docker.Host}}"],
                                capture_output=True, text=True, timeout=20)
