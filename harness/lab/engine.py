@@ -203,7 +203,7 @@ class HostEngine:
         return self._sysctl_defaults
 
     def docker(self, **options: Any) -> DockerClient:
-        if not self._endpoint_checked:
+        if self.docker_host is None and not self._endpoint_checked:     # the client's own endpoint: checked once
             refuse_another_machines_docker(clients_endpoint())
             self._endpoint_checked = True
         return DockerClient(host=self.docker_host, **options)
