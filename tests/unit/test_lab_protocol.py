@@ -59,3 +59,11 @@ def test_no_module_outside_the_lab_package_reaches_a_labs_engine():
                 if "lab" not in path.relative_to(harness).parts[:1]
                 for number, line in enumerate(path.read_text().splitlines(), 1) if re.search(r"\blab\.engine\b", line)]
     assert reaching == []
+
+
+def test_make_takes_the_labs_places_py_names():
+    """make's LAB= is read before the venv exists (harness/settings/, standard library only), so its
+    choices are written there again: held to places.py's."""
+    from harness.lab.places import LABS
+    from harness.settings.registry import KNOBS
+    assert KNOBS["LAB"].describe == "|".join(LABS)
