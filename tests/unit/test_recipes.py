@@ -123,7 +123,8 @@ def test_the_place_recipe_is_short_names_the_lab_protocol_the_engines_face_and_e
     assert missing == [], missing
     readme = (REPO / "README.md").read_text()
     assert all(name in readme for name in PLACES)
-    for file in ("harness/lab/places.py", "harness/settings/registry.py", "README.md", "tests/lab_contract.py",
+    for file in ("harness/lab/places.py", "harness/settings/registry.py", "harness/settings/machine.py", "README.md",
+                 "tests/lab_contract.py",
                  "tests/unit/test_lab_protocol.py", "docs/reference.md"):
         assert f"`{file}" in text
     assert "`place_name(kernel, lab)`" in text and "`LAB`" in text
