@@ -226,7 +226,7 @@ class FailoverRun(WatchesTheClients, RunBase[Scenario]):
         self.phases.enter("running the steps", Undo("undoing faults", self.steps.undo, UNDO_FAULTS_LIMIT_S, UNDO_FAULTS))
         for index, step in enumerate(self.scenario.steps):
             self.steps.take(index, step)
-        self._snapshot_directors("after-steps")
+        self._beside_the_view(lambda: self._snapshot_directors("after-steps"), "after-steps")
         self.phases.enter("observing")
         if self.view.limit_at is None:          # the parser refuses a scenario without a fault step
             raise ValueError("the steps injected no fault: nothing to observe")

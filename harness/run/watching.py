@@ -2,7 +2,8 @@
 they write a few times a second, the wait for every cell's first answer, when a load has exited,
 and whether the control plane has acted on the steps' changes."""
 import time
-from concurrent.futures import Future, wait
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LabError
@@ -83,6 +84,17 @@ class WatchesTheClients:
         services it stops as broken, and a load it ends is called out at the next watch."""
         while not wait([work], timeout=TICK_S - (self.lab.now() - self.view.started) % TICK_S).done:
             self.view.tick(self.lab.now())
+
+    def _beside_the_view(self, work: Callable[[], object], name: str) -> None:
+        """work() in a thread of its own while the view goes on (_follow): a director's table read
+        after the steps took 4 s on a busy machine, and a workshop's narration stood still for it."""
+        pool = ThreadPoolExecutor(1, thread_name_prefix=name)
+        done = pool.submit(work)
+        try:
+            self._follow(done)
+        finally:
+            pool.shutdown(wait=True)
+        done.result()
 
     def _loads_ended(self, now: float) -> None:
         exited = self.loads.exited_cells()
