@@ -163,13 +163,13 @@ lint: venv
 # five, 2026-12-06, 640 s with the CPU 95 % busy), and beside them at the lowest CPU priority
 # (scripts/beside.sh) the tests that bring no lab up (tests/unit, tests/cli), which took 215 of the
 # workers' 2490 group-seconds (host part 643 s -> 604 s). Those that time something real are in
-# tests/clock and run with the labs (at nice 19 libpq's two 2 s timeouts took 5.38 s). Then the guest part alone, its guests with
-# TEST_GUEST_CPUS virtual CPUs (two where the host has them): on this machine one vCPU no longer
-# kept up with a lab's execs (an `lbctl list` in the director timed out after 60 s; the kube-proxy
-# lab took 513 s to come up, 124-131 s before). Nothing runs beside the guest part: with the unit
-# and CLI tests beside it at nice 19, 2026-12-06, its director-failover run took 186 s instead of
-# 121 s; with the host part beside it, its Docker engine did not answer for 60 s and its kernel's
-# timers ran late.
+# tests/clock and run with the labs (at nice 19 libpq's two 2 s timeouts took 5.38 s). Then the
+# guest part alone, its guests with TEST_GUEST_CPUS virtual CPUs (two where the host has them): on
+# this machine one vCPU no longer kept up with a lab's execs (an `lbctl list` in the director timed
+# out after 60 s; the kube-proxy lab took 513 s to come up, 124-131 s before). Nothing runs beside
+# the guest part: with the unit and CLI tests beside it at nice 19, 2026-12-06, its director-failover
+# run took 186 s instead of 121 s; with the host part beside it, its Docker engine did not answer
+# for 60 s and its kernel's timers ran late.
 TEST_WORKERS ?= 4
 export TEST_WORKERS
 TEST_GUEST_CPUS ?= $(shell [ "$$(nproc)" -ge 2 ] && echo 2 || echo 1)

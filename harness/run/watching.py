@@ -86,8 +86,8 @@ class WatchesTheClients:
             self.view.tick(self.lab.now())
 
     def _beside_the_view(self, work: Callable[[], object], name: str) -> None:
-        """work() in a thread of its own while the view goes on (_follow): a director's table read
-        after the steps took 4 s on a busy machine, and a workshop's narration stood still for it."""
+        """work() in a thread of its own while the view goes on (_follow): the directors' tables read
+        after the steps took 2.84 s on a busy machine, and a workshop's narration stood still for it."""
         pool = ThreadPoolExecutor(1, thread_name_prefix=name)
         done = pool.submit(work)
         try:
