@@ -113,7 +113,7 @@ class HostEngine:
     one_lab = False             # taking a lab down never stops this engine
     docker_host = None          # the client's default (DOCKER_HOST or the local socket)
     clock_offset_s = 0.0
-    _endpoint_checked = False    # the docker client's endpoint is this machine's (docker())
+    _endpoint_checked = False    # the docker client's endpoint is this machine's: asked once per process (docker())
 
     def __enter__(self) -> Self:
         return self
@@ -203,9 +203,9 @@ class HostEngine:
         return self._sysctl_defaults
 
     def docker(self, **options: Any) -> DockerClient:
-        if self.docker_host is None and not self._endpoint_checked:     # the client's own endpoint: checked once
+        if self.docker_host is None and not HostEngine._endpoint_checked:
             refuse_another_machines_docker(clients_endpoint())
-            self._endpoint_checked = True
+            HostEngine._endpoint_checked = True
         return DockerClient(host=self.docker_host, **options)
 
     def describe(self) -> dict[str, Any]:

@@ -25,25 +25,30 @@ def docker_pointing_at(tmp_path, endpoint):
     return calls
 
 
+def ensure_docker(tmp_path):
+    """scripts/ensure-docker.sh with docker_pointing_at's `docker` first on PATH."""
+    return subprocess.run([str(REPO / "scripts" / "ensure-docker.sh")], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"})
+
+
 @pytest.mark.parametrize("endpoint", ["ssh://root@db-host", "tcp://10.0.0.5:2376"])
 def test_setup_refuses_a_docker_client_pointed_at_another_machine_and_asks_it_nothing(tmp_path, endpoint):
     calls = docker_pointing_at(tmp_path, endpoint)
-    done = subprocess.run([str(REPO / "scripts" / "ensure-docker.sh")], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"})
+    done = ensure_docker(tmp_path)
     assert done.returncode == 1 and f"points at {endpoint}" in done.stderr, done.stderr
     assert not calls.exists(), calls.read_text()          # not even `docker info`
 
 
 def test_this_machines_socket_passes_the_same_check(tmp_path):
     calls = docker_pointing_at(tmp_path, "unix:///run/user/1000/docker.sock")
-    done = subprocess.run([str(REPO / "scripts" / "ensure-docker.sh")], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"})
+    done = ensure_docker(tmp_path)
     assert done.returncode == 0 and "points at" not in done.stderr, done.stderr
     assert calls.read_text().splitlines() == ["info"]       # it went on to ask that engine, which answered
 
 
 def test_the_harness_refuses_it_before_its_first_call(monkeypatch):
     monkeypatch.setattr(engine, "clients_endpoint", lambda: "ssh://root@db-host")
+    monkeypatch.setattr(HostEngine, "_endpoint_checked", False)      # asked once per process: not yet here
     with pytest.raises(LabError, match="points at ssh://root@db-host .*unset DOCKER_HOST"):
         HostEngine().docker()
     refuse_another_machines_docker("unix:///var/run/docker.sock")
