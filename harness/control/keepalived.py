@@ -12,9 +12,9 @@ from ..measure import director_table, health_checks
 from ..measure.syn_model import syn_retransmissions, syn_retransmit_times
 from ..measure.sysctl_knobs import KERNEL_DEFAULTS
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
-from . import keepalived_conf
+from . import keepalived_conf, keepalived_vrrp
 from .base import (
-    Addresses, ControlPlane, DirectorChange, NoticeWindow, PromotingDatabase, RunFiles, Setting,
+    Addresses, ControlPlane, DirectorChange, NoticeWindow, PlanesLab, PromotingDatabase, RunFiles, Setting,
     VersionCommands, effect_from_change)
 from .keepalived_settings import CHECKS, VRRP_MODES, KeepalivedSettings, lb_noticed, vrrp_takeover
 
@@ -96,6 +96,7 @@ class Keepalived(ControlPlane):
         values = {k: v for k, v in self.settings.items() if k in self.settings_spec}
         values["directors"] = tuple((name, dict(over)) for name, over in values.get("directors", ()))
         self.config = KeepalivedSettings(**values)
+        self._last_asked: tuple[object, keepalived_vrrp.VrrpState] | None = None   # (before, what caught_up saw)
 
     @property
     def shares_vip(self) -> bool:
@@ -150,6 +151,24 @@ class Keepalived(ControlPlane):
                 "like": DIRECTOR, "addresses": its, "sysctls": {"net.ipv4.vs.expire_nodest_conn": variant.expire_nodest_conn},
                 "environment": {**common, "KEEPALIVED_CONF": conf, "LB_SERVICES": masqueraded}}
         return services
+
+    def progress(self, lab: PlanesLab) -> keepalived_vrrp.VrrpState | None:
+        """With VRRP, where it stands (keepalived_vrrp.py); without, None: its checks' changes are
+        read from its log after the run."""
+        if not self.shares_vip:
+            return None
+        pair = (DIRECTOR, BACKUP_DIRECTOR)        # the master's priority first
+        return keepalived_vrrp.parse(pair, [lab.exec(d, keepalived_vrrp.STATE_COMMAND, check=False, timeout=30)
+                                            for d in pair])
+
+    def caught_up(self, lab: PlanesLab, before: object) -> bool:
+        """VRRP settled (keepalived_vrrp.py) at this ask and the same at the one before: a
+        failback seen at one ask alone may be a moment old, before the clients met it."""
+        now = self.progress(lab)
+        if now is None:
+            return True
+        last, self._last_asked = self._last_asked, (before, now)
+        return now.settled(self.config.preempt) and last is not None and last[0] is before and last[1] == now
 
     def changes(self, run: RunFiles) -> list[DirectorChange]:
         """From keepalived's log (what, and why), each bounded by the director's own table as
