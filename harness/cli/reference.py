@@ -1,6 +1,6 @@
 """docs/reference.md, written from the code: the make targets (the Makefile's own help), every knob
 (harness/settings/registry.py), the scenarios, and the members of each registry (faults, control
-planes, database engines, places to run, signals, clients), each with the first sentence of its
+planes, database engines, places to run, signals, clients, connection pools), each with the first sentence of its
 module's docstring. `make reference` writes it; tests/unit/test_lists.py fails when it is stale."""
 import ast
 import re
@@ -14,6 +14,7 @@ from ..databases import DATABASES
 from ..faults import FAULTS
 from ..lab.places import PLACES
 from ..load.clients import CLIENTS
+from ..pools import POOLS
 from ..settings import registry
 from ..signals.registry import SIGNALS
 
@@ -95,6 +96,8 @@ def members() -> list[tuple[str, list[tuple[str, str]]]]:
            + (f" · its chart: {s.chart}" if s.chart else "")) for s in SIGNALS.members()]),
         ("Clients (a cell's `client:`)", [(n, c.library + (f"; settings: {', '.join(c.settings)}" if c.settings else ""))
                                           for n, c in CLIENTS.items()]),
+        ("Connection pools (a cell's `pool:`)", [(n, f"{module_summary(type(p))}; speaks {', '.join(p.protocols)}; "
+                                                     f"settings: {', '.join(p.settings)}") for n, p in POOLS.items()]),
     ]
 
 

@@ -1,12 +1,13 @@
-"""Connection pools a cell's client may go through (`pool: pgbouncer`), one file each: what runs in
-the cell's namespace beside its client, its settings, and how it changes what the client sees of a
-fault (measure/effects.py)."""
+"""Connection pools a cell's client may go through (`pool: pgbouncer`), one file each (what the lab
+asks of one: base.py's ConnectionPool): what runs in the cell's namespace beside its client, its
+settings, how it changes what the client sees of a fault (measure/effects.py), its log read back."""
 from ..measure.effects import Effect
 from ..registered import Registry
+from .base import ConnectionPool
 from .pgbouncer import PGBOUNCER
 from .pooled_cell import PooledCell
 
-POOLS = Registry("connection pool", (PGBOUNCER,))
+POOLS: Registry[ConnectionPool] = Registry("connection pool", (PGBOUNCER,))
 
 
 def effect_through_pool(cell: PooledCell, effect: Effect) -> Effect:

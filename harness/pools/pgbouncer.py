@@ -12,6 +12,8 @@ from ..measure import effects
 from ..measure.effects import Close, Effect
 from ..measure.predict import outstanding_data
 from ..setting import Setting
+from . import pgbouncer_log
+from .base import Closing
 from .pooled_cell import PooledCell, PooledScenario
 
 FIRST_PORT = 6432             # cell i of the scenario listens on FIRST_PORT + i (cells share a namespace)
@@ -75,6 +77,12 @@ class Pgbouncer:
             return effect
         return Effect(effects.APP_HANG, starts_at_s=effect.starts_at_s, starts_by_s=effect.starts_by_s,
                       closes=self.closes(effect, cell))
+
+    def closings(self, log: str) -> list[Closing]:
+        return pgbouncer_log.closings(log)
+
+    def version(self, log: str) -> str | None:
+        return pgbouncer_log.version(log)
 
     def closes(self, effect: Effect, cell: PooledCell) -> tuple[Close, ...]:
         settings: dict[str, Any] = dict(cell.pool_settings)

@@ -7,7 +7,8 @@ client's log, written by another process."""
 import pytest
 
 from harness.measure import probe_log
-from harness.signals.pool import pool_log
+from harness.pools import pgbouncer_log
+from harness.pools.base import first_after
 from tests.kernel_facts import assert_within, blackhole_bounds, user_timeout_bounds
 from tests.kernel_witness import assert_reported_after_the_kernel, first_failure, port_ended
 from tests.scenarios.conftest import cells, run_once
@@ -26,8 +27,8 @@ def pool_run(tmp_path_factory):
 
 
 def closing(run, cell, side, t_fault):
-    found = pool_log.closings(run.read(run.cell_file(cell, "pool.log")))
-    return pool_log.first_after(found, side, t_fault)
+    found = pgbouncer_log.closings(run.read(run.cell_file(cell, "pool.log")))
+    return first_after(found, side, t_fault)
 
 
 def assert_closed_by_pgbouncer(summary, run, cell, reason):
@@ -53,7 +54,7 @@ def test_the_pools_server_leg_decides_and_the_clients_own_socket_options_do_not(
         closed_s = assert_closed_by_pgbouncer(summary, run, cell, "server conn crashed?")
         # the server leg's socket is in the cell's namespace: ss says when its kernel gave up, at its own base RTO
         t_fault = summary["fault"]["t"]
-        leg = [o for o in pool_log.server_openings(run.read(run.cell_file(name, "pool.log"))) if o.t < t_fault][-1]
+        leg = [o for o in pgbouncer_log.server_openings(run.read(run.cell_file(name, "pool.log"))) if o.t < t_fault][-1]
         assert_reported_after_the_kernel(f"{name}'s pgbouncer", port_ended(run, name, leg.local_port, t_fault),
                                          t_fault + closed_s + LOG_MS_S,
                                          lambda base_rto_s: blackhole_bounds(5, lead(summary), base_rto_s), t_fault)

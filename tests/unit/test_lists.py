@@ -12,6 +12,7 @@ from harness.lab.places import PLACES
 from harness.load.clients import CLIENTS
 from harness.run.environment import place_versions
 from harness.cli import reference
+from harness.pools import POOLS
 from harness.signals.registry import SIGNALS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -75,6 +76,7 @@ def test_the_readme_lists_each_registry_whole():
         "what happens (faults)": set(FAULTS),
         "what is measured (signals)": {s.name for s in SIGNALS.members()},
         "which client (driver)": set(CLIENTS),
+        "connection pool": set(POOLS),
     }
 
 

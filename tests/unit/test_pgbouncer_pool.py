@@ -7,7 +7,8 @@ import pytest
 
 from harness import scenario
 from harness.measure import effects
-from harness.signals.pool import pool_log
+from harness.pools import pgbouncer_log
+from harness.pools.base import first_after
 from harness.measure.predict import predict
 from harness.pools import POOLS, effect_through_pool
 from harness.scenario import ScenarioError
@@ -64,18 +65,18 @@ def test_its_ini_logs_every_client_in_as_the_labs_account_on_the_vip_and_listens
 
 
 def test_its_log_says_when_and_why_it_closed_each_side():
-    found = pool_log.closings(LOG)
+    found = pgbouncer_log.closings(LOG)
     assert [(c.side, c.reason) for c in found] == [("server", "server conn crashed?"), ("client", "query timeout")]
     assert found[0].t == pytest.approx(1795957490.609)
-    assert pool_log.first_after(found, "client", found[0].t).reason == "query timeout"
-    assert pool_log.version(LOG) == "PgBouncer 1.18.0"
+    assert first_after(found, "client", found[0].t).reason == "query timeout"
+    assert pgbouncer_log.version(LOG) == "PgBouncer 1.18.0"
 
 
 def test_its_log_names_the_local_port_of_each_server_connection_it_opened():
-    opened = pool_log.server_openings(LOG)
+    opened = pgbouncer_log.server_openings(LOG)
     assert [o.local_port for o in opened] == [37700]          # the address ss shows the server leg's socket at
     assert opened[0].t == pytest.approx(1795957475.293)
-    assert pool_log.server_openings(LOG.replace("37700", "x")) == []
+    assert pgbouncer_log.server_openings(LOG.replace("37700", "x")) == []
 
 
 def test_behind_it_a_blackhole_is_a_hang_the_pools_limits_end():

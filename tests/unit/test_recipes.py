@@ -150,6 +150,25 @@ def test_the_client_recipe_is_short_names_every_field_and_the_files_every_client
         assert f"`{file}`" in text
 
 
+def test_the_pool_recipe_is_short_names_every_member_and_the_files_every_pool_is_found_in():
+    from harness.pools import POOLS
+    from harness.pools.base import ConnectionPool
+    text = short_recipe_naming("adding-a-connection-pool.md", members(ConnectionPool))
+    package, readme = (REPO / "harness/pools/__init__.py").read_text(), (REPO / "README.md").read_text()
+    dockerfile, reference = (REPO / "images/client/Dockerfile").read_text(), (REPO / "docs/reference.md").read_text()
+    [pool_row] = [line for line in readme.splitlines() if line.startswith("| connection pool |")]
+    for name, pool in POOLS.items():
+        module = inspect.getmodule(type(pool)).__name__.rsplit(".", 1)[1]
+        assert f"from .{module} import" in package and name in pool_row and f"`{name}`" in reference, name
+        assert (REPO / f"tests/unit/test_{name}_pool.py").exists(), name
+        assert f" {pool.version_command[0]} " in dockerfile, f"{name}: no package {pool.version_command[0]} in the client image"
+        ids = [p.stem for p in (REPO / "scenarios").glob("*.yaml") if f"pool: {name}" in p.read_text()]
+        assert any(i in t.read_text() for i in ids for t in (REPO / "tests/scenarios").glob("test_*.py")), name
+    for file in ("harness/pools/<name>.py", "harness/pools/__init__.py", "images/client/Dockerfile", "README.md",
+                 "docs/reference.md", "tests/unit/test_<name>_pool.py", "scenarios/<id>.yaml"):
+        assert f"`{file}`" in text
+
+
 def test_a_recipe_whose_members_the_reference_lists_names_the_reference_among_its_files():
     """docs/reference.md is written from the registries (make reference) and a test holds it to the
     code, so a new member of any axis it lists changes it too: a newcomer's fault touched six files
@@ -157,7 +176,8 @@ def test_a_recipe_whose_members_the_reference_lists_names_the_reference_among_it
     reference = (DOCS / "reference.md").read_text()
     recipes = {"Faults": "adding-a-fault.md", "Control planes": "adding-a-control-plane.md",
                "Database engines": "adding-a-database-engine.md", "Places to run": "adding-a-place-to-run.md",
-               "Signals": "adding-a-signal.md", "Clients": "adding-a-client.md"}
+               "Signals": "adding-a-signal.md", "Clients": "adding-a-client.md",
+               "Connection pools": "adding-a-connection-pool.md"}
     for section, recipe in recipes.items():
         assert f"\n## {section}" in reference, section
         files = (DOCS / recipe).read_text().split("## The files", 1)[1].split("\n## ", 1)[0]

@@ -2,9 +2,10 @@
 before the clients, its log kept as the cell's pool.log; what closed its server leg and then the
 client's connection after the fault, in the pool's own words and times."""
 from ...pools import POOLS
+from ...pools.base import first_after
 from ...topology import PROTOCOL_PORTS
 from ..base import CellRecord, Load, LoadPlan, Signal
-from . import pool_log, section
+from . import section
 from .record import PoolCell, PoolPart
 
 
@@ -30,10 +31,11 @@ class Pool(Signal):
         if not cell.pool:
             return {}
         text = c.run.read(self.file(c.run, "log", cell=cell.name))
-        found = pool_log.closings(text)
-        part: PoolPart = {"name": cell.pool, "version": pool_log.version(text), "settings": dict(cell.pool_settings),
+        pool = POOLS[cell.pool]
+        found = pool.closings(text)
+        part: PoolPart = {"name": cell.pool, "version": pool.version(text), "settings": dict(cell.pool_settings),
                           "basis": record.window.basis}
-        server, client = (pool_log.first_after(found, side, c.t_fault) if c.fault else None for side in ("server", "client"))
+        server, client = (first_after(found, side, c.t_fault) if c.fault else None for side in ("server", "client"))
         if server is not None:
             part["server_closed_s"], part["server_reason"] = round(server.t - c.t_fault, 3), server.reason
         if client is not None:

@@ -3,19 +3,12 @@ its own words ("closing because: query timeout", "server conn crashed?")."""
 import dataclasses
 import datetime
 import re
-from collections.abc import Iterable
+
+from .base import Closing
 
 # 2026-11-29 13:40:01.123 UTC [123] LOG S-0x55d1c0a0: sbtest/sbtest@10.1.0.10:3306 closing because: query timeout (age=5s)
 CLOSING = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) (\S+) \[\d+\] LOG ([SC])-0x[0-9a-f]+: "
                      r"(\S*) closing because: (.*?)(?: \(age=.*\))?$")
-
-
-@dataclasses.dataclass(frozen=True)
-class Closing:
-    t: float                  # its log's clock, to the millisecond
-    side: str                 # "server" (pgbouncer's leg to the database) or "client"
-    peer: str                 # db/user@address:port
-    reason: str
 
 
 def closings(text: str) -> list[Closing]:
@@ -49,10 +42,6 @@ def server_openings(text: str) -> list[ServerOpened]:
 
 def _utc(stamp: str) -> float:
     return datetime.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=datetime.timezone.utc).timestamp()
-
-
-def first_after(found: Iterable[Closing], side: str, t: float) -> Closing | None:
-    return next((c for c in found if c.side == side and c.t >= t), None)
 
 
 VERSION = re.compile(r"process up: (PgBouncer [0-9.]+)")
