@@ -45,7 +45,7 @@ def test_a_cell_names_its_pool_and_its_settings():
     (lambda raw: raw.update(database="mysql"), "goes through pgbouncer, which speaks PostgreSQL"),
     (lambda raw: raw["cells"][0]["pgbouncer"].update(query_timout=4), "query_timout"),
     (lambda raw: raw["cells"][0]["pgbouncer"].update(query_timeout="4s"), "query_timeout"),
-    (lambda raw: raw["cells"][1].update(pool="pgpool"), "pgpool"),
+    (lambda raw: raw["cells"][1].update(pool="odyssey"), "odyssey"),
     (lambda raw: raw["cells"][1].update(idle_s=5), "idle_s behind pgbouncer is not modelled"),
 ])
 def test_what_a_pool_cannot_take_is_refused_by_name(change, message):
