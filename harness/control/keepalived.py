@@ -4,11 +4,13 @@ notify_down hook), never touching net.ipv4.vs.*; with VRRP, two directors share 
 docs/facts/production.md sections 1 and 2."""
 import dataclasses
 import re
+import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..measure.effects import BLACKHOLE, NONE, RESET, Effect
 from ..measure import director_table, health_checks
+from ..lab_commands import Ran
 from ..measure.syn_model import syn_retransmissions, syn_retransmit_times
 from ..measure.sysctl_knobs import KERNEL_DEFAULTS
 from ..topology import BACK, DIRECTOR, FRONT, SERVICE_SERVERS
@@ -30,6 +32,7 @@ VARIANT_KEYS = ("inhibit_on_failure", "expire_nodest_conn", "delay_loop", "conne
 # Directors' own addresses: .11 and .12 with VRRP (the VIP .10 floats), variants from .13 (below
 # .20, where cells in network namespaces start, and Docker's .128 and up)
 VARIANT_HOSTS, MAX_VARIANTS = 12, 7
+ASK_LIMIT_S = 30              # a director's answer to where VRRP stands (keepalived_vrrp.py)
 
 
 def parse_changes(text: str, director: str) -> list[DirectorChange]:
@@ -158,8 +161,7 @@ class Keepalived(ControlPlane):
         if not self.shares_vip:
             return None
         pair = (DIRECTOR, BACKUP_DIRECTOR)        # the master's priority first
-        return keepalived_vrrp.parse(pair, [lab.exec(d, keepalived_vrrp.STATE_COMMAND, check=False, timeout=30)
-                                            for d in pair])
+        return keepalived_vrrp.parse(pair, [_answer(lab, d) for d in pair])
 
     def caught_up(self, lab: PlanesLab, before: object) -> bool:
         """VRRP settled (keepalived_vrrp.py) at this ask and the same at the one before: a
@@ -258,6 +260,13 @@ class Keepalived(ControlPlane):
     def _after_takeover(self, effect: Effect, changes: Sequence[DirectorChange], t_fault: float) -> Effect:
         takeover = next((c for c in changes if c.what == TAKES_VIP and c.t >= t_fault), None)
         return effect_from_change(effect, takeover, t_fault, "resume" if self.config.vrrp == "sync" else "reset")
+
+
+def _answer(lab: PlanesLab, director: str) -> Ran | None:
+    try:
+        return lab.exec(director, keepalived_vrrp.STATE_COMMAND, check=False, timeout=ASK_LIMIT_S)
+    except subprocess.TimeoutExpired:
+        return None
 
 
 def _false_alarm(effect: Effect, variant: KeepalivedSettings, director: str, changes: Sequence[DirectorChange],

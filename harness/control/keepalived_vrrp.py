@@ -41,11 +41,15 @@ class VrrpState:
         return not preempt or holders[0] == running[0]
 
 
-def parse(directors: Sequence[str], answers: Sequence[Ran]) -> VrrpState:
+def parse(directors: Sequence[str], answers: Sequence[Ran | None]) -> VrrpState:
     """The state from each director's answer to STATE_COMMAND (in the order of `directors`,
-    highest priority first); a container that did not answer (stopped) is down."""
+    highest priority first); a container that refused the command (stopped) is down; one whose
+    answer did not come in time (None) counts as up with its keepalived yet to start: not settled."""
     found = []
     for director, ran in zip(directors, answers, strict=True):
+        if ran is None:
+            found.append(DirectorVrrp(director, True, False, False))
+            continue
         said = ran.stdout.split() if ran.returncode == 0 else []
         found.append(DirectorVrrp(director, ran.returncode == 0, RUNS in said, HOLDS in said))
     return VrrpState(tuple(found))

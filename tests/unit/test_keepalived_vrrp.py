@@ -82,3 +82,9 @@ def test_without_vrrp_there_is_nothing_to_wait_for():
     plane = Keepalived()
     assert plane.progress(DirectorsLab([])) is None
     assert plane.caught_up(DirectorsLab([]), None)
+
+
+def test_an_answer_that_did_not_come_in_time_is_not_settled():
+    taken_over = keepalived_vrrp.parse(["director", "director-backup"], [Answer(1, ""), Answer(0, f"{keepalived_vrrp.HOLDS} {keepalived_vrrp.RUNS}")])
+    late = keepalived_vrrp.parse(["director", "director-backup"], [None, Answer(0, f"{keepalived_vrrp.HOLDS} {keepalived_vrrp.RUNS}")])
+    assert taken_over.settled(True) and not late.settled(True)
