@@ -1,7 +1,8 @@
 """docs/reference.md, written from the code: the make targets (the Makefile's own help), every knob
 (harness/settings/registry.py), the scenarios, and the members of each registry (faults, control
-planes, database engines, places to run, signals, clients, connection pools), each with the first sentence of its
-module's docstring. `make reference` writes it; tests/unit/test_lists.py fails when it is stale."""
+planes, database engines, places to run, signals, clients, connection pools), each with the first
+sentence of its module's docstring. `make reference` writes it; tests/unit/test_lists.py fails when
+it is stale."""
 import ast
 import re
 import sys
